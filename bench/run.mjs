@@ -1,0 +1,23 @@
+// `npm run bench`: runs every benchmark (or those named on the command line) and rewrites the
+// matching sections of bench/RESULTS.md. Each figure is measured side by side with its reference.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+
+const all = ['startup', 'signing', 'matching', 'batch', 'place'];
+const wanted = process.argv.slice(2).length ? process.argv.slice(2) : all;
+const file = new URL('./RESULTS.md', import.meta.url);
+let doc = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmark results\n';
+const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+for (const name of wanted) {
+  const path = new URL(`./${name}.mjs`, import.meta.url);
+  if (!existsSync(path)) continue;
+  const mod = await import(path);
+  console.error(`bench: ${name}…`);
+  const res = await mod.run();
+  const section = `<!-- ${name}:start -->\n## ${res.title}\n\n_${new Date().toISOString().slice(0, 10)}, ${machine}_\n\n${res.text}\n<!-- ${name}:end -->`;
+  const re = new RegExp(`<!-- ${name}:start -->[\\s\\S]*?<!-- ${name}:end -->`);
+  doc = re.test(doc) ? doc.replace(re, section) : `${doc.trimEnd()}\n\n${section}\n`;
+  console.log(res.text);
+}
+writeFileSync(file, doc.endsWith('\n') ? doc : `${doc}\n`);
+console.error('wrote bench/RESULTS.md');

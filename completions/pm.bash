@@ -1,0 +1,47 @@
+# bash completion for pm (generated from the command registry; do not edit)
+_pm() {
+  local cur cword words_
+  cur="${COMP_WORDS[COMP_CWORD]}"
+  cword=$COMP_CWORD
+  if [ "$cword" -eq 1 ]; then
+    words_="markets book config profile sandbox whoami completion demo --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version"
+  else
+    case "${COMP_WORDS[1]}" in
+    markets)
+      if [ "$cword" -eq 2 ]; then words_="list search show history feed page"; else case "${COMP_WORDS[2]}" in
+        list) words_="--limit --page --all --sort --type --category --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+        search) words_="--limit --page --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+        show) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+        history) words_="--interval --from --to --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+        feed) words_="--limit --page --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+        page) words_="--limit --page --cursor --sort --all --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+      esac; fi ;;
+    config)
+      if [ "$cword" -eq 2 ]; then words_="get set list"; else case "${COMP_WORDS[2]}" in
+        get) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+        set) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+        list) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+      esac; fi ;;
+    profile)
+      if [ "$cword" -eq 2 ]; then words_="list use remove"; else case "${COMP_WORDS[2]}" in
+        list) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+        use) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+        remove) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+      esac; fi ;;
+    sandbox)
+      if [ "$cword" -eq 2 ]; then words_="start stop status reset"; else case "${COMP_WORDS[2]}" in
+        start) words_="--port --host --ephemeral --detach --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+        stop) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+        status) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+        reset) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+      esac; fi ;;
+    book) words_="--depth --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+    whoami) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+    completion) words_="bash zsh fish --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+    demo) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+    *) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+    esac
+  fi
+  COMPREPLY=( $(compgen -W "$words_" -- "$cur") )
+}
+complete -F _pm pm

@@ -1,0 +1,184 @@
+// What every command receives: IO, global flags, environment, output, config and lazily built
+// API clients. Precedence is resolved here once: flag > environment > profile > default.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_BASE_URL, DEFAULT_WS_URL, loadConfig, saveConfig } from '../core/config.js';
+import type { ConfigFile, ProfileConfig } from '../core/config.js';
+import type { ApiClient } from '../core/http.js';
+import type { AuthProvider } from '../core/auth.js';
+import { UsageError } from '../core/errors.js';
+import { readEnv } from './env.js';
+import type { Env } from './env.js';
+import { Output } from './output.js';
+import type { Format, IO } from './output.js';
+import type { Credentials, Keystore, UnlockMode } from '../keystore/index.js';
+
+export interface GlobalFlags {
+  profile?: string | undefined;
+  json: boolean;
+  output?: Format | undefined;
+  baseUrl?: string | undefined;
+  wsUrl?: string | undefined;
+  verbose: boolean;
+  quiet: boolean;
+  color: boolean;
+  nonInteractive: boolean;
+  yes: boolean;
+  timeout?: number | undefined;
+  passphraseFile?: string | undefined;
+}
+
+/** The platform config directory for pm (what `conf` would pick), unless PM_HOME is set. */
+export function defaultHome(env: Record<string, string | undefined>): string {
+  const home = env['HOME'] ?? homedir();
+  if (process.platform === 'win32') return join(env['APPDATA'] ?? join(home, 'AppData', 'Roaming'), 'pm');
+  if (process.platform === 'darwin') return join(home, 'Library', 'Preferences', 'pm');
+  return join(env['XDG_CONFIG_HOME'] ?? join(home, '.config'), 'pm');
+}
+
+export class Context {
+  readonly env: Env;
+  readonly out: Output;
+  readonly home: string;
+  readonly interactive: boolean;
+  private cfg: ConfigFile | undefined;
+  private creds: Promise<Credentials> | undefined;
+  private pass: Promise<string> | undefined;
+  private readonly clients: ApiClient[] = [];
+
+  constructor(readonly io: IO, readonly flags: GlobalFlags) {
+    this.env = readEnv(io.env);
+    this.home = this.env.PM_HOME ?? defaultHome(io.env);
+    const stdoutTty = io.stdout.isTTY === true;
+    const format: Format = flags.json ? 'json' : (flags.output ?? 'table');
+    const color = flags.color && stdoutTty && this.env.NO_COLOR === undefined && io.env['TERM'] !== 'dumb';
+    this.out = new Output(io, { format, color, quiet: flags.quiet });
+    this.interactive = !flags.nonInteractive && io.stdin.isTTY === true && io.stderr.isTTY === true && this.env.CI === undefined;
+  }
+
+  get signal(): AbortSignal | undefined {
+    return this.io.signal;
+  }
+
+  config(): ConfigFile {
+    this.cfg ??= loadConfig(this.home);
+    return this.cfg;
+  }
+
+  saveConfig(cfg: ConfigFile): void {
+    saveConfig(this.home, cfg);
+    this.cfg = cfg;
+  }
+
+  /** The profile in use: --profile > PM_PROFILE > the active profile > none. */
+  profileName(): string | undefined {
+    const name = this.flags.profile ?? this.env.PM_PROFILE ?? this.config().activeProfile;
+    if (name !== undefined && (this.flags.profile !== undefined || this.env.PM_PROFILE !== undefined) && !this.config().profiles[name]) {
+      const known = Object.keys(this.config().profiles);
+      throw new UsageError(`no profile named "${name}"`, { hint: known.length ? `Known profiles: ${known.join(', ')}` : 'Create one with pm init.' });
+    }
+    return name;
+  }
+
+  profile(): ProfileConfig {
+    const name = this.profileName();
+    return (name ? this.config().profiles[name] : undefined) ?? {};
+  }
+
+  get baseUrl(): string {
+    return this.flags.baseUrl ?? this.env.PM_BASE_URL ?? this.profile().baseUrl ?? DEFAULT_BASE_URL;
+  }
+
+  get wsUrl(): string {
+    return this.flags.wsUrl ?? this.env.PM_WS_URL ?? this.profile().wsUrl ?? DEFAULT_WS_URL;
+  }
+
+  get timeoutMs(): number {
+    const env = this.env.PM_TIMEOUT;
+    if (this.flags.timeout !== undefined) return this.flags.timeout;
+    if (env !== undefined) {
+      if (!/^\d+$/.test(env) || Number(env) <= 0) throw new UsageError(`PM_TIMEOUT must be a positive number of milliseconds, got "${env}"`);
+      return Number(env);
+    }
+    return this.profile().timeout ?? 30_000;
+  }
+
+  /** Writes a redacted trace line on stderr when --verbose is on. */
+  trace = (line: string): void => {
+    if (this.flags.verbose) this.io.stderr.write(`${this.out.c.dim(`[http] ${line}`)}\n`);
+  };
+
+  /** An API client for the active profile, with the given credentials (none = public). */
+  async api(auth?: AuthProvider): Promise<ApiClient> {
+    const { ApiClient } = await import('../core/http.js');
+    const client = new ApiClient({ baseUrl: this.baseUrl, auth, timeoutMs: this.timeoutMs, trace: this.flags.verbose ? this.trace : undefined, userAgent: 'pm-cli' });
+    this.clients.push(client);
+    return client;
+  }
+
+  /** scrypt cost for keystores written by this command (PM_SCRYPT_N, for tests and CI). */
+  get scryptN(): number | undefined {
+    const v = this.env.PM_SCRYPT_N;
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    if (!/^\d+$/.test(v) || n < 2 || (n & (n - 1)) !== 0) throw new UsageError(`PM_SCRYPT_N must be a power of two, got "${v}"`);
+    return n;
+  }
+
+  /** The keystore under PM_HOME. */
+  async keystore(): Promise<Keystore> {
+    const { Keystore } = await import('../keystore/index.js');
+    const n = this.scryptN;
+    return new Keystore(this.home, n === undefined ? {} : { scrypt: { n, r: 8, p: 1 } });
+  }
+
+  /** The keystore passphrase: PM_PASSPHRASE > --passphrase-file > a prompt (asked once). */
+  passphrase(message = 'Keystore passphrase'): Promise<string> {
+    this.pass ??= (async () => {
+      const { resolvePassphrase } = await import('../keystore/index.js');
+      const { password } = await import('./prompt.js');
+      return resolvePassphrase({
+        env: this.env.PM_PASSPHRASE,
+        file: this.flags.passphraseFile,
+        interactive: this.interactive,
+        prompt: () => password(this, message, 'Set PM_PASSPHRASE or pass --passphrase-file FILE.'),
+      });
+    })();
+    // A wrong passphrase must be asked again, not reused.
+    this.pass.catch(() => {
+      this.pass = undefined;
+    });
+    return this.pass;
+  }
+
+  /** Forgets a passphrase that turned out to be wrong. */
+  forgetPassphrase(): void {
+    this.pass = undefined;
+  }
+
+  /** Credentials of the active profile, environment first; nothing is decrypted yet. */
+  credentials(): Promise<Credentials> {
+    this.creds ??= (async () => {
+      const { resolveCredentials } = await import('../keystore/index.js');
+      const p = this.profile();
+      return resolveCredentials({
+        env: { privateKey: this.env.PM_PRIVATE_KEY, tokenId: this.env.PM_TOKEN_ID, tokenSecret: this.env.PM_TOKEN_SECRET, apiKey: this.env.PM_API_KEY, identityToken: this.env.PM_IDENTITY_TOKEN },
+        profile: { wallet: p.wallet, secrets: p.secrets },
+        home: this.home,
+        passphrase: () => this.passphrase(),
+      });
+    })();
+    return this.creds;
+  }
+
+  /** An API client with the profile's credentials unlocked for `mode`. */
+  async authedApi(mode: UnlockMode = 'auto'): Promise<ApiClient> {
+    const creds = await this.credentials();
+    return this.api(await creds.unlock(mode));
+  }
+
+  /** Releases pooled connections so the process can exit promptly. */
+  async dispose(): Promise<void> {
+    await Promise.allSettled(this.clients.map((c) => c.close()));
+  }
+}

@@ -1,0 +1,39 @@
+// Every environment variable pm reads, typed, with one line of doc each. The README's table
+// is checked against this list by a test. Only this module reads process.env (via io.env).
+
+export interface EnvVar {
+  name: string;
+  doc: string;
+  secret?: boolean;
+}
+
+export const ENV_VARS = [
+  { name: 'PM_HOME', doc: 'Directory for config, profiles, keystores, the order journal and sandbox state (default: ~/.config/pm, or $XDG_CONFIG_HOME/pm).' },
+  { name: 'PM_PROFILE', doc: 'Profile to use when --profile is not given.' },
+  { name: 'PM_BASE_URL', doc: 'REST base URL of the exchange (default https://api.limitless.exchange).' },
+  { name: 'PM_WS_URL', doc: 'WebSocket (socket.io) base URL of the exchange (default wss://ws.limitless.exchange).' },
+  { name: 'PM_RPC_URL', doc: 'Base chain JSON-RPC URL for on-chain approvals.' },
+  { name: 'PM_PASSPHRASE', doc: 'Passphrase that unlocks the keystore (less safe than a prompt or --passphrase-file).', secret: true },
+  { name: 'PM_PRIVATE_KEY', doc: 'Script mode: EOA private key (hex) instead of a keystore wallet (less safe).', secret: true },
+  { name: 'PM_TOKEN_ID', doc: 'Script mode: scoped API token id (used with PM_TOKEN_SECRET).' },
+  { name: 'PM_TOKEN_SECRET', doc: 'Script mode: scoped API token secret, base64 (less safe).', secret: true },
+  { name: 'PM_API_KEY', doc: 'Script mode: legacy X-API-Key (used only when no scoped token is set).', secret: true },
+  { name: 'PM_IDENTITY_TOKEN', doc: 'Script mode: identity-provider token for identity-only routes (token derive, capabilities).', secret: true },
+  { name: 'PM_TIMEOUT', doc: 'Request timeout in milliseconds (default 30000).' },
+  { name: 'PM_SCRYPT_N', doc: 'scrypt cost for new keystores (default 131072); lower it only for tests and CI.' },
+  { name: 'NO_COLOR', doc: 'Disable colour when set to any value.' },
+  { name: 'CI', doc: 'When set, pm never prompts (as with --non-interactive).' },
+] as const satisfies readonly EnvVar[];
+
+export type EnvName = (typeof ENV_VARS)[number]['name'];
+export type Env = Partial<Record<EnvName, string>>;
+
+/** Picks the known variables out of an environment; empty strings count as unset. */
+export function readEnv(source: Record<string, string | undefined>): Env {
+  const env: Env = {};
+  for (const v of ENV_VARS) {
+    const value = source[v.name];
+    if (value !== undefined && value !== '') env[v.name] = value;
+  }
+  return env;
+}

@@ -1,0 +1,204 @@
+// Builds the program from the registry and runs one command. Never exits the process:
+// main(argv, io) returns the exit code, so tests can call it in-process.
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import type { CommandDef, Handler, OptionDef } from './command.js';
+import { Context } from './context.js';
+import type { GlobalFlags } from './context.js';
+import { errorJson, errorText, toPmError, UsageError } from './errors.js';
+import type { IO } from './output.js';
+import { toJson } from './output.js';
+import { COMMANDS, GROUPS } from './registry.js';
+import { VERSION } from './version.js';
+
+const GLOBAL_EXAMPLES = `
+Examples:
+  $ pm markets list
+  $ pm book btc-100k-2026
+  $ pm --json markets list | jq -r '.[].slug'
+  $ pm sandbox start --detach && pm --profile sandbox markets list
+  $ pm demo
+
+Exit codes: 0 ok, 1 unexpected, 2 usage/validation (nothing sent), 3 auth, 4 not found,
+5 conflict, 6 rate limited, 7 network/unavailable, 8 partial failure, 130 interrupted.
+Docs: pm <command> --help`;
+
+function parseValue(kind: NonNullable<OptionDef['parse']>, flag: string) {
+  return (raw: string): number => {
+    if (!/^\d+$/.test(raw)) throw new InvalidArgumentError(`expected a whole number, got "${raw}".`);
+    const n = Number(raw);
+    if (kind === 'positiveInt' && n < 1) throw new InvalidArgumentError(`${flag} must be at least 1.`);
+    if (kind === 'port' && n > 65535) throw new InvalidArgumentError(`a port is 0-65535, got ${n}.`);
+    return n;
+  };
+}
+
+function addOption(cmd: Command, def: OptionDef): void {
+  const opt = new Option(def.flags, def.description);
+  if (def.choices) opt.choices(def.choices);
+  if (def.parse) {
+    const long = def.flags.split(/[ ,]+/).find((f) => f.startsWith('--')) ?? def.flags;
+    opt.argParser(parseValue(def.parse, long));
+    if (typeof def.default === 'string') opt.default(parseValue(def.parse, long)(def.default), def.default);
+  } else if (def.default !== undefined) {
+    opt.default(def.default);
+  }
+  cmd.addOption(opt);
+}
+
+interface Invocation {
+  def: CommandDef;
+  positional: unknown[];
+  opts: Record<string, unknown>;
+}
+
+/** Builds the commander tree from the registry; `onRun` receives the parsed invocation. */
+export function buildProgram(io: IO, onRun: (inv: Invocation) => void): Command {
+  const program = new Command('pm');
+  program
+    .description('pm: trade prediction markets from the command line, safely and scriptably')
+    .version(VERSION, '-V, --version', 'print the version')
+    .option('--profile <name>', 'profile to use (env PM_PROFILE)')
+    .option('--json', 'print JSON on stdout (errors as JSON on stderr)')
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['table', 'json', 'ndjson']))
+    .option('--base-url <url>', 'exchange REST URL (env PM_BASE_URL)')
+    .option('--ws-url <url>', 'exchange socket.io URL (env PM_WS_URL)')
+    .option('--verbose', 'trace requests on stderr (credentials redacted) and show stack traces')
+    .option('-q, --quiet', 'print only data')
+    .option('--no-color', 'disable colour (also NO_COLOR)')
+    .option('--non-interactive', 'never prompt (automatic without a TTY or with CI set)')
+    .option('-y, --yes', 'skip confirmations')
+    .option('--timeout <ms>', 'request timeout in milliseconds (env PM_TIMEOUT)', parseValue('positiveInt', '--timeout'))
+    .option('--passphrase-file <file>', 'read the keystore passphrase from this file (env PM_PASSPHRASE)')
+    .showSuggestionAfterError(true)
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText('after', GLOBAL_EXAMPLES)
+    .configureHelp({ sortSubcommands: false, showGlobalOptions: false });
+
+  const groups = new Map<string, Command>();
+  for (const def of COMMANDS) {
+    let parent = program;
+    const path = [...def.path];
+    const leafName = path.pop() ?? '';
+    for (const part of path) {
+      let g = groups.get(part);
+      if (!g) {
+        g = new Command(part).description(GROUPS[part] ?? part);
+        g.showSuggestionAfterError(true).showHelpAfterError(`(run pm ${part} --help for usage)`);
+        g.configureHelp({ showGlobalOptions: true });
+        groups.set(part, g);
+        program.addCommand(g);
+      }
+      parent = g;
+    }
+    const cmd = new Command(leafName).description(def.description ?? def.summary).summary(def.summary);
+    for (const a of def.aliases ?? []) cmd.alias(a);
+    for (const a of def.args ?? []) {
+      const name = a.variadic ? `${a.name}...` : a.name;
+      const arg = cmd.createArgument(a.required ? `<${name}>` : `[${name}]`, a.description);
+      if (a.choices) arg.choices(a.choices);
+      cmd.addArgument(arg);
+    }
+    for (const o of def.options ?? []) addOption(cmd, o);
+    cmd.configureHelp({ showGlobalOptions: true });
+    cmd.addHelpText('after', `\nExamples:\n${def.examples.map((e) => `  $ ${e}`).join('\n')}`);
+    cmd.action((...actionArgs: unknown[]) => {
+      const command = actionArgs[actionArgs.length - 1] as Command;
+      onRun({ def, positional: actionArgs.slice(0, -2), opts: command.optsWithGlobals() });
+    });
+    parent.addCommand(cmd);
+  }
+
+  const write = (s: string): void => void io.stdout.write(s);
+  const writeErr = (s: string): void => void io.stderr.write(s);
+  const configure = (c: Command): void => {
+    c.exitOverride();
+    c.configureOutput({ writeOut: write, writeErr, outputError: (s, w) => w(s) });
+    for (const sub of c.commands) configure(sub);
+  };
+  configure(program);
+  return program;
+}
+
+function globalFlags(opts: Record<string, unknown>): GlobalFlags {
+  const format = opts['output'];
+  return {
+    profile: typeof opts['profile'] === 'string' ? opts['profile'] : undefined,
+    json: opts['json'] === true || format === 'json' || format === 'ndjson',
+    output: format === 'table' || format === 'json' || format === 'ndjson' ? format : undefined,
+    baseUrl: typeof opts['baseUrl'] === 'string' ? opts['baseUrl'] : undefined,
+    wsUrl: typeof opts['wsUrl'] === 'string' ? opts['wsUrl'] : undefined,
+    verbose: opts['verbose'] === true,
+    quiet: opts['quiet'] === true,
+    color: opts['color'] !== false,
+    nonInteractive: opts['nonInteractive'] === true,
+    yes: opts['yes'] === true,
+    timeout: typeof opts['timeout'] === 'number' ? opts['timeout'] : undefined,
+    passphraseFile: typeof opts['passphraseFile'] === 'string' ? opts['passphraseFile'] : undefined,
+  };
+}
+
+/** Whether argv asks for JSON, read before parsing so that usage errors honour it too. */
+function wantsJson(argv: string[]): boolean {
+  return argv.includes('--json') || argv.some((a, i) => (a === '-o' || a === '--output') && /^(nd)?json$/.test(argv[i + 1] ?? '')) || argv.some((a) => /^--output=(nd)?json$/.test(a));
+}
+
+function report(io: IO, e: unknown, json: boolean, verbose: boolean): number {
+  const err = toPmError(e);
+  if (json) io.stderr.write(`${toJson(errorJson(err))}\n`);
+  else io.stderr.write(errorText(err, verbose));
+  return err.exitCode;
+}
+
+/**
+ * Runs pm with `argv` (without node and script) and returns the exit code.
+ * @example const code = await main(['--json', 'markets', 'list'], io)
+ */
+export async function main(argv: string[], io: IO): Promise<number> {
+  const json = wantsJson(argv);
+  const verbose = argv.includes('--verbose');
+  let invocation: Invocation | undefined;
+  const program = buildProgram(io, (inv) => {
+    invocation = inv;
+  });
+  if (argv.length === 0) {
+    program.outputHelp();
+    return 0;
+  }
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return 0;
+      if (e.code === 'commander.help' || e.code === 'commander.executeSubCommandAsync') return 2;
+      // commander already printed its message (with did-you-mean); in JSON mode add the object.
+      if (json) io.stderr.write(`${toJson({ error: { code: 'USAGE', message: e.message.replace(/^error: /, '') } })}\n`);
+      return 2;
+    }
+    return report(io, e, json, verbose);
+  }
+  if (!invocation) return 0;
+  const inv = invocation;
+  const flags = globalFlags(inv.opts);
+  let ctx: Context | undefined;
+  try {
+    ctx = new Context(io, flags);
+    const def = inv.def;
+    const args: string[] = [];
+    let rest: string[] = [];
+    (def.args ?? []).forEach((a, i) => {
+      const v = inv.positional[i];
+      if (a.variadic) rest = Array.isArray(v) ? v.map(String) : [];
+      else if (typeof v === 'string') args.push(v);
+    });
+    const mod = await def.load();
+    const handler: Handler = mod.default;
+    const code = await handler(ctx, { args, rest, opts: inv.opts });
+    return code ?? 0;
+  } catch (e) {
+    return report(io, e, flags.json, flags.verbose);
+  } finally {
+    await ctx?.dispose();
+  }
+}
+
+export { UsageError };

@@ -1,0 +1,39 @@
+import type { Handler } from '../../cli/command.js';
+import type { Context } from '../../cli/context.js';
+import { CONFIG_KEYS, DEFAULT_BASE_URL, DEFAULT_WS_URL } from '../../core/config.js';
+
+export interface ConfigRow {
+  key: string;
+  value: string | number | null;
+  source: 'flag' | 'env' | 'profile' | 'default' | 'unset';
+  doc: string;
+}
+
+/** Every setting with its effective value and where that value comes from. */
+export function configRows(ctx: Context): ConfigRow[] {
+  const p = ctx.profile();
+  const f = ctx.flags;
+  const e = ctx.env;
+  const pick = (flag: string | number | undefined, env: string | undefined, prof: string | number | undefined, def: string | number | null): Pick<ConfigRow, 'value' | 'source'> =>
+    flag !== undefined ? { value: flag, source: 'flag' } : env !== undefined ? { value: env, source: 'env' } : prof !== undefined ? { value: prof, source: 'profile' } : def !== null ? { value: def, source: 'default' } : { value: null, source: 'unset' };
+  const rows: Record<string, Pick<ConfigRow, 'value' | 'source'>> = {
+    'base-url': pick(f.baseUrl, e.PM_BASE_URL, p.baseUrl, DEFAULT_BASE_URL),
+    'ws-url': pick(f.wsUrl, e.PM_WS_URL, p.wsUrl, DEFAULT_WS_URL),
+    'rpc-url': pick(undefined, e.PM_RPC_URL, p.rpcUrl, null),
+    timeout: pick(f.timeout, e.PM_TIMEOUT, p.timeout, 30000),
+    output: pick(f.output, undefined, p.output, 'table'),
+    wallet: pick(undefined, undefined, p.wallet, null),
+    'on-behalf-of': pick(undefined, undefined, p.onBehalfOf, null),
+  };
+  return Object.entries(CONFIG_KEYS).map(([key, k]) => ({ key, doc: k.doc, ...(rows[key] ?? { value: null, source: 'unset' as const }) }));
+}
+
+const run: Handler = async (ctx) => {
+  const rows = configRows(ctx);
+  const profile = ctx.profileName() ?? null;
+  ctx.out.data({ profile, home: ctx.home, settings: rows }, () => {
+    ctx.out.info(`profile: ${profile ?? '(none)'}   home: ${ctx.home}`);
+    ctx.out.table([{ header: 'KEY' }, { header: 'VALUE' }, { header: 'SOURCE' }, { header: 'MEANING' }], rows.map((r) => [r.key, r.value === null ? '-' : String(r.value), r.source, r.doc]));
+  });
+};
+export default run;

@@ -1,0 +1,60 @@
+// `pm demo`: starts an ephemeral sandbox in-process, runs each step as the command a user would
+// type (printed with its output) against a throw-away PM_HOME, then stops the sandbox.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Handler } from '../cli/command.js';
+import { PmError } from '../core/errors.js';
+
+export interface DemoStep {
+  note: string;
+  argv: string[];
+  /** Exit code the step is expected to end with (default 0). */
+  expect?: number;
+}
+
+/** The tour. Later features add their steps here. */
+export function demoSteps(): DemoStep[] {
+  return [
+    { note: 'Browse the active markets (public data, no account needed)', argv: ['markets', 'list', '--limit', '5'] },
+    { note: 'Search by text', argv: ['markets', 'search', 'bitcoin'] },
+    { note: 'One market: outcomes with position ids, prices, volume, deadline, venue', argv: ['markets', 'show', 'btc-100k-2026'] },
+    { note: 'A NegRisk group and its child markets', argv: ['markets', 'show', 'us-election-2028'] },
+    { note: 'The order book with spread, midpoint and depth', argv: ['book', 'btc-100k-2026', '--depth', '4'] },
+    { note: 'Price history as a sparkline', argv: ['markets', 'history', 'btc-100k-2026'] },
+    { note: 'Recent trades', argv: ['markets', 'feed', 'btc-100k-2026', '--limit', '3'] },
+    { note: 'A market page', argv: ['markets', 'page', '/crypto', '--limit', '3'] },
+    { note: 'Everything is scriptable: --json prints stable JSON on stdout (raw units as strings)', argv: ['--json', 'book', 'btc-100k-2026'] },
+    { note: 'Errors are clear and have exit codes: an unknown market exits 4', argv: ['markets', 'show', 'no-such-market'], expect: 4 },
+  ];
+}
+
+const run: Handler = async (ctx) => {
+  const { startSandbox } = await import('../sandbox/index.js');
+  const { main } = await import('../cli/main.js');
+  const home = mkdtempSync(join(tmpdir(), 'pm-demo-'));
+  const sandbox = await startSandbox({ port: 0, dataDir: null });
+  const out = ctx.out;
+  try {
+    out.line(out.c.bold(`pm demo: an ephemeral sandbox exchange is running at ${sandbox.baseUrl}`));
+    out.line(out.c.dim(`(each step below is the command you would type; they run with PM_BASE_URL=${sandbox.baseUrl})`));
+    const env = { ...ctx.io.env, PM_HOME: home, PM_BASE_URL: sandbox.baseUrl, PM_WS_URL: sandbox.wsUrl };
+    let n = 0;
+    for (const step of demoSteps()) {
+      n++;
+      out.line();
+      out.line(out.c.cyan(`# ${n}. ${step.note}`));
+      out.line(`$ pm ${step.argv.map((a) => (/[\s"'|$]/.test(a) ? `'${a}'` : a)).join(' ')}`);
+      const code = await main([...step.argv, ...(ctx.flags.color ? [] : ['--no-color'])], { ...ctx.io, env, stderr: ctx.io.stdout });
+      const expected = step.expect ?? 0;
+      if (code !== expected) throw new PmError(`demo step ${n} exited ${code}, expected ${expected}`);
+      if (code !== 0) out.line(out.c.dim(`(exit code ${code})`));
+    }
+    out.line();
+    out.line(out.c.bold('Done. Run your own sandbox with: pm sandbox start'));
+  } finally {
+    await sandbox.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+};
+export default run;

@@ -1,0 +1,30 @@
+import type { Handler } from '../../cli/command.js';
+import { optStr } from '../../cli/command.js';
+import { formatPrice, priceHistory, slugFrom } from '../../core/markets.js';
+import { formatUnits } from '../../core/money.js';
+
+const BARS = '▁▂▃▄▅▆▇█';
+
+const run: Handler = async (ctx, { args, opts }) => {
+  const slug = slugFrom(args[0] ?? '');
+  const res = await priceHistory(await ctx.api(), slug, { interval: optStr(opts, 'interval'), from: optStr(opts, 'from'), to: optStr(opts, 'to') });
+  ctx.out.data(res.points.map((p) => ({ timestamp: p.timestamp, price: formatUnits(p.price) })), () => {
+    const pts = res.points;
+    if (pts.length === 0) return ctx.out.info('(no price history)');
+    const prices = pts.map((p) => p.price);
+    const lo = prices.reduce((a, b) => (b < a ? b : a));
+    const hi = prices.reduce((a, b) => (b > a ? b : a));
+    const span = hi - lo || 1n;
+    const spark = prices.map((p) => BARS[Number(((p - lo) * 7n) / span)] ?? '').join('');
+    ctx.out.keyValue([
+      ['market', slug],
+      ['points', String(pts.length)],
+      ['from', pts[0]?.timestamp ?? '-'],
+      ['to', pts[pts.length - 1]?.timestamp ?? '-'],
+      ['low / high', `${formatPrice(lo)} / ${formatPrice(hi)}`],
+      ['last', formatPrice(prices[prices.length - 1] ?? null)],
+      ['YES', spark],
+    ]);
+  });
+};
+export default run;

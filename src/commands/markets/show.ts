@@ -1,0 +1,49 @@
+import type { Handler } from '../../cli/command.js';
+import { formatDeadline, formatPrice, formatUsd, getMarket, slugFrom } from '../../core/markets.js';
+import type { Market } from '../../core/markets.js';
+
+function outcomeRows(m: Market): string[][] {
+  if (!m.positionIds) return [];
+  return [
+    ['YES', formatPrice(m.prices?.[0] ?? null), m.positionIds[0]],
+    ['NO', formatPrice(m.prices?.[1] ?? null), m.positionIds[1]],
+  ];
+}
+
+const run: Handler = async (ctx, { args }) => {
+  const m = await getMarket(await ctx.api(), slugFrom(args[0] ?? ''));
+  ctx.out.data(m.raw, () => {
+    const status = m.winningOutcomeIndex !== null ? `${m.status} (winner: ${m.winningOutcomeIndex === 0 ? 'YES' : 'NO'})` : m.expired ? `${m.status} (expired)` : m.status;
+    const pairs: [string, string][] = [
+      ['title', m.title],
+      ['slug', m.slug],
+      ['status', status],
+      ['type', m.negRisk ? `${m.tradeType} (NegRisk)` : m.tradeType],
+      ['deadline', formatDeadline(m.expirationTimestamp)],
+      ['categories', m.categories.join(', ') || '-'],
+      ['volume', formatUsd(m.volume)],
+      ['liquidity', formatUsd(m.liquidity)],
+      ['open interest', formatUsd(m.openInterest)],
+    ];
+    if (m.venue) pairs.push(['exchange', m.venue.exchange], ['adapter', m.venue.adapter ?? '-']);
+    const desc = m.raw['description'];
+    ctx.out.keyValue(pairs);
+    if (m.positionIds) {
+      ctx.out.line();
+      ctx.out.table([{ header: 'OUTCOME' }, { header: 'PRICE', align: 'right' }, { header: 'POSITION ID' }], outcomeRows(m));
+    }
+    if (m.children.length) {
+      ctx.out.line();
+      ctx.out.table(
+        [{ header: 'CHILD MARKET' }, { header: 'YES', align: 'right' }, { header: 'TITLE' }],
+        m.children.map((c) => [c.slug, formatPrice(c.prices?.[0] ?? null), c.title]),
+      );
+      ctx.out.info('Orders on a NegRisk group use the child market slug.');
+    }
+    if (typeof desc === 'string' && desc) {
+      ctx.out.line();
+      ctx.out.line(desc);
+    }
+  });
+};
+export default run;

@@ -1,0 +1,28 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Handler } from '../../cli/command.js';
+import { confirm } from '../../cli/prompt.js';
+import { UsageError } from '../../core/errors.js';
+import { runningSandbox, sandboxDir } from '../../core/sandboxctl.js';
+
+const run: Handler = async (ctx) => {
+  const info = runningSandbox(ctx.home);
+  if (!ctx.flags.yes && !(await confirm(ctx, 'Reset the sandbox to its seed? Orders, balances and tokens made since are lost.'))) {
+    throw new UsageError('not reset: declined');
+  }
+  if (info) {
+    const { ApiClient } = await import('../../core/http.js');
+    const api = new ApiClient({ baseUrl: info.baseUrl, timeoutMs: 5000 });
+    try {
+      await api.request({ method: 'POST', path: '/__sandbox/reset', body: {} });
+    } finally {
+      await api.close();
+    }
+    ctx.out.data({ reset: true, running: true, baseUrl: info.baseUrl }, () => ctx.out.info(`reset the running sandbox at ${info.baseUrl}`));
+    return 0;
+  }
+  rmSync(join(sandboxDir(ctx.home), 'state.json'), { force: true });
+  ctx.out.data({ reset: true, running: false }, () => ctx.out.info('reset the stored sandbox state; the next start is seeded afresh'));
+  return 0;
+};
+export default run;

@@ -1,0 +1,77 @@
+import { fileURLToPath } from 'node:url';
+import type { Handler } from '../../cli/command.js';
+import { optBool, optNum, optStr } from '../../cli/command.js';
+import type { Context } from '../../cli/context.js';
+import { clearRunInfo, listenError, runningSandbox, sandboxDir, spawnDetached, writeRunInfo } from '../../core/sandboxctl.js';
+import { UsageError } from '../../core/errors.js';
+
+interface Ready {
+  baseUrl: string;
+  wsUrl: string;
+  pid: number;
+  accounts: { name: string; role: string; address: string; profileId: number; token: { tokenId: string; scopes: string[] } }[];
+  markets: { slug: string; type: string; negRisk: boolean }[];
+}
+
+function printReady(ctx: Context, ready: Ready, line: string): void {
+  if (ctx.out.isJson) {
+    ctx.io.stdout.write(`${line}\n`);
+    return;
+  }
+  ctx.out.line(`sandbox ready at ${ready.baseUrl} (socket.io ${ready.wsUrl}/markets), pid ${ready.pid}`);
+  ctx.out.table(
+    [{ header: 'ACCOUNT' }, { header: 'ROLE' }, { header: 'ADDRESS' }, { header: 'PROFILE ID', align: 'right' }, { header: 'TOKEN ID' }, { header: 'SCOPES' }],
+    ready.accounts.map((a) => [a.name, a.role, a.address, String(a.profileId), a.token.tokenId, a.token.scopes.join(',')]),
+  );
+  ctx.out.info(`${ready.markets.length} markets. Keys and token secrets of these public dev accounts: pm --json sandbox start … (ready line).`);
+  ctx.out.info(`Try: pm --base-url ${ready.baseUrl} markets list`);
+}
+
+/** Upserts the "sandbox" profile so `--profile sandbox` reaches a persistent sandbox. */
+function rememberProfile(ctx: Context, baseUrl: string, wsUrl: string): void {
+  const cfg = structuredClone(ctx.config());
+  cfg.profiles['sandbox'] = { ...(cfg.profiles['sandbox'] ?? {}), baseUrl, wsUrl, sandbox: true };
+  ctx.saveConfig(cfg);
+}
+
+const run: Handler = async (ctx, { opts }) => {
+  const port = optNum(opts, 'port') ?? 8787;
+  const host = optStr(opts, 'host') ?? '127.0.0.1';
+  const ephemeral = optBool(opts, 'ephemeral');
+  if (!ephemeral) {
+    const running = runningSandbox(ctx.home);
+    if (running) throw new UsageError(`a sandbox is already running at ${running.baseUrl} (pid ${running.pid}) for this PM_HOME`, { hint: 'Stop it with pm sandbox stop, or use --ephemeral for another one.' });
+  }
+  if (optBool(opts, 'detach')) {
+    const bin = fileURLToPath(new URL('../../../bin/pm.js', import.meta.url));
+    const args = ['--json', 'sandbox', 'start', '--port', String(port), '--host', host, ...(ephemeral ? ['--ephemeral'] : [])];
+    const line = await spawnDetached(ctx.home, bin, args, ctx.io.env);
+    const ready = JSON.parse(line) as Ready;
+    printReady(ctx, ready, line);
+    if (!ctx.out.isJson) ctx.out.info('running in the background: pm sandbox status | pm sandbox stop');
+    return 0;
+  }
+  const { startSandbox } = await import('../../sandbox/index.js');
+  let handle;
+  try {
+    handle = await startSandbox({ port, host, dataDir: ephemeral ? null : sandboxDir(ctx.home) });
+  } catch (e) {
+    throw listenError(e, host, port);
+  }
+  const info = handle.info;
+  writeRunInfo(ctx.home, { pid: process.pid, baseUrl: info.baseUrl, wsUrl: info.wsUrl, startedAt: new Date().toISOString(), ephemeral });
+  if (!ephemeral) rememberProfile(ctx, info.baseUrl, info.wsUrl);
+  printReady(ctx, info, JSON.stringify(info));
+  const signal = ctx.signal;
+  const reason = await new Promise<unknown>((resolve) => {
+    if (!signal) return;
+    if (signal.aborted) resolve(signal.reason);
+    signal.addEventListener('abort', () => resolve(signal.reason), { once: true });
+  });
+  await handle.close();
+  clearRunInfo(ctx.home, process.pid);
+  ctx.out.info('sandbox stopped');
+  const sig = (reason as { signal?: string } | undefined)?.signal;
+  return sig === 'SIGINT' ? 130 : 0;
+};
+export default run;

@@ -1,0 +1,69 @@
+// Credentials as capabilities: the transport gets closures that sign or produce headers; the
+// raw secrets stay inside the keystore (or the env-var resolver) that built them.
+import { createHmac } from 'node:crypto';
+import { hmacMessage } from './hmac.js';
+
+export interface HmacSigner {
+  tokenId: string;
+  /** Base64 HMAC-SHA256 of the canonical message. */
+  sign(message: string): string;
+}
+
+export interface AuthProvider {
+  /** Scoped API token (HMAC). */
+  hmac?: HmacSigner;
+  /** Legacy X-API-Key; `id` is a redacted label for logs and the rate limiter. */
+  apiKey?: { id: string; header(): string };
+  /** Identity-provider token, sent as `identity: Bearer <token>`. */
+  identity?: { header(): string };
+}
+
+/** Builds an HMAC signer that keeps the decoded secret in a closure. */
+export function hmacSigner(tokenId: string, secretBase64: string): HmacSigner {
+  const key = Buffer.from(secretBase64, 'base64');
+  return { tokenId, sign: (message) => createHmac('sha256', key).update(message, 'utf8').digest('base64') };
+}
+
+/** Which credential a request uses (wire-facts §2.1 precedence). */
+export type AuthMode = 'none' | 'auto' | 'identity';
+
+/** The per-token rate-limit key a request will use, or null for unauthenticated calls. */
+export function limiterKeyOf(auth: AuthProvider, mode: AuthMode): string | null {
+  if (mode !== 'auto') return null;
+  if (auth.hmac) return `hmac:${auth.hmac.tokenId}`;
+  if (auth.apiKey) return `key:${auth.apiKey.id}`;
+  return null;
+}
+
+/**
+ * Auth headers for one request: identity on identity routes; else HMAC when a token is set
+ * (suppresses X-API-Key); else the legacy key. Returns the headers and the rate-limit key.
+ */
+export function authHeaders(
+  auth: AuthProvider,
+  mode: AuthMode,
+  method: string,
+  pathWithQuery: string,
+  body: string,
+  now: Date = new Date(),
+): { headers: Record<string, string>; limiterKey: string | null; used: 'hmac' | 'apiKey' | 'identity' | null } {
+  if (mode === 'none') return { headers: {}, limiterKey: null, used: null };
+  if (mode === 'identity') {
+    if (!auth.identity) return { headers: {}, limiterKey: null, used: null };
+    return { headers: { identity: auth.identity.header() }, limiterKey: null, used: 'identity' };
+  }
+  if (auth.hmac) {
+    const ts = now.toISOString();
+    return {
+      headers: {
+        'lmts-api-key': auth.hmac.tokenId,
+        'lmts-timestamp': ts,
+        'lmts-signature': auth.hmac.sign(hmacMessage(ts, method, pathWithQuery, body)),
+      },
+      limiterKey: `hmac:${auth.hmac.tokenId}`,
+      used: 'hmac',
+    };
+  }
+  if (auth.apiKey) return { headers: { 'X-API-Key': auth.apiKey.header() }, limiterKey: `key:${auth.apiKey.id}`, used: 'apiKey' };
+  return { headers: {}, limiterKey: null, used: null };
+}

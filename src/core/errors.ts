@@ -1,0 +1,121 @@
+// One error base for the whole client. Each subclass maps to one exit code (design §2);
+// src/cli/errors.ts owns the table and the rendering. Core code throws these and never exits.
+
+export type ErrorCode =
+  | 'UNEXPECTED'
+  | 'USAGE'
+  | 'VALIDATION'
+  | 'AUTH'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'RATE_LIMITED'
+  | 'NETWORK'
+  | 'UNAVAILABLE'
+  | 'PARTIAL'
+  | 'INTERRUPTED';
+
+export interface PmErrorOptions {
+  details?: string | undefined;
+  hint?: string | undefined;
+  cause?: unknown;
+  status?: number | undefined;
+}
+
+/** Base error: a one-line headline, optional details, a hint saying what to do next. */
+export class PmError extends Error {
+  override name = 'PmError';
+  readonly code: ErrorCode = 'UNEXPECTED';
+  readonly exitCode: number = 1;
+  readonly shortMessage: string;
+  readonly details: string | undefined;
+  readonly hint: string | undefined;
+  readonly status: number | undefined;
+
+  constructor(shortMessage: string, opts: PmErrorOptions = {}) {
+    super(opts.details ? `${shortMessage}\n${opts.details}` : shortMessage, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.shortMessage = shortMessage;
+    this.details = opts.details;
+    this.hint = opts.hint;
+    this.status = opts.status;
+  }
+}
+
+/** Bad flags or arguments; nothing was sent. Exit 2. */
+export class UsageError extends PmError {
+  override name = 'UsageError';
+  override readonly code: ErrorCode = 'USAGE';
+  override readonly exitCode = 2;
+}
+
+/** Input that fails validation (price off tick, bad address…); nothing was sent. Exit 2. */
+export class ValidationError extends PmError {
+  override name = 'ValidationError';
+  override readonly code: ErrorCode = 'VALIDATION';
+  override readonly exitCode = 2;
+}
+
+/** Missing or bad credentials, wrong passphrase, missing scope (401/403). Exit 3. */
+export class AuthError extends PmError {
+  override name = 'AuthError';
+  override readonly code: ErrorCode = 'AUTH';
+  override readonly exitCode = 3;
+}
+
+/** Unknown market, order, profile… (404). Exit 4. */
+export class NotFoundError extends PmError {
+  override name = 'NotFoundError';
+  override readonly code: ErrorCode = 'NOT_FOUND';
+  override readonly exitCode = 4;
+}
+
+/** Duplicate client id, already exists (409). Exit 5. */
+export class ConflictError extends PmError {
+  override name = 'ConflictError';
+  override readonly code: ErrorCode = 'CONFLICT';
+  override readonly exitCode = 5;
+}
+
+/** Still rate limited after retries (429). Exit 6. */
+export class RateLimitError extends PmError {
+  override name = 'RateLimitError';
+  override readonly code: ErrorCode = 'RATE_LIMITED';
+  override readonly exitCode = 6;
+  retryAfterMs: number | undefined;
+}
+
+/** Could not reach the exchange, timed out, or it answered 5xx. Exit 7. */
+export class NetworkError extends PmError {
+  override name = 'NetworkError';
+  override readonly code: ErrorCode = 'NETWORK';
+  override readonly exitCode = 7;
+  /** True when the request may have reached the exchange (timeout, reset, 5xx after sending). */
+  ambiguous = false;
+}
+
+/** The exchange refused the request for a reason of its own (other 4xx). Exit 1 unless mapped. */
+export class ExchangeError extends PmError {
+  override name = 'ExchangeError';
+  override readonly code: ErrorCode = 'UNEXPECTED';
+  override readonly exitCode: number = 1;
+}
+
+/** The exchange rejected the request as invalid (400/422): the input was wrong. Exit 2. */
+export class ExchangeValidationError extends ExchangeError {
+  override name = 'ExchangeValidationError';
+  override readonly code: ErrorCode = 'VALIDATION';
+  override readonly exitCode = 2;
+}
+
+/** Some items of a batch failed. Exit 8. */
+export class PartialFailureError extends PmError {
+  override name = 'PartialFailureError';
+  override readonly code: ErrorCode = 'PARTIAL';
+  override readonly exitCode = 8;
+}
+
+/** Ctrl-C or SIGTERM. Exit 130. */
+export class InterruptedError extends PmError {
+  override name = 'InterruptedError';
+  override readonly code: ErrorCode = 'INTERRUPTED';
+  override readonly exitCode = 130;
+}

@@ -1,0 +1,383 @@
+// The transport owns policy: auth headers, the per-token limiter, retries for reads, timeouts,
+// the status → error mapping and the redacted trace all live here and nowhere else.
+import { Agent, request as undiciRequest } from 'undici';
+import type { Dispatcher } from 'undici';
+import { authHeaders, limiterKeyOf } from './auth.js';
+import type { AuthMode, AuthProvider } from './auth.js';
+import {
+  AuthError,
+  ConflictError,
+  ExchangeError,
+  ExchangeValidationError,
+  NetworkError,
+  NotFoundError,
+  PmError,
+  RateLimitError,
+} from './errors.js';
+
+export type Query = Record<string, string | number | boolean | string[] | undefined>;
+
+export interface RequestOptions {
+  method: 'GET' | 'POST' | 'DELETE' | 'PUT';
+  path: string;
+  query?: Query | undefined;
+  body?: unknown;
+  /** Which credential to attach (default 'none'). */
+  auth?: AuthMode | undefined;
+  /** 'read' retries 429/5xx/network with backoff; 'never' sends once. Default: read for GET. */
+  retry?: 'read' | 'never' | undefined;
+  signal?: AbortSignal | undefined;
+  timeoutMs?: number | undefined;
+  /** Statuses returned as data instead of thrown (e.g. 207). 2xx always are. */
+  okStatuses?: number[] | undefined;
+}
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  data: T;
+  headers: Record<string, string>;
+}
+
+export interface ApiClientOptions {
+  baseUrl: string;
+  auth?: AuthProvider | undefined;
+  timeoutMs?: number | undefined;
+  /** Receives one redacted line per request and response (the --verbose trace). */
+  trace?: ((line: string) => void) | undefined;
+  /** Per-token pacing; defaults are the exchange's limits. */
+  limits?: { concurrency: number; minIntervalMs: number } | undefined;
+  maxRetries?: number | undefined;
+  userAgent?: string | undefined;
+  /** Clock for the HMAC timestamp (tests). */
+  now?: (() => Date) | undefined;
+}
+
+/** Limits requests per API token: at most `concurrency` in flight, `minIntervalMs` between starts. */
+export class TokenLimiter {
+  private inFlight = 0;
+  private lastStart = 0;
+  private readonly queue: (() => void)[] = [];
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly concurrency: number, private readonly minIntervalMs: number) {}
+
+  /** Waits for a slot; call the returned function when the request finishes. */
+  acquire(): Promise<() => void> {
+    return new Promise((resolve) => {
+      this.queue.push(() => {
+        this.inFlight++;
+        this.lastStart = Date.now();
+        let released = false;
+        resolve(() => {
+          if (released) return;
+          released = true;
+          this.inFlight--;
+          this.pump();
+        });
+      });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    if (this.timer || this.queue.length === 0 || this.inFlight >= this.concurrency) return;
+    const wait = this.lastStart + this.minIntervalMs - Date.now();
+    if (wait > 0) {
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        this.pump();
+      }, wait);
+      return;
+    }
+    const next = this.queue.shift();
+    next?.();
+    this.pump();
+  }
+}
+
+const SENSITIVE_HEADERS = new Set(['lmts-signature', 'x-api-key', 'identity', 'authorization', 'cookie']);
+const SENSITIVE_FIELDS = /"(secret|privateKey|private_key|apiKey|tokenSecret|identityToken|password|passphrase)"\s*:\s*"[^"]*"/g;
+
+/** Redacts credential headers and secret-looking JSON fields for the trace. */
+export function redactHeaders(h: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) {
+    const key = k.toLowerCase();
+    if (SENSITIVE_HEADERS.has(key)) out[k] = '[redacted]';
+    else if (key === 'lmts-api-key') out[k] = v.length > 6 ? `${v.slice(0, 4)}…` : '[redacted]';
+    else out[k] = v;
+  }
+  return out;
+}
+
+/** Redacts secret-looking fields in a JSON text. */
+export function redactBody(text: string): string {
+  return text.replace(SENSITIVE_FIELDS, (_m, k: string) => `"${k}":"[redacted]"`);
+}
+
+function buildTarget(path: string, query: Query | undefined): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined) continue;
+    if (Array.isArray(v)) for (const item of v) params.append(k, item);
+    else params.append(k, String(v));
+  }
+  const qs = params.toString();
+  return qs ? `${path}${path.includes('?') ? '&' : '?'}${qs}` : path;
+}
+
+/** Pulls the human message out of an error body, the way the official SDKs do. */
+export function errorMessage(data: unknown, fallback: string): string {
+  if (typeof data === 'string' && data.trim()) return data.trim().slice(0, 500);
+  if (data && typeof data === 'object') {
+    const o = data as Record<string, unknown>;
+    const m = o['message'];
+    if (typeof m === 'string' && m) return m;
+    if (Array.isArray(m)) {
+      return m
+        .map((x) => (typeof x === 'string' ? x : x && typeof x === 'object' ? Object.entries(x).map(([k, v]) => `${k}: ${String(v)}`).join(', ') : String(x)))
+        .join(' | ');
+    }
+    for (const k of ['error', 'msg', 'errors']) {
+      const v = o[k];
+      if (typeof v === 'string' && v) return v;
+    }
+  }
+  return fallback;
+}
+
+function retryAfterMs(headers: Record<string, string>, data: unknown): number | undefined {
+  const h = headers['retry-after'];
+  if (h) {
+    const secs = Number(h);
+    if (Number.isFinite(secs)) return Math.max(0, secs * 1000);
+    const at = Date.parse(h);
+    if (Number.isFinite(at)) return Math.max(0, at - Date.now());
+  }
+  if (data && typeof data === 'object') {
+    const s = (data as Record<string, unknown>)['retryAfterSeconds'];
+    if (typeof s === 'number' && Number.isFinite(s)) return Math.max(0, s * 1000);
+  }
+  return undefined;
+}
+
+/** Maps a non-2xx answer to the error class of its exit code. The only such mapping. */
+export function errorForStatus(status: number, data: unknown, headers: Record<string, string>, what: string): PmError {
+  const message = errorMessage(data, `${what} failed with HTTP ${status}`);
+  const o = { status, details: undefined };
+  if (status === 400 || status === 422) return new ExchangeValidationError(message, o);
+  if (status === 401) {
+    const stale = /timestamp|window|clock/i.test(message);
+    return new AuthError(message, {
+      status,
+      hint: stale
+        ? "The exchange accepts request timestamps within 30 s of its clock: check this machine's clock (e.g. timedatectl)."
+        : 'Check the API token (pm whoami), or set PM_TOKEN_ID and PM_TOKEN_SECRET.',
+    });
+  }
+  if (status === 403) return new AuthError(message, { status, hint: 'The credential lacks a scope or is the wrong kind for this route: see pm token list.' });
+  if (status === 404) return new NotFoundError(message, { status });
+  if (status === 409) return new ConflictError(message, { status });
+  if (status === 429) {
+    const e = new RateLimitError(message, { status, hint: 'The exchange allows 2 requests in flight and one start per 300 ms per token; try again shortly.' });
+    e.retryAfterMs = retryAfterMs(headers, data);
+    return e;
+  }
+  if (status >= 500) {
+    const e = new NetworkError(`the exchange answered HTTP ${status}: ${message}`, { status, hint: 'The exchange is unavailable; try again later.' });
+    e.ambiguous = true;
+    return e;
+  }
+  return new ExchangeError(message, { status });
+}
+
+const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(t);
+      reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    }, { once: true });
+  });
+
+/** Backoff for attempt n (0-based): full jitter over 250 ms · 2^n, capped at 8 s. */
+export function backoffMs(attempt: number, random: () => number = Math.random): number {
+  const cap = Math.min(8000, 250 * 2 ** attempt);
+  return Math.round(cap / 2 + random() * (cap / 2));
+}
+
+/**
+ * The API client: one per base URL and credential set.
+ * @example const api = new ApiClient({ baseUrl: 'http://127.0.0.1:8080' }); await api.request({ method: 'GET', path: '/markets/active' })
+ */
+export class ApiClient {
+  readonly baseUrl: string;
+  private readonly origin: string;
+  private readonly dispatcher: Dispatcher;
+  private readonly limiters = new Map<string, TokenLimiter>();
+  private readonly opts: ApiClientOptions;
+  private seq = 0;
+
+  constructor(opts: ApiClientOptions) {
+    let url: URL;
+    try {
+      url = new URL(opts.baseUrl);
+    } catch {
+      throw new ExchangeValidationError(`invalid base URL "${opts.baseUrl}"`, { hint: 'Use a URL such as https://api.limitless.exchange or http://127.0.0.1:8787' });
+    }
+    if (url.pathname !== '/' && url.pathname !== '') {
+      // HMAC signs the path from the root; a prefix would make every signature wrong.
+      throw new ExchangeValidationError(`base URL "${opts.baseUrl}" has a path; the API is served at the root of its host`);
+    }
+    this.opts = opts;
+    this.origin = url.origin;
+    this.baseUrl = url.origin;
+    this.dispatcher = new Agent({ keepAliveTimeout: 10_000, connections: 16, pipelining: 1 });
+  }
+
+  get auth(): AuthProvider {
+    return this.opts.auth ?? {};
+  }
+
+  private limiter(key: string): TokenLimiter {
+    let l = this.limiters.get(key);
+    if (!l) {
+      const lim = this.opts.limits ?? { concurrency: 2, minIntervalMs: 300 };
+      l = new TokenLimiter(lim.concurrency, lim.minIntervalMs);
+      this.limiters.set(key, l);
+    }
+    return l;
+  }
+
+  /** Sends one request (with retries for reads) and returns the parsed answer or throws. */
+  async request<T = unknown>(o: RequestOptions): Promise<ApiResponse<T>> {
+    const retry = o.retry ?? (o.method === 'GET' ? 'read' : 'never');
+    const maxRetries = retry === 'read' ? (this.opts.maxRetries ?? 3) : 0;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.once<T>(o);
+      } catch (e) {
+        const retriable =
+          (e instanceof RateLimitError || (e instanceof NetworkError && (e.status === undefined || e.status >= 500))) && attempt < maxRetries;
+        if (!retriable) throw e;
+        const hinted = e instanceof RateLimitError ? e.retryAfterMs : undefined;
+        const wait = hinted !== undefined ? Math.min(hinted, 30_000) + Math.round(Math.random() * 100) : backoffMs(attempt);
+        this.opts.trace?.(`retry ${attempt + 1}/${maxRetries} in ${wait} ms after: ${e.shortMessage}`);
+        await sleep(wait, o.signal);
+      }
+    }
+  }
+
+  private async once<T>(o: RequestOptions): Promise<ApiResponse<T>> {
+    const target = buildTarget(o.path, o.query);
+    const body = o.body === undefined ? '' : typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
+    const mode = o.auth ?? 'none';
+    const auth = this.opts.auth ?? {};
+    const now = this.opts.now ?? (() => new Date());
+    if (mode === 'identity' && !auth.identity) {
+      throw new AuthError('this command needs an identity token', { hint: 'Set PM_IDENTITY_TOKEN or store one with pm init.' });
+    }
+    if (mode === 'auto' && !auth.hmac && !auth.apiKey) {
+      throw new AuthError('this command needs an API token', { hint: 'Run pm init, or set PM_TOKEN_ID and PM_TOKEN_SECRET (or PM_API_KEY).' });
+    }
+    // The limiter slot is taken before the timestamp is made, so a queued request is never stale.
+    const key = limiterKeyOf(auth, mode);
+    const release = key ? await this.limiter(key).acquire() : null;
+    const id = ++this.seq;
+    try {
+      const { headers: authH } = authHeaders(auth, mode, o.method, target, body, now());
+      const headers: Record<string, string> = {
+        accept: 'application/json',
+        'user-agent': this.opts.userAgent ?? 'pm',
+        ...authH,
+      };
+      if (body !== '') headers['content-type'] = 'application/json';
+      const trace = this.opts.trace;
+      if (trace) {
+        trace(`→ #${id} ${o.method} ${this.origin}${target} ${JSON.stringify(redactHeaders(headers))}${body ? ` ${redactBody(body)}` : ''}`);
+      }
+      const started = Date.now();
+      const timeout = o.timeoutMs ?? this.opts.timeoutMs ?? 30_000;
+      let res: Dispatcher.ResponseData;
+      // undici's own timeouts are coarse (about 1 s granularity), so a timer signal bounds the call.
+      const timer = AbortSignal.timeout(timeout);
+      const signal = o.signal ? AbortSignal.any([o.signal, timer]) : timer;
+      let text: string;
+      try {
+        res = await undiciRequest(`${this.origin}${target}`, {
+          method: o.method,
+          headers,
+          body: body === '' ? null : body,
+          dispatcher: this.dispatcher,
+          signal,
+        });
+        text = await res.body.text();
+      } catch (e) {
+        throw this.networkError(timer.aborted ? Object.assign(new Error(`no answer within ${timeout} ms`), { code: 'ETIMEDOUT' }) : e, o, target);
+      }
+      const resHeaders: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers)) {
+        if (typeof v === 'string') resHeaders[k.toLowerCase()] = v;
+        else if (Array.isArray(v)) resHeaders[k.toLowerCase()] = v.join(', ');
+      }
+      let data: unknown = text;
+      const ctype = resHeaders['content-type'] ?? '';
+      if (text && (ctype.includes('json') || /^[[{"]/.test(text.trimStart()))) {
+        try {
+          data = JSON.parse(text);
+        } catch {
+          data = text;
+        }
+      } else if (!text) data = null;
+      if (trace) trace(`← #${id} ${res.statusCode} in ${Date.now() - started} ms ${redactBody(text.length > 2000 ? `${text.slice(0, 2000)}…` : text)}`);
+      if ((res.statusCode >= 200 && res.statusCode < 300) || o.okStatuses?.includes(res.statusCode)) {
+        return { status: res.statusCode, data: data as T, headers: resHeaders };
+      }
+      throw errorForStatus(res.statusCode, data, resHeaders, `${o.method} ${o.path}`);
+    } finally {
+      release?.();
+    }
+  }
+
+  private networkError(e: unknown, o: RequestOptions, target: string): PmError {
+    if (e instanceof PmError) return e;
+    const err = e as { code?: string; name?: string; message?: string };
+    const code = err.code ?? err.name ?? 'ERROR';
+    if (err.name === 'AbortError' || code === 'ABORT_ERR') {
+      const ne = new NetworkError('request aborted', { cause: e });
+      ne.ambiguous = o.method !== 'GET';
+      return ne;
+    }
+    if (code === 'ETIMEDOUT') {
+      const ne = new NetworkError(`${o.method} ${target}: ${err.message ?? 'timed out'}`, {
+        cause: e,
+        hint: o.method === 'GET' ? 'Raise --timeout (or PM_TIMEOUT), or try again.' : 'The request may have reached the exchange: check before retrying.',
+      });
+      ne.ambiguous = true;
+      return ne;
+    }
+    const refused = code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
+    const local = /^(127\.|localhost|\[::1\])/.test(new URL(this.origin).host);
+    const ne = new NetworkError(
+      refused ? `cannot reach the exchange at ${this.origin} (${code})` : `${o.method} ${target} failed: ${err.message ?? code} (${code})`,
+      {
+        cause: e,
+        hint: refused
+          ? local
+            ? 'Is the sandbox running? Start it with: pm sandbox start --detach'
+            : 'Check your network connection and --base-url / PM_BASE_URL.'
+          : 'The request may or may not have reached the exchange; retry, or check its status.',
+      },
+    );
+    // A refused connection never delivered the request; anything else might have.
+    ne.ambiguous = !refused;
+    return ne;
+  }
+
+  /** Closes pooled connections. */
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+}

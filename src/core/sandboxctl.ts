@@ -1,0 +1,118 @@
+// Managing a sandbox process: the run file under PM_HOME/sandbox, liveness, detach and stop.
+// (The server itself is src/sandbox; this module never imports it.)
+import { spawn } from 'node:child_process';
+import { existsSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { NetworkError, PmError, UsageError } from './errors.js';
+import { ensurePrivateDir, writePrivateFileAtomic } from './fsutil.js';
+
+export interface RunInfo {
+  pid: number;
+  baseUrl: string;
+  wsUrl: string;
+  startedAt: string;
+  ephemeral: boolean;
+}
+
+export const sandboxDir = (home: string): string => join(home, 'sandbox');
+const runFile = (home: string): string => join(sandboxDir(home), 'server.json');
+
+/** Records a running sandbox (for status and stop). */
+export function writeRunInfo(home: string, info: RunInfo): void {
+  writePrivateFileAtomic(runFile(home), `${JSON.stringify(info)}\n`);
+}
+
+/** Removes the run file if it still names `pid`. */
+export function clearRunInfo(home: string, pid: number): void {
+  const cur = readRunInfo(home);
+  if (cur && cur.pid === pid) rmSync(runFile(home), { force: true });
+}
+
+export function readRunInfo(home: string): RunInfo | null {
+  const f = runFile(home);
+  if (!existsSync(f)) return null;
+  try {
+    const o = JSON.parse(readFileSync(f, 'utf8')) as Partial<RunInfo>;
+    if (typeof o.pid !== 'number' || typeof o.baseUrl !== 'string') return null;
+    return { pid: o.pid, baseUrl: o.baseUrl, wsUrl: o.wsUrl ?? o.baseUrl.replace(/^http/, 'ws'), startedAt: o.startedAt ?? '', ephemeral: o.ephemeral === true };
+  } catch {
+    return null;
+  }
+}
+
+/** True when a process with this pid exists. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The running sandbox, or null (a stale run file is removed). */
+export function runningSandbox(home: string): RunInfo | null {
+  const info = readRunInfo(home);
+  if (!info) return null;
+  if (!isAlive(info.pid)) {
+    rmSync(runFile(home), { force: true });
+    return null;
+  }
+  return info;
+}
+
+/**
+ * Starts `pm sandbox start` detached and resolves with its ready line once it listens.
+ * stderr goes to PM_HOME/sandbox/sandbox.log.
+ */
+export async function spawnDetached(home: string, binPath: string, args: string[], env: Record<string, string | undefined>, timeoutMs = 15_000): Promise<string> {
+  ensurePrivateDir(sandboxDir(home));
+  const log = openSync(join(sandboxDir(home), 'sandbox.log'), 'a', 0o600);
+  const child = spawn(process.execPath, [binPath, ...args], { detached: true, stdio: ['ignore', 'pipe', log], env: { ...env, PM_HOME: home } });
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM');
+      reject(new NetworkError(`the sandbox did not become ready within ${timeoutMs} ms`, { hint: `See ${join(sandboxDir(home), 'sandbox.log')}` }));
+    }, timeoutMs);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buf += chunk.toString('utf8');
+      const nl = buf.indexOf('\n');
+      if (nl >= 0) {
+        clearTimeout(timer);
+        child.stdout?.destroy();
+        child.unref();
+        resolve(buf.slice(0, nl));
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      const tail = existsSync(join(sandboxDir(home), 'sandbox.log')) ? readFileSync(join(sandboxDir(home), 'sandbox.log'), 'utf8').trim().split('\n').slice(-3).join('\n') : '';
+      reject(new PmError(`the sandbox exited with code ${code ?? '?'} before it was ready`, { details: tail || undefined, hint: `See ${join(sandboxDir(home), 'sandbox.log')}` }));
+    });
+  });
+}
+
+/** Sends SIGTERM and waits for the process to go away. */
+export async function stopProcess(pid: number, timeoutMs = 5000): Promise<boolean> {
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    return true;
+  }
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!isAlive(pid)) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return !isAlive(pid);
+}
+
+/** Maps a listen error to a clear message. */
+export function listenError(e: unknown, host: string, port: number): PmError {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') return new UsageError(`port ${port} on ${host} is already in use`, { hint: 'Pick another with --port, or --port 0 for a free one (pm sandbox status shows a running sandbox).' });
+  if (code === 'EACCES') return new UsageError(`not allowed to listen on ${host}:${port}`, { hint: 'Use a port above 1024, or --port 0.' });
+  if (code === 'EADDRNOTAVAIL') return new UsageError(`cannot listen on ${host}: no such local address`, { hint: 'Use --host 127.0.0.1' });
+  return e instanceof PmError ? e : new PmError(e instanceof Error ? e.message : String(e), { cause: e });
+}

@@ -1,0 +1,117 @@
+// Scoped API tokens and profiles (wire-facts §2.2, §4.4).
+import type { ApiClient } from './http.js';
+import { ExchangeError, ValidationError } from './errors.js';
+
+export const SCOPES = ['trading', 'account_creation', 'delegated_signing', 'withdrawal'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+type Json = Record<string, unknown>;
+const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const s = (o: Json, k: string): string => (typeof o[k] === 'string' ? (o[k] as string) : typeof o[k] === 'number' ? String(o[k]) : '');
+
+/** Checks a comma-separated scope list. */
+export function parseScopes(input: string): Scope[] {
+  const list = input.split(',').map((x) => x.trim()).filter(Boolean);
+  for (const sc of list) {
+    if (!(SCOPES as readonly string[]).includes(sc)) throw new ValidationError(`unknown scope "${sc}"`, { hint: `Scopes: ${SCOPES.join(', ')}` });
+  }
+  if (list.includes('delegated_signing') && !list.includes('trading')) throw new ValidationError('the delegated_signing scope needs trading too', { hint: 'Use --scopes trading,delegated_signing' });
+  return [...new Set(list)] as Scope[];
+}
+
+export interface DerivedToken {
+  tokenId: string;
+  secret: string;
+  scopes: string[];
+  createdAt: string;
+  profileId: number;
+  account: string;
+}
+
+/** Derives a scoped token with an identity token; the secret is returned once. */
+export async function deriveToken(api: ApiClient, p: { label?: string | undefined; scopes?: Scope[] | undefined }): Promise<DerivedToken> {
+  const body: Json = {};
+  if (p.label !== undefined) body['label'] = p.label;
+  if (p.scopes !== undefined) body['scopes'] = p.scopes;
+  const d = (await api.request<unknown>({ method: 'POST', path: '/auth/api-tokens/derive', body, auth: 'identity' })).data;
+  if (!isObj(d) || typeof d['secret'] !== 'string' || (typeof d['tokenId'] !== 'string' && typeof d['apiKey'] !== 'string')) throw new ExchangeError('unexpected answer from token derive');
+  const prof = isObj(d['profile']) ? d['profile'] : {};
+  return {
+    tokenId: s(d, 'tokenId') || s(d, 'apiKey'),
+    secret: d['secret'],
+    scopes: Array.isArray(d['scopes']) ? d['scopes'].map(String) : [],
+    createdAt: s(d, 'createdAt'),
+    profileId: Number(s(prof, 'id')),
+    account: s(prof, 'account'),
+  };
+}
+
+export interface TokenInfo {
+  tokenId: string;
+  label: string | null;
+  scopes: string[];
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+/** Active tokens of the caller. */
+export async function listTokens(api: ApiClient): Promise<TokenInfo[]> {
+  const d = (await api.request<unknown>({ method: 'GET', path: '/auth/api-tokens', auth: 'auto' })).data;
+  const list = Array.isArray(d) ? d : isObj(d) && Array.isArray(d['data']) ? d['data'] : null;
+  if (!list) throw new ExchangeError('unexpected answer from token list');
+  return list.filter(isObj).map((t) => ({
+    tokenId: s(t, 'tokenId'),
+    label: typeof t['label'] === 'string' ? t['label'] : null,
+    scopes: Array.isArray(t['scopes']) ? t['scopes'].map(String) : [],
+    createdAt: s(t, 'createdAt'),
+    lastUsedAt: typeof t['lastUsedAt'] === 'string' ? t['lastUsedAt'] : null,
+  }));
+}
+
+/** Revokes a token. */
+export async function revokeToken(api: ApiClient, tokenId: string): Promise<string> {
+  const d = (await api.request<unknown>({ method: 'DELETE', path: `/auth/api-tokens/${encodeURIComponent(tokenId)}`, auth: 'auto' })).data;
+  return isObj(d) ? s(d, 'message') : 'Token revoked';
+}
+
+export interface Capabilities {
+  partnerProfileId: number;
+  tokenManagementEnabled: boolean;
+  allowedScopes: string[];
+}
+
+/** What scopes the identity may request. */
+export async function capabilities(api: ApiClient): Promise<Capabilities> {
+  const d = (await api.request<unknown>({ method: 'GET', path: '/auth/api-tokens/capabilities', auth: 'identity' })).data;
+  if (!isObj(d)) throw new ExchangeError('unexpected answer from capabilities');
+  return {
+    partnerProfileId: Number(s(d, 'partnerProfileId')),
+    tokenManagementEnabled: d['tokenManagementEnabled'] === true,
+    allowedScopes: Array.isArray(d['allowedScopes']) ? d['allowedScopes'].map(String) : [],
+  };
+}
+
+export interface Profile {
+  id: number;
+  account: string;
+  displayName: string;
+  feeRateBps: number;
+  raw: Json;
+}
+
+function parseProfile(d: unknown): Profile {
+  if (!isObj(d) || (typeof d['id'] !== 'number' && typeof d['id'] !== 'string')) throw new ExchangeError('unexpected profile answer (no id)');
+  const rank = isObj(d['rank']) ? d['rank'] : {};
+  const fee = rank['feeRateBps'];
+  return { id: Number(d['id']), account: s(d, 'account'), displayName: s(d, 'displayName') || s(d, 'username'), feeRateBps: typeof fee === 'number' ? fee : 300, raw: d };
+}
+
+/** The caller's own profile: verifies the credentials with an authenticated call. */
+export async function profileMe(api: ApiClient): Promise<Profile> {
+  return parseProfile((await api.request<unknown>({ method: 'GET', path: '/profiles/me', auth: 'auto' })).data);
+}
+
+/** Profile lookup by wallet address. */
+export async function profileByAddress(api: ApiClient, address: string): Promise<Profile> {
+  return parseProfile((await api.request<unknown>({ method: 'GET', path: `/profiles/${encodeURIComponent(address)}` })).data);
+}

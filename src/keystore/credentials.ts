@@ -1,0 +1,190 @@
+// What a command signs with, resolved once from values the CLI hands in (this module never
+// reads process.env): environment values win over the profile's stored ones, and nothing
+// encrypted is opened, nor a passphrase asked for, until a command actually needs it.
+import { privateKeyToAccount } from 'viem/accounts';
+import type { LocalAccount } from 'viem/accounts';
+import type { Hex } from 'viem';
+import { hmacSigner } from '../core/auth.js';
+import type { AuthProvider } from '../core/auth.js';
+import { UsageError, ValidationError } from '../core/errors.js';
+import { isBase64 } from '../core/hmac.js';
+import { Keystore } from './store.js';
+import type { SecretsInfo, StoredSecrets } from './store.js';
+import { parsePrivateKey } from './v3.js';
+
+export interface CredentialsInput {
+  /** PM_PRIVATE_KEY, PM_TOKEN_ID, PM_TOKEN_SECRET, PM_API_KEY, PM_IDENTITY_TOKEN (empty = unset). */
+  env: {
+    privateKey?: string | undefined;
+    tokenId?: string | undefined;
+    tokenSecret?: string | undefined;
+    apiKey?: string | undefined;
+    identityToken?: string | undefined;
+  };
+  /** The profile's wallet and secrets names. */
+  profile?: { wallet?: string | undefined; secrets?: string | undefined } | undefined;
+  /** PM_HOME. */
+  home: string;
+  /** Called at most once per successful unlock, and only when something encrypted is opened. */
+  passphrase: () => Promise<string>;
+}
+
+export type CredentialSource = 'env' | 'keystore' | null;
+
+/** Which credential a request needs: the HMAC token / API key, the identity token, or all. */
+export type UnlockMode = 'auto' | 'identity' | 'all';
+
+export interface Credentials {
+  /**
+   * The request credentials. Environment ones are present at once; stored ones are filled in
+   * (in place, on this same object) by `unlock()`.
+   */
+  auth: AuthProvider;
+  /**
+   * Decrypts the stored secrets if `mode` needs them (once; later calls reuse the result) and
+   * returns `auth`. Commands that send authenticated requests call this before the first one.
+   */
+  unlock: (mode?: UnlockMode) => Promise<AuthProvider>;
+  /** The signing account, decrypting the keystore wallet on first call; null when none is set. */
+  account: () => Promise<LocalAccount | null>;
+  /** The wallet's address, known without the passphrase (null when there is no wallet). */
+  address: Hex | null;
+  sources: { wallet: CredentialSource; token: CredentialSource; apiKey: CredentialSource; identity: CredentialSource };
+}
+
+/**
+ * Resolves credentials: flag/env values over the profile's stored ones. A token or API key
+ * from the environment replaces the stored token and key together (a script that sets
+ * PM_API_KEY never gets the stored HMAC token, and never needs the passphrase for it).
+ * @example const c = await resolveCredentials({ env, profile, home, passphrase }); const api = await ctx.api(await c.unlock());
+ */
+export async function resolveCredentials(input: CredentialsInput): Promise<Credentials> {
+  const env = {
+    privateKey: nonEmpty(input.env.privateKey),
+    tokenId: nonEmpty(input.env.tokenId),
+    tokenSecret: nonEmpty(input.env.tokenSecret),
+    apiKey: nonEmpty(input.env.apiKey),
+    identityToken: nonEmpty(input.env.identityToken),
+  };
+  if ((env.tokenId === undefined) !== (env.tokenSecret === undefined)) {
+    const [set, missing] = env.tokenId !== undefined ? ['PM_TOKEN_ID', 'PM_TOKEN_SECRET'] : ['PM_TOKEN_SECRET', 'PM_TOKEN_ID'];
+    throw new UsageError(`${set} is set but ${missing} is not: set both PM_TOKEN_ID and PM_TOKEN_SECRET, or neither`);
+  }
+  if (env.tokenSecret !== undefined && !isBase64(env.tokenSecret)) {
+    throw new ValidationError('PM_TOKEN_SECRET is not base64', { hint: 'Use the secret exactly as the exchange returned it when the token was derived.' });
+  }
+  const envKey = env.privateKey === undefined ? undefined : parsePrivateKey(env.privateKey, 'PM_PRIVATE_KEY');
+
+  const ks = new Keystore(input.home);
+  const walletName = nonEmpty(input.profile?.wallet);
+  const secretsName = nonEmpty(input.profile?.secrets);
+
+  // One passphrase for the whole home; asked once, forgotten again if it turns out wrong.
+  let pass: Promise<string> | undefined;
+  const passphrase = (): Promise<string> => (pass ??= input.passphrase());
+  const forget = <T>(p: Promise<T>): Promise<T> =>
+    p.catch((e: unknown) => {
+      pass = undefined;
+      throw e;
+    });
+
+  // Wallet.
+  let address: Hex | null = null;
+  let walletSource: CredentialSource = null;
+  let account: () => Promise<LocalAccount | null> = () => Promise.resolve(null);
+  if (envKey !== undefined) {
+    const acct = privateKeyToAccount(envKey);
+    address = acct.address;
+    walletSource = 'env';
+    account = () => Promise.resolve(acct);
+  } else if (walletName !== undefined) {
+    walletSource = 'keystore';
+    try {
+      address = ks.walletAddress(walletName);
+    } catch {
+      // A missing or broken wallet must not break public commands; account() reports it.
+    }
+    let opened: Promise<LocalAccount> | undefined;
+    account = () => {
+      opened ??= forget(passphrase().then((p) => ks.openWallet(walletName, p))).catch((e: unknown) => {
+        opened = undefined;
+        throw e;
+      });
+      return opened;
+    };
+  }
+
+  // Request credentials from the environment.
+  const auth: AuthProvider = {};
+  const envRequestCred = env.tokenId !== undefined || env.apiKey !== undefined;
+  if (env.tokenId !== undefined && env.tokenSecret !== undefined) auth.hmac = hmacSigner(env.tokenId, env.tokenSecret);
+  if (env.apiKey !== undefined) auth.apiKey = apiKeyAuth(env.apiKey);
+  if (env.identityToken !== undefined) auth.identity = identityAuth(env.identityToken);
+
+  // Stored ones: only the clear-text metadata now.
+  let info: SecretsInfo | undefined;
+  let infoError: unknown;
+  if (secretsName !== undefined) {
+    try {
+      info = ks.secretsInfo(secretsName);
+    } catch (e) {
+      infoError = e;
+    }
+  }
+  const stored = (f: keyof StoredSecrets): boolean => info?.fields.includes(f) === true;
+  const sources: Credentials['sources'] = {
+    wallet: walletSource,
+    token: auth.hmac ? 'env' : !envRequestCred && stored('tokenSecret') ? 'keystore' : null,
+    apiKey: auth.apiKey ? 'env' : !envRequestCred && stored('apiKey') ? 'keystore' : null,
+    identity: auth.identity ? 'env' : stored('identityToken') ? 'keystore' : null,
+  };
+
+  let loaded: Promise<void> | undefined;
+  const load = (name: string): Promise<void> => {
+    loaded ??= forget(passphrase().then((p) => ks.loadSecrets(name, p)))
+      .then((s) => {
+        if (!envRequestCred) {
+          if (s.tokenId !== undefined && s.tokenSecret !== undefined) auth.hmac = hmacSigner(s.tokenId, s.tokenSecret);
+          if (s.apiKey !== undefined) auth.apiKey = apiKeyAuth(s.apiKey);
+          sources.token = auth.hmac ? 'keystore' : null;
+          sources.apiKey = auth.apiKey ? 'keystore' : null;
+        }
+        if (env.identityToken === undefined) {
+          if (s.identityToken !== undefined) auth.identity = identityAuth(s.identityToken);
+          sources.identity = auth.identity ? 'keystore' : null;
+        }
+      })
+      .catch((e: unknown) => {
+        loaded = undefined;
+        throw e;
+      });
+    return loaded;
+  };
+
+  const unlock = async (mode: UnlockMode = 'auto'): Promise<AuthProvider> => {
+    if (secretsName === undefined) return auth;
+    const wantRequest = mode !== 'identity' && !envRequestCred;
+    const wantIdentity = mode !== 'auto' && env.identityToken === undefined;
+    if (!wantRequest && !wantIdentity) return auth;
+    if (infoError !== undefined) throw infoError;
+    const needed = (wantRequest && (stored('tokenSecret') || stored('apiKey'))) || (wantIdentity && stored('identityToken'));
+    if (needed) await load(secretsName);
+    return auth;
+  };
+
+  return { auth, unlock, account, address, sources };
+}
+
+function nonEmpty(v: string | undefined): string | undefined {
+  return v === undefined || v.trim() === '' ? undefined : v.trim();
+}
+
+function apiKeyAuth(key: string): NonNullable<AuthProvider['apiKey']> {
+  return { id: `${key.slice(0, 8)}…`, header: () => key };
+}
+
+function identityAuth(token: string): NonNullable<AuthProvider['identity']> {
+  // People paste the header value they saw in a browser; do not send "Bearer Bearer …".
+  const bare = token.replace(/^Bearer\s+/i, '');
+  return { header: () => `Bearer ${bare}` };
+}

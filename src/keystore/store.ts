@@ -1,0 +1,388 @@
+// Files under a home directory the caller names (the CLI passes PM_HOME):
+//   <home>/keystores/<name>.json  plain V3 keystores (geth, cast and ethers open them as they are)
+//   <home>/secrets/<name>.json    token secrets in the same V3 envelope; only the tokenId, a label,
+//                                 which fields are set and timestamps sit outside the ciphertext
+// Directories 0700, files 0600 (re-applied on every write), writes atomic. A wrong passphrase
+// is detected before anything is written, so it never changes or deletes a file.
+import { chmodSync, closeSync, existsSync, fsyncSync, linkSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import type { LocalAccount } from 'viem/accounts';
+import type { Hex } from 'viem';
+import { ConflictError, NotFoundError, PmError, ValidationError } from '../core/errors.js';
+import { ensurePrivateDir } from '../core/fsutil.js';
+import { isBase64 } from '../core/hmac.js';
+import { decryptKeystore, decryptSecret, encryptKeystore, encryptSecret, keystoreAddress, parseEnvelope, parsePrivateKey } from './v3.js';
+import type { EncryptOptions, KeystoreV3 } from './v3.js';
+
+const NAME_RE = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,63}$/;
+
+/** Checks a wallet or secrets name (it becomes a file name, so no paths). */
+export function validateName(name: string, what = 'name'): string {
+  if (!NAME_RE.test(name)) {
+    throw new ValidationError(`invalid ${what} "${name}"`, { hint: 'Use 1–64 letters, digits, "_", "." or "-", starting with a letter or digit.' });
+  }
+  return name;
+}
+
+export interface WalletInfo {
+  name: string;
+  /** Checksummed address read from the file, or null when the file cannot be read. */
+  address: Hex | null;
+  path: string;
+  /** ISO time the file was written. */
+  createdAt: string;
+  /** Why the file could not be read (list keeps going past a broken file). */
+  error?: string;
+}
+
+/** What a secrets file holds once decrypted. */
+export interface StoredSecrets {
+  tokenId?: string;
+  tokenSecret?: string;
+  apiKey?: string;
+  identityToken?: string;
+}
+
+export type SecretField = keyof StoredSecrets;
+const SECRET_FIELDS: readonly SecretField[] = ['tokenId', 'tokenSecret', 'apiKey', 'identityToken'];
+
+/** The clear-text part of a secrets file (readable without the passphrase). */
+export interface SecretsInfo {
+  name: string;
+  path: string;
+  tokenId?: string;
+  label?: string;
+  /** Which fields the encrypted part holds. */
+  fields: SecretField[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface KeystoreOptions {
+  /** scrypt cost for files pm writes; defaults to n=131072, r=8, p=1 (lower only in tests). */
+  scrypt?: { n?: number; r?: number; p?: number };
+}
+
+export interface WriteOptions {
+  /** Replace an existing file. */
+  force?: boolean;
+}
+
+/**
+ * The keystore under one home directory.
+ * @example const ks = new Keystore(home); await ks.createWallet('main', pass); ks.walletAddress('main')
+ */
+export class Keystore {
+  private readonly kdf: EncryptOptions;
+
+  constructor(
+    readonly home: string,
+    opts: KeystoreOptions = {},
+  ) {
+    const s = opts.scrypt ?? {};
+    this.kdf = { ...(s.n !== undefined && { n: s.n }), ...(s.r !== undefined && { r: s.r }), ...(s.p !== undefined && { p: s.p }) };
+  }
+
+  /** Path of a wallet's V3 file. */
+  walletPath(name: string): string {
+    return join(this.home, 'keystores', `${validateName(name, 'wallet name')}.json`);
+  }
+
+  /** Path of a secrets file. */
+  secretsPath(name: string): string {
+    return join(this.home, 'secrets', `${validateName(name, 'secrets name')}.json`);
+  }
+
+  /** True when a wallet file exists. */
+  hasWallet(name: string): boolean {
+    return existsSync(this.walletPath(name));
+  }
+
+  /** Creates a wallet with a fresh random key. */
+  async createWallet(name: string, passphrase: string, opts: WriteOptions = {}): Promise<WalletInfo> {
+    return this.writeWallet(name, generatePrivateKey(), passphrase, opts);
+  }
+
+  /** Imports a private key (64 hex digits, with or without 0x). */
+  async importWalletKey(name: string, privateKey: string, passphrase: string, opts: WriteOptions = {}): Promise<WalletInfo> {
+    return this.writeWallet(name, parsePrivateKey(privateKey), passphrase, opts);
+  }
+
+  /**
+   * Imports a V3 keystore from geth, cast, ethers…: decrypts it with `sourcePassphrase` and
+   * always re-encrypts it with `passphrase` (even when they are equal), so every file pm keeps
+   * is checked readable and uses pm's KDF settings. The source is left untouched.
+   */
+  async importWalletJson(name: string, json: unknown, sourcePassphrase: string, passphrase: string, opts: WriteOptions = {}): Promise<WalletInfo> {
+    this.refuseExisting(name, opts);
+    const key = await decryptKeystore(json, sourcePassphrase, 'the keystore to import');
+    return this.writeWallet(name, key, passphrase, opts);
+  }
+
+  /** importWalletJson reading the JSON from a file. */
+  async importWalletFile(name: string, file: string, sourcePassphrase: string, passphrase: string, opts: WriteOptions = {}): Promise<WalletInfo> {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      throw new NotFoundError(`cannot read keystore file ${file}`, { cause: e, details: errText(e) });
+    }
+    this.refuseExisting(name, opts);
+    const key = await decryptKeystore(text, sourcePassphrase, `keystore ${file}`);
+    return this.writeWallet(name, key, passphrase, opts);
+  }
+
+  /** Every wallet, with its address read from the file (no decryption). */
+  listWallets(): WalletInfo[] {
+    const dir = join(this.home, 'keystores');
+    return jsonNames(dir).map((name) => {
+      const path = join(dir, `${name}.json`);
+      const createdAt = fileTime(path);
+      try {
+        return { name, address: keystoreAddress(readFileSync(path, 'utf8'), `wallet "${name}"`), path, createdAt };
+      } catch (e) {
+        return { name, address: null, path, createdAt, error: errText(e) };
+      }
+    });
+  }
+
+  /** A wallet's address, read from its file without the passphrase. */
+  walletAddress(name: string): Hex {
+    const address = keystoreAddress(this.readWallet(name), `wallet "${name}"`);
+    if (address === null) throw new ValidationError(`wallet "${name}" has no address field`, { hint: `Re-import it: pm wallet import ${name} --force` });
+    return address;
+  }
+
+  /** Decrypts a wallet into a viem account (the key stays in the account's closure). */
+  async openWallet(name: string, passphrase: string): Promise<LocalAccount> {
+    return privateKeyToAccount(await this.exportWalletKey(name, passphrase));
+  }
+
+  /** Decrypts a wallet and returns its private key hex (for `wallet export`). */
+  async exportWalletKey(name: string, passphrase: string): Promise<Hex> {
+    return decryptKeystore(this.readWallet(name), passphrase, `wallet "${name}"`);
+  }
+
+  /** The wallet's V3 JSON as stored (still encrypted). */
+  exportWalletJson(name: string): string {
+    return this.readWallet(name);
+  }
+
+  /** Deletes a wallet file. */
+  removeWallet(name: string): void {
+    this.readWallet(name);
+    rmSync(this.walletPath(name));
+  }
+
+  /**
+   * Stores token secrets under `name`. When the file exists it is first decrypted with
+   * `passphrase` (so a wrong one changes nothing) and the new fields are merged over the old;
+   * `force` skips that and replaces the file.
+   */
+  async saveSecrets(name: string, secrets: StoredSecrets, passphrase: string, opts: WriteOptions & { label?: string } = {}): Promise<SecretsInfo> {
+    const path = this.secretsPath(name);
+    const clean = checkSecrets(secrets, 'secrets to save');
+    let merged = clean;
+    let createdAt = new Date().toISOString();
+    let label = opts.label;
+    if (!opts.force && existsSync(path)) {
+      const old = this.secretsInfo(name);
+      merged = { ...(await this.loadSecrets(name, passphrase)), ...clean };
+      createdAt = old.createdAt;
+      label ??= old.label;
+    }
+    if (merged.tokenSecret !== undefined && merged.tokenId === undefined) throw new ValidationError('a tokenSecret needs its tokenId');
+    const fields = SECRET_FIELDS.filter((f) => merged[f] !== undefined);
+    const env = await encryptSecret(new TextEncoder().encode(JSON.stringify(merged)), passphrase, this.kdf);
+    const file = {
+      version: 3,
+      id: env.id,
+      kind: 'pm-secrets',
+      ...(label !== undefined && { label }),
+      ...(merged.tokenId !== undefined && { tokenId: merged.tokenId }),
+      fields,
+      createdAt,
+      updatedAt: new Date().toISOString(),
+      crypto: env.crypto,
+    };
+    writeAtomic(path, `${JSON.stringify(file, null, 2)}\n`, true);
+    return this.secretsInfo(name);
+  }
+
+  /** Decrypts a secrets file. */
+  async loadSecrets(name: string, passphrase: string): Promise<StoredSecrets> {
+    const label = `secrets "${name}"`;
+    const plain = await decryptSecret(this.readSecrets(name), passphrase, label);
+    let obj: unknown;
+    try {
+      obj = JSON.parse(Buffer.from(plain).toString('utf8'));
+    } catch {
+      throw new ValidationError(`${label} decrypted to something that is not JSON`, { hint: 'The file is not a pm secrets file; remove it and add the token again.' });
+    }
+    return checkSecrets(obj, label);
+  }
+
+  /** The clear-text metadata of a secrets file, without decrypting. */
+  secretsInfo(name: string): SecretsInfo {
+    const path = this.secretsPath(name);
+    const label = `secrets "${name}"`;
+    const text = this.readSecrets(name);
+    parseEnvelope(text, label);
+    const o = JSON.parse(text) as Record<string, unknown>;
+    const fields = Array.isArray(o['fields']) ? SECRET_FIELDS.filter((f) => (o['fields'] as unknown[]).includes(f)) : [...SECRET_FIELDS];
+    const at = fileTime(path);
+    return {
+      name,
+      path,
+      ...(typeof o['tokenId'] === 'string' && { tokenId: o['tokenId'] }),
+      ...(typeof o['label'] === 'string' && { label: o['label'] }),
+      fields,
+      createdAt: typeof o['createdAt'] === 'string' ? o['createdAt'] : at,
+      updatedAt: typeof o['updatedAt'] === 'string' ? o['updatedAt'] : at,
+    };
+  }
+
+  /** Every secrets file's metadata (broken files are skipped). */
+  listSecrets(): SecretsInfo[] {
+    const out: SecretsInfo[] = [];
+    for (const name of jsonNames(join(this.home, 'secrets'))) {
+      try {
+        out.push(this.secretsInfo(name));
+      } catch {
+        // A foreign or broken file must not hide the others; `secretsInfo` names the problem.
+      }
+    }
+    return out;
+  }
+
+  /** True when a secrets file exists. */
+  hasSecrets(name: string): boolean {
+    return existsSync(this.secretsPath(name));
+  }
+
+  /** Deletes a secrets file. */
+  removeSecrets(name: string): void {
+    this.readSecrets(name);
+    rmSync(this.secretsPath(name));
+  }
+
+  private refuseExisting(name: string, opts: WriteOptions): void {
+    if (!opts.force && this.hasWallet(name)) {
+      throw new ConflictError(`a wallet named "${name}" already exists`, { hint: 'Choose another name, or pass --force to replace it (the old key is lost unless backed up).' });
+    }
+  }
+
+  private async writeWallet(name: string, key: Hex, passphrase: string, opts: WriteOptions): Promise<WalletInfo> {
+    this.refuseExisting(name, opts);
+    const ks: KeystoreV3 = await encryptKeystore(key, passphrase, this.kdf);
+    const path = this.walletPath(name);
+    writeAtomic(path, JSON.stringify(ks), opts.force === true, () => this.refuseExisting(name, {}));
+    return { name, address: privateKeyToAccount(key).address, path, createdAt: fileTime(path) };
+  }
+
+  private readWallet(name: string): string {
+    const path = this.walletPath(name);
+    try {
+      return readFileSync(path, 'utf8');
+    } catch (e) {
+      if (isNoEnt(e)) throw new NotFoundError(`no wallet named "${name}"`, { hint: 'List wallets with pm wallet list, or create one with pm wallet create.' });
+      throw new PmError(`cannot read wallet "${name}"`, { cause: e, details: errText(e) });
+    }
+  }
+
+  private readSecrets(name: string): string {
+    const path = this.secretsPath(name);
+    try {
+      return readFileSync(path, 'utf8');
+    } catch (e) {
+      if (isNoEnt(e)) throw new NotFoundError(`no stored secrets named "${name}"`, { hint: 'Add a token with pm token add, or run pm init.' });
+      throw new PmError(`cannot read secrets "${name}"`, { cause: e, details: errText(e) });
+    }
+  }
+}
+
+function checkSecrets(v: unknown, label: string): StoredSecrets {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ValidationError(`${label} is not a JSON object`);
+  const o = v as Record<string, unknown>;
+  const out: StoredSecrets = {};
+  for (const f of SECRET_FIELDS) {
+    const x = o[f];
+    if (x === undefined) continue;
+    if (typeof x !== 'string' || x.length === 0) throw new ValidationError(`${label}: ${f} must be a non-empty string`);
+    out[f] = x;
+  }
+  // Names only, never values: these are secrets.
+  if (out.tokenSecret !== undefined && !isBase64(out.tokenSecret)) throw new ValidationError(`${label}: tokenSecret is not base64`, { hint: 'A token secret is the base64 string the exchange returned once when the token was derived.' });
+  return out;
+}
+
+// Temp file in the same directory, fsync, chmod 0600, then rename (replace) or link (no
+// clobber: fails when the name appeared meanwhile, so two `create`s cannot both win).
+function writeAtomic(file: string, data: string, replace: boolean, onExists?: () => void): void {
+  const dir = dirname(file);
+  ensurePrivateDir(dirname(dir));
+  ensurePrivateDir(dir);
+  const tmp = join(dir, `.${randomBytes(6).toString('hex')}.tmp`);
+  const fd = openSync(tmp, 'wx', 0o600);
+  try {
+    writeSync(fd, Buffer.from(data, 'utf8'));
+    fsyncSync(fd);
+  } catch (e) {
+    closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+  closeSync(fd);
+  chmodSync(tmp, 0o600);
+  try {
+    if (replace) renameSync(tmp, file);
+    else {
+      try {
+        linkSync(tmp, file);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'EEXIST') onExists?.();
+        throw e;
+      }
+      rmSync(tmp);
+    }
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+  chmodSync(file, 0o600);
+  try {
+    const dfd = openSync(dir, 'r');
+    fsyncSync(dfd);
+    closeSync(dfd);
+  } catch {
+    // Directory fsync is not supported everywhere; the rename is still atomic.
+  }
+}
+
+function jsonNames(dir: string): string[] {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return entries
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.slice(0, -5))
+    .filter((n) => NAME_RE.test(n))
+    .sort();
+}
+
+function fileTime(path: string): string {
+  const st = statSync(path);
+  return new Date(st.birthtimeMs > 0 ? st.birthtimeMs : st.mtimeMs).toISOString();
+}
+
+function isNoEnt(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === 'ENOENT';
+}
+
+function errText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

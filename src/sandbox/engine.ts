@@ -1,0 +1,706 @@
+// The sandbox's matching engine: pure functions over SandboxState (no HTTP, no timers).
+//
+// One market has two books (YES and NO) that cross each other: a BUY YES at p matches a SELL YES
+// at ≤ p directly, and a BUY NO at ≥ 1−p by minting a YES+NO pair (both buyers pay, 1 USDC per
+// pair). A SELL YES at p matches a BUY YES at ≥ p directly, and a SELL NO at ≤ 1−p by merging a
+// pair back into 1 USDC. Symmetric for NO. Candidates from both books are ranked by the price the
+// taker effectively gets, then by seq; every fill executes at the maker's limit price (the taker
+// gets the complement on mint/merge). Orders are planned first and committed only when every
+// check passes, so a refused or killed order changes no balance.
+import { randomUUID } from 'node:crypto';
+import { ONE, SIZE_STEP, buyLock, formatRaw, priceNumber, takerFee } from './orders/amounts.js';
+import type {
+  Account,
+  MakerMatch,
+  MarketRecord,
+  OrderRecord,
+  OrderType,
+  Outcome,
+  Position,
+  SandboxEvent,
+  SandboxState,
+  Side,
+} from './types.js';
+
+/** What the engine needs to place one order; the route has already checked signature and grid. */
+export interface SubmitInput {
+  ownerId: number;
+  marketSlug: string;
+  tokenId: string;
+  side: Side;
+  orderType: OrderType;
+  /** Limit price in micro-units for GTC/FAK; null for FOK. */
+  price: bigint | null;
+  /** Shares for GTC/FAK (ignored for FOK, which uses makerAmount). */
+  size: bigint;
+  /** For FOK: USDC to spend (BUY) or shares to sell (SELL). */
+  makerAmount: bigint;
+  takerAmount: bigint;
+  postOnly: boolean;
+  clientOrderId: string | null;
+  feeRateBps: number;
+  /** The order JSON as received (after delegated fill-in); kept for status reads. */
+  signedOrder: Record<string, unknown>;
+  /** Overrides for deterministic tests and benches. */
+  id?: string;
+}
+
+/** One executed fill, seen from the taker. */
+export interface Fill {
+  maker: OrderRecord;
+  /** direct: same token, opposite side; mint: both BUY; merge: both SELL. */
+  kind: 'direct' | 'mint' | 'merge';
+  size: bigint;
+  makerPrice: bigint;
+  /** Price per share the taker pays (BUY) or receives (SELL). */
+  takerPrice: bigint;
+  makerUsd: bigint;
+  takerUsd: bigint;
+  matchId: string;
+}
+
+/** The taker's totals, as in execution.totalsRaw. */
+export interface Totals {
+  contractsGross: bigint;
+  contractsFee: bigint;
+  contractsNet: bigint;
+  usdGross: bigint;
+  usdFee: bigint;
+  /** BUY: USDC paid including fee; SELL: USDC received after fee. */
+  usdNet: bigint;
+}
+
+export type SubmitResult =
+  | {
+      ok: true;
+      order: OrderRecord;
+      fills: Fill[];
+      totals: Totals;
+      /** The taker's own resting orders cancelled by self-trade prevention (cancel_maker). */
+      stpCanceled: OrderRecord[];
+      events: SandboxEvent[];
+    }
+  | { ok: false; status: number; message: string };
+
+export type CancelResult =
+  | { ok: true; order: OrderRecord; events: SandboxEvent[] }
+  | { ok: false; status: number; message: string };
+
+interface Candidate {
+  order: OrderRecord;
+  price: bigint; // the maker's limit
+  eff: bigint; // what the taker pays or receives per share
+  kind: Fill['kind'];
+}
+
+const EMPTY_POSITION = (): Position => ({ shares: 0n, locked: 0n, cost: 0n, realisedPnl: 0n });
+
+/** The account of a profile, created empty on first use. */
+export function accountOf(state: SandboxState, profileId: number): Account {
+  const key = String(profileId);
+  let acct = state.accounts[key];
+  if (!acct) {
+    acct = { profileId, usdc: 0n, lockedUsdc: 0n, positions: {} };
+    state.accounts[key] = acct;
+  }
+  return acct;
+}
+
+/** The position of an account in one token, created empty on first use. */
+export function positionOf(acct: Account, tokenId: string): Position {
+  let pos = acct.positions[tokenId];
+  if (!pos) {
+    pos = EMPTY_POSITION();
+    acct.positions[tokenId] = pos;
+  }
+  return pos;
+}
+
+/** YES or NO for a token of a market; null when the token is not one of its positions. */
+export function outcomeOf(market: MarketRecord, tokenId: string): Outcome | null {
+  if (!market.positionIds) return null;
+  if (market.positionIds[0] === tokenId) return 'YES';
+  if (market.positionIds[1] === tokenId) return 'NO';
+  return null;
+}
+
+function otherToken(market: MarketRecord, tokenId: string): string {
+  const ids = market.positionIds;
+  if (!ids) return '';
+  return ids[0] === tokenId ? ids[1] : ids[0];
+}
+
+// LIVE orders per market, token and side, so matching does not rescan every order ever placed. Orders only
+// ever leave LIVE (never re-enter it) and new ones are appended, so the index catches up by
+// scanning the tail and drops stale entries lazily; a replaced or shrunk array is re-indexed.
+interface LiveIndex {
+  orders: OrderRecord[];
+  first: OrderRecord | undefined; // catches an array emptied and refilled in place
+  scanned: number;
+  byBook: Map<string, Set<OrderRecord>>;
+}
+const liveIndexes = new WeakMap<SandboxState, LiveIndex>();
+
+function bookKey(slug: string, tokenId: string, side: Side): string {
+  return `${slug}|${tokenId}|${side}`;
+}
+
+function liveOrders(state: SandboxState, slug: string, tokenId: string, side: Side): Set<OrderRecord> {
+  let idx = liveIndexes.get(state);
+  if (!idx || idx.orders !== state.orders || idx.scanned > state.orders.length || (idx.scanned > 0 && idx.first !== state.orders[0])) {
+    idx = { orders: state.orders, first: state.orders[0], scanned: 0, byBook: new Map() };
+    liveIndexes.set(state, idx);
+  }
+  if (idx.first === undefined) idx.first = state.orders[0];
+  for (; idx.scanned < state.orders.length; idx.scanned += 1) {
+    const o = state.orders[idx.scanned];
+    if (!o || o.status !== 'LIVE') continue;
+    const key = bookKey(o.marketSlug, o.tokenId, o.side);
+    let set = idx.byBook.get(key);
+    if (!set) {
+      set = new Set();
+      idx.byBook.set(key, set);
+    }
+    set.add(o);
+  }
+  const key = bookKey(slug, tokenId, side);
+  let set = idx.byBook.get(key);
+  if (!set) {
+    set = new Set();
+    idx.byBook.set(key, set);
+  }
+  return set;
+}
+
+/** Ranked resting liquidity a taker could hit, from both books, best first then oldest. */
+function candidates(
+  state: SandboxState,
+  market: MarketRecord,
+  tokenId: string,
+  side: Side,
+  limit: bigint | null,
+): Candidate[] {
+  const other = otherToken(market, tokenId);
+  const out: Candidate[] = [];
+  const opposite: Side = side === 'BUY' ? 'SELL' : 'BUY';
+  // Direct: same token, opposite side. Complement: other token, same side (mint for BUY, merge for SELL).
+  const books: [Set<OrderRecord>, Fill['kind']][] = [
+    [liveOrders(state, market.slug, tokenId, opposite), 'direct'],
+    [liveOrders(state, market.slug, other, side), side === 'BUY' ? 'mint' : 'merge'],
+  ];
+  for (const [book, kind] of books) {
+    for (const o of book) {
+      if (o.status !== 'LIVE') {
+        book.delete(o);
+        continue;
+      }
+      if (o.price === null || o.remainingSize <= 0n) continue;
+      const eff = kind === 'direct' ? o.price : ONE - o.price;
+      if (limit !== null && (side === 'BUY' ? eff > limit : eff < limit)) continue;
+      out.push({ order: o, price: o.price, eff, kind });
+    }
+  }
+  const dir = side === 'BUY' ? 1n : -1n;
+  out.sort((a, b) => {
+    const d = (a.eff - b.eff) * dir;
+    if (d !== 0n) return d < 0n ? -1 : 1;
+    return a.order.seq - b.order.seq;
+  });
+  return out;
+}
+
+/**
+ * USDC legs of a fill of `size` against a maker at `makerPrice`. Direct fills move one amount;
+ * mint/merge split exactly `size` USDC (one pair per share) between the two sides, so no USDC is
+ * created or lost even off the grid.
+ */
+function fillUsd(kind: Fill['kind'], size: bigint, makerPrice: bigint): { makerUsd: bigint; takerUsd: bigint } {
+  const makerUsd = (size * makerPrice) / ONE;
+  return { makerUsd, takerUsd: kind === 'direct' ? makerUsd : size - makerUsd };
+}
+
+interface Plan {
+  fills: Omit<Fill, 'matchId'>[];
+  stp: OrderRecord[];
+  remaining: bigint; // shares not filled (GTC/FAK/FOK SELL)
+  complete: boolean; // the whole order filled (FOK BUY: budget spent down to dust)
+}
+
+function planOrder(state: SandboxState, market: MarketRecord, input: SubmitInput): Plan {
+  const fokBuy = input.orderType === 'FOK' && input.side === 'BUY';
+  const limit = input.orderType === 'FOK' ? null : input.price;
+  const fills: Omit<Fill, 'matchId'>[] = [];
+  const stp: OrderRecord[] = [];
+  let remaining = input.orderType === 'FOK' ? (fokBuy ? 0n : input.makerAmount) : input.size;
+  let budget = fokBuy ? input.makerAmount : 0n;
+  let stoppedByBudget = false;
+  let lastEff: bigint | null = null;
+  for (const c of candidates(state, market, input.tokenId, input.side, limit)) {
+    if (c.order.ownerId === input.ownerId) {
+      // Self-trade prevention, cancel_maker (the exchange's default policy).
+      stp.push(c.order);
+      continue;
+    }
+    let size: bigint;
+    if (fokBuy) {
+      const byBudget = c.eff === 0n ? c.order.remainingSize : ((budget * ONE) / c.eff / SIZE_STEP) * SIZE_STEP;
+      size = byBudget < c.order.remainingSize ? byBudget : c.order.remainingSize;
+      if (size === 0n) {
+        stoppedByBudget = true;
+        break;
+      }
+    } else {
+      size = remaining < c.order.remainingSize ? remaining : c.order.remainingSize;
+    }
+    const { makerUsd, takerUsd } = fillUsd(c.kind, size, c.price);
+    fills.push({ maker: c.order, kind: c.kind, size, makerPrice: c.price, takerPrice: c.eff, makerUsd, takerUsd });
+    lastEff = c.eff;
+    if (fokBuy) {
+      budget -= takerUsd;
+      if (budget === 0n) {
+        stoppedByBudget = true;
+        break;
+      }
+    } else {
+      remaining -= size;
+      if (remaining === 0n) break;
+    }
+  }
+  let complete: boolean;
+  if (fokBuy) {
+    // Leftover budget too small to buy one more size step counts as spent (dust).
+    complete = fills.length > 0 && (stoppedByBudget || (lastEff !== null && budget * ONE < lastEff * SIZE_STEP));
+  } else {
+    complete = remaining === 0n;
+  }
+  return { fills, stp, remaining, complete };
+}
+
+function sumTotals(fills: readonly Omit<Fill, 'matchId'>[], side: Side, feeRateBps: number): Totals {
+  let contracts = 0n;
+  let usd = 0n;
+  for (const f of fills) {
+    contracts += f.size;
+    usd += f.takerUsd;
+  }
+  const fee = takerFee(usd, feeRateBps);
+  return {
+    contractsGross: contracts,
+    contractsFee: 0n,
+    contractsNet: contracts,
+    usdGross: usd,
+    usdFee: fee,
+    usdNet: side === 'BUY' ? usd + fee : usd - fee,
+  };
+}
+
+/** Moves a sale's cost basis out of the position and books the realised PnL. */
+function realise(pos: Position, size: bigint, proceeds: bigint): void {
+  const costOut = pos.shares > 0n ? (pos.cost * (size < pos.shares ? size : pos.shares)) / pos.shares : 0n;
+  pos.cost -= costOut;
+  pos.realisedPnl += proceeds - costOut;
+}
+
+/** Releases what a LIVE order reserves, without changing its status. */
+function unlock(state: SandboxState, o: OrderRecord): void {
+  const acct = accountOf(state, o.ownerId);
+  if (o.side === 'BUY') {
+    acct.lockedUsdc -= buyLock(o.remainingSize, o.price ?? 0n);
+  } else {
+    positionOf(acct, o.tokenId).locked -= o.remainingSize;
+  }
+}
+
+function tokenWord(o: OrderRecord): Outcome {
+  return o.outcome;
+}
+
+/** Average price per share of the taker's fills, or the limit price when nothing filled. */
+function displayPrice(o: OrderRecord, totals?: Totals): number {
+  if (o.price !== null) return priceNumber(o.price);
+  if (totals && totals.contractsGross > 0n) return priceNumber((totals.usdGross * ONE) / totals.contractsGross);
+  return 0;
+}
+
+let eventCounter = 0;
+
+/** An OME orderEvent payload (wire-facts §6) for one order. */
+export function omeEvent(
+  type: 'PLACEMENT' | 'UPDATE' | 'CANCELLATION' | 'EXECUTION',
+  o: OrderRecord,
+  market: MarketRecord,
+  nowIso: string,
+  extra: Record<string, unknown> = {},
+): SandboxEvent {
+  eventCounter += 1;
+  const payload: Record<string, unknown> = {
+    source: 'OME',
+    type,
+    eventId: type === 'EXECUTION' ? `terminal:${o.id}` : `${o.id}:${eventCounter}`,
+    marketId: String(market.id),
+    marketSlug: market.slug,
+    orderId: o.id,
+    price: displayPrice(o),
+    remainingSize: Number(o.remainingSize),
+    side: o.side,
+    timestamp: nowIso,
+    token: tokenWord(o),
+    userId: o.ownerId,
+    ...extra,
+  };
+  if (o.clientOrderId !== null) payload['clientOrderId'] = o.clientOrderId;
+  return { type: 'orderEvent', profileId: o.ownerId, payload };
+}
+
+/** Cancels a LIVE order: releases its reservation and marks it CANCELED. */
+export function cancelLive(state: SandboxState, o: OrderRecord, now: number): void {
+  unlock(state, o);
+  o.status = 'CANCELED';
+  o.updatedAt = new Date(now).toISOString();
+}
+
+/**
+ * Cancels one order on behalf of `profileId` (the owner or acting-for profile).
+ * 404 when the order does not exist or belongs to someone else; 400 when it is no longer LIVE.
+ */
+export function cancelOrder(state: SandboxState, orderId: string, profileId: number, now: number): CancelResult {
+  const o = state.orders.find((x) => x.id === orderId);
+  if (!o || o.ownerId !== profileId) return { ok: false, status: 404, message: `Order ${orderId} not found` };
+  if (o.status !== 'LIVE') {
+    return { ok: false, status: 400, message: `Order ${orderId} cannot be canceled: its status is ${o.status}` };
+  }
+  cancelLive(state, o, now);
+  const market = state.markets.find((m) => m.slug === o.marketSlug);
+  const events: SandboxEvent[] = [];
+  if (market) {
+    events.push(omeEvent('CANCELLATION', o, market, o.updatedAt));
+    events.push({ type: 'orderbook', slug: market.slug });
+  }
+  return { ok: true, order: o, events };
+}
+
+function refuse(status: number, message: string): SubmitResult {
+  return { ok: false, status, message };
+}
+
+/**
+ * Places an order: matches it against resting liquidity, rests a GTC remainder, and updates
+ * balances, positions, maker orders, market stats and the feed. Mutates `state` only on success.
+ * @example submitOrder(state, { ownerId: 1, marketSlug: 'btc-100k', tokenId, side: 'BUY', orderType: 'GTC', price: 420_000n, size: 10_000_000n, … }, Date.now())
+ */
+export function submitOrder(state: SandboxState, input: SubmitInput, now: number): SubmitResult {
+  const market = state.markets.find((m) => m.slug === input.marketSlug);
+  if (!market) return refuse(404, `Market ${input.marketSlug} not found`);
+  const outcome = outcomeOf(market, input.tokenId);
+  if (!outcome) return refuse(400, `tokenId ${input.tokenId} is not a position of market ${market.slug}`);
+  if (input.orderType !== 'FOK' && (input.price === null || input.price <= 0n || input.price > ONE)) {
+    return refuse(400, 'price must be in (0, 1]');
+  }
+  if (input.postOnly && input.orderType !== 'GTC') return refuse(400, 'postOnly is only supported for GTC orders');
+  const acct = accountOf(state, input.ownerId);
+  const pos = acct.positions[input.tokenId] ?? EMPTY_POSITION();
+
+  const plan = planOrder(state, market, input);
+  // Reservations the taker's own crossing orders hold come back before the balance checks.
+  let stpUsd = 0n;
+  let stpShares = 0n;
+  for (const o of plan.stp) {
+    if (o.side === 'BUY') stpUsd += buyLock(o.remainingSize, o.price ?? 0n);
+    else if (o.tokenId === input.tokenId) stpShares += o.remainingSize;
+  }
+  if (input.side === 'SELL') {
+    const need = input.orderType === 'FOK' ? input.makerAmount : input.size;
+    if (pos.shares - pos.locked + stpShares < need) return refuse(400, 'Insufficient conditional token balance');
+  }
+  if (input.postOnly && plan.fills.length > 0) return refuse(400, 'Post-only order would execute immediately');
+
+  const killedFok = input.orderType === 'FOK' && !plan.complete;
+  const fills = killedFok ? [] : plan.fills;
+  const totals = sumTotals(fills, input.side, input.feeRateBps);
+  const rest = input.orderType === 'GTC' ? plan.remaining : 0n;
+  if (input.side === 'BUY') {
+    const need = totals.usdNet + (rest > 0n && input.price !== null ? buyLock(rest, input.price) : 0n);
+    if (acct.usdc - acct.lockedUsdc + stpUsd < need) return refuse(400, 'Insufficient collateral balance');
+  }
+
+  // ---- commit (no refusals past this point) ----
+  const nowIso = new Date(now).toISOString();
+  const events: SandboxEvent[] = [];
+  const stpCanceled = killedFok ? [] : plan.stp;
+  for (const o of stpCanceled) {
+    cancelLive(state, o, now);
+    events.push(omeEvent('CANCELLATION', o, market, nowIso, { reason: 'STP_MAKER_CANCELLED' }));
+  }
+
+  const orderId = input.id ?? randomUUID();
+  const tradeEventId = fills.length > 0 ? randomUUID() : null;
+  const doneFills: Fill[] = [];
+  const makerMatches: MakerMatch[] = [];
+  const touched = new Set<string>(); // profileId:tokenId for position events
+  for (const f of fills) {
+    const m = f.maker;
+    const makerAcct = accountOf(state, m.ownerId);
+    const makerPos = positionOf(makerAcct, m.tokenId);
+    const before = m.remainingSize;
+    m.remainingSize -= f.size;
+    if (m.side === 'SELL') {
+      realise(makerPos, f.size, f.makerUsd);
+      makerPos.shares -= f.size;
+      makerPos.locked -= f.size;
+      makerAcct.usdc += f.makerUsd;
+    } else {
+      makerAcct.usdc -= f.makerUsd;
+      makerAcct.lockedUsdc -= buyLock(before, f.makerPrice) - buyLock(m.remainingSize, f.makerPrice);
+      makerPos.shares += f.size;
+      makerPos.cost += f.makerUsd;
+    }
+    if (m.remainingSize === 0n) m.status = 'MATCHED';
+    m.settlementStatus = 'MATCHED';
+    m.tradeEventId = tradeEventId;
+    m.updatedAt = nowIso;
+    const matchId = randomUUID();
+    doneFills.push({ ...f, matchId });
+    makerMatches.push({
+      id: matchId,
+      createdAt: nowIso,
+      matchedSize: f.size.toString(),
+      orderId: m.id,
+      price: formatRaw(f.makerPrice),
+      ownerId: m.ownerId,
+    });
+    market.volume += f.takerUsd;
+    touched.add(`${m.ownerId}:${m.tokenId}`);
+    events.push(
+      m.remainingSize === 0n
+        ? omeEvent('EXECUTION', m, market, nowIso, { status: 'FILLED' })
+        : omeEvent('UPDATE', m, market, nowIso),
+    );
+  }
+
+  // The taker settles all its fills at once: one fee on the total notional.
+  const takerPos = positionOf(acct, input.tokenId);
+  if (totals.contractsGross > 0n) {
+    if (input.side === 'BUY') {
+      acct.usdc -= totals.usdNet;
+      takerPos.shares += totals.contractsGross;
+      takerPos.cost += totals.usdNet;
+    } else {
+      realise(takerPos, totals.contractsGross, totals.usdNet);
+      takerPos.shares -= totals.contractsGross;
+      acct.usdc += totals.usdNet;
+    }
+    state.feesCollected = (BigInt(state.feesCollected ?? '0') + totals.usdFee).toString();
+    touched.add(`${input.ownerId}:${input.tokenId}`);
+  }
+  if (rest > 0n) {
+    if (input.side === 'BUY') acct.lockedUsdc += buyLock(rest, input.price ?? 0n);
+    else takerPos.locked += rest;
+  }
+  if (acct.positions[input.tokenId] === takerPos && takerPos.shares === 0n && takerPos.locked === 0n && takerPos.cost === 0n && takerPos.realisedPnl === 0n) {
+    // Do not leave empty positions behind for accounts that only rested a BUY.
+    delete acct.positions[input.tokenId];
+  }
+
+  const isFok = input.orderType === 'FOK';
+  let originalSize: bigint;
+  let remainingSize: bigint;
+  if (isFok) {
+    originalSize = input.side === 'BUY' ? totals.contractsGross : input.makerAmount;
+    remainingSize = input.side === 'BUY' ? 0n : input.makerAmount - totals.contractsGross;
+  } else {
+    originalSize = input.size;
+    remainingSize = input.size - totals.contractsGross;
+  }
+  const status: OrderRecord['status'] =
+    rest > 0n ? 'LIVE' : totals.contractsGross > 0n ? 'MATCHED' : input.orderType === 'GTC' ? 'LIVE' : 'UNMATCHED';
+  const matched = totals.contractsGross > 0n;
+  const seq = state.nextSeq;
+  state.nextSeq += 1;
+  const execution: Record<string, unknown> = {
+    matched,
+    settlementStatus: matched ? 'MATCHED' : 'UNMATCHED',
+    txHash: null,
+    feeRateBps: input.feeRateBps,
+    effectiveFeeBps: input.feeRateBps,
+    totalsRaw: {
+      contractsGross: totals.contractsGross.toString(),
+      contractsFee: totals.contractsFee.toString(),
+      contractsNet: totals.contractsNet.toString(),
+      usdGross: totals.usdGross.toString(),
+      usdFee: totals.usdFee.toString(),
+      usdNet: totals.usdNet.toString(),
+    },
+  };
+  if (tradeEventId !== null) execution['tradeEventId'] = tradeEventId;
+  if (input.clientOrderId !== null) execution['clientOrderId'] = input.clientOrderId;
+  if (stpCanceled.length > 0) execution['stpMakerCancels'] = stpCanceled.map((o) => o.id);
+
+  const order: OrderRecord = {
+    id: orderId,
+    clientOrderId: input.clientOrderId,
+    marketSlug: market.slug,
+    ownerId: input.ownerId,
+    tokenId: input.tokenId,
+    outcome,
+    side: input.side,
+    orderType: input.orderType,
+    price: isFok ? null : input.price,
+    originalSize,
+    remainingSize,
+    makerAmount: input.makerAmount,
+    takerAmount: input.takerAmount,
+    postOnly: input.postOnly,
+    status,
+    settlementStatus: matched ? 'MATCHED' : 'UNMATCHED',
+    createdAt: nowIso,
+    updatedAt: nowIso,
+    seq,
+    signedOrder: input.signedOrder,
+    makerMatches,
+    execution,
+    tradeEventId,
+    txHash: null,
+  };
+  state.orders.push(order);
+
+  if (status === 'LIVE') {
+    events.push(omeEvent('PLACEMENT', order, market, nowIso));
+  } else {
+    const st = !matched ? 'KILLED' : remainingSize === 0n ? 'FILLED' : 'PARTIALLY_FILLED';
+    events.push(omeEvent('EXECUTION', order, market, nowIso, { status: st, price: displayPrice(order, totals) }));
+  }
+
+  if (matched) {
+    const last = doneFills[doneFills.length - 1];
+    if (last) {
+      const yesPrice = outcome === 'YES' ? last.takerPrice : ONE - last.takerPrice;
+      market.lastTradePrice = yesPrice;
+      market.priceHistory.push({ t: now, price: yesPrice });
+    }
+    market.updatedAt = nowIso;
+    const owner = state.profiles.find((p) => p.id === input.ownerId);
+    state.feed.push({
+      eventType: 'NEW_TRADE',
+      timestamp: nowIso,
+      marketSlug: market.slug,
+      user: { id: input.ownerId, account: owner?.address ?? null, name: owner?.displayName ?? owner?.name ?? '', rankName: 'Bronze', points: '0' },
+      data: {
+        title: market.title,
+        strategy: input.side === 'BUY' ? 'Buy' : 'Sell',
+        outcome,
+        address: owner?.address ?? null,
+        contracts: formatRaw(totals.contractsGross),
+        tradeAmount: formatRaw(totals.usdGross),
+        tradeAmountUSD: formatRaw(totals.usdGross),
+        marketId: market.id,
+      },
+    });
+    events.push(...settlementEvents('MATCHED', order, market, nowIso, doneFills.map((f) => f.maker)));
+  }
+
+  for (const key of touched) {
+    const [pid, tokenId] = key.split(':');
+    events.push({ type: 'position', profileId: Number(pid), tokenId: tokenId ?? '' });
+  }
+  if (status === 'LIVE' || matched || stpCanceled.length > 0) events.push({ type: 'orderbook', slug: market.slug });
+
+  return { ok: true, order, fills: doneFills, totals, stpCanceled, events };
+}
+
+/**
+ * SETTLEMENT orderEvents for one taker order's trade: one for the taker and one per maker
+ * order, each addressed to that order's owner (makers report fee 0).
+ */
+export function settlementEvents(
+  type: 'MATCHED' | 'MINED' | 'CONFIRMED' | 'FAILED',
+  taker: OrderRecord,
+  market: MarketRecord,
+  nowIso: string,
+  makers: readonly OrderRecord[] = [],
+): SandboxEvent[] {
+  const totals = (taker.execution['totalsRaw'] ?? {}) as Record<string, string>;
+  const base = {
+    source: 'SETTLEMENT',
+    type,
+    marketSlug: market.slug,
+    tradeEventId: taker.tradeEventId,
+    takerOrderId: taker.id,
+    timestamp: nowIso,
+    ...(taker.txHash ? { txHash: taker.txHash } : {}),
+    ...(type === 'MATCHED' ? { isEstimate: true } : {}),
+  };
+  const out: SandboxEvent[] = [
+    {
+      type: 'orderEvent',
+      profileId: taker.ownerId,
+      payload: {
+        ...base,
+        eventId: `${taker.tradeEventId ?? taker.id}:${type}:${taker.id}`,
+        orderId: taker.id,
+        ...(taker.clientOrderId !== null ? { clientOrderId: taker.clientOrderId } : {}),
+        side: taker.side,
+        token: taker.outcome,
+        tokenId: taker.tokenId,
+        price: taker.price !== null ? formatRaw(taker.price) : undefined,
+        amountContracts: totals['contractsGross'] ?? '0',
+        amountCollateral: totals['usdGross'] ?? '0',
+        feeAmountCollateral: totals['usdFee'] ?? '0',
+        feeAmountContracts: '0',
+        configuredFeeRateBps: taker.execution['feeRateBps'],
+        effectiveFeeBps: taker.execution['effectiveFeeBps'],
+        makerMatches: taker.makerMatches.map((mm) => ({
+          account: '',
+          matchedSize: mm.matchedSize,
+          orderId: mm.orderId,
+          price: mm.price,
+        })),
+      },
+    },
+  ];
+  const makerById = new Map(makers.map((m) => [m.id, m]));
+  for (const mm of taker.makerMatches) {
+    const m = makerById.get(mm.orderId);
+    out.push({
+      type: 'orderEvent',
+      profileId: mm.ownerId,
+      payload: {
+        ...base,
+        eventId: `${taker.tradeEventId ?? taker.id}:${type}:${mm.orderId}`,
+        orderId: mm.orderId,
+        ...(m && m.clientOrderId !== null ? { clientOrderId: m.clientOrderId } : {}),
+        ...(m ? { side: m.side, token: m.outcome, tokenId: m.tokenId } : {}),
+        price: mm.price,
+        amountContracts: mm.matchedSize,
+        feeAmountCollateral: '0',
+        feeAmountContracts: '0',
+      },
+    });
+  }
+  return out;
+}
+
+/**
+ * Checks the reservation invariants: lockedUsdc = Σ LIVE BUY ceil(remaining·price) and
+ * position.locked = Σ LIVE SELL remaining, plus no negative balance. Returns what is wrong.
+ */
+export function auditState(state: SandboxState): string[] {
+  const problems: string[] = [];
+  const wantUsd = new Map<number, bigint>();
+  const wantShares = new Map<string, bigint>();
+  for (const o of state.orders) {
+    if (o.status !== 'LIVE') continue;
+    if (o.side === 'BUY') wantUsd.set(o.ownerId, (wantUsd.get(o.ownerId) ?? 0n) + buyLock(o.remainingSize, o.price ?? 0n));
+    else wantShares.set(`${o.ownerId}:${o.tokenId}`, (wantShares.get(`${o.ownerId}:${o.tokenId}`) ?? 0n) + o.remainingSize);
+  }
+  for (const acct of Object.values(state.accounts)) {
+    const w = wantUsd.get(acct.profileId) ?? 0n;
+    if (acct.lockedUsdc !== w) problems.push(`profile ${acct.profileId}: lockedUsdc ${acct.lockedUsdc} != ${w}`);
+    if (acct.usdc < acct.lockedUsdc) problems.push(`profile ${acct.profileId}: usdc ${acct.usdc} < locked ${acct.lockedUsdc}`);
+    for (const [tokenId, pos] of Object.entries(acct.positions)) {
+      const ws = wantShares.get(`${acct.profileId}:${tokenId}`) ?? 0n;
+      if (pos.locked !== ws) problems.push(`profile ${acct.profileId} token ${tokenId}: locked ${pos.locked} != ${ws}`);
+      if (pos.shares < pos.locked) problems.push(`profile ${acct.profileId} token ${tokenId}: shares ${pos.shares} < locked`);
+    }
+  }
+  return problems;
+}

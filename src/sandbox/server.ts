@@ -1,0 +1,194 @@
+// The HTTP side of the sandbox: a small router over node:http with the exchange's auth, the
+// per-token rate limit, JSON error bodies `{message}`, and fault injection for tests.
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { authenticate, RateLimiter } from './auth.js';
+import type { FaultConfig, Route, SandboxContext, SandboxRequest, SandboxResponse } from './types.js';
+
+interface Compiled {
+  route: Route;
+  parts: string[];
+  literals: number;
+}
+
+function compile(routes: Route[]): Compiled[] {
+  return routes.map((route) => {
+    const parts = route.pattern.split('/').filter(Boolean);
+    return { route, parts, literals: parts.filter((p) => !p.startsWith(':')).length };
+  });
+}
+
+function match(c: Compiled, segs: string[]): Record<string, string> | null {
+  if (c.parts.length !== segs.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < segs.length; i++) {
+    const p = c.parts[i] ?? '';
+    const s = segs[i] ?? '';
+    if (p.startsWith(':')) {
+      try {
+        params[p.slice(1)] = decodeURIComponent(s);
+      } catch {
+        return null;
+      }
+    } else if (p !== s) return null;
+  }
+  return params;
+}
+
+export const NO_FAULTS: FaultConfig = { latencyMs: 0, fail5xx: 0, burst429: 0, commitThenDrop: 0, match: '' };
+
+export interface HttpServerOptions {
+  routes: Route[];
+  ctx: SandboxContext;
+  faults: FaultConfig;
+  /** Admin routes under /__sandbox: no auth, no faults, no rate limit. */
+  admin: Route[];
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > 1_000_000) {
+        reject(new Error('body too large'));
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, r: SandboxResponse): void {
+  const headers: Record<string, string> = { ...(r.headers ?? {}) };
+  let payload = '';
+  if (r.text !== undefined) {
+    payload = r.text;
+    headers['content-type'] ??= 'text/plain; charset=utf-8';
+  } else if (r.body !== undefined) {
+    payload = JSON.stringify(r.body, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+    headers['content-type'] = 'application/json; charset=utf-8';
+  }
+  headers['content-length'] = String(Buffer.byteLength(payload));
+  res.writeHead(r.status, headers).end(payload);
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Creates the HTTP server; sockets are tracked so close() never hangs on keep-alive. */
+export function createHttpServer(opts: HttpServerOptions): { server: Server; sockets: Set<Socket> } {
+  const compiled = compile(opts.routes).sort((a, b) => b.literals - a.literals);
+  const admin = compile(opts.admin);
+  const limiter = new RateLimiter();
+  const sockets = new Set<Socket>();
+  const { ctx, faults } = opts;
+
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((e: unknown) => {
+      if (!res.headersSent) send(res, { status: 500, body: { message: `Internal sandbox error: ${e instanceof Error ? e.message : String(e)}` } });
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const arrived = Date.now(); // pacing is about real time, whatever the (test) clock says
+    const method = (req.method ?? 'GET').toUpperCase();
+    const target = req.url ?? '/';
+    const url = new URL(target, 'http://sandbox.invalid');
+    const segs = url.pathname.split('/').filter(Boolean);
+
+    if (segs[0] === '__sandbox') {
+      const rawBody = await readBody(req);
+      for (const c of admin) {
+        const params = match(c, segs);
+        if (!params || c.route.method !== method) continue;
+        let json: unknown;
+        try {
+          json = rawBody ? JSON.parse(rawBody) : undefined;
+        } catch {
+          return send(res, { status: 400, body: { message: 'Body is not valid JSON' } });
+        }
+        const r = await c.route.handler({ method, target, path: url.pathname, query: url.searchParams, params, headers: req.headers, rawBody, json, auth: null }, ctx);
+        return send(res, r);
+      }
+      return send(res, { status: 404, body: { message: 'Not Found' } });
+    }
+
+    const matching = compiled.map((c) => ({ c, params: match(c, segs) })).filter((x) => x.params !== null);
+    const hit = matching.find((x) => x.c.route.method === method);
+    if (!hit || !hit.params) {
+      await readBody(req).catch(() => '');
+      return send(res, matching.length ? { status: 405, body: { message: `Method ${method} not allowed on ${url.pathname}` } } : { status: 404, body: { message: 'Not Found' } });
+    }
+
+    // Faults apply to matching "METHOD /path" requests.
+    const key = `${method} ${url.pathname}`;
+    const faulted = key.startsWith(faults.match);
+    if (faulted && faults.latencyMs > 0) await sleep(faults.latencyMs);
+    if (faulted && faults.burst429 > 0) {
+      faults.burst429--;
+      await readBody(req).catch(() => '');
+      return send(res, { status: 429, headers: { 'retry-after': '1' }, body: { message: 'Rate limit exceeded (injected)' } });
+    }
+    if (faulted && faults.fail5xx > 0) {
+      faults.fail5xx--;
+      await readBody(req).catch(() => '');
+      return send(res, { status: 503, body: { message: 'Service unavailable (injected)' } });
+    }
+
+    let rawBody: string;
+    try {
+      rawBody = await readBody(req);
+    } catch {
+      return send(res, { status: 413, body: { message: 'Body too large' } });
+    }
+    let json: unknown;
+    const ctype = String(req.headers['content-type'] ?? '');
+    if (ctype.includes('application/json') && method !== 'GET') {
+      if (rawBody === '') return send(res, { status: 400, body: { message: 'Body cannot be empty when content-type is set to application/json' } });
+      try {
+        json = JSON.parse(rawBody);
+      } catch {
+        return send(res, { status: 400, body: { message: 'Body is not valid JSON' } });
+      }
+    } else if (rawBody) {
+      try {
+        json = JSON.parse(rawBody);
+      } catch {
+        json = undefined;
+      }
+    }
+
+    const a = authenticate(ctx.state, hit.c.route.auth, req.headers, method, target, rawBody, ctx.now());
+    if (!a.ok) return send(res, { status: a.status, body: { message: a.message } });
+    let release: (() => void) | undefined;
+    if (a.limiterKey) {
+      const adm = limiter.admit(a.limiterKey, arrived);
+      if (!adm.ok) return send(res, { status: 429, headers: { 'retry-after': String(Math.ceil(adm.retryAfterMs / 1000)) }, body: { message: 'Rate limit exceeded: at most 2 concurrent requests and one every 300 ms per API token' } });
+      release = adm.release;
+    }
+    try {
+      const sreq: SandboxRequest = { method, target, path: url.pathname, query: url.searchParams, params: hit.params, headers: req.headers, rawBody, json, auth: a.auth };
+      const r = await hit.c.route.handler(sreq, ctx);
+      const drop = r.drop === true || (faulted && faults.commitThenDrop > 0 && method === 'POST' && url.pathname === '/orders' && r.status >= 200 && r.status < 300);
+      if (drop) {
+        if (faults.commitThenDrop > 0) faults.commitThenDrop--;
+        req.socket.destroy();
+        return;
+      }
+      send(res, r);
+    } finally {
+      release?.();
+    }
+  }
+
+  return { server, sockets };
+}

@@ -1,0 +1,222 @@
+// The sandbox's shared model: state, routes and the event bus.
+// The sandbox is an independent implementation of the exchange protocol: nothing here (or
+// anywhere under src/sandbox) may import src/core or src/keystore.
+// Money is bigint in raw units (USDC and shares have 6 decimals); prices are bigint
+// micro-units too (0.42 → 420_000n), on a tick of 1_000n.
+
+export type Hex = `0x${string}`;
+export type Scope = 'trading' | 'account_creation' | 'delegated_signing' | 'withdrawal' | 'admin';
+export type Outcome = 'YES' | 'NO';
+export type Side = 'BUY' | 'SELL';
+export type OrderType = 'GTC' | 'FOK' | 'FAK';
+export type SettlementStatus =
+  | 'UNMATCHED'
+  | 'MATCHED'
+  | 'MINED'
+  | 'CONFIRMED'
+  | 'RETRYING'
+  | 'FAILED'
+  | 'CANCELED';
+export type OrderStatus = 'LIVE' | 'MATCHED' | 'CANCELED' | 'UNMATCHED';
+
+export interface Profile {
+  id: number;
+  name: string; // alice, bob, partner, or a sub-account display name
+  role: 'trader' | 'market_maker' | 'partner' | 'sub_account';
+  address: Hex; // EIP-55 checksummed
+  privateKey?: Hex; // seeded dev accounts and server wallets only (public dev mnemonic)
+  feeRateBps: number;
+  parentProfileId?: number; // sub-accounts of a partner
+  serverWallet?: boolean;
+  displayName: string;
+  createdAt: string;
+}
+
+export interface ApiToken {
+  tokenId: string;
+  secret: string; // base64, as handed out once at derive time
+  profileId: number;
+  scopes: Scope[];
+  label: string | null;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface Position {
+  shares: bigint; // owned, including locked
+  locked: bigint; // reserved by resting SELL orders
+  cost: bigint; // USDC spent on the shares held (for PnL)
+  realisedPnl: bigint;
+}
+
+export interface Account {
+  profileId: number;
+  usdc: bigint; // total, including locked
+  lockedUsdc: bigint; // reserved by resting BUY orders
+  positions: Record<string, Position>; // by tokenId (decimal string)
+}
+
+export interface MakerMatch {
+  id: string;
+  createdAt: string;
+  matchedSize: string; // raw shares
+  orderId: string;
+  price: string; // decimal
+  ownerId: number;
+}
+
+export interface OrderRecord {
+  id: string; // uuid
+  clientOrderId: string | null;
+  marketSlug: string;
+  ownerId: number;
+  tokenId: string;
+  outcome: Outcome;
+  side: Side;
+  orderType: OrderType;
+  price: bigint | null; // micro-units; null for FOK
+  originalSize: bigint; // raw shares (for FOK: filled size)
+  remainingSize: bigint; // raw shares still resting
+  makerAmount: bigint;
+  takerAmount: bigint;
+  postOnly: boolean;
+  status: OrderStatus;
+  settlementStatus: SettlementStatus;
+  createdAt: string;
+  updatedAt: string;
+  seq: number; // price-time priority tie-breaker
+  signedOrder: Record<string, unknown>; // the order JSON as received
+  makerMatches: MakerMatch[];
+  execution: Record<string, unknown>; // the execution object returned at creation
+  tradeEventId: string | null;
+  txHash: string | null;
+}
+
+export interface Venue {
+  exchange: Hex;
+  adapter: Hex | null;
+}
+
+/** A market as the wire shows it (GET /markets/{slug}); see wire-facts §4.1. */
+export interface MarketRecord {
+  id: number;
+  slug: string;
+  title: string;
+  description: string;
+  tradeType: 'clob' | 'amm' | 'group';
+  marketType: 'single' | 'group';
+  status: 'FUNDED' | 'RESOLVED' | 'CLOSED';
+  categories: string[];
+  tags: string[];
+  createdAt: string;
+  updatedAt: string;
+  expirationTimestamp: number; // ms
+  expired: boolean;
+  conditionId: string | null;
+  positionIds: [string, string] | null; // YES first
+  venue: Venue | null;
+  negRiskRequestId: string | null;
+  groupSlug: string | null; // NegRisk children point at their group
+  winningOutcomeIndex: 0 | 1 | null;
+  address: Hex | null; // AMM only
+  volume: bigint; // raw USDC
+  liquidity: bigint;
+  openInterest: bigint;
+  lastTradePrice: bigint | null; // micro-units
+  priceHistory: { t: number; price: bigint }[]; // YES price history
+  extra: Record<string, unknown>; // any further wire fields (metadata, settings, creator…)
+}
+
+export interface FaultConfig {
+  latencyMs: number;
+  /** Fail this many upcoming requests (matching `match`) with 5xx. */
+  fail5xx: number;
+  /** Answer this many upcoming requests with 429. */
+  burst429: number;
+  /** Commit the next N POST /orders, then destroy the socket without answering. */
+  commitThenDrop: number;
+  /** Only requests whose "METHOD path" starts with this are affected ('' = all). */
+  match: string;
+}
+
+export interface SandboxState {
+  version: 1;
+  seededAt: string;
+  nextProfileId: number;
+  nextSeq: number;
+  profiles: Profile[];
+  tokens: ApiToken[];
+  apiKeys: { key: string; profileId: number }[]; // legacy X-API-Key
+  identityTokens: { token: string; profileId: number }[];
+  accounts: Record<string, Account>; // by profileId
+  markets: MarketRecord[];
+  orders: OrderRecord[];
+  feed: Record<string, unknown>[]; // NEW_TRADE feed events, newest last
+  /** Taker fees the exchange collected, raw USDC as a decimal string (keeps USDC conserved). */
+  feesCollected?: string;
+}
+
+/** What the authentication layer established for a request. */
+export interface AuthContext {
+  method: 'hmac' | 'apiKey' | 'identity';
+  profileId: number;
+  scopes: Scope[]; // all scopes for apiKey/identity
+  tokenId?: string;
+}
+
+export interface SandboxRequest {
+  method: string;
+  /** Raw request target: path plus `?query`, exactly as received (what HMAC signs). */
+  target: string;
+  path: string;
+  query: URLSearchParams;
+  params: Record<string, string>; // from the route pattern
+  headers: Record<string, string | string[] | undefined>;
+  rawBody: string;
+  json: unknown; // parsed body, or undefined when empty
+  auth: AuthContext | null; // set by the router when the route requires auth
+}
+
+export interface SandboxResponse {
+  status: number;
+  body?: unknown; // JSON-serialised (bigints must already be strings)
+  text?: string; // raw text body instead of JSON
+  headers?: Record<string, string>;
+  /** Set by POST /orders under the commit-then-drop fault: destroy the socket, send nothing. */
+  drop?: boolean;
+}
+
+export type AuthRequirement =
+  | { kind: 'public' }
+  /** HMAC with all `scopes`, or a legacy key when `legacy` is true. */
+  | { kind: 'token'; scopes: Scope[]; legacy: boolean; identity: boolean }
+  | { kind: 'identity' };
+
+export interface Route {
+  method: 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
+  /** Path pattern such as `/markets/:slug/orderbook`. */
+  pattern: string;
+  auth: AuthRequirement;
+  handler: (req: SandboxRequest, ctx: SandboxContext) => SandboxResponse | Promise<SandboxResponse>;
+}
+
+/** Internal events for the socket.io layer (later issue) and settlement. */
+export type SandboxEvent =
+  | { type: 'orderEvent'; profileId: number; payload: Record<string, unknown> }
+  | { type: 'orderbook'; slug: string }
+  | { type: 'position'; profileId: number; tokenId: string }
+  | { type: 'marketCreated'; payload: Record<string, unknown> }
+  | { type: 'marketResolved'; payload: Record<string, unknown> };
+
+export interface SandboxContext {
+  state: SandboxState;
+  now(): number;
+  /** Persist state (atomic write) unless ephemeral; call after every mutation that acks. */
+  persist(): void;
+  emit(event: SandboxEvent): void;
+  /** Settlement delays for UNMATCHED/MATCHED → MINED → CONFIRMED, in ms. */
+  settlement: { minedAfterMs: number; confirmedAfterMs: number };
+  /** Schedule a callback (cleared on close). */
+  later(ms: number, fn: () => void): void;
+}

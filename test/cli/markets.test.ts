@@ -1,0 +1,123 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { runPm, tempHome } from '../helpers/run.js';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const sb = useSandbox();
+const { home, cleanup } = tempHome();
+afterAll(cleanup);
+const pm = (...argv: string[]) => runPm(['--base-url', sb.current.baseUrl, ...argv], { env: { PM_HOME: home } });
+
+interface WireMarket {
+  slug: string;
+  title: string;
+  tradeType: string;
+  positionIds?: string[];
+  venue?: { exchange: string; adapter: string | null };
+  markets?: WireMarket[];
+}
+
+describe('market browsing against the sandbox', () => {
+  it('lists active markets as JSON and as a table, with paging', async () => {
+    const r = await pm('--json', 'markets', 'list', '--limit', '3');
+    expect(r.code).toBe(0);
+    const list = r.json<WireMarket[]>();
+    expect(list).toHaveLength(3);
+    for (const m of list) expect(typeof m.slug).toBe('string');
+    const page2 = (await pm('--json', 'markets', 'list', '--limit', '3', '--page', '2')).json<WireMarket[]>();
+    expect(page2.map((m) => m.slug)).not.toContain(list[0]?.slug);
+    const all = (await pm('--json', 'markets', 'list', '--all')).json<WireMarket[]>();
+    expect(all.length).toBeGreaterThanOrEqual(list.length + page2.length);
+    expect(new Set(all.map((m) => m.slug)).size).toBe(all.length);
+    expect(all.map((m) => m.slug)).toContain('btc-100k-2026');
+    expect(all.map((m) => m.slug)).not.toContain('eth-5k-2025'); // resolved markets are not active
+    const t = await pm('markets', 'list', '--limit', '5');
+    expect(t.code).toBe(0);
+    expect(t.stdout).toMatch(/SLUG/);
+    expect(t.stderr).toMatch(/of \d+ active markets/);
+  });
+
+  it('filters by trade type', async () => {
+    const amm = (await pm('--json', 'markets', 'list', '--type', 'amm', '--all')).json<WireMarket[]>();
+    expect(amm.length).toBeGreaterThan(0);
+    for (const m of amm) expect(m.tradeType).toBe('amm');
+  });
+
+  it('searches', async () => {
+    const r = await pm('--json', 'markets', 'search', 'bitcoin');
+    expect(r.code).toBe(0);
+    expect(r.json<WireMarket[]>().map((m) => m.slug)).toContain('btc-100k-2026');
+  });
+
+  it('shows a market with outcomes, position ids and venue', async () => {
+    const j = (await pm('--json', 'markets', 'show', 'btc-100k-2026')).json<WireMarket>();
+    expect(j.positionIds).toHaveLength(2);
+    expect(j.venue?.exchange).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    const t = await pm('markets', 'show', 'btc-100k-2026');
+    expect(t.code).toBe(0);
+    expect(t.stdout).toContain(j.positionIds?.[0] ?? 'x');
+    expect(t.stdout).toContain(j.venue?.exchange ?? 'x');
+    expect(t.stdout).toMatch(/YES/);
+    expect(t.stdout).toMatch(/deadline/);
+    const url = await pm('--json', 'markets', 'show', 'https://limitless.exchange/markets/btc-100k-2026');
+    expect(url.json<WireMarket>().slug).toBe('btc-100k-2026');
+  });
+
+  it('shows a NegRisk group with its children and their adapter', async () => {
+    const g = (await pm('--json', 'markets', 'show', 'us-election-2028')).json<WireMarket>();
+    expect(g.markets?.length).toBeGreaterThanOrEqual(2);
+    const child = g.markets?.[0];
+    const c = (await pm('--json', 'markets', 'show', child?.slug ?? '')).json<WireMarket>();
+    expect(c.venue?.adapter).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    const t = await pm('markets', 'show', 'us-election-2028');
+    expect(t.stdout).toContain(child?.slug ?? 'x');
+  });
+
+  it('exits 4 for an unknown market, with a hint', async () => {
+    const r = await pm('markets', 'show', 'no-such-market');
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/no market "no-such-market"/);
+    expect(r.stderr).toMatch(/hint:/);
+    expect((await pm('book', 'no-such-market')).code).toBe(4);
+    const j = await pm('--json', 'markets', 'show', 'no-such-market');
+    expect(JSON.parse(j.stderr)).toMatchObject({ error: { code: 'NOT_FOUND', status: 404 } });
+  });
+
+  it('shows the order book with exact spread, midpoint and depth', async () => {
+    const r = await pm('--json', 'book', 'btc-100k-2026');
+    expect(r.code).toBe(0);
+    const b = r.json<{ bids: { price: string; sizeRaw: string }[]; asks: { price: string; sizeRaw: string }[]; spread: string; midpoint: string; bestBid: string; bestAsk: string; depth: { bidsRaw: string } }>();
+    expect(b.bids.length).toBeGreaterThan(0);
+    expect(b.asks.length).toBeGreaterThan(0);
+    const toMicro = (s: string) => Math.round(Number(s) * 1e6);
+    expect(toMicro(b.bestBid)).toBeLessThan(toMicro(b.bestAsk));
+    expect(toMicro(b.spread)).toBe(toMicro(b.bestAsk) - toMicro(b.bestBid));
+    expect(BigInt(b.depth.bidsRaw)).toBe(b.bids.reduce((a, l) => a + BigInt(l.sizeRaw), 0n));
+    for (let i = 1; i < b.bids.length; i++) expect(Number(b.bids[i]!.price)).toBeLessThan(Number(b.bids[i - 1]!.price));
+    const t = await pm('book', 'btc-100k-2026');
+    expect(t.stdout).toMatch(/spread/);
+    expect(t.stdout).toMatch(/midpoint/);
+  });
+
+  it('prints price history and the feed', async () => {
+    const h = await pm('--json', 'markets', 'history', 'btc-100k-2026');
+    expect(h.code).toBe(0);
+    expect(h.json<unknown[]>().length).toBeGreaterThan(10);
+    const f = await pm('--json', 'markets', 'feed', 'btc-100k-2026', '--limit', '2');
+    expect(f.code).toBe(0);
+    expect(f.json<unknown[]>().length).toBeLessThanOrEqual(2);
+  });
+
+  it('browses a market page, following a redirect, with offset and cursor paging', async () => {
+    const p = await pm('--json', 'markets', 'page', '/crypto', '--limit', '2');
+    expect(p.code).toBe(0);
+    const j = p.json<{ page: { id: string }; markets: WireMarket[]; pagination: { total: number } | null }>();
+    expect(j.markets.length).toBeGreaterThan(0);
+    expect(j.pagination?.total).toBeGreaterThan(0);
+    const old = await pm('--json', 'markets', 'page', '/c/crypto', '--limit', '2');
+    expect(old.json<{ page: { id: string } }>().page.id).toBe(j.page.id);
+    const home = await pm('--json', 'markets', 'page', 'home', '--all', '--limit', '3');
+    expect(home.json<WireMarket[]>().length).toBeGreaterThan(3);
+    expect((await pm('markets', 'page', '/nowhere')).code).toBe(4);
+    expect((await pm('markets', 'page', '/crypto', '--sort', 'price')).code).toBe(2);
+  });
+});

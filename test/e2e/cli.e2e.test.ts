@@ -1,0 +1,127 @@
+// Spawns the built bin/pm.js (as users run it): pipes, exit codes, no TTY, signals.
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempHome } from '../helpers/run.js';
+
+const BIN = 'bin/pm.js';
+const { home, cleanup } = tempHome();
+afterAll(cleanup);
+const env = { PM_HOME: home, NO_COLOR: '1' };
+
+interface Ready {
+  baseUrl: string;
+  wsUrl: string;
+  pid: number;
+  chainId: number;
+  accounts: { name: string; address: string; privateKey: string; profileId: number; token: { tokenId: string; secret: string; scopes: string[] }; apiKey: string; identityToken: string }[];
+  markets: { slug: string; type: string; negRisk: boolean }[];
+}
+
+/** Starts `pm sandbox start --port 0 --ephemeral --json` and resolves with its ready line. */
+async function startSandboxProcess() {
+  const proc = execa('node', [BIN, 'sandbox', 'start', '--port', '0', '--ephemeral', '--json'], { env, reject: false, buffer: false });
+  const ready = await new Promise<Ready>((resolve, reject) => {
+    let buf = '';
+    proc.stdout?.on('data', (c: Buffer) => {
+      buf += c.toString();
+      const nl = buf.indexOf('\n');
+      if (nl >= 0) resolve(JSON.parse(buf.slice(0, nl)) as Ready);
+    });
+    proc.once('exit', (code) => reject(new Error(`sandbox exited early (${code})`)));
+  });
+  return { proc, ready };
+}
+
+describe('pm as a process', () => {
+  let sandbox: Awaited<ReturnType<typeof startSandboxProcess>>;
+  beforeAll(async () => {
+    sandbox = await startSandboxProcess();
+  });
+  afterAll(async () => {
+    sandbox.proc.kill('SIGTERM');
+    await sandbox.proc;
+  });
+
+  it('prints the ready line of design §4', () => {
+    const r = sandbox.ready;
+    expect(r.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(r.wsUrl).toMatch(/^ws:\/\/127\.0\.0\.1:\d+$/);
+    expect(r.chainId).toBe(8453);
+    expect(r.pid).toBeGreaterThan(0);
+    expect(r.accounts.map((a) => a.name)).toEqual(expect.arrayContaining(['alice', 'bob', 'partner']));
+    const alice = r.accounts.find((a) => a.name === 'alice');
+    expect(alice?.address).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
+    for (const a of r.accounts) {
+      expect(a.token.secret).toMatch(/^[A-Za-z0-9+/]+=*$/);
+      expect(a.apiKey).toBeTruthy();
+      expect(a.identityToken).toBeTruthy();
+    }
+    expect(r.markets.some((m) => m.negRisk)).toBe(true);
+  });
+
+  it('pipes --json markets list into a JSON parser, with no TTY', async () => {
+    const r = await execa('node', [BIN, '--json', '--base-url', sandbox.ready.baseUrl, 'markets', 'list']);
+    expect(r.exitCode).toBe(0);
+    const list = JSON.parse(r.stdout) as { slug: string }[];
+    expect(list.length).toBeGreaterThan(0);
+    expect(r.stderr).toBe('');
+  });
+
+  it('exits 4 for an unknown slug, 2 for a bad flag, with one line of error and no stack', async () => {
+    const nf = await execa('node', [BIN, '--base-url', sandbox.ready.baseUrl, 'markets', 'show', 'nope-nope'], { reject: false });
+    expect(nf.exitCode).toBe(4);
+    expect(nf.stderr).not.toMatch(/\n\s+at /);
+    const bad = await execa('node', [BIN, '--base-url', sandbox.ready.baseUrl, 'book', 'btc-100k-2026', '--depth', 'x'], { reject: false });
+    expect(bad.exitCode).toBe(2);
+  });
+
+  it('exits 7 with a hint when the sandbox is not running', async () => {
+    const r = await execa('node', [BIN, '--base-url', 'http://127.0.0.1:9', 'markets', 'list'], { reject: false, env });
+    expect(r.exitCode).toBe(7);
+    expect(r.stderr).toMatch(/pm sandbox start/);
+  });
+
+  it('refuses a port already in use with a clear message', async () => {
+    const port = new URL(sandbox.ready.baseUrl).port;
+    const r = await execa('node', [BIN, 'sandbox', 'start', '--port', port, '--ephemeral'], { reject: false, env });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/already in use/);
+    expect(r.stderr).toMatch(/--port 0/);
+  });
+});
+
+describe('signals', () => {
+  it('stops the sandbox cleanly on SIGTERM (exit 0) and Ctrl-C (exit 130)', async () => {
+    for (const [sig, code] of [['SIGTERM', 0], ['SIGINT', 130]] as const) {
+      const s = await startSandboxProcess();
+      s.proc.kill(sig);
+      const res = await s.proc;
+      expect(res.exitCode, sig).toBe(code);
+      const after = await execa('node', [BIN, '--base-url', s.ready.baseUrl, 'markets', 'list'], { reject: false, env });
+      expect(after.exitCode).toBe(7);
+    }
+  });
+});
+
+describe('detached sandbox', () => {
+  it('starts in the background, reports status, and stops', async () => {
+    const { home: h, cleanup: c } = tempHome();
+    const e = { PM_HOME: h, NO_COLOR: '1' };
+    try {
+      const start = await execa('node', [BIN, '--json', 'sandbox', 'start', '--detach', '--port', '0'], { env: e });
+      const ready = JSON.parse(start.stdout) as Ready;
+      const st = await execa('node', [BIN, '--json', 'sandbox', 'status'], { env: e });
+      expect(JSON.parse(st.stdout)).toMatchObject({ running: true, healthy: true, baseUrl: ready.baseUrl });
+      const viaProfile = await execa('node', [BIN, '--profile', 'sandbox', '--json', 'markets', 'list'], { env: e });
+      expect(JSON.parse(viaProfile.stdout).length).toBeGreaterThan(0);
+      const stop = await execa('node', [BIN, 'sandbox', 'stop'], { env: e });
+      expect(stop.exitCode).toBe(0);
+      const st2 = await execa('node', [BIN, '--json', 'sandbox', 'status'], { env: e, reject: false });
+      expect(st2.exitCode).toBe(7);
+      expect(JSON.parse(st2.stdout)).toEqual({ running: false });
+    } finally {
+      await execa('node', [BIN, 'sandbox', 'stop'], { env: e, reject: false });
+      c();
+    }
+  });
+});

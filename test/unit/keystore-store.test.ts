@@ -1,0 +1,166 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { Wallet, encryptKeystoreJson } from 'ethers';
+import { Keystore, decryptKeystore } from '../../src/keystore/index.js';
+import { AuthError, ConflictError, NotFoundError, ValidationError } from '../../src/core/errors.js';
+
+const ALICE_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+const ALICE = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const BOB_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+const BOB = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const TOKEN_SECRET = 'c2VjcmV0LWtleS1leGFtcGxlLWJhc2U2NC1lbmNvZGVk';
+const API_KEY = 'lmts_0123456789abcdef0123456789abcdef';
+const IDENTITY = 'eyJhbGciOiJFUzI1NiJ9.identity-token-payload.sig';
+
+let home: string;
+let ks: Keystore;
+beforeEach(() => {
+  home = mkdtempSync(join(tmpdir(), 'pm-ks-'));
+  ks = new Keystore(home, { scrypt: { n: 1024 } });
+});
+afterEach(() => rmSync(home, { recursive: true, force: true }));
+
+function allFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? allFiles(join(dir, d.name)) : [join(dir, d.name)]));
+}
+
+async function caught(p: Promise<unknown> | (() => unknown)): Promise<unknown> {
+  try {
+    await (typeof p === 'function' ? p() : p);
+  } catch (e) {
+    return e;
+  }
+  return null;
+}
+
+describe('wallets', () => {
+  it('imports a key, lists it without decrypting, exports it, and writes a file ethers opens', async () => {
+    const info = await ks.importWalletKey('alice', ALICE_KEY.slice(2), 'pw');
+    expect(info).toMatchObject({ name: 'alice', address: ALICE, path: join(home, 'keystores', 'alice.json') });
+    const list = ks.listWallets();
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({ name: 'alice', address: ALICE });
+    expect(Number.isNaN(Date.parse(list[0]?.createdAt ?? ''))).toBe(false);
+    expect(ks.walletAddress('alice')).toBe(ALICE);
+    expect(await ks.exportWalletKey('alice', 'pw')).toBe(ALICE_KEY);
+    expect((await ks.openWallet('alice', 'pw')).address).toBe(ALICE);
+    const json = ks.exportWalletJson('alice');
+    expect((await Wallet.fromEncryptedJson(json, 'pw')).address).toBe(ALICE);
+  });
+
+  it('creates random wallets, never overwrites without force', async () => {
+    const a = await ks.createWallet('main', 'pw');
+    expect(a.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    const before = readFileSync(a.path);
+    const e = await caught(ks.createWallet('main', 'pw'));
+    expect(e).toBeInstanceOf(ConflictError);
+    expect(await caught(ks.importWalletKey('main', ALICE_KEY, 'pw'))).toBeInstanceOf(ConflictError);
+    expect(readFileSync(a.path).equals(before)).toBe(true);
+    const b = await ks.importWalletKey('main', ALICE_KEY, 'pw', { force: true });
+    expect(b.address).toBe(ALICE);
+    expect(ks.walletAddress('main')).toBe(ALICE);
+  });
+
+  it('wrong passphrase: AuthError and the file is byte-for-byte unchanged', async () => {
+    const { path } = await ks.importWalletKey('alice', ALICE_KEY, 'right');
+    const before = readFileSync(path);
+    const e = await caught(ks.exportWalletKey('alice', 'wrong'));
+    expect(e).toBeInstanceOf(AuthError);
+    expect((e as AuthError).message).toMatch(/wrong passphrase for wallet "alice"/);
+    expect(await caught(ks.openWallet('alice', 'wrong'))).toBeInstanceOf(AuthError);
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+
+  it('imports an ethers keystore by re-encrypting it with pm’s passphrase; a wrong source passphrase writes nothing', async () => {
+    const src = join(home, 'from-ethers.json');
+    writeFileSync(src, await encryptKeystoreJson({ address: BOB, privateKey: BOB_KEY }, 'ethers-pw', { scrypt: { N: 1024 } }));
+    const srcBytes = readFileSync(src);
+    expect(await caught(ks.importWalletFile('bob', src, 'nope', 'pm-pw'))).toBeInstanceOf(AuthError);
+    expect(existsSync(ks.walletPath('bob'))).toBe(false);
+    const info = await ks.importWalletFile('bob', src, 'ethers-pw', 'pm-pw');
+    expect(info.address).toBe(BOB);
+    expect(await decryptKeystore(readFileSync(info.path, 'utf8'), 'pm-pw')).toBe(BOB_KEY);
+    expect(readFileSync(src).equals(srcBytes)).toBe(true);
+    expect(await caught(ks.importWalletFile('x', join(home, 'missing.json'), 'a', 'b'))).toBeInstanceOf(NotFoundError);
+  });
+
+  it('rejects bad names and bad keys before writing', async () => {
+    for (const bad of ['../evil', '', '.hidden', 'a/b', 'x'.repeat(65)]) {
+      expect(await caught(ks.createWallet(bad, 'pw'))).toBeInstanceOf(ValidationError);
+    }
+    const e = await caught(ks.importWalletKey('k', '0x1234', 'pw'));
+    expect(e).toBeInstanceOf(ValidationError);
+    expect((e as Error).message).toMatch(/a private key is 32 bytes of hex \(64 hex digits\)/);
+    expect(await caught(ks.importWalletKey('k', '00'.repeat(32), 'pw'))).toBeInstanceOf(ValidationError);
+    expect(existsSync(join(home, 'keystores', 'k.json'))).toBe(false);
+  });
+
+  it('remove and not-found', async () => {
+    await ks.importWalletKey('alice', ALICE_KEY, 'pw');
+    ks.removeWallet('alice');
+    expect(ks.listWallets()).toEqual([]);
+    expect(await caught(() => ks.removeWallet('alice'))).toBeInstanceOf(NotFoundError);
+    expect(await caught(() => ks.walletAddress('alice'))).toBeInstanceOf(NotFoundError);
+  });
+
+  it('lists a broken file with its error instead of failing', async () => {
+    await ks.importWalletKey('alice', ALICE_KEY, 'pw');
+    writeFileSync(join(home, 'keystores', 'junk.json'), '{"hello":1}');
+    const list = ks.listWallets();
+    expect(list.map((w) => w.name)).toEqual(['alice', 'junk']);
+    expect(list[1]?.address).toBeNull();
+  });
+});
+
+describe('secrets', () => {
+  it('saves, loads, merges and keeps only metadata in clear text', async () => {
+    const info = await ks.saveSecrets('main', { tokenId: 'tok-1', tokenSecret: TOKEN_SECRET }, 'pw', { label: 'bot' });
+    expect(info).toMatchObject({ name: 'main', tokenId: 'tok-1', label: 'bot', fields: ['tokenId', 'tokenSecret'] });
+    expect(ks.hasSecrets('main')).toBe(true);
+    await ks.saveSecrets('main', { apiKey: API_KEY }, 'pw');
+    expect(await ks.loadSecrets('main', 'pw')).toEqual({ tokenId: 'tok-1', tokenSecret: TOKEN_SECRET, apiKey: API_KEY });
+    expect(ks.secretsInfo('main')).toMatchObject({ label: 'bot', fields: ['tokenId', 'tokenSecret', 'apiKey'] });
+    expect(ks.listSecrets().map((s) => s.name)).toEqual(['main']);
+    ks.removeSecrets('main');
+    expect(ks.hasSecrets('main')).toBe(false);
+  });
+
+  it('a wrong passphrase changes nothing (load or merge-save)', async () => {
+    await ks.saveSecrets('main', { tokenId: 'tok-1', tokenSecret: TOKEN_SECRET }, 'pw');
+    const path = ks.secretsPath('main');
+    const before = readFileSync(path);
+    expect(await caught(ks.loadSecrets('main', 'bad'))).toBeInstanceOf(AuthError);
+    expect(await caught(ks.saveSecrets('main', { apiKey: API_KEY }, 'bad'))).toBeInstanceOf(AuthError);
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+
+  it('validates what is saved', async () => {
+    expect(await caught(ks.saveSecrets('s', { tokenId: 't', tokenSecret: 'not base64!' }, 'pw'))).toBeInstanceOf(ValidationError);
+    expect(await caught(ks.saveSecrets('s', { tokenSecret: TOKEN_SECRET }, 'pw'))).toBeInstanceOf(ValidationError);
+    expect(ks.hasSecrets('s')).toBe(false);
+  });
+});
+
+describe('files at rest', () => {
+  it('directories 0700, files 0600 (re-applied on rewrite), no plaintext secrets anywhere, no temp files left', async () => {
+    await ks.importWalletKey('alice', ALICE_KEY, 'pw');
+    await ks.importWalletKey('bob', BOB_KEY.slice(2), 'pw');
+    await ks.saveSecrets('main', { tokenId: 'tok-1', tokenSecret: TOKEN_SECRET, apiKey: API_KEY, identityToken: IDENTITY }, 'pw');
+    // Loosened by hand; the next write must tighten both again.
+    chmodSync(join(home, 'keystores', 'alice.json'), 0o644);
+    chmodSync(join(home, 'keystores'), 0o755);
+    await ks.importWalletKey('alice', ALICE_KEY, 'pw', { force: true });
+    for (const d of [home, join(home, 'keystores'), join(home, 'secrets')]) expect(statSync(d).mode & 0o777).toBe(0o700);
+    const files = allFiles(home);
+    expect(files.map((f) => f.slice(home.length)).sort()).toEqual(['/keystores/alice.json', '/keystores/bob.json', '/secrets/main.json']);
+    for (const f of files) {
+      expect(statSync(f).mode & 0o777).toBe(0o600);
+      const text = readFileSync(f, 'utf8').toLowerCase();
+      for (const secret of [ALICE_KEY, ALICE_KEY.slice(2), BOB_KEY, BOB_KEY.slice(2), TOKEN_SECRET, API_KEY, IDENTITY]) {
+        expect(text.includes(secret.toLowerCase()), `${secret} found in ${f}`).toBe(false);
+      }
+    }
+  });
+});

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { formatUnits, parseUnits, priceFromWire, rawFromWire } from '../../src/core/money.js';
+import { ValidationError } from '../../src/core/errors.js';
+
+describe('money', () => {
+  it('parses decimals exactly', () => {
+    expect(parseUnits('0.42')).toBe(420_000n);
+    expect(parseUnits('22.123')).toBe(22_123_000n);
+    expect(parseUnits('10')).toBe(10_000_000n);
+    expect(parseUnits('.5')).toBe(500_000n);
+    expect(parseUnits('0.000001')).toBe(1n);
+    expect(parseUnits('123456789012.123456')).toBe(123_456_789_012_123_456n);
+  });
+  it('refuses garbage and excess precision, naming the field', () => {
+    expect(() => parseUnits('abc', 6, 'size')).toThrow(ValidationError);
+    expect(() => parseUnits('-1', 6, 'size')).toThrow(/size/);
+    expect(() => parseUnits('0.0000001', 6, 'amount')).toThrow(/more than 6 decimal/);
+    expect(() => parseUnits('', 6)).toThrow(ValidationError);
+    expect(() => parseUnits('1e3', 6)).toThrow(ValidationError);
+  });
+  it('formats raw units', () => {
+    expect(formatUnits(5_500_000n)).toBe('5.5');
+    expect(formatUnits(5_500_000n, 6, 2)).toBe('5.50');
+    expect(formatUnits(1n)).toBe('0.000001');
+    expect(formatUnits(-1_250_000n)).toBe('-1.25');
+    expect(formatUnits(0n)).toBe('0');
+  });
+  it('reads wire numbers without float drift', () => {
+    expect(priceFromWire(0.55)).toBe(550_000n);
+    expect(priceFromWire('0.123')).toBe(123_000n);
+    expect(priceFromWire(0.1 + 0.2)).toBe(300_000n);
+    expect(priceFromWire(null)).toBeNull();
+    expect(rawFromWire('300000000')).toBe(300_000_000n);
+    expect(rawFromWire(50_000_000)).toBe(50_000_000n);
+  });
+});

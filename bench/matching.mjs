@@ -9,6 +9,12 @@ export async function run() {
   function flow(crossing) {
     const state = tradingFixture();
     const m = state.markets.find((x) => x.tradeType === 'clob' && x.positionIds);
+    // Deep pockets, so every order is accepted and the figure measures matching, not refusals.
+    for (const id of [IDS.alice, IDS.bob]) {
+      const a = state.accounts[String(id)];
+      a.usdc = 10n ** 15n;
+      a.positions[m.positionIds[0]] = { shares: 10n ** 15n, locked: a.positions[m.positionIds[0]]?.locked ?? 0n, cost: 0n, realisedPnl: 0n };
+    }
     let ok = 0;
     let seed = 7;
     const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);

@@ -2,6 +2,7 @@
 // scripts are generated. Handlers are imported only when their command runs.
 import type { CommandDef } from './command.js';
 import { ACCOUNT_COMMANDS } from './registry-accounts.js';
+import { ORDER_COMMANDS } from './registry-orders.js';
 
 const SORTS = ['lp_rewards', 'ending_soon', 'newest', 'high_value', 'liquidity'] as const;
 const TRADE_TYPES = ['clob', 'amm', 'group'] as const;
@@ -169,6 +170,7 @@ export const COMMANDS: CommandDef[] = [
     load: () => import('../commands/sandbox/reset.js'),
   },
   ...ACCOUNT_COMMANDS,
+  ...ORDER_COMMANDS,
   {
     path: ['whoami'],
     summary: 'Show the active identity, verified with the exchange (profile, fee rate, scopes, credential source)',

@@ -34,7 +34,7 @@ async function call(method: string, target: string, opts: { token?: { tokenId: s
   }
   const sent = opts.sendBody ?? body;
   if (sent) headers['content-type'] = 'application/json';
-  const res = await fetch(`${sb.current.baseUrl}${target}`, { method, headers, body: sent || undefined });
+  const res = await fetch(`${sb.current.baseUrl}${target}`, { method, headers, ...(sent ? { body: sent } : {}) });
   const text = await res.text();
   let json: unknown = null;
   try {

@@ -1,0 +1,50 @@
+// What the order commands share: the authenticated client, caches, the journal, the signer.
+import { join } from 'node:path';
+import type { Context } from '../../cli/context.js';
+import { AuthError } from '../../core/errors.js';
+import type { ApiClient } from '../../core/http.js';
+import { Journal, TradeCache } from '../../core/trade/index.js';
+import type { SignDeps } from '../../core/trade/index.js';
+
+export interface TradingDeps extends SignDeps {
+  journal: Journal;
+  sandbox: boolean;
+}
+
+/** True for the embedded sandbox (a loopback address, or a profile marked sandbox). */
+export function isSandbox(ctx: Context): boolean {
+  if (ctx.profile().sandbox === true && ctx.flags.baseUrl === undefined && ctx.env.PM_BASE_URL === undefined) return true;
+  try {
+    return /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/.test(new URL(ctx.baseUrl).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** An authenticated API client for trading commands (HMAC token or legacy key). */
+export async function tradingApi(ctx: Context): Promise<ApiClient> {
+  const creds = await ctx.credentials();
+  const auth = await creds.unlock('auto');
+  if (!auth.hmac && !auth.apiKey) {
+    throw new AuthError('trading needs an API token', { hint: 'Run pm init (pm init --sandbox for the sandbox), or set PM_TOKEN_ID and PM_TOKEN_SECRET.' });
+  }
+  return ctx.api(auth);
+}
+
+export async function tradingDeps(ctx: Context): Promise<TradingDeps> {
+  const creds = await ctx.credentials();
+  const api = await tradingApi(ctx);
+  const auth = api.auth;
+  const p = ctx.profile();
+  // The profile's stored owner id and fee rate apply only to its own stored token.
+  const own = creds.sources.token === 'keystore' || creds.sources.apiKey === 'keystore';
+  return {
+    api,
+    cache: new TradeCache(ctx.home),
+    account: () => creds.account(),
+    credentialId: auth.hmac ? `hmac:${auth.hmac.tokenId}` : `key:${auth.apiKey?.id ?? ''}`,
+    owner: own && p.profileId !== undefined && p.feeRateBps !== undefined ? { profileId: p.profileId, feeRateBps: p.feeRateBps } : undefined,
+    journal: new Journal(join(ctx.home, 'journal')),
+    sandbox: isSandbox(ctx),
+  };
+}

@@ -1,0 +1,65 @@
+// Order amounts, exactly as the exchange computes them (wire-facts §3.3–3.4): prices on the
+// 0.001 tick in (0, 1], sizes on the 0.001-share grid, ceil collateral for BUY, floor for SELL.
+import { ValidationError } from '../errors.js';
+import { formatUnits, ONE, parseUnits, PRICE_TICK, SIZE_STEP } from '../money.js';
+
+export type Side = 'BUY' | 'SELL';
+
+/** Parses a price (0.001 tick, 0 < p ≤ 1) into micro-units; off-tick input names the nearest valid values. */
+export function parsePrice(input: string): bigint {
+  let raw: bigint;
+  try {
+    raw = parseUnits(input, 6, 'price');
+  } catch {
+    throw new ValidationError(`price "${input}" is not a decimal between 0 and 1`, { hint: 'for example --price 0.42' });
+  }
+  if (raw <= 0n || raw > ONE) throw new ValidationError(`price ${input} is out of range: it must be above 0 and at most 1`, { hint: 'Prices are probabilities, e.g. 0.42 for 42¢.' });
+  if (raw % PRICE_TICK !== 0n) {
+    const lo = raw - (raw % PRICE_TICK);
+    const hi = lo + PRICE_TICK;
+    const options = [lo, hi].filter((p) => p > 0n && p <= ONE).map((p) => formatUnits(p));
+    throw new ValidationError(`price ${input} is off the 0.001 tick: use ${options.join(' or ')}`);
+  }
+  return raw;
+}
+
+/** Parses a size in shares (0.001-share grid, > 0) into raw units. */
+export function parseSize(input: string, field = 'size'): bigint {
+  let raw: bigint;
+  try {
+    raw = parseUnits(input, 6, field);
+  } catch {
+    throw new ValidationError(`${field} "${input}" is not a positive decimal number of shares`, { hint: `for example --${field} 10` });
+  }
+  if (raw <= 0n) throw new ValidationError(`${field} must be greater than 0`);
+  if (raw % SIZE_STEP !== 0n) {
+    const lo = raw - (raw % SIZE_STEP);
+    const options = [lo, lo + SIZE_STEP].filter((s) => s > 0n).map((s) => formatUnits(s));
+    throw new ValidationError(`${field} ${input} is off the 0.001-share grid: use ${options.join(' or ')}`);
+  }
+  return raw;
+}
+
+/** Parses a FOK amount (USDC for BUY, shares for SELL; up to 6 decimals, > 0). */
+export function parseAmount(input: string): bigint {
+  let raw: bigint;
+  try {
+    raw = parseUnits(input, 6, 'amount');
+  } catch (e) {
+    throw new ValidationError(`amount "${input}" is not a positive decimal with at most 6 decimals`, { hint: 'for example --amount 25 (USDC to spend on BUY, shares on SELL)', cause: e });
+  }
+  if (raw <= 0n) throw new ValidationError('amount must be greater than 0');
+  return raw;
+}
+
+/** GTC/FAK maker and taker amounts for `size` shares at `price`. */
+export function limitAmounts(side: Side, price: bigint, size: bigint): { makerAmount: bigint; takerAmount: bigint } {
+  const num = size * price;
+  const collateral = side === 'BUY' ? (num + ONE - 1n) / ONE : num / ONE;
+  return side === 'BUY' ? { makerAmount: collateral, takerAmount: size } : { makerAmount: size, takerAmount: collateral };
+}
+
+/** FOK amounts: makerAmount is the USDC to spend (BUY) or shares to sell (SELL); takerAmount is 1. */
+export function fokAmounts(amount: bigint): { makerAmount: bigint; takerAmount: bigint } {
+  return { makerAmount: amount, takerAmount: 1n };
+}

@@ -1,0 +1,167 @@
+// Builds the exact POST /orders body (wire-facts §3.6), validating everything the exchange
+// would refuse before anything is sent.
+import { randomBytes, randomInt } from 'node:crypto';
+import { ValidationError } from '../errors.js';
+import type { Market } from '../markets.js';
+import { fokAmounts, limitAmounts } from './amounts.js';
+import type { Side } from './amounts.js';
+import { ZERO_ADDRESS } from './eip712.js';
+import type { Hex, UnsignedOrder } from './eip712.js';
+
+export type OrderType = 'GTC' | 'FOK' | 'FAK';
+export type Outcome = 'YES' | 'NO';
+
+export interface OrderParams {
+  market: Market;
+  outcome: Outcome;
+  side: Side;
+  type: OrderType;
+  price?: bigint | undefined;
+  size?: bigint | undefined;
+  amount?: bigint | undefined;
+  postOnly?: boolean | undefined;
+  clientOrderId: string;
+  ownerId: number;
+  onBehalfOf?: number | undefined;
+  delegated?: boolean | undefined;
+  feeRateBps: number;
+  /** The signing wallet; null for delegated orders. */
+  maker: Hex | null;
+  salt: bigint;
+  expiration?: bigint | undefined;
+}
+
+export interface WireOrder {
+  salt: number;
+  maker: Hex;
+  signer: Hex;
+  taker: Hex;
+  tokenId: string;
+  makerAmount: number;
+  takerAmount: number;
+  expiration: string;
+  nonce: number;
+  feeRateBps: number;
+  side: 0 | 1;
+  signatureType: 0;
+  price?: number;
+  signature?: Hex;
+}
+
+export interface OrderBody {
+  order: WireOrder;
+  orderType: OrderType;
+  marketSlug: string;
+  ownerId: number;
+  postOnly?: boolean;
+  clientOrderId: string;
+  onBehalfOf?: number;
+}
+
+const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
+
+/** A fresh client order id: `pm-` and 20 random base32 characters. */
+export function newClientOrderId(): string {
+  const bytes = randomBytes(20);
+  let s = 'pm-';
+  for (const b of bytes) s += BASE32[b % 32];
+  return s;
+}
+
+/** A random salt below 2^53, so it is exact as a JSON number. */
+export function newSalt(): bigint {
+  return BigInt(randomInt(0, 2 ** 47)) * 64n + BigInt(randomInt(0, 64));
+}
+
+/** Checks a client order id. */
+export function checkClientOrderId(id: string): string {
+  if (id.length === 0) throw new ValidationError('client-id must not be empty');
+  if (id.length > 128) throw new ValidationError(`client-id is ${id.length} characters; the exchange allows at most 128`);
+  if (/[\u0000-\u001f]/.test(id)) throw new ValidationError('client-id must not contain control characters');
+  return id;
+}
+
+const safe = (v: bigint, field: string): number => {
+  if (v > BigInt(Number.MAX_SAFE_INTEGER)) throw new ValidationError(`${field} ${v} is too large for the exchange's JSON numbers`);
+  return Number(v);
+};
+
+/** The decimal text of a micro-unit price as a JSON number (e.g. 550000n → 0.55). */
+function priceNumber(p: bigint): number {
+  return Number(`${p / 1_000_000n}.${(p % 1_000_000n).toString().padStart(6, '0')}`);
+}
+
+/** The flags each order type takes: FOK an amount and no price; GTC/FAK a price and a size. */
+export function checkShape(type: OrderType, price: bigint | undefined, size: bigint | undefined, amount: bigint | undefined, postOnly: boolean): void {
+  if (type === 'FOK') {
+    if (price !== undefined) throw new ValidationError('FOK orders take --amount and no --price', { hint: 'FOK spends --amount USDC (BUY) or sells --amount shares (SELL), all or nothing.' });
+    if (size !== undefined) throw new ValidationError('FOK orders take --amount, not --size');
+    if (amount === undefined) throw new ValidationError('FOK orders need --amount (USDC to spend on BUY, shares to sell on SELL)');
+  } else {
+    if (amount !== undefined) throw new ValidationError(`${type} orders take --price and --size, not --amount`, { hint: 'Use --type fok to spend an amount at market prices.' });
+    if (price === undefined) throw new ValidationError(`${type} orders need --price (0.001 to 1)`);
+    if (size === undefined) throw new ValidationError(`${type} orders need --size (shares)`);
+  }
+  if (postOnly && type !== 'GTC') throw new ValidationError(`--post-only works with GTC orders only, not ${type}`);
+}
+
+/** Validates the parameters against the market and returns the unsigned order and body. */
+export function prepareOrder(p: OrderParams): { unsigned: UnsignedOrder; body: OrderBody; exchange: Hex } {
+  const m = p.market;
+  if (m.tradeType === 'group' || m.children.length > 0) {
+    throw new ValidationError(`${m.slug} is a NegRisk group: orders go to one of its child markets`, { hint: `Children: ${m.children.map((c) => c.slug).join(', ') || 'see pm markets show ' + m.slug}` });
+  }
+  if (m.tradeType === 'amm') throw new ValidationError(`${m.slug} is an AMM market: it has no order book`);
+  if (m.status === 'RESOLVED' || m.winningOutcomeIndex !== null) throw new ValidationError(`${m.slug} is resolved: it no longer trades`, { hint: 'Claim winnings with pm redeem.' });
+  if (m.expired || (m.expirationTimestamp !== null && m.expirationTimestamp < Date.now())) throw new ValidationError(`${m.slug} is past its deadline: it no longer trades`);
+  if (m.status && m.status !== 'FUNDED') throw new ValidationError(`${m.slug} is ${m.status}: it does not trade now`);
+  if (!m.venue || !m.positionIds) throw new ValidationError(`${m.slug} has no venue or position ids: it is not a CLOB market`);
+  checkClientOrderId(p.clientOrderId);
+  checkShape(p.type, p.price, p.size, p.amount, p.postOnly === true);
+  if (p.delegated && p.onBehalfOf === undefined) throw new ValidationError('--delegated needs --on-behalf-of <profileId> (the server signs for that sub-account)');
+  if (!p.delegated && p.maker === null) throw new ValidationError('no wallet to sign with', { hint: 'Create or import one (pm wallet create), or set PM_PRIVATE_KEY.' });
+  const { makerAmount, takerAmount } = p.type === 'FOK' ? fokAmounts(p.amount ?? 0n) : limitAmounts(p.side, p.price ?? 0n, p.size ?? 0n);
+  const maker = p.delegated ? ZERO_ADDRESS : (p.maker ?? ZERO_ADDRESS);
+  const tokenId = p.outcome === 'YES' ? m.positionIds[0] : m.positionIds[1];
+  const unsigned: UnsignedOrder = {
+    salt: p.salt,
+    maker,
+    signer: maker,
+    taker: ZERO_ADDRESS,
+    tokenId: BigInt(tokenId),
+    makerAmount,
+    takerAmount,
+    expiration: p.expiration ?? 0n,
+    nonce: 0n,
+    feeRateBps: BigInt(p.feeRateBps),
+    side: p.side === 'BUY' ? 0 : 1,
+    signatureType: 0,
+  };
+  const order: WireOrder = {
+    salt: safe(p.salt, 'salt'),
+    maker,
+    signer: maker,
+    taker: ZERO_ADDRESS,
+    tokenId,
+    makerAmount: safe(makerAmount, 'makerAmount'),
+    takerAmount: safe(takerAmount, 'takerAmount'),
+    expiration: unsigned.expiration.toString(),
+    nonce: 0,
+    feeRateBps: p.feeRateBps,
+    side: unsigned.side,
+    signatureType: 0,
+  };
+  if (p.type !== 'FOK' && p.price !== undefined) order.price = priceNumber(p.price);
+  const ownerId = p.onBehalfOf ?? p.ownerId;
+  // Key order as the official SDK sends it (the HMAC signs these exact bytes).
+  const body: OrderBody = {
+    order,
+    orderType: p.type,
+    marketSlug: m.slug,
+    ownerId,
+    ...(p.postOnly && p.type === 'GTC' ? { postOnly: true } : {}),
+    clientOrderId: p.clientOrderId,
+    ...(p.onBehalfOf !== undefined ? { onBehalfOf: p.onBehalfOf } : {}),
+  };
+  return { unsigned, body, exchange: m.venue.exchange as Hex };
+}

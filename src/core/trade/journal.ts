@@ -1,0 +1,55 @@
+// The order journal: every order is appended (and fsynced) under PM_HOME/journal before it is
+// sent, so a crashed script can be re-run with the same client id without a second order.
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensurePrivateDir } from '../fsutil.js';
+
+export type JournalState = 'pending' | 'placed' | 'failed' | 'unknown';
+
+export interface JournalEntry {
+  ts: string;
+  clientOrderId: string;
+  state: JournalState;
+  marketSlug?: string | undefined;
+  request?: unknown;
+  orderId?: string | undefined;
+  error?: string | undefined;
+}
+
+export class Journal {
+  readonly file: string;
+
+  constructor(dir: string) {
+    this.file = join(dir, 'orders.ndjson');
+  }
+
+  /** Appends one entry and fsyncs it. */
+  record(entry: Omit<JournalEntry, 'ts'>): void {
+    ensurePrivateDir(join(this.file, '..'));
+    const line = `${JSON.stringify({ ts: new Date().toISOString(), ...entry })}\n`;
+    const fd = openSync(this.file, 'a', 0o600);
+    try {
+      writeSync(fd, line);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** The latest entry for a client id (a torn last line is skipped). */
+  lookup(clientOrderId: string): JournalEntry | undefined {
+    if (!existsSync(this.file)) return undefined;
+    let found: JournalEntry | undefined;
+    for (const line of readFileSync(this.file, 'utf8').split('\n')) {
+      if (!line.includes(clientOrderId)) continue;
+      try {
+        const e = JSON.parse(line) as JournalEntry;
+        if (e.clientOrderId === clientOrderId) found = e;
+      } catch {
+        // a line torn by a crash mid-write
+      }
+    }
+    return found;
+  }
+}
+

@@ -1,0 +1,52 @@
+// What signing an order needs besides the user's input: the market's venue and position ids
+// (cached per slug), the owner's profile id and fee rate (cached per credential), the wallet.
+import type { ApiClient } from '../http.js';
+import { JsonCache } from '../cache.js';
+import { getMarket, parseMarket } from '../markets.js';
+import type { Market } from '../markets.js';
+import { profileMe } from '../tokens.js';
+
+export interface Owner {
+  profileId: number;
+  feeRateBps: number;
+  account: string;
+}
+
+/** Caches for one PM_HOME; the market cache is short because status can change. */
+export class TradeCache {
+  private readonly markets: JsonCache;
+  private readonly owners: JsonCache;
+  private readonly memo = new Map<string, Promise<Market>>();
+
+  constructor(home: string) {
+    this.markets = new JsonCache(home, 'markets', 10 * 60_000);
+    this.owners = new JsonCache(home, 'owners', 24 * 3_600_000);
+  }
+
+  /** The market, from memory, the disk cache (10 min) or the exchange. */
+  market(api: ApiClient, slug: string): Promise<Market> {
+    const key = `${api.baseUrl} ${slug}`;
+    let p = this.memo.get(key);
+    if (!p) {
+      p = (async () => {
+        const hit = this.markets.get<Record<string, unknown>>(key);
+        if (hit) return parseMarket(hit);
+        const m = await getMarket(api, slug);
+        this.markets.set(key, m.raw);
+        return m;
+      })();
+      p.catch(() => this.memo.delete(key));
+      this.memo.set(key, p);
+    }
+    return p;
+  }
+
+  /** The authenticated caller's profile id and fee rate (GET /profiles/me, cached a day). */
+  async owner(api: ApiClient, credentialId: string): Promise<Owner> {
+    const key = `${api.baseUrl} ${credentialId}`;
+    return this.owners.getOr(key, async () => {
+      const me = await profileMe(api);
+      return { profileId: me.id, feeRateBps: me.feeRateBps, account: me.account };
+    });
+  }
+}

@@ -111,7 +111,8 @@ export class Context {
   /** An API client for the active profile, with the given credentials (none = public). */
   async api(auth?: AuthProvider): Promise<ApiClient> {
     const { ApiClient } = await import('../core/http.js');
-    const client = new ApiClient({ baseUrl: this.baseUrl, auth, timeoutMs: this.timeoutMs, trace: this.flags.verbose ? this.trace : undefined, userAgent: 'pm-cli' });
+    const { filePaceStore } = await import('../core/cache.js');
+    const client = new ApiClient({ baseUrl: this.baseUrl, auth, timeoutMs: this.timeoutMs, trace: this.flags.verbose ? this.trace : undefined, userAgent: 'pm-cli', paceStore: filePaceStore(this.home) });
     this.clients.push(client);
     return client;
   }

@@ -1,8 +1,9 @@
 // A small on-disk cache under PM_HOME/cache for facts that rarely change (a market's venue and
 // position ids, the caller's profile id and fee rate), so placing an order costs one request.
-import { existsSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writePrivateFileAtomic } from './fsutil.js';
+import { ensurePrivateDir, writePrivateFileAtomic } from './fsutil.js';
 
 interface Entry<T> {
   at: number;
@@ -51,4 +52,32 @@ export class JsonCache {
     this.set(key, v);
     return v;
   }
+}
+
+/**
+ * The last request start per API token, shared by the processes of one PM_HOME, so that a
+ * script running pm in a loop keeps the exchange's 300 ms spacing without a 429. Best effort:
+ * plain small files, no locks (a lost update costs at most one 429, which is retried).
+ */
+export function filePaceStore(home: string): { load(key: string): number; save(key: string, t: number): void } {
+  const dir = join(home, 'run');
+  const file = (key: string): string => join(dir, `pace-${createHash('sha256').update(key).digest('hex').slice(0, 16)}`);
+  return {
+    load(key) {
+      try {
+        const t = Number(readFileSync(file(key), 'utf8'));
+        return Number.isFinite(t) && t <= Date.now() ? t : 0;
+      } catch {
+        return 0;
+      }
+    },
+    save(key, t) {
+      try {
+        ensurePrivateDir(dir);
+        writeFileSync(file(key), String(t), { mode: 0o600 });
+      } catch {
+        // pacing across processes is an optimisation only
+      }
+    },
+  };
 }

@@ -48,6 +48,8 @@ export interface ApiClientOptions {
   limits?: { concurrency: number; minIntervalMs: number } | undefined;
   maxRetries?: number | undefined;
   userAgent?: string | undefined;
+  /** Shares the last request start per token between processes (e.g. a file under PM_HOME). */
+  paceStore?: { load(key: string): number; save(key: string, t: number): void } | undefined;
   /** Clock for the HMAC timestamp (tests). */
   now?: (() => Date) | undefined;
 }
@@ -59,7 +61,15 @@ export class TokenLimiter {
   private readonly queue: (() => void)[] = [];
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly concurrency: number, private readonly minIntervalMs: number) {}
+  constructor(
+    private readonly concurrency: number,
+    private readonly minIntervalMs: number,
+    /** When another process last started a request with this token (cross-process pacing). */
+    lastStartMs = 0,
+    private readonly onStart?: (t: number) => void,
+  ) {
+    this.lastStart = lastStartMs;
+  }
 
   /** Waits for a slot; call the returned function when the request finishes. */
   acquire(): Promise<() => void> {
@@ -67,6 +77,7 @@ export class TokenLimiter {
       this.queue.push(() => {
         this.inFlight++;
         this.lastStart = Date.now();
+        this.onStart?.(this.lastStart);
         let released = false;
         resolve(() => {
           if (released) return;
@@ -245,7 +256,8 @@ export class ApiClient {
     let l = this.limiters.get(key);
     if (!l) {
       const lim = this.opts.limits ?? { concurrency: 2, minIntervalMs: 300 };
-      l = new TokenLimiter(lim.concurrency, lim.minIntervalMs);
+      const store = this.opts.paceStore;
+      l = new TokenLimiter(lim.concurrency, lim.minIntervalMs, store?.load(key) ?? 0, store ? (t) => store.save(key, t) : undefined);
       this.limiters.set(key, l);
     }
     return l;

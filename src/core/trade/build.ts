@@ -109,7 +109,8 @@ export function checkShape(type: OrderType, price: bigint | undefined, size: big
 export function prepareOrder(p: OrderParams): { unsigned: UnsignedOrder; body: OrderBody; exchange: Hex } {
   const m = p.market;
   if (m.tradeType === 'group' || m.children.length > 0) {
-    throw new ValidationError(`${m.slug} is a NegRisk group: orders go to one of its child markets`, { hint: `Children: ${m.children.map((c) => c.slug).join(', ') || 'see pm markets show ' + m.slug}` });
+    const children = m.children.map((c) => c.slug).join(', ');
+    throw new ValidationError(`${m.slug} is a NegRisk group: orders go to one of its child markets${children ? ` (${children})` : ''}`, { hint: `See pm markets show ${m.slug}` });
   }
   if (m.tradeType === 'amm') throw new ValidationError(`${m.slug} is an AMM market: it has no order book`);
   if (m.status === 'RESOLVED' || m.winningOutcomeIndex !== null) throw new ValidationError(`${m.slug} is resolved: it no longer trades`, { hint: 'Claim winnings with pm redeem.' });

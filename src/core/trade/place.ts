@@ -176,7 +176,8 @@ export async function cancelOrders(api: ApiClient, q: { ids?: string[]; clientId
   const out: CancelOutcome = { canceled: [], failed: [] };
   const query = q.onBehalfOf === undefined ? undefined : { onBehalfOf: q.onBehalfOf };
   if (q.slug !== undefined) {
-    const d = (await api.request<unknown>({ method: 'DELETE', path: `/orders/all/${encodeURIComponent(q.slug)}`, query, auth: 'auto', okStatuses: [207] })).data;
+    // Cancelling twice is harmless, so a lost answer or a 429 may be retried.
+    const d = (await api.request<unknown>({ method: 'DELETE', path: `/orders/all/${encodeURIComponent(q.slug)}`, query, auth: 'auto', retry: 'read', okStatuses: [207] })).data;
     return cancelResult(d);
   }
   for (const [key, list] of [['orderIds', q.ids ?? []], ['clientOrderIds', q.clientIds ?? []]] as const) {
@@ -184,7 +185,6 @@ export async function cancelOrders(api: ApiClient, q: { ids?: string[]; clientId
       const chunk = list.slice(i, i + 50);
       const body: Json = { [key]: chunk };
       if (q.onBehalfOf !== undefined) body['onBehalfOf'] = q.onBehalfOf;
-      // Cancelling twice is harmless, so a lost answer may be retried.
       const d = (await api.request<unknown>({ method: 'POST', path: '/orders/batch-cancel', body, auth: 'auto', retry: 'read', okStatuses: [207] })).data;
       const r = cancelResult(d);
       out.canceled.push(...r.canceled);

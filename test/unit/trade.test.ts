@@ -1,0 +1,112 @@
+import { privateKeyToAccount } from 'viem/accounts';
+import { describe, expect, it } from 'vitest';
+import { fokAmounts, limitAmounts, parseAmount, parsePrice, parseSize } from '../../src/core/trade/amounts.js';
+import { signOrder } from '../../src/core/trade/eip712.js';
+import { newClientOrderId, newSalt, prepareOrder } from '../../src/core/trade/build.js';
+import { parseExpiry, parseOrderInput } from '../../src/core/trade/flow.js';
+import { parseMarket } from '../../src/core/markets.js';
+import { ValidationError } from '../../src/core/errors.js';
+
+describe('EIP-712 order signing (client)', () => {
+  it('matches the published Go/Rust vector (wire-facts §3.1)', async () => {
+    const account = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945382d7f84be58f4d1e8e8f8d0f9f5c5e7d5a');
+    expect(account.address).toBe('0xa00BCB04073B243E8A55f3B5899AefF596bF17C6');
+    const sig = await signOrder(account, '0xa4409D988CA2218d956BeEFD3874100F444f0DC3', {
+      salt: 1742191300000000n,
+      maker: account.address,
+      signer: account.address,
+      taker: '0x0000000000000000000000000000000000000000',
+      tokenId: 12345n,
+      makerAmount: 470154n,
+      takerAmount: 1234000n,
+      expiration: 0n,
+      nonce: 0n,
+      feeRateBps: 300n,
+      side: 0,
+      signatureType: 0,
+    });
+    expect(sig).toBe('0x0cd29c83ce6390a8adba01ae3d49a0dbf875bd8d06902f6381676a11159afbcf22c35f5acaea3aca85152f254851e548946fe56f68f793ced0b08c2626729adc1c');
+  });
+});
+
+describe('amounts (wire-facts §3.3–3.4)', () => {
+  it('computes the worked examples exactly', () => {
+    expect(limitAmounts('BUY', parsePrice('0.55'), parseSize('10'))).toEqual({ makerAmount: 5_500_000n, takerAmount: 10_000_000n });
+    expect(limitAmounts('BUY', parsePrice('0.38'), parseSize('22.123'))).toEqual({ makerAmount: 8_406_740n, takerAmount: 22_123_000n });
+    expect(limitAmounts('SELL', parsePrice('0.38'), parseSize('22.123'))).toEqual({ makerAmount: 22_123_000n, takerAmount: 8_406_740n });
+    // ceil for BUY, floor for SELL where the product is not whole
+    expect(limitAmounts('BUY', parsePrice('0.333'), parseSize('0.001'))).toEqual({ makerAmount: 333n, takerAmount: 1000n });
+    expect(limitAmounts('BUY', parsePrice('0.001'), parseSize('0.001')).makerAmount).toBe(1n);
+    expect(limitAmounts('SELL', parsePrice('0.001'), parseSize('0.001')).takerAmount).toBe(1n);
+    expect(limitAmounts('BUY', parsePrice('0.999'), parseSize('1.001')).makerAmount).toBe(999_999n);
+    expect(fokAmounts(parseAmount('25'))).toEqual({ makerAmount: 25_000_000n, takerAmount: 1n });
+  });
+  it('refuses off-grid input and proposes the nearest valid values', () => {
+    expect(() => parsePrice('0.4235')).toThrow('price 0.4235 is off the 0.001 tick: use 0.423 or 0.424');
+    expect(() => parsePrice('0')).toThrow(/above 0/);
+    expect(() => parsePrice('1.001')).toThrow(/at most 1/);
+    expect(parsePrice('1')).toBe(1_000_000n);
+    expect(() => parsePrice('abc')).toThrow(ValidationError);
+    expect(() => parseSize('10.0005')).toThrow('size 10.0005 is off the 0.001-share grid: use 10 or 10.001');
+    expect(() => parseSize('0')).toThrow(/greater than 0/);
+    expect(() => parseAmount('0.0000001')).toThrow(ValidationError);
+  });
+});
+
+const market = parseMarket({
+  slug: 'btc-100k-2026',
+  title: 'BTC',
+  status: 'FUNDED',
+  tradeType: 'clob',
+  marketType: 'single',
+  expired: false,
+  expirationTimestamp: Date.now() + 86_400_000,
+  positionIds: ['111', '222'],
+  venue: { exchange: '0x05c748E2f4DcDe0ec9Fa8DDc40DE6b867f923fa5', adapter: null },
+});
+
+describe('request building', () => {
+  const base = { market, outcome: 'YES' as const, side: 'BUY' as const, clientOrderId: 'cid-1', ownerId: 7, feeRateBps: 300, maker: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' as const, salt: 123n };
+  it('builds the body with the SDK key order and types', () => {
+    const { body } = prepareOrder({ ...base, type: 'GTC', price: 550_000n, size: 10_000_000n, postOnly: true });
+    expect(JSON.stringify(body)).toBe(
+      '{"order":{"salt":123,"maker":"0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266","signer":"0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266","taker":"0x0000000000000000000000000000000000000000","tokenId":"111","makerAmount":5500000,"takerAmount":10000000,"expiration":"0","nonce":0,"feeRateBps":300,"side":0,"signatureType":0,"price":0.55},"orderType":"GTC","marketSlug":"btc-100k-2026","ownerId":7,"postOnly":true,"clientOrderId":"cid-1"}',
+    );
+    const fok = prepareOrder({ ...base, outcome: 'NO', side: 'SELL', type: 'FOK', amount: 5_000_000n }).body;
+    expect(fok.order.price).toBeUndefined();
+    expect(fok.order.takerAmount).toBe(1);
+    expect(fok.order.tokenId).toBe('222');
+    expect(fok.postOnly).toBeUndefined();
+  });
+  it('builds a delegated order: zero-address maker, no signature, owner = sub-account', () => {
+    const { body } = prepareOrder({ ...base, type: 'GTC', price: 500_000n, size: 1_000_000n, delegated: true, onBehalfOf: 99, maker: null });
+    expect(body.order.maker).toBe('0x0000000000000000000000000000000000000000');
+    expect(body.ownerId).toBe(99);
+    expect(body.onBehalfOf).toBe(99);
+  });
+  it('refuses invalid orders before any network call, naming the field', () => {
+    const p = (o: Record<string, unknown>) => () => parseOrderInput({ market: 'btc-100k-2026', side: 'buy', outcome: 'yes', ...o });
+    expect(p({ type: 'fok', price: '0.5', amount: '10' })).toThrow(/FOK orders take --amount and no --price/);
+    expect(p({ type: 'fak', amount: '10' })).toThrow(/FAK orders take --price and --size/);
+    expect(p({ type: 'fok', amount: '10', postOnly: true })).toThrow(/--post-only works with GTC orders only/);
+    expect(p({ price: '0.5' })).toThrow(/need --size/);
+    expect(p({ side: 'hold', price: '0.5', size: '1' })).toThrow(/side must be one of buy, sell/);
+    expect(p({ outcome: 'maybe', price: '0.5', size: '1' })).toThrow(/outcome must be one of yes, no/);
+    expect(p({ price: '0.5', size: '1', clientId: 'x'.repeat(129) })).toThrow(/at most 128/);
+    expect(p({ price: '0.5', size: '1', delegated: true })).toThrow(/--on-behalf-of/);
+    const resolved = parseMarket({ ...market.raw, status: 'RESOLVED', winningOutcomeIndex: 0 });
+    expect(() => prepareOrder({ ...base, market: resolved, type: 'GTC', price: 1n * 500_000n, size: 1_000_000n })).toThrow(/resolved/);
+    const expired = parseMarket({ ...market.raw, expired: true });
+    expect(() => prepareOrder({ ...base, market: expired, type: 'GTC', price: 500_000n, size: 1_000_000n })).toThrow(/deadline/);
+    const group = parseMarket({ ...market.raw, tradeType: 'group', markets: [{ slug: 'child-a' }] });
+    expect(() => prepareOrder({ ...base, market: group, type: 'GTC', price: 500_000n, size: 1_000_000n })).toThrow(/child-a/);
+  });
+  it('makes unique client ids and JSON-safe salts, and parses expiries', () => {
+    const ids = new Set(Array.from({ length: 200 }, newClientOrderId));
+    expect(ids.size).toBe(200);
+    for (let i = 0; i < 200; i++) expect(newSalt()).toBeLessThan(2n ** 53n);
+    expect(parseExpiry('+1h', 1_000_000)).toBe(BigInt(Math.floor((1_000_000 + 3_600_000) / 1000)));
+    expect(parseExpiry(undefined)).toBe(0n);
+    expect(() => parseExpiry('yesterday')).toThrow(/not a time/);
+  });
+});

@@ -17,6 +17,7 @@ export class TradeCache {
   private readonly markets: JsonCache;
   private readonly owners: JsonCache;
   private readonly memo = new Map<string, Promise<Market>>();
+  private readonly ownerMemo = new Map<string, Promise<Owner>>();
 
   constructor(home: string) {
     this.markets = new JsonCache(home, 'markets', 10 * 60_000);
@@ -44,9 +45,16 @@ export class TradeCache {
   /** The authenticated caller's profile id and fee rate (GET /profiles/me, cached a day). */
   async owner(api: ApiClient, credentialId: string): Promise<Owner> {
     const key = `${api.baseUrl} ${credentialId}`;
-    return this.owners.getOr(key, async () => {
-      const me = await profileMe(api);
-      return { profileId: me.id, feeRateBps: me.feeRateBps, account: me.account };
-    });
+    // One lookup however many orders of a batch ask at once.
+    let p = this.ownerMemo.get(key);
+    if (!p) {
+      p = this.owners.getOr(key, async () => {
+        const me = await profileMe(api);
+        return { profileId: me.id, feeRateBps: me.feeRateBps, account: me.account };
+      });
+      p.catch(() => this.ownerMemo.delete(key));
+      this.ownerMemo.set(key, p);
+    }
+    return p;
   }
 }

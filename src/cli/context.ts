@@ -152,6 +152,41 @@ export class Context {
     return this.pass;
   }
 
+  /** A passphrase for new encrypted files: PM_PASSPHRASE > --passphrase-file > asked twice. */
+  newPassphrase(): Promise<string> {
+    this.pass ??= (async () => {
+      const { resolvePassphrase } = await import('../keystore/index.js');
+      const { password } = await import('./prompt.js');
+      const { UsageError: Usage } = await import('../core/errors.js');
+      const hint = 'Set PM_PASSPHRASE or pass --passphrase-file FILE.';
+      return resolvePassphrase({
+        env: this.env.PM_PASSPHRASE,
+        file: this.flags.passphraseFile,
+        interactive: this.interactive,
+        prompt: async () => {
+          const a = await password(this, 'New keystore passphrase', hint);
+          if (a.length < 8) throw new Usage('the passphrase is too short: use at least 8 characters');
+          const b = await password(this, 'Repeat the passphrase', hint);
+          if (a !== b) throw new Usage('the two passphrases differ');
+          return a;
+        },
+      });
+    })();
+    this.pass.catch(() => {
+      this.pass = undefined;
+    });
+    return this.pass;
+  }
+
+  /** Updates the active profile (or `name`) in the config file. */
+  updateProfile(patch: Partial<ProfileConfig>, name = this.profileName() ?? 'default'): string {
+    const cfg = structuredClone(this.config());
+    cfg.profiles[name] = { ...(cfg.profiles[name] ?? {}), ...patch };
+    cfg.activeProfile ??= name;
+    this.saveConfig(cfg);
+    return name;
+  }
+
   /** Forgets a passphrase that turned out to be wrong. */
   forgetPassphrase(): void {
     this.pass = undefined;

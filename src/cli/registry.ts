@@ -1,7 +1,7 @@
 // The command registry: one list, from which main.ts builds the parser and the completion
 // scripts are generated. Handlers are imported only when their command runs.
 import type { CommandDef } from './command.js';
-import { ACCOUNT_COMMANDS } from './registry-accounts.js';
+import { ACCOUNT_COMMANDS, ACCOUNT_GROUPS } from './registry-accounts.js';
 import { ORDER_COMMANDS } from './registry-orders.js';
 
 const SORTS = ['lp_rewards', 'ending_soon', 'newest', 'high_value', 'liquidity'] as const;
@@ -13,8 +13,7 @@ export const GROUPS: Record<string, string> = {
   profile: 'Named profiles (exchange, wallet, token)',
   sandbox: 'The embedded local exchange for demos, tests and your own bots',
   completion: 'Shell completion scripts',
-  wallet: 'EOA keys in an encrypted keystore (Web3 Secret Storage v3)',
-  token: 'Scoped API tokens (HMAC); secrets are stored encrypted',
+  ...ACCOUNT_GROUPS,
   order: 'Place, cancel, list and check orders',
 };
 

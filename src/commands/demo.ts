@@ -26,6 +26,14 @@ export function demoSteps(): DemoStep[] {
     { note: 'A market page', argv: ['markets', 'page', '/crypto', '--limit', '3'] },
     { note: 'Everything is scriptable: --json prints stable JSON on stdout (raw units as strings)', argv: ['--json', 'book', 'btc-100k-2026'] },
     { note: 'Errors are clear and have exit codes: an unknown market exits 4', argv: ['markets', 'show', 'no-such-market'], expect: 4 },
+    { note: "Set up a trading profile with the sandbox's seeded trader alice (keys and token stored encrypted)", argv: ['init', '--sandbox', '--yes'] },
+    { note: 'Who am I? Verified with the exchange', argv: ['whoami'] },
+    { note: 'A resting limit order (GTC), with a client id of your choosing (one is generated when absent)', argv: ['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.55', '--size', '10', '--client-id', 'demo-rest-1'] },
+    { note: 'A crossing order fills at once against the best asks, fee included', argv: ['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--type', 'fok', '--amount', '25'] },
+    { note: 'Running the same order again with the same client id never places a second one', argv: ['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.55', '--size', '10', '--client-id', 'demo-rest-1'] },
+    { note: 'Invalid input is refused before anything is sent (exit 2)', argv: ['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.5555', '--size', '10'], expect: 2 },
+    { note: 'Your open orders in the market', argv: ['order', 'list', '--market', 'btc-100k-2026'] },
+    { note: 'Cancel them all', argv: ['order', 'cancel', '--all', 'btc-100k-2026'] },
   ];
 }
 
@@ -38,7 +46,9 @@ const run: Handler = async (ctx) => {
   try {
     out.line(out.c.bold(`pm demo: an ephemeral sandbox exchange is running at ${sandbox.baseUrl}`));
     out.line(out.c.dim(`(each step below is the command you would type; they run with PM_BASE_URL=${sandbox.baseUrl})`));
-    const env = { ...ctx.io.env, PM_HOME: home, PM_BASE_URL: sandbox.baseUrl, PM_WS_URL: sandbox.wsUrl };
+    // A throw-away home and passphrase: the demo keeps nothing. (Real use: a prompt, or PM_PASSPHRASE / --passphrase-file.)
+    const env = { ...ctx.io.env, PM_HOME: home, PM_BASE_URL: sandbox.baseUrl, PM_WS_URL: sandbox.wsUrl, PM_PASSPHRASE: 'demo-passphrase', PM_SCRYPT_N: '16384', CI: '1' };
+    out.line(out.c.dim(`(PM_HOME=${home}, PM_PASSPHRASE=demo-passphrase: a throw-away home for this tour)`));
     let n = 0;
     for (const step of demoSteps()) {
       n++;

@@ -1,0 +1,235 @@
+// `pm init`: a wizard (or flags) that picks the exchange, sets up a wallet and an API token in
+// the encrypted keystore, and writes a profile.
+import { readFileSync } from 'node:fs';
+import type { Handler } from '../cli/command.js';
+import { optBool, optStr } from '../cli/command.js';
+import type { Context } from '../cli/context.js';
+import { input, password, select } from '../cli/prompt.js';
+import { DEFAULT_BASE_URL, DEFAULT_WS_URL, checkProfileName } from '../core/config.js';
+import type { ProfileConfig } from '../core/config.js';
+import { ConflictError, ExchangeError, NetworkError, UsageError, ValidationError } from '../core/errors.js';
+import { hmacSigner } from '../core/auth.js';
+import { isBase64 } from '../core/hmac.js';
+import { runningSandbox } from '../core/sandboxctl.js';
+import { deriveToken, profileMe } from '../core/tokens.js';
+
+interface SandboxAccount {
+  name: string;
+  address: string;
+  privateKey: string;
+  profileId: number;
+  token: { tokenId: string; secret: string; scopes: string[] };
+  apiKey: string;
+  identityToken: string;
+}
+
+function sandboxUrl(ctx: Context): string {
+  const explicit = ctx.flags.baseUrl ?? ctx.env.PM_BASE_URL;
+  if (explicit) return explicit;
+  const running = runningSandbox(ctx.home);
+  if (running) return running.baseUrl;
+  throw new NetworkError('no sandbox is running for this PM_HOME', { hint: 'Start one with pm sandbox start --detach (or pass --base-url of a running sandbox).' });
+}
+
+async function sandboxAccounts(ctx: Context, baseUrl: string): Promise<SandboxAccount[]> {
+  const { ApiClient } = await import('../core/http.js');
+  const api = new ApiClient({ baseUrl, timeoutMs: 5000, maxRetries: 0 });
+  try {
+    const d = (await api.request<unknown>({ method: 'GET', path: '/__sandbox/accounts' })).data;
+    if (!Array.isArray(d)) throw new ExchangeError(`${baseUrl} does not look like a pm sandbox (no seeded accounts)`);
+    return d as SandboxAccount[];
+  } finally {
+    await api.close();
+  }
+}
+
+function guardProfile(ctx: Context, name: string, force: boolean, refresh: boolean): void {
+  if (ctx.config().profiles[name] && !force && !refresh) {
+    throw new ConflictError(`a profile named ${name} already exists`, { hint: 'Pick another with --profile-name, or pass --force to replace it.' });
+  }
+}
+
+async function initSandbox(ctx: Context, accountName: string, profileName: string, force: boolean): Promise<Record<string, unknown>> {
+  const baseUrl = sandboxUrl(ctx).replace(/\/+$/, '');
+  const accounts = await sandboxAccounts(ctx, baseUrl);
+  const acct = accounts.find((a) => a.name === accountName);
+  if (!acct) throw new ValidationError(`the sandbox has no account "${accountName}"`, { hint: `Accounts: ${accounts.map((a) => a.name).join(', ')}` });
+  // Re-running init --sandbox for the same sandbox profile refreshes it.
+  guardProfile(ctx, profileName, force, ctx.config().profiles[profileName]?.sandbox === true);
+  const pass = await ctx.newPassphrase();
+  const ks = await ctx.keystore();
+  const wallet = `sandbox-${acct.name}`;
+  await ks.importWalletKey(wallet, acct.privateKey, pass, { force: true });
+  await ks.saveSecrets(profileName, { tokenId: acct.token.tokenId, tokenSecret: acct.token.secret, apiKey: acct.apiKey, identityToken: acct.identityToken }, pass, { force: true, label: `sandbox ${acct.name}` });
+  const profile: ProfileConfig = {
+    baseUrl,
+    wsUrl: baseUrl.replace(/^http/, 'ws'),
+    sandbox: true,
+    wallet,
+    secrets: profileName,
+    address: acct.address,
+    profileId: acct.profileId,
+    tokenId: acct.token.tokenId,
+    feeRateBps: await feeRate(ctx, baseUrl, acct.token.tokenId, acct.token.secret),
+  };
+  writeProfile(ctx, profileName, profile);
+  return { profile: profileName, baseUrl, account: acct.name, address: acct.address, profileId: acct.profileId, tokenId: acct.token.tokenId, wallet };
+}
+
+async function feeRate(ctx: Context, baseUrl: string, tokenId: string, secret: string): Promise<number> {
+  const { ApiClient } = await import('../core/http.js');
+  const api = new ApiClient({ baseUrl, auth: { hmac: hmacSigner(tokenId, secret) }, timeoutMs: ctx.timeoutMs });
+  try {
+    return (await profileMe(api)).feeRateBps;
+  } finally {
+    await api.close();
+  }
+}
+
+function writeProfile(ctx: Context, name: string, profile: ProfileConfig): void {
+  const cfg = structuredClone(ctx.config());
+  cfg.profiles[name] = profile;
+  cfg.activeProfile = name;
+  ctx.saveConfig(cfg);
+}
+
+function readSecretFile(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch (e) {
+    throw new UsageError(`cannot read ${file}: ${(e as Error).message}`);
+  }
+}
+
+/** The real exchange (or any URL), from flags or the wizard's answers. */
+async function initExchange(ctx: Context, o: { baseUrl: string; profileName: string; force: boolean; wallet?: string | undefined; importKeyFile?: string | undefined; createWallet: boolean; tokenId?: string | undefined; secret?: string | undefined; derive: boolean; scopes?: string | undefined }): Promise<Record<string, unknown>> {
+  guardProfile(ctx, o.profileName, o.force, false);
+  const ks = await ctx.keystore();
+  const pass = await ctx.newPassphrase();
+  let wallet = o.wallet;
+  let address: string | null = null;
+  if (o.importKeyFile !== undefined) {
+    wallet ??= o.profileName;
+    address = (await ks.importWalletKey(wallet, readSecretFile(o.importKeyFile), pass, { force: o.force })).address;
+  } else if (o.createWallet) {
+    wallet ??= o.profileName;
+    address = (await ks.createWallet(wallet, pass, { force: o.force })).address;
+  } else if (wallet !== undefined) {
+    address = ks.walletAddress(wallet);
+  }
+  const profile: ProfileConfig = { baseUrl: o.baseUrl, ...(o.baseUrl === DEFAULT_BASE_URL ? { wsUrl: DEFAULT_WS_URL } : {}), ...(wallet ? { wallet } : {}), ...(address ? { address } : {}) };
+  const { ApiClient } = await import('../core/http.js');
+  if (o.derive) {
+    const identity = ctx.env.PM_IDENTITY_TOKEN;
+    if (!identity) throw new UsageError('--derive needs an identity token in PM_IDENTITY_TOKEN');
+    const api = new ApiClient({ baseUrl: o.baseUrl, auth: { identity: { header: () => `Bearer ${identity}` } }, timeoutMs: ctx.timeoutMs });
+    try {
+      const { parseScopes } = await import('../core/tokens.js');
+      const t = await deriveToken(api, { label: `pm init ${o.profileName}`, scopes: o.scopes ? parseScopes(o.scopes) : undefined });
+      await ks.saveSecrets(o.profileName, { tokenId: t.tokenId, tokenSecret: t.secret, identityToken: identity }, pass, { force: true });
+      Object.assign(profile, { secrets: o.profileName, tokenId: t.tokenId, profileId: t.profileId });
+    } finally {
+      await api.close();
+    }
+  } else if (o.tokenId !== undefined && o.secret !== undefined) {
+    if (!isBase64(o.secret)) throw new ValidationError('the token secret is not base64');
+    await ks.saveSecrets(o.profileName, { tokenId: o.tokenId, tokenSecret: o.secret }, pass, { force: true });
+    Object.assign(profile, { secrets: o.profileName, tokenId: o.tokenId });
+  }
+  if (profile.tokenId && profile.secrets) {
+    // Verify the token now, so a typo fails here rather than at the first order.
+    const stored = await ks.loadSecrets(o.profileName, pass);
+    const api = new ApiClient({ baseUrl: o.baseUrl, auth: { hmac: hmacSigner(profile.tokenId, stored.tokenSecret ?? '') }, timeoutMs: ctx.timeoutMs });
+    try {
+      const me = await profileMe(api);
+      Object.assign(profile, { profileId: me.id, feeRateBps: me.feeRateBps });
+      if (address && me.account && me.account.toLowerCase() !== address.toLowerCase()) {
+        ctx.out.warn(`the token belongs to ${me.account}, not to the wallet ${address}: orders signed by this wallet will be refused`);
+      }
+    } finally {
+      await api.close();
+    }
+  }
+  writeProfile(ctx, o.profileName, profile);
+  return { profile: o.profileName, baseUrl: o.baseUrl, wallet: wallet ?? null, address, tokenId: profile.tokenId ?? null, profileId: profile.profileId ?? null };
+}
+
+async function wizard(ctx: Context, force: boolean): Promise<Record<string, unknown>> {
+  const hint = 'Run pm init with flags instead (see pm init --help).';
+  const running = runningSandbox(ctx.home);
+  const where = await select(ctx, 'Which exchange?', [
+    { name: `Local sandbox${running ? ` (running at ${running.baseUrl})` : ' (start it with pm sandbox start --detach)'}`, value: 'sandbox' as const },
+    { name: 'The real exchange (api.limitless.exchange)', value: 'real' as const },
+    { name: 'Another URL', value: 'url' as const },
+  ], hint);
+  if (where === 'sandbox') {
+    const account = await select(ctx, 'Which seeded account?', [
+      { name: 'alice: a trader with 10,000 USDC', value: 'alice' },
+      { name: 'bob: the market maker', value: 'bob' },
+      { name: 'partner: partner scopes and sub-accounts', value: 'partner' },
+    ], hint);
+    const name = checkProfileName(await input(ctx, 'Profile name', hint, 'sandbox'));
+    return initSandbox(ctx, account, name, force);
+  }
+  const baseUrl = where === 'real' ? DEFAULT_BASE_URL : (await input(ctx, 'Exchange base URL', hint)).replace(/\/+$/, '');
+  const name = checkProfileName(await input(ctx, 'Profile name', hint, 'default'));
+  const walletChoice = await select(ctx, 'Signing wallet', [
+    { name: 'Create a new wallet', value: 'create' as const },
+    { name: 'Import a private key (hidden prompt)', value: 'import' as const },
+    { name: 'Skip (read-only, or set PM_PRIVATE_KEY later)', value: 'skip' as const },
+  ], hint);
+  let importKey: string | undefined;
+  if (walletChoice === 'import') importKey = await password(ctx, 'Private key (hex)', hint);
+  const tokenChoice = await select(ctx, 'API token', [
+    { name: 'Add an existing token (id and secret)', value: 'add' as const },
+    { name: 'Derive a new token with an identity token', value: 'derive' as const },
+    { name: 'Skip', value: 'skip' as const },
+  ], hint);
+  let tokenId: string | undefined;
+  let secret: string | undefined;
+  if (tokenChoice === 'add') {
+    tokenId = await input(ctx, 'Token id', hint);
+    secret = await password(ctx, 'Token secret (base64)', hint);
+  } else if (tokenChoice === 'derive' && !ctx.env.PM_IDENTITY_TOKEN) {
+    throw new UsageError('deriving needs PM_IDENTITY_TOKEN in the environment', { hint: 'Set it and run pm init again.' });
+  }
+  const result = await initExchange(ctx, { baseUrl, profileName: name, force, createWallet: walletChoice === 'create', derive: tokenChoice === 'derive', tokenId, secret });
+  if (importKey !== undefined) {
+    const ks = await ctx.keystore();
+    const w = await ks.importWalletKey(name, importKey, await ctx.newPassphrase(), { force });
+    ctx.updateProfile({ wallet: name, ...(w.address ? { address: w.address } : {}) }, name);
+    result['wallet'] = name;
+    result['address'] = w.address;
+  }
+  return result;
+}
+
+const run: Handler = async (ctx, { opts }) => {
+  const force = optBool(opts, 'force');
+  const profileName = optStr(opts, 'profileName');
+  let result: Record<string, unknown>;
+  if (optBool(opts, 'sandbox')) {
+    result = await initSandbox(ctx, optStr(opts, 'account') ?? 'alice', checkProfileName(profileName ?? 'sandbox'), force);
+  } else if (ctx.flags.yes || !ctx.interactive) {
+    const secretFile = optStr(opts, 'secretFile');
+    result = await initExchange(ctx, {
+      baseUrl: (ctx.flags.baseUrl ?? ctx.env.PM_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, ''),
+      profileName: checkProfileName(profileName ?? 'default'),
+      force,
+      wallet: optStr(opts, 'wallet'),
+      importKeyFile: optStr(opts, 'importKeyFile'),
+      createWallet: optBool(opts, 'createWallet'),
+      tokenId: optStr(opts, 'tokenId'),
+      secret: secretFile === undefined ? undefined : readSecretFile(secretFile),
+      derive: optBool(opts, 'derive'),
+      scopes: optStr(opts, 'scopes'),
+    });
+  } else {
+    result = await wizard(ctx, force);
+  }
+  ctx.out.data(result, () => {
+    ctx.out.keyValue(Object.entries(result).map(([k, v]) => [k, v === null || v === undefined ? '-' : String(v)]));
+    ctx.out.info(`profile ${String(result['profile'])} is ready and active. Next: pm whoami`);
+  });
+};
+export default run;

@@ -1,0 +1,45 @@
+import { readFileSync } from 'node:fs';
+import type { Handler } from '../../cli/command.js';
+import { optBool, optStr } from '../../cli/command.js';
+import { password } from '../../cli/prompt.js';
+import { UsageError } from '../../core/errors.js';
+import { attachWallet, walletName } from './common.js';
+
+function readFile(file: string, what: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read ${what} ${file}: ${(e as Error).message}`);
+  }
+}
+
+const run: Handler = async (ctx, { args, opts }) => {
+  const name = walletName(args[0]);
+  const force = optBool(opts, 'force');
+  const ks = await ctx.keystore();
+  const keystoreFile = optStr(opts, 'keystore');
+  let info;
+  if (keystoreFile !== undefined) {
+    const json: unknown = JSON.parse(readFile(keystoreFile, 'keystore file'));
+    const srcFile = optStr(opts, 'keystorePassphraseFile');
+    const source = srcFile !== undefined ? readFile(srcFile, 'passphrase file').replace(/\r?\n$/, '') : await password(ctx, `Passphrase of ${keystoreFile}`, 'Pass --keystore-passphrase-file FILE.');
+    const pass = await ctx.newPassphrase();
+    info = await ks.importWalletJson(name, json, source, pass, { force });
+  } else {
+    let key: string;
+    const file = optStr(opts, 'file');
+    if (file !== undefined) key = readFile(file, 'key file');
+    else if (optBool(opts, 'stdin')) {
+      key = '';
+      for await (const c of ctx.io.stdin) key += typeof c === 'string' ? c : c.toString('utf8');
+    } else key = await password(ctx, 'Private key (hex)', 'Pass --file FILE or --stdin (never the key itself).');
+    const pass = await ctx.newPassphrase();
+    info = await ks.importWalletKey(name, key.trim(), pass, { force });
+  }
+  const profile = attachWallet(ctx, name, info.address);
+  ctx.out.data({ name, address: info.address, path: info.path, profile }, () => {
+    ctx.out.keyValue([['wallet', name], ['address', info.address ?? '-'], ['file', info.path]]);
+    if (profile) ctx.out.info(`profile ${profile} now signs with this wallet`);
+  });
+};
+export default run;

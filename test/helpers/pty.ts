@@ -1,0 +1,59 @@
+// Drives an interactive command through a pseudo-terminal (python3's pty module), answering
+// prompts as they appear.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const PTY = fileURLToPath(new URL('./ptyrun.py', import.meta.url));
+// eslint-disable-next-line no-control-regex
+const ANSI = /\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\r/g;
+
+export interface Step {
+  /** Text to wait for on the screen (ANSI stripped). */
+  waitFor: string | RegExp;
+  /** Keys to send once it appears. */
+  send: string;
+}
+
+export const KEY = { enter: '\r', down: '\x1b[B', up: '\x1b[A' };
+
+/** Runs `argv` under a TTY, plays the steps, resolves with the exit code and the screen text. */
+export function runInPty(argv: string[], steps: Step[], env: Record<string, string | undefined>, timeoutMs = 20_000): Promise<{ code: number | null; screen: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('python3', [PTY, ...argv], { env: { ...env, TERM: 'xterm' }, stdio: ['pipe', 'pipe', 'inherit'] });
+    let screen = '';
+    let consumed = 0;
+    let i = 0;
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`pty timed out at step ${i} waiting for ${String(steps[i]?.waitFor)}; screen:\n${screen.replace(ANSI, '')}`));
+    }, timeoutMs);
+    const pump = (): void => {
+      while (i < steps.length) {
+        const step = steps[i];
+        if (!step) break;
+        const text = screen.replace(ANSI, '').slice(consumed);
+        const m = typeof step.waitFor === 'string' ? (text.includes(step.waitFor) ? { index: text.indexOf(step.waitFor), len: step.waitFor.length } : null) : (() => {
+          const r = step.waitFor.exec(text);
+          return r ? { index: r.index, len: r[0].length } : null;
+        })();
+        if (!m) break;
+        consumed += m.index + m.len;
+        i++;
+        // A small pause lets the prompt finish drawing before the keys arrive.
+        setTimeout(() => {
+          child.stdin.write(step.send);
+          pump();
+        }, 60);
+        return;
+      }
+    };
+    child.stdout.on('data', (c: Buffer) => {
+      screen += c.toString('utf8');
+      pump();
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, screen: screen.replace(ANSI, '') });
+    });
+  });
+}

@@ -1,0 +1,31 @@
+# Runs a command under a pseudo-terminal (no native node modules needed): the child sees a TTY
+# on stdin, stdout and stderr; this process relays the terminal to its own stdout and its own
+# stdin to the terminal. Exits with the child's exit code.
+import fcntl, os, pty, select, struct, sys, termios
+
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp(sys.argv[1], sys.argv[1:])
+fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack('HHHH', 40, 120, 0, 0))
+stdin_open = True
+while True:
+    fds = [fd] + ([0] if stdin_open else [])
+    r, _, _ = select.select(fds, [], [], 30)
+    if not r:
+        break
+    if fd in r:
+        try:
+            data = os.read(fd, 4096)
+        except OSError:
+            break
+        if not data:
+            break
+        os.write(1, data)
+    if stdin_open and 0 in r:
+        data = os.read(0, 4096)
+        if not data:
+            stdin_open = False
+        else:
+            os.write(fd, data)
+_, status = os.waitpid(pid, 0)
+sys.exit(os.waitstatus_to_exitcode(status))

@@ -4,14 +4,13 @@
 //                                 which fields are set and timestamps sit outside the ciphertext
 // Directories 0700, files 0600 (re-applied on every write), writes atomic. A wrong passphrase
 // is detected before anything is written, so it never changes or deletes a file.
-import { chmodSync, closeSync, existsSync, fsyncSync, linkSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { LocalAccount } from 'viem/accounts';
 import type { Hex } from 'viem';
 import { ConflictError, NotFoundError, PmError, ValidationError } from '../core/errors.js';
-import { ensurePrivateDir } from '../core/fsutil.js';
+import { ensurePrivateDir, writePrivateFileAtomic } from '../core/fsutil.js';
 import { isBase64 } from '../core/hmac.js';
 import { decryptKeystore, decryptSecret, encryptKeystore, encryptSecret, keystoreAddress, parseEnvelope, parsePrivateKey } from './v3.js';
 import type { EncryptOptions, KeystoreV3 } from './v3.js';
@@ -207,7 +206,8 @@ export class Keystore {
       updatedAt: new Date().toISOString(),
       crypto: env.crypto,
     };
-    writeAtomic(path, `${JSON.stringify(file, null, 2)}\n`, true);
+    ensurePrivateDir(dirname(dirname(path)));
+    writePrivateFileAtomic(path, `${JSON.stringify(file, null, 2)}\n`);
     return this.secretsInfo(name);
   }
 
@@ -278,7 +278,8 @@ export class Keystore {
     this.refuseExisting(name, opts);
     const ks: KeystoreV3 = await encryptKeystore(key, passphrase, this.kdf);
     const path = this.walletPath(name);
-    writeAtomic(path, JSON.stringify(ks), opts.force === true, () => this.refuseExisting(name, {}));
+    ensurePrivateDir(dirname(dirname(path)));
+    writePrivateFileAtomic(path, JSON.stringify(ks), { replace: opts.force === true, onExists: () => this.refuseExisting(name, {}) });
     return { name, address: privateKeyToAccount(key).address, path, createdAt: fileTime(path) };
   }
 
@@ -316,48 +317,6 @@ function checkSecrets(v: unknown, label: string): StoredSecrets {
   // Names only, never values: these are secrets.
   if (out.tokenSecret !== undefined && !isBase64(out.tokenSecret)) throw new ValidationError(`${label}: tokenSecret is not base64`, { hint: 'A token secret is the base64 string the exchange returned once when the token was derived.' });
   return out;
-}
-
-// Temp file in the same directory, fsync, chmod 0600, then rename (replace) or link (no
-// clobber: fails when the name appeared meanwhile, so two `create`s cannot both win).
-function writeAtomic(file: string, data: string, replace: boolean, onExists?: () => void): void {
-  const dir = dirname(file);
-  ensurePrivateDir(dirname(dir));
-  ensurePrivateDir(dir);
-  const tmp = join(dir, `.${randomBytes(6).toString('hex')}.tmp`);
-  const fd = openSync(tmp, 'wx', 0o600);
-  try {
-    writeSync(fd, Buffer.from(data, 'utf8'));
-    fsyncSync(fd);
-  } catch (e) {
-    closeSync(fd);
-    rmSync(tmp, { force: true });
-    throw e;
-  }
-  closeSync(fd);
-  chmodSync(tmp, 0o600);
-  try {
-    if (replace) renameSync(tmp, file);
-    else {
-      try {
-        linkSync(tmp, file);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'EEXIST') onExists?.();
-        throw e;
-      }
-      rmSync(tmp);
-    }
-  } finally {
-    rmSync(tmp, { force: true });
-  }
-  chmodSync(file, 0o600);
-  try {
-    const dfd = openSync(dir, 'r');
-    fsyncSync(dfd);
-    closeSync(dfd);
-  } catch {
-    // Directory fsync is not supported everywhere; the rename is still atomic.
-  }
 }
 
 function jsonNames(dir: string): string[] {

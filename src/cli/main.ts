@@ -2,11 +2,10 @@
 // main(argv, io) returns the exit code, so tests can call it in-process.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { CommandDef, Handler, OptionDef } from './command.js';
-import { Context } from './context.js';
-import type { GlobalFlags } from './context.js';
+import type { Context, GlobalFlags } from './context.js';
 import { errorJson, errorText, toPmError, UsageError } from './errors.js';
 import type { IO } from './output.js';
-import { toJson } from './output.js';
+import { toJson } from './json.js';
 import { COMMANDS, GROUPS } from './registry.js';
 import { VERSION } from './version.js';
 
@@ -181,6 +180,8 @@ export async function main(argv: string[], io: IO): Promise<number> {
   const flags = globalFlags(inv.opts);
   let ctx: Context | undefined;
   try {
+    // Loaded only when a command runs, so --help and --version stay fast.
+    const { Context } = await import('./context.js');
     ctx = new Context(io, flags);
     const def = inv.def;
     const args: string[] = [];

@@ -3,6 +3,7 @@
 import { createRequire } from 'node:module';
 import { Chalk } from 'chalk';
 import type { ChalkInstance } from 'chalk';
+import { toJson } from './json.js';
 
 export interface OutStream {
   write(chunk: string): unknown;
@@ -27,10 +28,7 @@ export interface IO {
 
 export type Format = 'table' | 'json' | 'ndjson';
 
-/** JSON with bigints as decimal strings (the only bigint serialiser). */
-export function toJson(value: unknown, pretty = false): string {
-  return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), pretty ? 2 : undefined);
-}
+export { toJson };
 
 export interface Column {
   header: string;

@@ -155,6 +155,8 @@ export interface SandboxState {
   feed: Record<string, unknown>[]; // NEW_TRADE feed events, newest last
   /** Taker fees the exchange collected, raw USDC as a decimal string (keeps USDC conserved). */
   feesCollected?: string;
+  /** The sandbox's own server key (hex): token secrets derive from it, so none is stored. */
+  serverKey?: string;
 }
 
 /** What the authentication layer established for a request. */

@@ -1,5 +1,5 @@
 // Spawns the built bin/pm.js (as users run it): pipes, exit codes, no TTY, signals.
-import { execa } from 'execa';
+import { execa, execaSync } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from '../helpers/run.js';
 
@@ -114,6 +114,13 @@ describe('detached sandbox', () => {
       expect(JSON.parse(st.stdout)).toMatchObject({ running: true, healthy: true, baseUrl: ready.baseUrl });
       const viaProfile = await execa('node', [BIN, '--profile', 'sandbox', '--json', 'markets', 'list'], { env: e });
       expect(JSON.parse(viaProfile.stdout).length).toBeGreaterThan(0);
+      // init against the detached sandbox, trade, then: no file under PM_HOME (the sandbox's
+      // own state included) holds a private key or token secret in plain text.
+      const pe = { ...e, PM_PASSPHRASE: 'p4ssphrase', PM_SCRYPT_N: '1024', CI: '1' };
+      expect((await execa('node', [BIN, 'init', '--sandbox', '--yes'], { env: pe, stdin: 'ignore' })).exitCode).toBe(0);
+      expect((await execa('node', [BIN, 'order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.5', '--size', '1'], { env: pe, stdin: 'ignore' })).exitCode).toBe(0);
+      const all = execaSync('grep', ['-rlF', '-e', ready.accounts[0]!.privateKey.slice(2), '-e', ready.accounts[0]!.token.secret, h], { reject: false });
+      expect(all.stdout).toBe('');
       const stop = await execa('node', [BIN, 'sandbox', 'stop'], { env: e });
       expect(stop.exitCode).toBe(0);
       const st2 = await execa('node', [BIN, '--json', 'sandbox', 'status'], { env: e, reject: false });

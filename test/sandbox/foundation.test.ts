@@ -201,11 +201,20 @@ describe('lifecycle', () => {
       const partner = a.info.accounts.find((x) => x.name === 'partner');
       const res = await fetch(`${a.baseUrl}/auth/api-tokens/derive`, { method: 'POST', headers: { identity: `Bearer ${partner?.identityToken ?? ''}`, 'content-type': 'application/json' }, body: '{"label":"kept"}' });
       const tokenId = ((await res.json()) as { tokenId: string }).tokenId;
+      const derivedSecret = a.ctx.state.tokens.find((t) => t.tokenId === tokenId)?.secret ?? 'missing';
       await a.close();
       expect(statSync(join(dir, 'sandbox', 'state.json')).mode & 0o777).toBe(0o600);
+      // The stored state holds no private key and no token secret in plain text.
+      const stored = readFileSync(join(dir, 'sandbox', 'state.json'), 'utf8');
+      for (const acc of a.info.accounts) {
+        expect(stored).not.toContain(acc.privateKey.slice(2));
+        expect(stored).not.toContain(acc.token.secret);
+      }
+      expect(stored).not.toContain(derivedSecret);
       expect(statSync(join(dir, 'sandbox')).mode & 0o777).toBe(0o700);
       const b = await startSandbox({ port: 0, dataDir: join(dir, 'sandbox') });
-      expect(b.ctx.state.tokens.some((t) => t.tokenId === tokenId)).toBe(true);
+      expect(b.ctx.state.tokens.find((t) => t.tokenId === tokenId)?.secret).toBe(derivedSecret);
+      expect(b.ctx.state.profiles.find((p) => p.name === 'alice')?.privateKey).toBe(a.info.accounts[0]?.privateKey);
       b.reset();
       expect(b.ctx.state.tokens.some((t) => t.tokenId === tokenId)).toBe(false);
       await b.close();

@@ -1,6 +1,7 @@
 // Tokens and profiles (wire-facts §2.2, §4.4).
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { allowedScopes } from '../auth.js';
+import { tokenSecret } from '../persist.js';
 import type { Profile, Route, SandboxResponse, SandboxState, Scope } from '../types.js';
 
 const err = (status: number, message: string): SandboxResponse => ({ status, body: { message } });
@@ -44,7 +45,8 @@ export const accountRoutes: Route[] = [
       if (scopes.includes('delegated_signing') && !scopes.includes('trading')) return err(400, 'delegated_signing requires the trading scope');
       const now = new Date(ctx.now()).toISOString();
       const tokenId = `tok_${randomBytes(9).toString('base64url')}`;
-      const secret = randomBytes(32).toString('base64');
+      ctx.state.serverKey ??= randomBytes(32).toString('hex');
+      const secret = tokenSecret(ctx.state.serverKey, tokenId);
       ctx.state.tokens.push({ tokenId, secret, profileId, scopes, label: typeof label === 'string' ? label : null, createdAt: now, lastUsedAt: null, revokedAt: null });
       ctx.persist();
       const p = me(ctx.state, profileId);
@@ -105,8 +107,3 @@ export const accountRoutes: Route[] = [
     },
   },
 ];
-
-/** A stable, unguessable-looking id for things the sandbox makes (for reproducible seeds). */
-export function stableId(s: string): string {
-  return createHash('sha256').update(s).digest('base64url').slice(0, 16);
-}

@@ -1,6 +1,6 @@
 // Turning placement results into stable JSON and tables.
 import type { Output } from '../../cli/output.js';
-import { formatUnits } from '../../core/money.js';
+import { formatUnits, parseUnits } from '../../core/money.js';
 import type { OrderSummary, Placed } from '../../core/trade/index.js';
 
 /** The documented JSON of one placed order (amounts as decimal strings plus raw integers). */
@@ -39,7 +39,15 @@ export function placedText(out: Output, p: Placed, s: OrderSummary | null): void
     ['market', p.marketSlug],
   ];
   if (s) pairs.push(['order', `${s.type} ${s.side} ${s.outcome} ${s.size !== null ? `${s.size} @ ${s.price ?? ''}` : `${s.amount ?? ''} ${s.side === 'BUY' ? 'USDC' : 'shares'}`}`]);
-  pairs.push(['status', `${p.matched ? 'matched' : 'not matched'}, settlement ${p.settlementStatus}`]);
+  const immediate = s !== null && s.type !== 'GTC';
+  const state = p.matched
+    ? immediate && s?.type === 'FAK' && s.size !== null && t.contractsGross < parseUnits(s.size)
+      ? 'partially filled; the rest was killed (FAK)'
+      : 'matched'
+    : immediate
+      ? `killed: nothing filled (${s?.type ?? ''} does not rest)`
+      : 'resting on the book';
+  pairs.push(['status', `${state}, settlement ${p.settlementStatus}`]);
   if (t.contractsGross > 0n) {
     pairs.push(['filled', `${formatUnits(t.contractsNet)} shares at avg ${formatUnits((t.usdGross * 1_000_000n) / t.contractsGross)} ($${formatUnits(t.usdGross, 6, 2)})`]);
     pairs.push(['fees', `$${formatUnits(t.usdFee, 6, 2)}`]);

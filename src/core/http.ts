@@ -271,8 +271,10 @@ export class ApiClient {
       try {
         return await this.once<T>(o);
       } catch (e) {
+        // A refused connection to this machine (a stopped sandbox) is not going to heal in a second.
+        const localRefusal = e instanceof NetworkError && !e.ambiguous && /^(127\.|localhost|\[::1\])/.test(new URL(this.origin).host);
         const retriable =
-          (e instanceof RateLimitError || (e instanceof NetworkError && (e.status === undefined || e.status >= 500))) && attempt < maxRetries;
+          !localRefusal && (e instanceof RateLimitError || (e instanceof NetworkError && (e.status === undefined || e.status >= 500))) && attempt < maxRetries;
         if (!retriable) throw e;
         const hinted = e instanceof RateLimitError ? e.retryAfterMs : undefined;
         const wait = hinted !== undefined ? Math.min(hinted, 30_000) + Math.round(Math.random() * 100) : backoffMs(attempt);

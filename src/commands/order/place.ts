@@ -86,6 +86,9 @@ const run: Handler = async (ctx, { args, opts }) => {
     expires: optStr(opts, 'expires'),
   });
   const deps = await tradingDeps(ctx);
+  if (parsed.expiration !== 0n && !deps.sandbox) {
+    ctx.out.warn('the exchange is reported to reject orders with a non-zero expiration; cancel the order yourself instead of --expires if it is refused');
+  }
   const signed = await buildSignedOrder(deps, parsed);
   if (optBool(opts, 'dryRun')) {
     ctx.io.stdout.write(`${JSON.stringify(signed.body, null, ctx.out.isJson ? undefined : 2)}\n`);

@@ -1,6 +1,6 @@
 // The order journal: every order is appended (and fsynced) under PM_HOME/journal before it is
 // sent, so a crashed script can be re-run with the same client id without a second order.
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, fsyncSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDir } from '../fsutil.js';
 
@@ -26,9 +26,16 @@ export class Journal {
   /** Appends one entry and fsyncs it. */
   record(entry: Omit<JournalEntry, 'ts'>): void {
     ensurePrivateDir(join(this.file, '..'));
-    const line = `${JSON.stringify({ ts: new Date().toISOString(), ...entry })}\n`;
-    const fd = openSync(this.file, 'a', 0o600);
+    let line = `${JSON.stringify({ ts: new Date().toISOString(), ...entry })}\n`;
+    const fd = openSync(this.file, 'a+', 0o600);
     try {
+      // After a crash mid-write the file may end without a newline: start a fresh line.
+      const size = fstatSync(fd).size;
+      if (size > 0) {
+        const last = Buffer.alloc(1);
+        readSync(fd, last, 0, 1, size - 1);
+        if (last[0] !== 0x0a) line = `\n${line}`;
+      }
       writeSync(fd, line);
       fsyncSync(fd);
     } finally {

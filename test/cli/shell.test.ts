@@ -102,6 +102,8 @@ describe('the CLI shell', () => {
     expect(f.json()).toMatchObject({ value: 'http://127.0.0.1:7777', source: 'flag' });
     const l = await runPm(['--json', 'config', 'list'], { env });
     expect(l.json<{ profile: string }>().profile).toBe('default');
+    expect((await runPm(['--profile', 'fresh', 'config', 'set', 'timeout', '5000'], { env })).code).toBe(0);
+    expect((await runPm(['--json', '--profile', 'fresh', 'config', 'get', 'timeout'], { env })).json()).toMatchObject({ value: 5000, source: 'profile' });
     expect((await runPm(['config', 'set', 'timeout', 'soon'], { env })).code).toBe(2);
     expect((await runPm(['config', 'set', 'colour', 'red'], { env })).code).toBe(2);
     expect(statSync(join(home, 'config.json')).mode & 0o777).toBe(0o600);

@@ -8,7 +8,8 @@ const run: Handler = async (ctx, { args }) => {
   if (!spec) throw new UsageError(`unknown setting "${key}"`, { hint: `Settings: ${Object.keys(CONFIG_KEYS).join(', ')}` });
   const parsed = spec.parse(value);
   const cfg = structuredClone(ctx.config());
-  const name = ctx.profileName() ?? 'default';
+  // Setting a value on a profile that does not exist yet creates it.
+  const name = ctx.flags.profile ?? ctx.env.PM_PROFILE ?? ctx.config().activeProfile ?? 'default';
   const profile = cfg.profiles[name] ?? {};
   Object.assign(profile, { [spec.field]: parsed });
   cfg.profiles[name] = profile;

@@ -54,6 +54,11 @@ describe('wallet', () => {
     const argv = await pm(['wallet', 'import', k.privateKey]);
     expect(argv.code).toBe(2);
     expect(argv.stderr).toMatch(/looks like a private key/);
+    const notJson = join(home, 'not-a-keystore.json');
+    writeFileSync(notJson, 'hello');
+    const nj = await pm(['wallet', 'import', 'nj', '--keystore', notJson, '--keystore-passphrase-file', pf]);
+    expect(nj.code).toBe(2);
+    expect(nj.stderr).toMatch(/not a keystore/);
     const bad = join(home, 'bad.txt');
     writeFileSync(bad, '0x1234');
     const b = await pm(['wallet', 'import', 'bad', '--file', bad]);

@@ -165,6 +165,7 @@ describe('order place', () => {
     const big = await pm('order', 'place', 'world-cup-2026-brazil', 'buy', 'yes', '--price', '0.15', '--size', '900000');
     expect(big.code).toBe(2);
     expect(big.stderr).toMatch(/Insufficient/i);
+    expect(big.stderr).toMatch(/hint: Not enough free USDC/);
     const po = await pm('order', 'place', 'world-cup-2026-brazil', 'buy', 'yes', '--price', '0.19', '--size', '1', '--post-only');
     expect(po.code).toBe(2);
     expect(po.stderr).toMatch(/Post-only/);

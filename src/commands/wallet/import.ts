@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Handler } from '../../cli/command.js';
 import { optBool, optStr } from '../../cli/command.js';
 import { password } from '../../cli/prompt.js';
-import { UsageError } from '../../core/errors.js';
+import { UsageError, ValidationError } from '../../core/errors.js';
 import { attachWallet, walletName } from './common.js';
 
 function readFile(file: string, what: string): string {
@@ -20,7 +20,13 @@ const run: Handler = async (ctx, { args, opts }) => {
   const keystoreFile = optStr(opts, 'keystore');
   let info;
   if (keystoreFile !== undefined) {
-    const json: unknown = JSON.parse(readFile(keystoreFile, 'keystore file'));
+    let json: unknown;
+    try {
+      json = JSON.parse(readFile(keystoreFile, 'keystore file'));
+    } catch (e) {
+      if (e instanceof UsageError) throw e;
+      throw new ValidationError(`${keystoreFile} is not a keystore: it is not JSON`, { hint: 'A Web3 Secret Storage v3 file (geth, cast, ethers) is a JSON object with a "crypto" section.' });
+    }
     const srcFile = optStr(opts, 'keystorePassphraseFile');
     const source = srcFile !== undefined ? readFile(srcFile, 'passphrase file').replace(/\r?\n$/, '') : await password(ctx, `Passphrase of ${keystoreFile}`, 'Pass --keystore-passphrase-file FILE.');
     const pass = await ctx.newPassphrase();

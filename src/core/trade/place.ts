@@ -89,6 +89,24 @@ async function findByClientId(api: ApiClient, clientOrderId: string): Promise<Js
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/** Adds what to do next to the exchange's terse refusals of an order. */
+function explain(e: unknown): unknown {
+  if (!(e instanceof ExchangeError) || e.hint) return e;
+  const m = e.shortMessage;
+  const hint = /insufficient collateral|insufficient.*(usdc|balance|funds)/i.test(m)
+    ? 'Not enough free USDC: resting BUY orders lock theirs. Lower --size/--amount, or cancel resting orders (pm order list --market …).'
+    : /insufficient conditional token|shares/i.test(m)
+      ? 'Not enough free shares of that outcome: resting SELL orders lock theirs.'
+      : /post-only/i.test(m)
+        ? 'A post-only order must not cross: lower a BUY price (or raise a SELL price) below the best opposite quote (pm book …).'
+        : /fee/i.test(m)
+          ? 'The fee rate must equal your profile rate: run pm whoami (cached rates refresh within a day).'
+          : /Profile ID does not match/i.test(m)
+            ? 'The token and the signing wallet belong to different profiles: check pm whoami.'
+            : undefined;
+  return hint ? Object.assign(e, { hint }) : e;
+}
+
 export interface PlaceOptions {
   /** Total send attempts after ambiguous failures (default 4). */
   maxAttempts?: number;
@@ -127,7 +145,7 @@ export async function placeOrder(api: ApiClient, body: OrderBody, journal: Journ
       const ambiguous = (e instanceof NetworkError && e.ambiguous) || (e instanceof PmError && e.status === 429);
       if (!ambiguous) {
         journal.record({ clientOrderId: cid, state: 'failed', marketSlug: body.marketSlug, error: e instanceof PmError ? e.shortMessage : String(e) });
-        throw e;
+        throw explain(e);
       }
       lastError = e instanceof PmError ? e : undefined;
       // Did it land? Ask before sending again.

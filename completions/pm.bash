@@ -54,10 +54,10 @@ _pm() {
       esac; fi ;;
     order)
       if [ "$cword" -eq 2 ]; then words_="place cancel list status"; else case "${COMP_WORDS[2]}" in
-        place) words_="--type --price --size --amount --post-only --client-id --on-behalf-of --delegated --expires --dry-run --file --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+        place) words_="--type --price --size --amount --post-only --client-id --on-behalf-of --delegated --dry-run --file --batch-id --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
         cancel) words_="--client-id --all --on-behalf-of --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
-        list) words_="--market --all --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
-        status) words_="--client-id --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+        list) words_="--market --all --on-behalf-of --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+        status) words_="--client-id --on-behalf-of --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
       esac; fi ;;
     book) words_="--depth --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
     init) words_="--sandbox --account --profile-name --wallet --create-wallet --import-key-file --token-id --secret-file --derive --scopes --force --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;

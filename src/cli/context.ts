@@ -109,12 +109,32 @@ export class Context {
   };
 
   /** An API client for the active profile, with the given credentials (none = public). */
-  async api(auth?: AuthProvider): Promise<ApiClient> {
+  async api(auth?: AuthProvider, o: { actingAs?: number | undefined } = {}): Promise<ApiClient> {
     const { ApiClient } = await import('../core/http.js');
     const { filePaceStore } = await import('../core/cache.js');
-    const client = new ApiClient({ baseUrl: this.baseUrl, auth, timeoutMs: this.timeoutMs, trace: this.flags.verbose ? this.trace : undefined, userAgent: 'pm-cli', paceStore: filePaceStore(this.home) });
+    const client = new ApiClient({
+      baseUrl: this.baseUrl,
+      auth,
+      timeoutMs: this.timeoutMs,
+      trace: this.flags.verbose ? this.trace : undefined,
+      userAgent: 'pm-cli',
+      paceStore: filePaceStore(this.home),
+      actingAs: o.actingAs,
+      signal: this.signal,
+      limits: this.paceOverride(),
+    });
     this.clients.push(client);
     return client;
+  }
+
+  /** PM_PACE ("off", or "<in flight>/<ms>"): per-token pacing for sandboxes run with --no-rate-limit. */
+  paceOverride(): { concurrency: number; minIntervalMs: number } | undefined {
+    const v = this.env.PM_PACE;
+    if (v === undefined || v === '') return undefined;
+    if (v === 'off') return { concurrency: 64, minIntervalMs: 0 };
+    const m = /^(\d{1,2})\/(\d{1,5})$/.exec(v);
+    if (!m || Number(m[1]) < 1) throw new UsageError(`PM_PACE must be "off" or "<in flight>/<ms>" such as 2/300, got "${v}"`);
+    return { concurrency: Number(m[1]), minIntervalMs: Number(m[2]) };
   }
 
   /** scrypt cost for keystores written by this command (PM_SCRYPT_N, for tests and CI). */

@@ -20,6 +20,7 @@ export const ENV_VARS = [
   { name: 'PM_API_KEY', doc: 'Script mode: legacy X-API-Key (used only when no scoped token is set).', secret: true },
   { name: 'PM_IDENTITY_TOKEN', doc: 'Script mode: identity-provider token for identity-only routes (token derive, capabilities).', secret: true },
   { name: 'PM_TIMEOUT', doc: 'Request timeout in milliseconds (default 30000).' },
+  { name: 'PM_PACE', doc: 'Per-token request pacing: "off" or "<in flight>/<ms>" (default 2/300, the exchange\'s limit); "off" only for a sandbox started with --no-rate-limit.' },
   { name: 'PM_SCRYPT_N', doc: 'scrypt cost for new keystores (default 131072); lower it only for tests and CI.' },
   { name: 'NO_COLOR', doc: 'Disable colour when set to any value.' },
   { name: 'CI', doc: 'When set, pm never prompts (as with --non-interactive).' },

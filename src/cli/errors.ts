@@ -12,8 +12,9 @@ export const EXIT_CODES = [
   { code: 4, name: 'NOT_FOUND', meaning: 'market, order or profile not found' },
   { code: 5, name: 'CONFLICT', meaning: 'conflict: duplicate client order id, already exists' },
   { code: 6, name: 'RATE_LIMITED', meaning: 'rate limited after retries' },
-  { code: 7, name: 'NETWORK', meaning: 'network error or exchange unavailable' },
+  { code: 7, name: 'NETWORK', meaning: 'network error or exchange unavailable, or the outcome is unknown (re-run the same command)' },
   { code: 8, name: 'PARTIAL', meaning: 'partial failure: some items of a batch failed' },
+  { code: 9, name: 'REFUSED', meaning: 'refused by the exchange after it was sent (insufficient balance, post-only would cross, market closed)' },
   { code: 130, name: 'INTERRUPTED', meaning: 'interrupted (Ctrl-C)' },
 ] as const;
 

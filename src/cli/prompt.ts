@@ -1,9 +1,24 @@
 // Prompts behind a wrapper: never hang without a TTY; name the flag to pass instead.
-import { UsageError } from '../core/errors.js';
+import { InterruptedError, UsageError } from '../core/errors.js';
 
 export interface PromptEnv {
   interactive: boolean;
+  /** Ctrl-C of the whole command (a prompt is cancelled with it). */
+  signal?: AbortSignal | undefined;
 }
+
+/** Ctrl-C (or Ctrl-D) at a prompt is a quiet cancel, exit 130 — not a bug report. */
+async function asking<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    const name = e instanceof Error ? e.name : '';
+    if (name === 'ExitPromptError' || name === 'AbortPromptError' || name === 'CancelPromptError') throw new InterruptedError('cancelled', { cause: e });
+    throw e;
+  }
+}
+
+const ctxOf = (env: PromptEnv): { output: NodeJS.WritableStream; signal?: AbortSignal } => (env.signal ? { output: process.stderr, signal: env.signal } : { output: process.stderr });
 
 /** Fails clearly when a prompt would be needed but pm is not interactive. */
 export function requireInteractive(env: PromptEnv, what: string, flagHint: string): void {
@@ -16,26 +31,26 @@ export function requireInteractive(env: PromptEnv, what: string, flagHint: strin
 export async function confirm(env: PromptEnv, message: string, defaultValue = false): Promise<boolean> {
   requireInteractive(env, 'this confirmation', 'Pass --yes to confirm without a prompt.');
   const { confirm: ask } = await import('@inquirer/prompts');
-  return ask({ message, default: defaultValue }, { output: process.stderr });
+  return asking(() => ask({ message, default: defaultValue }, ctxOf(env)));
 }
 
 /** Asks for a secret without echo. */
 export async function password(env: PromptEnv, message: string, flagHint: string): Promise<string> {
   requireInteractive(env, message, flagHint);
   const { password: ask } = await import('@inquirer/prompts');
-  return ask({ message, mask: true }, { output: process.stderr });
+  return asking(() => ask({ message, mask: true }, ctxOf(env)));
 }
 
 /** Asks for a line of text. */
 export async function input(env: PromptEnv, message: string, flagHint: string, defaultValue?: string): Promise<string> {
   requireInteractive(env, message, flagHint);
   const { input: ask } = await import('@inquirer/prompts');
-  return ask(defaultValue === undefined ? { message } : { message, default: defaultValue }, { output: process.stderr });
+  return asking(() => ask(defaultValue === undefined ? { message } : { message, default: defaultValue }, ctxOf(env)));
 }
 
 /** Picks one of several choices. */
 export async function select<T extends string>(env: PromptEnv, message: string, choices: { name: string; value: T; description?: string }[], flagHint: string): Promise<T> {
   requireInteractive(env, message, flagHint);
   const { select: ask } = await import('@inquirer/prompts');
-  return ask({ message, choices }, { output: process.stderr });
+  return asking(() => ask({ message, choices }, ctxOf(env)));
 }

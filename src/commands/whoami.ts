@@ -31,6 +31,15 @@ const run: Handler = async (ctx) => {
     sources: creds.sources,
     source,
   };
+  // whoami refreshes what orders are signed with: the profile's pinned fee rate and the cache.
+  const { TradeCache } = await import('../core/trade/session.js');
+  new TradeCache(ctx.home).rememberOwner(api.baseUrl, auth.hmac ? `hmac:${auth.hmac.tokenId}` : `key:${auth.apiKey?.id ?? ''}`, { profileId: me.id, feeRateBps: me.feeRateBps, account: me.account });
+  const name = ctx.profileName();
+  const p = ctx.profile();
+  if (name !== undefined && source === 'keystore' && (p.feeRateBps !== me.feeRateBps || p.profileId !== me.id)) {
+    if (p.feeRateBps !== undefined && p.feeRateBps !== me.feeRateBps) ctx.out.info(`fee rate updated in profile ${name}: ${p.feeRateBps} → ${me.feeRateBps} bps`);
+    ctx.updateProfile({ feeRateBps: me.feeRateBps, profileId: me.id }, name);
+  }
   if (creds.address && me.account && creds.address.toLowerCase() !== me.account.toLowerCase()) {
     ctx.out.warn(`the wallet ${creds.address} is not the account of this token (${me.account}): orders would be refused`);
   }

@@ -12,6 +12,8 @@ export type ErrorCode =
   | 'NETWORK'
   | 'UNAVAILABLE'
   | 'PARTIAL'
+  | 'REFUSED'
+  | 'UNKNOWN_STATE'
   | 'INTERRUPTED';
 
 export interface PmErrorOptions {
@@ -99,11 +101,23 @@ export class ExchangeError extends PmError {
   override readonly exitCode: number = 1;
 }
 
-/** The exchange rejected the request as invalid (400/422): the input was wrong. Exit 2. */
+/**
+ * The exchange refused the request after it was sent (400/422: insufficient balance, post-only
+ * would cross, market closed…). Exit 9: unlike exit 2, the request did reach the exchange.
+ */
 export class ExchangeValidationError extends ExchangeError {
   override name = 'ExchangeValidationError';
-  override readonly code: ErrorCode = 'VALIDATION';
-  override readonly exitCode = 2;
+  override readonly code: ErrorCode = 'REFUSED';
+  override readonly exitCode = 9;
+}
+
+/**
+ * The outcome of a write is not known (the answer was lost and the exchange could not be
+ * asked). Exit 7, and the only safe advice is to re-run the same command.
+ */
+export class UnknownStateError extends NetworkError {
+  override name = 'UnknownStateError';
+  override readonly code: ErrorCode = 'UNKNOWN_STATE';
 }
 
 /** Some items of a batch failed. Exit 8. */

@@ -7,6 +7,7 @@ import type { AuthMode, AuthProvider } from './auth.js';
 import {
   AuthError,
   ConflictError,
+  InterruptedError,
   ExchangeError,
   ExchangeValidationError,
   NetworkError,
@@ -30,6 +31,8 @@ export interface RequestOptions {
   timeoutMs?: number | undefined;
   /** Statuses returned as data instead of thrown (e.g. 207). 2xx always are. */
   okStatuses?: number[] | undefined;
+  /** 'self' sends this one request as the caller even when the client acts for a sub-account. */
+  actingAs?: 'self' | undefined;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -52,6 +55,26 @@ export interface ApiClientOptions {
   paceStore?: { load(key: string): number; save(key: string, t: number): void } | undefined;
   /** Clock for the HMAC timestamp (tests). */
   now?: (() => Date) | undefined;
+  /**
+   * Who every authenticated call acts for: a partner's sub-account profile id, or undefined
+   * for the caller's own profile. Carried by the client (as viem carries the account), so no
+   * call can forget it: see `actingFor`.
+   */
+  actingAs?: number | undefined;
+  /** Ctrl-C: stops waits and retries at once; a write already on the wire is waited for. */
+  signal?: AbortSignal | undefined;
+}
+
+/** Routes that take `onBehalfOf` in their JSON body (wire-facts §2.5). */
+const ACTING_AS_BODY = /^\/(orders|orders\/cancel-replace|orders\/batch-cancel|portfolio\/withdraw|portfolio\/redeem|amm\/[a-z/-]+)$/;
+/** Routes that take `?onBehalfOf=` in the signed path. */
+const ACTING_AS_QUERY = /^\/orders\/(all\/)?[^/]+$/;
+
+/** The error for an interrupted wait: nothing of this request was sent. */
+function interrupted(signal: AbortSignal): InterruptedError {
+  const r = signal.reason as unknown;
+  if (r instanceof InterruptedError) return r;
+  return new InterruptedError(r instanceof Error && r.message ? r.message : 'interrupted', { cause: r });
 }
 
 /** Limits requests per API token: at most `concurrency` in flight, `minIntervalMs` between starts. */
@@ -203,15 +226,54 @@ export function errorForStatus(status: number, data: unknown, headers: Record<st
   return new ExchangeError(message, { status });
 }
 
-const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+/** Sleeps, or rejects with InterruptedError as soon as `signal` aborts. */
+export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
   new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
+    if (signal?.aborted) return reject(interrupted(signal));
+    const onAbort = (): void => {
       clearTimeout(t);
-      reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-    }, { once: true });
+      reject(interrupted(signal as AbortSignal));
+    };
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
+
+/** Waits for `p`, or rejects at once when `signal` aborts (`onLate` gets a late value). */
+function abortable<T>(p: Promise<T>, signal: AbortSignal | undefined, onLate: (v: T) => void): Promise<T> {
+  if (!signal) return p;
+  if (signal.aborted) {
+    void p.then(onLate, () => undefined);
+    return Promise.reject(interrupted(signal));
+  }
+  return new Promise<T>((resolve, reject) => {
+    let done = false;
+    const onAbort = (): void => {
+      if (done) return;
+      done = true;
+      void p.then(onLate, () => undefined);
+      reject(interrupted(signal));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        if (done) return onLate(v);
+        done = true;
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        if (!done) {
+          done = true;
+          reject(e instanceof Error ? e : new Error(String(e)));
+        }
+      },
+    );
+  });
+}
 
 /** Backoff for attempt n (0-based): full jitter over 250 ms · 2^n, capped at 8 s. */
 export function backoffMs(attempt: number, random: () => number = Math.random): number {
@@ -228,11 +290,11 @@ export class ApiClient {
   private readonly origin: string;
   private readonly agent: http.Agent;
   private readonly transport: typeof http | typeof https;
-  private readonly limiters = new Map<string, TokenLimiter>();
+  private readonly limiters: Map<string, TokenLimiter>;
   private readonly opts: ApiClientOptions;
-  private seq = 0;
+  private readonly counter: { seq: number };
 
-  constructor(opts: ApiClientOptions) {
+  constructor(opts: ApiClientOptions, shared?: { agent: http.Agent; limiters: Map<string, TokenLimiter>; counter: { seq: number } }) {
     let url: URL;
     try {
       url = new URL(opts.baseUrl);
@@ -249,11 +311,33 @@ export class ApiClient {
     // node:http with a keep-alive agent: the same pooling as undici's Agent, without its
     // ~75 ms import on every command (measured; see the issue notes).
     this.transport = url.protocol === 'https:' ? https : http;
-    this.agent = new this.transport.Agent({ keepAlive: true, keepAliveMsecs: 10_000, maxSockets: 16 });
+    this.agent = shared?.agent ?? new this.transport.Agent({ keepAlive: true, keepAliveMsecs: 10_000, maxSockets: 16 });
+    this.limiters = shared?.limiters ?? new Map();
+    this.counter = shared?.counter ?? { seq: 0 };
   }
 
   get auth(): AuthProvider {
     return this.opts.auth ?? {};
+  }
+
+  /** The sub-account profile id every call of this client acts for (undefined: the caller). */
+  get actingAs(): number | undefined {
+    return this.opts.actingAs;
+  }
+
+  get signal(): AbortSignal | undefined {
+    return this.opts.signal;
+  }
+
+  /**
+   * The same client (connections, limiters, credentials) acting for `profileId`, or for the
+   * caller's own profile when undefined. Every call of the returned client carries it:
+   * `onBehalfOf` in the body of order, cancel, withdraw and redeem routes, in the signed query
+   * of DELETE /orders/…, and the `x-on-behalf-of` header on every authenticated request.
+   */
+  actingFor(profileId: number | undefined): ApiClient {
+    if (profileId === this.opts.actingAs) return this;
+    return new ApiClient({ ...this.opts, actingAs: profileId }, { agent: this.agent, limiters: this.limiters, counter: this.counter });
   }
 
   private limiter(key: string): TokenLimiter {
@@ -283,15 +367,27 @@ export class ApiClient {
         const hinted = e instanceof RateLimitError ? e.retryAfterMs : undefined;
         const wait = hinted !== undefined ? Math.min(hinted, 30_000) + Math.round(Math.random() * 100) : backoffMs(attempt);
         this.opts.trace?.(`retry ${attempt + 1}/${maxRetries} in ${wait} ms after: ${e.shortMessage}`);
-        await sleep(wait, o.signal);
+        await sleep(wait, o.signal ?? this.opts.signal);
       }
     }
   }
 
   private async once<T>(o: RequestOptions): Promise<ApiResponse<T>> {
-    const target = buildTarget(o.path, o.query);
-    const body = o.body === undefined ? '' : typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
     const mode = o.auth ?? 'none';
+    const acting = mode === 'auto' && o.actingAs !== 'self' ? this.opts.actingAs : undefined;
+    let query = o.query;
+    let bodyValue = o.body;
+    if (acting !== undefined) {
+      if (o.method === 'DELETE' && ACTING_AS_QUERY.test(o.path)) query = { ...(query ?? {}), onBehalfOf: acting };
+      if (o.method === 'POST' && ACTING_AS_BODY.test(o.path) && bodyValue !== null && typeof bodyValue === 'object' && !Array.isArray(bodyValue)) {
+        const b = bodyValue as Record<string, unknown>;
+        if (b['onBehalfOf'] === undefined) bodyValue = { ...b, onBehalfOf: acting };
+        else if (b['onBehalfOf'] !== acting) throw new ExchangeValidationError(`internal: a request for profile ${String(b['onBehalfOf'])} on a client acting for ${acting}`);
+      }
+    }
+    const target = buildTarget(o.path, query);
+    const body = bodyValue === undefined ? '' : typeof bodyValue === 'string' ? bodyValue : JSON.stringify(bodyValue);
+    const signal = o.signal ?? this.opts.signal;
     const auth = this.opts.auth ?? {};
     const now = this.opts.now ?? (() => new Date());
     if (mode === 'identity' && !auth.identity) {
@@ -301,9 +397,11 @@ export class ApiClient {
       throw new AuthError('this command needs an API token', { hint: 'Run pm init, or set PM_TOKEN_ID and PM_TOKEN_SECRET (or PM_API_KEY).' });
     }
     // The limiter slot is taken before the timestamp is made, so a queued request is never stale.
+    // Ctrl-C while waiting for a slot: nothing was sent.
+    if (signal?.aborted) throw interrupted(signal);
     const key = limiterKeyOf(auth, mode);
-    const release = key ? await this.limiter(key).acquire() : null;
-    const id = ++this.seq;
+    const release = key ? await abortable(this.limiter(key).acquire(), signal, (r) => r()) : null;
+    const id = ++this.counter.seq;
     try {
       const { headers: authH } = authHeaders(auth, mode, o.method, target, body, now());
       const headers: Record<string, string> = {
@@ -312,19 +410,22 @@ export class ApiClient {
         ...authH,
       };
       if (body !== '') headers['content-type'] = 'application/json';
+      if (acting !== undefined && !(o.method === 'GET' && o.path === '/profiles/partner-accounts')) headers['x-on-behalf-of'] = String(acting);
       const trace = this.opts.trace;
       if (trace) {
         trace(`→ #${id} ${o.method} ${this.origin}${target} ${JSON.stringify(redactHeaders(headers))}${body ? ` ${redactBody(body)}` : ''}`);
       }
       const started = Date.now();
       const timeout = o.timeoutMs ?? this.opts.timeoutMs ?? 30_000;
-      // A timer signal bounds the whole exchange (connect, send, answer).
+      // A timer signal bounds the whole exchange (connect, send, answer). Ctrl-C abandons a
+      // read at once, but a write already on the wire is waited for, so its outcome is known.
       const timer = AbortSignal.timeout(timeout);
-      const signal = o.signal ? AbortSignal.any([o.signal, timer]) : timer;
+      const wire = signal && o.method === 'GET' ? AbortSignal.any([signal, timer]) : timer;
       let res: { status: number; headers: http.IncomingHttpHeaders; text: string };
       try {
-        res = await this.send(`${this.origin}${target}`, o.method, headers, body, signal);
+        res = await this.send(`${this.origin}${target}`, o.method, headers, body, wire);
       } catch (e) {
+        if (signal?.aborted && !timer.aborted && o.method === 'GET') throw interrupted(signal);
         throw this.networkError(timer.aborted ? Object.assign(new Error(`no answer within ${timeout} ms`), { code: 'ETIMEDOUT' }) : e, o, target);
       }
       const text = res.text;

@@ -25,6 +25,8 @@ export interface Market {
   liquidity: bigint;
   openInterest: bigint;
   winningOutcomeIndex: number | null;
+  /** Smallest order in raw share units (settings.minSize), when the exchange gives it. */
+  minSize: bigint | null;
   children: Market[];
   raw: Json;
 }
@@ -82,6 +84,7 @@ export function parseMarket(v: unknown): Market {
     liquidity: rawFromWire(v['liquidity']),
     openInterest: rawFromWire(v['openInterest']),
     winningOutcomeIndex: typeof win === 'number' ? win : null,
+    minSize: isObj(v['settings']) && /^\d+$/.test(str(v['settings'], 'minSize')) ? BigInt(str(v['settings'], 'minSize')) : null,
     children,
     raw: v,
   };

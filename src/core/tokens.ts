@@ -108,7 +108,7 @@ function parseProfile(d: unknown): Profile {
 
 /** The caller's own profile: verifies the credentials with an authenticated call. */
 export async function profileMe(api: ApiClient): Promise<Profile> {
-  return parseProfile((await api.request<unknown>({ method: 'GET', path: '/profiles/me', auth: 'auto' })).data);
+  return parseProfile((await api.request<unknown>({ method: 'GET', path: '/profiles/me', auth: 'auto', actingAs: 'self' })).data);
 }
 
 /** Profile lookup by wallet address. */

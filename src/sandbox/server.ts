@@ -170,7 +170,7 @@ export function createHttpServer(opts: HttpServerOptions): { server: Server; soc
     const a = authenticate(ctx.state, hit.c.route.auth, req.headers, method, target, rawBody, ctx.now());
     if (!a.ok) return send(res, { status: a.status, body: { message: a.message } });
     let release: (() => void) | undefined;
-    if (a.limiterKey) {
+    if (a.limiterKey && faults.rateLimit !== false) {
       const adm = limiter.admit(a.limiterKey, arrived);
       if (!adm.ok) return send(res, { status: 429, headers: { 'retry-after': String(Math.ceil(adm.retryAfterMs / 1000)) }, body: { message: 'Rate limit exceeded: at most 2 concurrent requests and one every 300 ms per API token' } });
       release = adm.release;

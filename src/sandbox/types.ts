@@ -138,6 +138,8 @@ export interface FaultConfig {
   commitThenDrop: number;
   /** Only requests whose "METHOD path" starts with this are affected ('' = all). */
   match: string;
+  /** false turns the per-token rate limit off (fast bot tests; clients then use PM_PACE=off). */
+  rateLimit?: boolean;
 }
 
 export interface SandboxState {

@@ -161,13 +161,13 @@ describe('order place', () => {
     expect(sb.current.ctx.state.orders.length).toBe(n0);
   });
 
-  it('maps exchange refusals: insufficient funds (exit 2 with the message), post-only crossing', async () => {
+  it('maps exchange refusals to exit 9 (sent, then refused): insufficient funds, post-only crossing', async () => {
     const big = await pm('order', 'place', 'world-cup-2026-brazil', 'buy', 'yes', '--price', '0.15', '--size', '900000');
-    expect(big.code).toBe(2);
+    expect(big.code).toBe(9);
     expect(big.stderr).toMatch(/Insufficient/i);
     expect(big.stderr).toMatch(/hint: Not enough free USDC/);
     const po = await pm('order', 'place', 'world-cup-2026-brazil', 'buy', 'yes', '--price', '0.19', '--size', '1', '--post-only');
-    expect(po.code).toBe(2);
+    expect(po.code).toBe(9);
     expect(po.stderr).toMatch(/Post-only/);
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { fokAmounts, limitAmounts, parseAmount, parsePrice, parseSize } from '../../src/core/trade/amounts.js';
 import { signOrder } from '../../src/core/trade/eip712.js';
 import { newClientOrderId, newSalt, prepareOrder } from '../../src/core/trade/build.js';
-import { parseExpiry, parseOrderInput } from '../../src/core/trade/flow.js';
+import { parseOrderInput } from '../../src/core/trade/flow.js';
 import { parseMarket } from '../../src/core/markets.js';
 import { ValidationError } from '../../src/core/errors.js';
 
@@ -101,12 +101,9 @@ describe('request building', () => {
     const group = parseMarket({ ...market.raw, tradeType: 'group', markets: [{ slug: 'child-a' }] });
     expect(() => prepareOrder({ ...base, market: group, type: 'GTC', price: 500_000n, size: 1_000_000n })).toThrow(/child-a/);
   });
-  it('makes unique client ids and JSON-safe salts, and parses expiries', () => {
+  it('makes unique client ids and JSON-safe salts', () => {
     const ids = new Set(Array.from({ length: 200 }, newClientOrderId));
     expect(ids.size).toBe(200);
     for (let i = 0; i < 200; i++) expect(newSalt()).toBeLessThan(2n ** 53n);
-    expect(parseExpiry('+1h', 1_000_000)).toBe(BigInt(Math.floor((1_000_000 + 3_600_000) / 1000)));
-    expect(parseExpiry(undefined)).toBe(0n);
-    expect(() => parseExpiry('yesterday')).toThrow(/not a time/);
   });
 });

@@ -12,8 +12,8 @@ const run: Handler = async (ctx, { rest, opts }) => {
   const modes = [ids.length > 0, clientIds.length > 0, all !== undefined].filter(Boolean).length;
   if (modes !== 1) throw new UsageError('give order ids, or --client-id <ids…>, or --all <slug> (exactly one of them)');
   const onBehalfOf = optNum(opts, 'onBehalfOf') ?? ctx.profile().onBehalfOf;
-  const api = await tradingApi(ctx);
-  const res = await cancelOrders(api, { ids, clientIds, ...(all !== undefined ? { slug: slugFrom(all) } : {}), ...(onBehalfOf !== undefined ? { onBehalfOf } : {}) });
+  const api = await tradingApi(ctx, { actingAs: onBehalfOf });
+  const res = await cancelOrders(api, { ids, clientIds, ...(all !== undefined ? { slug: slugFrom(all) } : {}) });
   ctx.out.data(res, () => {
     if (res.canceled.length) ctx.out.table([{ header: 'CANCELED' }], res.canceled.map((id) => [id]));
     else if (!res.failed.length) ctx.out.info('nothing to cancel');

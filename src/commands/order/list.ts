@@ -1,5 +1,5 @@
 import type { Handler } from '../../cli/command.js';
-import { optBool, optStr } from '../../cli/command.js';
+import { optBool, optNum, optStr } from '../../cli/command.js';
 import { slugFrom } from '../../core/markets.js';
 import { UsageError } from '../../core/errors.js';
 import { formatUnits } from '../../core/money.js';
@@ -11,7 +11,7 @@ const run: Handler = async (ctx, { opts }) => {
   const market = optStr(opts, 'market');
   if (market === undefined) throw new UsageError('--market <slug> is required', { hint: 'pm order list --market btc-100k-2026' });
   const slug = slugFrom(market);
-  const api = await tradingApi(ctx);
+  const api = await tradingApi(ctx, { actingAs: optNum(opts, 'onBehalfOf') ?? ctx.profile().onBehalfOf });
   const statuses = optBool(opts, 'all') ? ['LIVE', 'MATCHED', 'CANCELED', 'UNMATCHED'] : undefined;
   const orders: OpenOrder[] = await listOpenOrders(api, slug, statuses);
   const json = orders.map((o) => ({

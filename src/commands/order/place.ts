@@ -3,10 +3,9 @@ import type { Handler } from '../../cli/command.js';
 import { optBool, optNum, optStr } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { confirm } from '../../cli/prompt.js';
-import { PartialFailureError, PmError, UsageError, ValidationError } from '../../core/errors.js';
-import { buildSignedOrder, parseOrderInput, placeOrder } from '../../core/trade/index.js';
-import type { OrderInput, OrderSummary, ParsedOrder, Placed } from '../../core/trade/index.js';
-import { toPmError } from '../../cli/errors.js';
+import { InterruptedError, PartialFailureError, UsageError } from '../../core/errors.js';
+import { buildSignedOrder, parseBatch, parseOrderInput, placeParsed, runBatch } from '../../core/trade/index.js';
+import type { LineResult, OrderSummary } from '../../core/trade/index.js';
 import { formatUnits } from '../../core/money.js';
 import { tradingDeps } from './deps.js';
 import { placedJson, placedText } from './render.js';
@@ -25,32 +24,6 @@ async function readBatch(ctx: Context, file: string): Promise<string> {
   return text;
 }
 
-const s = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
-
-/** One NDJSON line in the same fields as the flags (market/slug, side, outcome, type, price, size, amount, postOnly, clientId, onBehalfOf, delegated, expires). */
-export function lineInput(o: unknown): OrderInput {
-  if (typeof o !== 'object' || o === null || Array.isArray(o)) throw new ValidationError('each line must be a JSON object');
-  const r = o as Record<string, unknown>;
-  const known = new Set(['market', 'slug', 'side', 'outcome', 'type', 'price', 'size', 'amount', 'postOnly', 'clientId', 'clientOrderId', 'onBehalfOf', 'delegated', 'expires']);
-  const unknown = Object.keys(r).filter((k) => !known.has(k));
-  if (unknown.length) throw new ValidationError(`unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`, { hint: `Fields: ${[...known].join(', ')}` });
-  const obo = r['onBehalfOf'];
-  return {
-    market: s(r['market']) ?? s(r['slug']),
-    side: s(r['side']),
-    outcome: s(r['outcome']),
-    type: s(r['type']),
-    price: s(r['price']),
-    size: s(r['size']),
-    amount: s(r['amount']),
-    postOnly: r['postOnly'] === true,
-    clientId: s(r['clientId']) ?? s(r['clientOrderId']),
-    onBehalfOf: typeof obo === 'number' ? obo : typeof obo === 'string' && /^\d+$/.test(obo) ? Number(obo) : undefined,
-    delegated: r['delegated'] === true,
-    expires: s(r['expires']),
-  };
-}
-
 async function confirmPlace(ctx: Context, sandbox: boolean, what: string): Promise<void> {
   if (ctx.flags.yes || sandbox) return;
   if (!ctx.interactive) {
@@ -66,10 +39,12 @@ function describe(s: OrderSummary): string {
 
 const run: Handler = async (ctx, { args, opts }) => {
   const file = optStr(opts, 'file');
+  const onBehalfOf = optNum(opts, 'onBehalfOf') ?? ctx.profile().onBehalfOf;
   if (file !== undefined) {
     if (args.length > 0) throw new UsageError('give either <slug> <side> <outcome> or --file, not both');
-    return placeBatch(ctx, file, optBool(opts, 'dryRun'));
+    return placeBatch(ctx, file, { dryRun: optBool(opts, 'dryRun'), batchId: optStr(opts, 'batchId'), onBehalfOf });
   }
+  if (optStr(opts, 'batchId') !== undefined) throw new UsageError('--batch-id goes with --file');
   // Everything that can be checked offline is checked before any request.
   const parsed = parseOrderInput({
     market: args[0],
@@ -81,107 +56,101 @@ const run: Handler = async (ctx, { args, opts }) => {
     amount: optStr(opts, 'amount'),
     postOnly: optBool(opts, 'postOnly'),
     clientId: optStr(opts, 'clientId'),
-    onBehalfOf: optNum(opts, 'onBehalfOf') ?? ctx.profile().onBehalfOf,
+    onBehalfOf,
     delegated: optBool(opts, 'delegated'),
-    expires: optStr(opts, 'expires'),
   });
-  const deps = await tradingDeps(ctx);
-  if (parsed.expiration !== 0n && !deps.sandbox) {
-    ctx.out.warn('the exchange is reported to reject orders with a non-zero expiration; cancel the order yourself instead of --expires if it is refused');
-  }
-  const signed = await buildSignedOrder(deps, parsed);
+  const deps = await tradingDeps(ctx, { actingAs: onBehalfOf });
   if (optBool(opts, 'dryRun')) {
+    const signed = await buildSignedOrder(deps, parsed);
     ctx.io.stdout.write(`${JSON.stringify(signed.body, null, ctx.out.isJson ? undefined : 2)}\n`);
     ctx.out.info(`dry run: ${describe(signed.summary)}; nothing was sent (POST /orders with this exact body).`);
     return 0;
   }
-  await confirmPlace(ctx, deps.sandbox, `Place ${describe(signed.summary)}?`);
-  ctx.out.info(`placing ${describe(signed.summary)} (client id ${parsed.clientOrderId})`);
-  const placed = await placeOrder(deps.api, signed.body, deps.journal, { onNote: (n) => ctx.out.info(n) });
-  ctx.out.data(placedJson(placed, signed.summary), () => placedText(ctx.out, placed, signed.summary));
+  if (!deps.sandbox && !ctx.flags.yes) {
+    const signed = await buildSignedOrder(deps, parsed);
+    await confirmPlace(ctx, deps.sandbox, `Place ${describe(signed.summary)}?`);
+  }
+  ctx.out.info(`placing ${parsed.side} ${parsed.outcome} on ${parsed.slug} (client id ${parsed.clientOrderId})`);
+  const { placed, summary } = await placeParsed(deps, parsed, { journal: deps.journal, signal: ctx.signal, onNote: (n) => ctx.out.info(n) });
+  ctx.out.data(placedJson(placed, summary), () => placedText(ctx.out, placed, summary));
   return 0;
 };
 
-interface LineResult {
-  line: number;
-  ok: boolean;
-  placed?: Placed;
-  summary?: OrderSummary;
-  error?: PmError;
-  clientOrderId?: string;
+function lineJson(r: LineResult): Record<string, unknown> {
+  if ('dryRun' in r) return { line: r.line, dryRun: true, body: r.body };
+  if (r.ok) return { line: r.line, ok: true, ...(r.skipped ? { skipped: true } : {}), ...placedJson(r.placed, r.summary) };
+  return { line: r.line, ok: false, ...(r.clientOrderId ? { clientOrderId: r.clientOrderId } : {}), sent: r.sent, error: { code: r.error.code, message: r.error.shortMessage, ...(r.error.status !== undefined ? { status: r.error.status } : {}) } };
 }
 
-async function placeBatch(ctx: Context, file: string, dryRun: boolean): Promise<number> {
+/** "1-4, 7, 9-12" */
+function ranges(ns: number[]): string {
+  const out: string[] = [];
+  for (let i = 0; i < ns.length; i++) {
+    let j = i;
+    while (j + 1 < ns.length && ns[j + 1] === (ns[j] as number) + 1) j++;
+    out.push(j > i ? `${ns[i]}-${ns[j]}` : String(ns[i]));
+    i = j;
+  }
+  return out.join(', ');
+}
+
+async function placeBatch(ctx: Context, file: string, o: { dryRun: boolean; batchId: string | undefined; onBehalfOf: number | undefined }): Promise<number> {
   const text = await readBatch(ctx, file);
-  const lines = text.split('\n').map((l, i) => ({ n: i + 1, text: l.trim() })).filter((l) => l.text && !l.text.startsWith('#'));
+  const lines = parseBatch(text, { batchId: o.batchId });
   if (lines.length === 0) throw new UsageError(`no orders in ${file === '-' ? 'stdin' : file}`);
-  const results: LineResult[] = [];
-  const parsed: { n: number; p: ParsedOrder }[] = [];
-  const seen = new Set<string>();
-  for (const l of lines) {
-    try {
-      const p = parseOrderInput(lineInput(JSON.parse(l.text) as unknown));
-      if (seen.has(p.clientOrderId)) throw new ValidationError(`client id ${p.clientOrderId} appears twice in the batch`);
-      seen.add(p.clientOrderId);
-      parsed.push({ n: l.n, p });
-    } catch (e) {
-      const err = e instanceof SyntaxError ? new ValidationError(`not valid JSON: ${e.message}`) : toPmError(e);
-      results.push({ line: l.n, ok: false, error: err });
-    }
+  const invalid = lines.filter((l) => l.error);
+  // Locally invalid lines are reported (once) before anything is sent.
+  for (const l of invalid) {
+    if (ctx.out.format === 'table') ctx.io.stderr.write(`line ${l.line}: ${l.error?.shortMessage ?? 'invalid'}\n`);
+    else ctx.out.record({ line: l.line, ok: false, sent: 'no', error: { code: l.error?.code ?? 'VALIDATION', message: l.error?.shortMessage ?? 'invalid' } });
   }
-  const emit = (r: LineResult): void => {
-    if (ctx.out.format === 'table') return;
-    ctx.out.record(
-      r.ok && r.placed
-        ? { line: r.line, ok: true, ...placedJson(r.placed, r.summary ?? null) }
-        : { line: r.line, ok: false, ...(r.clientOrderId ? { clientOrderId: r.clientOrderId } : {}), error: { code: r.error?.code ?? 'UNEXPECTED', message: r.error?.shortMessage ?? 'failed', ...(r.error?.status !== undefined ? { status: r.error.status } : {}) } },
-    );
-  };
-  for (const r of results) emit(r);
-  let deps: Awaited<ReturnType<typeof tradingDeps>> | undefined;
-  if (parsed.length > 0) {
-    deps = await tradingDeps(ctx);
-    if (!dryRun) await confirmPlace(ctx, deps.sandbox, `Place ${parsed.length} orders from ${file === '-' ? 'stdin' : file}?`);
-  }
-  // Sign everything first (fast, local), then send as fast as the per-token limit allows.
+  if (invalid.length === lines.length) throw new UsageError(`every line of the batch is invalid (${invalid.length}); nothing was sent`);
+  const deps = await tradingDeps(ctx, { actingAs: o.onBehalfOf });
+  if (o.onBehalfOf !== undefined) for (const l of lines) if (l.parsed && l.parsed.onBehalfOf === undefined) l.parsed.onBehalfOf = o.onBehalfOf;
+  if (!o.dryRun) await confirmPlace(ctx, deps.sandbox, `Place ${lines.length - invalid.length} orders from ${file === '-' ? 'stdin' : file}?`);
   const started = Date.now();
-  await Promise.all(
-    parsed.map(async ({ n, p }) => {
-      const d = deps;
-      if (!d) return;
-      let r: LineResult;
-      try {
-        const signed = await buildSignedOrder(d, p);
-        if (dryRun) {
-          ctx.out.record({ line: n, dryRun: true, body: signed.body });
-          return;
-        }
-        const placed = await placeOrder(d.api, signed.body, d.journal, { onNote: (msg) => ctx.out.info(`line ${n}: ${msg}`) });
-        r = { line: n, ok: true, placed, summary: signed.summary };
-      } catch (e) {
-        r = { line: n, ok: false, error: toPmError(e), clientOrderId: p.clientOrderId };
-      }
-      results.push(r);
-      emit(r);
-    }),
-  );
-  if (dryRun) return 0;
-  results.sort((a, b) => a.line - b.line);
-  const failed = results.filter((r) => !r.ok);
+  const results = await runBatch(deps, lines, {
+    signal: ctx.signal,
+    dryRun: o.dryRun,
+    onResult: (r) => {
+      if (ctx.out.format !== 'table' || 'dryRun' in r) ctx.out.record(lineJson(r));
+    },
+    onNote: (n) => ctx.out.info(n),
+  });
+  if (o.dryRun) return 0;
+  const all = [...results, ...invalid.map((l) => ({ line: l.line, ok: false as const, error: l.error as NonNullable<typeof l.error>, clientOrderId: undefined, sent: 'no' as const }))].sort((a, b) => a.line - b.line);
+  const placed = all.filter((r) => r.ok);
+  const skipped = results.filter((r) => r.ok && 'skipped' in r && r.skipped);
+  const failed = all.filter((r): r is Extract<LineResult, { ok: false }> => !r.ok);
   if (ctx.out.format === 'table') {
     ctx.out.table(
       [{ header: 'LINE', align: 'right' }, { header: 'RESULT' }, { header: 'ORDER ID' }, { header: 'CLIENT ID' }, { header: 'STATUS' }, { header: 'FILLED', align: 'right' }],
-      results.map((r) =>
-        r.ok && r.placed
-          ? [String(r.line), 'placed', r.placed.orderId, r.placed.clientOrderId, r.placed.settlementStatus, formatUnits(r.placed.totals.contractsNet)]
-          : [String(r.line), 'FAILED', '-', r.clientOrderId ?? '-', r.error?.shortMessage ?? '', '-'],
+      all.map((r) =>
+        r.ok && 'placed' in r
+          ? [String(r.line), r.skipped ? 'already placed (skipped)' : 'placed', r.placed.orderId, r.placed.clientOrderId, r.placed.settlementStatus, r.skipped ? '-' : formatUnits(r.placed.totals.contractsNet)]
+          : !r.ok
+            ? [String(r.line), r.sent === 'no' ? 'NOT SENT' : r.sent === 'unknown' ? 'UNKNOWN' : 'FAILED', '-', r.clientOrderId ?? '-', r.error.shortMessage, '-']
+            : [String(r.line), '', '', '', '', ''],
       ),
     );
   }
-  ctx.out.info(`${results.length - failed.length} placed, ${failed.length} failed, in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (skipped.length > 0) ctx.out.info(`${skipped.length} line${skipped.length > 1 ? 's were' : ' was'} already placed by an earlier run (journal) and skipped; to place them again as new orders, pass a new --batch-id.`);
+  ctx.out.info(`${placed.length - skipped.length} placed, ${skipped.length} skipped, ${failed.length} failed, in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const notSent = failed.filter((f) => f.sent === 'no' && f.error instanceof InterruptedError);
+  if (ctx.signal?.aborted) {
+    const unknown = failed.filter((f) => f.sent === 'unknown');
+    const details = [
+      `placed: ${placed.length ? `line${placed.length > 1 ? 's' : ''} ${ranges(placed.map((r) => r.line))}` : 'none'}`,
+      `not sent: ${notSent.length ? `line${notSent.length > 1 ? 's' : ''} ${ranges(notSent.map((r) => r.line))}` : 'none'}`,
+      ...(unknown.length ? [`unknown: lines ${ranges(unknown.map((r) => r.line))}`] : []),
+    ].join('\n');
+    throw new InterruptedError(`interrupted: ${placed.length} of ${all.length} lines placed, ${notSent.length} not sent`, { details, hint: 'Run the same command again: it skips the placed lines and places the rest.' });
+  }
   if (failed.length > 0) {
-    for (const f of failed) ctx.io.stderr.write(`line ${f.line}: ${f.error?.shortMessage ?? 'failed'}\n`);
-    throw new PartialFailureError(`${failed.length} of ${results.length} orders failed`, { hint: 'Fix those lines and run them again; re-sending placed lines with the same clientId is safe.' });
+    throw new PartialFailureError(`${failed.length} of ${all.length} orders failed`, {
+      details: ctx.out.format === 'table' ? undefined : failed.map((f) => `line ${f.line}: ${f.error.shortMessage}`).join('\n'),
+      hint: 'Fix those lines and run the same command again: placed lines are skipped, so nothing is placed twice.',
+    });
   }
   return 0;
 }

@@ -3,15 +3,25 @@ import type { Output } from '../../cli/output.js';
 import { formatUnits, parseUnits } from '../../core/money.js';
 import type { OrderSummary, Placed } from '../../core/trade/index.js';
 
-/** The documented JSON of one placed order (amounts as decimal strings plus raw integers). */
-export function placedJson(p: Placed, s: OrderSummary | null): Record<string, unknown> {
+/**
+ * The documented JSON of one placed order (amounts as decimal strings plus raw integers).
+ * The order's fields are the exchange's (`p.order`), never the request's: a re-run reports
+ * the order that exists.
+ */
+export function placedJson(p: Placed, _s: OrderSummary | null): Record<string, unknown> {
   const t = p.totals;
   const avg = t.contractsGross > 0n ? formatUnits((t.usdGross * 1_000_000n) / t.contractsGross) : null;
+  const v = p.order;
   return {
     orderId: p.orderId,
     clientOrderId: p.clientOrderId,
     market: p.marketSlug,
-    ...(s ? { side: s.side, outcome: s.outcome, type: s.type, price: s.price, size: s.size, amount: s.amount } : {}),
+    side: v.side,
+    outcome: v.outcome,
+    type: v.type,
+    price: v.price,
+    size: v.size,
+    amount: v.amount,
     matched: p.matched,
     settlementStatus: p.settlementStatus,
     filled: {
@@ -31,7 +41,9 @@ export function placedJson(p: Placed, s: OrderSummary | null): Record<string, un
 }
 
 /** The human block for one placed order. */
-export function placedText(out: Output, p: Placed, s: OrderSummary | null): void {
+export function placedText(out: Output, p: Placed, _s: OrderSummary | null): void {
+  const v = p.order;
+  const s = v.side !== null && v.type !== null ? { side: v.side, outcome: v.outcome ?? '?', type: v.type, size: v.size, price: v.price, amount: v.amount } : null;
   const t = p.totals;
   const pairs: [string, string][] = [
     ['order id', p.orderId],

@@ -1,6 +1,7 @@
 import type { Handler } from '../../cli/command.js';
-import { optList } from '../../cli/command.js';
-import { PartialFailureError, UsageError } from '../../core/errors.js';
+import { optList, optNum } from '../../cli/command.js';
+import { NotFoundError, PartialFailureError, UsageError } from '../../core/errors.js';
+import { checkClientOrderId } from '../../core/trade/index.js';
 import { orderStatus, parsePlaced } from '../../core/trade/index.js';
 import { placedJson } from './render.js';
 import { tradingApi } from './deps.js';
@@ -8,7 +9,8 @@ import { tradingApi } from './deps.js';
 const run: Handler = async (ctx, { rest, opts }) => {
   const clientIds = optList(opts, 'clientId');
   if (rest.length === 0 && clientIds.length === 0) throw new UsageError('give order ids or --client-id <ids…>');
-  const api = await tradingApi(ctx);
+  for (const c of clientIds) checkClientOrderId(c);
+  const api = await tradingApi(ctx, { actingAs: optNum(opts, 'onBehalfOf') ?? ctx.profile().onBehalfOf });
   const results = await orderStatus(api, { ids: rest, clientIds });
   const rows = results.map((r) => {
     if (r.status !== 'found' || !r.data) return { found: false, status: r.status, orderId: r.orderId, clientOrderId: r.clientOrderId, error: r.error };
@@ -30,6 +32,7 @@ const run: Handler = async (ctx, { rest, opts }) => {
     ),
   );
   const missing = rows.filter((r) => !r.found).length;
+  if (missing === rows.length) throw new NotFoundError(rows.length === 1 ? 'no such order' : `none of the ${rows.length} orders was found`, { hint: 'Check the id (or --client-id); with a partner token, add --on-behalf-of <profileId> for a sub-account.' });
   if (missing) throw new PartialFailureError(`${missing} of ${rows.length} orders not found`);
   return 0;
 };

@@ -121,6 +121,12 @@ export function prepareOrder(p: OrderParams): { unsigned: UnsignedOrder; body: O
   checkShape(p.type, p.price, p.size, p.amount, p.postOnly === true);
   if (p.delegated && p.onBehalfOf === undefined) throw new ValidationError('--delegated needs --on-behalf-of <profileId> (the server signs for that sub-account)');
   if (!p.delegated && p.maker === null) throw new ValidationError('no wallet to sign with', { hint: 'Create or import one (pm wallet create), or set PM_PRIVATE_KEY.' });
+  // The share size of the order: GTC/FAK size, or the shares a FOK SELL sells.
+  const shares = p.type === 'FOK' ? (p.side === 'SELL' ? p.amount : undefined) : p.size;
+  if (m.minSize !== null && shares !== undefined && shares < m.minSize) {
+    const fmt = (v: bigint): string => (v % 1_000_000n === 0n ? String(v / 1_000_000n) : `${v / 1_000_000n}.${(v % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '')}`);
+    throw new ValidationError(`${p.type === 'FOK' ? 'amount' : 'size'} ${fmt(shares)} is below the market's minimum order size of ${fmt(m.minSize)} shares`, { hint: `Use --${p.type === 'FOK' ? 'amount' : 'size'} ${fmt(m.minSize)} or more.` });
+  }
   const { makerAmount, takerAmount } = p.type === 'FOK' ? fokAmounts(p.amount ?? 0n) : limitAmounts(p.side, p.price ?? 0n, p.size ?? 0n);
   const maker = p.delegated ? ZERO_ADDRESS : (p.maker ?? ZERO_ADDRESS);
   const tokenId = p.outcome === 'YES' ? m.positionIds[0] : m.positionIds[1];

@@ -12,6 +12,9 @@ import type { OrderBody, OrderType, Outcome } from './build.js';
 import { signOrder } from './eip712.js';
 import type { Hex } from './eip712.js';
 import type { TradeCache } from './session.js';
+import type { Journal } from './journal.js';
+import { isFeeRefusal, placeOrder } from './place.js';
+import type { Placed } from './place.js';
 
 export interface OrderInput {
   market?: string | undefined;
@@ -25,7 +28,6 @@ export interface OrderInput {
   clientId?: string | undefined;
   onBehalfOf?: number | undefined;
   delegated?: boolean | undefined;
-  expires?: string | undefined;
 }
 
 export interface ParsedOrder {
@@ -40,7 +42,6 @@ export interface ParsedOrder {
   clientOrderId: string;
   onBehalfOf: number | undefined;
   delegated: boolean;
-  expiration: bigint;
 }
 
 function oneOf<T extends string>(v: string | undefined, allowed: readonly T[], field: string): T {
@@ -48,16 +49,6 @@ function oneOf<T extends string>(v: string | undefined, allowed: readonly T[], f
   const hit = allowed.find((a) => a === u);
   if (!hit) throw new ValidationError(`${field} must be one of ${allowed.map((a) => a.toLowerCase()).join(', ')}${v ? `, got "${v}"` : ''}`);
   return hit;
-}
-
-/** Parses `+30m`, `+2h`, `+1d` or an ISO time into unix seconds (0 = never). */
-export function parseExpiry(v: string | undefined, nowMs = Date.now()): bigint {
-  if (v === undefined || v === '' || v === '0' || v === 'never') return 0n;
-  const rel = /^\+(\d+)([smhd])$/.exec(v);
-  const ms = rel ? nowMs + Number(rel[1]) * { s: 1e3, m: 6e4, h: 3.6e6, d: 8.64e7 }[rel[2] as 's' | 'm' | 'h' | 'd'] : Date.parse(v);
-  if (!Number.isFinite(ms)) throw new ValidationError(`expires "${v}" is not a time`, { hint: 'Use +30m, +2h, +1d or an ISO 8601 time.' });
-  if (ms <= nowMs) throw new ValidationError(`expires ${v} is in the past`);
-  return BigInt(Math.floor(ms / 1000));
 }
 
 /** Checks everything that can be checked without the network. */
@@ -85,7 +76,6 @@ export function parseOrderInput(i: OrderInput): ParsedOrder {
     clientOrderId: checkClientOrderId(i.clientId ?? newClientOrderId()),
     onBehalfOf: i.onBehalfOf,
     delegated: i.delegated === true,
-    expiration: parseExpiry(i.expires),
   };
 }
 
@@ -98,6 +88,8 @@ export interface SignDeps {
   credentialId: string;
   /** Profile id and fee rate known from the profile config, skipping a lookup. */
   owner?: { profileId: number; feeRateBps: number } | undefined;
+  /** Called with fresh owner data after a fee refusal (to update the profile). */
+  onOwnerRefresh?: ((o: { profileId: number; feeRateBps: number }) => void) | undefined;
 }
 
 export interface SignedOrder {
@@ -143,7 +135,6 @@ export async function buildSignedOrder(deps: SignDeps, p: ParsedOrder): Promise<
     feeRateBps: owner.feeRateBps,
     maker: account ? (account.address as Hex) : null,
     salt: newSalt(),
-    expiration: p.expiration,
   });
   if (account) body.order.signature = await signOrder(account, exchange, unsigned);
   const notional = p.type === 'FOK' ? (p.side === 'BUY' ? unsigned.makerAmount : 0n) : p.side === 'BUY' ? unsigned.makerAmount : unsigned.takerAmount;
@@ -164,4 +155,35 @@ export async function buildSignedOrder(deps: SignDeps, p: ParsedOrder): Promise<
       negRisk: market.negRisk,
     },
   };
+}
+
+export interface PlaceParsedOptions {
+  journal: Journal;
+  signal?: AbortSignal | undefined;
+  onNote?: ((note: string) => void) | undefined;
+  lookupFirst?: boolean | undefined;
+}
+
+/**
+ * Signs and places one parsed order exactly once, acting for its `onBehalfOf` (or the
+ * client's own acting profile). A refusal for a stale fee rate refreshes the owner data and
+ * signs again once.
+ */
+export async function placeParsed(deps: SignDeps, p: ParsedOrder, o: PlaceParsedOptions): Promise<{ placed: Placed; summary: OrderSummary }> {
+  const api = deps.api.actingFor(p.onBehalfOf ?? deps.api.actingAs);
+  const market = await deps.cache.market(deps.api, p.slug);
+  let signed = await buildSignedOrder(deps, p);
+  const send = (s: SignedOrder): Promise<Placed> =>
+    placeOrder(api, s.body, o.journal, { signal: o.signal, onNote: o.onNote, lookupFirst: o.lookupFirst, positionIds: market.positionIds });
+  try {
+    return { placed: await send(signed), summary: signed.summary };
+  } catch (e) {
+    if (!isFeeRefusal(e)) throw e;
+    const fresh = await deps.cache.owner(deps.api, deps.credentialId, { refresh: true });
+    if (fresh.feeRateBps === signed.summary.feeRateBps) throw e;
+    o.onNote?.(`the fee rate changed from ${signed.summary.feeRateBps} to ${fresh.feeRateBps} bps: signing again`);
+    deps.onOwnerRefresh?.({ profileId: fresh.profileId, feeRateBps: fresh.feeRateBps });
+    signed = await buildSignedOrder({ ...deps, owner: { profileId: fresh.profileId, feeRateBps: fresh.feeRateBps } }, p);
+    return { placed: await send(signed), summary: signed.summary };
+  }
 }

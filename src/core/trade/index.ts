@@ -6,3 +6,4 @@ export * from './journal.js';
 export * from './place.js';
 export * from './session.js';
 export * from './flow.js';
+export * from './batch.js';

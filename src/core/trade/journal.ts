@@ -4,7 +4,8 @@ import { closeSync, existsSync, fstatSync, fsyncSync, openSync, readFileSync, re
 import { join } from 'node:path';
 import { ensurePrivateDir } from '../fsutil.js';
 
-export type JournalState = 'pending' | 'placed' | 'failed' | 'unknown';
+/** pending: about to be sent; placed; failed: refused or not placed; unknown: outcome not known; unsent: interrupted before sending. */
+export type JournalState = 'pending' | 'placed' | 'failed' | 'unknown' | 'unsent';
 
 export interface JournalEntry {
   ts: string;
@@ -41,6 +42,22 @@ export class Journal {
     } finally {
       closeSync(fd);
     }
+  }
+
+  /** The latest entry of every client id, from one read of the journal (a torn line is skipped). */
+  latestAll(): Map<string, JournalEntry> {
+    const out = new Map<string, JournalEntry>();
+    if (!existsSync(this.file)) return out;
+    for (const line of readFileSync(this.file, 'utf8').split('\n')) {
+      if (!line) continue;
+      try {
+        const e = JSON.parse(line) as JournalEntry;
+        if (e && typeof e.clientOrderId === 'string') out.set(e.clientOrderId, e);
+      } catch {
+        // a line torn by a crash mid-write
+      }
+    }
+    return out;
   }
 
   /** The latest entry for a client id (a torn last line is skipped). */

@@ -1,15 +1,21 @@
 // Placing, cancelling and reading orders with exactly-once semantics: a journal entry before
 // the send; after an ambiguous failure, ask the exchange by client id before re-sending; a
-// 409 on re-send means "already placed".
+// 409 means the client id is taken, and the order behind it is compared with the request:
+// the same order is an idempotent success (reported with the exchange's own fields), a
+// different one is a conflict (exit 5). A lookup that cannot be answered is "unknown" (exit 7,
+// re-run the same command), never "another order".
 import type { ApiClient } from '../http.js';
-import { ConflictError, ExchangeError, NetworkError, PmError, ValidationError } from '../errors.js';
-import type { Journal } from './journal.js';
+import { sleep } from '../http.js';
+import { AuthError, ConflictError, ExchangeError, ExchangeValidationError, InterruptedError, NetworkError, PmError, RateLimitError, UnknownStateError, ValidationError } from '../errors.js';
+import { formatUnits } from '../money.js';
+import type { Journal, JournalState } from './journal.js';
 import type { OrderBody } from './build.js';
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (o: Json, k: string): string => (typeof o[k] === 'string' ? (o[k] as string) : typeof o[k] === 'number' ? String(o[k]) : '');
 const big = (v: unknown): bigint => (typeof v === 'string' && /^-?\d+$/.test(v) ? BigInt(v) : typeof v === 'number' && Number.isInteger(v) ? BigInt(v) : 0n);
+const bigOrNull = (v: unknown): bigint | null => (typeof v === 'string' && /^-?\d+$/.test(v) ? BigInt(v) : typeof v === 'number' && Number.isSafeInteger(v) ? BigInt(v) : null);
 
 export interface Totals {
   contractsGross: bigint;
@@ -18,6 +24,22 @@ export interface Totals {
   usdGross: bigint;
   usdFee: bigint;
   usdNet: bigint;
+}
+
+/** The order as the exchange holds it (never the request's idea of it). */
+export interface OrderView {
+  side: 'BUY' | 'SELL' | null;
+  outcome: 'YES' | 'NO' | null;
+  type: string | null;
+  /** Limit price as a decimal string; null for FOK. */
+  price: string | null;
+  /** Shares (GTC, FAK) as a decimal string. */
+  size: string | null;
+  /** FOK: USDC to spend (BUY) or shares to sell (SELL), as a decimal string. */
+  amount: string | null;
+  tokenId: string | null;
+  makerAmount: bigint | null;
+  takerAmount: bigint | null;
 }
 
 export interface Placed {
@@ -31,26 +53,55 @@ export interface Placed {
   feeRateBps: number | null;
   alreadyPlaced: boolean;
   attempts: number;
+  order: OrderView;
   raw: Json;
 }
 
+/** What the exchange's order object says, in the request's terms. */
+export function orderView(order: Json, positionIds?: readonly [string, string] | null): OrderView {
+  const sideRaw = order['side'];
+  const side = sideRaw === 0 || sideRaw === 'BUY' ? 'BUY' : sideRaw === 1 || sideRaw === 'SELL' ? 'SELL' : null;
+  const tokenId = str(order, 'tokenId') || null;
+  const mkt = isObj(order['market']) ? order['market'] : {};
+  const yes = positionIds?.[0] ?? (str(mkt, 'yesPositionId') || null);
+  const no = positionIds?.[1] ?? (str(mkt, 'noPositionId') || null);
+  const outcome = tokenId === null ? null : tokenId === yes ? 'YES' : tokenId === no ? 'NO' : (str(order, 'token') as 'YES' | 'NO') || null;
+  const type = str(order, 'orderType') || str(order, 'type') || null;
+  const makerAmount = bigOrNull(order['makerAmount']);
+  const takerAmount = bigOrNull(order['takerAmount']);
+  const priceRaw = order['price'];
+  const price = typeof priceRaw === 'string' && priceRaw !== '' ? priceRaw : typeof priceRaw === 'number' ? String(priceRaw) : null;
+  const fok = type === 'FOK';
+  let size: string | null = null;
+  const original = bigOrNull(order['originalSize']);
+  if (!fok) {
+    if (original !== null) size = formatUnits(original);
+    else if (side === 'BUY' && takerAmount !== null) size = formatUnits(takerAmount);
+    else if (side === 'SELL' && makerAmount !== null) size = formatUnits(makerAmount);
+  }
+  const amount = fok && makerAmount !== null ? formatUnits(makerAmount) : null;
+  return { side, outcome, type, price: fok ? null : price, size, amount, tokenId, makerAmount, takerAmount };
+}
+
 /** Reads a create-order answer (or a status-batch `data`) into a Placed. */
-export function parsePlaced(d: unknown, clientOrderId: string, marketSlug: string, alreadyPlaced: boolean, attempts: number): Placed {
+export function parsePlaced(d: unknown, clientOrderId: string, marketSlug: string, alreadyPlaced: boolean, attempts: number, positionIds?: readonly [string, string] | null): Placed {
   if (!isObj(d) || !isObj(d['order'])) throw new ExchangeError('unexpected answer to POST /orders (no order)');
   const order = d['order'];
   const ex = isObj(d['execution']) ? d['execution'] : {};
   const t = isObj(ex['totalsRaw']) ? ex['totalsRaw'] : {};
+  const mkt = isObj(order['market']) ? order['market'] : {};
   return {
     orderId: str(order, 'id'),
     clientOrderId: str(ex, 'clientOrderId') || str(order, 'clientOrderId') || clientOrderId,
-    marketSlug,
+    marketSlug: marketSlug || str(mkt, 'slug'),
     matched: ex['matched'] === true,
-    settlementStatus: str(ex, 'settlementStatus') || 'UNKNOWN',
+    settlementStatus: str(ex, 'settlementStatus') || str(order, 'settlementStatus') || 'UNKNOWN',
     totals: { contractsGross: big(t['contractsGross']), contractsFee: big(t['contractsFee']), contractsNet: big(t['contractsNet']), usdGross: big(t['usdGross']), usdFee: big(t['usdFee']), usdNet: big(t['usdNet']) },
     makerMatches: Array.isArray(d['makerMatches']) ? d['makerMatches'].length : 0,
     feeRateBps: typeof ex['feeRateBps'] === 'number' ? ex['feeRateBps'] : null,
     alreadyPlaced,
     attempts,
+    order: orderView(order, positionIds),
     raw: d,
   };
 }
@@ -64,7 +115,7 @@ export interface StatusResult {
   data: Json | null;
 }
 
-/** Order status by ids or client ids, in chunks of 50. */
+/** Order status by ids or client ids, in chunks of 50 (acting for the client's sub-account, if any). */
 export async function orderStatus(api: ApiClient, q: { ids?: string[]; clientIds?: string[] }, retry: 'read' | 'never' = 'read'): Promise<StatusResult[]> {
   const items = [...(q.ids ?? []).map((orderId) => ({ orderId })), ...(q.clientIds ?? []).map((clientOrderId) => ({ clientOrderId }))];
   if (items.length === 0) throw new ValidationError('give at least one order id or --client-id');
@@ -73,8 +124,8 @@ export async function orderStatus(api: ApiClient, q: { ids?: string[]; clientIds
     const chunk = items.slice(i, i + 50);
     // A status read changes nothing, so it may be retried like a GET.
     const d = (await api.request<unknown>({ method: 'POST', path: '/orders/status/batch', body: { items: chunk }, auth: 'auto', retry })).data;
-    const results = isObj(d) && Array.isArray(d['results']) ? d['results'] : [];
-    for (const r of results.filter(isObj)) {
+    if (!isObj(d) || !Array.isArray(d['results'])) throw new ExchangeError('unexpected answer to POST /orders/status/batch (no results)');
+    for (const r of d['results'].filter(isObj)) {
       const index = typeof r['index'] === 'number' ? r['index'] + i : out.length;
       out.push({ index, status: str(r, 'status'), orderId: str(r, 'orderId') || null, clientOrderId: str(r, 'clientOrderId') || null, error: str(r, 'error') || null, data: isObj(r['data']) ? r['data'] : null });
     }
@@ -82,97 +133,197 @@ export async function orderStatus(api: ApiClient, q: { ids?: string[]; clientIds
   return out.sort((a, b) => a.index - b.index);
 }
 
-async function findByClientId(api: ApiClient, clientOrderId: string): Promise<Json | null> {
-  const [r] = await orderStatus(api, { clientIds: [clientOrderId] });
-  return r && r.status === 'found' && r.data ? r.data : null;
+export type Lookup = { kind: 'found'; data: Json } | { kind: 'absent' };
+
+/**
+ * Asks the exchange for the order behind a client id. A failed lookup is retried; one that
+ * keeps failing is "unknown" (UnknownStateError, exit 7), never "absent". Auth errors and
+ * Ctrl-C go straight up.
+ */
+export async function lookupClientId(api: ApiClient, clientOrderId: string, o: { tries?: number; signal?: AbortSignal | undefined } = {}): Promise<Lookup> {
+  const tries = o.tries ?? 4;
+  const signal = o.signal ?? api.signal;
+  let last: PmError | undefined;
+  for (let q = 0; q < tries; q++) {
+    try {
+      const [r] = await orderStatus(api, { clientIds: [clientOrderId] });
+      if (r?.status === 'found' && r.data && isObj(r.data['order'])) return { kind: 'found', data: r.data };
+      if (r && /^not[_ ]?found$/i.test(r.status)) return { kind: 'absent' };
+      last = new ExchangeError(`the status lookup answered "${r?.status ?? 'nothing'}"${r?.error ? ` (${r.error})` : ''}`);
+    } catch (e) {
+      if (e instanceof AuthError || e instanceof InterruptedError) throw e;
+      last = e instanceof PmError ? e : new PmError(String(e));
+    }
+    if (q < tries - 1) await sleep(Math.min(2000, 250 * 2 ** q), signal);
+  }
+  throw unknownState(clientOrderId, last);
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+function unknownState(cid: string, cause: PmError | undefined): UnknownStateError {
+  return new UnknownStateError(`the state of order ${cid} is unknown: its answer was lost and the exchange could not be asked (${cause?.shortMessage ?? 'no answer'})`, {
+    cause,
+    hint: `Re-run the same command (same --client-id ${cid}): it never places a second order. Or check with pm order status --client-id ${cid}.`,
+  });
+}
+
+/** Differences between a request and the order the exchange holds under the same client id. */
+export function orderDifferences(body: OrderBody, existing: Json): string[] {
+  const order = isObj(existing['order']) ? existing['order'] : {};
+  const v = orderView(order);
+  const diffs: string[] = [];
+  const side = body.order.side === 0 ? 'BUY' : 'SELL';
+  if (v.tokenId !== null && v.tokenId !== body.order.tokenId) diffs.push(`token ${v.tokenId} ≠ ${body.order.tokenId}`);
+  if (v.side !== null && v.side !== side) diffs.push(`side ${v.side} ≠ ${side}`);
+  if (v.makerAmount !== null && v.makerAmount !== BigInt(body.order.makerAmount)) diffs.push(`makerAmount ${v.makerAmount} ≠ ${body.order.makerAmount}`);
+  if (v.takerAmount !== null && v.takerAmount !== BigInt(body.order.takerAmount)) diffs.push(`takerAmount ${v.takerAmount} ≠ ${body.order.takerAmount}`);
+  if (v.type !== null && v.type !== body.orderType) diffs.push(`type ${v.type} ≠ ${body.orderType}`);
+  if (v.tokenId === null && v.side === null && v.makerAmount === null) diffs.push('the exchange did not say what the existing order is');
+  return diffs;
+}
+
+/** "BUY YES 10 @ 0.3 (GTC)" for an order view. */
+export function describeView(v: OrderView): string {
+  const qty = v.size !== null ? `${v.size} @ ${v.price ?? '?'}` : v.amount !== null ? `${v.amount} ${v.side === 'BUY' ? 'USDC' : 'shares'}` : '?';
+  return `${v.side ?? '?'} ${v.outcome ?? v.tokenId ?? '?'} ${qty} (${v.type ?? '?'})`;
+}
 
 /** Adds what to do next to the exchange's terse refusals of an order. */
-function explain(e: unknown): unknown {
+export function explain(e: unknown): unknown {
   if (!(e instanceof ExchangeError) || e.hint) return e;
   const m = e.shortMessage;
-  const hint = /insufficient collateral|insufficient.*(usdc|balance|funds)/i.test(m)
-    ? 'Not enough free USDC: resting BUY orders lock theirs. Lower --size/--amount, or cancel resting orders (pm order list --market …).'
-    : /insufficient conditional token|shares/i.test(m)
-      ? 'Not enough free shares of that outcome: resting SELL orders lock theirs.'
-      : /post-only/i.test(m)
+  // Shares first: "Insufficient conditional token balance" also says "balance".
+  const hint = /conditional token|shares|position/i.test(m) && /insufficient|not enough/i.test(m)
+    ? 'Not enough free shares of that outcome: resting SELL orders lock theirs. Check pm order list, lower --size, or cancel resting SELL orders.'
+    : /insufficient|not enough/i.test(m) && /collateral|usdc|balance|funds|allowance/i.test(m)
+      ? 'Not enough free USDC: resting BUY orders lock theirs. Lower --size/--amount, or cancel resting orders (pm order list).'
+      : /post-only|would execute immediately|would cross/i.test(m)
         ? 'A post-only order must not cross: lower a BUY price (or raise a SELL price) below the best opposite quote (pm book …).'
-        : /fee/i.test(m)
-          ? 'The fee rate must equal your profile rate: run pm whoami (cached rates refresh within a day).'
-          : /Profile ID does not match/i.test(m)
-            ? 'The token and the signing wallet belong to different profiles: check pm whoami.'
-            : undefined;
+        : /minimum size|below the market min/i.test(m)
+          ? "Raise --size to at least the market's minimum (pm book shows minSize)."
+          : /fee/i.test(m)
+            ? 'The fee rate must equal your profile rate: run pm whoami to refresh it.'
+            : /Profile ID does not match/i.test(m)
+              ? 'The token and the signing wallet belong to different profiles: check pm whoami.'
+              : undefined;
   return hint ? Object.assign(e, { hint }) : e;
+}
+
+/** True for the exchange's refusal of a stale fee rate. */
+export function isFeeRefusal(e: unknown): boolean {
+  return e instanceof ExchangeValidationError && /fee/i.test(e.shortMessage);
 }
 
 export interface PlaceOptions {
   /** Total send attempts after ambiguous failures (default 4). */
-  maxAttempts?: number;
+  maxAttempts?: number | undefined;
   /** Called with a note when pm retries or reconciles (for --verbose / stderr). */
-  onNote?: (note: string) => void;
+  onNote?: ((note: string) => void) | undefined;
+  /** Ctrl-C (default: the client's). */
+  signal?: AbortSignal | undefined;
+  /** Ask the exchange for the client id before the first send (a journal entry left pending or unknown). */
+  lookupFirst?: boolean | undefined;
+  /** The market's [YES, NO] position ids, to name the outcome of an existing order. */
+  positionIds?: readonly [string, string] | null | undefined;
 }
 
 /**
- * Places one order exactly once.
+ * Places one order exactly once, acting for whoever the client acts for.
  * @example const placed = await placeOrder(api, body, journal)
  */
 export async function placeOrder(api: ApiClient, body: OrderBody, journal: Journal, opts: PlaceOptions = {}): Promise<Placed> {
   const cid = body.clientOrderId;
   const maxAttempts = opts.maxAttempts ?? 4;
-  journal.record({ clientOrderId: cid, state: 'pending', marketSlug: body.marketSlug, request: body });
+  const signal = opts.signal ?? api.signal;
+  const rec = (state: JournalState, extra: { orderId?: string | undefined; error?: string | undefined } = {}): void =>
+    journal.record({ clientOrderId: cid, state, marketSlug: body.marketSlug, ...extra, ...(state === 'pending' ? { request: body } : {}) });
+  /** The exchange holds an order under this client id: the same one is success, another a conflict. */
+  const adopt = (data: Json, attempt: number): Placed => {
+    const diffs = orderDifferences(body, data);
+    const placed = parsePlaced(data, cid, body.marketSlug, true, attempt, opts.positionIds);
+    if (diffs.length > 0) {
+      rec('failed', { error: 'client id used by a different order' });
+      const requested = orderView({ ...body.order, orderType: body.orderType, price: body.order.price }, opts.positionIds);
+      throw new ConflictError(`client id ${cid} is already used by a different order`, {
+        status: 409,
+        details: `existing:  ${describeView(placed.order)}, order ${placed.orderId}\nrequested: ${describeView(requested)}\ndiffers in: ${diffs.join('; ')}`,
+        hint: `Nothing new was placed. To place the requested order as well, give it another --client-id; to see the existing one: pm order status --client-id ${cid}`,
+      });
+    }
+    rec('placed', { orderId: placed.orderId });
+    return placed;
+  };
+  /** Looks up after an ambiguous answer; journals "unknown" when it cannot tell. */
+  const ask = async (): Promise<Lookup> => {
+    try {
+      return await lookupClientId(api, cid, { signal });
+    } catch (e) {
+      rec('unknown', { error: e instanceof PmError ? e.shortMessage : String(e) });
+      if (e instanceof InterruptedError) {
+        throw new InterruptedError(`interrupted: the state of order ${cid} is unknown`, { cause: e, hint: `Re-run the same command (same --client-id ${cid}): it never places a second order.` });
+      }
+      throw e;
+    }
+  };
+  if (opts.lookupFirst) {
+    const l = await ask();
+    if (l.kind === 'found') {
+      opts.onNote?.(`${cid} was already placed by an earlier run: not sending it again`);
+      return adopt(l.data, 0);
+    }
+  }
+  rec('pending');
   let lastError: PmError | undefined;
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     try {
       const res = await api.request<unknown>({ method: 'POST', path: '/orders', body, auth: 'auto', retry: 'never' });
-      const placed = parsePlaced(res.data, cid, body.marketSlug, false, attempt);
-      journal.record({ clientOrderId: cid, state: 'placed', marketSlug: body.marketSlug, orderId: placed.orderId });
+      const placed = parsePlaced(res.data, cid, body.marketSlug, false, attempt, opts.positionIds);
+      rec('placed', { orderId: placed.orderId });
       return placed;
     } catch (e) {
+      if (e instanceof InterruptedError) {
+        // Ctrl-C before this attempt went out. An earlier attempt, if any, was looked up and absent.
+        rec('unsent', { error: 'interrupted before sending' });
+        throw new InterruptedError(`interrupted: order ${cid} was not placed`, { cause: e });
+      }
       if (e instanceof ConflictError) {
-        // The client id is taken: this very order already went through (a re-run, or our
-        // earlier attempt that lost its answer). Report it as placed.
-        const existing = await findByClientId(api, cid).catch(() => null);
-        if (existing) {
-          const placed = parsePlaced(existing, cid, body.marketSlug, true, attempt);
-          journal.record({ clientOrderId: cid, state: 'placed', marketSlug: body.marketSlug, orderId: placed.orderId });
-          return placed;
-        }
-        journal.record({ clientOrderId: cid, state: 'failed', marketSlug: body.marketSlug, error: e.shortMessage });
-        throw new ConflictError(`client order id ${cid} is already used by another order`, { status: 409, hint: 'Use a new --client-id (or leave it out to get a fresh one).' });
+        // The client id is taken: a re-run, our own earlier attempt that lost its answer, or
+        // another order. Ask which.
+        const l = await ask();
+        if (l.kind === 'found') return adopt(l.data, attempt);
+        rec('failed', { error: e.shortMessage });
+        throw new ConflictError(`the exchange refused order ${cid} as a duplicate (${e.shortMessage}), but holds no order under that client id`, {
+          status: 409,
+          hint: 'Another order with the same signed content may exist: check pm order list.',
+        });
       }
       const ambiguous = (e instanceof NetworkError && e.ambiguous) || (e instanceof PmError && e.status === 429);
       if (!ambiguous) {
-        journal.record({ clientOrderId: cid, state: 'failed', marketSlug: body.marketSlug, error: e instanceof PmError ? e.shortMessage : String(e) });
+        rec('failed', { error: e instanceof PmError ? e.shortMessage : String(e) });
         throw explain(e);
       }
       lastError = e instanceof PmError ? e : undefined;
       // Did it land? Ask before sending again.
-      let existing: Json | null = null;
-      let known = false;
-      for (let q = 0; q < 5 && !known; q++) {
-        try {
-          existing = await findByClientId(api, cid);
-          known = true;
-        } catch {
-          await sleep(200 * 2 ** q);
-        }
+      const l = await ask();
+      if (l.kind === 'found') {
+        opts.onNote?.(`the answer to ${cid} was lost, but the exchange has the order: not sending it again`);
+        return adopt(l.data, attempt);
       }
-      if (existing) {
-        opts.onNote?.(`the answer to ${cid} was lost, but the order is on the book: not sending it again`);
-        const placed = parsePlaced(existing, cid, body.marketSlug, true, attempt);
-        journal.record({ clientOrderId: cid, state: 'placed', marketSlug: body.marketSlug, orderId: placed.orderId });
-        return placed;
-      }
-      if (!known) break;
+      if (attempt === maxAttempts) break;
       opts.onNote?.(`${cid} did not reach the exchange (${lastError?.shortMessage ?? 'no answer'}); sending it again (attempt ${attempt + 1})`);
-      await sleep(Math.min(2000, 150 * 2 ** (attempt - 1)));
+      try {
+        await sleep(Math.min(2000, 150 * 2 ** (attempt - 1)), signal);
+      } catch (s) {
+        rec('unsent', { error: 'interrupted before re-sending' });
+        throw new InterruptedError(`interrupted: order ${cid} was not placed`, { cause: s });
+      }
     }
   }
-  journal.record({ clientOrderId: cid, state: 'unknown', marketSlug: body.marketSlug, error: lastError?.shortMessage });
-  throw new NetworkError(`could not confirm order ${cid}: ${lastError?.shortMessage ?? 'no answer'}`, {
-    hint: `Check with: pm order status --client-id ${cid} (re-running the same command with --client-id ${cid} is safe).`,
+  // Every attempt failed and every lookup said the order is not there: not placed.
+  rec('failed', { error: lastError?.shortMessage });
+  const Err = lastError instanceof RateLimitError ? RateLimitError : NetworkError;
+  throw new Err(`order ${cid} was not placed after ${maxAttempts} attempts: ${lastError?.shortMessage ?? 'no answer'}`, {
+    status: lastError?.status,
+    hint: `The exchange has no order under ${cid}. Re-run the same command when it answers again.`,
   });
 }
 
@@ -189,10 +340,10 @@ function cancelResult(d: unknown): CancelOutcome {
   };
 }
 
-/** Cancels by ids, by client ids (batches of ≤50), or every order of a market. */
-export async function cancelOrders(api: ApiClient, q: { ids?: string[]; clientIds?: string[]; slug?: string; onBehalfOf?: number }): Promise<CancelOutcome> {
+/** Cancels by ids, by client ids (batches of ≤50), or every order of a market, for whoever the client acts for. */
+export async function cancelOrders(api: ApiClient, q: { ids?: string[]; clientIds?: string[]; slug?: string }): Promise<CancelOutcome> {
   const out: CancelOutcome = { canceled: [], failed: [] };
-  const query = q.onBehalfOf === undefined ? undefined : { onBehalfOf: q.onBehalfOf };
+  const query = undefined;
   if (q.slug !== undefined) {
     // Cancelling twice is harmless, so a lost answer or a 429 may be retried.
     const d = (await api.request<unknown>({ method: 'DELETE', path: `/orders/all/${encodeURIComponent(q.slug)}`, query, auth: 'auto', retry: 'read', okStatuses: [207] })).data;
@@ -202,7 +353,6 @@ export async function cancelOrders(api: ApiClient, q: { ids?: string[]; clientId
     for (let i = 0; i < list.length; i += 50) {
       const chunk = list.slice(i, i + 50);
       const body: Json = { [key]: chunk };
-      if (q.onBehalfOf !== undefined) body['onBehalfOf'] = q.onBehalfOf;
       const d = (await api.request<unknown>({ method: 'POST', path: '/orders/batch-cancel', body, auth: 'auto', retry: 'read', okStatuses: [207] })).data;
       const r = cancelResult(d);
       out.canceled.push(...r.canceled);

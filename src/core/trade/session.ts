@@ -42,9 +42,24 @@ export class TradeCache {
     return p;
   }
 
-  /** The authenticated caller's profile id and fee rate (GET /profiles/me, cached a day). */
-  async owner(api: ApiClient, credentialId: string): Promise<Owner> {
+  /** Stores fresh owner data (e.g. from pm whoami) so the next order signs with it. */
+  rememberOwner(baseUrl: string, credentialId: string, owner: Owner): void {
+    const key = `${baseUrl} ${credentialId}`;
+    this.owners.set(key, owner);
+    this.ownerMemo.set(key, Promise.resolve(owner));
+  }
+
+  /** The authenticated caller's profile id and fee rate (GET /profiles/me, cached a day; `refresh` asks again). */
+  async owner(api: ApiClient, credentialId: string, o: { refresh?: boolean } = {}): Promise<Owner> {
     const key = `${api.baseUrl} ${credentialId}`;
+    if (o.refresh) {
+      const me = await profileMe(api);
+      const fresh = { profileId: me.id, feeRateBps: me.feeRateBps, account: me.account };
+      this.owners.set(key, fresh);
+      const p = Promise.resolve(fresh);
+      this.ownerMemo.set(key, p);
+      return p;
+    }
     // One lookup however many orders of a batch ask at once.
     let p = this.ownerMemo.get(key);
     if (!p) {

@@ -20,6 +20,10 @@ export function adminRoutes(deps: { faults: FaultConfig; reset: () => void; acco
           if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) return { status: 400, body: { message: `${k} must be a non-negative integer` } };
           deps.faults[k] = v;
         }
+        if (b['rateLimit'] !== undefined) {
+          if (typeof b['rateLimit'] !== 'boolean') return { status: 400, body: { message: 'rateLimit must be true or false' } };
+          deps.faults.rateLimit = b['rateLimit'];
+        }
         if (b['match'] !== undefined) {
           if (typeof b['match'] !== 'string') return { status: 400, body: { message: 'match must be a string' } };
           deps.faults.match = b['match'];

@@ -1,0 +1,179 @@
+// Batches of orders from NDJSON: every line is validated exactly like the flags (a wrongly
+// typed field refuses the line, it is never dropped to a default), lines without a clientId
+// get a deterministic one, and a re-run skips the lines the journal says were placed, so an
+// interrupted batch can simply be run again.
+import { createHash } from 'node:crypto';
+import { InterruptedError, PmError, UsageError, ValidationError } from '../errors.js';
+import type { Journal, JournalEntry } from './journal.js';
+import { parseOrderInput, placeParsed } from './flow.js';
+import type { OrderInput, OrderSummary, ParsedOrder, SignDeps } from './flow.js';
+import { buildSignedOrder } from './flow.js';
+import type { OrderBody } from './build.js';
+import type { Placed } from './place.js';
+
+/** The fields a batch line may have, with the flag each one mirrors. */
+export const LINE_FIELDS = ['market', 'slug', 'side', 'outcome', 'type', 'price', 'size', 'amount', 'postOnly', 'clientId', 'clientOrderId', 'onBehalfOf', 'delegated'] as const;
+
+const decimal = (v: unknown, field: string): string | undefined => {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  throw new ValidationError(`${field} must be a decimal string such as "0.42", got ${JSON.stringify(v)}`);
+};
+const text = (v: unknown, field: string): string | undefined => {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'string') return v;
+  throw new ValidationError(`${field} must be a string, got ${JSON.stringify(v)}`);
+};
+const flag = (v: unknown, field: string): boolean | undefined => {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'boolean') return v;
+  throw new ValidationError(`${field} must be true or false (a JSON boolean), got ${JSON.stringify(v)}`);
+};
+const profileId = (v: unknown, field: string): number | undefined => {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) return v;
+  if (typeof v === 'string' && /^[1-9]\d{0,15}$/.test(v) && Number.isSafeInteger(Number(v))) return Number(v);
+  throw new ValidationError(`${field} must be a profile id (a positive whole number), got ${JSON.stringify(v)}`);
+};
+
+/** One NDJSON line, validated field by field exactly like the flags of `order place`. */
+export function lineInput(o: unknown): OrderInput {
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) throw new ValidationError('each line must be a JSON object');
+  const r = o as Record<string, unknown>;
+  if ('expires' in r || 'expiration' in r) throw new ValidationError('orders do not expire on this exchange (it refuses a non-zero expiration): remove "expires" and cancel the order instead');
+  const known = new Set<string>(LINE_FIELDS);
+  const unknown = Object.keys(r).filter((k) => !known.has(k));
+  if (unknown.length) throw new ValidationError(`unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`, { hint: `Fields: ${LINE_FIELDS.join(', ')}` });
+  if (r['market'] !== undefined && r['slug'] !== undefined) throw new ValidationError('give market or slug, not both');
+  if (r['clientId'] !== undefined && r['clientOrderId'] !== undefined) throw new ValidationError('give clientId or clientOrderId, not both');
+  return {
+    market: text(r['market'], 'market') ?? text(r['slug'], 'slug'),
+    side: text(r['side'], 'side'),
+    outcome: text(r['outcome'], 'outcome'),
+    type: text(r['type'], 'type'),
+    price: decimal(r['price'], 'price'),
+    size: decimal(r['size'], 'size'),
+    amount: decimal(r['amount'], 'amount'),
+    postOnly: flag(r['postOnly'], 'postOnly'),
+    clientId: text(r['clientId'], 'clientId') ?? text(r['clientOrderId'], 'clientOrderId'),
+    onBehalfOf: profileId(r['onBehalfOf'], 'onBehalfOf'),
+    delegated: flag(r['delegated'], 'delegated'),
+  };
+}
+
+/**
+ * The client id of a batch line that has none: `pmb-` and 32 hex characters of
+ * sha256("pm-batch-v1", --batch-id, the order's parsed fields, the how-many-th identical
+ * line it is). The same line of the same batch always gets the same id, so a re-run finds
+ * what an interrupted run placed; editing one line changes only that line's id.
+ */
+export function batchClientId(p: ParsedOrder, occurrence: number, batchId = ''): string {
+  const fields = [p.slug, p.side, p.outcome, p.type, p.price ?? '', p.size ?? '', p.amount ?? '', p.postOnly, p.onBehalfOf ?? '', p.delegated].map(String);
+  const h = createHash('sha256').update(['pm-batch-v1', batchId, ...fields, String(occurrence)].join('\n')).digest('hex');
+  return `pmb-${h.slice(0, 32)}`;
+}
+
+export interface BatchLine {
+  line: number;
+  parsed?: ParsedOrder;
+  error?: PmError;
+}
+
+/** Splits and validates a batch; nothing is sent. Blank lines and # comments are skipped. */
+export function parseBatch(input: string, o: { batchId?: string | undefined } = {}): BatchLine[] {
+  const rows = input.split('\n').map((l, i) => ({ n: i + 1, text: l.trim() })).filter((l) => l.text && !l.text.startsWith('#'));
+  const out: BatchLine[] = [];
+  const seen = new Map<string, number>();
+  const ids = new Set<string>();
+  for (const l of rows) {
+    try {
+      let json: unknown;
+      try {
+        json = JSON.parse(l.text) as unknown;
+      } catch (e) {
+        throw new ValidationError(`not valid JSON: ${(e as Error).message}`);
+      }
+      const input = lineInput(json);
+      let p = parseOrderInput({ ...input, clientId: input.clientId ?? 'pending-id' });
+      if (input.clientId === undefined) {
+        const key = batchClientId(p, 0, o.batchId);
+        const n = seen.get(key) ?? 0;
+        seen.set(key, n + 1);
+        p = { ...p, clientOrderId: batchClientId(p, n, o.batchId) };
+      }
+      if (ids.has(p.clientOrderId)) throw new ValidationError(`client id ${p.clientOrderId} appears twice in the batch`);
+      ids.add(p.clientOrderId);
+      out.push({ line: l.n, parsed: p });
+    } catch (e) {
+      out.push({ line: l.n, error: e instanceof PmError ? e : new ValidationError(String(e)) });
+    }
+  }
+  return out;
+}
+
+export type LineResult =
+  | { line: number; ok: true; placed: Placed; summary: OrderSummary | null; skipped: boolean }
+  | { line: number; ok: false; error: PmError; clientOrderId?: string | undefined; sent: 'no' | 'yes' | 'unknown' }
+  | { line: number; ok: true; dryRun: true; body: OrderBody; summary: OrderSummary };
+
+export interface BatchDeps extends SignDeps {
+  journal: Journal;
+}
+
+/** A Placed rebuilt from the journal for a line an earlier run placed (no request). */
+function fromJournal(e: JournalEntry, p: ParsedOrder): Placed {
+  return {
+    orderId: e.orderId ?? '',
+    clientOrderId: p.clientOrderId,
+    marketSlug: p.slug,
+    matched: false,
+    settlementStatus: 'UNKNOWN',
+    totals: { contractsGross: 0n, contractsFee: 0n, contractsNet: 0n, usdGross: 0n, usdFee: 0n, usdNet: 0n },
+    makerMatches: 0,
+    feeRateBps: null,
+    alreadyPlaced: true,
+    attempts: 0,
+    order: { side: null, outcome: null, type: null, price: null, size: null, amount: null, tokenId: null, makerAmount: null, takerAmount: null },
+    raw: {},
+  };
+}
+
+/**
+ * Places the valid lines of a batch as fast as the per-token limit allows. Lines the journal
+ * says were placed are skipped; lines left pending or unknown are looked up before sending.
+ * On Ctrl-C nothing new is sent, requests on the wire are waited for, and every line gets a
+ * result (`sent: 'no'` for the ones not sent).
+ */
+export async function runBatch(deps: BatchDeps, lines: BatchLine[], o: { signal?: AbortSignal | undefined; dryRun?: boolean; onResult?: (r: LineResult) => void; onNote?: (n: string) => void }): Promise<LineResult[]> {
+  const valid = lines.filter((l): l is BatchLine & { parsed: ParsedOrder } => l.parsed !== undefined);
+  if (valid.length === 0) throw new UsageError('no valid order lines in the batch');
+  const journal = deps.journal.latestAll();
+  const results: LineResult[] = [];
+  const done = (r: LineResult): void => {
+    results.push(r);
+    o.onResult?.(r);
+  };
+  await Promise.all(
+    valid.map(async ({ line, parsed: p }) => {
+      if (o.dryRun) {
+        const s = await buildSignedOrder(deps, p);
+        return done({ line, ok: true, dryRun: true, body: s.body, summary: s.summary });
+      }
+      const prior = journal.get(p.clientOrderId);
+      if (prior?.state === 'placed') return done({ line, ok: true, placed: fromJournal(prior, p), summary: null, skipped: true });
+      if (o.signal?.aborted) return done({ line, ok: false, error: new InterruptedError('interrupted: not sent'), clientOrderId: p.clientOrderId, sent: 'no' });
+      try {
+        const lookupFirst = prior !== undefined && (prior.state === 'pending' || prior.state === 'unknown');
+        const { placed, summary } = await placeParsed(deps, p, { journal: deps.journal, signal: o.signal, lookupFirst, onNote: (n) => o.onNote?.(`line ${line}: ${n}`) });
+        done({ line, ok: true, placed, summary, skipped: false });
+      } catch (e) {
+        const err = e instanceof PmError ? e : new PmError(String(e), { cause: e });
+        const unknown = err.code === 'UNKNOWN_STATE' || (err instanceof InterruptedError && /unknown/i.test(err.shortMessage));
+        const sent = unknown ? 'unknown' : err instanceof InterruptedError || err.exitCode === 2 || err.exitCode === 4 ? 'no' : 'yes';
+        done({ line, ok: false, error: err, clientOrderId: p.clientOrderId, sent });
+      }
+    }),
+  );
+  return results.sort((a, b) => a.line - b.line);
+}

@@ -89,3 +89,13 @@ describe('pm init', () => {
     expect(r.stderr).toMatch(/pm sandbox start --detach/);
   });
 });
+
+describe('Ctrl-C at a prompt', () => {
+  it('is a quiet cancel with exit 130, not a bug report', async () => {
+    const h = home();
+    const { code, screen } = await runInPty(['node', 'bin/pm.js', '--base-url', sb.current.baseUrl, 'init'], [{ waitFor: 'Which exchange?', send: '\x03' }], { ...baseEnv(), PM_HOME: h });
+    expect(code, screen).toBe(130);
+    expect(screen).toMatch(/cancelled/);
+    expect(screen).not.toMatch(/bug/);
+  });
+});

@@ -36,6 +36,25 @@ export function defaultHome(env: Record<string, string | undefined>): string {
   return join(env['XDG_CONFIG_HOME'] ?? join(home, '.config'), 'pm');
 }
 
+/**
+ * What the app (src/app) lends to the few commands that need the program itself: running a
+ * nested pm command (demo) and the completion scripts. Injected so that commands never import
+ * the app (which imports commands): the kernel stays free of cycles.
+ */
+export interface AppServices {
+  /** Runs pm in-process with `argv` and returns its exit code (never exits). */
+  run(argv: string[], io: IO): Promise<number>;
+  /** The completion script for a shell. */
+  completion(shell: 'bash' | 'zsh' | 'fish'): string;
+}
+
+const NO_APP: AppServices = {
+  run: () => Promise.reject(new Error('no app services in this context')),
+  completion: () => {
+    throw new Error('no app services in this context');
+  },
+};
+
 export class Context {
   readonly env: Env;
   readonly out: Output;
@@ -46,7 +65,7 @@ export class Context {
   private pass: Promise<string> | undefined;
   private readonly clients: ApiClient[] = [];
 
-  constructor(readonly io: IO, readonly flags: GlobalFlags) {
+  constructor(readonly io: IO, readonly flags: GlobalFlags, readonly app: AppServices = NO_APP) {
     this.env = readEnv(io.env);
     this.home = this.env.PM_HOME ?? defaultHome(io.env);
     const stdoutTty = io.stdout.isTTY === true;

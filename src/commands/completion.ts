@@ -1,8 +1,7 @@
 import type { Handler } from '../cli/command.js';
-import { COMPLETIONS } from '../cli/completion.js';
 
 const run: Handler = async (ctx, { args }) => {
-  const shell = (args[0] ?? 'bash') as keyof typeof COMPLETIONS;
-  ctx.io.stdout.write(COMPLETIONS[shell].make());
+  const shell = (args[0] ?? 'bash') as 'bash' | 'zsh' | 'fish';
+  ctx.io.stdout.write(ctx.app.completion(shell));
 };
 export default run;

@@ -39,7 +39,6 @@ export function demoSteps(): DemoStep[] {
 
 const run: Handler = async (ctx) => {
   const { startSandbox } = await import('../sandbox/index.js');
-  const { main } = await import('../cli/main.js');
   const home = mkdtempSync(join(tmpdir(), 'pm-demo-'));
   const sandbox = await startSandbox({ port: 0, dataDir: null });
   const out = ctx.out;
@@ -55,7 +54,7 @@ const run: Handler = async (ctx) => {
       out.line();
       out.line(out.c.cyan(`# ${n}. ${step.note}`));
       out.line(`$ pm ${step.argv.map((a) => (/[\s"'|$]/.test(a) ? `'${a}'` : a)).join(' ')}`);
-      const code = await main([...step.argv, ...(ctx.flags.color ? [] : ['--no-color'])], { ...ctx.io, env, stderr: ctx.io.stdout });
+      const code = await ctx.app.run([...step.argv, ...(ctx.flags.color ? [] : ['--no-color'])], { ...ctx.io, env, stderr: ctx.io.stdout });
       const expected = step.expect ?? 0;
       if (code !== expected) throw new PmError(`demo step ${n} exited ${code}, expected ${expected}`);
       if (code !== 0) out.line(out.c.dim(`(exit code ${code})`));

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../../src/cli/main.js';
+import { main } from '../../src/app/main.js';
 import type { IO } from '../../src/cli/output.js';
 
 export interface RunResult {

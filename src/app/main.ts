@@ -1,13 +1,14 @@
 // Builds the program from the registry and runs one command. Never exits the process:
 // main(argv, io) returns the exit code, so tests can call it in-process.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import type { CommandDef, Handler, OptionDef } from './command.js';
-import type { Context, GlobalFlags } from './context.js';
-import { errorJson, errorText, toPmError, UsageError } from './errors.js';
-import type { IO } from './output.js';
-import { toJson } from './json.js';
+import type { CommandDef, Handler, OptionDef } from '../cli/command.js';
+import type { Context, GlobalFlags } from '../cli/context.js';
+import { errorJson, errorText, toPmError, UsageError } from '../cli/errors.js';
+import type { IO } from '../cli/output.js';
+import { toJson } from '../cli/json.js';
 import { COMMANDS, GROUPS } from './registry.js';
-import { VERSION } from './version.js';
+import { COMPLETIONS } from './completion.js';
+import { VERSION } from '../cli/version.js';
 
 const GLOBAL_EXAMPLES = `
 Examples:
@@ -181,8 +182,8 @@ export async function main(argv: string[], io: IO): Promise<number> {
   let ctx: Context | undefined;
   try {
     // Loaded only when a command runs, so --help and --version stay fast.
-    const { Context } = await import('./context.js');
-    ctx = new Context(io, flags);
+    const { Context } = await import('../cli/context.js');
+    ctx = new Context(io, flags, { run: main, completion: (shell) => COMPLETIONS[shell].make() });
     const def = inv.def;
     const args: string[] = [];
     let rest: string[] = [];

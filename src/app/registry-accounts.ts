@@ -1,5 +1,5 @@
 // Account commands: init, wallet, token.
-import type { CommandDef } from './command.js';
+import type { CommandDef } from '../cli/command.js';
 
 export const ACCOUNT_GROUPS: Record<string, string> = {
   wallet: 'EOA keys in an encrypted keystore (Web3 Secret Storage v3)',

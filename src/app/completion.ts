@@ -1,6 +1,6 @@
 // Shell completion scripts, generated from the command registry (and committed under
 // completions/; a test fails when they are stale).
-import type { CommandDef } from './command.js';
+import type { CommandDef } from '../cli/command.js';
 import { COMMANDS, GROUPS } from './registry.js';
 
 const GLOBAL_FLAGS = ['--profile', '--json', '--output', '--base-url', '--ws-url', '--verbose', '--quiet', '--no-color', '--non-interactive', '--yes', '--timeout', '--passphrase-file', '--help', '--version'];

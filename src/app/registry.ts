@@ -1,6 +1,6 @@
 // The command registry: one list, from which main.ts builds the parser and the completion
 // scripts are generated. Handlers are imported only when their command runs.
-import type { CommandDef } from './command.js';
+import type { CommandDef } from '../cli/command.js';
 import { ACCOUNT_COMMANDS, ACCOUNT_GROUPS } from './registry-accounts.js';
 import { ORDER_COMMANDS } from './registry-orders.js';
 

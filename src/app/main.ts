@@ -1,12 +1,13 @@
 // Builds the program from the registry and runs one command. Never exits the process:
 // main(argv, io) returns the exit code, so tests can call it in-process.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import type { CommandDef, Handler, OptionDef } from '../cli/command.js';
+import type { ManifestOption, OptionKind } from '../cli/command.js';
 import type { Context, GlobalFlags } from '../cli/context.js';
 import { errorJson, errorText, toPmError, UsageError } from '../cli/errors.js';
 import type { IO } from '../cli/output.js';
 import { toJson } from '../cli/json.js';
 import { COMMANDS, GROUPS } from './registry.js';
+import type { Entry } from './registry.js';
 import { COMPLETIONS } from './completion.js';
 import { VERSION } from '../cli/version.js';
 
@@ -22,7 +23,7 @@ Exit codes: 0 ok, 1 unexpected, 2 usage/validation (nothing sent), 3 auth, 4 not
 5 conflict, 6 rate limited, 7 network/unavailable, 8 partial failure, 130 interrupted.
 Docs: pm <command> --help`;
 
-function parseValue(kind: NonNullable<OptionDef['parse']>, flag: string) {
+function parseValue(kind: Exclude<OptionKind, 'string' | 'boolean' | 'list'>, flag: string) {
   return (raw: string): number => {
     if (!/^\d+$/.test(raw)) throw new InvalidArgumentError(`expected a whole number, got "${raw}".`);
     const n = Number(raw);
@@ -32,13 +33,13 @@ function parseValue(kind: NonNullable<OptionDef['parse']>, flag: string) {
   };
 }
 
-function addOption(cmd: Command, def: OptionDef): void {
+function addOption(cmd: Command, def: ManifestOption): void {
   const opt = new Option(def.flags, def.description);
   if (def.choices) opt.choices(def.choices);
-  if (def.parse) {
+  if (def.type === 'int' || def.type === 'positiveInt' || def.type === 'port') {
     const long = def.flags.split(/[ ,]+/).find((f) => f.startsWith('--')) ?? def.flags;
-    opt.argParser(parseValue(def.parse, long));
-    if (typeof def.default === 'string') opt.default(parseValue(def.parse, long)(def.default), def.default);
+    opt.argParser(parseValue(def.type, long));
+    if (def.default !== undefined) opt.default(parseValue(def.type, long)(String(def.default)), String(def.default));
   } else if (def.default !== undefined) {
     opt.default(def.default);
   }
@@ -46,8 +47,11 @@ function addOption(cmd: Command, def: OptionDef): void {
 }
 
 interface Invocation {
-  def: CommandDef;
+  def: Entry;
   positional: unknown[];
+  /** The command's own options. */
+  own: Record<string, unknown>;
+  /** Its own and the global options. */
   opts: Record<string, unknown>;
 }
 
@@ -92,18 +96,18 @@ export function buildProgram(io: IO, onRun: (inv: Invocation) => void): Command 
     }
     const cmd = new Command(leafName).description(def.description ?? def.summary).summary(def.summary);
     for (const a of def.aliases ?? []) cmd.alias(a);
-    for (const a of def.args ?? []) {
+    for (const a of def.args) {
       const name = a.variadic ? `${a.name}...` : a.name;
       const arg = cmd.createArgument(a.required ? `<${name}>` : `[${name}]`, a.description);
       if (a.choices) arg.choices(a.choices);
       cmd.addArgument(arg);
     }
-    for (const o of def.options ?? []) addOption(cmd, o);
+    for (const o of def.options) addOption(cmd, o);
     cmd.configureHelp({ showGlobalOptions: true });
     cmd.addHelpText('after', `\nExamples:\n${def.examples.map((e) => `  $ ${e}`).join('\n')}`);
     cmd.action((...actionArgs: unknown[]) => {
       const command = actionArgs[actionArgs.length - 1] as Command;
-      onRun({ def, positional: actionArgs.slice(0, -2), opts: command.optsWithGlobals() });
+      onRun({ def, positional: actionArgs.slice(0, -2), own: command.opts(), opts: command.optsWithGlobals() });
     });
     parent.addCommand(cmd);
   }
@@ -184,17 +188,9 @@ export async function main(argv: string[], io: IO): Promise<number> {
     // Loaded only when a command runs, so --help and --version stay fast.
     const { Context } = await import('../cli/context.js');
     ctx = new Context(io, flags, { run: main, completion: (shell) => COMPLETIONS[shell].make() });
-    const def = inv.def;
-    const args: string[] = [];
-    let rest: string[] = [];
-    (def.args ?? []).forEach((a, i) => {
-      const v = inv.positional[i];
-      if (a.variadic) rest = Array.isArray(v) ? v.map(String) : [];
-      else if (typeof v === 'string') args.push(v);
-    });
-    const mod = await def.load();
-    const handler: Handler = mod.default;
-    const code = await handler(ctx, { args, rest, opts: inv.opts });
+    // The command's module (and its dependencies) loads only now.
+    const runner = await inv.def.load();
+    const code = await runner(ctx, inv.positional, inv.own, inv.opts);
     return code ?? 0;
   } catch (e) {
     return report(io, e, flags.json, flags.verbose);

@@ -3,8 +3,8 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { ManifestOption, OptionKind } from '../cli/command.js';
 import type { Context, GlobalFlags } from '../cli/context.js';
-import { errorJson, errorText, toPmError, UsageError } from '../cli/errors.js';
-import type { IO } from '../cli/output.js';
+import { errorJson, errorText, EXIT_CODES, toPmError, UsageError } from '../cli/errors.js';
+import type { Format, IO } from '../cli/output.js';
 import { toJson } from '../cli/json.js';
 import { COMMANDS, GROUPS } from './registry.js';
 import type { Entry } from './registry.js';
@@ -56,7 +56,7 @@ interface Invocation {
 }
 
 /** Builds the commander tree from the registry; `onRun` receives the parsed invocation. */
-export function buildProgram(io: IO, onRun: (inv: Invocation) => void): Command {
+export function buildProgram(io: IO, onRun: (inv: Invocation) => void, writeErr: (s: string) => void = (s) => void io.stderr.write(s)): Command {
   const program = new Command('pm');
   program
     .description('pm: trade prediction markets from the command line, safely and scriptably')
@@ -113,7 +113,6 @@ export function buildProgram(io: IO, onRun: (inv: Invocation) => void): Command 
   }
 
   const write = (s: string): void => void io.stdout.write(s);
-  const writeErr = (s: string): void => void io.stderr.write(s);
   const configure = (c: Command): void => {
     c.exitOverride();
     c.configureOutput({ writeOut: write, writeErr, outputError: (s, w) => w(s) });
@@ -141,16 +140,92 @@ function globalFlags(opts: Record<string, unknown>): GlobalFlags {
   };
 }
 
-/** Whether argv asks for JSON, read before parsing so that usage errors honour it too. */
-function wantsJson(argv: string[]): boolean {
-  return argv.includes('--json') || argv.some((a, i) => (a === '-o' || a === '--output') && /^(nd)?json$/.test(argv[i + 1] ?? '')) || argv.some((a) => /^--output=(nd)?json$/.test(a));
+/** Global options that take a value (to find the command words in argv before parsing). */
+const VALUE_FLAGS = new Set(['--profile', '-o', '--output', '--base-url', '--ws-url', '--timeout', '--passphrase-file']);
+
+/** The format argv asks for, read before parsing so that usage errors honour it too. */
+function argvFormat(argv: string[]): { json: boolean; output?: Format | undefined } {
+  let output: Format | undefined;
+  argv.forEach((a, i) => {
+    const v = a === '-o' || a === '--output' ? argv[i + 1] : /^(?:--output=|-o)(.+)$/.exec(a)?.[1];
+    if (v === 'table' || v === 'json' || v === 'ndjson') output = v;
+  });
+  return { json: argv.includes('--json'), output };
 }
 
-function report(io: IO, e: unknown, json: boolean, verbose: boolean): number {
+/** Whether an error must be printed as JSON: flag > PM_OUTPUT > the profile's output setting. */
+async function jsonWanted(argv: string[], io: IO): Promise<boolean> {
+  const f = argvFormat(argv);
+  if (f.output !== undefined) return f.output !== 'table';
+  if (f.json) return true;
+  try {
+    const { Context } = await import('../cli/context.js');
+    const i = argv.indexOf('--profile');
+    const profile = i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith('--profile='))?.slice('--profile='.length);
+    return new Context(io, { profile, json: false, verbose: false, quiet: true, color: false, nonInteractive: true, yes: false }).out.isJson;
+  } catch {
+    return false;
+  }
+}
+
+/** The command words of argv (global options and their values skipped), up to the first option after them. */
+function commandWords(argv: string[]): { words: string[]; at: number[] } {
+  const words: string[] = [];
+  const at: number[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] ?? '';
+    if (a === '--') break;
+    if (a.startsWith('-')) {
+      if (words.length > 0) break;
+      if (VALUE_FLAGS.has(a)) i++;
+      continue;
+    }
+    words.push(a);
+    at.push(i);
+  }
+  return { words, at };
+}
+
+const GROUP_NAMES = (): Set<string> => new Set(COMMANDS.filter((c) => c.path.length > 1).map((c) => c.path[0] ?? ''));
+
+/**
+ * `pm help [group [verb]]` and a bare group (`pm order`) print that help page on stdout and exit
+ * 0: rewritten to `pm [group [verb]] --help` before commander sees them. An unknown name stays a
+ * usage error.
+ */
+function helpArgv(argv: string[]): string[] {
+  const { words, at } = commandWords(argv);
+  const globals = argv.filter((_a, i) => !at.includes(i));
+  if (words[0] === 'help') {
+    const target = words.slice(1);
+    const known = target.length === 0 || COMMANDS.some((c) => target.every((w, i) => c.path[i] === w));
+    if (!known) throw new UsageError(`no help for "${target.join(' ')}": there is no such command`, { hint: 'See pm help for the list of commands.' });
+    return [...globals.filter((a) => a !== '--help' && a !== '-h'), ...target, '--help'];
+  }
+  if (words.length === 1 && GROUP_NAMES().has(words[0] ?? '') && at[0] === Math.max(...at) && !argv.includes('--help') && !argv.includes('-h')) {
+    const tail = argv.slice((at[0] ?? 0) + 1);
+    if (tail.every((a) => a.startsWith('-'))) return [...argv, '--help'];
+  }
+  return argv;
+}
+
+function report(io: IO, e: unknown, json: boolean, verbose: boolean, held = ''): number {
   const err = toPmError(e);
-  if (json) io.stderr.write(`${toJson(errorJson(err))}\n`);
+  if (json) {
+    const obj = errorJson(err);
+    const extra = held.trim();
+    if (extra) obj.error.details = obj.error.details ? `${obj.error.details}\n${extra}` : extra;
+    io.stderr.write(`${toJson(obj)}\n`);
+  }
   else io.stderr.write(errorText(err, verbose));
   return err.exitCode;
+}
+
+/** A commander usage error as the JSON error object: message, and its did-you-mean as the hint. */
+function usageJson(e: CommanderError): string {
+  const [first = '', ...more] = e.message.split('\n');
+  const hint = more.join(' ').replace(/^\((.*)\)$/, '$1').trim();
+  return `${toJson({ error: { code: 'USAGE', message: first.replace(/^error: /, ''), hint: hint || 'Run pm help for usage.' } })}\n`;
 }
 
 /**
@@ -158,42 +233,52 @@ function report(io: IO, e: unknown, json: boolean, verbose: boolean): number {
  * @example const code = await main(['--json', 'markets', 'list'], io)
  */
 export async function main(argv: string[], io: IO): Promise<number> {
-  const json = wantsJson(argv);
   const verbose = argv.includes('--verbose');
   let invocation: Invocation | undefined;
+  // commander's error text is held back: with JSON output the error object replaces it.
+  let usageText = '';
   const program = buildProgram(io, (inv) => {
     invocation = inv;
+  }, (s) => {
+    usageText += s;
   });
   if (argv.length === 0) {
     program.outputHelp();
     return 0;
   }
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    await program.parseAsync(helpArgv(argv), { from: 'user' });
   } catch (e) {
     if (e instanceof CommanderError) {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return 0;
-      if (e.code === 'commander.help' || e.code === 'commander.executeSubCommandAsync') return 2;
-      // commander already printed its message (with did-you-mean); in JSON mode add the object.
-      if (json) io.stderr.write(`${toJson({ error: { code: 'USAGE', message: e.message.replace(/^error: /, '') } })}\n`);
+      if (await jsonWanted(argv, io)) io.stderr.write(usageJson(e));
+      else io.stderr.write(usageText);
       return 2;
     }
-    return report(io, e, json, verbose);
+    return report(io, e, await jsonWanted(argv, io), verbose);
   }
   if (!invocation) return 0;
   const inv = invocation;
   const flags = globalFlags(inv.opts);
   let ctx: Context | undefined;
+  let json = flags.json;
   try {
     // Loaded only when a command runs, so --help and --version stay fast.
     const { Context } = await import('../cli/context.js');
     ctx = new Context(io, flags, { run: main, completion: (shell) => COMPLETIONS[shell].make() });
+    json = ctx.out.isJson;
     // The command's module (and its dependencies) loads only now.
     const runner = await inv.def.load();
-    const code = await runner(ctx, inv.positional, inv.own, inv.opts);
-    return code ?? 0;
+    const code = (await runner(ctx, inv.positional, inv.own, inv.opts)) ?? 0;
+    if (code !== 0 && json) {
+      // A command that ends non-zero without an error still owes JSON callers the error object.
+      const name = EXIT_CODES.find((c) => c.code === code)?.name ?? 'ERROR';
+      const details = ctx.heldStderr.trim();
+      io.stderr.write(`${toJson({ error: { code: name, message: `pm ${inv.def.path.join(' ')} ended with exit code ${code}`, ...(details ? { details } : {}) } })}\n`);
+    }
+    return code;
   } catch (e) {
-    return report(io, e, flags.json, flags.verbose);
+    return report(io, e, json, flags.verbose, ctx?.heldStderr);
   } finally {
     await ctx?.dispose();
   }

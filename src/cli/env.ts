@@ -19,6 +19,7 @@ export const ENV_VARS = [
   { name: 'PM_TOKEN_SECRET', doc: 'Script mode: scoped API token secret, base64 (less safe).', secret: true },
   { name: 'PM_API_KEY', doc: 'Script mode: legacy X-API-Key (used only when no scoped token is set).', secret: true },
   { name: 'PM_IDENTITY_TOKEN', doc: 'Script mode: identity-provider token for identity-only routes (token derive, capabilities).', secret: true },
+  { name: 'PM_OUTPUT', doc: 'Output format when no --json or -o is given: table, json or ndjson (overrides the profile setting).' },
   { name: 'PM_TIMEOUT', doc: 'Request timeout in milliseconds (default 30000).' },
   { name: 'PM_SCRYPT_N', doc: 'scrypt cost for new keystores (default 131072); lower it only for tests and CI.' },
   { name: 'NO_COLOR', doc: 'Disable colour when set to any value.' },

@@ -11,7 +11,11 @@ export default defineCommand({
   run: async (ctx, { args, opts }) => {
     const slug = slugFrom(args.slug);
     const book = await getOrderBook(await ctx.api(), slug);
-    ctx.out.data(bookJson(book), () => {
+    const json = bookJson(book);
+    // -o ndjson: one line per price level, asks then bids, best first.
+    const level = (side: 'ask' | 'bid') => (l: unknown) => ({ slug, side, ...(l as object) });
+    const records = [...(json['asks'] as unknown[]).map(level('ask')), ...(json['bids'] as unknown[]).map(level('bid'))];
+    ctx.out.data(json, () => {
       const depth = opts.depth;
       const c = ctx.out.c;
       const asks = book.asks.slice(0, depth).reverse();
@@ -29,6 +33,6 @@ export default defineCommand({
         ['last trade', formatPrice(book.lastTradePrice)],
         ['depth', `${formatUnits(book.bidDepth, 6, 0)} shares bid ($${formatUnits(book.bidNotional, 6, 2)}), ${formatUnits(book.askDepth, 6, 0)} shares asked ($${formatUnits(book.askNotional, 6, 2)})`],
       ]);
-    });
+    }, { records });
   },
 });

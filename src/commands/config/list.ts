@@ -21,7 +21,7 @@ export function configRows(ctx: Context): ConfigRow[] {
     'ws-url': pick(f.wsUrl, e.PM_WS_URL, p.wsUrl, DEFAULT_WS_URL),
     'rpc-url': pick(undefined, e.PM_RPC_URL, p.rpcUrl, null),
     timeout: pick(f.timeout, e.PM_TIMEOUT, p.timeout, 30000),
-    output: pick(f.output, undefined, p.output, 'table'),
+    output: pick(f.output ?? (f.json ? 'json' : undefined), e.PM_OUTPUT, p.output, 'table'),
     wallet: pick(undefined, undefined, p.wallet, null),
     'on-behalf-of': pick(undefined, undefined, p.onBehalfOf, null),
   };
@@ -38,6 +38,6 @@ export default defineCommand({
     ctx.out.data({ profile, home: ctx.home, settings: rows }, () => {
       ctx.out.info(`profile: ${profile ?? '(none)'}   home: ${ctx.home}`);
       ctx.out.table([{ header: 'KEY' }, { header: 'VALUE' }, { header: 'SOURCE' }, { header: 'MEANING' }], rows.map((r) => [r.key, r.value === null ? '-' : String(r.value), r.source, r.doc]));
-    });
+    }, { records: rows });
   },
 });

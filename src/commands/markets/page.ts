@@ -38,6 +38,6 @@ export default defineCommand({
       marketTable(ctx.out, res.markets);
       if (res.pagination) ctx.out.info(`page ${res.pagination.page} of ${res.pagination.totalPages} (${res.pagination.total} markets)`);
       if (res.nextCursor) ctx.out.info(`more: pm markets page ${args.path} --cursor ${res.nextCursor}`);
-    });
+    }, { records: res.markets.map((m) => m.raw) });
   },
 });

@@ -1,3 +1,4 @@
+import { NetworkError } from '../../core/errors.js';
 import { runningSandbox } from '../../core/sandboxctl.js';
 import { defineCommand } from '../../cli/command.js';
 
@@ -9,8 +10,7 @@ export default defineCommand({
     const info = runningSandbox(ctx.home);
     if (!info) {
       ctx.out.data({ running: false }, () => ctx.out.line('not running'));
-      ctx.out.info('Start one with: pm sandbox start --detach');
-      return 7;
+      throw new NetworkError('no sandbox is running for this PM_HOME', { hint: 'Start one with: pm sandbox start --detach' });
     }
     let healthy = false;
     try {
@@ -35,6 +35,7 @@ export default defineCommand({
         ['state', info.ephemeral ? 'in memory (ephemeral)' : 'persisted under PM_HOME/sandbox'],
       ]),
     );
-    return healthy ? 0 : 7;
+    if (!healthy) throw new NetworkError(`the sandbox (pid ${info.pid}) at ${info.baseUrl} is not answering`, { hint: 'Stop it with pm sandbox stop and start it again.' });
+    return 0;
   },
 });

@@ -1,6 +1,149 @@
-// The command definition shape. Definitions are cheap metadata; handlers load lazily so that
-// `pm --help` and `pm --version` stay fast.
+// The command definition: each command file defines its own positional arguments, flags and
+// examples with defineCommand, and the handler's `args`/`opts` types are inferred from that
+// definition (rename a flag here and every use of the old name is a type error). At build time
+// scripts/build.mjs turns the definitions into src/app/manifest.json (metadata only), so help,
+// completion and start-up never import a command module; a command's module loads only when it runs.
 import type { Context } from './context.js';
+
+/** How an option's value is read. Numbers are checked (exit 2 on bad input) before anything runs. */
+export type OptionKind = 'string' | 'boolean' | 'int' | 'positiveInt' | 'port' | 'list';
+
+export interface OptionSpec {
+  type: OptionKind;
+  description: string;
+  /** A one-letter alias, e.g. 'a' for -a. */
+  short?: string;
+  /** The value's name in help, e.g. 'n' for `--limit <n>` (default: value). */
+  value?: string;
+  choices?: readonly string[];
+  default?: string | number | boolean;
+}
+
+export interface ArgSpec {
+  description: string;
+  required?: boolean;
+  /** Takes every remaining word (the last argument only). */
+  variadic?: boolean;
+  choices?: readonly string[];
+}
+
+type ArgValue<S> = S extends { variadic: true }
+  ? S extends { choices: readonly (infer C)[] } ? C[] : string[]
+  : S extends { choices: readonly (infer C)[] }
+    ? S extends { required: true } ? C : C | undefined
+    : S extends { required: true } ? string : string | undefined;
+
+type OptValue<S> = S extends { type: 'boolean' }
+  ? boolean
+  : S extends { type: 'list' }
+    ? string[]
+    : S extends { type: 'int' | 'positiveInt' | 'port' }
+      ? S extends { default: number } ? number : number | undefined
+      : S extends { choices: readonly (infer C)[] }
+        ? S extends { default: string } ? C : C | undefined
+        : S extends { default: string } ? string : string | undefined;
+
+/** The positional arguments a handler receives, by name. */
+export type ArgsOf<A> = { -readonly [K in keyof A]: ArgValue<A[K]> };
+/** The options a handler receives, by name (camelCase of the flag: postOnly for --post-only). */
+export type OptsOf<O> = { -readonly [K in keyof O]: OptValue<O[K]> };
+
+export interface CommandSpec<A extends Record<string, ArgSpec>, O extends Record<string, OptionSpec>> {
+  /** e.g. ['markets', 'list']; a single word for top-level commands. */
+  path: readonly string[];
+  summary: string;
+  description?: string;
+  args?: A;
+  options?: O;
+  examples: readonly string[];
+  aliases?: readonly string[];
+  run: (ctx: Context, input: { args: ArgsOf<A>; opts: OptsOf<O> }) => Promise<number | void>;
+}
+
+export type DefinedCommand<A extends Record<string, ArgSpec> = Record<string, ArgSpec>, O extends Record<string, OptionSpec> = Record<string, OptionSpec>> = CommandSpec<A, O> & { readonly kind: 'pm-command' };
+
+/**
+ * Defines a command; the file's default export.
+ * @example export default defineCommand({ path: ['book'], summary: 'Order book', args: { slug: { description: 'market slug', required: true } }, options: { depth: { type: 'positiveInt', description: 'levels', default: 10 } }, examples: ['pm book btc'], run: async (ctx, { args, opts }) => {} })
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export function defineCommand<const A extends Record<string, ArgSpec> = {}, const O extends Record<string, OptionSpec> = {}>(spec: CommandSpec<A, O>): DefinedCommand<A, O> {
+  return { ...spec, kind: 'pm-command' };
+}
+
+export function isDefinedCommand(v: unknown): v is DefinedCommand {
+  return typeof v === 'object' && v !== null && (v as { kind?: unknown }).kind === 'pm-command';
+}
+
+/** One command in the manifest: plain data, no code. */
+export interface ManifestArg {
+  name: string;
+  description: string;
+  required?: boolean;
+  variadic?: boolean;
+  choices?: string[];
+}
+
+export interface ManifestOption {
+  /** The key in `opts` (camelCase). */
+  name: string;
+  /** commander flags, e.g. `-a, --all` or `--limit <n>`. */
+  flags: string;
+  type: OptionKind;
+  description: string;
+  choices?: string[];
+  default?: string | number | boolean;
+}
+
+export interface ManifestCommand {
+  path: string[];
+  summary: string;
+  description?: string;
+  args: ManifestArg[];
+  options: ManifestOption[];
+  examples: string[];
+  aliases?: string[];
+  /** The module under src/commands (or dist/commands) that default-exports the definition. */
+  file: string;
+}
+
+const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/** The manifest entry of a definition defined in `file` (relative to the commands directory). */
+export function manifestEntry(def: Omit<CommandSpec<Record<string, ArgSpec>, Record<string, OptionSpec>>, 'run'>, file: string): ManifestCommand {
+  const args = Object.entries(def.args ?? {}).map(([name, a]): ManifestArg => ({
+    name,
+    description: a.description,
+    ...(a.required ? { required: true } : {}),
+    ...(a.variadic ? { variadic: true } : {}),
+    ...(a.choices ? { choices: [...a.choices] } : {}),
+  }));
+  const options = Object.entries(def.options ?? {}).map(([name, o]): ManifestOption => {
+    const value = o.type === 'boolean' ? '' : ` <${o.value ?? 'value'}${o.type === 'list' ? '...' : ''}>`;
+    return {
+      name,
+      flags: `${o.short ? `-${o.short}, ` : ''}--${kebab(name)}${value}`,
+      type: o.type,
+      description: o.description,
+      ...(o.choices ? { choices: [...o.choices] } : {}),
+      ...(o.default !== undefined ? { default: o.default } : {}),
+    };
+  });
+  return {
+    path: [...def.path],
+    summary: def.summary,
+    ...(def.description ? { description: def.description } : {}),
+    args,
+    options,
+    examples: [...def.examples],
+    ...(def.aliases?.length ? { aliases: [...def.aliases] } : {}),
+    file,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The older shape, still accepted: a registry entry with a `load` that returns a Handler. The
+// order commands (src/app/registry-orders.ts) use it until they move to defineCommand.
 
 export interface ArgDef {
   name: string;

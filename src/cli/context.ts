@@ -36,8 +36,47 @@ export function defaultHome(env: Record<string, string | undefined>): string {
   return join(env['XDG_CONFIG_HOME'] ?? join(home, '.config'), 'pm');
 }
 
+/**
+ * What the app (src/app) lends to the few commands that need the program itself: running a
+ * nested pm command (demo) and the completion scripts. Injected so that commands never import
+ * the app (which imports commands): the kernel stays free of cycles.
+ */
+export interface AppServices {
+  /** Runs pm in-process with `argv` and returns its exit code (never exits). */
+  run(argv: string[], io: IO): Promise<number>;
+  /** The completion script for a shell. */
+  completion(shell: 'bash' | 'zsh' | 'fish'): string;
+}
+
+const NO_APP: AppServices = {
+  run: () => Promise.reject(new Error('no app services in this context')),
+  completion: () => {
+    throw new Error('no app services in this context');
+  },
+};
+
+/** Output formats by precedence: flag (--json, -o) > PM_OUTPUT > the profile's `output` > table. */
+export function resolveFormat(flags: { json: boolean; output?: Format | undefined }, env: Env, profileOutput: () => string | undefined): { format: Format; source: 'flag' | 'env' | 'profile' | 'default' } {
+  const ok = (v: string | undefined): v is Format => v === 'table' || v === 'json' || v === 'ndjson';
+  if (flags.output !== undefined) return { format: flags.output, source: 'flag' };
+  if (flags.json) return { format: 'json', source: 'flag' };
+  if (ok(env.PM_OUTPUT)) return { format: env.PM_OUTPUT, source: 'env' };
+  if (env.PM_OUTPUT !== undefined) throw new UsageError(`PM_OUTPUT must be table, json or ndjson, got "${env.PM_OUTPUT}"`);
+  let p: string | undefined;
+  try {
+    p = profileOutput();
+  } catch {
+    p = undefined; // a broken config is reported by the command that reads it
+  }
+  return ok(p) ? { format: p, source: 'profile' } : { format: 'table', source: 'default' };
+}
+
 export class Context {
   readonly env: Env;
+  /** What the command may touch; under json/ndjson its stderr is a sink (the app writes the error object to the real one). */
+  readonly io: IO;
+  /** Where the output format came from (config list shows it). */
+  readonly formatSource: 'flag' | 'env' | 'profile' | 'default';
   readonly out: Output;
   readonly home: string;
   readonly interactive: boolean;
@@ -45,15 +84,28 @@ export class Context {
   private creds: Promise<Credentials> | undefined;
   private pass: Promise<string> | undefined;
   private readonly clients: ApiClient[] = [];
+  private held = '';
 
-  constructor(readonly io: IO, readonly flags: GlobalFlags) {
+  constructor(io: IO, readonly flags: GlobalFlags, readonly app: AppServices = NO_APP) {
     this.env = readEnv(io.env);
     this.home = this.env.PM_HOME ?? defaultHome(io.env);
     const stdoutTty = io.stdout.isTTY === true;
-    const format: Format = flags.json ? 'json' : (flags.output ?? 'table');
+    const { format, source } = resolveFormat(flags, this.env, () => this.profile().output);
+    this.formatSource = source;
+    // With json/ndjson, stderr carries exactly one JSON error object or nothing: whatever a
+    // command would write there goes nowhere (--verbose lets traces through).
+    // What a command writes there anyway is held back and, if the command fails, handed to the
+    // error object as its `details` (heldStderr).
+    const hold = { write: (s: string): boolean => ((this.held = (this.held + s).slice(0, 16_384)), true), isTTY: false };
+    this.io = format !== 'table' && !flags.verbose ? { ...io, stderr: hold } : io;
     const color = flags.color && stdoutTty && this.env.NO_COLOR === undefined && io.env['TERM'] !== 'dumb';
-    this.out = new Output(io, { format, color, quiet: flags.quiet });
+    this.out = new Output(this.io, { format, color, quiet: flags.quiet, explicitTable: flags.output === 'table' });
     this.interactive = !flags.nonInteractive && io.stdin.isTTY === true && io.stderr.isTTY === true && this.env.CI === undefined;
+  }
+
+  /** Text a command wrote to stderr under json/ndjson (held back; see the constructor). */
+  get heldStderr(): string {
+    return this.held;
   }
 
   get signal(): AbortSignal | undefined {

@@ -1,6 +1,13 @@
-// The one renderer: tables (cli-table3), key/value blocks, JSON and NDJSON. Colour only on a
-// TTY and never with NO_COLOR / --no-color. stdout is data; stderr is everything else.
-import { createRequire } from 'node:module';
+// The one renderer: tables, key/value blocks, JSON and NDJSON. Colour only on a TTY and never
+// with NO_COLOR / --no-color. stdout is data; stderr is everything else.
+//
+// The contract (README, Output):
+// - table on a TTY: aligned columns fitted to the terminal width (process.stdout.columns);
+// - table when stdout is not a TTY and no format was asked for: tab-separated lines with a header
+//   row, nothing truncated, no colour, no box drawing (so awk and cut work);
+// - json: one JSON document; ndjson: one JSON object per line (one per item of a list);
+// - with json or ndjson, stderr carries nothing but the error object (see Context): info and
+//   warnings go nowhere (--verbose lets them through).
 import { Chalk } from 'chalk';
 import type { ChalkInstance } from 'chalk';
 import { toJson } from './json.js';
@@ -35,19 +42,38 @@ export interface Column {
   align?: 'left' | 'right';
 }
 
-const require = createRequire(import.meta.url);
+// eslint-disable-next-line no-control-regex
+const ANSI = /\x1b\[[0-9;]*m/g;
+/** The visible width of a cell (colour codes do not count). */
+const width = (s: string): number => s.replace(ANSI, '').length;
+
+/** Cuts a cell to `w` visible characters, ending with … when cut (colour is dropped then). */
+function fit(s: string, w: number): string {
+  if (width(s) <= w) return s;
+  const plain = s.replace(ANSI, '');
+  return w <= 1 ? plain.slice(0, w) : `${plain.slice(0, w - 1)}…`;
+}
+
+/** How a table is drawn: aligned for people (optionally fitted to a width), or tab-separated. */
+export type TableStyle = { kind: 'aligned'; columns?: number | undefined } | { kind: 'tsv' };
 
 export class Output {
   readonly format: Format;
   readonly c: ChalkInstance;
   readonly color: boolean;
   private readonly quiet: boolean;
+  readonly tableStyle: TableStyle;
 
-  constructor(private readonly io: IO, opts: { format: Format; color: boolean; quiet: boolean }) {
+  /**
+   * `explicitTable`: the user asked for -o table, so a piped table stays aligned.
+   */
+  constructor(private readonly io: IO, opts: { format: Format; color: boolean; quiet: boolean; explicitTable?: boolean }) {
     this.format = opts.format;
     this.quiet = opts.quiet;
     this.color = opts.color;
     this.c = new Chalk({ level: opts.color ? 1 : 0 });
+    const tty = io.stdout.isTTY === true;
+    this.tableStyle = tty || opts.explicitTable ? { kind: 'aligned', columns: tty ? io.stdout.columns : undefined } : { kind: 'tsv' };
   }
 
   get isJson(): boolean {
@@ -68,9 +94,15 @@ export class Output {
     this.io.stdout.write(`${toJson(value)}\n`);
   }
 
-  /** Renders `value` as JSON, or calls `human` to print it for people. */
-  data(value: unknown, human: () => void): void {
-    if (this.isJson) this.json(value);
+  /**
+   * Renders `value` as JSON, or calls `human` to print it for people. With ndjson, a list prints
+   * one item per line; `records` names the items when `value` is not itself the list (e.g. the
+   * levels of a book, the markets of a page).
+   */
+  data(value: unknown, human: () => void, opts: { records?: unknown[] } = {}): void {
+    if (this.format === 'ndjson' && opts.records) {
+      for (const item of opts.records) this.record(item);
+    } else if (this.isJson) this.json(value);
     else human();
   }
 
@@ -79,19 +111,46 @@ export class Output {
   }
 
   table(columns: Column[], rows: string[][]): void {
+    if (this.tableStyle.kind === 'tsv') {
+      // Tab-separated with a header row: one line per row, cells never cut, no colour.
+      const cell = (v: string): string => v.replace(ANSI, '').replace(/[\t\r\n]+/g, ' ');
+      this.line(columns.map((c) => cell(c.header)).join('\t'));
+      for (const r of rows) this.line(columns.map((_c, i) => cell(r[i] ?? '')).join('\t'));
+      if (rows.length === 0) this.info('(none)');
+      return;
+    }
     if (rows.length === 0) {
       this.info('(none)');
       return;
     }
-    const Table = require('cli-table3') as new (o: object) => { push(...r: string[][]): void; toString(): string };
-    const t = new Table({
-      head: columns.map((c) => this.c.bold(c.header)),
-      colAligns: columns.map((c) => c.align ?? 'left'),
-      style: { head: [], border: [], compact: true },
-      chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
-    });
-    t.push(...rows);
-    this.line(t.toString());
+    const gap = 2;
+    const widths = columns.map((c, i) => Math.max(width(c.header), ...rows.map((r) => width(r[i] ?? ''))));
+    const max = this.tableStyle.columns;
+    if (max !== undefined && max > 0) {
+      // Shrink the widest columns until the table fits the terminal (never below 6 characters).
+      const total = (): number => widths.reduce((a, b) => a + b, 0) + gap * (widths.length - 1);
+      while (total() > max) {
+        let widest = -1;
+        widths.forEach((w, i) => {
+          if (w > 6 && (widest === -1 || w > (widths[widest] ?? 0))) widest = i;
+        });
+        if (widest === -1) break;
+        widths[widest] = Math.max(6, (widths[widest] ?? 0) - (total() - max));
+      }
+    }
+    const render = (cells: string[], head: boolean): string =>
+      columns
+        .map((c, i) => {
+          const w = widths[i] ?? 0;
+          const v = fit(cells[i] ?? '', w);
+          const pad = ' '.repeat(Math.max(0, w - width(v)));
+          const text = head ? this.c.bold(v) : v;
+          return c.align === 'right' ? pad + text : i === columns.length - 1 ? text : text + pad;
+        })
+        .join(' '.repeat(gap))
+        .trimEnd();
+    this.line(render(columns.map((c) => c.header), true));
+    for (const r of rows) this.line(render(r, false));
   }
 
   /** An aligned `key  value` block (for `show` commands). */
@@ -100,12 +159,13 @@ export class Output {
     for (const [k, v] of pairs) this.line(`${this.c.dim(k.padEnd(width))}  ${v}`);
   }
 
-  /** Progress and notes for people: stderr, silenced by --quiet. */
+  /** Progress and notes for people: stderr, silenced by --quiet and with json/ndjson. */
   info(text: string): void {
-    if (!this.quiet) this.io.stderr.write(`${text}\n`);
+    if (!this.quiet && !this.isJson) this.io.stderr.write(`${text}\n`);
   }
 
+  /** A warning on stderr (not with json/ndjson: stderr then carries only the error object). */
   warn(text: string): void {
-    this.io.stderr.write(`${this.c.yellow('warning:')} ${text}\n`);
+    if (!this.isJson) this.io.stderr.write(`${this.c.yellow('warning:')} ${text}\n`);
   }
 }

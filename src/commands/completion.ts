@@ -1,8 +1,11 @@
-import type { Handler } from '../cli/command.js';
-import { COMPLETIONS } from '../cli/completion.js';
+import { defineCommand } from '../cli/command.js';
 
-const run: Handler = async (ctx, { args }) => {
-  const shell = (args[0] ?? 'bash') as keyof typeof COMPLETIONS;
-  ctx.io.stdout.write(COMPLETIONS[shell].make());
-};
-export default run;
+export default defineCommand({
+  path: ['completion'],
+  summary: 'Print a shell completion script',
+  args: { shell: { description: 'bash, zsh or fish', required: true, choices: ['bash', 'zsh', 'fish'] } },
+  examples: ['pm completion bash > /etc/bash_completion.d/pm', 'pm completion zsh > "${fpath[1]}/_pm"', 'pm completion fish > ~/.config/fish/completions/pm.fish'],
+  run: async (ctx, { args }) => {
+    ctx.io.stdout.write(ctx.app.completion(args.shell));
+  },
+});

@@ -3,8 +3,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Handler } from '../cli/command.js';
 import { PmError } from '../core/errors.js';
+import { defineCommand } from '../cli/command.js';
 
 export interface DemoStep {
   note: string;
@@ -37,34 +37,37 @@ export function demoSteps(): DemoStep[] {
   ];
 }
 
-const run: Handler = async (ctx) => {
-  const { startSandbox } = await import('../sandbox/index.js');
-  const { main } = await import('../cli/main.js');
-  const home = mkdtempSync(join(tmpdir(), 'pm-demo-'));
-  const sandbox = await startSandbox({ port: 0, dataDir: null });
-  const out = ctx.out;
-  try {
-    out.line(out.c.bold(`pm demo: an ephemeral sandbox exchange is running at ${sandbox.baseUrl}`));
-    out.line(out.c.dim(`(each step below is the command you would type; they run with PM_BASE_URL=${sandbox.baseUrl})`));
-    // A throw-away home and passphrase: the demo keeps nothing. (Real use: a prompt, or PM_PASSPHRASE / --passphrase-file.)
-    const env = { ...ctx.io.env, PM_HOME: home, PM_BASE_URL: sandbox.baseUrl, PM_WS_URL: sandbox.wsUrl, PM_PASSPHRASE: 'demo-passphrase', PM_SCRYPT_N: '16384', CI: '1' };
-    out.line(out.c.dim(`(PM_HOME=${home}, PM_PASSPHRASE=demo-passphrase: a throw-away home for this tour)`));
-    let n = 0;
-    for (const step of demoSteps()) {
-      n++;
+export default defineCommand({
+  path: ['demo'],
+  summary: 'A guided tour of pm against a fresh in-process sandbox',
+  examples: ['pm demo'],
+  run: async (ctx) => {
+    const { startSandbox } = await import('../sandbox/index.js');
+    const home = mkdtempSync(join(tmpdir(), 'pm-demo-'));
+    const sandbox = await startSandbox({ port: 0, dataDir: null });
+    const out = ctx.out;
+    try {
+      out.line(out.c.bold(`pm demo: an ephemeral sandbox exchange is running at ${sandbox.baseUrl}`));
+      out.line(out.c.dim(`(each step below is the command you would type; they run with PM_BASE_URL=${sandbox.baseUrl})`));
+      // A throw-away home and passphrase: the demo keeps nothing. (Real use: a prompt, or PM_PASSPHRASE / --passphrase-file.)
+      const env = { ...ctx.io.env, PM_HOME: home, PM_BASE_URL: sandbox.baseUrl, PM_WS_URL: sandbox.wsUrl, PM_PASSPHRASE: 'demo-passphrase', PM_SCRYPT_N: '16384', CI: '1' };
+      out.line(out.c.dim(`(PM_HOME=${home}, PM_PASSPHRASE=demo-passphrase: a throw-away home for this tour)`));
+      let n = 0;
+      for (const step of demoSteps()) {
+        n++;
+        out.line();
+        out.line(out.c.cyan(`# ${n}. ${step.note}`));
+        out.line(`$ pm ${step.argv.map((a) => (/[\s"'|$]/.test(a) ? `'${a}'` : a)).join(' ')}`);
+        const code = await ctx.app.run([...step.argv, ...(ctx.flags.color ? [] : ['--no-color'])], { ...ctx.io, env, stderr: ctx.io.stdout });
+        const expected = step.expect ?? 0;
+        if (code !== expected) throw new PmError(`demo step ${n} exited ${code}, expected ${expected}`);
+        if (code !== 0) out.line(out.c.dim(`(exit code ${code})`));
+      }
       out.line();
-      out.line(out.c.cyan(`# ${n}. ${step.note}`));
-      out.line(`$ pm ${step.argv.map((a) => (/[\s"'|$]/.test(a) ? `'${a}'` : a)).join(' ')}`);
-      const code = await main([...step.argv, ...(ctx.flags.color ? [] : ['--no-color'])], { ...ctx.io, env, stderr: ctx.io.stdout });
-      const expected = step.expect ?? 0;
-      if (code !== expected) throw new PmError(`demo step ${n} exited ${code}, expected ${expected}`);
-      if (code !== 0) out.line(out.c.dim(`(exit code ${code})`));
+      out.line(out.c.bold('Done. Run your own sandbox with: pm sandbox start'));
+    } finally {
+      await sandbox.close();
+      rmSync(home, { recursive: true, force: true });
     }
-    out.line();
-    out.line(out.c.bold('Done. Run your own sandbox with: pm sandbox start'));
-  } finally {
-    await sandbox.close();
-    rmSync(home, { recursive: true, force: true });
-  }
-};
-export default run;
+  },
+});

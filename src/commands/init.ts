@@ -1,8 +1,6 @@
 // `pm init`: a wizard (or flags) that picks the exchange, sets up a wallet and an API token in
 // the encrypted keystore, and writes a profile.
 import { readFileSync } from 'node:fs';
-import type { Handler } from '../cli/command.js';
-import { optBool, optStr } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import { input, password, select } from '../cli/prompt.js';
 import { DEFAULT_BASE_URL, DEFAULT_WS_URL, checkProfileName } from '../core/config.js';
@@ -12,6 +10,7 @@ import { hmacSigner } from '../core/auth.js';
 import { isBase64 } from '../core/hmac.js';
 import { runningSandbox } from '../core/sandboxctl.js';
 import { deriveToken, profileMe } from '../core/tokens.js';
+import { defineCommand } from '../cli/command.js';
 
 interface SandboxAccount {
   name: string;
@@ -204,32 +203,56 @@ async function wizard(ctx: Context, force: boolean): Promise<Record<string, unkn
   return result;
 }
 
-const run: Handler = async (ctx, { opts }) => {
-  const force = optBool(opts, 'force');
-  const profileName = optStr(opts, 'profileName');
-  let result: Record<string, unknown>;
-  if (optBool(opts, 'sandbox')) {
-    result = await initSandbox(ctx, optStr(opts, 'account') ?? 'alice', checkProfileName(profileName ?? 'sandbox'), force);
-  } else if (ctx.flags.yes || !ctx.interactive) {
-    const secretFile = optStr(opts, 'secretFile');
-    result = await initExchange(ctx, {
-      baseUrl: (ctx.flags.baseUrl ?? ctx.env.PM_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, ''),
-      profileName: checkProfileName(profileName ?? 'default'),
-      force,
-      wallet: optStr(opts, 'wallet'),
-      importKeyFile: optStr(opts, 'importKeyFile'),
-      createWallet: optBool(opts, 'createWallet'),
-      tokenId: optStr(opts, 'tokenId'),
-      secret: secretFile === undefined ? undefined : readSecretFile(secretFile),
-      derive: optBool(opts, 'derive'),
-      scopes: optStr(opts, 'scopes'),
+export default defineCommand({
+  path: ['init'],
+  summary: 'Set up a profile: exchange, wallet and API token (a wizard, or flags)',
+  description:
+    'Set up a profile. On a terminal it asks (exchange, wallet, token, profile name); with --yes or without a TTY it takes flags. --sandbox loads a seeded sandbox account (alice by default) from a running sandbox, so a newcomer can trade in one step. Keys and token secrets are stored encrypted under PM_HOME with the passphrase from a prompt, PM_PASSPHRASE or --passphrase-file.',
+  options: {
+    sandbox: { type: 'boolean', description: 'use the local sandbox and one of its seeded accounts' },
+    account: { type: 'string', value: 'name', description: 'sandbox account: alice, bob or partner', choices: ['alice', 'bob', 'partner'] },
+    profileName: { type: 'string', value: 'name', description: 'profile to write (default "sandbox" or "default")' },
+    wallet: { type: 'string', value: 'name', description: 'use an existing keystore wallet' },
+    createWallet: { type: 'boolean', description: 'create a new wallet' },
+    importKeyFile: { type: 'string', value: 'file', description: 'import the private key in this file' },
+    tokenId: { type: 'string', value: 'id', description: 'an existing API token id (with --secret-file)' },
+    secretFile: { type: 'string', value: 'file', description: 'file holding the token secret (base64)' },
+    derive: { type: 'boolean', description: 'derive a new token with PM_IDENTITY_TOKEN' },
+    scopes: { type: 'string', value: 'list', description: 'scopes for --derive, e.g. trading,delegated_signing' },
+    force: { type: 'boolean', description: 'replace an existing profile or wallet of the same name' },
+  },
+  examples: [
+    'pm init',
+    'pm sandbox start --detach && pm init --sandbox --yes',
+    'pm init --sandbox --account partner --profile-name partner --yes --passphrase-file ~/.pm-pass',
+    'pm init --yes --create-wallet --token-id tok_… --secret-file secret.txt --passphrase-file ~/.pm-pass',
+  ],
+  run: async (ctx, { opts }) => {
+    const force = opts.force;
+    const profileName = opts.profileName;
+    let result: Record<string, unknown>;
+    if (opts.sandbox) {
+      result = await initSandbox(ctx, opts.account ?? 'alice', checkProfileName(profileName ?? 'sandbox'), force);
+    } else if (ctx.flags.yes || !ctx.interactive) {
+      const secretFile = opts.secretFile;
+      result = await initExchange(ctx, {
+        baseUrl: (ctx.flags.baseUrl ?? ctx.env.PM_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, ''),
+        profileName: checkProfileName(profileName ?? 'default'),
+        force,
+        wallet: opts.wallet,
+        importKeyFile: opts.importKeyFile,
+        createWallet: opts.createWallet,
+        tokenId: opts.tokenId,
+        secret: secretFile === undefined ? undefined : readSecretFile(secretFile),
+        derive: opts.derive,
+        scopes: opts.scopes,
+      });
+    } else {
+      result = await wizard(ctx, force);
+    }
+    ctx.out.data(result, () => {
+      ctx.out.keyValue(Object.entries(result).map(([k, v]) => [k, v === null || v === undefined ? '-' : String(v)]));
+      ctx.out.info(`profile ${String(result['profile'])} is ready and active. Next: pm whoami`);
     });
-  } else {
-    result = await wizard(ctx, force);
-  }
-  ctx.out.data(result, () => {
-    ctx.out.keyValue(Object.entries(result).map(([k, v]) => [k, v === null || v === undefined ? '-' : String(v)]));
-    ctx.out.info(`profile ${String(result['profile'])} is ready and active. Next: pm whoami`);
-  });
-};
-export default run;
+  },
+});

@@ -4,8 +4,8 @@ import { readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPm, tempHome } from '../helpers/run.js';
-import { COMMANDS } from '../../src/cli/registry.js';
-import { COMPLETIONS } from '../../src/cli/completion.js';
+import { COMMANDS } from '../../src/app/registry.js';
+import { COMPLETIONS } from '../../src/app/completion.js';
 import { ENV_VARS } from '../../src/cli/env.js';
 import { EXIT_CODES } from '../../src/cli/errors.js';
 

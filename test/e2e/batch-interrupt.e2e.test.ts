@@ -39,26 +39,32 @@ describe('Ctrl-C during a batch', () => {
     const ms = Date.now() - t0;
     expect(r.exitCode).toBe(130);
     expect(ms).toBeLessThan(1000);
-    const results = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { line: number; ok: boolean; clientOrderId: string; sent?: string });
+    const results = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { line: number; ok: boolean; clientOrderId: string; sent?: string; error?: { code: string } });
     expect(results).toHaveLength(30); // every line has a result: placed, or not sent
     const placed = results.filter((x) => x.ok);
     const notSent = results.filter((x) => !x.ok);
     expect(placed.length).toBeGreaterThanOrEqual(3);
     expect(placed.length).toBeLessThan(30);
-    expect(notSent.every((x) => x.sent === 'no')).toBe(true);
+    // Lines not sent say so; a line whose request was on the wire when Ctrl-C came may be
+    // "unknown" (its lookup was interrupted) — the re-run looks it up before sending.
+    expect(notSent.every((x) => x.sent === 'no' || x.sent === 'unknown'), r.stdout).toBe(true);
+    expect(notSent.filter((x) => x.sent === 'no').length, r.stdout).toBeGreaterThan(0);
     const err = JSON.parse(r.stderr.trim().split('\n').at(-1) ?? '') as { error: { code: string; message: string; details: string } };
     expect(err.error.code).toBe('INTERRUPTED');
     expect(err.error.message).toMatch(new RegExp(`${placed.length} of 30 lines placed`));
     expect(err.error.details).toMatch(/placed: lines? /);
     expect(err.error.details).toMatch(/not sent: lines? /);
     const onServer = () => sb.current.ctx.state.orders.filter((o) => o.ownerId === alice.profileId && o.marketSlug === 'gpt-6-release-2026' && o.clientOrderId?.startsWith('pmb-'));
-    expect(onServer()).toHaveLength(placed.length);
+    const unknown = notSent.filter((x) => x.sent === 'unknown').length;
+    expect(onServer().length).toBeGreaterThanOrEqual(placed.length);
+    expect(onServer().length).toBeLessThanOrEqual(placed.length + unknown);
 
     const again = await execa('node', ['bin/pm.js', '--json', 'order', 'place', '--file', file], { env, stdin: 'ignore', reject: false });
     expect(again.exitCode, again.stderr).toBe(0);
     const second = again.stdout.trim().split('\n').map((l) => JSON.parse(l) as { ok: boolean; skipped?: boolean; clientOrderId: string });
     expect(second.filter((x) => x.skipped)).toHaveLength(placed.length);
     expect(second.filter((x) => x.ok && !x.skipped)).toHaveLength(30 - placed.length);
+    expect(second.every((x) => x.ok)).toBe(true);
     const ids = onServer().map((o) => o.clientOrderId);
     expect(ids).toHaveLength(30);
     expect(new Set(ids).size).toBe(30);

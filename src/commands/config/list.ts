@@ -1,6 +1,6 @@
-import type { Handler } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { CONFIG_KEYS, DEFAULT_BASE_URL, DEFAULT_WS_URL } from '../../core/config.js';
+import { defineCommand } from '../../cli/command.js';
 
 export interface ConfigRow {
   key: string;
@@ -21,19 +21,23 @@ export function configRows(ctx: Context): ConfigRow[] {
     'ws-url': pick(f.wsUrl, e.PM_WS_URL, p.wsUrl, DEFAULT_WS_URL),
     'rpc-url': pick(undefined, e.PM_RPC_URL, p.rpcUrl, null),
     timeout: pick(f.timeout, e.PM_TIMEOUT, p.timeout, 30000),
-    output: pick(f.output, undefined, p.output, 'table'),
+    output: pick(f.output ?? (f.json ? 'json' : undefined), e.PM_OUTPUT, p.output, 'table'),
     wallet: pick(undefined, undefined, p.wallet, null),
     'on-behalf-of': pick(undefined, undefined, p.onBehalfOf, null),
   };
   return Object.entries(CONFIG_KEYS).map(([key, k]) => ({ key, doc: k.doc, ...(rows[key] ?? { value: null, source: 'unset' as const }) }));
 }
 
-const run: Handler = async (ctx) => {
-  const rows = configRows(ctx);
-  const profile = ctx.profileName() ?? null;
-  ctx.out.data({ profile, home: ctx.home, settings: rows }, () => {
-    ctx.out.info(`profile: ${profile ?? '(none)'}   home: ${ctx.home}`);
-    ctx.out.table([{ header: 'KEY' }, { header: 'VALUE' }, { header: 'SOURCE' }, { header: 'MEANING' }], rows.map((r) => [r.key, r.value === null ? '-' : String(r.value), r.source, r.doc]));
-  });
-};
-export default run;
+export default defineCommand({
+  path: ['config', 'list'],
+  summary: 'List the settings of the active profile and where each value comes from',
+  examples: ['pm config list', 'pm --json config list', 'pm -o ndjson config list | jq -r .key'],
+  run: async (ctx) => {
+    const rows = configRows(ctx);
+    const profile = ctx.profileName() ?? null;
+    ctx.out.data({ profile, home: ctx.home, settings: rows }, () => {
+      ctx.out.info(`profile: ${profile ?? '(none)'}   home: ${ctx.home}`);
+      ctx.out.table([{ header: 'KEY' }, { header: 'VALUE' }, { header: 'SOURCE' }, { header: 'MEANING' }], rows.map((r) => [r.key, r.value === null ? '-' : String(r.value), r.source, r.doc]));
+    }, { records: rows });
+  },
+});

@@ -1,7 +1,6 @@
-import type { Handler } from '../../cli/command.js';
-import { optNum } from '../../cli/command.js';
 import { feedEvents, slugFrom } from '../../core/markets.js';
 import type { Json } from '../../core/markets.js';
+import { defineCommand } from '../../cli/command.js';
 
 const field = (o: unknown, k: string): string => {
   if (typeof o !== 'object' || o === null) return '';
@@ -9,22 +8,31 @@ const field = (o: unknown, k: string): string => {
   return typeof v === 'string' || typeof v === 'number' ? String(v) : '';
 };
 
-const run: Handler = async (ctx, { args, opts }) => {
-  const slug = slugFrom(args[0] ?? '');
-  const res = await feedEvents(await ctx.api(), slug, { page: optNum(opts, 'page'), limit: optNum(opts, 'limit') });
-  ctx.out.data(res.events, () => {
-    ctx.out.table(
-      [{ header: 'TIME' }, { header: 'EVENT' }, { header: 'USER' }, { header: 'ACTION' }, { header: 'OUTCOME' }, { header: 'CONTRACTS', align: 'right' }, { header: 'USD', align: 'right' }],
-      res.events.map((e) => [
-        field(e, 'timestamp').replace('T', ' ').slice(0, 19),
-        field(e, 'eventType'),
-        field(e['user'], 'name') || field(e['user'], 'account').slice(0, 10),
-        field(e['data'], 'strategy'),
-        field(e['data'], 'outcome'),
-        field(e['data'], 'contracts'),
-        field(e['data'], 'tradeAmountUSD') || field(e['data'], 'tradeAmount'),
-      ]),
-    );
-  });
-};
-export default run;
+export default defineCommand({
+  path: ['markets', 'feed'],
+  summary: 'Recent trades and events of a market',
+  args: { slug: { description: 'market slug', required: true } },
+  options: {
+    limit: { type: 'positiveInt', value: 'n', description: 'events per page', default: 10 },
+    page: { type: 'positiveInt', value: 'n', description: 'page number, from 1', default: 1 },
+  },
+  examples: ['pm markets feed btc-100k-2026', 'pm --json markets feed btc-100k-2026 --limit 50'],
+  run: async (ctx, { args, opts }) => {
+    const slug = slugFrom(args.slug);
+    const res = await feedEvents(await ctx.api(), slug, { page: opts.page, limit: opts.limit });
+    ctx.out.data(res.events, () => {
+      ctx.out.table(
+        [{ header: 'TIME' }, { header: 'EVENT' }, { header: 'USER' }, { header: 'ACTION' }, { header: 'OUTCOME' }, { header: 'CONTRACTS', align: 'right' }, { header: 'USD', align: 'right' }],
+        res.events.map((e) => [
+          field(e, 'timestamp').replace('T', ' ').slice(0, 19),
+          field(e, 'eventType'),
+          field(e['user'], 'name') || field(e['user'], 'account').slice(0, 10),
+          field(e['data'], 'strategy'),
+          field(e['data'], 'outcome'),
+          field(e['data'], 'contracts'),
+          field(e['data'], 'tradeAmountUSD') || field(e['data'], 'tradeAmount'),
+        ]),
+      );
+    });
+  },
+});

@@ -1,20 +1,34 @@
-import type { Handler } from '../../cli/command.js';
-import { optBool, optNum, optStr } from '../../cli/command.js';
 import { listAllMarkets, listMarkets } from '../../core/markets.js';
 import { marketTable } from './render.js';
 
-const run: Handler = async (ctx, { opts }) => {
-  const params = { limit: optNum(opts, 'limit'), page: optNum(opts, 'page'), sortBy: optStr(opts, 'sort'), tradeType: optStr(opts, 'type'), categoryId: optNum(opts, 'category') };
-  const api = await ctx.api();
-  if (optBool(opts, 'all')) {
-    const markets = await listAllMarkets(api, params);
-    ctx.out.data(markets.map((m) => m.raw), () => marketTable(ctx.out, markets));
-    return;
-  }
-  const page = await listMarkets(api, params);
-  ctx.out.data(page.markets.map((m) => m.raw), () => {
-    marketTable(ctx.out, page.markets);
-    ctx.out.info(`${page.markets.length} of ${page.total} active markets (page ${params.page ?? 1}; --all for every page)`);
-  });
-};
-export default run;
+const SORTS = ['lp_rewards', 'ending_soon', 'newest', 'high_value', 'liquidity'] as const;
+const TRADE_TYPES = ['clob', 'amm', 'group'] as const;
+import { defineCommand } from '../../cli/command.js';
+
+export default defineCommand({
+  path: ['markets', 'list'],
+  summary: 'List active markets',
+  options: {
+    limit: { type: 'positiveInt', value: 'n', description: 'markets per page (1-25)', default: 10 },
+    page: { type: 'positiveInt', value: 'n', description: 'page number, from 1', default: 1 },
+    all: { type: 'boolean', description: 'follow every page' },
+    sort: { type: 'string', value: 'by', description: 'sort order', choices: SORTS },
+    type: { type: 'string', value: 'type', description: 'trade type', choices: TRADE_TYPES },
+    category: { type: 'positiveInt', value: 'id', description: 'category id' },
+  },
+  examples: ['pm markets list', 'pm markets list --sort ending_soon --limit 5', "pm --json markets list --all | jq -r '.[].slug'", 'pm -o ndjson markets list --all | jq -r .slug'],
+  run: async (ctx, { opts }) => {
+    const params = { limit: opts.limit, page: opts.page, sortBy: opts.sort, tradeType: opts.type, categoryId: opts.category };
+    const api = await ctx.api();
+    if (opts.all) {
+      const markets = await listAllMarkets(api, params);
+      ctx.out.data(markets.map((m) => m.raw), () => marketTable(ctx.out, markets));
+      return;
+    }
+    const page = await listMarkets(api, params);
+    ctx.out.data(page.markets.map((m) => m.raw), () => {
+      marketTable(ctx.out, page.markets);
+      ctx.out.info(`${page.markets.length} of ${page.total} active markets (page ${params.page ?? 1}; --all for every page)`);
+    });
+  },
+});

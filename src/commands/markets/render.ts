@@ -9,7 +9,7 @@ export function marketTable(out: Output, markets: Market[]): void {
     [{ header: 'SLUG' }, { header: 'TITLE' }, { header: 'YES', align: 'right' }, { header: 'NO', align: 'right' }, { header: 'VOLUME', align: 'right' }, { header: 'DEADLINE' }, { header: 'TYPE' }],
     markets.map((m) => [
       m.slug,
-      m.title.length > 48 ? `${m.title.slice(0, 47)}…` : m.title,
+      m.title,
       formatPrice(m.prices?.[0] ?? null),
       formatPrice(m.prices?.[1] ?? null),
       formatUsd(m.volume),

@@ -1,14 +1,22 @@
-import type { Handler } from '../../cli/command.js';
-import { optNum } from '../../cli/command.js';
 import { searchMarkets } from '../../core/markets.js';
 import { marketTable } from './render.js';
+import { defineCommand } from '../../cli/command.js';
 
-const run: Handler = async (ctx, { rest, opts }) => {
-  const query = rest.join(' ').trim();
-  const res = await searchMarkets(await ctx.api(), query, { limit: optNum(opts, 'limit'), page: optNum(opts, 'page') });
-  ctx.out.data(res.markets.map((m) => m.raw), () => {
-    marketTable(ctx.out, res.markets);
-    ctx.out.info(`${res.markets.length} of ${res.total} matches for "${query}"`);
-  });
-};
-export default run;
+export default defineCommand({
+  path: ['markets', 'search'],
+  summary: 'Search markets by text',
+  args: { query: { description: 'words to look for', required: true, variadic: true } },
+  options: {
+    limit: { type: 'positiveInt', value: 'n', description: 'results per page', default: 10 },
+    page: { type: 'positiveInt', value: 'n', description: 'page number, from 1', default: 1 },
+  },
+  examples: ['pm markets search bitcoin', 'pm --json markets search "fed rate" | jq length'],
+  run: async (ctx, { args, opts }) => {
+    const query = args.query.join(' ').trim();
+    const res = await searchMarkets(await ctx.api(), query, { limit: opts.limit, page: opts.page });
+    ctx.out.data(res.markets.map((m) => m.raw), () => {
+      marketTable(ctx.out, res.markets);
+      ctx.out.info(`${res.markets.length} of ${res.total} matches for "${query}"`);
+    });
+  },
+});

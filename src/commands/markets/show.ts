@@ -1,6 +1,6 @@
-import type { Handler } from '../../cli/command.js';
 import { formatDeadline, formatPrice, formatUsd, getMarket, slugFrom } from '../../core/markets.js';
 import type { Market } from '../../core/markets.js';
+import { defineCommand } from '../../cli/command.js';
 
 function outcomeRows(m: Market): string[][] {
   if (!m.positionIds) return [];
@@ -10,40 +10,45 @@ function outcomeRows(m: Market): string[][] {
   ];
 }
 
-const run: Handler = async (ctx, { args }) => {
-  const m = await getMarket(await ctx.api(), slugFrom(args[0] ?? ''));
-  ctx.out.data(m.raw, () => {
-    const status = m.winningOutcomeIndex !== null ? `${m.status} (winner: ${m.winningOutcomeIndex === 0 ? 'YES' : 'NO'})` : m.expired ? `${m.status} (expired)` : m.status;
-    const pairs: [string, string][] = [
-      ['title', m.title],
-      ['slug', m.slug],
-      ['status', status],
-      ['type', m.negRisk ? `${m.tradeType} (NegRisk)` : m.tradeType],
-      ['deadline', formatDeadline(m.expirationTimestamp)],
-      ['categories', m.categories.join(', ') || '-'],
-      ['volume', formatUsd(m.volume)],
-      ['liquidity', formatUsd(m.liquidity)],
-      ['open interest', formatUsd(m.openInterest)],
-    ];
-    if (m.venue) pairs.push(['exchange', m.venue.exchange], ['adapter', m.venue.adapter ?? '-']);
-    const desc = m.raw['description'];
-    ctx.out.keyValue(pairs);
-    if (m.positionIds) {
-      ctx.out.line();
-      ctx.out.table([{ header: 'OUTCOME' }, { header: 'PRICE', align: 'right' }, { header: 'POSITION ID' }], outcomeRows(m));
-    }
-    if (m.children.length) {
-      ctx.out.line();
-      ctx.out.table(
-        [{ header: 'CHILD MARKET' }, { header: 'YES', align: 'right' }, { header: 'TITLE' }],
-        m.children.map((c) => [c.slug, formatPrice(c.prices?.[0] ?? null), c.title]),
-      );
-      ctx.out.info('Orders on a NegRisk group use the child market slug.');
-    }
-    if (typeof desc === 'string' && desc) {
-      ctx.out.line();
-      ctx.out.line(desc);
-    }
-  });
-};
-export default run;
+export default defineCommand({
+  path: ['markets', 'show'],
+  summary: 'Show one market: outcomes, position ids, prices, volume, deadline, venue',
+  args: { slug: { description: 'market slug (or a limitless.exchange market URL)', required: true } },
+  examples: ['pm markets show btc-100k-2026', 'pm --json markets show btc-100k-2026 | jq .venue'],
+  run: async (ctx, { args }) => {
+    const m = await getMarket(await ctx.api(), slugFrom(args.slug));
+    ctx.out.data(m.raw, () => {
+      const status = m.winningOutcomeIndex !== null ? `${m.status} (winner: ${m.winningOutcomeIndex === 0 ? 'YES' : 'NO'})` : m.expired ? `${m.status} (expired)` : m.status;
+      const pairs: [string, string][] = [
+        ['title', m.title],
+        ['slug', m.slug],
+        ['status', status],
+        ['type', m.negRisk ? `${m.tradeType} (NegRisk)` : m.tradeType],
+        ['deadline', formatDeadline(m.expirationTimestamp)],
+        ['categories', m.categories.join(', ') || '-'],
+        ['volume', formatUsd(m.volume)],
+        ['liquidity', formatUsd(m.liquidity)],
+        ['open interest', formatUsd(m.openInterest)],
+      ];
+      if (m.venue) pairs.push(['exchange', m.venue.exchange], ['adapter', m.venue.adapter ?? '-']);
+      const desc = m.raw['description'];
+      ctx.out.keyValue(pairs);
+      if (m.positionIds) {
+        ctx.out.line();
+        ctx.out.table([{ header: 'OUTCOME' }, { header: 'PRICE', align: 'right' }, { header: 'POSITION ID' }], outcomeRows(m));
+      }
+      if (m.children.length) {
+        ctx.out.line();
+        ctx.out.table(
+          [{ header: 'CHILD MARKET' }, { header: 'YES', align: 'right' }, { header: 'TITLE' }],
+          m.children.map((c) => [c.slug, formatPrice(c.prices?.[0] ?? null), c.title]),
+        );
+        ctx.out.info('Orders on a NegRisk group use the child market slug.');
+      }
+      if (typeof desc === 'string' && desc) {
+        ctx.out.line();
+        ctx.out.line(desc);
+      }
+    });
+  },
+});

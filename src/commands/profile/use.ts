@@ -1,15 +1,20 @@
-import type { Handler } from '../../cli/command.js';
 import { NotFoundError } from '../../core/errors.js';
+import { defineCommand } from '../../cli/command.js';
 
-const run: Handler = async (ctx, { args }) => {
-  const name = args[0] ?? '';
-  const cfg = structuredClone(ctx.config());
-  if (!cfg.profiles[name]) {
-    const known = Object.keys(cfg.profiles);
-    throw new NotFoundError(`no profile named "${name}"`, { hint: known.length ? `Known profiles: ${known.join(', ')}` : 'Create one with pm init.' });
-  }
-  cfg.activeProfile = name;
-  ctx.saveConfig(cfg);
-  ctx.out.data({ activeProfile: name }, () => ctx.out.info(`now using profile ${name}`));
-};
-export default run;
+export default defineCommand({
+  path: ['profile', 'use'],
+  summary: 'Make a profile the active one',
+  args: { name: { description: 'profile name', required: true } },
+  examples: ['pm profile use sandbox'],
+  run: async (ctx, { args }) => {
+    const name = args.name;
+    const cfg = structuredClone(ctx.config());
+    if (!cfg.profiles[name]) {
+      const known = Object.keys(cfg.profiles);
+      throw new NotFoundError(`no profile named "${name}"`, { hint: known.length ? `Known profiles: ${known.join(', ')}` : 'Create one with pm init.' });
+    }
+    cfg.activeProfile = name;
+    ctx.saveConfig(cfg);
+    ctx.out.data({ activeProfile: name }, () => ctx.out.info(`now using profile ${name}`));
+  },
+});

@@ -1,28 +1,32 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Handler } from '../../cli/command.js';
 import { confirm } from '../../cli/prompt.js';
 import { UsageError } from '../../core/errors.js';
 import { runningSandbox, sandboxDir } from '../../core/sandboxctl.js';
+import { defineCommand } from '../../cli/command.js';
 
-const run: Handler = async (ctx) => {
-  const info = runningSandbox(ctx.home);
-  if (!ctx.flags.yes && !(await confirm(ctx, 'Reset the sandbox to its seed? Orders, balances and tokens made since are lost.'))) {
-    throw new UsageError('not reset: declined');
-  }
-  if (info) {
-    const { ApiClient } = await import('../../core/http.js');
-    const api = new ApiClient({ baseUrl: info.baseUrl, timeoutMs: 5000 });
-    try {
-      await api.request({ method: 'POST', path: '/__sandbox/reset', body: {} });
-    } finally {
-      await api.close();
+export default defineCommand({
+  path: ['sandbox', 'reset'],
+  summary: 'Restore the sandbox to its seed (running or stored state)',
+  examples: ['pm sandbox reset --yes'],
+  run: async (ctx) => {
+    const info = runningSandbox(ctx.home);
+    if (!ctx.flags.yes && !(await confirm(ctx, 'Reset the sandbox to its seed? Orders, balances and tokens made since are lost.'))) {
+      throw new UsageError('not reset: declined');
     }
-    ctx.out.data({ reset: true, running: true, baseUrl: info.baseUrl }, () => ctx.out.info(`reset the running sandbox at ${info.baseUrl}`));
+    if (info) {
+      const { ApiClient } = await import('../../core/http.js');
+      const api = new ApiClient({ baseUrl: info.baseUrl, timeoutMs: 5000 });
+      try {
+        await api.request({ method: 'POST', path: '/__sandbox/reset', body: {} });
+      } finally {
+        await api.close();
+      }
+      ctx.out.data({ reset: true, running: true, baseUrl: info.baseUrl }, () => ctx.out.info(`reset the running sandbox at ${info.baseUrl}`));
+      return 0;
+    }
+    rmSync(join(sandboxDir(ctx.home), 'state.json'), { force: true });
+    ctx.out.data({ reset: true, running: false }, () => ctx.out.info('reset the stored sandbox state; the next start is seeded afresh'));
     return 0;
-  }
-  rmSync(join(sandboxDir(ctx.home), 'state.json'), { force: true });
-  ctx.out.data({ reset: true, running: false }, () => ctx.out.info('reset the stored sandbox state; the next start is seeded afresh'));
-  return 0;
-};
-export default run;
+  },
+});

@@ -1,9 +1,8 @@
 import { fileURLToPath } from 'node:url';
-import type { Handler } from '../../cli/command.js';
-import { optBool, optNum, optStr } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { clearRunInfo, listenError, runningSandbox, sandboxDir, spawnDetached, writeRunInfo } from '../../core/sandboxctl.js';
 import { UsageError } from '../../core/errors.js';
+import { defineCommand } from '../../cli/command.js';
 
 interface Ready {
   baseUrl: string;
@@ -34,44 +33,54 @@ function rememberProfile(ctx: Context, baseUrl: string, wsUrl: string): void {
   ctx.saveConfig(cfg);
 }
 
-const run: Handler = async (ctx, { opts }) => {
-  const port = optNum(opts, 'port') ?? 8787;
-  const host = optStr(opts, 'host') ?? '127.0.0.1';
-  const ephemeral = optBool(opts, 'ephemeral');
-  if (!ephemeral) {
-    const running = runningSandbox(ctx.home);
-    if (running) throw new UsageError(`a sandbox is already running at ${running.baseUrl} (pid ${running.pid}) for this PM_HOME`, { hint: 'Stop it with pm sandbox stop, or use --ephemeral for another one.' });
-  }
-  if (optBool(opts, 'detach')) {
-    const bin = fileURLToPath(new URL('../../../bin/pm.js', import.meta.url));
-    const args = ['--json', 'sandbox', 'start', '--port', String(port), '--host', host, ...(ephemeral ? ['--ephemeral'] : [])];
-    const line = await spawnDetached(ctx.home, bin, args, ctx.io.env);
-    const ready = JSON.parse(line) as Ready;
-    printReady(ctx, ready, line);
-    if (!ctx.out.isJson) ctx.out.info('running in the background: pm sandbox status | pm sandbox stop');
-    return 0;
-  }
-  const { startSandbox } = await import('../../sandbox/index.js');
-  let handle;
-  try {
-    handle = await startSandbox({ port, host, dataDir: ephemeral ? null : sandboxDir(ctx.home) });
-  } catch (e) {
-    throw listenError(e, host, port);
-  }
-  const info = handle.info;
-  writeRunInfo(ctx.home, { pid: process.pid, baseUrl: info.baseUrl, wsUrl: info.wsUrl, startedAt: new Date().toISOString(), ephemeral });
-  if (!ephemeral) rememberProfile(ctx, info.baseUrl, info.wsUrl);
-  printReady(ctx, info, JSON.stringify(info));
-  const signal = ctx.signal;
-  const reason = await new Promise<unknown>((resolve) => {
-    if (!signal) return;
-    if (signal.aborted) resolve(signal.reason);
-    signal.addEventListener('abort', () => resolve(signal.reason), { once: true });
-  });
-  await handle.close();
-  clearRunInfo(ctx.home, process.pid);
-  ctx.out.info('sandbox stopped');
-  const sig = (reason as { signal?: string } | undefined)?.signal;
-  return sig === 'SIGINT' ? 130 : 0;
-};
-export default run;
+export default defineCommand({
+  path: ['sandbox', 'start'],
+  summary: 'Start the embedded exchange on 127.0.0.1',
+  options: {
+    port: { type: 'port', value: 'port', description: 'TCP port (0 picks a free one)', default: 8787 },
+    host: { type: 'string', value: 'host', description: 'address to listen on', default: '127.0.0.1' },
+    ephemeral: { type: 'boolean', description: 'keep state in memory only' },
+    detach: { type: 'boolean', description: 'run in the background (see sandbox status/stop)' },
+  },
+  examples: ['pm sandbox start', 'pm sandbox start --port 0 --ephemeral --json', 'pm sandbox start --detach && pm sandbox status'],
+  run: async (ctx, { opts }) => {
+    const port = opts.port;
+    const host = opts.host;
+    const ephemeral = opts.ephemeral;
+    if (!ephemeral) {
+      const running = runningSandbox(ctx.home);
+      if (running) throw new UsageError(`a sandbox is already running at ${running.baseUrl} (pid ${running.pid}) for this PM_HOME`, { hint: 'Stop it with pm sandbox stop, or use --ephemeral for another one.' });
+    }
+    if (opts.detach) {
+      const bin = fileURLToPath(new URL('../../../bin/pm.js', import.meta.url));
+      const args = ['--json', 'sandbox', 'start', '--port', String(port), '--host', host, ...(ephemeral ? ['--ephemeral'] : [])];
+      const line = await spawnDetached(ctx.home, bin, args, ctx.io.env);
+      const ready = JSON.parse(line) as Ready;
+      printReady(ctx, ready, line);
+      if (!ctx.out.isJson) ctx.out.info('running in the background: pm sandbox status | pm sandbox stop');
+      return 0;
+    }
+    const { startSandbox } = await import('../../sandbox/index.js');
+    let handle;
+    try {
+      handle = await startSandbox({ port, host, dataDir: ephemeral ? null : sandboxDir(ctx.home) });
+    } catch (e) {
+      throw listenError(e, host, port);
+    }
+    const info = handle.info;
+    writeRunInfo(ctx.home, { pid: process.pid, baseUrl: info.baseUrl, wsUrl: info.wsUrl, startedAt: new Date().toISOString(), ephemeral });
+    if (!ephemeral) rememberProfile(ctx, info.baseUrl, info.wsUrl);
+    printReady(ctx, info, JSON.stringify(info));
+    const signal = ctx.signal;
+    const reason = await new Promise<unknown>((resolve) => {
+      if (!signal) return;
+      if (signal.aborted) resolve(signal.reason);
+      signal.addEventListener('abort', () => resolve(signal.reason), { once: true });
+    });
+    await handle.close();
+    clearRunInfo(ctx.home, process.pid);
+    ctx.out.info('sandbox stopped');
+    const sig = (reason as { signal?: string } | undefined)?.signal;
+    return sig === 'SIGINT' ? 130 : 0;
+  },
+});

@@ -1,36 +1,41 @@
-import type { Handler } from '../../cli/command.js';
+import { NetworkError } from '../../core/errors.js';
 import { runningSandbox } from '../../core/sandboxctl.js';
+import { defineCommand } from '../../cli/command.js';
 
-const run: Handler = async (ctx) => {
-  const info = runningSandbox(ctx.home);
-  if (!info) {
-    ctx.out.data({ running: false }, () => ctx.out.line('not running'));
-    ctx.out.info('Start one with: pm sandbox start --detach');
-    return 7;
-  }
-  let healthy = false;
-  try {
-    const { ApiClient } = await import('../../core/http.js');
-    const api = new ApiClient({ baseUrl: info.baseUrl, timeoutMs: 2000 });
-    try {
-      await api.request({ method: 'GET', path: '/maintenance/status', retry: 'never' });
-      healthy = true;
-    } finally {
-      await api.close();
+export default defineCommand({
+  path: ['sandbox', 'status'],
+  summary: 'Show whether a detached sandbox is running, and its URLs',
+  examples: ['pm sandbox status', 'pm --json sandbox status'],
+  run: async (ctx) => {
+    const info = runningSandbox(ctx.home);
+    if (!info) {
+      ctx.out.data({ running: false }, () => ctx.out.line('not running'));
+      throw new NetworkError('no sandbox is running for this PM_HOME', { hint: 'Start one with: pm sandbox start --detach' });
     }
-  } catch {
-    healthy = false;
-  }
-  ctx.out.data({ running: true, healthy, ...info }, () =>
-    ctx.out.keyValue([
-      ['status', healthy ? 'running' : 'running (not answering)'],
-      ['pid', String(info.pid)],
-      ['base url', info.baseUrl],
-      ['ws url', info.wsUrl],
-      ['since', info.startedAt],
-      ['state', info.ephemeral ? 'in memory (ephemeral)' : 'persisted under PM_HOME/sandbox'],
-    ]),
-  );
-  return healthy ? 0 : 7;
-};
-export default run;
+    let healthy = false;
+    try {
+      const { ApiClient } = await import('../../core/http.js');
+      const api = new ApiClient({ baseUrl: info.baseUrl, timeoutMs: 2000 });
+      try {
+        await api.request({ method: 'GET', path: '/maintenance/status', retry: 'never' });
+        healthy = true;
+      } finally {
+        await api.close();
+      }
+    } catch {
+      healthy = false;
+    }
+    ctx.out.data({ running: true, healthy, ...info }, () =>
+      ctx.out.keyValue([
+        ['status', healthy ? 'running' : 'running (not answering)'],
+        ['pid', String(info.pid)],
+        ['base url', info.baseUrl],
+        ['ws url', info.wsUrl],
+        ['since', info.startedAt],
+        ['state', info.ephemeral ? 'in memory (ephemeral)' : 'persisted under PM_HOME/sandbox'],
+      ]),
+    );
+    if (!healthy) throw new NetworkError(`the sandbox (pid ${info.pid}) at ${info.baseUrl} is not answering`, { hint: 'Stop it with pm sandbox stop and start it again.' });
+    return 0;
+  },
+});

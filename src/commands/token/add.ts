@@ -1,34 +1,43 @@
 import { readFileSync } from 'node:fs';
-import type { Handler } from '../../cli/command.js';
-import { optBool, optStr } from '../../cli/command.js';
 import { input, password } from '../../cli/prompt.js';
 import { UsageError, ValidationError } from '../../core/errors.js';
 import { isBase64 } from '../../core/hmac.js';
 import { secretsName } from './common.js';
+import { defineCommand } from '../../cli/command.js';
 
-const run: Handler = async (ctx, { opts }) => {
-  const hint = 'Pass --token-id ID with --secret-file FILE or --secret-stdin.';
-  const tokenId = optStr(opts, 'tokenId') ?? (await input(ctx, 'Token id', hint));
-  let secret: string;
-  const file = optStr(opts, 'secretFile');
-  if (file !== undefined) {
-    try {
-      secret = readFileSync(file, 'utf8');
-    } catch (e) {
-      throw new UsageError(`cannot read ${file}: ${(e as Error).message}`);
-    }
-  } else if (optBool(opts, 'secretStdin')) {
-    secret = '';
-    for await (const c of ctx.io.stdin) secret += typeof c === 'string' ? c : c.toString('utf8');
-  } else secret = await password(ctx, 'Token secret (base64)', hint);
-  secret = secret.trim();
-  if (!isBase64(secret)) throw new ValidationError('the token secret is not base64', { hint: 'Paste it exactly as the exchange returned it when the token was derived.' });
-  if (!tokenId.trim()) throw new ValidationError('the token id is empty');
-  const ks = await ctx.keystore();
-  const name = secretsName(ctx);
-  const label = optStr(opts, 'label');
-  await ks.saveSecrets(name, { tokenId: tokenId.trim(), tokenSecret: secret }, await ctx.newPassphrase(), label === undefined ? {} : { label });
-  const profile = ctx.updateProfile({ secrets: name, tokenId: tokenId.trim() });
-  ctx.out.data({ tokenId: tokenId.trim(), profile, stored: ks.secretsPath(name) }, () => ctx.out.info(`stored token ${tokenId.trim()} (encrypted) for profile ${profile}; check it with pm whoami`));
-};
-export default run;
+export default defineCommand({
+  path: ['token', 'add'],
+  summary: 'Store an existing API token (secret from a prompt, file or stdin) for this profile',
+  options: {
+    tokenId: { type: 'string', value: 'id', description: 'the token id' },
+    secretFile: { type: 'string', value: 'file', description: 'file holding the secret (base64)' },
+    secretStdin: { type: 'boolean', description: 'read the secret from stdin' },
+    label: { type: 'string', value: 'label', description: 'a note for yourself' },
+  },
+  examples: ['pm token add', 'pm token add --token-id tok_abc --secret-file secret.txt'],
+  run: async (ctx, { opts }) => {
+    const hint = 'Pass --token-id ID with --secret-file FILE or --secret-stdin.';
+    const tokenId = opts.tokenId ?? (await input(ctx, 'Token id', hint));
+    let secret: string;
+    const file = opts.secretFile;
+    if (file !== undefined) {
+      try {
+        secret = readFileSync(file, 'utf8');
+      } catch (e) {
+        throw new UsageError(`cannot read ${file}: ${(e as Error).message}`);
+      }
+    } else if (opts.secretStdin) {
+      secret = '';
+      for await (const c of ctx.io.stdin) secret += typeof c === 'string' ? c : c.toString('utf8');
+    } else secret = await password(ctx, 'Token secret (base64)', hint);
+    secret = secret.trim();
+    if (!isBase64(secret)) throw new ValidationError('the token secret is not base64', { hint: 'Paste it exactly as the exchange returned it when the token was derived.' });
+    if (!tokenId.trim()) throw new ValidationError('the token id is empty');
+    const ks = await ctx.keystore();
+    const name = secretsName(ctx);
+    const label = opts.label;
+    await ks.saveSecrets(name, { tokenId: tokenId.trim(), tokenSecret: secret }, await ctx.newPassphrase(), label === undefined ? {} : { label });
+    const profile = ctx.updateProfile({ secrets: name, tokenId: tokenId.trim() });
+    ctx.out.data({ tokenId: tokenId.trim(), profile, stored: ks.secretsPath(name) }, () => ctx.out.info(`stored token ${tokenId.trim()} (encrypted) for profile ${profile}; check it with pm whoami`));
+  },
+});

@@ -1,9 +1,14 @@
-import type { Handler } from '../../cli/command.js';
 import { walletName } from './common.js';
+import { defineCommand } from '../../cli/command.js';
 
-const run: Handler = async (ctx, { args }) => {
-  const name = walletName(args[0], ctx.profile().wallet ?? 'default');
-  const address = (await ctx.keystore()).walletAddress(name);
-  ctx.out.data({ name, address }, () => ctx.out.line(address));
-};
-export default run;
+export default defineCommand({
+  path: ['wallet', 'address'],
+  summary: "Print a wallet's address",
+  args: { name: { description: "wallet name (default: the profile's)" } },
+  examples: ['pm wallet address', 'pm wallet address bot'],
+  run: async (ctx, { args }) => {
+    const name = walletName(args.name, ctx.profile().wallet ?? 'default');
+    const address = (await ctx.keystore()).walletAddress(name);
+    ctx.out.data({ name, address }, () => ctx.out.line(address));
+  },
+});

@@ -1,17 +1,22 @@
-import type { Handler } from '../../cli/command.js';
-import { optBool } from '../../cli/command.js';
 import { attachWallet, walletName } from './common.js';
+import { defineCommand } from '../../cli/command.js';
 
-const run: Handler = async (ctx, { args, opts }) => {
-  const name = walletName(args[0]);
-  const ks = await ctx.keystore();
-  const pass = await ctx.newPassphrase();
-  const w = await ks.createWallet(name, pass, { force: optBool(opts, 'force') });
-  const profile = attachWallet(ctx, name, w.address);
-  ctx.out.data({ name, address: w.address, path: w.path, profile }, () => {
-    ctx.out.keyValue([['wallet', name], ['address', w.address ?? '-'], ['file', w.path]]);
-    if (profile) ctx.out.info(`profile ${profile} now signs with this wallet`);
-    ctx.out.info('The key is encrypted with your passphrase; back it up with pm wallet export --out FILE.');
-  });
-};
-export default run;
+export default defineCommand({
+  path: ['wallet', 'create'],
+  summary: 'Create a new wallet (random key, encrypted)',
+  args: { name: { description: 'wallet name (default "default")' } },
+  options: { force: { type: 'boolean', description: 'replace a wallet of the same name' } },
+  examples: ['pm wallet create', 'pm wallet create bot --passphrase-file ~/.pm-pass'],
+  run: async (ctx, { args, opts }) => {
+    const name = walletName(args.name);
+    const ks = await ctx.keystore();
+    const pass = await ctx.newPassphrase();
+    const w = await ks.createWallet(name, pass, { force: opts.force });
+    const profile = attachWallet(ctx, name, w.address);
+    ctx.out.data({ name, address: w.address, path: w.path, profile }, () => {
+      ctx.out.keyValue([['wallet', name], ['address', w.address ?? '-'], ['file', w.path]]);
+      if (profile) ctx.out.info(`profile ${profile} now signs with this wallet`);
+      ctx.out.info('The key is encrypted with your passphrase; back it up with pm wallet export --out FILE.');
+    });
+  },
+});

@@ -1,28 +1,36 @@
-import type { Handler } from '../../cli/command.js';
-import { optStr } from '../../cli/command.js';
 import { confirm } from '../../cli/prompt.js';
 import { UsageError } from '../../core/errors.js';
 import { writePrivateFileAtomic } from '../../core/fsutil.js';
 import { walletName } from './common.js';
+import { defineCommand } from '../../cli/command.js';
 
-const run: Handler = async (ctx, { args, opts }) => {
-  const name = walletName(args[0], ctx.profile().wallet ?? 'default');
-  const format = optStr(opts, 'format') ?? 'keystore';
-  const out = optStr(opts, 'out');
-  if (out === undefined) {
-    throw new UsageError('say where the export goes: --out FILE (written 0600), or --out - for stdout', { hint: `pm wallet export ${name} --format ${format} --out ${name}.json` });
-  }
-  const ks = await ctx.keystore();
-  const address = ks.walletAddress(name);
-  if (!ctx.flags.yes && !(await confirm(ctx, `Export ${format === 'key' ? 'the PLAIN private key' : 'the encrypted keystore'} of ${name} (${address}) to ${out === '-' ? 'stdout' : out}?`))) {
-    throw new UsageError('not exported: declined');
-  }
-  const text = format === 'key' ? `${await ks.exportWalletKey(name, await ctx.passphrase())}\n` : `${ks.exportWalletJson(name)}\n`;
-  if (out === '-') ctx.io.stdout.write(text);
-  else {
-    writePrivateFileAtomic(out, text);
-    ctx.out.info(`wrote ${format === 'key' ? 'the private key' : 'the keystore'} of ${name} (${address}) to ${out} (mode 0600)`);
-  }
-  if (format === 'key') ctx.out.warn('anyone with this key controls the wallet: keep it offline, delete it when done');
-};
-export default run;
+export default defineCommand({
+  path: ['wallet', 'export'],
+  summary: 'Export a wallet as its keystore file or plain key, to a file (or stdout with --out -)',
+  args: { name: { description: "wallet name (default: the profile's)" } },
+  options: {
+    format: { type: 'string', value: 'format', description: 'keystore (encrypted JSON) or key (plain hex)', choices: ['keystore', 'key'], default: 'keystore' },
+    out: { type: 'string', value: 'file', description: 'where to write (mode 0600); - for stdout' },
+  },
+  examples: ['pm wallet export --out backup.json', 'pm wallet export bot --format key --out - --yes'],
+  run: async (ctx, { args, opts }) => {
+    const name = walletName(args.name, ctx.profile().wallet ?? 'default');
+    const format = opts.format;
+    const out = opts.out;
+    if (out === undefined) {
+      throw new UsageError('say where the export goes: --out FILE (written 0600), or --out - for stdout', { hint: `pm wallet export ${name} --format ${format} --out ${name}.json` });
+    }
+    const ks = await ctx.keystore();
+    const address = ks.walletAddress(name);
+    if (!ctx.flags.yes && !(await confirm(ctx, `Export ${format === 'key' ? 'the PLAIN private key' : 'the encrypted keystore'} of ${name} (${address}) to ${out === '-' ? 'stdout' : out}?`))) {
+      throw new UsageError('not exported: declined');
+    }
+    const text = format === 'key' ? `${await ks.exportWalletKey(name, await ctx.passphrase())}\n` : `${ks.exportWalletJson(name)}\n`;
+    if (out === '-') ctx.io.stdout.write(text);
+    else {
+      writePrivateFileAtomic(out, text);
+      ctx.out.info(`wrote ${format === 'key' ? 'the private key' : 'the keystore'} of ${name} (${address}) to ${out} (mode 0600)`);
+    }
+    if (format === 'key') ctx.out.warn('anyone with this key controls the wallet: keep it offline, delete it when done');
+  },
+});

@@ -1,11 +1,15 @@
-import type { Handler } from '../../cli/command.js';
+import { defineCommand } from '../../cli/command.js';
 
-const run: Handler = async (ctx) => {
-  const ks = await ctx.keystore();
-  const active = ctx.profile().wallet;
-  const list = ks.listWallets().map((w) => ({ name: w.name, address: w.address, path: w.path, createdAt: w.createdAt, active: w.name === active, ...(w.error ? { error: w.error } : {}) }));
-  ctx.out.data(list, () =>
-    ctx.out.table([{ header: '' }, { header: 'WALLET' }, { header: 'ADDRESS' }, { header: 'CREATED' }, { header: 'FILE' }], list.map((w) => [w.active ? '*' : '', w.name, w.address ?? `(unreadable: ${w.error ?? '?'})`, w.createdAt.slice(0, 19), w.path])),
-  );
-};
-export default run;
+export default defineCommand({
+  path: ['wallet', 'list'],
+  summary: 'List wallets and their addresses (no passphrase needed)',
+  examples: ['pm wallet list', 'pm --json wallet list', 'pm -o ndjson wallet list | jq -r .address'],
+  run: async (ctx) => {
+    const ks = await ctx.keystore();
+    const active = ctx.profile().wallet;
+    const list = ks.listWallets().map((w) => ({ name: w.name, address: w.address, path: w.path, createdAt: w.createdAt, active: w.name === active, ...(w.error ? { error: w.error } : {}) }));
+    ctx.out.data(list, () =>
+      ctx.out.table([{ header: '' }, { header: 'WALLET' }, { header: 'ADDRESS' }, { header: 'CREATED' }, { header: 'FILE' }], list.map((w) => [w.active ? '*' : '', w.name, w.address ?? `(unreadable: ${w.error ?? '?'})`, w.createdAt.slice(0, 19), w.path])),
+    );
+  },
+});

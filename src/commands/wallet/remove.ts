@@ -1,19 +1,24 @@
-import type { Handler } from '../../cli/command.js';
 import { confirm } from '../../cli/prompt.js';
 import { UsageError } from '../../core/errors.js';
 import { walletName } from './common.js';
+import { defineCommand } from '../../cli/command.js';
 
-const run: Handler = async (ctx, { args }) => {
-  const name = walletName(args[0]);
-  const ks = await ctx.keystore();
-  const address = ks.walletAddress(name);
-  if (!ctx.flags.yes && !(await confirm(ctx, `Delete wallet ${name} (${address})? Without a backup its key is gone for good.`))) {
-    throw new UsageError('not removed: declined');
-  }
-  ks.removeWallet(name);
-  const cfg = structuredClone(ctx.config());
-  for (const p of Object.values(cfg.profiles)) if (p.wallet === name) delete p.wallet;
-  ctx.saveConfig(cfg);
-  ctx.out.data({ removed: name, address }, () => ctx.out.info(`removed wallet ${name} (${address})`));
-};
-export default run;
+export default defineCommand({
+  path: ['wallet', 'remove'],
+  summary: 'Delete a wallet from the keystore',
+  args: { name: { description: 'wallet name', required: true } },
+  examples: ['pm wallet remove old --yes'],
+  run: async (ctx, { args }) => {
+    const name = walletName(args.name);
+    const ks = await ctx.keystore();
+    const address = ks.walletAddress(name);
+    if (!ctx.flags.yes && !(await confirm(ctx, `Delete wallet ${name} (${address})? Without a backup its key is gone for good.`))) {
+      throw new UsageError('not removed: declined');
+    }
+    ks.removeWallet(name);
+    const cfg = structuredClone(ctx.config());
+    for (const p of Object.values(cfg.profiles)) if (p.wallet === name) delete p.wallet;
+    ctx.saveConfig(cfg);
+    ctx.out.data({ removed: name, address }, () => ctx.out.info(`removed wallet ${name} (${address})`));
+  },
+});

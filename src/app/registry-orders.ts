@@ -1,5 +1,5 @@
 // Trading commands: order place / cancel / list / status.
-import type { CommandDef } from './command.js';
+import type { CommandDef } from '../cli/command.js';
 
 export const ORDER_COMMANDS: CommandDef[] = [
   {

@@ -1,18 +1,18 @@
 // Shell completion scripts, generated from the command registry (and committed under
 // completions/; a test fails when they are stale).
-import type { CommandDef } from './command.js';
+import type { Entry } from './registry.js';
 import { COMMANDS, GROUPS } from './registry.js';
 
 const GLOBAL_FLAGS = ['--profile', '--json', '--output', '--base-url', '--ws-url', '--verbose', '--quiet', '--no-color', '--non-interactive', '--yes', '--timeout', '--passphrase-file', '--help', '--version'];
 
-function flagsOf(def: CommandDef): string[] {
+function flagsOf(def: Entry): string[] {
   const own = (def.options ?? []).flatMap((o) => o.flags.split(/[ ,]+/).filter((f) => f.startsWith('-')));
   return [...own, ...GLOBAL_FLAGS];
 }
 
-function tree(): { top: string[]; subs: Map<string, CommandDef[]>; leaves: Map<string, CommandDef> } {
-  const subs = new Map<string, CommandDef[]>();
-  const leaves = new Map<string, CommandDef>();
+function tree(): { top: string[]; subs: Map<string, Entry[]>; leaves: Map<string, Entry> } {
+  const subs = new Map<string, Entry[]>();
+  const leaves = new Map<string, Entry>();
   for (const def of COMMANDS) {
     const [first = '', second] = def.path;
     if (second === undefined) leaves.set(first, def);
@@ -22,7 +22,7 @@ function tree(): { top: string[]; subs: Map<string, CommandDef[]>; leaves: Map<s
   return { top, subs, leaves };
 }
 
-const choicesOf = (def: CommandDef): string[] => (def.args ?? []).flatMap((a) => [...(a.choices ?? [])]);
+const choicesOf = (def: Entry): string[] => (def.args ?? []).flatMap((a) => [...(a.choices ?? [])]);
 
 export function bashCompletion(): string {
   const { top, subs, leaves } = tree();

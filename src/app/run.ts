@@ -1,6 +1,6 @@
 // The process entry point: the only place that calls process.exit.
 import { main } from './main.js';
-import type { IO } from './output.js';
+import type { IO } from '../cli/output.js';
 
 const controller = new AbortController();
 let interrupts = 0;

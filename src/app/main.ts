@@ -1,13 +1,15 @@
 // Builds the program from the registry and runs one command. Never exits the process:
 // main(argv, io) returns the exit code, so tests can call it in-process.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import type { CommandDef, Handler, OptionDef } from './command.js';
-import type { Context, GlobalFlags } from './context.js';
-import { errorJson, errorText, toPmError, UsageError } from './errors.js';
-import type { IO } from './output.js';
-import { toJson } from './json.js';
+import type { ManifestOption, OptionKind } from '../cli/command.js';
+import type { Context, GlobalFlags } from '../cli/context.js';
+import { errorJson, errorText, EXIT_CODES, toPmError, UsageError } from '../cli/errors.js';
+import type { Format, IO } from '../cli/output.js';
+import { toJson } from '../cli/json.js';
 import { COMMANDS, GROUPS } from './registry.js';
-import { VERSION } from './version.js';
+import type { Entry } from './registry.js';
+import { COMPLETIONS } from './completion.js';
+import { VERSION } from '../cli/version.js';
 
 const GLOBAL_EXAMPLES = `
 Examples:
@@ -21,7 +23,7 @@ Exit codes: 0 ok, 1 unexpected, 2 usage/validation (nothing sent), 3 auth, 4 not
 5 conflict, 6 rate limited, 7 network/unavailable, 8 partial failure, 130 interrupted.
 Docs: pm <command> --help`;
 
-function parseValue(kind: NonNullable<OptionDef['parse']>, flag: string) {
+function parseValue(kind: Exclude<OptionKind, 'string' | 'boolean' | 'list'>, flag: string) {
   return (raw: string): number => {
     if (!/^\d+$/.test(raw)) throw new InvalidArgumentError(`expected a whole number, got "${raw}".`);
     const n = Number(raw);
@@ -31,13 +33,13 @@ function parseValue(kind: NonNullable<OptionDef['parse']>, flag: string) {
   };
 }
 
-function addOption(cmd: Command, def: OptionDef): void {
+function addOption(cmd: Command, def: ManifestOption): void {
   const opt = new Option(def.flags, def.description);
   if (def.choices) opt.choices(def.choices);
-  if (def.parse) {
+  if (def.type === 'int' || def.type === 'positiveInt' || def.type === 'port') {
     const long = def.flags.split(/[ ,]+/).find((f) => f.startsWith('--')) ?? def.flags;
-    opt.argParser(parseValue(def.parse, long));
-    if (typeof def.default === 'string') opt.default(parseValue(def.parse, long)(def.default), def.default);
+    opt.argParser(parseValue(def.type, long));
+    if (def.default !== undefined) opt.default(parseValue(def.type, long)(String(def.default)), String(def.default));
   } else if (def.default !== undefined) {
     opt.default(def.default);
   }
@@ -45,13 +47,16 @@ function addOption(cmd: Command, def: OptionDef): void {
 }
 
 interface Invocation {
-  def: CommandDef;
+  def: Entry;
   positional: unknown[];
+  /** The command's own options. */
+  own: Record<string, unknown>;
+  /** Its own and the global options. */
   opts: Record<string, unknown>;
 }
 
 /** Builds the commander tree from the registry; `onRun` receives the parsed invocation. */
-export function buildProgram(io: IO, onRun: (inv: Invocation) => void): Command {
+export function buildProgram(io: IO, onRun: (inv: Invocation) => void, writeErr: (s: string) => void = (s) => void io.stderr.write(s)): Command {
   const program = new Command('pm');
   program
     .description('pm: trade prediction markets from the command line, safely and scriptably')
@@ -91,24 +96,23 @@ export function buildProgram(io: IO, onRun: (inv: Invocation) => void): Command 
     }
     const cmd = new Command(leafName).description(def.description ?? def.summary).summary(def.summary);
     for (const a of def.aliases ?? []) cmd.alias(a);
-    for (const a of def.args ?? []) {
+    for (const a of def.args) {
       const name = a.variadic ? `${a.name}...` : a.name;
       const arg = cmd.createArgument(a.required ? `<${name}>` : `[${name}]`, a.description);
       if (a.choices) arg.choices(a.choices);
       cmd.addArgument(arg);
     }
-    for (const o of def.options ?? []) addOption(cmd, o);
+    for (const o of def.options) addOption(cmd, o);
     cmd.configureHelp({ showGlobalOptions: true });
     cmd.addHelpText('after', `\nExamples:\n${def.examples.map((e) => `  $ ${e}`).join('\n')}`);
     cmd.action((...actionArgs: unknown[]) => {
       const command = actionArgs[actionArgs.length - 1] as Command;
-      onRun({ def, positional: actionArgs.slice(0, -2), opts: command.optsWithGlobals() });
+      onRun({ def, positional: actionArgs.slice(0, -2), own: command.opts(), opts: command.optsWithGlobals() });
     });
     parent.addCommand(cmd);
   }
 
   const write = (s: string): void => void io.stdout.write(s);
-  const writeErr = (s: string): void => void io.stderr.write(s);
   const configure = (c: Command): void => {
     c.exitOverride();
     c.configureOutput({ writeOut: write, writeErr, outputError: (s, w) => w(s) });
@@ -136,16 +140,92 @@ function globalFlags(opts: Record<string, unknown>): GlobalFlags {
   };
 }
 
-/** Whether argv asks for JSON, read before parsing so that usage errors honour it too. */
-function wantsJson(argv: string[]): boolean {
-  return argv.includes('--json') || argv.some((a, i) => (a === '-o' || a === '--output') && /^(nd)?json$/.test(argv[i + 1] ?? '')) || argv.some((a) => /^--output=(nd)?json$/.test(a));
+/** Global options that take a value (to find the command words in argv before parsing). */
+const VALUE_FLAGS = new Set(['--profile', '-o', '--output', '--base-url', '--ws-url', '--timeout', '--passphrase-file']);
+
+/** The format argv asks for, read before parsing so that usage errors honour it too. */
+function argvFormat(argv: string[]): { json: boolean; output?: Format | undefined } {
+  let output: Format | undefined;
+  argv.forEach((a, i) => {
+    const v = a === '-o' || a === '--output' ? argv[i + 1] : /^(?:--output=|-o)(.+)$/.exec(a)?.[1];
+    if (v === 'table' || v === 'json' || v === 'ndjson') output = v;
+  });
+  return { json: argv.includes('--json'), output };
 }
 
-function report(io: IO, e: unknown, json: boolean, verbose: boolean): number {
+/** Whether an error must be printed as JSON: flag > PM_OUTPUT > the profile's output setting. */
+async function jsonWanted(argv: string[], io: IO): Promise<boolean> {
+  const f = argvFormat(argv);
+  if (f.output !== undefined) return f.output !== 'table';
+  if (f.json) return true;
+  try {
+    const { Context } = await import('../cli/context.js');
+    const i = argv.indexOf('--profile');
+    const profile = i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith('--profile='))?.slice('--profile='.length);
+    return new Context(io, { profile, json: false, verbose: false, quiet: true, color: false, nonInteractive: true, yes: false }).out.isJson;
+  } catch {
+    return false;
+  }
+}
+
+/** The command words of argv (global options and their values skipped), up to the first option after them. */
+function commandWords(argv: string[]): { words: string[]; at: number[] } {
+  const words: string[] = [];
+  const at: number[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] ?? '';
+    if (a === '--') break;
+    if (a.startsWith('-')) {
+      if (words.length > 0) break;
+      if (VALUE_FLAGS.has(a)) i++;
+      continue;
+    }
+    words.push(a);
+    at.push(i);
+  }
+  return { words, at };
+}
+
+const GROUP_NAMES = (): Set<string> => new Set(COMMANDS.filter((c) => c.path.length > 1).map((c) => c.path[0] ?? ''));
+
+/**
+ * `pm help [group [verb]]` and a bare group (`pm order`) print that help page on stdout and exit
+ * 0: rewritten to `pm [group [verb]] --help` before commander sees them. An unknown name stays a
+ * usage error.
+ */
+function helpArgv(argv: string[]): string[] {
+  const { words, at } = commandWords(argv);
+  const globals = argv.filter((_a, i) => !at.includes(i));
+  if (words[0] === 'help') {
+    const target = words.slice(1);
+    const known = target.length === 0 || COMMANDS.some((c) => target.every((w, i) => c.path[i] === w));
+    if (!known) throw new UsageError(`no help for "${target.join(' ')}": there is no such command`, { hint: 'See pm help for the list of commands.' });
+    return [...globals.filter((a) => a !== '--help' && a !== '-h'), ...target, '--help'];
+  }
+  if (words.length === 1 && GROUP_NAMES().has(words[0] ?? '') && at[0] === Math.max(...at) && !argv.includes('--help') && !argv.includes('-h')) {
+    const tail = argv.slice((at[0] ?? 0) + 1);
+    if (tail.every((a) => a.startsWith('-'))) return [...argv, '--help'];
+  }
+  return argv;
+}
+
+function report(io: IO, e: unknown, json: boolean, verbose: boolean, held = ''): number {
   const err = toPmError(e);
-  if (json) io.stderr.write(`${toJson(errorJson(err))}\n`);
+  if (json) {
+    const obj = errorJson(err);
+    const extra = held.trim();
+    if (extra) obj.error.details = obj.error.details ? `${obj.error.details}\n${extra}` : extra;
+    io.stderr.write(`${toJson(obj)}\n`);
+  }
   else io.stderr.write(errorText(err, verbose));
   return err.exitCode;
+}
+
+/** A commander usage error as the JSON error object: message, and its did-you-mean as the hint. */
+function usageJson(e: CommanderError): string {
+  const [first = '', ...more] = e.message.split('\n');
+  const hint = more.join(' ').replace(/^\((.*)\)$/, '$1').trim();
+  return `${toJson({ error: { code: 'USAGE', message: first.replace(/^error: /, ''), hint: hint || 'Run pm help for usage.' } })}\n`;
 }
 
 /**
@@ -153,50 +233,52 @@ function report(io: IO, e: unknown, json: boolean, verbose: boolean): number {
  * @example const code = await main(['--json', 'markets', 'list'], io)
  */
 export async function main(argv: string[], io: IO): Promise<number> {
-  const json = wantsJson(argv);
   const verbose = argv.includes('--verbose');
   let invocation: Invocation | undefined;
+  // commander's error text is held back: with JSON output the error object replaces it.
+  let usageText = '';
   const program = buildProgram(io, (inv) => {
     invocation = inv;
+  }, (s) => {
+    usageText += s;
   });
   if (argv.length === 0) {
     program.outputHelp();
     return 0;
   }
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    await program.parseAsync(helpArgv(argv), { from: 'user' });
   } catch (e) {
     if (e instanceof CommanderError) {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return 0;
-      if (e.code === 'commander.help' || e.code === 'commander.executeSubCommandAsync') return 2;
-      // commander already printed its message (with did-you-mean); in JSON mode add the object.
-      if (json) io.stderr.write(`${toJson({ error: { code: 'USAGE', message: e.message.replace(/^error: /, '') } })}\n`);
+      if (await jsonWanted(argv, io)) io.stderr.write(usageJson(e));
+      else io.stderr.write(usageText);
       return 2;
     }
-    return report(io, e, json, verbose);
+    return report(io, e, await jsonWanted(argv, io), verbose);
   }
   if (!invocation) return 0;
   const inv = invocation;
   const flags = globalFlags(inv.opts);
   let ctx: Context | undefined;
+  let json = flags.json;
   try {
     // Loaded only when a command runs, so --help and --version stay fast.
-    const { Context } = await import('./context.js');
-    ctx = new Context(io, flags);
-    const def = inv.def;
-    const args: string[] = [];
-    let rest: string[] = [];
-    (def.args ?? []).forEach((a, i) => {
-      const v = inv.positional[i];
-      if (a.variadic) rest = Array.isArray(v) ? v.map(String) : [];
-      else if (typeof v === 'string') args.push(v);
-    });
-    const mod = await def.load();
-    const handler: Handler = mod.default;
-    const code = await handler(ctx, { args, rest, opts: inv.opts });
-    return code ?? 0;
+    const { Context } = await import('../cli/context.js');
+    ctx = new Context(io, flags, { run: main, completion: (shell) => COMPLETIONS[shell].make() });
+    json = ctx.out.isJson;
+    // The command's module (and its dependencies) loads only now.
+    const runner = await inv.def.load();
+    const code = (await runner(ctx, inv.positional, inv.own, inv.opts)) ?? 0;
+    if (code !== 0 && json) {
+      // A command that ends non-zero without an error still owes JSON callers the error object.
+      const name = EXIT_CODES.find((c) => c.code === code)?.name ?? 'ERROR';
+      const details = ctx.heldStderr.trim();
+      io.stderr.write(`${toJson({ error: { code: name, message: `pm ${inv.def.path.join(' ')} ended with exit code ${code}`, ...(details ? { details } : {}) } })}\n`);
+    }
+    return code;
   } catch (e) {
-    return report(io, e, flags.json, flags.verbose);
+    return report(io, e, json, flags.verbose, ctx?.heldStderr);
   } finally {
     await ctx?.dispose();
   }

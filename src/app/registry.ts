@@ -1,0 +1,114 @@
+// The command registry the app builds the parser and the completion scripts from. Commands
+// defined with defineCommand come from manifest.json (generated at build time from their
+// definitions: metadata only, so help, completion and start-up import no command module);
+// the older registry entries of registry-orders.ts are still accepted as they are. A command's
+// module is imported only when that command runs.
+import { readFileSync } from 'node:fs';
+import { isDefinedCommand } from '../cli/command.js';
+import type { CommandDef, ManifestArg, ManifestCommand, ManifestOption, OptionKind } from '../cli/command.js';
+import type { Context } from '../cli/context.js';
+import { ORDER_COMMANDS } from './registry-orders.js';
+
+export const GROUPS: Record<string, string> = {
+  markets: 'Browse markets: list, search, show, price history, trade feed, market pages',
+  config: 'Read and change settings of the active profile',
+  profile: 'Named profiles (exchange, wallet, token)',
+  sandbox: 'The embedded local exchange for demos, tests and your own bots',
+  completion: 'Shell completion scripts',
+  wallet: 'EOA keys in an encrypted keystore (Web3 Secret Storage v3)',
+  token: 'Scoped API tokens (HMAC); secrets are stored encrypted',
+  order: 'Place, cancel, list and check orders',
+};
+
+/** The order of commands in help and completion; commands not listed follow, in manifest order. */
+const ORDER = [
+  'markets list', 'markets search', 'markets show', 'markets history', 'markets feed', 'markets page', 'book',
+  'config get', 'config set', 'config list', 'profile list', 'profile use', 'profile remove',
+  'sandbox start', 'sandbox stop', 'sandbox status', 'sandbox reset',
+  'init', 'wallet create', 'wallet import', 'wallet list', 'wallet address', 'wallet export', 'wallet remove',
+  'token add', 'token derive', 'token list', 'token revoke', 'token capabilities',
+  'order place', 'order cancel', 'order list', 'order status',
+  'whoami', 'completion', 'demo',
+];
+
+/** Runs a loaded command with what commander parsed: positional values, its own options, all options. */
+export type Runner = (ctx: Context, positional: unknown[], own: Record<string, unknown>, all: Record<string, unknown>) => Promise<number | void>;
+
+/** One command as the app sees it: manifest metadata plus a loader. */
+export interface Entry extends Omit<ManifestCommand, 'file'> {
+  file?: string;
+  load(): Promise<Runner>;
+}
+
+function readManifest(): ManifestCommand[] {
+  return JSON.parse(readFileSync(new URL('./manifest.json', import.meta.url), 'utf8')) as ManifestCommand[];
+}
+
+function fromManifest(m: ManifestCommand): Entry {
+  return {
+    ...m,
+    load: async () => {
+      const mod = (await import(`../commands/${m.file}`)) as { default?: unknown };
+      const def = mod.default;
+      if (!isDefinedCommand(def)) throw new Error(`src/commands/${m.file} does not export a command definition (run npm run build)`);
+      return (ctx, positional, own) => {
+        const args: Record<string, unknown> = {};
+        m.args.forEach((a, i) => {
+          const v = positional[i];
+          args[a.name] = a.variadic ? (Array.isArray(v) ? v.map(String) : []) : typeof v === 'string' ? v : undefined;
+        });
+        const opts: Record<string, unknown> = {};
+        for (const o of m.options) {
+          const v = own[o.name];
+          opts[o.name] = o.type === 'boolean' ? v === true : o.type === 'list' ? (Array.isArray(v) ? v : v === undefined ? [] : [v]) : v;
+        }
+        return def.run(ctx, { args, opts } as never);
+      };
+    },
+  };
+}
+
+const camel = (flag: string): string => flag.replace(/^--/, '').replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
+
+/** The compatibility path: an old-style registry entry (flags strings, a Handler). */
+function fromLegacy(def: CommandDef): Entry {
+  const options = (def.options ?? []).map((o): ManifestOption => {
+    const long = o.flags.split(/[ ,]+/).find((f) => f.startsWith('--')) ?? o.flags;
+    const type: OptionKind = o.parse ?? (o.flags.includes('...') ? 'list' : o.flags.includes('<') ? 'string' : 'boolean');
+    const dflt = o.parse && typeof o.default === 'string' ? Number(o.default) : o.default;
+    return { name: camel(long), flags: o.flags, type, description: o.description, ...(o.choices ? { choices: [...o.choices] } : {}), ...(dflt !== undefined ? { default: dflt } : {}) };
+  });
+  const args = (def.args ?? []).map((a): ManifestArg => ({ name: a.name, description: a.description, ...(a.required ? { required: true } : {}), ...(a.variadic ? { variadic: true } : {}), ...(a.choices ? { choices: [...a.choices] } : {}) }));
+  return {
+    path: def.path,
+    summary: def.summary,
+    ...(def.description ? { description: def.description } : {}),
+    args,
+    options,
+    examples: def.examples,
+    ...(def.aliases ? { aliases: def.aliases } : {}),
+    load: async () => {
+      const handler = (await def.load()).default;
+      return (ctx, positional, _own, all) => {
+        const list: string[] = [];
+        let rest: string[] = [];
+        (def.args ?? []).forEach((a, i) => {
+          const v = positional[i];
+          if (a.variadic) rest = Array.isArray(v) ? v.map(String) : [];
+          else if (typeof v === 'string') list.push(v);
+        });
+        return handler(ctx, { args: list, rest, opts: all });
+      };
+    },
+  };
+}
+
+function ordered(entries: Entry[]): Entry[] {
+  const rank = (e: Entry): number => {
+    const i = ORDER.indexOf(e.path.join(' '));
+    return i === -1 ? ORDER.length : i;
+  };
+  return entries.map((e, i) => ({ e, i })).sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i).map((x) => x.e);
+}
+
+export const COMMANDS: Entry[] = ordered([...readManifest().map(fromManifest), ...ORDER_COMMANDS.map(fromLegacy)]);

@@ -7,7 +7,6 @@ import { readFileSync } from 'node:fs';
 import { isDefinedCommand } from '../cli/command.js';
 import type { CommandDef, ManifestArg, ManifestCommand, ManifestOption, OptionKind } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
-import { ORDER_COMMANDS } from './registry-orders.js';
 
 export const GROUPS: Record<string, string> = {
   markets: 'Browse markets: list, search, show, price history, trade feed, market pages',
@@ -111,4 +110,7 @@ function ordered(entries: Entry[]): Entry[] {
   return entries.map((e, i) => ({ e, i })).sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i).map((x) => x.e);
 }
 
-export const COMMANDS: Entry[] = ordered([...readManifest().map(fromManifest), ...ORDER_COMMANDS.map(fromLegacy)]);
+/** Old-style registry entries (CommandDef with a load), still accepted while commands move to defineCommand. */
+const LEGACY: CommandDef[] = [];
+
+export const COMMANDS: Entry[] = ordered([...readManifest().map(fromManifest), ...LEGACY.map(fromLegacy)]);

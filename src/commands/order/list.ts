@@ -1,5 +1,4 @@
-import type { Handler } from '../../cli/command.js';
-import { optBool, optNum, optStr } from '../../cli/command.js';
+import { defineCommand } from '../../cli/command.js';
 import { slugFrom } from '../../core/markets.js';
 import { UsageError } from '../../core/errors.js';
 import { formatUnits } from '../../core/money.js';
@@ -7,33 +6,42 @@ import { listOpenOrders } from '../../core/trade/index.js';
 import type { OpenOrder } from '../../core/trade/index.js';
 import { tradingApi } from './deps.js';
 
-const run: Handler = async (ctx, { opts }) => {
-  const market = optStr(opts, 'market');
-  if (market === undefined) throw new UsageError('--market <slug> is required', { hint: 'pm order list --market btc-100k-2026' });
-  const slug = slugFrom(market);
-  const api = await tradingApi(ctx, { actingAs: optNum(opts, 'onBehalfOf') ?? ctx.profile().onBehalfOf });
-  const statuses = optBool(opts, 'all') ? ['LIVE', 'MATCHED', 'CANCELED', 'UNMATCHED'] : undefined;
-  const orders: OpenOrder[] = await listOpenOrders(api, slug, statuses);
-  const json = orders.map((o) => ({
-    id: o.id,
-    clientOrderId: o.clientOrderId,
-    market: slug,
-    side: o.side,
-    outcome: o.outcome,
-    type: o.type,
-    price: o.price,
-    size: formatUnits(o.originalSize),
-    sizeRaw: o.originalSize.toString(),
-    remaining: formatUnits(o.remainingSize),
-    remainingRaw: o.remainingSize.toString(),
-    status: o.status,
-    createdAt: o.createdAt,
-  }));
-  ctx.out.data(json, () =>
-    ctx.out.table(
-      [{ header: 'ORDER ID' }, { header: 'CLIENT ID' }, { header: 'SIDE' }, { header: 'OUTCOME' }, { header: 'PRICE', align: 'right' }, { header: 'SIZE', align: 'right' }, { header: 'REMAINING', align: 'right' }, { header: 'STATUS' }],
-      json.map((o) => [o.id, o.clientOrderId ?? '-', o.side, o.outcome, o.price, o.size, o.remaining, o.status]),
-    ),
-  );
-};
-export default run;
+export default defineCommand({
+  path: ['order', 'list'],
+  summary: 'Your open orders in a market, with remaining size',
+  options: {
+    market: { type: 'string', value: 'slug', description: 'market slug (required)' },
+    all: { type: 'boolean', description: 'include matched, canceled and unmatched orders' },
+    onBehalfOf: { type: 'positiveInt', value: 'profileId', description: 'orders of a partner sub-account' },
+  },
+  examples: ['pm order list --market btc-100k-2026', 'pm --json order list --market btc-100k-2026 | jq length', 'pm -o ndjson order list --market btc-100k-2026 | jq -r .id'],
+  run: async (ctx, { opts }) => {
+    const market = opts.market;
+    if (market === undefined) throw new UsageError('--market <slug> is required', { hint: 'pm order list --market btc-100k-2026' });
+    const slug = slugFrom(market);
+    const api = await tradingApi(ctx, { actingAs: opts.onBehalfOf ?? ctx.profile().onBehalfOf });
+    const statuses = opts.all ? ['LIVE', 'MATCHED', 'CANCELED', 'UNMATCHED'] : undefined;
+    const orders: OpenOrder[] = await listOpenOrders(api, slug, statuses);
+    const json = orders.map((o) => ({
+      id: o.id,
+      clientOrderId: o.clientOrderId,
+      market: slug,
+      side: o.side,
+      outcome: o.outcome,
+      type: o.type,
+      price: o.price,
+      size: formatUnits(o.originalSize),
+      sizeRaw: o.originalSize.toString(),
+      remaining: formatUnits(o.remainingSize),
+      remainingRaw: o.remainingSize.toString(),
+      status: o.status,
+      createdAt: o.createdAt,
+    }));
+    ctx.out.data(json, () =>
+      ctx.out.table(
+        [{ header: 'ORDER ID' }, { header: 'CLIENT ID' }, { header: 'SIDE' }, { header: 'OUTCOME' }, { header: 'PRICE', align: 'right' }, { header: 'SIZE', align: 'right' }, { header: 'REMAINING', align: 'right' }, { header: 'STATUS' }],
+        json.map((o) => [o.id, o.clientOrderId ?? '-', o.side, o.outcome, o.price, o.size, o.remaining, o.status]),
+      ),
+    );
+  },
+});

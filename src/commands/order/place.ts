@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Handler } from '../../cli/command.js';
-import { optBool, optNum, optStr } from '../../cli/command.js';
+import { defineCommand } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { confirm } from '../../cli/prompt.js';
 import { InterruptedError, PartialFailureError, UsageError } from '../../core/errors.js';
@@ -37,44 +36,78 @@ function describe(s: OrderSummary): string {
   return `${s.type} ${s.side} ${qty}${s.type === 'FOK' ? ` ${s.outcome}` : ''} on ${s.market} (${s.side === 'BUY' ? 'up to' : 'at least'} $${s.notional} + fee at ${s.feeRateBps} bps)`;
 }
 
-const run: Handler = async (ctx, { args, opts }) => {
-  const file = optStr(opts, 'file');
-  const onBehalfOf = optNum(opts, 'onBehalfOf') ?? ctx.profile().onBehalfOf;
-  if (file !== undefined) {
-    if (args.length > 0) throw new UsageError('give either <slug> <side> <outcome> or --file, not both');
-    return placeBatch(ctx, file, { dryRun: optBool(opts, 'dryRun'), batchId: optStr(opts, 'batchId'), onBehalfOf });
-  }
-  if (optStr(opts, 'batchId') !== undefined) throw new UsageError('--batch-id goes with --file');
-  // Everything that can be checked offline is checked before any request.
-  const parsed = parseOrderInput({
-    market: args[0],
-    side: args[1],
-    outcome: args[2],
-    type: optStr(opts, 'type'),
-    price: optStr(opts, 'price'),
-    size: optStr(opts, 'size'),
-    amount: optStr(opts, 'amount'),
-    postOnly: optBool(opts, 'postOnly'),
-    clientId: optStr(opts, 'clientId'),
-    onBehalfOf,
-    delegated: optBool(opts, 'delegated'),
-  });
-  const deps = await tradingDeps(ctx, { actingAs: onBehalfOf });
-  if (optBool(opts, 'dryRun')) {
-    const signed = await buildSignedOrder(deps, parsed);
-    ctx.io.stdout.write(`${JSON.stringify(signed.body, null, ctx.out.isJson ? undefined : 2)}\n`);
-    ctx.out.info(`dry run: ${describe(signed.summary)}; nothing was sent (POST /orders with this exact body).`);
+const TYPES = ['gtc', 'fok', 'fak', 'GTC', 'FOK', 'FAK'] as const;
+
+export default defineCommand({
+  path: ['order', 'place'],
+  summary: 'Place a signed order (GTC, FOK, FAK), or a batch from NDJSON',
+  description:
+    'Place a signed order. Every order carries a client id (generated when absent, always shown) and is journaled under PM_HOME before it is sent; if an answer is lost, pm asks the exchange by client id before sending again, so re-running the same command with the same --client-id never creates a second order. If the client id already holds an order, pm compares it with the request: the same order is reported (exit 0, alreadyPlaced), a different one is a conflict (exit 5).\n\nBatch: --file orders.ndjson (or - for stdin), one JSON object per line with the fields market, side, outcome, type, price, size, amount, postOnly, clientId, onBehalfOf, delegated, each typed as its flag (postOnly and delegated JSON booleans). A line without clientId gets a deterministic one (pmb-…, from the line\'s order fields and --batch-id), so running the same batch again skips the lines the journal says were placed and places the rest: an interrupted batch is resumed by re-running it. One result per line (NDJSON with --json); exit 8 when some failed, 2 when every line is invalid, 130 on Ctrl-C (placed and unsent lines are listed).\n\nExit codes: 0 placed (or already placed with the same parameters), 2 refused locally (nothing sent), 5 the client id holds a different order, 7 unknown outcome (re-run the same command), 9 refused by the exchange.',
+  args: {
+    slug: { description: 'market slug (a child market for NegRisk groups)' },
+    side: { description: 'buy or sell', choices: ['buy', 'sell', 'BUY', 'SELL'] },
+    outcome: { description: 'yes or no', choices: ['yes', 'no', 'YES', 'NO'] },
+  },
+  options: {
+    type: { type: 'string', value: 'type', description: 'gtc (rests), fok (all or nothing by amount), fak (fill what it can)', choices: TYPES, default: 'gtc' },
+    price: { type: 'string', value: 'p', description: 'limit price, 0.001 to 1 on a 0.001 tick (GTC, FAK)' },
+    size: { type: 'string', value: 'shares', description: 'shares, up to 3 decimals (GTC, FAK)' },
+    amount: { type: 'string', value: 'n', description: 'FOK: USDC to spend (BUY) or shares to sell (SELL)' },
+    postOnly: { type: 'boolean', description: 'GTC only: refuse if it would match immediately' },
+    clientId: { type: 'string', value: 'id', description: 'your idempotency key (≤128 chars); generated when absent' },
+    onBehalfOf: { type: 'positiveInt', value: 'profileId', description: 'trade for a partner sub-account' },
+    delegated: { type: 'boolean', description: 'unsigned order; the server signs for the sub-account (needs --on-behalf-of)' },
+    dryRun: { type: 'boolean', description: 'print the exact signed request body and send nothing' },
+    file: { type: 'string', value: 'file', description: 'NDJSON batch file, or - for stdin' },
+    batchId: { type: 'string', value: 'id', description: 'with --file: namespace for generated client ids (a new id places the same lines again as new orders)' },
+  },
+  examples: [
+    'pm order place btc-100k-2026 buy yes --price 0.42 --size 10',
+    'pm order place btc-100k-2026 buy yes --type fok --amount 25',
+    'pm order place btc-100k-2026 sell no --type fak --price 0.61 --size 5 --client-id bot-42',
+    'pm order place btc-100k-2026 buy yes --price 0.40 --size 10 --post-only --dry-run',
+    "pm --json order place --file orders.ndjson | jq -c 'select(.ok | not)'",
+    'pm order place --file orders.ndjson   # again after Ctrl-C: places only the rest',
+  ],
+  run: async (ctx, { args, opts }) => {
+    const file = opts.file;
+    const onBehalfOf = opts.onBehalfOf ?? ctx.profile().onBehalfOf;
+    if (file !== undefined) {
+      if (args.slug !== undefined) throw new UsageError('give either <slug> <side> <outcome> or --file, not both');
+      return placeBatch(ctx, file, { dryRun: opts.dryRun, batchId: opts.batchId, onBehalfOf });
+    }
+    if (opts.batchId !== undefined) throw new UsageError('--batch-id goes with --file');
+    // Everything that can be checked offline is checked before any request.
+    const parsed = parseOrderInput({
+      market: args.slug,
+      side: args.side,
+      outcome: args.outcome,
+      type: opts.type,
+      price: opts.price,
+      size: opts.size,
+      amount: opts.amount,
+      postOnly: opts.postOnly,
+      clientId: opts.clientId,
+      onBehalfOf,
+      delegated: opts.delegated,
+    });
+    const deps = await tradingDeps(ctx, { actingAs: onBehalfOf });
+    if (opts.dryRun) {
+      const signed = await buildSignedOrder(deps, parsed);
+      ctx.io.stdout.write(`${JSON.stringify(signed.body, null, ctx.out.isJson ? undefined : 2)}\n`);
+      ctx.out.info(`dry run: ${describe(signed.summary)}; nothing was sent (POST /orders with this exact body).`);
+      return 0;
+    }
+    if (!deps.sandbox && !ctx.flags.yes) {
+      const signed = await buildSignedOrder(deps, parsed);
+      await confirmPlace(ctx, deps.sandbox, `Place ${describe(signed.summary)}?`);
+    }
+    ctx.out.info(`placing ${parsed.side} ${parsed.outcome} on ${parsed.slug} (client id ${parsed.clientOrderId})`);
+    const { placed, summary } = await placeParsed(deps, parsed, { journal: deps.journal, signal: ctx.signal, onNote: (n) => ctx.out.info(n) });
+    ctx.out.data(placedJson(placed, summary), () => placedText(ctx.out, placed, summary));
     return 0;
-  }
-  if (!deps.sandbox && !ctx.flags.yes) {
-    const signed = await buildSignedOrder(deps, parsed);
-    await confirmPlace(ctx, deps.sandbox, `Place ${describe(signed.summary)}?`);
-  }
-  ctx.out.info(`placing ${parsed.side} ${parsed.outcome} on ${parsed.slug} (client id ${parsed.clientOrderId})`);
-  const { placed, summary } = await placeParsed(deps, parsed, { journal: deps.journal, signal: ctx.signal, onNote: (n) => ctx.out.info(n) });
-  ctx.out.data(placedJson(placed, summary), () => placedText(ctx.out, placed, summary));
-  return 0;
-};
+  },
+});
 
 function lineJson(r: LineResult): Record<string, unknown> {
   if ('dryRun' in r) return { line: r.line, dryRun: true, body: r.body };
@@ -155,4 +188,3 @@ async function placeBatch(ctx: Context, file: string, o: { dryRun: boolean; batc
   return 0;
 }
 
-export default run;

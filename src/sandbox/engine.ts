@@ -9,6 +9,7 @@
 // check passes, so a refused or killed order changes no balance.
 import { randomUUID } from 'node:crypto';
 import { ONE, SIZE_STEP, buyLock, formatRaw, priceNumber, takerFee } from './orders/amounts.js';
+import { addTrade, takerTrade } from './orders/trades.js';
 import type {
   Account,
   MakerMatch,
@@ -460,6 +461,7 @@ export function submitOrder(state: SandboxState, input: SubmitInput, now: number
     m.tradeEventId = tradeEventId;
     m.updatedAt = nowIso;
     const matchId = randomUUID();
+    addTrade(m, { id: matchId, role: 'maker', tradeEventId: String(tradeEventId), takerOrderId: orderId, matchedSize: f.size.toString(), price: formatRaw(f.makerPrice), createdAt: nowIso });
     doneFills.push({ ...f, matchId });
     makerMatches.push({
       id: matchId,
@@ -561,6 +563,7 @@ export function submitOrder(state: SandboxState, input: SubmitInput, now: number
     execution,
     tradeEventId,
     txHash: null,
+    trades: tradeEventId !== null ? [takerTrade(tradeEventId, orderId, totals.contractsGross, totals.usdGross, nowIso)] : [],
   };
   state.orders.push(order);
 

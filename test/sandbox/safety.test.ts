@@ -333,3 +333,90 @@ describe('malformed order bodies', () => {
     expect((await aliceKey.req('POST', '/orders', sdk)).status).toBe(201);
   });
 });
+
+/** The status-batch data of one order, read by its owner. */
+async function statusOf(c: Client, orderId: string): Promise<Json> {
+  const r = await c.req('POST', '/orders/status/batch', { items: [{ orderId }] });
+  expect(r.status).toBe(200);
+  const res = (r.json['results'] as Json[])[0];
+  expect(res?.['status']).toBe('found');
+  return res?.['data'] as Json;
+}
+
+/** Polls until `done` holds for the value `read` returns (or gives up after `ms`), returning the last value. */
+async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 4000): Promise<T> {
+  const deadline = Date.now() + ms;
+  let v = await read();
+  while (!done(v) && Date.now() < deadline) v = await read();
+  return v;
+}
+
+const allConfirmed = (d: Json) => ((d['trades'] as Json[] | undefined) ?? []).length > 0 && (d['trades'] as Json[]).every((t) => t['settlementStatus'] === 'CONFIRMED');
+
+describe('maker trades', () => {
+  const sb = freshSandbox({ settlement: { minedAfterMs: 300, confirmedAfterMs: 100 } });
+
+  it('a maker hit by two takers keeps both trades, each with its own id, tx hash and settlement', async () => {
+    const m = marketInfo(sb.current);
+    const alice = new Client(sb.current, account(sb.current, 'alice'));
+    const partner = new Client(sb.current, account(sb.current, 'partner'));
+    const bob = new Client(sb.current, account(sb.current, 'bob'));
+    const bobOrders = await bob.req('GET', `/markets/${SLUG}/user-orders`);
+    const ask = (bobOrders.json['orders'] as Json[]).find((o) => o['side'] === 'SELL' && o['price'] === '0.63');
+    const askId = String(ask?.['id']);
+    const a = await alice.req('POST', '/orders', await orderBody(m, alice.acct, { type: 'FAK', price: '0.63', size: 2_000_000n }));
+    const p = await partner.req('POST', '/orders', await orderBody(m, partner.acct, { type: 'FAK', price: '0.63', size: 3_000_000n }));
+    expect([a.status, p.status]).toEqual([201, 201]);
+    const tA = String(execOf(a)['tradeEventId']);
+    const tP = String(execOf(p)['tradeEventId']);
+    expect(tA).not.toBe(tP);
+    expect((a.json['makerMatches'] as Json[])[0]?.['orderId']).toBe(askId);
+    expect((p.json['makerMatches'] as Json[])[0]?.['orderId']).toBe(askId);
+
+    const data = await until(() => statusOf(bob, askId), allConfirmed);
+    const trades = data['trades'] as Json[];
+    expect(trades.map((t) => [t['role'], t['tradeEventId'], t['takerOrderId'], t['matchedSize'], t['price'], t['settlementStatus']])).toEqual([
+      ['maker', tA, orderOf(a)['id'], '2000000', '0.63', 'CONFIRMED'],
+      ['maker', tP, orderOf(p)['id'], '3000000', '0.63', 'CONFIRMED'],
+    ]);
+    expect(trades[0]?.['id']).toBe((a.json['makerMatches'] as Json[])[0]?.['id']);
+    expect(trades[1]?.['id']).toBe((p.json['makerMatches'] as Json[])[0]?.['id']);
+    // Each trade's tx hash is its own, and the one its taker sees.
+    const execA = (await statusOf(alice, String(orderOf(a)['id'])))['execution'] as Json;
+    const execP = (await statusOf(partner, String(orderOf(p)['id'])))['execution'] as Json;
+    expect(execA['settlementStatus']).toBe('CONFIRMED');
+    expect(execP['settlementStatus']).toBe('CONFIRMED');
+    expect(trades.map((t) => t['txHash'])).toEqual([execA['txHash'], execP['txHash']]);
+    expect(execA['txHash']).not.toBe(execP['txHash']);
+    expect(execA['txHash']).toMatch(/^0x[0-9a-f]{64}$/);
+    // user-orders shows the same trades on the (still LIVE) maker order.
+    const live = await bob.req('GET', `/markets/${SLUG}/user-orders`);
+    const item = (live.json['orders'] as Json[]).find((o) => o['id'] === askId);
+    expect(item?.['remainingSize']).toBe('95000000');
+    expect((item?.['trades'] as Json[]).map((t) => t['tradeEventId'])).toEqual([tA, tP]);
+  });
+
+  it('an order that traded as taker and is then hit as maker settles both trades', async () => {
+    const m = marketInfo(sb.current);
+    const alice = new Client(sb.current, account(sb.current, 'alice'));
+    const bob = new Client(sb.current, account(sb.current, 'bob'));
+    // 101 shares at 0.63: 100 fill bob's ask (alice is the taker), 1 rests.
+    const a = await alice.req('POST', '/orders', await orderBody(m, alice.acct, { price: '0.63', size: 101_000_000n }));
+    expect(a.status).toBe(201);
+    expect(orderOf(a)['status']).toBe('LIVE');
+    const aliceId = String(orderOf(a)['id']);
+    const t1 = String(execOf(a)['tradeEventId']);
+    // bob sells 1 into it before the first trade settles: alice's order is now a maker.
+    const b = await bob.req('POST', '/orders', await orderBody(m, bob.acct, { type: 'FAK', side: 'SELL', price: '0.63', size: 1_000_000n }));
+    expect(b.status).toBe(201);
+    expect((b.json['makerMatches'] as Json[])[0]?.['orderId']).toBe(aliceId);
+    const t2 = String(execOf(b)['tradeEventId']);
+    const data = await until(() => statusOf(alice, aliceId), (d) => allConfirmed(d) && (d['execution'] as Json)['settlementStatus'] === 'CONFIRMED');
+    expect((data['execution'] as Json)['settlementStatus']).toBe('CONFIRMED');
+    expect((data['trades'] as Json[]).map((t) => [t['role'], t['tradeEventId'], t['matchedSize'], t['settlementStatus']])).toEqual([
+      ['taker', t1, '100000000', 'CONFIRMED'],
+      ['maker', t2, '1000000', 'CONFIRMED'],
+    ]);
+    expect((data['order'] as Json)['status']).toBe('MATCHED');
+  });
+});

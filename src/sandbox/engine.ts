@@ -9,6 +9,7 @@
 // check passes, so a refused or killed order changes no balance.
 import { randomUUID } from 'node:crypto';
 import { ONE, SIZE_STEP, buyLock, formatRaw, priceNumber, takerFee } from './orders/amounts.js';
+import { addTrade, takerTrade } from './orders/trades.js';
 import type {
   Account,
   MakerMatch,
@@ -401,6 +402,8 @@ export function submitOrder(state: SandboxState, input: SubmitInput, now: number
   const pos = acct.positions[input.tokenId] ?? EMPTY_POSITION();
 
   const plan = planOrder(state, market, input);
+  // Post-only never executes and never cancels: crossing any resting order, own or not, refuses it.
+  if (input.postOnly && (plan.fills.length > 0 || plan.stp.length > 0)) return refuse(400, 'Post-only order would execute immediately');
   // Reservations the taker's own crossing orders hold come back before the balance checks.
   let stpUsd = 0n;
   let stpShares = 0n;
@@ -412,7 +415,6 @@ export function submitOrder(state: SandboxState, input: SubmitInput, now: number
     const need = input.orderType === 'FOK' ? input.makerAmount : input.size;
     if (pos.shares - pos.locked + stpShares < need) return refuse(400, 'Insufficient conditional token balance');
   }
-  if (input.postOnly && plan.fills.length > 0) return refuse(400, 'Post-only order would execute immediately');
 
   const killedFok = input.orderType === 'FOK' && !plan.complete;
   const fills = killedFok ? [] : plan.fills;
@@ -459,6 +461,7 @@ export function submitOrder(state: SandboxState, input: SubmitInput, now: number
     m.tradeEventId = tradeEventId;
     m.updatedAt = nowIso;
     const matchId = randomUUID();
+    addTrade(m, { id: matchId, role: 'maker', tradeEventId: String(tradeEventId), takerOrderId: orderId, matchedSize: f.size.toString(), price: formatRaw(f.makerPrice), createdAt: nowIso });
     doneFills.push({ ...f, matchId });
     makerMatches.push({
       id: matchId,
@@ -560,6 +563,7 @@ export function submitOrder(state: SandboxState, input: SubmitInput, now: number
     execution,
     tradeEventId,
     txHash: null,
+    trades: tradeEventId !== null ? [takerTrade(tradeEventId, orderId, totals.contractsGross, totals.usdGross, nowIso)] : [],
   };
   state.orders.push(order);
 

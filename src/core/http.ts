@@ -14,6 +14,8 @@ import {
   PmError,
   RateLimitError,
 } from './errors.js';
+import { TokenLimiter } from './limiter.js';
+import type { Limiter } from './limiter.js';
 
 export type Query = Record<string, string | number | boolean | string[] | undefined>;
 
@@ -49,62 +51,13 @@ export interface ApiClientOptions {
   maxRetries?: number | undefined;
   userAgent?: string | undefined;
   /** Shares the last request start per token between processes (e.g. a file under PM_HOME). */
-  paceStore?: { load(key: string): number; save(key: string, t: number): void } | undefined;
+  paceStore?: { load(key: string): number; save(key: string, t: number): void; shared?(key: string, limits: { concurrency: number; minIntervalMs: number; maxHoldMs: number }): Limiter } | undefined;
   /** Clock for the HMAC timestamp (tests). */
   now?: (() => Date) | undefined;
 }
 
-/** Limits requests per API token: at most `concurrency` in flight, `minIntervalMs` between starts. */
-export class TokenLimiter {
-  private inFlight = 0;
-  private lastStart = 0;
-  private readonly queue: (() => void)[] = [];
-  private timer: NodeJS.Timeout | null = null;
-
-  constructor(
-    private readonly concurrency: number,
-    private readonly minIntervalMs: number,
-    /** When another process last started a request with this token (cross-process pacing). */
-    lastStartMs = 0,
-    private readonly onStart?: (t: number) => void,
-  ) {
-    this.lastStart = lastStartMs;
-  }
-
-  /** Waits for a slot; call the returned function when the request finishes. */
-  acquire(): Promise<() => void> {
-    return new Promise((resolve) => {
-      this.queue.push(() => {
-        this.inFlight++;
-        this.lastStart = Date.now();
-        this.onStart?.(this.lastStart);
-        let released = false;
-        resolve(() => {
-          if (released) return;
-          released = true;
-          this.inFlight--;
-          this.pump();
-        });
-      });
-      this.pump();
-    });
-  }
-
-  private pump(): void {
-    if (this.timer || this.queue.length === 0 || this.inFlight >= this.concurrency) return;
-    const wait = this.lastStart + this.minIntervalMs - Date.now();
-    if (wait > 0) {
-      this.timer = setTimeout(() => {
-        this.timer = null;
-        this.pump();
-      }, wait);
-      return;
-    }
-    const next = this.queue.shift();
-    next?.();
-    this.pump();
-  }
-}
+// The limiter lives in limiter.ts; re-exported here for existing imports.
+export { TokenLimiter } from './limiter.js';
 
 const SENSITIVE_HEADERS = new Set(['lmts-signature', 'x-api-key', 'identity', 'authorization', 'cookie']);
 const SENSITIVE_FIELDS = /"(secret|privateKey|private_key|apiKey|tokenSecret|identityToken|password|passphrase)"\s*:\s*"[^"]*"/g;
@@ -261,7 +214,8 @@ export class ApiClient {
     if (!l) {
       const lim = this.opts.limits ?? { concurrency: 2, minIntervalMs: 300 };
       const store = this.opts.paceStore;
-      l = new TokenLimiter(lim.concurrency, lim.minIntervalMs, store?.load(key) ?? 0, store ? (t) => store.save(key, t) : undefined);
+      const shared = store?.shared?.(key, { ...lim, maxHoldMs: (this.opts.timeoutMs ?? 30_000) + 5_000 });
+      l = shared ? new TokenLimiter(lim.concurrency, lim.minIntervalMs, 0, undefined, shared) : new TokenLimiter(lim.concurrency, lim.minIntervalMs, store?.load(key) ?? 0, store ? (t) => store.save(key, t) : undefined);
       this.limiters.set(key, l);
     }
     return l;
@@ -302,7 +256,7 @@ export class ApiClient {
     }
     // The limiter slot is taken before the timestamp is made, so a queued request is never stale.
     const key = limiterKeyOf(auth, mode);
-    const release = key ? await this.limiter(key).acquire() : null;
+    const release = key ? await this.limiter(key).acquire(o.signal) : null;
     const id = ++this.seq;
     try {
       const { headers: authH } = authHeaders(auth, mode, o.method, target, body, now());
@@ -323,6 +277,7 @@ export class ApiClient {
       const signal = o.signal ? AbortSignal.any([o.signal, timer]) : timer;
       let res: { status: number; headers: http.IncomingHttpHeaders; text: string };
       try {
+        release?.started?.();
         res = await this.send(`${this.origin}${target}`, o.method, headers, body, signal);
       } catch (e) {
         throw this.networkError(timer.aborted ? Object.assign(new Error(`no answer within ${timeout} ms`), { code: 'ETIMEDOUT' }) : e, o, target);

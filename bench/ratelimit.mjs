@@ -4,7 +4,7 @@
 // time with the floor the rate limit allows: 39 × 300 ms between the 40 starts plus one run.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { envFor, startSandboxProcess } from './batch.mjs';
@@ -41,11 +41,14 @@ export async function run() {
     const codes = {};
     let n429 = 0;
     let requests = 0;
+    const runs = [];
     t = performance.now();
     await Promise.all(
       Array.from({ length: workers }, async (_, w) => {
         for (let i = 0; i < each; i++) {
+          const t0 = performance.now();
           const r = await runPm(placeArgs(bin, `rl-${w}-${i}`, w * each + i), env);
+          runs.push(performance.now() - t0);
           codes[r.code] = (codes[r.code] ?? 0) + 1;
           requests += (r.stderr.match(/\] ← #\d+ \d{3} /g) ?? []).length;
           n429 += (r.stderr.match(/\] ← #\d+ 429 /g) ?? []).length;
@@ -53,13 +56,14 @@ export async function run() {
       }),
     );
     const ms = performance.now() - t;
+    const load = loadavg()[0].toFixed(1);
     const n = workers * each;
     const floor = (n - 1) * 300 + single;
     const ok = codes[0] ?? 0;
     const exits = Object.entries(codes).map(([c, k]) => `${k}× exit ${c}`).join(', ');
     return {
       title: 'Rate limit across processes',
-      text: `${workers} workers × ${each} orders, each order a new \`pm --verbose --json order place\` process, all with alice's token (PM_TOKEN_ID/PM_TOKEN_SECRET/PM_PRIVATE_KEY) and one PM_HOME, against a sandbox in another process on loopback (caches warm, so one request per order). 429s counted from the trace; floor = (n−1) × 300 ms + one \`pm order place\` run alone (${(single / 1000).toFixed(2)} s).\n\n| orders | placed | requests | 429s | wall time | floor | ratio |\n|---|---|---|---|---|---|---|\n| ${n} | ${ok} (${exits}) | ${requests} | ${n429} | ${(ms / 1000).toFixed(2)} s | ${(floor / 1000).toFixed(2)} s | ${(ms / floor).toFixed(3)}× |\n\nTarget: zero 429s within 1.1× the floor — ${n429 === 0 && ms <= 1.1 * floor && ok === n ? 'met' : '**not met**'}.`,
+      text: `${workers} workers × ${each} orders, each order a new \`pm --verbose --json order place\` process, all with alice's token (PM_TOKEN_ID/PM_TOKEN_SECRET/PM_PRIVATE_KEY) and one PM_HOME, against a sandbox in another process on loopback (caches warm, so one request per order). 429s counted from the trace; floor = (n−1) × 300 ms + one \`pm order place\` run alone (${(single / 1000).toFixed(2)} s). Mean wall time of one \`pm order place\` process in the run: ${(runs.reduce((a, b) => a + b, 0) / runs.length / 1000).toFixed(2)} s (each worker must finish one every ${(workers * 0.3).toFixed(1)} s to keep up). Load average (1 min) at the end: ${load} on ${cpus().length} CPUs.\n\n| orders | placed | requests | 429s | wall time | floor | ratio |\n|---|---|---|---|---|---|---|\n| ${n} | ${ok} (${exits}) | ${requests} | ${n429} | ${(ms / 1000).toFixed(2)} s | ${(floor / 1000).toFixed(2)} s | ${(ms / floor).toFixed(3)}× |\n\nTarget: zero 429s within 1.1× the floor — ${n429 === 0 && ms <= 1.1 * floor && ok === n ? 'met' : '**not met**'}.`,
     };
   } finally {
     proc.kill('SIGTERM');

@@ -4,6 +4,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDir, writePrivateFileAtomic } from './fsutil.js';
+import { FileLimiter } from './limiter.js';
+import type { Limiter } from './limiter.js';
 
 interface Entry<T> {
   at: number;
@@ -55,13 +57,19 @@ export class JsonCache {
 }
 
 /**
- * The last request start per API token, shared by the processes of one PM_HOME, so that a
- * script running pm in a loop keeps the exchange's 300 ms spacing without a 429. Best effort:
- * plain small files, no locks (a lost update costs at most one 429, which is retried).
+ * Per-token pacing shared by the processes of one PM_HOME (PM_HOME/run), so that scripts
+ * running several pm at once with one token stay within the exchange's limits without a 429.
+ * `shared` is the real thing (a locked slot reservation, see limiter.ts); `load`/`save` keep
+ * the older best-effort "last start" file for clients that do not use `shared`.
  */
-export function filePaceStore(home: string): { load(key: string): number; save(key: string, t: number): void } {
+export function filePaceStore(home: string): {
+  load(key: string): number;
+  save(key: string, t: number): void;
+  shared(key: string, limits: { concurrency: number; minIntervalMs: number; maxHoldMs: number }): Limiter;
+} {
   const dir = join(home, 'run');
-  const file = (key: string): string => join(dir, `pace-${createHash('sha256').update(key).digest('hex').slice(0, 16)}`);
+  const stem = (key: string): string => createHash('sha256').update(key).digest('hex').slice(0, 16);
+  const file = (key: string): string => join(dir, `pace-${stem(key)}`);
   return {
     load(key) {
       try {
@@ -78,6 +86,9 @@ export function filePaceStore(home: string): { load(key: string): number; save(k
       } catch {
         // pacing across processes is an optimisation only
       }
+    },
+    shared(key, limits) {
+      return new FileLimiter({ dir, name: `limit-${stem(key)}`, ...limits });
     },
   };
 }

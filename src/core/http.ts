@@ -15,6 +15,8 @@ import {
   PmError,
   RateLimitError,
 } from './errors.js';
+import { TokenLimiter } from './limiter.js';
+import type { Limiter } from './limiter.js';
 
 export type Query = Record<string, string | number | boolean | string[] | undefined>;
 
@@ -52,7 +54,7 @@ export interface ApiClientOptions {
   maxRetries?: number | undefined;
   userAgent?: string | undefined;
   /** Shares the last request start per token between processes (e.g. a file under PM_HOME). */
-  paceStore?: { load(key: string): number; save(key: string, t: number): void } | undefined;
+  paceStore?: { load(key: string): number; save(key: string, t: number): void; shared?(key: string, limits: { concurrency: number; minIntervalMs: number; maxHoldMs: number }): Limiter } | undefined;
   /** Clock for the HMAC timestamp (tests). */
   now?: (() => Date) | undefined;
   /**
@@ -77,57 +79,8 @@ function interrupted(signal: AbortSignal): InterruptedError {
   return new InterruptedError(r instanceof Error && r.message ? r.message : 'interrupted', { cause: r });
 }
 
-/** Limits requests per API token: at most `concurrency` in flight, `minIntervalMs` between starts. */
-export class TokenLimiter {
-  private inFlight = 0;
-  private lastStart = 0;
-  private readonly queue: (() => void)[] = [];
-  private timer: NodeJS.Timeout | null = null;
-
-  constructor(
-    private readonly concurrency: number,
-    private readonly minIntervalMs: number,
-    /** When another process last started a request with this token (cross-process pacing). */
-    lastStartMs = 0,
-    private readonly onStart?: (t: number) => void,
-  ) {
-    this.lastStart = lastStartMs;
-  }
-
-  /** Waits for a slot; call the returned function when the request finishes. */
-  acquire(): Promise<() => void> {
-    return new Promise((resolve) => {
-      this.queue.push(() => {
-        this.inFlight++;
-        this.lastStart = Date.now();
-        this.onStart?.(this.lastStart);
-        let released = false;
-        resolve(() => {
-          if (released) return;
-          released = true;
-          this.inFlight--;
-          this.pump();
-        });
-      });
-      this.pump();
-    });
-  }
-
-  private pump(): void {
-    if (this.timer || this.queue.length === 0 || this.inFlight >= this.concurrency) return;
-    const wait = this.lastStart + this.minIntervalMs - Date.now();
-    if (wait > 0) {
-      this.timer = setTimeout(() => {
-        this.timer = null;
-        this.pump();
-      }, wait);
-      return;
-    }
-    const next = this.queue.shift();
-    next?.();
-    this.pump();
-  }
-}
+// The limiter lives in limiter.ts; re-exported here for existing imports.
+export { TokenLimiter } from './limiter.js';
 
 const SENSITIVE_HEADERS = new Set(['lmts-signature', 'x-api-key', 'identity', 'authorization', 'cookie']);
 const SENSITIVE_FIELDS = /"(secret|privateKey|private_key|apiKey|tokenSecret|identityToken|password|passphrase)"\s*:\s*"[^"]*"/g;
@@ -241,40 +194,6 @@ export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 
-/** Waits for `p`, or rejects at once when `signal` aborts (`onLate` gets a late value). */
-function abortable<T>(p: Promise<T>, signal: AbortSignal | undefined, onLate: (v: T) => void): Promise<T> {
-  if (!signal) return p;
-  if (signal.aborted) {
-    void p.then(onLate, () => undefined);
-    return Promise.reject(interrupted(signal));
-  }
-  return new Promise<T>((resolve, reject) => {
-    let done = false;
-    const onAbort = (): void => {
-      if (done) return;
-      done = true;
-      void p.then(onLate, () => undefined);
-      reject(interrupted(signal));
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        if (done) return onLate(v);
-        done = true;
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        if (!done) {
-          done = true;
-          reject(e instanceof Error ? e : new Error(String(e)));
-        }
-      },
-    );
-  });
-}
-
 /** Backoff for attempt n (0-based): full jitter over 250 ms · 2^n, capped at 8 s. */
 export function backoffMs(attempt: number, random: () => number = Math.random): number {
   const cap = Math.min(8000, 250 * 2 ** attempt);
@@ -345,7 +264,8 @@ export class ApiClient {
     if (!l) {
       const lim = this.opts.limits ?? { concurrency: 2, minIntervalMs: 300 };
       const store = this.opts.paceStore;
-      l = new TokenLimiter(lim.concurrency, lim.minIntervalMs, store?.load(key) ?? 0, store ? (t) => store.save(key, t) : undefined);
+      const shared = store?.shared?.(key, { ...lim, maxHoldMs: (this.opts.timeoutMs ?? 30_000) + 5_000 });
+      l = shared ? new TokenLimiter(lim.concurrency, lim.minIntervalMs, 0, undefined, shared) : new TokenLimiter(lim.concurrency, lim.minIntervalMs, store?.load(key) ?? 0, store ? (t) => store.save(key, t) : undefined);
       this.limiters.set(key, l);
     }
     return l;
@@ -400,7 +320,7 @@ export class ApiClient {
     // Ctrl-C while waiting for a slot: nothing was sent.
     if (signal?.aborted) throw interrupted(signal);
     const key = limiterKeyOf(auth, mode);
-    const release = key ? await abortable(this.limiter(key).acquire(), signal, (r) => r()) : null;
+    const release = key ? await this.limiter(key).acquire(signal).catch((e: unknown) => { throw signal?.aborted ? interrupted(signal) : e; }) : null;
     const id = ++this.counter.seq;
     try {
       const { headers: authH } = authHeaders(auth, mode, o.method, target, body, now());
@@ -423,6 +343,7 @@ export class ApiClient {
       const wire = signal && o.method === 'GET' ? AbortSignal.any([signal, timer]) : timer;
       let res: { status: number; headers: http.IncomingHttpHeaders; text: string };
       try {
+        release?.started?.();
         res = await this.send(`${this.origin}${target}`, o.method, headers, body, wire);
       } catch (e) {
         if (signal?.aborted && !timer.aborted && o.method === 'GET') throw interrupted(signal);

@@ -125,7 +125,9 @@ describe('shared rate limiter across processes', () => {
       return !prev || prev.end - prev.start <= r.start - prev.start - 280;
     });
     expect(unexplained).toEqual([]);
-    expect(n429).toBeLessThanOrEqual(8); // before the shared limiter: 16 or more of 40
+    // The sandbox paces by the signed request timestamp (stamped after the slot is taken), so
+    // a correctly paced client sees none at all. Before the shared limiter: 16 or more of 40.
+    expect(n429).toBe(0);
     // And not much slower than the limit allows: 39 gaps of 300 ms between the 40 starts.
     expect(reqs.at(-1)!.start - reqs[0]!.start).toBeLessThan(39 * 300 + 1500);
   }, 60_000);

@@ -25,7 +25,11 @@ describe('TokenLimiter', () => {
     );
     expect(maxInFlight).toBe(2);
     starts.sort((a, b) => a - b);
-    for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(55);
+    // Grants are 60 ms apart in the limiter; what the test sees is when each await resumed, which
+    // a loaded machine can delay for one and not the next. So: the span, and the typical gap.
+    expect(starts.at(-1)! - starts[0]!).toBeGreaterThanOrEqual(5 * 60 - 5);
+    const gaps = starts.slice(1).map((t, i) => t - starts[i]!).sort((a, b) => a - b);
+    expect(gaps[Math.floor(gaps.length / 2)]).toBeGreaterThanOrEqual(55);
   });
 });
 

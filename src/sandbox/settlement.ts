@@ -3,6 +3,7 @@
 // taker and every maker of the trade. The delays come from ctx.settlement.
 import { keccak256, toHex } from 'viem';
 import { settlementEvents } from './engine.js';
+import { commit, orderById } from './reducer.js';
 import type { Hex, OrderRecord, SandboxContext, SettlementStatus } from './types.js';
 
 const RANK: Partial<Record<SettlementStatus, number>> = { MATCHED: 1, MINED: 2, CONFIRMED: 3 };
@@ -19,24 +20,19 @@ function isTakerOfTrade(o: OrderRecord): boolean {
 function advance(ctx: SandboxContext, takerOrderId: string, to: 'MINED' | 'CONFIRMED'): boolean {
   // Read ctx.state at fire time: a reset may have replaced the state since scheduling.
   const state = ctx.state;
-  const taker = state.orders.find((o) => o.id === takerOrderId);
+  const taker = orderById(state, takerOrderId);
   if (!taker || !isTakerOfTrade(taker) || taker.tradeEventId === null) return false;
   if ((RANK[taker.settlementStatus] ?? 0) >= (RANK[to] ?? 0)) return false;
   const market = state.markets.find((m) => m.slug === taker.marketSlug);
   if (!market) return false;
   const tradeId = taker.tradeEventId;
   const hash = txHashForTrade(tradeId);
-  const nowIso = new Date(ctx.now()).toISOString();
+  const at = ctx.now();
+  const nowIso = new Date(at).toISOString();
   const makerIds = new Set(taker.makerMatches.map((m) => m.orderId));
   // A maker that traded again since then follows its newer trade instead.
-  const makers = state.orders.filter((o) => makerIds.has(o.id) && o.tradeEventId === tradeId);
-  for (const o of [taker, ...makers]) {
-    o.settlementStatus = to;
-    o.txHash = hash;
-    o.updatedAt = nowIso;
-  }
-  taker.execution['settlementStatus'] = to;
-  taker.execution['txHash'] = hash;
+  const makers = [...makerIds].map((id) => orderById(state, id)).filter((o): o is OrderRecord => o !== undefined && o.tradeEventId === tradeId);
+  commit(state, { type: 'settlement', at, takerOrderId: taker.id, makerOrderIds: makers.map((o) => o.id), to, txHash: hash });
   ctx.persist();
   for (const e of settlementEvents(to, taker, market, nowIso, makers)) ctx.emit(e);
   return true;

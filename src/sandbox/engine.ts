@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { ONE, SIZE_STEP, buyLock, formatRaw, priceNumber, takerFee } from './orders/amounts.js';
 import { ledgerProblems } from './ledger.js';
+import { takerTrade } from './orders/trades.js';
 import { commit } from './reducer.js';
 import type {
   Account,
@@ -365,6 +366,8 @@ export function submitOrder(state: SandboxState, input: SubmitInput, now: number
   const pos = acct.positions[input.tokenId] ?? EMPTY_POSITION();
 
   const plan = planOrder(state, market, input);
+  // Post-only never executes and never cancels: crossing any resting order, own or not, refuses it.
+  if (input.postOnly && (plan.fills.length > 0 || plan.stp.length > 0)) return refuse(400, 'Post-only order would execute immediately');
   // Reservations the taker's own crossing orders hold come back before the balance checks.
   let stpUsd = 0n;
   let stpShares = 0n;
@@ -376,7 +379,6 @@ export function submitOrder(state: SandboxState, input: SubmitInput, now: number
     const need = input.orderType === 'FOK' ? input.makerAmount : input.size;
     if (pos.shares - pos.locked + stpShares < need) return refuse(400, 'Insufficient conditional token balance');
   }
-  if (input.postOnly && plan.fills.length > 0) return refuse(400, 'Post-only order would execute immediately');
 
   const killedFok = input.orderType === 'FOK' && !plan.complete;
   const fills = killedFok ? [] : plan.fills;
@@ -460,6 +462,7 @@ export function submitOrder(state: SandboxState, input: SubmitInput, now: number
     execution,
     tradeEventId,
     txHash: null,
+    trades: tradeEventId !== null ? [takerTrade(tradeEventId, orderId, totals.contractsGross, totals.usdGross, nowIso)] : [],
   };
   let feed: Record<string, unknown> | null = null;
   if (matched) {

@@ -2,7 +2,8 @@
 // settlement and routes decide (and refuse) without touching state, then `commit` an event,
 // which applies it and hands it to the state's recorder (the event log) when there is one.
 // Replaying the log from the seed therefore rebuilds the live state exactly.
-import { buyLock, ONE } from './orders/amounts.js';
+import { buyLock, formatRaw, ONE } from './orders/amounts.js';
+import { addTrade, settleTrade } from './orders/trades.js';
 import { book, openLedgers, realiseAverage } from './ledger.js';
 import { seedState } from './seed.js';
 import type { Account, OrderRecord, Position, SandboxState, StateEvent } from './types.js';
@@ -127,6 +128,7 @@ export function apply(state: SandboxState | null, ev: StateEvent): SandboxState 
         m.settlementStatus = 'MATCHED';
         m.tradeEventId = order.tradeEventId;
         m.updatedAt = nowIso;
+        addTrade(m, { id: f.matchId, role: 'maker', tradeEventId: String(order.tradeEventId), takerOrderId: order.id, matchedSize: f.size.toString(), price: formatRaw(f.makerPrice), createdAt: nowIso });
         market.volume += f.takerUsd;
         kinds.add(f.kind);
         book(state, m.ownerId, { kind: 'trade', at: nowIso, role: 'maker', side: m.side, tokenId: m.tokenId, shares: f.size, usdc: f.makerUsd, fee: 0n, tradeId: order.tradeEventId, orderId: m.id, matchId: f.matchId, via: f.kind });
@@ -179,12 +181,8 @@ export function apply(state: SandboxState | null, ev: StateEvent): SandboxState 
     case 'settlement': {
       const nowIso = iso(ev.at);
       const taker = need(orderById(state, ev.takerOrderId), `order ${ev.takerOrderId}`);
-      for (const id of [ev.takerOrderId, ...ev.makerOrderIds]) {
-        const o = need(orderById(state, id), `order ${id}`);
-        o.settlementStatus = ev.to;
-        o.txHash = ev.txHash;
-        o.updatedAt = nowIso;
-      }
+      // Each order's record of this trade advances; order-level fields follow only its latest trade.
+      for (const id of [ev.takerOrderId, ...ev.makerOrderIds]) settleTrade(need(orderById(state, id), `order ${id}`), ev.tradeEventId, ev.to, ev.txHash, nowIso);
       taker.execution['settlementStatus'] = ev.to;
       taker.execution['txHash'] = ev.txHash;
       return state;

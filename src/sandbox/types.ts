@@ -66,6 +66,23 @@ export interface MakerMatch {
   ownerId: number;
 }
 
+/**
+ * One trade an order took part in, with its own id and settlement: a taker order has one per
+ * submission that matched, a resting order one per taker that hit it.
+ */
+export interface OrderTrade {
+  /** The match id (maker side) or the trade id (taker side). */
+  id: string;
+  role: 'taker' | 'maker';
+  tradeEventId: string;
+  takerOrderId: string;
+  matchedSize: string; // raw shares
+  price: string; // decimal: the maker's price, or the taker's average
+  settlementStatus: SettlementStatus;
+  txHash: string | null;
+  createdAt: string;
+}
+
 export interface OrderRecord {
   id: string; // uuid
   clientOrderId: string | null;
@@ -91,6 +108,8 @@ export interface OrderRecord {
   execution: Record<string, unknown>; // the execution object returned at creation
   tradeEventId: string | null;
   txHash: string | null;
+  /** Every trade of the order, each with its own settlement (absent in older state files). */
+  trades?: OrderTrade[];
 }
 
 export interface Venue {
@@ -218,7 +237,7 @@ export type StateEvent =
       feed: Record<string, unknown> | null;
     }
   | { type: 'order.cancelled'; at: number; orderId: string }
-  | { type: 'settlement'; at: number; takerOrderId: string; makerOrderIds: string[]; to: 'MINED' | 'CONFIRMED'; txHash: string }
+  | { type: 'settlement'; at: number; tradeEventId: string; takerOrderId: string; makerOrderIds: string[]; to: 'MINED' | 'CONFIRMED'; txHash: string }
   | { type: 'put'; coll: PutCollection; key: string; value: unknown }
   | { type: 'del'; coll: PutCollection; key: string }
   | { type: 'set'; field: 'serverKey' | 'nextProfileId'; value: unknown };

@@ -5,7 +5,7 @@
 // an order that trades again (as maker or taker) never stalls or overwrites an earlier trade.
 import { keccak256, toHex } from 'viem';
 import { settlementEvents } from './engine.js';
-import { settleTrade } from './orders/trades.js';
+import { commit, orderById } from './reducer.js';
 import type { Hex, OrderRecord, SandboxContext, SettlementStatus } from './types.js';
 
 const RANK: Partial<Record<SettlementStatus, number>> = { MATCHED: 1, MINED: 2, CONFIRMED: 3 };
@@ -28,20 +28,19 @@ function takerStatus(o: OrderRecord): SettlementStatus {
 function advance(ctx: SandboxContext, takerOrderId: string, to: 'MINED' | 'CONFIRMED'): boolean {
   // Read ctx.state at fire time: a reset may have replaced the state since scheduling.
   const state = ctx.state;
-  const taker = state.orders.find((o) => o.id === takerOrderId);
+  const taker = orderById(state, takerOrderId);
   const tradeId = taker ? takerTradeId(taker) : null;
   if (!taker || tradeId === null) return false;
   if ((RANK[takerStatus(taker)] ?? 0) >= (RANK[to] ?? 0)) return false;
   const market = state.markets.find((m) => m.slug === taker.marketSlug);
   if (!market) return false;
   const hash = txHashForTrade(tradeId);
-  const nowIso = new Date(ctx.now()).toISOString();
+  const at = ctx.now();
+  const nowIso = new Date(at).toISOString();
   const makerIds = new Set(taker.makerMatches.map((m) => m.orderId));
-  const makers = state.orders.filter((o) => makerIds.has(o.id));
+  const makers = [...makerIds].map((id) => orderById(state, id)).filter((o): o is OrderRecord => o !== undefined);
   // Each order's record of this trade advances; order-level fields follow only its latest trade.
-  for (const o of [taker, ...makers]) settleTrade(o, tradeId, to, hash, nowIso);
-  taker.execution['settlementStatus'] = to;
-  taker.execution['txHash'] = hash;
+  commit(state, { type: 'settlement', at, tradeEventId: tradeId, takerOrderId: taker.id, makerOrderIds: makers.map((o) => o.id), to, txHash: hash });
   ctx.persist();
   for (const e of settlementEvents(to, taker, market, nowIso, makers)) ctx.emit(e);
   return true;

@@ -1,5 +1,5 @@
 import { NetworkError } from '../../core/errors.js';
-import { runningSandbox } from '../../core/sandboxctl.js';
+import { findSandbox } from '../../core/sandboxctl.js';
 import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
@@ -7,7 +7,7 @@ export default defineCommand({
   summary: 'Show whether a detached sandbox is running, and its URLs',
   examples: ['pm sandbox status', 'pm --json sandbox status'],
   run: async (ctx) => {
-    const info = runningSandbox(ctx.home);
+    const info = await findSandbox(ctx.home);
     if (!info) {
       ctx.out.data({ running: false }, () => ctx.out.line('not running'));
       throw new NetworkError('no sandbox is running for this PM_HOME', { hint: 'Start one with: pm sandbox start --detach' });

@@ -1,5 +1,5 @@
 import { NetworkError } from '../../core/errors.js';
-import { clearRunInfo, runningSandbox, stopProcess } from '../../core/sandboxctl.js';
+import { clearRunInfo, findSandbox, stopProcess } from '../../core/sandboxctl.js';
 import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
@@ -7,7 +7,7 @@ export default defineCommand({
   summary: 'Stop a detached sandbox',
   examples: ['pm sandbox stop'],
   run: async (ctx) => {
-    const info = runningSandbox(ctx.home);
+    const info = await findSandbox(ctx.home);
     if (!info) {
       ctx.out.data({ stopped: false, running: false }, () => ctx.out.info('no sandbox is running'));
       return 0;

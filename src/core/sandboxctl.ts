@@ -1,7 +1,9 @@
 // Managing a sandbox process: the run file under PM_HOME/sandbox, liveness, detach and stop.
 // (The server itself is src/sandbox; this module never imports it.)
 import { spawn } from 'node:child_process';
-import { existsSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, openSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { NetworkError, PmError, UsageError } from './errors.js';
 import { ensurePrivateDir, writePrivateFileAtomic } from './fsutil.js';
@@ -38,6 +40,62 @@ export function readRunInfo(home: string): RunInfo | null {
   } catch {
     return null;
   }
+}
+
+/** The socket address of the state-dir lock (mirrors src/sandbox/lock.ts, which this must not import). */
+function lockAddress(dir: string): string {
+  const file = join(dir, 'lock.sock');
+  if (Buffer.byteLength(file) <= 100 || process.platform !== 'linux') return file;
+  let real = dir;
+  try {
+    real = realpathSync(dir);
+  } catch {
+    // not created yet
+  }
+  return `\0pm-sandbox-${createHash('sha256').update(real).digest('hex').slice(0, 32)}`;
+}
+
+/**
+ * The sandbox holding the state lock of this PM_HOME, asked over its lock socket; null when
+ * nobody holds it. Works when server.json is missing or corrupt (the lock is the truth).
+ */
+export function lockHolder(home: string, timeoutMs = 1000): Promise<RunInfo | null> {
+  const address = lockAddress(sandboxDir(home));
+  if (!address.startsWith('\0') && !existsSync(address)) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    const s = connect(address);
+    let buf = '';
+    const done = (v: RunInfo | null): void => {
+      clearTimeout(timer);
+      s.destroy();
+      resolve(v);
+    };
+    const timer = setTimeout(() => done(null), timeoutMs);
+    s.on('data', (c: Buffer) => {
+      buf += c.toString('utf8');
+      const nl = buf.indexOf('\n');
+      if (nl < 0) return;
+      try {
+        const o = JSON.parse(buf.slice(0, nl)) as Partial<RunInfo>;
+        if (typeof o.pid !== 'number') return done(null);
+        const baseUrl = typeof o.baseUrl === 'string' ? o.baseUrl : '';
+        done({ pid: o.pid, baseUrl, wsUrl: typeof o.wsUrl === 'string' ? o.wsUrl : baseUrl.replace(/^http/, 'ws'), startedAt: o.startedAt ?? '', ephemeral: false });
+      } catch {
+        done(null);
+      }
+    });
+    s.on('error', () => done(null));
+    s.on('end', () => done(null));
+  });
+}
+
+/** The running sandbox from the run file, else from the state lock (a lost run file is rewritten). */
+export async function findSandbox(home: string): Promise<RunInfo | null> {
+  const info = runningSandbox(home);
+  if (info) return info;
+  const holder = await lockHolder(home);
+  if (holder && holder.baseUrl) writeRunInfo(home, holder);
+  return holder;
 }
 
 /** True when a process with this pid exists. */

@@ -9,6 +9,9 @@
 // check passes, so a refused or killed order changes no balance.
 import { randomUUID } from 'node:crypto';
 import { ONE, SIZE_STEP, buyLock, formatRaw, priceNumber, takerFee } from './orders/amounts.js';
+import { ledgerProblems } from './ledger.js';
+import { takerTrade } from './orders/trades.js';
+import { commit } from './reducer.js';
 import type {
   Account,
   MakerMatch,
@@ -95,26 +98,7 @@ interface Candidate {
 
 const EMPTY_POSITION = (): Position => ({ shares: 0n, locked: 0n, cost: 0n, realisedPnl: 0n });
 
-/** The account of a profile, created empty on first use. */
-export function accountOf(state: SandboxState, profileId: number): Account {
-  const key = String(profileId);
-  let acct = state.accounts[key];
-  if (!acct) {
-    acct = { profileId, usdc: 0n, lockedUsdc: 0n, positions: {} };
-    state.accounts[key] = acct;
-  }
-  return acct;
-}
-
-/** The position of an account in one token, created empty on first use. */
-export function positionOf(acct: Account, tokenId: string): Position {
-  let pos = acct.positions[tokenId];
-  if (!pos) {
-    pos = EMPTY_POSITION();
-    acct.positions[tokenId] = pos;
-  }
-  return pos;
-}
+export { accountOf, positionOf } from './reducer.js';
 
 /** YES or NO for a token of a market; null when the token is not one of its positions. */
 export function outcomeOf(market: MarketRecord, tokenId: string): Outcome | null {
@@ -294,23 +278,6 @@ function sumTotals(fills: readonly Omit<Fill, 'matchId'>[], side: Side, feeRateB
   };
 }
 
-/** Moves a sale's cost basis out of the position and books the realised PnL. */
-function realise(pos: Position, size: bigint, proceeds: bigint): void {
-  const costOut = pos.shares > 0n ? (pos.cost * (size < pos.shares ? size : pos.shares)) / pos.shares : 0n;
-  pos.cost -= costOut;
-  pos.realisedPnl += proceeds - costOut;
-}
-
-/** Releases what a LIVE order reserves, without changing its status. */
-function unlock(state: SandboxState, o: OrderRecord): void {
-  const acct = accountOf(state, o.ownerId);
-  if (o.side === 'BUY') {
-    acct.lockedUsdc -= buyLock(o.remainingSize, o.price ?? 0n);
-  } else {
-    positionOf(acct, o.tokenId).locked -= o.remainingSize;
-  }
-}
-
 function tokenWord(o: OrderRecord): Outcome {
   return o.outcome;
 }
@@ -352,11 +319,9 @@ export function omeEvent(
   return { type: 'orderEvent', profileId: o.ownerId, payload };
 }
 
-/** Cancels a LIVE order: releases its reservation and marks it CANCELED. */
+/** Cancels a LIVE order: releases its reservation and marks it CANCELED (one logged event). */
 export function cancelLive(state: SandboxState, o: OrderRecord, now: number): void {
-  unlock(state, o);
-  o.status = 'CANCELED';
-  o.updatedAt = new Date(now).toISOString();
+  commit(state, { type: 'order.cancelled', at: now, orderId: o.id });
 }
 
 /**
@@ -397,10 +362,12 @@ export function submitOrder(state: SandboxState, input: SubmitInput, now: number
     return refuse(400, 'price must be in (0, 1]');
   }
   if (input.postOnly && input.orderType !== 'GTC') return refuse(400, 'postOnly is only supported for GTC orders');
-  const acct = accountOf(state, input.ownerId);
+  const acct = state.accounts[String(input.ownerId)] ?? { profileId: input.ownerId, usdc: 0n, lockedUsdc: 0n, positions: {} };
   const pos = acct.positions[input.tokenId] ?? EMPTY_POSITION();
 
   const plan = planOrder(state, market, input);
+  // Post-only never executes and never cancels: crossing any resting order, own or not, refuses it.
+  if (input.postOnly && (plan.fills.length > 0 || plan.stp.length > 0)) return refuse(400, 'Post-only order would execute immediately');
   // Reservations the taker's own crossing orders hold come back before the balance checks.
   let stpUsd = 0n;
   let stpShares = 0n;
@@ -412,7 +379,6 @@ export function submitOrder(state: SandboxState, input: SubmitInput, now: number
     const need = input.orderType === 'FOK' ? input.makerAmount : input.size;
     if (pos.shares - pos.locked + stpShares < need) return refuse(400, 'Insufficient conditional token balance');
   }
-  if (input.postOnly && plan.fills.length > 0) return refuse(400, 'Post-only order would execute immediately');
 
   const killedFok = input.orderType === 'FOK' && !plan.complete;
   const fills = killedFok ? [] : plan.fills;
@@ -423,83 +389,20 @@ export function submitOrder(state: SandboxState, input: SubmitInput, now: number
     if (acct.usdc - acct.lockedUsdc + stpUsd < need) return refuse(400, 'Insufficient collateral balance');
   }
 
-  // ---- commit (no refusals past this point) ----
+  // ---- the event (no refusals past this point): decided here, applied by the reducer ----
   const nowIso = new Date(now).toISOString();
-  const events: SandboxEvent[] = [];
   const stpCanceled = killedFok ? [] : plan.stp;
-  for (const o of stpCanceled) {
-    cancelLive(state, o, now);
-    events.push(omeEvent('CANCELLATION', o, market, nowIso, { reason: 'STP_MAKER_CANCELLED' }));
-  }
-
   const orderId = input.id ?? randomUUID();
   const tradeEventId = fills.length > 0 ? randomUUID() : null;
-  const doneFills: Fill[] = [];
-  const makerMatches: MakerMatch[] = [];
-  const touched = new Set<string>(); // profileId:tokenId for position events
-  for (const f of fills) {
-    const m = f.maker;
-    const makerAcct = accountOf(state, m.ownerId);
-    const makerPos = positionOf(makerAcct, m.tokenId);
-    const before = m.remainingSize;
-    m.remainingSize -= f.size;
-    if (m.side === 'SELL') {
-      realise(makerPos, f.size, f.makerUsd);
-      makerPos.shares -= f.size;
-      makerPos.locked -= f.size;
-      makerAcct.usdc += f.makerUsd;
-    } else {
-      makerAcct.usdc -= f.makerUsd;
-      makerAcct.lockedUsdc -= buyLock(before, f.makerPrice) - buyLock(m.remainingSize, f.makerPrice);
-      makerPos.shares += f.size;
-      makerPos.cost += f.makerUsd;
-    }
-    if (m.remainingSize === 0n) m.status = 'MATCHED';
-    m.settlementStatus = 'MATCHED';
-    m.tradeEventId = tradeEventId;
-    m.updatedAt = nowIso;
-    const matchId = randomUUID();
-    doneFills.push({ ...f, matchId });
-    makerMatches.push({
-      id: matchId,
-      createdAt: nowIso,
-      matchedSize: f.size.toString(),
-      orderId: m.id,
-      price: formatRaw(f.makerPrice),
-      ownerId: m.ownerId,
-    });
-    market.volume += f.takerUsd;
-    touched.add(`${m.ownerId}:${m.tokenId}`);
-    events.push(
-      m.remainingSize === 0n
-        ? omeEvent('EXECUTION', m, market, nowIso, { status: 'FILLED' })
-        : omeEvent('UPDATE', m, market, nowIso),
-    );
-  }
-
-  // The taker settles all its fills at once: one fee on the total notional.
-  const takerPos = positionOf(acct, input.tokenId);
-  if (totals.contractsGross > 0n) {
-    if (input.side === 'BUY') {
-      acct.usdc -= totals.usdNet;
-      takerPos.shares += totals.contractsGross;
-      takerPos.cost += totals.usdNet;
-    } else {
-      realise(takerPos, totals.contractsGross, totals.usdNet);
-      takerPos.shares -= totals.contractsGross;
-      acct.usdc += totals.usdNet;
-    }
-    state.feesCollected = (BigInt(state.feesCollected ?? '0') + totals.usdFee).toString();
-    touched.add(`${input.ownerId}:${input.tokenId}`);
-  }
-  if (rest > 0n) {
-    if (input.side === 'BUY') acct.lockedUsdc += buyLock(rest, input.price ?? 0n);
-    else takerPos.locked += rest;
-  }
-  if (acct.positions[input.tokenId] === takerPos && takerPos.shares === 0n && takerPos.locked === 0n && takerPos.cost === 0n && takerPos.realisedPnl === 0n) {
-    // Do not leave empty positions behind for accounts that only rested a BUY.
-    delete acct.positions[input.tokenId];
-  }
+  const doneFills: Fill[] = fills.map((f) => ({ ...f, matchId: randomUUID() }));
+  const makerMatches: MakerMatch[] = doneFills.map((f) => ({
+    id: f.matchId,
+    createdAt: nowIso,
+    matchedSize: f.size.toString(),
+    orderId: f.maker.id,
+    price: formatRaw(f.makerPrice),
+    ownerId: f.maker.ownerId,
+  }));
 
   const isFok = input.orderType === 'FOK';
   let originalSize: bigint;
@@ -515,7 +418,6 @@ export function submitOrder(state: SandboxState, input: SubmitInput, now: number
     rest > 0n ? 'LIVE' : totals.contractsGross > 0n ? 'MATCHED' : input.orderType === 'GTC' ? 'LIVE' : 'UNMATCHED';
   const matched = totals.contractsGross > 0n;
   const seq = state.nextSeq;
-  state.nextSeq += 1;
   const execution: Record<string, unknown> = {
     matched,
     settlementStatus: matched ? 'MATCHED' : 'UNMATCHED',
@@ -535,7 +437,7 @@ export function submitOrder(state: SandboxState, input: SubmitInput, now: number
   if (input.clientOrderId !== null) execution['clientOrderId'] = input.clientOrderId;
   if (stpCanceled.length > 0) execution['stpMakerCancels'] = stpCanceled.map((o) => o.id);
 
-  const order: OrderRecord = {
+  const draft: OrderRecord = {
     id: orderId,
     clientOrderId: input.clientOrderId,
     marketSlug: market.slug,
@@ -560,26 +462,12 @@ export function submitOrder(state: SandboxState, input: SubmitInput, now: number
     execution,
     tradeEventId,
     txHash: null,
+    trades: tradeEventId !== null ? [takerTrade(tradeEventId, orderId, totals.contractsGross, totals.usdGross, nowIso)] : [],
   };
-  state.orders.push(order);
-
-  if (status === 'LIVE') {
-    events.push(omeEvent('PLACEMENT', order, market, nowIso));
-  } else {
-    const st = !matched ? 'KILLED' : remainingSize === 0n ? 'FILLED' : 'PARTIALLY_FILLED';
-    events.push(omeEvent('EXECUTION', order, market, nowIso, { status: st, price: displayPrice(order, totals) }));
-  }
-
+  let feed: Record<string, unknown> | null = null;
   if (matched) {
-    const last = doneFills[doneFills.length - 1];
-    if (last) {
-      const yesPrice = outcome === 'YES' ? last.takerPrice : ONE - last.takerPrice;
-      market.lastTradePrice = yesPrice;
-      market.priceHistory.push({ t: now, price: yesPrice });
-    }
-    market.updatedAt = nowIso;
     const owner = state.profiles.find((p) => p.id === input.ownerId);
-    state.feed.push({
+    feed = {
       eventType: 'NEW_TRADE',
       timestamp: nowIso,
       marketSlug: market.slug,
@@ -594,9 +482,36 @@ export function submitOrder(state: SandboxState, input: SubmitInput, now: number
         tradeAmountUSD: formatRaw(totals.usdGross),
         marketId: market.id,
       },
-    });
-    events.push(...settlementEvents('MATCHED', order, market, nowIso, doneFills.map((f) => f.maker)));
+    };
   }
+  commit(state, {
+    type: 'order.placed',
+    at: now,
+    order: draft,
+    fills: doneFills.map((f) => ({ makerOrderId: f.maker.id, kind: f.kind, size: f.size, makerPrice: f.makerPrice, takerPrice: f.takerPrice, makerUsd: f.makerUsd, takerUsd: f.takerUsd, matchId: f.matchId })),
+    stpCanceled: stpCanceled.map((o) => o.id),
+    totals: { contracts: totals.contractsGross, usdGross: totals.usdGross, usdFee: totals.usdFee, usdNet: totals.usdNet },
+    feed,
+  });
+  const order = state.orders[state.orders.length - 1] ?? draft;
+
+  // ---- what the sockets hear, from the state as it now stands ----
+  const events: SandboxEvent[] = [];
+  for (const o of stpCanceled) events.push(omeEvent('CANCELLATION', o, market, nowIso, { reason: 'STP_MAKER_CANCELLED' }));
+  const touched = new Set<string>(); // profileId:tokenId for position events
+  for (const f of doneFills) {
+    const m = f.maker;
+    touched.add(`${m.ownerId}:${m.tokenId}`);
+    events.push(m.remainingSize === 0n ? omeEvent('EXECUTION', m, market, nowIso, { status: 'FILLED' }) : omeEvent('UPDATE', m, market, nowIso));
+  }
+  if (matched) touched.add(`${input.ownerId}:${input.tokenId}`);
+  if (status === 'LIVE') {
+    events.push(omeEvent('PLACEMENT', order, market, nowIso));
+  } else {
+    const st = !matched ? 'KILLED' : remainingSize === 0n ? 'FILLED' : 'PARTIALLY_FILLED';
+    events.push(omeEvent('EXECUTION', order, market, nowIso, { status: st, price: displayPrice(order, totals) }));
+  }
+  if (matched) events.push(...settlementEvents('MATCHED', order, market, nowIso, doneFills.map((f) => f.maker)));
 
   for (const key of touched) {
     const [pid, tokenId] = key.split(':');
@@ -681,7 +596,8 @@ export function settlementEvents(
 
 /**
  * Checks the reservation invariants: lockedUsdc = Σ LIVE BUY ceil(remaining·price) and
- * position.locked = Σ LIVE SELL remaining, plus no negative balance. Returns what is wrong.
+ * position.locked = Σ LIVE SELL remaining, plus no negative balance, and that the ledgers'
+ * projection (projectAccount) agrees with the balances and positions. Returns what is wrong.
  */
 export function auditState(state: SandboxState): string[] {
   const problems: string[] = [];
@@ -702,5 +618,6 @@ export function auditState(state: SandboxState): string[] {
       if (pos.shares < pos.locked) problems.push(`profile ${acct.profileId} token ${tokenId}: shares ${pos.shares} < locked`);
     }
   }
+  problems.push(...ledgerProblems(state));
   return problems;
 }

@@ -7,20 +7,29 @@ import { orderRoutes } from './routes/orders.js';
 import { adminRoutes } from './routes/admin.js';
 import { createHttpServer, NO_FAULTS } from './server.js';
 import { DEV_ACCOUNTS, seedState, seededToken } from './seed.js';
-import { loadState, saveState } from './persist.js';
+import { StateStore } from './persist.js';
+import { EventLog } from './log.js';
+import { acquireDirLock, type DirLock } from './lock.js';
+import { apply } from './reducer.js';
 import { resumeSettlement } from './settlement.js';
-import type { FaultConfig, SandboxContext, SandboxEvent, SandboxState } from './types.js';
+import type { FaultConfig, LogEntry, SandboxContext, SandboxEvent, SandboxState, StateEvent } from './types.js';
 
 export { seedState } from './seed.js';
-export type { SandboxState, SandboxEvent, FaultConfig } from './types.js';
+export { SandboxLockedError } from './lock.js';
+export type { SandboxState, SandboxEvent, FaultConfig, LogEntry, StateEvent } from './types.js';
 
 export interface SandboxOptions {
   /** TCP port; 0 picks a free one. */
   port?: number;
   /** Address to listen on (default 127.0.0.1). */
   host?: string;
-  /** Persist to `${dataDir}/state.json`; null or absent keeps state in memory. */
+  /**
+   * Persist under this dir (event log `events.ndjson` + snapshot `state.json`, locked by
+   * `lock.sock` while running); null or absent keeps state in memory.
+   */
   dataDir?: string | null;
+  /** Snapshot (compact the log) every this many events (default 20000). */
+  compactEvery?: number;
   settlement?: { minedAfterMs: number; confirmedAfterMs: number };
   now?: () => number;
 }
@@ -54,6 +63,13 @@ export interface SandboxHandle {
   faults: FaultConfig;
   /** Subscribes to internal events; returns an unsubscribe. */
   onEvent(fn: (e: SandboxEvent) => void): () => void;
+  /**
+   * Subscribes to the state event log from `fromSeq` on: entries still in memory first, then
+   * each one as it is committed (after it is on disk). Returns an unsubscribe.
+   */
+  subscribe(fromSeq: number, cb: (e: LogEntry) => void): () => void;
+  /** The sequence number of the last committed event. */
+  seq(): number;
   reset(): void;
   close(): Promise<void>;
 }
@@ -82,7 +98,35 @@ export function readyAccounts(state: SandboxState): ReadyAccount[] {
 export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHandle> {
   const now = opts.now ?? Date.now;
   const dataDir = opts.dataDir ?? null;
-  const initial = (dataDir ? loadState(dataDir) : null) ?? seedState(now());
+  let lock: DirLock | null = null;
+  let store: StateStore | null = null;
+  let initial: SandboxState | null = null;
+  let seq = 0;
+  let history: LogEntry[] = [];
+  if (dataDir) {
+    lock = await acquireDirLock(dataDir);
+    try {
+      store = new StateStore(dataDir, opts.compactEvery === undefined ? {} : { compactEvery: opts.compactEvery });
+      const loaded = store.open();
+      initial = loaded.state;
+      seq = loaded.seq;
+      history = loaded.replayed;
+    } catch (e) {
+      await lock.release();
+      throw e;
+    }
+  }
+  const log = new EventLog(seq, store, 50_000, history);
+  let seedEvent: StateEvent | null = null;
+  if (!initial) {
+    seedEvent = { type: 'seed', at: now() };
+    initial = apply(null, seedEvent);
+  }
+  log.watch(initial);
+  if (seedEvent) {
+    log.record(seedEvent);
+    log.commit();
+  }
   const listeners = new Set<(e: SandboxEvent) => void>();
   const timers = new Set<NodeJS.Timeout>();
   let closed = false;
@@ -90,7 +134,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     state: initial,
     now,
     persist: () => {
-      if (dataDir && !closed) saveState(dataDir, ctx.state);
+      if (!closed) log.commit();
     },
     emit: (e) => {
       for (const fn of listeners) fn(e);
@@ -105,25 +149,35 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
       timers.add(t);
     },
   };
-  if (dataDir) saveState(dataDir, ctx.state);
   const faults: FaultConfig = { ...NO_FAULTS };
   const reset = (): void => {
     for (const t of timers) clearTimeout(t);
     timers.clear();
-    ctx.state = seedState(now());
+    log.commit(); // anything pending belongs to the old state
+    const ev: StateEvent = { type: 'reset', at: now() };
+    ctx.state = apply(ctx.state, ev);
+    log.watch(ctx.state);
+    log.record(ev);
     Object.assign(faults, NO_FAULTS);
     ctx.persist();
   };
   const { server, sockets } = createHttpServer({ routes: [...marketRoutes, ...accountRoutes, ...orderRoutes], ctx, faults, admin: adminRoutes({ faults, reset, accounts: () => readyAccounts(ctx.state) }) });
 
-  await new Promise<void>((resolve, reject) => {
-    const onError = (e: Error): void => reject(e);
-    server.once('error', onError);
-    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => {
-      server.off('error', onError);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const onError = (e: Error): void => reject(e);
+      server.once('error', onError);
+      server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => {
+        server.off('error', onError);
+        resolve();
+      });
     });
-  });
+  } catch (e) {
+    closed = true;
+    await store?.close(ctx.state, log.seq);
+    await lock?.release();
+    throw e;
+  }
   const { Server } = await import('socket.io');
   const io = new Server(server, { serveClient: false, transports: ['websocket', 'polling'] });
   io.of('/markets');
@@ -141,6 +195,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     accounts: readyAccounts(ctx.state),
     markets: ctx.state.markets.map((m) => ({ slug: m.slug, type: m.tradeType, negRisk: m.negRiskRequestId !== null })),
   };
+  lock?.update({ baseUrl, wsUrl });
   return {
     baseUrl,
     wsUrl,
@@ -152,6 +207,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
       listeners.add(fn);
       return () => listeners.delete(fn);
     },
+    subscribe: (fromSeq, cb) => log.subscribe(fromSeq, cb),
+    seq: () => log.seq,
     reset,
     async close() {
       if (closed) return;
@@ -162,7 +219,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
         server.close(() => resolve());
         for (const s of sockets) s.destroy();
       });
+      log.commit();
       closed = true;
+      await store?.close(ctx.state, log.seq);
+      await lock?.release();
     },
   };
 }

@@ -1,11 +1,21 @@
-// State on disk: one JSON file written atomically (temp file, fsync, rename; dir 0700, file
-// 0600), so an acknowledged order survives kill -9. bigints are tagged as {"$bigint":"…"}:
-// an object, so no user string (a client order id, say) can ever be mistaken for one.
-import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+// State on disk = a snapshot plus an append-only event log (dir 0700, files 0600):
+//   events.ndjson      one logged event per line, appended and fsynced before a write is
+//                      acknowledged (so an acknowledged order survives kill -9);
+//   events.<S>.ndjson  an older segment, rotated out when a compaction started at seq S;
+//   state.json         a snapshot of the state up to some seq, written in the background
+//                      (temp file, fsync, rename) every COMPACT_EVERY events and at close.
+// Loading = snapshot + replay of the events after its seq; a torn last line (kill -9 mid
+// write) is ignored and cut off. bigints are tagged as {"$bigint":"…"}: an object, so no user
+// string (a client order id, say) can ever be mistaken for one. Neither file holds a dev
+// private key or a token secret: both are recomputed on load.
+import { closeSync, existsSync, fdatasyncSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, chmodSync, writeSync } from 'node:fs';
+import { open as openAsync, rename as renameAsync, rm as rmAsync } from 'node:fs/promises';
 import { createHmac, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { apply } from './reducer.js';
+import { openLedgers } from './ledger.js';
 import { DEV_ACCOUNTS, SPARE_DEV_KEYS, seededToken } from './seed.js';
-import type { Hex, SandboxState } from './types.js';
+import type { ApiToken, Hex, LedgerEntry, LogEntry, Profile, SandboxState } from './types.js';
 
 export function stateFile(dir: string): string {
   return join(dir, 'state.json');
@@ -27,10 +37,39 @@ export function tokenSecret(serverKey: string, tokenId: string): string {
 export function serialize(state: SandboxState): string {
   const slim = {
     ...state,
-    profiles: state.profiles.map(({ privateKey, ...p }) => (privateKey && DEV_KEYS.get(p.address.toLowerCase()) !== privateKey ? { ...p, privateKey } : p)),
-    tokens: state.tokens.map(({ secret, ...t }) => (secret === expectedSecret(state, t.tokenId) ? t : { ...t, secret })),
+    profiles: state.profiles.map(slimProfile),
+    tokens: state.tokens.map((t) => slimToken(state, t)),
   };
-  return JSON.stringify(slim, (_k, v: unknown) => (typeof v === 'bigint' ? { $bigint: v.toString() } : v));
+  return encode(slim);
+}
+
+/** A profile as stored: without its private key when that is a public dev key. */
+export function slimProfile(p: Profile): Omit<Profile, 'privateKey'> & { privateKey?: Hex } {
+  const { privateKey, ...rest } = p;
+  return privateKey && DEV_KEYS.get(p.address.toLowerCase()) !== privateKey ? { ...rest, privateKey } : rest;
+}
+
+/** A token as stored: without its secret when the server key (or the seed) derives it. */
+export function slimToken(state: SandboxState, t: ApiToken): Omit<ApiToken, 'secret'> & { secret?: string } {
+  const { secret, ...rest } = t;
+  return secret === expectedSecret(state, t.tokenId) ? rest : { ...rest, secret };
+}
+
+/** JSON with tagged bigints. */
+export function encode(v: unknown): string {
+  return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? { $bigint: x.toString() } : x));
+}
+
+/** Parses JSON with tagged bigints. */
+export function decode(text: string): unknown {
+  return JSON.parse(text, (_k, v: unknown) => {
+    if (v && typeof v === 'object' && !Array.isArray(v)) {
+      const o = v as Record<string, unknown>;
+      const b = o['$bigint'];
+      if (typeof b === 'string' && Object.keys(o).length === 1) return BigInt(b);
+    }
+    return v;
+  });
 }
 
 function expectedSecret(state: SandboxState, tokenId: string): string | undefined {
@@ -39,8 +78,8 @@ function expectedSecret(state: SandboxState, tokenId: string): string | undefine
   return state.serverKey ? tokenSecret(state.serverKey, tokenId) : undefined;
 }
 
-/** Restores what serialize left out. */
-function rehydrate(state: SandboxState): SandboxState {
+/** Restores what serialize (and the logged records) left out: dev keys, token secrets. */
+export function rehydrate(state: SandboxState): SandboxState {
   for (const p of state.profiles) if (!p.privateKey) {
     const k = DEV_KEYS.get(p.address.toLowerCase());
     if (k) p.privateKey = k;
@@ -55,41 +94,283 @@ function rehydrate(state: SandboxState): SandboxState {
 
 /** Parses serialised state, restoring bigints. */
 export function deserialize(text: string): SandboxState {
-  return JSON.parse(text, (_k, v: unknown) => {
-    if (v && typeof v === 'object' && !Array.isArray(v)) {
-      const o = v as Record<string, unknown>;
-      const b = o['$bigint'];
-      if (typeof b === 'string' && Object.keys(o).length === 1) return BigInt(b);
-    }
-    return v;
-  }) as SandboxState;
+  return decode(text) as SandboxState;
 }
 
-/** Loads the state file, or null when there is none; a corrupt file is a clear error. */
-export function loadState(dir: string): SandboxState | null {
+
+// ---------------------------------------------------------------- snapshot + event log
+
+const LOG = 'events.ndjson';
+const SEGMENT = /^events\.(\d+)\.ndjson$/;
+const TEMP = /^\.(state|snapshot)\..*\.tmp$/;
+const SNAPSHOT_FORMAT = 'pm-sandbox-snapshot/1';
+
+/** What opening a data dir found: the state at `seq` and the events replayed onto it. */
+export interface Loaded {
+  state: SandboxState | null;
+  seq: number;
+  replayed: LogEntry[];
+  /** A torn last line was found (kill -9 mid append) and cut off. */
+  tornTail: boolean;
+}
+
+function corrupt(file: string, why: string): Error {
+  return new Error(`the sandbox state file ${file} is corrupt (${why}); run \`pm sandbox reset\` to start from the seed`);
+}
+
+function fsyncDir(dir: string): void {
+  try {
+    const fd = openSync(dir, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // not supported on every platform; the renames are still atomic
+  }
+}
+
+/** Reads a snapshot (or a state file of the older one-file layout); null when absent. */
+function readSnapshot(dir: string): { state: SandboxState; seq: number } | null {
   const file = stateFile(dir);
   if (!existsSync(file)) return null;
   try {
-    const s = deserialize(readFileSync(file, 'utf8'));
-    if (s.version !== 1 || !Array.isArray(s.markets) || !Array.isArray(s.orders)) throw new Error('unknown layout');
-    return rehydrate(s);
+    const o = decode(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    let state: SandboxState;
+    let seq = 0;
+    if (o['format'] === SNAPSHOT_FORMAT) {
+      state = o['state'] as SandboxState;
+      state.orders = o['orders'] as SandboxState['orders'];
+      state.feed = o['feed'] as SandboxState['feed'];
+      if (o['ledger'] !== undefined) state.ledger = o['ledger'] as Record<string, LedgerEntry[]>;
+      seq = Number(o['seq']);
+      if (!Number.isSafeInteger(seq) || seq < 0) throw new Error('bad seq');
+    } else {
+      state = o as unknown as SandboxState; // the older layout: the bare state, no log
+    }
+    if (state.version !== 1 || !Array.isArray(state.markets) || !Array.isArray(state.orders)) throw new Error('unknown layout');
+    return { state, seq };
   } catch (e) {
-    throw new Error(`the sandbox state file ${file} is corrupt (${e instanceof Error ? e.message : String(e)}); run \`pm sandbox reset\` to start from the seed`);
+    throw corrupt(file, e instanceof Error ? e.message : String(e));
   }
 }
 
-/** Writes the state atomically. */
-export function saveState(dir: string, state: SandboxState): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  chmodSync(dir, 0o700);
-  const file = stateFile(dir);
-  const tmp = join(dir, `.state.${randomBytes(4).toString('hex')}.tmp`);
-  const fd = openSync(tmp, 'w', 0o600);
-  try {
-    writeSync(fd, serialize(state));
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+/** The log files of a dir, oldest first: rotated segments by seq, then the live log. */
+function logFiles(dir: string): string[] {
+  const segs = readdirSync(dir)
+    .map((f) => SEGMENT.exec(f))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .sort((a, b) => Number(a[1]) - Number(b[1]))
+    .map((m) => join(dir, m[0]));
+  const live = join(dir, LOG);
+  return existsSync(live) ? [...segs, live] : segs;
+}
+
+/**
+ * Parses one log file. A bad last line is a torn append: it is ignored, and cut off when
+ * `cut` (the live log, which is appended to next). A bad line before the last is corruption.
+ */
+function readLogFile(file: string, cut: boolean): { entries: LogEntry[]; torn: boolean } {
+  const buf = readFileSync(file);
+  const text = buf.toString('utf8');
+  const entries: LogEntry[] = [];
+  let pos = 0;
+  let good = 0; // byte length of the well-formed prefix
+  let torn = false;
+  while (pos < text.length) {
+    const nl = text.indexOf('\n', pos);
+    const line = nl < 0 ? text.slice(pos) : text.slice(pos, nl);
+    const next = nl < 0 ? text.length : nl + 1;
+    if (line.trim() !== '') {
+      let e: LogEntry | null = null;
+      try {
+        e = decode(line) as LogEntry;
+        if (!e || typeof e.seq !== 'number' || typeof e.type !== 'string') e = null;
+      } catch {
+        e = null;
+      }
+      if (e === null || nl < 0) {
+        if (text.slice(next).trim() !== '') throw corrupt(file, `unreadable line at byte ${Buffer.byteLength(text.slice(0, pos))}`);
+        torn = true;
+        break;
+      }
+      entries.push(e);
+    }
+    pos = next;
+    good = Buffer.byteLength(text.slice(0, pos));
   }
-  renameSync(tmp, file);
+  if (torn && cut) {
+    const fd = openSync(file, 'r+');
+    try {
+      ftruncateSync(fd, good);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
+  return { entries, torn };
+}
+
+/** A deep enough copy of the state for a background snapshot (records mutated in place are copied). */
+function freeze(state: SandboxState): SandboxState {
+  return {
+    ...state,
+    profiles: state.profiles.map((p) => ({ ...p })),
+    tokens: state.tokens.map((t) => ({ ...t, scopes: [...t.scopes] })),
+    apiKeys: state.apiKeys.map((k) => ({ ...k })),
+    identityTokens: state.identityTokens.map((k) => ({ ...k })),
+    accounts: Object.fromEntries(Object.entries(state.accounts).map(([k, a]) => [k, { ...a, positions: Object.fromEntries(Object.entries(a.positions).map(([t, p]) => [t, { ...p }])) }])),
+    markets: state.markets.map((m) => ({ ...m, priceHistory: m.priceHistory.slice() })),
+    // Orders change in place (fills, cancels, settlement); execution objects too.
+    orders: state.orders.map((o) => ({ ...o, execution: { ...o.execution } })),
+    feed: state.feed.slice(),
+    ...(state.ledger ? { ledger: Object.fromEntries(Object.entries(state.ledger).map(([k, l]) => [k, l.slice()])) } : {}),
+  };
+}
+
+/** The snapshot text in pieces, so a big state is written without one long stall. */
+function* snapshotPieces(state: SandboxState, seq: number, chunk = 2000): Generator<string> {
+  const { orders, feed, ledger, ...rest } = state;
+  yield `{"format":"${SNAPSHOT_FORMAT}","seq":${seq},"state":${serialize({ ...rest, orders: [], feed: [] } as SandboxState)},"orders":[`;
+  for (let i = 0; i < orders.length; i += chunk) yield (i > 0 ? ',' : '') + orders.slice(i, i + chunk).map(encode).join(',');
+  yield '],"feed":[';
+  for (let i = 0; i < feed.length; i += chunk) yield (i > 0 ? ',' : '') + feed.slice(i, i + chunk).map(encode).join(',');
+  yield ']';
+  if (ledger) {
+    yield ',"ledger":{';
+    let first = true;
+    for (const [id, entries] of Object.entries(ledger)) {
+      yield `${first ? '' : ','}${JSON.stringify(id)}:[`;
+      first = false;
+      for (let i = 0; i < entries.length; i += chunk) yield (i > 0 ? ',' : '') + entries.slice(i, i + chunk).map(encode).join(',');
+      yield ']';
+    }
+    yield '}';
+  }
+  yield '}';
+}
+
+/** The sandbox's data dir: opens (load + replay), appends events, compacts into snapshots. */
+export class StateStore {
+  private fd: number | null = null;
+  private compaction: Promise<void> | null = null;
+  private sinceSnapshot = 0;
+  /** Start a background compaction after this many appended events. */
+  compactEvery: number;
+
+  constructor(readonly dir: string, opts: { compactEvery?: number } = {}) {
+    this.compactEvery = opts.compactEvery ?? 20_000;
+  }
+
+  /** Loads the snapshot and replays the log after it; clears temp files a kill left behind. */
+  open(): Loaded {
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    chmodSync(this.dir, 0o700);
+    for (const f of readdirSync(this.dir)) if (TEMP.test(f)) rmSync(join(this.dir, f), { force: true });
+    const snap = readSnapshot(this.dir);
+    let state: SandboxState | null = snap?.state ?? null;
+    if (state && !state.ledger) openLedgers(state, new Date().toISOString());
+    let seq = snap?.seq ?? 0;
+    const replayed: LogEntry[] = [];
+    let tornTail = false;
+    const files = logFiles(this.dir);
+    files.forEach((file, i) => {
+      const { entries, torn } = readLogFile(file, i === files.length - 1);
+      if (torn) {
+        if (i !== files.length - 1) throw corrupt(file, 'a torn line in a rotated segment');
+        tornTail = true;
+      }
+      for (const e of entries) {
+        if (e.seq <= seq) continue;
+        try {
+          state = apply(state, e);
+        } catch (err) {
+          throw corrupt(file, `event ${e.seq} (${e.type}) does not apply: ${err instanceof Error ? err.message : String(err)}`);
+        }
+        seq = e.seq;
+        replayed.push(e);
+      }
+    });
+    if (state) rehydrate(state);
+    this.sinceSnapshot = replayed.length;
+    this.fd = openSync(join(this.dir, LOG), 'a', 0o600);
+    return { state, seq, replayed, tornTail };
+  }
+
+  /** Appends events and waits for the disk (fdatasync): call before acknowledging. */
+  append(entries: readonly LogEntry[], state: SandboxState): void {
+    if (this.fd === null || entries.length === 0) return;
+    const text = entries.map((e) => encode(e)).join('\n') + '\n';
+    writeSync(this.fd, text);
+    fdatasyncSync(this.fd);
+    this.sinceSnapshot += entries.length;
+    const last = entries[entries.length - 1];
+    if (last && this.sinceSnapshot >= this.compactEvery && !this.compaction) void this.compact(state, last.seq);
+  }
+
+  /** Resolves when no compaction is running. */
+  async idle(): Promise<void> {
+    while (this.compaction) await this.compaction;
+  }
+
+  /**
+   * Writes a snapshot of `state` (as of `seq`) in the background: rotates the live log out
+   * first (appends go to a fresh file), copies the state (the only synchronous part), writes
+   * it in chunks, renames it in, then drops the segments it covers.
+   */
+  compact(state: SandboxState, seq: number): Promise<void> {
+    if (this.compaction) return this.compaction;
+    if (this.fd === null) return Promise.resolve();
+    const dir = this.dir;
+    closeSync(this.fd);
+    renameSync(join(dir, LOG), join(dir, `events.${seq}.ndjson`));
+    this.fd = openSync(join(dir, LOG), 'a', 0o600);
+    fsyncDir(dir);
+    this.sinceSnapshot = 0;
+    const frozen = freeze(state);
+    const run = async (): Promise<void> => {
+      const tmp = join(dir, `.snapshot.${randomBytes(4).toString('hex')}.tmp`);
+      const fh = await openAsync(tmp, 'w', 0o600);
+      try {
+        let buf = '';
+        for (const piece of snapshotPieces(frozen, seq)) {
+          buf += piece;
+          if (buf.length >= 1 << 20) {
+            await fh.write(buf);
+            buf = '';
+          }
+        }
+        if (buf) await fh.write(buf);
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+      await renameAsync(tmp, stateFile(dir));
+      fsyncDir(dir);
+      for (const f of readdirSync(dir)) {
+        const m = SEGMENT.exec(f);
+        if (m && Number(m[1]) <= seq) await rmAsync(join(dir, f), { force: true });
+      }
+    };
+    this.compaction = run()
+      .catch((e: unknown) => {
+        process.emitWarning(`sandbox: snapshot failed (the event log still holds everything): ${e instanceof Error ? e.message : String(e)}`);
+      })
+      .finally(() => {
+        this.compaction = null;
+      });
+    return this.compaction;
+  }
+
+  /** Final snapshot and close (clean shutdown). */
+  async close(state: SandboxState, seq: number): Promise<void> {
+    await this.idle();
+    if (this.fd === null) return;
+    if (this.sinceSnapshot > 0 || !existsSync(stateFile(this.dir))) await this.compact(state, seq);
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+    rmSync(join(this.dir, LOG), { force: true, recursive: false });
+    // An empty live log is gone; the snapshot covers everything up to `seq`.
+  }
 }

@@ -1,8 +1,11 @@
 // Settlement lifecycle of a matched trade: MATCHED (at match time, in the HTTP answer) → MINED
 // (txHash set) → CONFIRMED, each step persisted and announced as a SETTLEMENT orderEvent to the
-// taker and every maker of the trade. The delays come from ctx.settlement.
+// taker and every maker of the trade. The delays come from ctx.settlement. A trade is driven by
+// its taker order's execution; each order involved keeps the trade in its own `trades` list, so
+// an order that trades again (as maker or taker) never stalls or overwrites an earlier trade.
 import { keccak256, toHex } from 'viem';
 import { settlementEvents } from './engine.js';
+import { commit, orderById } from './reducer.js';
 import type { Hex, OrderRecord, SandboxContext, SettlementStatus } from './types.js';
 
 const RANK: Partial<Record<SettlementStatus, number>> = { MATCHED: 1, MINED: 2, CONFIRMED: 3 };
@@ -12,31 +15,32 @@ export function txHashForTrade(tradeEventId: string): Hex {
   return keccak256(toHex(`pm-sandbox-trade:${tradeEventId}`));
 }
 
-function isTakerOfTrade(o: OrderRecord): boolean {
-  return o.tradeEventId !== null && o.execution['tradeEventId'] === o.tradeEventId;
+/** The trade an order made as taker (from its execution), or null. */
+function takerTradeId(o: OrderRecord): string | null {
+  const id = o.execution['tradeEventId'];
+  return typeof id === 'string' && id !== '' ? id : null;
+}
+
+function takerStatus(o: OrderRecord): SettlementStatus {
+  return (o.execution['settlementStatus'] as SettlementStatus | undefined) ?? o.settlementStatus;
 }
 
 function advance(ctx: SandboxContext, takerOrderId: string, to: 'MINED' | 'CONFIRMED'): boolean {
   // Read ctx.state at fire time: a reset may have replaced the state since scheduling.
   const state = ctx.state;
-  const taker = state.orders.find((o) => o.id === takerOrderId);
-  if (!taker || !isTakerOfTrade(taker) || taker.tradeEventId === null) return false;
-  if ((RANK[taker.settlementStatus] ?? 0) >= (RANK[to] ?? 0)) return false;
+  const taker = orderById(state, takerOrderId);
+  const tradeId = taker ? takerTradeId(taker) : null;
+  if (!taker || tradeId === null) return false;
+  if ((RANK[takerStatus(taker)] ?? 0) >= (RANK[to] ?? 0)) return false;
   const market = state.markets.find((m) => m.slug === taker.marketSlug);
   if (!market) return false;
-  const tradeId = taker.tradeEventId;
   const hash = txHashForTrade(tradeId);
-  const nowIso = new Date(ctx.now()).toISOString();
+  const at = ctx.now();
+  const nowIso = new Date(at).toISOString();
   const makerIds = new Set(taker.makerMatches.map((m) => m.orderId));
-  // A maker that traded again since then follows its newer trade instead.
-  const makers = state.orders.filter((o) => makerIds.has(o.id) && o.tradeEventId === tradeId);
-  for (const o of [taker, ...makers]) {
-    o.settlementStatus = to;
-    o.txHash = hash;
-    o.updatedAt = nowIso;
-  }
-  taker.execution['settlementStatus'] = to;
-  taker.execution['txHash'] = hash;
+  const makers = [...makerIds].map((id) => orderById(state, id)).filter((o): o is OrderRecord => o !== undefined);
+  // Each order's record of this trade advances; order-level fields follow only its latest trade.
+  commit(state, { type: 'settlement', at, tradeEventId: tradeId, takerOrderId: taker.id, makerOrderIds: makers.map((o) => o.id), to, txHash: hash });
   ctx.persist();
   for (const e of settlementEvents(to, taker, market, nowIso, makers)) ctx.emit(e);
   return true;
@@ -58,8 +62,9 @@ function scheduleConfirmation(ctx: SandboxContext, takerOrderId: string): void {
 /** Re-schedules trades left MATCHED or MINED by a restart (call once after loading state). */
 export function resumeSettlement(ctx: SandboxContext): void {
   for (const o of ctx.state.orders) {
-    if (!isTakerOfTrade(o)) continue;
-    if (o.settlementStatus === 'MATCHED') scheduleSettlement(ctx, o.id);
-    else if (o.settlementStatus === 'MINED') scheduleConfirmation(ctx, o.id);
+    if (takerTradeId(o) === null) continue;
+    const status = takerStatus(o);
+    if (status === 'MATCHED') scheduleSettlement(ctx, o.id);
+    else if (status === 'MINED') scheduleConfirmation(ctx, o.id);
   }
 }

@@ -66,6 +66,23 @@ export interface MakerMatch {
   ownerId: number;
 }
 
+/**
+ * One trade an order took part in, with its own id and settlement: a taker order has one per
+ * submission that matched, a resting order one per taker that hit it.
+ */
+export interface OrderTrade {
+  /** The match id (maker side) or the trade id (taker side). */
+  id: string;
+  role: 'taker' | 'maker';
+  tradeEventId: string;
+  takerOrderId: string;
+  matchedSize: string; // raw shares
+  price: string; // decimal: the maker's price, or the taker's average
+  settlementStatus: SettlementStatus;
+  txHash: string | null;
+  createdAt: string;
+}
+
 export interface OrderRecord {
   id: string; // uuid
   clientOrderId: string | null;
@@ -91,6 +108,8 @@ export interface OrderRecord {
   execution: Record<string, unknown>; // the execution object returned at creation
   tradeEventId: string | null;
   txHash: string | null;
+  /** Every trade of the order, each with its own settlement (absent in older state files). */
+  trades?: OrderTrade[];
 }
 
 export interface Venue {
@@ -159,7 +178,74 @@ export interface SandboxState {
   feesCollected?: string;
   /** The sandbox's own server key (hex): token secrets derive from it, so none is stored. */
   serverKey?: string;
+  /** Append-only money ledger per profile (by profileId); balances and positions project from it. */
+  ledger?: Record<string, LedgerEntry[]>;
 }
+
+/**
+ * One line of a profile's ledger. Amounts are raw units, all ≥ 0; the kind and side say the
+ * direction. `trade` is a fill: for a maker one per match (fee 0), for a taker one per order
+ * (all its fills at once, with the one fee). `via` says how the exchange matched it.
+ */
+export interface LedgerEntry {
+  kind: 'deposit' | 'withdrawal' | 'grant' | 'trade' | 'redemption';
+  at: string;
+  usdc: bigint;
+  tokenId?: string;
+  side?: Side;
+  shares?: bigint;
+  fee?: bigint;
+  /** grant only: the cost basis that comes with the shares. */
+  cost?: bigint;
+  tradeId?: string | null;
+  orderId?: string;
+  matchId?: string;
+  role?: 'maker' | 'taker';
+  via?: string; // direct, mint, merge (a taker's fills may mix: "direct+mint")
+}
+
+/** One executed fill as the log records it (seen from the taker). */
+export interface FillRecord {
+  makerOrderId: string;
+  kind: 'direct' | 'mint' | 'merge';
+  size: bigint;
+  makerPrice: bigint;
+  takerPrice: bigint;
+  makerUsd: bigint;
+  takerUsd: bigint;
+  matchId: string;
+}
+
+/** Collections changed outside the trading path, logged as whole records. */
+export type PutCollection = 'tokens' | 'profiles' | 'apiKeys' | 'identityTokens';
+
+/**
+ * A state change. The reducer `apply(state, event)` (reducer.ts) is the only code that changes
+ * state; the event log holds these, so replaying it from the seed rebuilds the state exactly.
+ */
+export type StateEvent =
+  | { type: 'seed'; at: number }
+  | { type: 'reset'; at: number }
+  | {
+      type: 'order.placed';
+      at: number;
+      /** The new order as it stands after matching (status, remainingSize, makerMatches…). */
+      order: OrderRecord;
+      fills: FillRecord[];
+      /** The taker's own resting orders cancelled by self-trade prevention. */
+      stpCanceled: string[];
+      totals: { contracts: bigint; usdGross: bigint; usdFee: bigint; usdNet: bigint };
+      /** The NEW_TRADE feed entry, when something matched. */
+      feed: Record<string, unknown> | null;
+    }
+  | { type: 'order.cancelled'; at: number; orderId: string }
+  | { type: 'settlement'; at: number; tradeEventId: string; takerOrderId: string; makerOrderIds: string[]; to: 'MINED' | 'CONFIRMED'; txHash: string }
+  | { type: 'put'; coll: PutCollection; key: string; value: unknown }
+  | { type: 'del'; coll: PutCollection; key: string }
+  | { type: 'set'; field: 'serverKey' | 'nextProfileId'; value: unknown };
+
+/** A logged event: its monotonic sequence number and wall time of the commit. */
+export type LogEntry = StateEvent & { seq: number };
 
 /** What the authentication layer established for a request. */
 export interface AuthContext {
@@ -216,7 +302,10 @@ export type SandboxEvent =
 export interface SandboxContext {
   state: SandboxState;
   now(): number;
-  /** Persist state (atomic write) unless ephemeral; call after every mutation that acks. */
+  /**
+   * Commits what changed since the last call: appends the pending events to the log (and,
+   * with a data dir, to disk with fsync). Call after every mutation, before answering.
+   */
   persist(): void;
   emit(event: SandboxEvent): void;
   /** Settlement delays for UNMATCHED/MATCHED → MINED → CONFIRMED, in ms. */

@@ -1,12 +1,12 @@
-import { rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Handler } from '../../cli/command.js';
 import { confirm } from '../../cli/prompt.js';
 import { UsageError } from '../../core/errors.js';
-import { runningSandbox, sandboxDir } from '../../core/sandboxctl.js';
+import { findSandbox, sandboxDir } from '../../core/sandboxctl.js';
 
 const run: Handler = async (ctx) => {
-  const info = runningSandbox(ctx.home);
+  const info = await findSandbox(ctx.home);
   if (!ctx.flags.yes && !(await confirm(ctx, 'Reset the sandbox to its seed? Orders, balances and tokens made since are lost.'))) {
     throw new UsageError('not reset: declined');
   }
@@ -21,7 +21,9 @@ const run: Handler = async (ctx) => {
     ctx.out.data({ reset: true, running: true, baseUrl: info.baseUrl }, () => ctx.out.info(`reset the running sandbox at ${info.baseUrl}`));
     return 0;
   }
-  rmSync(join(sandboxDir(ctx.home), 'state.json'), { force: true });
+  const dir = sandboxDir(ctx.home);
+  // The snapshot, the event log and its rotated segments, and temp files a kill left.
+  if (existsSync(dir)) for (const f of readdirSync(dir)) if (/^(state\.json|events(\.\d+)?\.ndjson|\.(state|snapshot)\..*\.tmp)$/.test(f)) rmSync(join(dir, f), { force: true });
   ctx.out.data({ reset: true, running: false }, () => ctx.out.info('reset the stored sandbox state; the next start is seeded afresh'));
   return 0;
 };

@@ -2,8 +2,8 @@ import { fileURLToPath } from 'node:url';
 import type { Handler } from '../../cli/command.js';
 import { optBool, optNum, optStr } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
-import { clearRunInfo, listenError, runningSandbox, sandboxDir, spawnDetached, writeRunInfo } from '../../core/sandboxctl.js';
-import { UsageError } from '../../core/errors.js';
+import { clearRunInfo, findSandbox, listenError, sandboxDir, spawnDetached, writeRunInfo } from '../../core/sandboxctl.js';
+import { ConflictError } from '../../core/errors.js';
 
 interface Ready {
   baseUrl: string;
@@ -34,13 +34,21 @@ function rememberProfile(ctx: Context, baseUrl: string, wsUrl: string): void {
   ctx.saveConfig(cfg);
 }
 
+/** Exit 5: the state under PM_HOME/sandbox is locked by a live sandbox (the lock, not server.json, decides). */
+function alreadyRunning(pid: number, baseUrl?: string): ConflictError {
+  return new ConflictError(`a sandbox is already running on this state (pid ${pid})`, {
+    details: baseUrl ? `It listens at ${baseUrl}.` : undefined,
+    hint: 'Stop it with pm sandbox stop, or use --ephemeral for another one (in memory).',
+  });
+}
+
 const run: Handler = async (ctx, { opts }) => {
   const port = optNum(opts, 'port') ?? 8787;
   const host = optStr(opts, 'host') ?? '127.0.0.1';
   const ephemeral = optBool(opts, 'ephemeral');
   if (!ephemeral) {
-    const running = runningSandbox(ctx.home);
-    if (running) throw new UsageError(`a sandbox is already running at ${running.baseUrl} (pid ${running.pid}) for this PM_HOME`, { hint: 'Stop it with pm sandbox stop, or use --ephemeral for another one.' });
+    const running = await findSandbox(ctx.home);
+    if (running) throw alreadyRunning(running.pid, running.baseUrl);
   }
   if (optBool(opts, 'detach')) {
     const bin = fileURLToPath(new URL('../../../bin/pm.js', import.meta.url));
@@ -56,6 +64,8 @@ const run: Handler = async (ctx, { opts }) => {
   try {
     handle = await startSandbox({ port, host, dataDir: ephemeral ? null : sandboxDir(ctx.home) });
   } catch (e) {
+    const locked = e as { code?: string; holder?: { pid: number; baseUrl?: string } };
+    if (locked.code === 'ESANDBOXLOCKED') throw alreadyRunning(locked.holder?.pid ?? 0, locked.holder?.baseUrl);
     throw listenError(e, host, port);
   }
   const info = handle.info;

@@ -1,8 +1,8 @@
 import type { Handler } from '../../cli/command.js';
-import { runningSandbox } from '../../core/sandboxctl.js';
+import { findSandbox } from '../../core/sandboxctl.js';
 
 const run: Handler = async (ctx) => {
-  const info = runningSandbox(ctx.home);
+  const info = await findSandbox(ctx.home);
   if (!info) {
     ctx.out.data({ running: false }, () => ctx.out.line('not running'));
     ctx.out.info('Start one with: pm sandbox start --detach');

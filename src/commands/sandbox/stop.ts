@@ -1,9 +1,9 @@
 import type { Handler } from '../../cli/command.js';
 import { NetworkError } from '../../core/errors.js';
-import { clearRunInfo, runningSandbox, stopProcess } from '../../core/sandboxctl.js';
+import { clearRunInfo, findSandbox, stopProcess } from '../../core/sandboxctl.js';
 
 const run: Handler = async (ctx) => {
-  const info = runningSandbox(ctx.home);
+  const info = await findSandbox(ctx.home);
   if (!info) {
     ctx.out.data({ stopped: false, running: false }, () => ctx.out.info('no sandbox is running'));
     return 0;

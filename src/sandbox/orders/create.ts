@@ -4,9 +4,10 @@ import { getAddress, isAddress } from 'viem';
 import { ZERO_ADDRESS, recoverOrderSigner, signOrderWithKey, type SignedOrderFields } from '../eip712.js';
 import { submitOrder } from '../engine.js';
 import { scheduleSettlement } from '../settlement.js';
-import { ONE, PRICE_TICK, SIZE_STEP, ceilDiv, parseDecimal6, parseWireInt } from './amounts.js';
+import { ONE, PRICE_TICK, SIZE_STEP, ceilDiv, formatRaw, parseDecimal6, parseWireInt } from './amounts.js';
+import { createOrderShapeError } from './shape.js';
 import { createdView } from './views.js';
-import type { Hex, OrderType, Profile, SandboxContext, SandboxRequest, SandboxResponse } from '../types.js';
+import type { Hex, MarketRecord, OrderType, Profile, SandboxContext, SandboxRequest, SandboxResponse } from '../types.js';
 
 /** A JSON error answer: `{message}` with a status. */
 export function fail(status: number, message: string): SandboxResponse {
@@ -50,6 +51,16 @@ export function isResponse(v: Profile | SandboxResponse): v is SandboxResponse {
   return 'status' in v;
 }
 
+/** Default minimum order size in raw shares (1 share), as the order book reports it. */
+export const DEFAULT_MIN_SIZE = ONE;
+
+/** A market's minimum order size in raw shares: `settings.minSize` when set, else 1 share. */
+export function marketMinSize(market: MarketRecord): bigint {
+  const settings = asObject(market.extra['settings']);
+  const v = parseWireInt(settings?.['minSize']);
+  return v === null ? DEFAULT_MIN_SIZE : v;
+}
+
 function sameAddress(a: string, b: string): boolean {
   return a.toLowerCase() === b.toLowerCase();
 }
@@ -58,6 +69,9 @@ function sameAddress(a: string, b: string): boolean {
 export async function createOrder(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxResponse> {
   const auth = req.auth;
   if (!auth) return fail(401, 'Authentication required');
+  // Shape first: only known keys and scalar values get any further (nothing else can be stored).
+  const shapeError = createOrderShapeError(req.json, Buffer.byteLength(req.rawBody, 'utf8'));
+  if (shapeError !== null) return fail(400, shapeError);
   const body = asObject(req.json);
   if (!body) return fail(400, 'Request body must be a JSON object');
   const order = asObject(body['order']);
@@ -113,7 +127,7 @@ export async function createOrder(req: SandboxRequest, ctx: SandboxContext): Pro
   if (makerAmount === null || makerAmount <= 0n) return fail(400, 'order.makerAmount must be a positive integer in raw units');
   if (takerAmount === null || takerAmount <= 0n) return fail(400, 'order.takerAmount must be a positive integer in raw units');
   const expiration = parseWireInt(order['expiration'] ?? '0');
-  if (expiration !== 0n) return fail(400, 'order.expiration must be "0"');
+  if (expiration !== 0n) return fail(400, 'expiration must be "0": orders do not expire on this exchange');
   const nonce = parseWireInt(order['nonce'] ?? 0);
   if (nonce !== 0n) return fail(400, 'order.nonce must be 0');
   const fee = order['feeRateBps'];
@@ -159,6 +173,12 @@ export async function createOrder(req: SandboxRequest, ctx: SandboxContext): Pro
     if (collateral !== floor && collateral !== ceil) {
       return fail(400, `${isBuy ? 'makerAmount' : 'takerAmount'} ${collateral} does not match price ${String(priceRaw)} × size ${size}: expected ${ceil}`);
     }
+  }
+  // The market's minimum size counts shares: GTC/FAK size, FOK SELL shares sold (a FOK BUY spends USDC).
+  const minSize = marketMinSize(market);
+  const shares = type === 'FOK' ? (isBuy ? null : makerAmount) : size;
+  if (shares !== null && shares < minSize) {
+    return fail(400, `Order size ${formatRaw(shares)} is below the market minimum size ${formatRaw(minSize)}`);
   }
 
   // ---- owner, maker and signature ----

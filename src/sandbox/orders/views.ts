@@ -1,6 +1,7 @@
 // Wire views of stored orders: what POST /orders, the status batch and user-orders return.
 // Amounts go out as strings (raw units) and prices as decimal strings, as the docs show.
 import { ONE, formatRaw } from './amounts.js';
+import { tradesView } from './trades.js';
 import type { MarketRecord, OrderRecord, SandboxState } from '../types.js';
 
 /** The market summary embedded in an order (wire-facts §3.8). */
@@ -74,13 +75,15 @@ export function createdView(state: SandboxState, o: OrderRecord): Record<string,
   const out: Record<string, unknown> = { order: orderView(state, o) };
   if (o.makerMatches.length > 0) out['makerMatches'] = makerMatchesView(o);
   out['execution'] = { ...o.execution };
+  // Every trade of the order with its own id, tx hash and settlement (a sandbox addition).
+  if ((o.trades ?? []).length > 0) out['trades'] = tradesView(o);
   return out;
 }
 
 /** One item of GET /markets/:slug/user-orders. */
 export function userOrderView(state: SandboxState, o: OrderRecord): Record<string, unknown> {
   const market = state.markets.find((m) => m.slug === o.marketSlug);
-  return {
+  const out: Record<string, unknown> = {
     id: o.id,
     createdAt: o.createdAt,
     makerAmount: o.makerAmount.toString(),
@@ -98,4 +101,6 @@ export function userOrderView(state: SandboxState, o: OrderRecord): Record<strin
     clientOrderId: o.clientOrderId,
     settlementStatus: o.settlementStatus,
   };
+  if ((o.trades ?? []).length > 0) out['trades'] = tradesView(o);
+  return out;
 }

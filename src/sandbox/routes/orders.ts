@@ -2,6 +2,7 @@
 // Handlers persist before answering and emit orderEvent/orderbook events after the commit.
 import { cancelLive, cancelOrder, omeEvent } from '../engine.js';
 import { actingProfile, asObject, createOrder, fail, isResponse } from '../orders/create.js';
+import { knownKeysError } from '../orders/shape.js';
 import { createdView, userOrderView } from '../orders/views.js';
 import type {
   AuthRequirement,
@@ -108,6 +109,8 @@ function deleteAll(req: SandboxRequest, ctx: SandboxContext): SandboxResponse {
 
 function batchCancel(req: SandboxRequest, ctx: SandboxContext): SandboxResponse {
   if (!req.auth) return fail(401, 'Authentication required');
+  const shape = knownKeysError(req.json, ['orderIds', 'clientOrderIds', 'onBehalfOf'], 'a batch-cancel request');
+  if (shape !== null) return fail(400, shape);
   const body = asObject(req.json);
   if (!body) return fail(400, 'Request body must be a JSON object');
   const hasIds = body['orderIds'] !== undefined;
@@ -123,6 +126,8 @@ function batchCancel(req: SandboxRequest, ctx: SandboxContext): SandboxResponse 
 
 function legacyCancelBatch(req: SandboxRequest, ctx: SandboxContext): SandboxResponse {
   if (!req.auth) return fail(401, 'Authentication required');
+  const shape = knownKeysError(req.json, ['orderIds', 'onBehalfOf'], 'a cancel-batch request');
+  if (shape !== null) return fail(400, shape);
   const body = asObject(req.json);
   if (!body) return fail(400, 'Request body must be a JSON object');
   const list = stringList(body['orderIds'], 'orderIds', 128);
@@ -162,6 +167,8 @@ function userOrders(req: SandboxRequest, ctx: SandboxContext): SandboxResponse {
 
 function statusBatch(req: SandboxRequest, ctx: SandboxContext): SandboxResponse {
   if (!req.auth) return fail(401, 'Authentication required');
+  const shape = knownKeysError(req.json, ['items', 'onBehalfOf'], 'a status-batch request');
+  if (shape !== null) return fail(400, shape);
   const body = asObject(req.json);
   const items = body?.['items'];
   if (!Array.isArray(items) || items.length < 1 || items.length > 50) return fail(400, 'items must be an array of 1 to 50 entries');

@@ -1,0 +1,133 @@
+// The sandbox's event log: every state change, in order, with a monotonic sequence number.
+// The trading path records its events as it commits them (reducer.commit → record); other
+// collections (tokens, profiles, API keys, identity tokens, the server key) are compared at
+// each commit and logged as whole-record "put" events by the same append path. `commit` then
+// appends the batch to disk (fsync) before the caller answers, and hands it to in-process
+// subscribers (the future socket.io streams are projections of this log).
+import { attachRecorder, recordKey } from './reducer.js';
+import { encode, slimProfile, slimToken, type StateStore } from './persist.js';
+import type { LogEntry, PutCollection, SandboxState, StateEvent } from './types.js';
+
+const COLLECTIONS: readonly PutCollection[] = ['profiles', 'tokens', 'apiKeys', 'identityTokens'];
+const SCALARS = ['serverKey', 'nextProfileId'] as const;
+
+export type LogListener = (e: LogEntry) => void;
+
+/** A record as logged: no dev key, no derivable token secret. */
+function logged(state: SandboxState, coll: PutCollection, rec: unknown): unknown {
+  if (coll === 'tokens') return slimToken(state, rec as SandboxState['tokens'][number]);
+  if (coll === 'profiles') return slimProfile(rec as SandboxState['profiles'][number]);
+  return rec;
+}
+
+/** What a change is judged by: a token's lastUsedAt (set by every request) alone is no change. */
+function fingerprint(coll: PutCollection, value: unknown): string {
+  if (coll !== 'tokens') return encode(value);
+  const { lastUsedAt: _volatile, ...rest } = value as Record<string, unknown>;
+  return encode(rest);
+}
+
+export class EventLog {
+  private pending: LogEntry[] = [];
+  private recent: LogEntry[] = [];
+  private readonly listeners = new Set<LogListener>();
+  private known = new Map<string, string>(); // coll|key → logged JSON
+  private scalars = new Map<string, string>();
+  private state: SandboxState | null = null;
+
+  /**
+   * @param seq the last sequence number already in the log
+   * @param store the data dir, or null for an in-memory sandbox
+   * @param keep how many recent events stay in memory for subscribe(fromSeq)
+   */
+  constructor(public seq: number, private readonly store: StateStore | null, private readonly keep = 50_000, history: readonly LogEntry[] = []) {
+    this.recent = history.slice(-keep);
+  }
+
+  /** Watches a (new) live state: its committed events and its record collections. */
+  watch(state: SandboxState): void {
+    if (this.state && this.state !== state) attachRecorder(this.state, () => undefined); // a replaced state logs nothing
+    this.state = state;
+    attachRecorder(state, (ev) => this.record(ev));
+    this.known = new Map();
+    for (const coll of COLLECTIONS) for (const rec of state[coll]) this.known.set(`${coll}|${recordKey(coll, rec as unknown as Record<string, unknown>)}`, fingerprint(coll, logged(state, coll, rec)));
+    this.scalars = new Map(SCALARS.map((f) => [f, encode(state[f] ?? null)]));
+  }
+
+  /** Queues an event that has just been applied to the live state. */
+  record(ev: StateEvent): void {
+    this.seq += 1;
+    this.pending.push({ ...ev, seq: this.seq } as LogEntry);
+  }
+
+  /** Logs whole-record changes made outside the reducer (tokens, profiles, keys…). */
+  private captureRecords(): void {
+    const state = this.state;
+    if (!state) return;
+    for (const f of SCALARS) {
+      const now = encode(state[f] ?? null);
+      if (this.scalars.get(f) !== now) {
+        this.scalars.set(f, now);
+        this.record({ type: 'set', field: f, value: structuredClone(state[f] ?? null) });
+      }
+    }
+    const seen = new Set<string>();
+    for (const coll of COLLECTIONS) {
+      for (const rec of state[coll]) {
+        const key = recordKey(coll, rec as unknown as Record<string, unknown>);
+        const id = `${coll}|${key}`;
+        seen.add(id);
+        const value = logged(state, coll, rec);
+        const text = fingerprint(coll, value);
+        if (this.known.get(id) === text) continue;
+        this.known.set(id, text);
+        this.record({ type: 'put', coll, key, value: structuredClone(value) });
+      }
+    }
+    for (const id of [...this.known.keys()]) {
+      if (seen.has(id)) continue;
+      this.known.delete(id);
+      const [coll, ...rest] = id.split('|');
+      this.record({ type: 'del', coll: coll as PutCollection, key: rest.join('|') });
+    }
+  }
+
+  /**
+   * Commits everything recorded since the last call: appends it to disk with fsync (when
+   * persistent), then tells subscribers. Returns the committed entries.
+   */
+  commit(): LogEntry[] {
+    this.captureRecords();
+    if (this.pending.length === 0) return [];
+    const batch = this.pending;
+    this.pending = [];
+    if (this.store && this.state) this.store.append(batch, this.state);
+    for (const e of batch) this.recent.push(e);
+    if (this.recent.length > this.keep * 1.5) this.recent = this.recent.slice(-this.keep);
+    for (const e of batch) for (const fn of this.listeners) {
+      try {
+        fn(e);
+      } catch {
+        // a subscriber's failure is its own
+      }
+    }
+    return batch;
+  }
+
+  /** The committed entries with seq ≥ fromSeq still held in memory. */
+  since(fromSeq: number): LogEntry[] {
+    const first = this.recent[0]?.seq ?? this.seq + 1;
+    if (fromSeq < first && fromSeq <= this.seq) throw new RangeError(`events before seq ${first} are no longer in memory (they are in the snapshot)`);
+    return this.recent.filter((e) => e.seq >= fromSeq);
+  }
+
+  /** Calls `cb` with every committed entry from `fromSeq` on (history first, then live). */
+  subscribe(fromSeq: number, cb: LogListener): () => void {
+    for (const e of this.since(fromSeq)) cb(e);
+    const fn: LogListener = (e) => {
+      if (e.seq >= fromSeq) cb(e);
+    };
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+}

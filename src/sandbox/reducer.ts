@@ -1,0 +1,226 @@
+// The one reducer: `apply(state, event)` is the only code that changes sandbox state. Engine,
+// settlement and routes decide (and refuse) without touching state, then `commit` an event,
+// which applies it and hands it to the state's recorder (the event log) when there is one.
+// Replaying the log from the seed therefore rebuilds the live state exactly.
+import { buyLock, formatRaw, ONE } from './orders/amounts.js';
+import { addTrade, settleTrade } from './orders/trades.js';
+import { book, openLedgers, realiseAverage } from './ledger.js';
+import { seedState } from './seed.js';
+import type { Account, OrderRecord, Position, SandboxState, StateEvent } from './types.js';
+
+/** The account of a profile, created empty on first use. */
+export function accountOf(state: SandboxState, profileId: number): Account {
+  const key = String(profileId);
+  let acct = state.accounts[key];
+  if (!acct) {
+    acct = { profileId, usdc: 0n, lockedUsdc: 0n, positions: {} };
+    state.accounts[key] = acct;
+  }
+  return acct;
+}
+
+/** The position of an account in one token, created empty on first use. */
+export function positionOf(acct: Account, tokenId: string): Position {
+  let pos = acct.positions[tokenId];
+  if (!pos) {
+    pos = { shares: 0n, locked: 0n, cost: 0n, realisedPnl: 0n };
+    acct.positions[tokenId] = pos;
+  }
+  return pos;
+}
+
+// Orders by id. state.orders only grows at the end, so the index catches up by scanning the
+// tail; a replaced or shrunk array (reset, pruning) is re-indexed.
+interface IdIndex {
+  orders: OrderRecord[];
+  first: OrderRecord | undefined;
+  scanned: number;
+  byId: Map<string, OrderRecord>;
+}
+const idIndexes = new WeakMap<SandboxState, IdIndex>();
+
+/** The order with this id, or undefined; O(1) amortised. */
+export function orderById(state: SandboxState, id: string): OrderRecord | undefined {
+  let idx = idIndexes.get(state);
+  if (!idx || idx.orders !== state.orders || idx.scanned > state.orders.length || (idx.scanned > 0 && idx.first !== state.orders[0])) {
+    idx = { orders: state.orders, first: state.orders[0], scanned: 0, byId: new Map() };
+    idIndexes.set(state, idx);
+  }
+  if (idx.first === undefined) idx.first = state.orders[0];
+  for (; idx.scanned < state.orders.length; idx.scanned += 1) {
+    const o = state.orders[idx.scanned];
+    if (o) idx.byId.set(o.id, o);
+  }
+  return idx.byId.get(id);
+}
+
+/** Releases what a LIVE order reserves, without changing its status. */
+function unlock(state: SandboxState, o: OrderRecord): void {
+  const acct = accountOf(state, o.ownerId);
+  if (o.side === 'BUY') acct.lockedUsdc -= buyLock(o.remainingSize, o.price ?? 0n);
+  else positionOf(acct, o.tokenId).locked -= o.remainingSize;
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+function need<T>(v: T | undefined, what: string): T {
+  if (v === undefined) throw new Error(`event refers to a missing ${what}`);
+  return v;
+}
+
+function keyOf(coll: string, v: Record<string, unknown>): string {
+  switch (coll) {
+    case 'tokens':
+      return String(v['tokenId']);
+    case 'profiles':
+      return String(v['id']);
+    case 'apiKeys':
+      return String(v['key']);
+    default:
+      return String(v['token']);
+  }
+}
+
+/** A fresh seeded state with opened ledgers. */
+function seeded(at: number): SandboxState {
+  const s = seedState(at);
+  openLedgers(s, iso(at));
+  return s;
+}
+
+/**
+ * Applies one event and returns the state (a new object only for seed/reset). Events carry
+ * their own copies of records, which the reducer clones, so a logged event never changes.
+ */
+export function apply(state: SandboxState | null, ev: StateEvent): SandboxState {
+  if (ev.type === 'seed' || ev.type === 'reset') return seeded(ev.at);
+  if (!state) throw new Error(`the event log does not start with a seed (first event: ${ev.type})`);
+  switch (ev.type) {
+    case 'order.placed': {
+      const nowIso = iso(ev.at);
+      const order = ev.order;
+      const market = need(state.markets.find((m) => m.slug === order.marketSlug), `market ${order.marketSlug}`);
+      for (const id of ev.stpCanceled) {
+        const o = need(orderById(state, id), `order ${id}`);
+        unlock(state, o);
+        o.status = 'CANCELED';
+        o.updatedAt = nowIso;
+      }
+      const kinds = new Set<string>();
+      for (const f of ev.fills) {
+        const m = need(orderById(state, f.makerOrderId), `order ${f.makerOrderId}`);
+        const makerAcct = accountOf(state, m.ownerId);
+        const makerPos = positionOf(makerAcct, m.tokenId);
+        const before = m.remainingSize;
+        m.remainingSize -= f.size;
+        if (m.side === 'SELL') {
+          realiseAverage(makerPos, f.size, f.makerUsd);
+          makerPos.shares -= f.size;
+          makerPos.locked -= f.size;
+          makerAcct.usdc += f.makerUsd;
+        } else {
+          makerAcct.usdc -= f.makerUsd;
+          makerAcct.lockedUsdc -= buyLock(before, f.makerPrice) - buyLock(m.remainingSize, f.makerPrice);
+          makerPos.shares += f.size;
+          makerPos.cost += f.makerUsd;
+        }
+        if (m.remainingSize === 0n) m.status = 'MATCHED';
+        m.settlementStatus = 'MATCHED';
+        m.tradeEventId = order.tradeEventId;
+        m.updatedAt = nowIso;
+        addTrade(m, { id: f.matchId, role: 'maker', tradeEventId: String(order.tradeEventId), takerOrderId: order.id, matchedSize: f.size.toString(), price: formatRaw(f.makerPrice), createdAt: nowIso });
+        market.volume += f.takerUsd;
+        kinds.add(f.kind);
+        book(state, m.ownerId, { kind: 'trade', at: nowIso, role: 'maker', side: m.side, tokenId: m.tokenId, shares: f.size, usdc: f.makerUsd, fee: 0n, tradeId: order.tradeEventId, orderId: m.id, matchId: f.matchId, via: f.kind });
+      }
+      const acct = accountOf(state, order.ownerId);
+      const takerPos = positionOf(acct, order.tokenId);
+      const t = ev.totals;
+      if (t.contracts > 0n) {
+        if (order.side === 'BUY') {
+          acct.usdc -= t.usdNet;
+          takerPos.shares += t.contracts;
+          takerPos.cost += t.usdNet;
+        } else {
+          realiseAverage(takerPos, t.contracts, t.usdNet);
+          takerPos.shares -= t.contracts;
+          acct.usdc += t.usdNet;
+        }
+        state.feesCollected = (BigInt(state.feesCollected ?? '0') + t.usdFee).toString();
+        book(state, order.ownerId, { kind: 'trade', at: nowIso, role: 'taker', side: order.side, tokenId: order.tokenId, shares: t.contracts, usdc: t.usdGross, fee: t.usdFee, tradeId: order.tradeEventId, orderId: order.id, via: [...kinds].join('+') });
+      }
+      const rest = order.status === 'LIVE' ? order.remainingSize : 0n;
+      if (rest > 0n) {
+        if (order.side === 'BUY') acct.lockedUsdc += buyLock(rest, order.price ?? 0n);
+        else takerPos.locked += rest;
+      }
+      if (takerPos.shares === 0n && takerPos.locked === 0n && takerPos.cost === 0n && takerPos.realisedPnl === 0n) {
+        // Do not leave empty positions behind for accounts that only rested a BUY.
+        delete acct.positions[order.tokenId];
+      }
+      if (state.nextSeq <= order.seq) state.nextSeq = order.seq + 1;
+      state.orders.push(structuredClone(order));
+      const last = ev.fills[ev.fills.length - 1];
+      if (last) {
+        const yesPrice = order.outcome === 'YES' ? last.takerPrice : ONE - last.takerPrice;
+        market.lastTradePrice = yesPrice;
+        market.priceHistory.push({ t: ev.at, price: yesPrice });
+        market.updatedAt = nowIso;
+      }
+      if (ev.feed) state.feed.push(structuredClone(ev.feed));
+      return state;
+    }
+    case 'order.cancelled': {
+      const o = need(orderById(state, ev.orderId), `order ${ev.orderId}`);
+      if (o.status !== 'LIVE') throw new Error(`event cancels order ${o.id}, which is ${o.status}`);
+      unlock(state, o);
+      o.status = 'CANCELED';
+      o.updatedAt = iso(ev.at);
+      return state;
+    }
+    case 'settlement': {
+      const nowIso = iso(ev.at);
+      const taker = need(orderById(state, ev.takerOrderId), `order ${ev.takerOrderId}`);
+      // Each order's record of this trade advances; order-level fields follow only its latest trade.
+      for (const id of [ev.takerOrderId, ...ev.makerOrderIds]) settleTrade(need(orderById(state, id), `order ${id}`), ev.tradeEventId, ev.to, ev.txHash, nowIso);
+      taker.execution['settlementStatus'] = ev.to;
+      taker.execution['txHash'] = ev.txHash;
+      return state;
+    }
+    case 'put': {
+      const list = state[ev.coll] as unknown as Record<string, unknown>[];
+      const value = structuredClone(ev.value) as Record<string, unknown>;
+      const i = list.findIndex((x) => keyOf(ev.coll, x) === ev.key);
+      if (i >= 0) list[i] = value;
+      else list.push(value);
+      return state;
+    }
+    case 'del': {
+      const list = state[ev.coll] as unknown as Record<string, unknown>[];
+      const i = list.findIndex((x) => keyOf(ev.coll, x) === ev.key);
+      if (i >= 0) list.splice(i, 1);
+      return state;
+    }
+    case 'set': {
+      (state as unknown as Record<string, unknown>)[ev.field] = ev.value;
+      return state;
+    }
+  }
+}
+
+/** Where committed events go: the event log of a running sandbox. */
+export type Recorder = (ev: StateEvent) => void;
+const recorders = new WeakMap<SandboxState, Recorder>();
+
+/** Routes the events committed on `state` to `rec` (the sandbox's log). */
+export function attachRecorder(state: SandboxState, rec: Recorder): void {
+  recorders.set(state, rec);
+}
+
+/** Applies an event to the live state and records it for the log (if one is attached). */
+export function commit(state: SandboxState, ev: StateEvent): void {
+  apply(state, ev);
+  recorders.get(state)?.(ev);
+}
+
+export { keyOf as recordKey };

@@ -1,0 +1,161 @@
+// The sandbox as a real process (bin/pm.js, built by `npm test`): kill -9 mid-stream loses no
+// acknowledged order, and the state lock refuses a second sandbox on the same PM_HOME even
+// when server.json is gone or corrupt.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Wallet } from 'ethers';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/index.js';
+
+const BIN = join(process.cwd(), 'bin', 'pm.js');
+const ZERO = '0x0000000000000000000000000000000000000000';
+const children: ChildProcess[] = [];
+const homes: string[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  for (const h of homes.splice(0)) rmSync(h, { recursive: true, force: true });
+});
+
+interface Ready {
+  baseUrl: string;
+  pid: number;
+  accounts: { name: string; privateKey: string; profileId: number; apiKey: string }[];
+}
+
+/** Runs pm in a child; resolves with the first stdout line (or the exit, whichever first). */
+function pm(home: string, args: string[]): { child: ChildProcess; first: Promise<{ line: string | null; code: number | null; stderr: string }> } {
+  const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env['PATH'], HOME: process.env['HOME'], PM_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  let err = '';
+  const first = new Promise<{ line: string | null; code: number | null; stderr: string }>((resolve) => {
+    child.stdout?.on('data', (c: Buffer) => {
+      out += c.toString('utf8');
+      const nl = out.indexOf('\n');
+      if (nl >= 0) resolve({ line: out.slice(0, nl), code: null, stderr: err });
+    });
+    child.stderr?.on('data', (c: Buffer) => (err += c.toString('utf8')));
+    child.on('exit', (code) => resolve({ line: null, code, stderr: err }));
+  });
+  return { child, first };
+}
+
+async function startChild(home: string): Promise<{ child: ChildProcess; ready: Ready }> {
+  const { child, first } = pm(home, ['--json', 'sandbox', 'start', '--port', '0']);
+  const r = await first;
+  if (r.line === null) throw new Error(`sandbox exited ${r.code}: ${r.stderr}`);
+  return { child, ready: JSON.parse(r.line) as Ready };
+}
+
+function tempHome(): string {
+  const h = mkdtempSync(join(tmpdir(), 'pm-crash-'));
+  homes.push(h);
+  return h;
+}
+
+async function signedBody(wallet: Wallet, ownerId: number, fee: number, exchange: string, slug: string, tokenId: string, salt: number): Promise<Record<string, unknown>> {
+  const shares = 10_000_000n;
+  const price = 100_000n; // 0.10: far below the asks, so every order rests
+  const makerAmount = (shares * price) / 1_000_000n;
+  const msg = { salt: BigInt(salt), maker: wallet.address, signer: wallet.address, taker: ZERO, tokenId: BigInt(tokenId), makerAmount, takerAmount: shares, expiration: 0n, nonce: 0n, feeRateBps: BigInt(fee), side: 0, signatureType: 0 };
+  const signature = await wallet.signTypedData(
+    { name: 'Limitless CTF Exchange', version: '1', chainId: 8453, verifyingContract: exchange },
+    {
+      Order: [
+        { name: 'salt', type: 'uint256' },
+        { name: 'maker', type: 'address' },
+        { name: 'signer', type: 'address' },
+        { name: 'taker', type: 'address' },
+        { name: 'tokenId', type: 'uint256' },
+        { name: 'makerAmount', type: 'uint256' },
+        { name: 'takerAmount', type: 'uint256' },
+        { name: 'expiration', type: 'uint256' },
+        { name: 'nonce', type: 'uint256' },
+        { name: 'feeRateBps', type: 'uint256' },
+        { name: 'side', type: 'uint8' },
+        { name: 'signatureType', type: 'uint8' },
+      ],
+    },
+    msg,
+  );
+  return {
+    order: { salt, maker: wallet.address, signer: wallet.address, taker: ZERO, tokenId, makerAmount: Number(makerAmount), takerAmount: Number(shares), expiration: '0', nonce: 0, feeRateBps: fee, side: 0, signatureType: 0, signature, price: 0.1 },
+    orderType: 'GTC',
+    marketSlug: slug,
+    ownerId,
+    clientOrderId: `crash-${salt}`,
+  };
+}
+
+describe('sandbox process', () => {
+  it('kill -9 mid-stream: every order answered 2xx is there after a restart on the same PM_HOME', async () => {
+    const home = tempHome();
+    const { child, ready } = await startChild(home);
+    const slug = 'btc-100k-2026';
+    const market = (await (await fetch(`${ready.baseUrl}/markets/${slug}`)).json()) as { venue: { exchange: string }; positionIds: string[] };
+    const tokenId = market.positionIds[0] ?? '';
+    const fees: Record<string, number> = { alice: 300, bob: 0, partner: 300 };
+    const acked: string[] = [];
+    let stop = false;
+    let salt = 1_000;
+    const stream = async (acct: Ready['accounts'][number]): Promise<void> => {
+      const wallet = new Wallet(acct.privateKey);
+      while (!stop) {
+        const body = await signedBody(wallet, acct.profileId, fees[acct.name] ?? 0, market.venue.exchange, slug, tokenId, salt++);
+        const started = Date.now();
+        try {
+          const r = await fetch(`${ready.baseUrl}/orders`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': acct.apiKey }, body: JSON.stringify(body) });
+          if (r.status >= 200 && r.status < 300) acked.push(((await r.json()) as { order: { id: string } }).order.id);
+        } catch {
+          return; // the process died mid-request: no answer, no promise
+        }
+        await new Promise((res) => setTimeout(res, Math.max(0, 320 - (Date.now() - started))));
+      }
+    };
+    const streams = ready.accounts.filter((a) => a.name in fees).map(stream);
+    await new Promise((r) => setTimeout(r, 1500));
+    child.kill('SIGKILL');
+    stop = true;
+    await Promise.all(streams);
+    if (child.exitCode === null && child.signalCode === null) await new Promise((r) => child.once('exit', r));
+    expect(acked.length).toBeGreaterThanOrEqual(6);
+    const sb = await startSandbox({ port: 0, dataDir: join(home, 'sandbox') });
+    try {
+      const ids = new Set(sb.ctx.state.orders.map((o) => o.id));
+      expect(acked.filter((id) => !ids.has(id))).toEqual([]);
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it('a second `sandbox start` on the same state exits 5 naming the pid, even without server.json; status finds it', async () => {
+    const home = tempHome();
+    const { ready } = await startChild(home);
+    rmSync(join(home, 'sandbox', 'server.json'), { force: true });
+    const second = await pm(home, ['--json', 'sandbox', 'start', '--port', '0']).first;
+    expect(second.line).toBeNull();
+    expect(second.code).toBe(5);
+    expect(second.stderr).toContain(`a sandbox is already running on this state (pid ${ready.pid})`);
+    // A corrupt run file: status still sees the running sandbox through its lock.
+    writeFileSync(join(home, 'sandbox', 'server.json'), '{"pid": tr');
+    const status = pm(home, ['--json', 'sandbox', 'status']);
+    let out = '';
+    status.child.stdout?.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    const code = await new Promise<number | null>((r) => status.child.on('exit', r));
+    expect(code).toBe(0);
+    expect(JSON.parse(out)).toMatchObject({ running: true, pid: ready.pid, baseUrl: ready.baseUrl });
+  });
+
+  it('a kill -9 releases the lock: the next start takes the state over (stale lock.sock replaced)', async () => {
+    const home = tempHome();
+    const { child } = await startChild(home);
+    const gone = new Promise((r) => child.once('exit', r));
+    child.kill('SIGKILL');
+    await gone;
+    expect(existsSync(join(home, 'sandbox', 'lock.sock'))).toBe(true);
+    const again = await startChild(home);
+    expect(again.ready.pid).not.toBe(child.pid);
+  });
+});

@@ -3,6 +3,7 @@
 import type { CommandDef } from './command.js';
 import { ACCOUNT_COMMANDS, ACCOUNT_GROUPS } from './registry-accounts.js';
 import { ORDER_COMMANDS } from './registry-orders.js';
+import { WATCH_COMMANDS, WATCH_GROUPS } from './registry-watch.js';
 
 const SORTS = ['lp_rewards', 'ending_soon', 'newest', 'high_value', 'liquidity'] as const;
 const TRADE_TYPES = ['clob', 'amm', 'group'] as const;
@@ -15,6 +16,7 @@ export const GROUPS: Record<string, string> = {
   completion: 'Shell completion scripts',
   ...ACCOUNT_GROUPS,
   order: 'Place, cancel, list and check orders',
+  ...WATCH_GROUPS,
 };
 
 export const COMMANDS: CommandDef[] = [
@@ -91,8 +93,8 @@ export const COMMANDS: CommandDef[] = [
     path: ['book'],
     summary: 'Order book of a market: both sides, spread, midpoint, depth',
     args: [{ name: 'slug', description: 'market slug', required: true }],
-    options: [{ flags: '--depth <n>', description: 'price levels per side to show', parse: 'positiveInt', default: '10' }],
-    examples: ['pm book btc-100k-2026', 'pm --json book btc-100k-2026 | jq .spread'],
+    options: [{ flags: '--depth <n>', description: 'price levels per side to show', parse: 'positiveInt', default: '10' }, { flags: '--watch', description: 'keep the book live (full screen on a terminal, NDJSON snapshots otherwise)' }],
+    examples: ['pm book btc-100k-2026', 'pm book btc-100k-2026 --watch', 'pm --json book btc-100k-2026 | jq .spread'],
     load: () => import('../commands/book.js'),
   },
   {
@@ -170,6 +172,7 @@ export const COMMANDS: CommandDef[] = [
   },
   ...ACCOUNT_COMMANDS,
   ...ORDER_COMMANDS,
+  ...WATCH_COMMANDS,
   {
     path: ['whoami'],
     summary: 'Show the active identity, verified with the exchange (profile, fee rate, scopes, credential source)',

@@ -1,9 +1,11 @@
 import type { Handler } from '../cli/command.js';
-import { optNum } from '../cli/command.js';
+import { optBool, optNum } from '../cli/command.js';
 import { bookJson, formatPrice, getOrderBook, slugFrom } from '../core/markets.js';
 import { formatUnits } from '../core/money.js';
 
-const run: Handler = async (ctx, { args, opts }) => {
+const run: Handler = async (ctx, input) => {
+  const { args, opts } = input;
+  if (optBool(opts, 'watch')) return (await import('./watch/run.js')).watch(ctx, 'book', input, args.slice(0, 1));
   const slug = slugFrom(args[0] ?? '');
   const book = await getOrderBook(await ctx.api(), slug);
   ctx.out.data(bookJson(book), () => {

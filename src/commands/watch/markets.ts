@@ -1,0 +1,5 @@
+import type { Handler } from '../../cli/command.js';
+import { watch } from './run.js';
+
+const run: Handler = (ctx, input) => watch(ctx, 'markets', input);
+export default run;

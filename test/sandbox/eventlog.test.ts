@@ -37,14 +37,14 @@ async function start(opts: Parameters<typeof startSandbox>[0] = {}): Promise<San
 }
 
 /** Places one order the way the route does (engine, then persist). */
-function place(h: SandboxHandle, ownerId: number, side: 'BUY' | 'SELL', price: bigint, size: bigint, opts: { slug?: string; outcome?: 0 | 1; type?: 'GTC' | 'FAK'; salt?: bigint } = {}): void {
+function place(h: SandboxHandle, ownerId: number, side: 'BUY' | 'SELL', price: bigint, size: bigint, opts: { slug?: string; outcome?: 0 | 1; type?: 'GTC' | 'FAK'; salt?: bigint; noPersist?: boolean } = {}): void {
   const state = h.ctx.state;
   const m = state.markets.find((x) => x.slug === (opts.slug ?? 'btc-100k-2026'));
   const tokenId = m?.positionIds?.[opts.outcome ?? 0] ?? '';
   const fee = state.profiles.find((p) => p.id === ownerId)?.feeRateBps ?? 0;
   const r = submitOrder(state, { ownerId, marketSlug: m?.slug ?? '', tokenId, side, orderType: opts.type ?? 'GTC', price, size, makerAmount: 0n, takerAmount: 0n, postOnly: false, clientOrderId: null, feeRateBps: fee, signedOrder: { salt: opts.salt ?? 1n } }, h.ctx.now());
   expect(r.ok, r.ok ? '' : r.message).toBe(true);
-  h.ctx.persist();
+  if (!opts.noPersist) h.ctx.persist();
   if (r.ok && r.order.tradeEventId !== null) scheduleSettlement(h.ctx, r.order.id);
 }
 
@@ -183,6 +183,30 @@ describe('persistence = appends', () => {
     handles.splice(handles.indexOf(b), 1);
     const c = await start({ dataDir: copy });
     expect(comparable(c.ctx.state)).toEqual(want);
+  });
+
+  it('a snapshot taken while writes go on is consistent with the log written meanwhile', async () => {
+    const dir = join(tmp(), 'sandbox');
+    const h = await start({ dataDir: dir, compactEvery: 1e9, settlement: { minedAfterMs: 1e6, confirmedAfterMs: 1e6 } });
+    for (let i = 0; i < 1500; i++) place(h, BOB, 'BUY', 10_000n + BigInt(i % 40) * 1000n, 1_000_000n, { noPersist: true });
+    h.ctx.persist();
+    const snap = h.snapshot();
+    // Meanwhile: fills against bob's resting bids (makers change in place), cancels, new orders.
+    place(h, PARTNER, 'BUY', 700_000n, 150_000_000n);
+    for (let i = 0; i < 20; i++) {
+      place(h, PARTNER, 'SELL', 10_000n, 3_000_000n, { type: 'FAK' });
+      await new Promise((r) => setImmediate(r));
+    }
+    const { cancelLive } = await import('../../src/sandbox/engine.js');
+    const bids = h.ctx.state.orders.filter((o) => o.ownerId === BOB && o.status === 'LIVE' && o.side === 'BUY').slice(0, 5);
+    for (const o of bids) cancelLive(h.ctx.state, o, h.ctx.now());
+    h.ctx.persist();
+    await snap;
+    const copy = join(tmp(), 'sandbox');
+    cpSync(dir, copy, { recursive: true, filter: (src) => !src.endsWith('lock.sock') });
+    const b = await start({ dataDir: copy, settlement: { minedAfterMs: 1e6, confirmedAfterMs: 1e6 } });
+    expect(comparable(b.ctx.state)).toEqual(comparable(h.ctx.state));
+    expect(auditState(b.ctx.state)).toEqual([]);
   });
 
   it('a corrupt line before the end is a clear error, not a silent loss', async () => {

@@ -4,7 +4,7 @@ _pm() {
   cur="${COMP_WORDS[COMP_CWORD]}"
   cword=$COMP_CWORD
   if [ "$cword" -eq 1 ]; then
-    words_="markets book config profile sandbox init wallet token order whoami completion demo --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version"
+    words_="markets book config profile sandbox init wallet token order watch whoami completion demo --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version"
   else
     case "${COMP_WORDS[1]}" in
     markets)
@@ -59,7 +59,16 @@ _pm() {
         list) words_="--market --all --on-behalf-of --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
         status) words_="--client-id --on-behalf-of --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
       esac; fi ;;
-    book) words_="--depth --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+    watch)
+      if [ "$cword" -eq 2 ]; then words_="orders positions prices book markets tx"; else case "${COMP_WORDS[2]}" in
+        orders) words_="--count --until --market --client-id --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+        positions) words_="--count --until --market --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+        prices) words_="--count --until --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+        book) words_="--count --until --depth --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+        markets) words_="--count --until --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+        tx) words_="--count --until --market --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+      esac; fi ;;
+    book) words_="--depth --watch --count --until --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
     init) words_="--sandbox --account --profile-name --wallet --create-wallet --import-key-file --token-id --secret-file --derive --scopes --force --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
     whoami) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
     completion) words_="bash zsh fish --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;

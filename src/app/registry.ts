@@ -17,6 +17,7 @@ export const GROUPS: Record<string, string> = {
   wallet: 'EOA keys in an encrypted keystore (Web3 Secret Storage v3)',
   token: 'Scoped API tokens (HMAC); secrets are stored encrypted',
   order: 'Place, cancel, list and check orders',
+  watch: 'Live streams from the exchange: order events, positions, prices, the book, markets, transactions',
 };
 
 /** The order of commands in help and completion; commands not listed follow, in manifest order. */
@@ -27,6 +28,7 @@ const ORDER = [
   'init', 'wallet create', 'wallet import', 'wallet list', 'wallet address', 'wallet export', 'wallet remove',
   'token add', 'token derive', 'token list', 'token revoke', 'token capabilities',
   'order place', 'order cancel', 'order list', 'order status',
+  'watch orders', 'watch positions', 'watch prices', 'watch book', 'watch markets', 'watch tx',
   'whoami', 'completion', 'demo',
 ];
 

@@ -6,9 +6,15 @@ export default defineCommand({
   path: ['book'],
   summary: 'Order book of a market: both sides, spread, midpoint, depth',
   args: { slug: { description: 'market slug', required: true } },
-  options: { depth: { type: 'positiveInt', value: 'n', description: 'price levels per side to show', default: 10 } },
-  examples: ['pm book btc-100k-2026', 'pm --json book btc-100k-2026 | jq .spread', "pm -o ndjson book btc-100k-2026 | jq -c 'select(.side == \"bid\")'"],
+  options: {
+    depth: { type: 'positiveInt', value: 'n', description: 'price levels per side to show', default: 10 },
+    watch: { type: 'boolean', description: 'keep the book live (full screen on a terminal, NDJSON snapshots otherwise)' },
+    count: { type: 'positiveInt', value: 'n', description: 'with --watch: stop after this many updates' },
+    until: { type: 'string', value: 'iso', description: 'with --watch: stop at this time (ISO 8601)' },
+  },
+  examples: ['pm book btc-100k-2026', 'pm book btc-100k-2026 --watch', 'pm --json book btc-100k-2026 | jq .spread', "pm -o ndjson book btc-100k-2026 | jq -c 'select(.side == \"bid\")'"],
   run: async (ctx, { args, opts }) => {
+    if (opts.watch) return (await import('./watch/run.js')).watch(ctx, 'book', { args: [args.slug], rest: [], opts }, [args.slug]);
     const slug = slugFrom(args.slug);
     const book = await getOrderBook(await ctx.api(), slug);
     const json = bookJson(book);

@@ -5,6 +5,8 @@ import { accountRoutes } from './routes/accounts.js';
 import { marketRoutes } from './routes/markets.js';
 import { orderRoutes } from './routes/orders.js';
 import { adminRoutes } from './routes/admin.js';
+import { lifecycleRoutes } from './routes/lifecycle.js';
+import { createStreams } from './stream.js';
 import { createHttpServer, NO_FAULTS } from './server.js';
 import { DEV_ACCOUNTS, seedState, seededToken } from './seed.js';
 import { StateStore } from './persist.js';
@@ -163,7 +165,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     Object.assign(faults, NO_FAULTS);
     ctx.persist();
   };
-  const { server, sockets } = createHttpServer({ routes: [...marketRoutes, ...accountRoutes, ...orderRoutes], ctx, faults, admin: adminRoutes({ faults, reset, accounts: () => readyAccounts(ctx.state) }) });
+  const streams = createStreams({ ctx, faults, subscribe: (fromSeq, cb) => log.subscribe(fromSeq, cb), seq: () => log.seq });
+  const admin = [...adminRoutes({ faults, reset, accounts: () => readyAccounts(ctx.state), onFaults: () => streams.applyFaults() }), ...lifecycleRoutes, ...streams.routes];
+  const { server, sockets } = createHttpServer({ routes: [...marketRoutes, ...accountRoutes, ...orderRoutes], ctx, faults, admin });
 
   try {
     await new Promise<void>((resolve, reject) => {
@@ -182,7 +186,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   }
   const { Server } = await import('socket.io');
   const io = new Server(server, { serveClient: false, transports: ['websocket', 'polling'] });
-  io.of('/markets');
+  streams.attach(io.of('/markets'));
   resumeSettlement(ctx);
 
   const addr = server.address() as AddressInfo;
@@ -222,6 +226,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
       if (closed) return;
       for (const t of timers) clearTimeout(t);
       timers.clear();
+      streams.close();
       await new Promise<void>((resolve) => {
         void io.close();
         server.close(() => resolve());

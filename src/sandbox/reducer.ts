@@ -178,6 +178,24 @@ export function apply(state: SandboxState | null, ev: StateEvent): SandboxState 
       o.updatedAt = iso(ev.at);
       return state;
     }
+    case 'market.created': {
+      if (state.markets.some((m) => m.slug === ev.market.slug)) throw new Error(`event creates market ${ev.market.slug}, which exists`);
+      state.markets.push(structuredClone(ev.market));
+      return state;
+    }
+    case 'market.resolved': {
+      const m = need(state.markets.find((x) => x.slug === ev.slug), `market ${ev.slug}`);
+      for (const id of ev.canceled) {
+        const o = need(orderById(state, id), `order ${id}`);
+        unlock(state, o);
+        o.status = 'CANCELED';
+        o.updatedAt = iso(ev.at);
+      }
+      m.status = 'RESOLVED';
+      m.winningOutcomeIndex = ev.winningIndex;
+      m.updatedAt = iso(ev.at);
+      return state;
+    }
     case 'settlement': {
       const nowIso = iso(ev.at);
       const taker = need(orderById(state, ev.takerOrderId), `order ${ev.takerOrderId}`);

@@ -80,6 +80,12 @@ function prng(seed: string): () => number {
   };
 }
 
+/** A new tradable CLOB market (for the admin market-creation route): no trades, YES at `fairTicks`/1000. */
+export function clobMarket(slug: string, title: string, id: number, nowMs: number, fairTicks = 500, days = 30): MarketRecord {
+  const m = market({ slug, title, description: title, category: 'Crypto', tags: [], fair: fairTicks, days, volume: 0n }, id, nowMs);
+  return { ...m, createdAt: new Date(nowMs).toISOString(), updatedAt: new Date(nowMs).toISOString(), lastTradePrice: null, priceHistory: [] };
+}
+
 function market(spec: MarketSpec, id: number, nowMs: number): MarketRecord {
   const iso = new Date(nowMs - (30 - (id % 20)) * 86_400_000).toISOString();
   const expiration = nowMs + spec.days * 86_400_000;

@@ -37,7 +37,7 @@ function match(c: Compiled, segs: string[]): Record<string, string> | null {
   return params;
 }
 
-export const NO_FAULTS: FaultConfig = { latencyMs: 0, fail5xx: 0, burst429: 0, commitThenDrop: 0, match: '' };
+export const NO_FAULTS: FaultConfig = { latencyMs: 0, fail5xx: 0, burst429: 0, commitThenDrop: 0, match: '', dropSockets: 0, eventDelayMs: 0 };
 
 export interface HttpServerOptions {
   routes: Route[];

@@ -157,6 +157,10 @@ export interface FaultConfig {
   commitThenDrop: number;
   /** Only requests whose "METHOD path" starts with this are affected ('' = all). */
   match: string;
+  /** Set to 1 to drop every socket.io connection now (clients see a transport close and reconnect). */
+  dropSockets?: number;
+  /** Delay every socket.io event by this many ms (order kept). */
+  eventDelayMs?: number;
   /** false turns the per-token rate limit off (fast bot tests; clients then use PM_PACE=off). */
   rateLimit?: boolean;
 }
@@ -239,6 +243,9 @@ export type StateEvent =
       feed: Record<string, unknown> | null;
     }
   | { type: 'order.cancelled'; at: number; orderId: string }
+  | { type: 'market.created'; at: number; market: MarketRecord }
+  /** A market resolves: its LIVE orders (`canceled`) are cancelled and released. */
+  | { type: 'market.resolved'; at: number; slug: string; winningIndex: 0 | 1; canceled: string[] }
   | { type: 'settlement'; at: number; tradeEventId: string; takerOrderId: string; makerOrderIds: string[]; to: 'MINED' | 'CONFIRMED'; txHash: string }
   | { type: 'put'; coll: PutCollection; key: string; value: unknown }
   | { type: 'del'; coll: PutCollection; key: string }

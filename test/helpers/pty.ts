@@ -12,12 +12,14 @@ export interface Step {
   waitFor: string | RegExp;
   /** Keys to send once it appears. */
   send: string;
+  /** Something to do (before sending) once it appears, e.g. change the exchange's state. */
+  then?: () => void;
 }
 
 export const KEY = { enter: '\r', down: '\x1b[B', up: '\x1b[A' };
 
 /** Runs `argv` under a TTY, plays the steps, resolves with the exit code and the screen text. */
-export function runInPty(argv: string[], steps: Step[], env: Record<string, string | undefined>, timeoutMs = 20_000): Promise<{ code: number | null; screen: string }> {
+export function runInPty(argv: string[], steps: Step[], env: Record<string, string | undefined>, timeoutMs = 20_000): Promise<{ code: number | null; screen: string; raw: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn('python3', [PTY, ...argv], { env: { ...env, TERM: 'xterm' }, stdio: ['pipe', 'pipe', 'inherit'] });
     let screen = '';
@@ -41,6 +43,7 @@ export function runInPty(argv: string[], steps: Step[], env: Record<string, stri
         i++;
         // A small pause lets the prompt finish drawing before the keys arrive.
         setTimeout(() => {
+          step.then?.();
           child.stdin.write(step.send);
           pump();
         }, 60);
@@ -53,7 +56,7 @@ export function runInPty(argv: string[], steps: Step[], env: Record<string, stri
     });
     child.on('exit', (code) => {
       clearTimeout(timer);
-      resolve({ code, screen: screen.replace(ANSI, '') });
+      resolve({ code, screen: screen.replace(ANSI, ''), raw: screen });
     });
   });
 }

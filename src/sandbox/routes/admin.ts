@@ -2,9 +2,9 @@
 // (public dev keys) for `pm init --sandbox`. They exist only in the sandbox.
 import type { FaultConfig, Route } from '../types.js';
 
-const FAULT_KEYS = ['latencyMs', 'fail5xx', 'burst429', 'commitThenDrop'] as const;
+const FAULT_KEYS = ['latencyMs', 'fail5xx', 'burst429', 'commitThenDrop', 'dropSockets', 'eventDelayMs'] as const;
 
-export function adminRoutes(deps: { faults: FaultConfig; reset: () => void; accounts: () => unknown[] }): Route[] {
+export function adminRoutes(deps: { faults: FaultConfig; reset: () => void; accounts: () => unknown[]; onFaults?: () => void }): Route[] {
   const pub: Route['auth'] = { kind: 'public' };
   return [
     { method: 'GET', pattern: '/__sandbox/faults', auth: pub, handler: () => ({ status: 200, body: deps.faults }) },
@@ -28,6 +28,7 @@ export function adminRoutes(deps: { faults: FaultConfig; reset: () => void; acco
           if (typeof b['match'] !== 'string') return { status: 400, body: { message: 'match must be a string' } };
           deps.faults.match = b['match'];
         }
+        deps.onFaults?.();
         return { status: 200, body: deps.faults };
       },
     },

@@ -1,0 +1,112 @@
+// Human rendering of stream events: one line per event, and the full-screen book.
+import type { ChalkInstance } from 'chalk';
+import type { Lifecycle } from '../../core/stream.js';
+import { formatUnits } from '../../core/money.js';
+import { priceFromWire, rawFromWire } from '../../core/money.js';
+
+type P = Record<string, unknown>;
+
+const str = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
+
+function clock(ts: unknown): string {
+  const t = typeof ts === 'number' ? ts : typeof ts === 'string' ? Date.parse(ts) : NaN;
+  const d = Number.isFinite(t) ? new Date(t) : new Date();
+  return d.toISOString().slice(11, 23);
+}
+
+function price(v: unknown): string {
+  const p = priceFromWire(v);
+  return p === null ? '-' : formatUnits(p, 6, 2);
+}
+
+const shares = (v: unknown): string => formatUnits(rawFromWire(v), 6, 0);
+
+function sideWord(c: ChalkInstance, side: unknown, token: unknown): string {
+  const s = `${str(side)} ${str(token)}`.trim();
+  return str(side) === 'SELL' ? c.red(s) : c.green(s);
+}
+
+/** One readable line for one event. */
+export function eventLine(name: string, p: P, c: ChalkInstance): string {
+  const t = c.dim(clock(p['timestamp']));
+  const slug = str(p['marketSlug'] ?? p['slug']);
+  switch (name) {
+    case 'orderEvent': {
+      const kind = p['source'] === 'SETTLEMENT' ? `${str(p['type'])}` : p['type'] === 'EXECUTION' ? `${str(p['status'])}` : str(p['type']);
+      const parts = [t, slug, c.bold(kind.padEnd(16)), sideWord(c, p['side'], p['token'])];
+      if (p['source'] === 'SETTLEMENT') {
+        parts.push(`${shares(p['amountContracts'])} @ ${price(p['price'])}`);
+        if (p['txHash']) parts.push(c.dim(`tx ${str(p['txHash']).slice(0, 12)}…`));
+      } else {
+        parts.push(`@ ${price(p['price'])}`, `remaining ${shares(p['remainingSize'])}`);
+        if (p['reason']) parts.push(c.yellow(str(p['reason'])));
+      }
+      parts.push(c.dim(`order ${str(p['orderId']).slice(0, 8)}`));
+      if (p['clientOrderId']) parts.push(c.cyan(`[${str(p['clientOrderId'])}]`));
+      return parts.join('  ');
+    }
+    case 'orderbookUpdate': {
+      const ob = (p['orderbook'] ?? {}) as { bids?: P[]; asks?: P[]; adjustedMidpoint?: unknown };
+      const bid = ob.bids?.[0];
+      const ask = ob.asks?.[0];
+      const b = bid ? c.green(`${price(bid['price'])} × ${shares(bid['size'])}`) : c.dim('no bids');
+      const a = ask ? c.red(`${price(ask['price'])} × ${shares(ask['size'])}`) : c.dim('no asks');
+      return [t, slug, c.bold('BOOK'.padEnd(16)), `bid ${b}`, `ask ${a}`, `mid ${price(ob.adjustedMidpoint)}`].join('  ');
+    }
+    case 'newPriceData': {
+      const u = (Array.isArray(p['updatedPrices']) ? p['updatedPrices'][0] : p['updatedPrices']) as P | undefined;
+      return [t, slug || str(p['marketAddress']), c.bold('PRICE'.padEnd(16)), `YES ${price(u?.['yesPrice'] ?? u?.['yes'])}`, `NO ${price(u?.['noPrice'] ?? u?.['no'])}`].join('  ');
+    }
+    case 'positions': {
+      const ps = Array.isArray(p['positions']) ? (p['positions'] as P[]) : [];
+      return [t, slug, c.bold('POSITION'.padEnd(16)), ...ps.map((x) => `${str(x['outcome'] ?? x['outcomeIndex'])} ${shares(x['balance'])}${rawFromWire(x['locked']) > 0n ? ` (locked ${shares(x['locked'])})` : ''}`)].join('  ');
+    }
+    case 'tx':
+      return [t, slug, c.bold(str(p['status']).padEnd(16)), sideWord(c, p['side'], ''), `${shares(p['amountContracts'])} @ ${price(p['price'])}`, `$${formatUnits(rawFromWire(p['amountCollateral']), 6, 2)}`, c.dim(`tx ${str(p['txHash']).slice(0, 12)}…`)].join('  ');
+    case 'marketCreated':
+    case 'market.created':
+      return [c.dim(clock(p['createdAt'])), slug, c.bold('CREATED'.padEnd(16)), str(p['type']), JSON.stringify(str(p['title']))].join('  ');
+    case 'marketResolved':
+    case 'market.resolved':
+      return [c.dim(clock(p['resolutionDate'])), slug, c.bold('RESOLVED'.padEnd(16)), `winner ${str(p['winningOutcome'])}`].join('  ');
+    default:
+      return [t, name, JSON.stringify(p)].join('  ');
+  }
+}
+
+/** The stderr line for a connection change. */
+export function lifecycleLine(l: Lifecycle): string {
+  switch (l.type) {
+    case 'connected':
+      return `connected to ${l.url}`;
+    case 'subscribed':
+      return `subscribed: ${l.channels.join(', ')}`;
+    case 'disconnected':
+      return `disconnected (${l.reason}); reconnecting…`;
+    case 'reconnected':
+      return `reconnected after ${(l.afterMs / 1000).toFixed(1)} s (${l.attempts} attempt${l.attempts === 1 ? '' : 's'})`;
+    case 'resubscribed':
+      return `resubscribed: ${l.channels.join(', ')}`;
+    case 'retrying':
+      return `cannot connect (${l.error}); retrying…`;
+  }
+}
+
+/** The whole book as one screen (cursor home, clear, redraw). */
+export function bookScreen(p: P, c: ChalkInstance, depth: number): string {
+  const ob = (p['orderbook'] ?? {}) as { bids?: P[]; asks?: P[]; adjustedMidpoint?: unknown };
+  const asks = (ob.asks ?? []).slice(0, depth).reverse();
+  const bids = (ob.bids ?? []).slice(0, depth);
+  const row = (side: string, l: P): string => `${side}  ${price(l['price']).padStart(6)}  ${shares(l['size']).padStart(12)}`;
+  const lines = [
+    c.bold(`${str(p['marketSlug'])}  order book (YES)`) + c.dim(`   ${clock(p['timestamp'])}  v${str(p['version'])}`),
+    '',
+    c.dim(`side   price        shares`),
+    ...asks.map((l) => c.red(row('ask', l))),
+    c.dim(`       mid ${price(ob.adjustedMidpoint)}`),
+    ...bids.map((l) => c.green(row('bid', l))),
+    '',
+    c.dim('Ctrl-C to quit'),
+  ];
+  return `\x1b[H\x1b[2J${lines.join('\r\n')}\r\n`;
+}

@@ -1,0 +1,126 @@
+// `pm watch <channel>`: one live stream from the exchange's socket.io /markets namespace.
+// Human mode prints one line per event (stdout) and lifecycle lines (stderr); --json prints
+// NDJSON, one record per event written at once, `{"event": <socket.io event>, ...payload}`,
+// plus `{"event":"lifecycle","type":…}` records so a bot can tell a gap happened.
+import type { CommandInput } from '../../cli/command.js';
+import { optNum, optStr } from '../../cli/command.js';
+import type { Context } from '../../cli/context.js';
+import { AuthError, NotFoundError, UsageError } from '../../core/errors.js';
+import { getMarket, slugFrom } from '../../core/markets.js';
+import { StreamClient } from '../../core/stream.js';
+import type { Lifecycle, Subscription } from '../../core/stream.js';
+import type { AuthProvider } from '../../core/auth.js';
+import { bookScreen, eventLine, lifecycleLine } from './render.js';
+
+export type WatchKind = 'orders' | 'positions' | 'prices' | 'book' | 'markets' | 'tx';
+
+const EVENTS: Record<WatchKind, readonly string[]> = {
+  orders: ['orderEvent'],
+  positions: ['positions'],
+  tx: ['tx'],
+  prices: ['orderbookUpdate', 'newPriceData'],
+  book: ['orderbookUpdate'],
+  markets: ['marketCreated', 'market.created', 'marketResolved', 'market.resolved'],
+};
+
+const PRIVATE: readonly WatchKind[] = ['orders', 'positions', 'tx'];
+
+/** Checks slugs against the exchange before connecting: an unknown one is a usage error (exit 2). */
+async function checkSlugs(ctx: Context, slugs: string[]): Promise<void> {
+  if (slugs.length === 0) return;
+  const api = await ctx.api();
+  for (const slug of slugs) {
+    try {
+      await getMarket(api, slug);
+    } catch (e) {
+      if (e instanceof NotFoundError) throw new UsageError(`unknown market "${slug}"`, { hint: 'See pm markets list or pm markets search <words>.' });
+      throw e;
+    }
+  }
+}
+
+async function streamAuth(ctx: Context): Promise<AuthProvider> {
+  const creds = await ctx.credentials();
+  const auth = await creds.unlock('auto');
+  if (!auth.hmac && !auth.apiKey) throw new AuthError('this stream is private and needs an API token', { hint: 'Run pm init (pm init --sandbox for the sandbox), or set PM_TOKEN_ID and PM_TOKEN_SECRET.' });
+  return auth;
+}
+
+/** Runs one watch; returns the exit code (0, or 130 after Ctrl-C). */
+export async function watch(ctx: Context, kind: WatchKind, input: CommandInput, slugArgs: string[] = []): Promise<number> {
+  const { opts } = input;
+  const count = optNum(opts, 'count');
+  const untilRaw = optStr(opts, 'until');
+  let until: number | undefined;
+  if (untilRaw !== undefined) {
+    until = Date.parse(untilRaw);
+    if (!/^\d{4}-\d\d-\d\d/.test(untilRaw) || !Number.isFinite(until)) throw new UsageError(`--until must be an ISO 8601 time such as 2026-12-31T18:00:00Z, got "${untilRaw}"`);
+  }
+  const marketRaw = optStr(opts, 'market');
+  const market = marketRaw === undefined ? undefined : slugFrom(marketRaw);
+  const clientId = optStr(opts, 'clientId');
+  const slugs = slugArgs.map(slugFrom);
+  if ((kind === 'prices' || kind === 'book') && slugs.length === 0) throw new UsageError(`pm watch ${kind} needs a market slug`);
+  await checkSlugs(ctx, [...slugs, ...(market !== undefined ? [market] : [])]);
+  const auth = PRIVATE.includes(kind) ? await streamAuth(ctx) : undefined;
+
+  const subs: Subscription[] = [];
+  if (kind === 'orders') subs.push({ channel: 'subscribe_order_events', options: {} });
+  if (kind === 'positions') subs.push({ channel: 'subscribe_positions', options: market !== undefined ? { marketSlugs: [market] } : {} });
+  if (kind === 'tx') subs.push({ channel: 'subscribe_transactions', options: {} });
+  if (kind === 'prices' || kind === 'book') subs.push({ channel: 'subscribe_market_prices', options: { marketSlugs: slugs } });
+  if (kind === 'markets') subs.push({ channel: 'subscribe_market_lifecycle', options: {} });
+
+  const out = ctx.io.stdout;
+  const json = ctx.out.isJson;
+  const screen = kind === 'book' && !json && out.isTTY === true;
+  const wanted = new Set(EVENTS[kind]);
+  const seenLifecycle = new Set<string>();
+  let printed = 0;
+  let client: StreamClient | null = null;
+  let untilTimer: NodeJS.Timeout | undefined;
+
+  const keep = (name: string, p: Record<string, unknown>): boolean => {
+    if (!wanted.has(name)) return false;
+    const slug = p['marketSlug'] ?? p['slug'];
+    if (market !== undefined && slug !== market) return false;
+    if ((kind === 'prices' || kind === 'book') && typeof slug === 'string' && !slugs.includes(slug)) return false;
+    if (clientId !== undefined && p['clientOrderId'] !== clientId) return false;
+    if (kind === 'markets') {
+      // The exchange may send both namings of one event; show it once.
+      const key = `${name.toLowerCase().includes('created') ? 'created' : 'resolved'}:${String(slug)}`;
+      if (seenLifecycle.has(key)) return false;
+      seenLifecycle.add(key);
+    }
+    return true;
+  };
+
+  const onEvent = (name: string, payload: unknown): void => {
+    const p = (payload ?? {}) as Record<string, unknown>;
+    if (!keep(name, p)) return;
+    if (screen) out.write(bookScreen(p, ctx.out.c, optNum(opts, 'depth') ?? 10));
+    else if (json || kind === 'book') out.write(`${JSON.stringify({ event: name, ...p })}\n`);
+    else out.write(`${eventLine(name, p, ctx.out.c)}\n`);
+    printed += 1;
+    if (count !== undefined && printed >= count) client?.stop();
+  };
+
+  const onLifecycle = (l: Lifecycle): void => {
+    if (json) out.write(`${JSON.stringify({ event: 'lifecycle', ...l })}\n`);
+    if (!screen) ctx.out.info(ctx.out.c.dim(lifecycleLine(l)));
+  };
+
+  client = new StreamClient({ wsUrl: ctx.wsUrl, auth, subscriptions: subs, onEvent, onLifecycle, giveUpAfterMs: ctx.timeoutMs, userAgent: 'pm-cli', signal: ctx.signal });
+  if (until !== undefined) {
+    const c = client;
+    untilTimer = setTimeout(() => c.stop(), Math.max(0, until - Date.now()));
+  }
+  if (screen) out.write('\x1b[?1049h\x1b[?25l\x1b[H\x1b[2J');
+  try {
+    await client.run();
+  } finally {
+    if (untilTimer) clearTimeout(untilTimer);
+    if (screen) out.write('\x1b[?25h\x1b[?1049l');
+  }
+  return ctx.signal?.aborted ? 130 : 0;
+}

@@ -1,0 +1,176 @@
+// The live stream client (wire-facts §6): socket.io-client on the /markets namespace, auth in
+// the handshake headers (HMAC over the fixed handshake string, or X-API-Key), rebuilt with a
+// fresh timestamp before every reconnect attempt (the exchange checks a ±30 s window, and
+// socket.io would otherwise resend the first handshake's headers). Reconnects use backoff with
+// jitter; every subscription is sent again after each (re)connect, since the exchange keeps
+// none across disconnects. An `exception` (auth refused) ends the stream with an AuthError;
+// no connection for `giveUpAfterMs` ends it with a NetworkError.
+import type { Socket } from 'socket.io-client';
+import { authHeaders } from './auth.js';
+import type { AuthProvider } from './auth.js';
+import { AuthError, NetworkError } from './errors.js';
+
+/** What SDKs sign for the upgrade request, whatever query socket.io actually sends. */
+export const HANDSHAKE_TARGET = '/socket.io/?EIO=4&transport=websocket';
+
+export type Channel = 'subscribe_market_prices' | 'subscribe_order_events' | 'subscribe_positions' | 'subscribe_transactions' | 'subscribe_market_lifecycle';
+export const PRIVATE_CHANNELS: readonly Channel[] = ['subscribe_order_events', 'subscribe_positions', 'subscribe_transactions'];
+
+export interface Subscription {
+  channel: Channel;
+  options: Record<string, unknown>;
+}
+
+export type Lifecycle =
+  | { type: 'connected'; url: string; at: string }
+  | { type: 'subscribed'; channels: string[]; at: string }
+  | { type: 'disconnected'; reason: string; at: string }
+  | { type: 'reconnected'; afterMs: number; attempts: number; at: string }
+  | { type: 'resubscribed'; channels: string[]; at: string }
+  | { type: 'retrying'; attempt: number; error: string; at: string };
+
+export interface StreamOptions {
+  /** The exchange's socket.io base URL (wss://…); the namespace /markets is appended. */
+  wsUrl: string;
+  auth?: AuthProvider | undefined;
+  subscriptions: Subscription[];
+  /** Every server event except system/exception, in arrival order. */
+  onEvent: (name: string, payload: unknown) => void;
+  onLifecycle?: ((l: Lifecycle) => void) | undefined;
+  /** Give up (NetworkError) after this long without a connection. */
+  giveUpAfterMs: number;
+  reconnectDelayMs?: number | undefined;
+  reconnectDelayMaxMs?: number | undefined;
+  /** Jitter as socket.io's randomizationFactor (0..1). */
+  jitter?: number | undefined;
+  userAgent?: string | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** The handshake headers: HMAC (fresh timestamp) when a token is set, else X-API-Key, else none. */
+export function handshakeHeaders(auth: AuthProvider | undefined, now: Date = new Date()): Record<string, string> {
+  if (!auth) return {};
+  return authHeaders(auth, 'auto', 'GET', HANDSHAKE_TARGET, '', now).headers;
+}
+
+/** The namespace URL for a base URL (ws://host:port → ws://host:port/markets). */
+export function namespaceUrl(wsUrl: string): string {
+  return `${wsUrl.replace(/\/+$/, '')}/markets`;
+}
+
+export class StreamClient {
+  private socket: Socket | null = null;
+  private stopped = false;
+  private settle: { resolve: () => void; reject: (e: unknown) => void } | null = null;
+  private giveUp: NodeJS.Timeout | null = null;
+  private disconnectedAt: number | null = null;
+  private connects = 0;
+  private lastError = '';
+  private attempts = 0;
+
+  constructor(private readonly o: StreamOptions) {}
+
+  /** Runs until stop() (resolves) or a refusal / give-up (rejects). */
+  async run(): Promise<void> {
+    const { io } = await import('socket.io-client');
+    const o = this.o;
+    const done = new Promise<void>((resolve, reject) => {
+      this.settle = { resolve, reject };
+    });
+    const url = namespaceUrl(o.wsUrl);
+    const socket = io(url, {
+      transports: ['websocket'],
+      forceNew: true,
+      reconnection: true,
+      reconnectionDelay: o.reconnectDelayMs ?? 500,
+      reconnectionDelayMax: o.reconnectDelayMaxMs ?? 5_000,
+      randomizationFactor: o.jitter ?? 0.5,
+      timeout: Math.min(10_000, Math.max(1_000, o.giveUpAfterMs)),
+      extraHeaders: { ...handshakeHeaders(o.auth), 'user-agent': o.userAgent ?? 'pm-cli' },
+    });
+    this.socket = socket;
+    const now = (): string => new Date().toISOString();
+    const armGiveUp = (): void => {
+      if (this.giveUp) return;
+      this.giveUp = setTimeout(() => {
+        const err = this.lastError ? ` (last error: ${this.lastError})` : '';
+        this.fail(new NetworkError(`no connection to the exchange stream at ${url} for ${Math.round(o.giveUpAfterMs / 100) / 10} s${err}`, { hint: 'Check the exchange URL (--ws-url, PM_WS_URL, the profile) and that it is reachable; --timeout sets how long pm waits.' }));
+      }, o.giveUpAfterMs);
+    };
+    armGiveUp();
+    // A new timestamp (and signature) for every attempt.
+    socket.io.on('reconnect_attempt', () => {
+      socket.io.opts.extraHeaders = { ...handshakeHeaders(o.auth), 'user-agent': o.userAgent ?? 'pm-cli' };
+    });
+    socket.io.on('reconnect', (attempts: number) => {
+      const afterMs = this.disconnectedAt === null ? 0 : Date.now() - this.disconnectedAt;
+      o.onLifecycle?.({ type: 'reconnected', afterMs, attempts, at: now() });
+    });
+    socket.on('connect', () => {
+      if (this.giveUp) clearTimeout(this.giveUp);
+      this.giveUp = null;
+      this.attempts = 0;
+      this.connects += 1;
+      if (this.connects === 1) o.onLifecycle?.({ type: 'connected', url, at: now() });
+      for (const s of o.subscriptions) socket.emit(s.channel, s.options);
+      const channels = o.subscriptions.map((s) => s.channel);
+      o.onLifecycle?.(this.connects === 1 ? { type: 'subscribed', channels, at: now() } : { type: 'resubscribed', channels, at: now() });
+    });
+    socket.on('connect_error', (e: Error) => {
+      this.lastError = e.message;
+      this.attempts += 1;
+      o.onLifecycle?.({ type: 'retrying', attempt: this.attempts, error: e.message, at: now() });
+      armGiveUp();
+    });
+    socket.on('disconnect', (reason: string) => {
+      if (this.stopped) return;
+      this.disconnectedAt = Date.now();
+      o.onLifecycle?.({ type: 'disconnected', reason, at: now() });
+      // A server-side disconnect is not retried by socket.io itself.
+      if (reason === 'io server disconnect') socket.connect();
+      armGiveUp();
+    });
+    socket.on('exception', (p: unknown) => {
+      const msg = typeof p === 'string' ? p : typeof (p as { message?: unknown })?.message === 'string' ? String((p as { message: string }).message) : JSON.stringify(p);
+      this.fail(new AuthError(`the exchange refused the stream: ${msg}`, { hint: 'Check the API token (pm whoami); a private channel needs a valid token with the trading scope.' }));
+    });
+    socket.onAny((name: string, payload: unknown) => {
+      if (name === 'exception' || name === 'system') return;
+      o.onEvent(name, payload);
+    });
+    const sig = o.signal;
+    const onAbort = (): void => this.stop();
+    if (sig) {
+      if (sig.aborted) this.stop();
+      else sig.addEventListener('abort', onAbort, { once: true });
+    }
+    try {
+      await done;
+    } finally {
+      sig?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private fail(e: unknown): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.cleanup();
+    this.settle?.reject(e);
+  }
+
+  private cleanup(): void {
+    if (this.giveUp) clearTimeout(this.giveUp);
+    this.giveUp = null;
+    this.socket?.removeAllListeners();
+    this.socket?.io.removeAllListeners();
+    this.socket?.close();
+  }
+
+  /** Ends the stream (resolves run()). */
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.cleanup();
+    this.settle?.resolve();
+  }
+}

@@ -1,0 +1,45 @@
+// Admin routes for market lifecycle (sandbox only, no auth): create a CLOB market and resolve
+// one. Each commits one logged event (market.created / market.resolved), which the streams
+// project as market.created/marketCreated and market.resolved/marketResolved.
+import { commit } from '../reducer.js';
+import { clobMarket } from '../seed.js';
+import type { Route } from '../types.js';
+
+const SLUG = /^[a-z0-9][a-z0-9-]{0,99}$/;
+
+export const lifecycleRoutes: Route[] = [
+  {
+    method: 'POST',
+    pattern: '/__sandbox/markets',
+    auth: { kind: 'public' },
+    handler: (req, ctx) => {
+      const b = (req.json ?? {}) as Record<string, unknown>;
+      const slug = b['slug'];
+      if (typeof slug !== 'string' || !SLUG.test(slug)) return { status: 400, body: { message: 'slug must be lower-case letters, digits and dashes' } };
+      if (ctx.state.markets.some((m) => m.slug === slug)) return { status: 409, body: { message: `Market ${slug} already exists` } };
+      const title = typeof b['title'] === 'string' && b['title'] !== '' ? b['title'] : slug;
+      const id = Math.max(0, ...ctx.state.markets.map((m) => m.id)) + 1;
+      const at = ctx.now();
+      commit(ctx.state, { type: 'market.created', at, market: clobMarket(slug, title, id, at) });
+      ctx.persist();
+      return { status: 201, body: { slug, id, title } };
+    },
+  },
+  {
+    method: 'POST',
+    pattern: '/__sandbox/markets/:slug/resolve',
+    auth: { kind: 'public' },
+    handler: (req, ctx) => {
+      const slug = req.params['slug'] ?? '';
+      const m = ctx.state.markets.find((x) => x.slug === slug);
+      if (!m) return { status: 404, body: { message: `Market ${slug} not found` } };
+      if (m.status === 'RESOLVED') return { status: 409, body: { message: `Market ${slug} is already resolved` } };
+      const w = (req.json as Record<string, unknown> | undefined)?.['winner'];
+      if (w !== 'YES' && w !== 'NO') return { status: 400, body: { message: 'winner must be "YES" or "NO"' } };
+      const canceled = ctx.state.orders.filter((o) => o.marketSlug === slug && o.status === 'LIVE').map((o) => o.id);
+      commit(ctx.state, { type: 'market.resolved', at: ctx.now(), slug, winningIndex: w === 'YES' ? 0 : 1, canceled });
+      ctx.persist();
+      return { status: 200, body: { slug, winningOutcome: w, canceledOrders: canceled.length } };
+    },
+  },
+];

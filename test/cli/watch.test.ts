@@ -1,0 +1,228 @@
+// pm watch against the sandbox, in-process: the NDJSON orderEvent sequence of an order's life,
+// price snapshots then updates, auth refusal (exit 3), reconnect after the drop-sockets fault
+// with a fresh signature, bad input before connecting (exit 2), unreachable (exit 7), Ctrl-C.
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/app/main.js';
+import type { IO } from '../../src/cli/output.js';
+import { parseDuration } from '../../src/core/duration.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import { tempHome } from '../helpers/run.js';
+import { cancel, faults, newMarket, place } from '../helpers/stream.js';
+
+const ALICE = 1001;
+const BOB = 1002;
+const sb = useSandbox({ settlement: { minedAfterMs: 40, confirmedAfterMs: 40 } });
+const home = tempHome();
+afterAll(() => home.cleanup());
+
+interface Live {
+  out: string[];
+  err: () => string;
+  records: () => Record<string, unknown>[];
+  done: Promise<number>;
+  abort: () => void;
+  waitFor(pred: () => boolean, ms?: number): Promise<void>;
+}
+
+function env(name = 'alice', o: { badSecret?: boolean; ws?: string } = {}): Record<string, string | undefined> {
+  const a = sb.current.info.accounts.find((x) => x.name === name);
+  return {
+    PATH: process.env['PATH'],
+    PM_HOME: home.home,
+    PM_BASE_URL: sb.current.baseUrl,
+    PM_WS_URL: o.ws ?? sb.current.wsUrl,
+    PM_TOKEN_ID: a?.token.tokenId,
+    PM_TOKEN_SECRET: o.badSecret ? Buffer.from('wrong secret').toString('base64') : a?.token.secret,
+  };
+}
+
+function pm(argv: string[], e: Record<string, string | undefined> = env(), tty = false): Live {
+  const out: string[] = [];
+  let buf = '';
+  let err = '';
+  const ac = new AbortController();
+  const io: IO = {
+    stdout: {
+      write: (s: string) => {
+        buf += s;
+        const parts = buf.split('\n');
+        buf = parts.pop() ?? '';
+        out.push(...parts);
+        return true;
+      },
+      isTTY: tty,
+    },
+    stderr: { write: (s: string) => (err += s), isTTY: false },
+    stdin: Object.assign((async function* () {})(), { isTTY: false }),
+    env: e,
+    cwd: process.cwd(),
+    signal: ac.signal,
+  };
+  const done = main(argv, io);
+  const live: Live = {
+    out,
+    err: () => err,
+    records: () => out.map((l) => JSON.parse(l) as Record<string, unknown>),
+    done,
+    abort: () => ac.abort(Object.assign(new Error('interrupted by SIGINT'), { signal: 'SIGINT' })),
+    waitFor: (pred, ms = 5000) =>
+      new Promise((resolve, reject) => {
+        const t0 = Date.now();
+        const tick = (): void => {
+          if (pred()) return resolve();
+          if (Date.now() - t0 > ms) return reject(new Error(`timed out; stdout:\n${out.join('\n')}\nstderr:\n${err}`));
+          setTimeout(tick, 10);
+        };
+        tick();
+      }),
+  };
+  return live;
+}
+
+interface SockInfo {
+  id: string;
+  profileId: number | null;
+  handshakeTimestamp: string | null;
+  subscriptions: { orders: boolean; prices: string[] };
+}
+async function sockets(): Promise<SockInfo[]> {
+  return (await (await fetch(`${sb.current.baseUrl}/__sandbox/sockets`)).json()) as SockInfo[];
+}
+async function until(pred: () => Promise<boolean> | boolean, ms = 5000): Promise<void> {
+  const t0 = Date.now();
+  while (!(await pred())) {
+    if (Date.now() - t0 > ms) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+const data = (l: Live) => l.records().filter((r) => r['event'] !== 'lifecycle');
+
+describe('pm watch orders --json', () => {
+  it('prints the exact orderEvent sequence of place, partial fill, settlement and cancel', async () => {
+    await newMarket(sb.current, 'watch-orders');
+    const w = pm(['--json', 'watch', 'orders', '--count', '5', '--market', 'watch-orders']);
+    await until(async () => (await sockets()).some((s) => s.profileId === ALICE && s.subscriptions.orders));
+    const m = sb.current.ctx.state.markets.find((x) => x.slug === 'watch-orders');
+    const a = place(sb.current, ALICE, { slug: 'watch-orders', side: 'BUY', price: 350_000n, size: 8_000_000n, clientOrderId: 'w-1' });
+    place(sb.current, ALICE, { slug: 'btc-100k-2026', side: 'BUY', price: 100_000n, size: 1_000_000n }); // filtered out by --market
+    const b = place(sb.current, BOB, { slug: 'watch-orders', side: 'BUY', outcome: 1, price: 650_000n, size: 3_000_000n, type: 'FAK' });
+    await w.waitFor(() => data(w).length === 4);
+    cancel(sb.current, ALICE, a.id);
+    expect(await w.done).toBe(0);
+    const recs = data(w);
+    const ts = expect.stringMatching(/^\d{4}-/);
+    const common = { event: 'orderEvent', marketId: String(m?.id), marketSlug: 'watch-orders', orderId: a.id, clientOrderId: 'w-1', side: 'BUY', token: 'YES', userId: ALICE, timestamp: ts };
+    const settle = { event: 'orderEvent', source: 'SETTLEMENT', marketSlug: 'watch-orders', tradeEventId: b.tradeEventId, takerOrderId: b.id, takerAccount: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', orderId: a.id, clientOrderId: 'w-1', side: 'BUY', token: 'YES', tokenId: m?.positionIds?.[0], price: '0.35', amountContracts: '3000000', amountCollateral: '1050000', feeAmountCollateral: '0', feeAmountContracts: '0', timestamp: ts };
+    expect(recs).toEqual([
+      { ...common, source: 'OME', type: 'PLACEMENT', eventId: expect.stringContaining(`${a.id}:`), price: 0.35, remainingSize: 8_000_000 },
+      { ...common, source: 'OME', type: 'UPDATE', eventId: expect.stringContaining(`${a.id}:`), price: 0.35, remainingSize: 5_000_000 },
+      { ...settle, type: 'MATCHED', eventId: `${b.tradeEventId}:MATCHED:${a.id}`, isEstimate: true },
+      { ...settle, type: 'MINED', eventId: `${b.tradeEventId}:MINED:${a.id}`, txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) },
+      { ...common, source: 'OME', type: 'CANCELLATION', eventId: expect.stringContaining(`${a.id}:`), price: 0.35, remainingSize: 5_000_000 },
+    ]);
+    // The lifecycle records are NDJSON of their own.
+    expect(w.records()[0]).toMatchObject({ event: 'lifecycle', type: 'connected' });
+  });
+
+  it('filters by --client-id and prints readable lines without --json', async () => {
+    const w = pm(['watch', 'orders', '--count', '1', '--client-id', 'w-human']);
+    await until(async () => (await sockets()).filter((s) => s.profileId === ALICE && s.subscriptions.orders).length > 0);
+    place(sb.current, ALICE, { slug: 'btc-100k-2026', side: 'BUY', price: 100_000n, size: 1_000_000n, clientOrderId: 'other' });
+    place(sb.current, ALICE, { slug: 'btc-100k-2026', side: 'BUY', price: 120_000n, size: 2_000_000n, clientOrderId: 'w-human' });
+    expect(await w.done).toBe(0);
+    expect(w.out).toHaveLength(1);
+    expect(w.out[0]).toMatch(/^\d\d:\d\d:\d\d\.\d{3} {2}btc-100k-2026 {2}PLACEMENT +BUY YES {2}@ 0\.12 {2}remaining 2 {2}order [0-9a-f]{8} {2}\[w-human\]$/);
+    expect(w.err()).toMatch(/connected to ws:\/\/127\.0\.0\.1:\d+\/markets/);
+  });
+});
+
+describe('pm watch prices', () => {
+  it('gets the snapshot, then updates', async () => {
+    await newMarket(sb.current, 'watch-prices');
+    const w = pm(['--json', 'watch', 'prices', 'watch-prices', '--count', '3']);
+    await w.waitFor(() => data(w).length === 1);
+    expect(data(w)[0]).toMatchObject({ event: 'orderbookUpdate', marketSlug: 'watch-prices', orderbook: { bids: [], asks: [] } });
+    place(sb.current, ALICE, { slug: 'watch-prices', side: 'BUY', price: 300_000n, size: 4_000_000n });
+    await w.waitFor(() => data(w).length === 2);
+    place(sb.current, BOB, { slug: 'watch-prices', side: 'BUY', outcome: 1, price: 700_000n, size: 1_000_000n, type: 'FAK' });
+    expect(await w.done).toBe(0);
+    const recs = data(w);
+    expect(recs[1]).toMatchObject({ event: 'orderbookUpdate', orderbook: { bids: [{ price: 0.3, size: 4_000_000 }], asks: [] } });
+    expect(recs[2]).toMatchObject({ event: 'orderbookUpdate', orderbook: { bids: [{ price: 0.3, size: 3_000_000 }] } });
+  });
+});
+
+describe('pm book --watch without a terminal', () => {
+  it('falls back to NDJSON snapshots', async () => {
+    const w = pm(['book', 'btc-100k-2026', '--watch']);
+    await w.waitFor(() => w.out.length === 1);
+    w.abort();
+    expect(await w.done).toBe(130);
+    expect(w.out).toHaveLength(1);
+    expect(JSON.parse(w.out[0] ?? '')).toMatchObject({ event: 'orderbookUpdate', marketSlug: 'btc-100k-2026', orderbook: { bids: expect.any(Array), asks: expect.any(Array) } });
+  });
+});
+
+describe('refusals and bad input', () => {
+  it('a wrong secret: the exception message and exit 3, no stack trace', async () => {
+    const w = pm(['watch', 'orders'], env('alice', { badSecret: true }));
+    expect(await w.done).toBe(3);
+    expect(w.err()).toContain('error: the exchange refused the stream: Invalid HMAC authentication');
+    expect(w.err()).not.toMatch(/\n\s+at /);
+  });
+
+  it('exits 2 before connecting on an unknown channel, an unknown slug, a bad --until or a malformed duration', async () => {
+    const dead = env('alice', { ws: 'ws://127.0.0.1:9' });
+    for (const argv of [['watch', 'trades'], ['watch', 'prices', 'no-such-market'], ['watch', 'orders', '--until', 'tomorrow'], ['--timeout', '5x', 'watch', 'orders'], ['watch', 'orders', '--market', 'no-such-market']]) {
+      const w = pm(argv, dead);
+      expect(await w.done, argv.join(' ')).toBe(2);
+      expect(w.err()).not.toMatch(/\n\s+at /);
+    }
+    expect(parseDuration('500ms')).toBe(500);
+    expect(parseDuration('20s')).toBe(20_000);
+    expect(parseDuration('5m')).toBe(300_000);
+    expect(parseDuration('1500')).toBe(1500);
+    expect(() => parseDuration('5x')).toThrow(/duration/);
+  });
+
+  it('an unreachable exchange: retries, then exit 7 after --timeout', async () => {
+    const t0 = Date.now();
+    const w = pm(['--timeout', '700', 'watch', 'markets'], env('alice', { ws: 'ws://127.0.0.1:9' }));
+    expect(await w.done).toBe(7);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(650);
+    expect(w.err()).toMatch(/cannot connect .*retrying/);
+    expect(w.err()).toMatch(/error: no connection to the exchange stream/);
+  });
+
+  it('Ctrl-C exits 130 cleanly', async () => {
+    const w = pm(['watch', 'markets']);
+    await w.waitFor(() => w.err().includes('subscribed'));
+    w.abort();
+    expect(await w.done).toBe(130);
+    expect(w.err()).not.toContain('error');
+  });
+});
+
+describe('reconnect', () => {
+  it('after the drop-sockets fault: reconnect line, fresh signature, resubscribed, events keep coming', async () => {
+    const w = pm(['--json', 'watch', 'orders', '--count', '2']);
+    await until(async () => (await sockets()).some((s) => s.profileId === ALICE && s.subscriptions.orders));
+    const first = (await sockets()).filter((s) => s.profileId === ALICE && s.subscriptions.orders);
+    place(sb.current, ALICE, { slug: 'btc-100k-2026', side: 'BUY', price: 130_000n, size: 1_000_000n, clientOrderId: 'before-drop' });
+    await w.waitFor(() => data(w).length === 1);
+    await faults(sb.current, { dropSockets: 1 });
+    await w.waitFor(() => w.records().some((r) => r['type'] === 'resubscribed'));
+    await until(async () => (await sockets()).some((s) => s.profileId === ALICE && s.subscriptions.orders));
+    const second = (await sockets()).filter((s) => s.profileId === ALICE && s.subscriptions.orders);
+    expect(second).toHaveLength(1);
+    expect(second[0]?.id).not.toBe(first[0]?.id);
+    expect(second[0]?.handshakeTimestamp).not.toBe(first[0]?.handshakeTimestamp); // a fresh signature
+    place(sb.current, ALICE, { slug: 'btc-100k-2026', side: 'BUY', price: 140_000n, size: 1_000_000n, clientOrderId: 'after-drop' });
+    expect(await w.done).toBe(0);
+    expect(data(w).map((r) => r['clientOrderId'])).toEqual(['before-drop', 'after-drop']);
+    const types = w.records().filter((r) => r['event'] === 'lifecycle').map((r) => r['type']);
+    expect(types).toEqual(['connected', 'subscribed', 'disconnected', 'reconnected', 'resubscribed']);
+    // With --json the lifecycle is in the NDJSON records above; stderr stays empty (one output contract).
+    expect(w.err()).toBe('');
+  });
+});

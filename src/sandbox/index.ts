@@ -5,6 +5,7 @@ import { accountRoutes } from './routes/accounts.js';
 import { marketRoutes } from './routes/markets.js';
 import { orderRoutes } from './routes/orders.js';
 import { adminRoutes } from './routes/admin.js';
+import { partnerAdminRoutes, partnerRoutes } from './routes/partner.js';
 import { createHttpServer, NO_FAULTS } from './server.js';
 import { DEV_ACCOUNTS, seedState, seededToken } from './seed.js';
 import { StateStore } from './persist.js';
@@ -161,7 +162,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     Object.assign(faults, NO_FAULTS);
     ctx.persist();
   };
-  const { server, sockets } = createHttpServer({ routes: [...marketRoutes, ...accountRoutes, ...orderRoutes], ctx, faults, admin: adminRoutes({ faults, reset, accounts: () => readyAccounts(ctx.state) }) });
+  const { server, sockets } = createHttpServer({ routes: [...marketRoutes, ...accountRoutes, ...orderRoutes, ...partnerRoutes], ctx, faults, admin: [...adminRoutes({ faults, reset, accounts: () => readyAccounts(ctx.state) }), ...partnerAdminRoutes] });
 
   try {
     await new Promise<void>((resolve, reject) => {

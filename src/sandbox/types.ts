@@ -180,6 +180,26 @@ export interface SandboxState {
   serverKey?: string;
   /** Append-only money ledger per profile (by profileId); balances and positions project from it. */
   ledger?: Record<string, LedgerEntry[]>;
+  /** Allowance targets of server-wallet sub-accounts, by profileId (partner/allowances.ts). */
+  allowances?: Record<string, AllowanceTarget[]>;
+}
+
+/** One approval a server wallet needs on chain (exchange-api.md, allowance readiness). */
+export interface AllowanceTarget {
+  type: 'USDC_ALLOWANCE' | 'CTF_APPROVAL';
+  tokenAddress: Hex;
+  spenderOrOperator: Hex;
+  label: string;
+  requiredFor: Side;
+  status: 'confirmed' | 'missing' | 'submitted' | 'failed';
+  retryable: boolean;
+  transactionId?: string;
+  txHash?: string;
+  userOperationHash?: string;
+  errorCode?: string;
+  errorMessage?: string;
+  /** When the (simulated) chain confirms a submitted target, in ms. */
+  confirmAt?: number;
 }
 
 /**
@@ -239,6 +259,10 @@ export type StateEvent =
       feed: Record<string, unknown> | null;
     }
   | { type: 'order.cancelled'; at: number; orderId: string }
+  /** A server wallet's allowance targets as they now stand (whole record). */
+  | { type: 'allowances'; at: number; profileId: number; targets: AllowanceTarget[] }
+  /** USDC credited to a profile (the admin fund route). */
+  | { type: 'deposit'; at: number; profileId: number; usdc: bigint }
   | { type: 'settlement'; at: number; tradeEventId: string; takerOrderId: string; makerOrderIds: string[]; to: 'MINED' | 'CONFIRMED'; txHash: string }
   | { type: 'put'; coll: PutCollection; key: string; value: unknown }
   | { type: 'del'; coll: PutCollection; key: string }

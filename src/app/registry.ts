@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { isDefinedCommand } from '../cli/command.js';
 import type { CommandDef, ManifestArg, ManifestCommand, ManifestOption, OptionKind } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
+import { PARTNER_COMMANDS, PARTNER_GROUPS } from './registry-partner.js';
 
 export const GROUPS: Record<string, string> = {
   markets: 'Browse markets: list, search, show, price history, trade feed, market pages',
@@ -18,6 +19,7 @@ export const GROUPS: Record<string, string> = {
   token: 'Scoped API tokens (HMAC); secrets are stored encrypted',
   order: 'Place, cancel, list and check orders',
   watch: 'Live streams from the exchange: order events, positions, prices, the book, markets, transactions',
+  ...PARTNER_GROUPS,
 };
 
 /** The order of commands in help and completion; commands not listed follow, in manifest order. */
@@ -113,6 +115,6 @@ function ordered(entries: Entry[]): Entry[] {
 }
 
 /** Old-style registry entries (CommandDef with a load), still accepted while commands move to defineCommand. */
-const LEGACY: CommandDef[] = [];
+const LEGACY: CommandDef[] = [...PARTNER_COMMANDS];
 
 export const COMMANDS: Entry[] = ordered([...readManifest().map(fromManifest), ...LEGACY.map(fromLegacy)]);

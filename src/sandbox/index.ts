@@ -7,6 +7,7 @@ import { orderRoutes } from './routes/orders.js';
 import { adminRoutes } from './routes/admin.js';
 import { lifecycleRoutes } from './routes/lifecycle.js';
 import { createStreams } from './stream.js';
+import { partnerAdminRoutes, partnerRoutes } from './routes/partner.js';
 import { createHttpServer, NO_FAULTS } from './server.js';
 import { DEV_ACCOUNTS, seedState, seededToken } from './seed.js';
 import { StateStore } from './persist.js';
@@ -166,8 +167,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     ctx.persist();
   };
   const streams = createStreams({ ctx, faults, subscribe: (fromSeq, cb) => log.subscribe(fromSeq, cb), seq: () => log.seq });
-  const admin = [...adminRoutes({ faults, reset, accounts: () => readyAccounts(ctx.state), onFaults: () => streams.applyFaults() }), ...lifecycleRoutes, ...streams.routes];
-  const { server, sockets } = createHttpServer({ routes: [...marketRoutes, ...accountRoutes, ...orderRoutes], ctx, faults, admin });
+  const admin = [...adminRoutes({ faults, reset, accounts: () => readyAccounts(ctx.state), onFaults: () => streams.applyFaults() }), ...lifecycleRoutes, ...streams.routes, ...partnerAdminRoutes];
+  const { server, sockets } = createHttpServer({ routes: [...marketRoutes, ...accountRoutes, ...orderRoutes, ...partnerRoutes], ctx, faults, admin });
 
   try {
     await new Promise<void>((resolve, reject) => {

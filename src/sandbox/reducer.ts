@@ -228,6 +228,15 @@ export function apply(state: SandboxState | null, ev: StateEvent): SandboxState 
       taker.execution['txHash'] = ev.txHash;
       return state;
     }
+    case 'allowances': {
+      (state.allowances ??= {})[String(ev.profileId)] = structuredClone(ev.targets);
+      return state;
+    }
+    case 'deposit': {
+      accountOf(state, ev.profileId).usdc += ev.usdc;
+      book(state, ev.profileId, { kind: 'deposit', at: iso(ev.at), usdc: ev.usdc });
+      return state;
+    }
     case 'put': {
       const list = state[ev.coll] as unknown as Record<string, unknown>[];
       const value = structuredClone(ev.value) as Record<string, unknown>;

@@ -184,6 +184,26 @@ export interface SandboxState {
   serverKey?: string;
   /** Append-only money ledger per profile (by profileId); balances and positions project from it. */
   ledger?: Record<string, LedgerEntry[]>;
+  /** Allowance targets of server-wallet sub-accounts, by profileId (partner/allowances.ts). */
+  allowances?: Record<string, AllowanceTarget[]>;
+}
+
+/** One approval a server wallet needs on chain (exchange-api.md, allowance readiness). */
+export interface AllowanceTarget {
+  type: 'USDC_ALLOWANCE' | 'CTF_APPROVAL';
+  tokenAddress: Hex;
+  spenderOrOperator: Hex;
+  label: string;
+  requiredFor: Side;
+  status: 'confirmed' | 'missing' | 'submitted' | 'failed';
+  retryable: boolean;
+  transactionId?: string;
+  txHash?: string;
+  userOperationHash?: string;
+  errorCode?: string;
+  errorMessage?: string;
+  /** When the (simulated) chain confirms a submitted target, in ms. */
+  confirmAt?: number;
 }
 
 /**
@@ -246,6 +266,10 @@ export type StateEvent =
   | { type: 'market.created'; at: number; market: MarketRecord }
   /** A market resolves: its LIVE orders (`canceled`) are cancelled and released. */
   | { type: 'market.resolved'; at: number; slug: string; winningIndex: 0 | 1; canceled: string[] }
+  /** A server wallet's allowance targets as they now stand (whole record). */
+  | { type: 'allowances'; at: number; profileId: number; targets: AllowanceTarget[] }
+  /** USDC credited to a profile (the admin fund route). */
+  | { type: 'deposit'; at: number; profileId: number; usdc: bigint }
   | { type: 'settlement'; at: number; tradeEventId: string; takerOrderId: string; makerOrderIds: string[]; to: 'MINED' | 'CONFIRMED'; txHash: string }
   | { type: 'put'; coll: PutCollection; key: string; value: unknown }
   | { type: 'del'; coll: PutCollection; key: string }

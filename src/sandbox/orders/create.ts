@@ -3,6 +3,7 @@
 import { getAddress, isAddress } from 'viem';
 import { ZERO_ADDRESS, recoverOrderSigner, signOrderWithKey, type SignedOrderFields } from '../eip712.js';
 import { submitOrder } from '../engine.js';
+import { missingFor } from '../partner/allowances.js';
 import { scheduleSettlement } from '../settlement.js';
 import { ONE, PRICE_TICK, SIZE_STEP, ceilDiv, formatRaw, parseDecimal6, parseWireInt } from './amounts.js';
 import { createOrderShapeError } from './shape.js';
@@ -203,6 +204,10 @@ export async function createOrder(req: SandboxRequest, ctx: SandboxContext): Pro
     if (!owner.serverWallet) return fail(400, `Profile ${owner.id} has no server wallet; sign the order yourself`);
     if (order['signer'] !== undefined && !(typeof order['signer'] === 'string' && sameAddress(order['signer'], ZERO_ADDRESS))) {
       return fail(400, 'Delegated orders must leave maker and signer as the zero address');
+    }
+    const pending = missingFor(ctx, owner.id, market, isBuy ? 'BUY' : 'SELL');
+    if (pending.length > 0) {
+      return fail(400, `Allowances of profile ${owner.id} for ${isBuy ? 'BUY' : 'SELL'} orders on this venue are not confirmed (${pending.map((t) => `${t.label} ${t.status}`).join(', ')}): run the allowance check (GET /profiles/partner-accounts/${owner.id}/allowances, POST …/allowances/retry) until ready`);
     }
     maker = owner.address;
     signer = owner.address;

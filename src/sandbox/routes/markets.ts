@@ -1,6 +1,5 @@
 // Public market data (wire-facts §4.1): active markets, search, details, order book, price
 // history, feed, navigation and market pages, maintenance status.
-import { randomBytes } from 'node:crypto';
 import { midpoint, yesBook } from '../book.js';
 import { CATEGORIES } from '../seed.js';
 import type { MarketRecord, Route, SandboxResponse, SandboxState } from '../types.js';
@@ -274,10 +273,4 @@ export const marketRoutes: Route[] = [
   },
   { method: 'GET', pattern: '/market-pages/:id/markets', auth: P, handler: (req, ctx) => pageMarkets(ctx.state, req.params['id'] ?? '', req.query) },
   { method: 'GET', pattern: '/maintenance/status', auth: P, handler: () => ({ status: 200, body: { active: [], scheduled: [] } }) },
-  {
-    method: 'GET',
-    pattern: '/auth/signing-message',
-    auth: P,
-    handler: () => ({ status: 200, text: `Welcome to Limitless.exchange! Please sign this message to verify your identity.\n\nNonce: 0x${randomBytes(32).toString('hex')}`, headers: { 'content-type': 'text/plain; charset=utf-8' } }),
-  },
 ];

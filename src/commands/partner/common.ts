@@ -1,0 +1,99 @@
+// What the partner commands share: the partner's API client, the child's EOA key, and the
+// allowance wait with a live progress display on stderr (ora on a terminal, plain lines else).
+import type { Context } from '../../cli/context.js';
+import { NotFoundError, PmError, UsageError } from '../../core/errors.js';
+import type { ApiClient } from '../../core/http.js';
+import { waitForAllowances } from '../../core/partner.js';
+import type { Allowances, MessageSigner, WaitEvent } from '../../core/partner.js';
+import { tradingApi } from '../order/deps.js';
+
+/** The partner's own client (never acting for a sub-account). */
+export async function partnerApi(ctx: Context): Promise<ApiClient> {
+  return (await tradingApi(ctx)).actingFor(undefined);
+}
+
+/** Refuses flag combinations that cannot work, before any request. */
+export function checkModeFlags(serverWallet: boolean, wallet: string | undefined): void {
+  if (serverWallet && wallet !== undefined) throw new UsageError('--wallet names the key of an EOA sub-account; a --server-wallet sub-account has no local key', { hint: 'Drop one of --server-wallet and --wallet.' });
+}
+
+/**
+ * The EOA child's signer: the keystore wallet `wallet`, or a new key stored in the keystore as
+ * child-<address prefix> (encrypted with the keystore passphrase) before anything is sent.
+ */
+export async function childSigner(ctx: Context, wallet: string | undefined): Promise<{ signer: MessageSigner; wallet: string; created: boolean }> {
+  const ks = await ctx.keystore();
+  if (wallet !== undefined) {
+    if (!ks.hasWallet(wallet)) throw new NotFoundError(`no keystore wallet named ${wallet}`, { hint: 'See pm wallet list, or leave out --wallet to generate a new key.' });
+    const account = await ks.openWallet(wallet, await ctx.passphrase());
+    return { signer: account, wallet, created: false };
+  }
+  const { generatePrivateKey, privateKeyToAccount } = await import('viem/accounts');
+  const key = generatePrivateKey();
+  const account = privateKeyToAccount(key);
+  const name = `child-${account.address.slice(2, 10).toLowerCase()}`;
+  const pass = ks.listWallets().length > 0 ? await ctx.passphrase() : await ctx.newPassphrase();
+  await ks.importWalletKey(name, key, pass);
+  return { signer: account, wallet: name, created: true };
+}
+
+/** Forgets a generated child key whose sub-account was not created. */
+export async function dropChildKey(ctx: Context, wallet: string): Promise<void> {
+  try {
+    (await ctx.keystore()).removeWallet(wallet);
+  } catch {
+    // best effort
+  }
+}
+
+const summaryText = (a: Allowances): string => {
+  const s = a.summary;
+  const extra = [s.submitted ? `${s.submitted} submitted` : '', s.missing ? `${s.missing} missing` : '', s.failed ? `${s.failed} failed` : ''].filter(Boolean).join(', ');
+  return `allowances ${s.confirmed}/${s.total} confirmed${extra ? ` (${extra})` : ''}`;
+};
+
+/** Waits for a child's allowances with live progress on stderr. */
+export async function waitWithProgress(ctx: Context, api: ApiClient, profileId: number, o: { retry: boolean; timeoutMs: number }): Promise<Allowances> {
+  const tty = ctx.io.stderr.isTTY === true && process.stderr.isTTY === true && !ctx.flags.quiet;
+  let spinner: { text: string; succeed(t?: string): unknown; fail(t?: string): unknown; stop(): unknown } | null = null;
+  if (tty) {
+    const { default: ora } = await import('ora');
+    spinner = ora({ text: `checking the allowances of profile ${profileId}`, stream: process.stderr, discardStdin: false, isEnabled: true }).start();
+  }
+  let last = '';
+  const say = (text: string): void => {
+    if (spinner) spinner.text = text;
+    else if (text !== last) ctx.out.info(text);
+    last = text;
+  };
+  const onEvent = (e: WaitEvent): void => {
+    if (e.kind === 'status') say(summaryText(e.allowances));
+    else if (e.kind === 'retried') say(`retry submitted: ${summaryText(e.allowances)}`);
+    else if (e.kind === 'locked') say(`409: another retry is running for this wallet; backing off ${e.waitMs} ms`);
+    else say(`429: allowance retry rate limited; waiting ${e.retryAfterSeconds} s as the exchange asked`);
+  };
+  try {
+    const a = await waitForAllowances(api, profileId, { retry: o.retry, timeoutMs: o.timeoutMs, signal: ctx.signal, onEvent });
+    if (spinner) spinner.succeed(`ready: ${summaryText(a)}`);
+    else ctx.out.info(`ready: ${summaryText(a)}`);
+    return a;
+  } catch (e) {
+    if (spinner) spinner.fail(e instanceof PmError ? e.shortMessage : String(e));
+    throw e;
+  }
+}
+
+/** The table of targets. */
+export function renderAllowances(ctx: Context, a: Allowances): void {
+  ctx.out.keyValue([
+    ['profile', String(a.profileId)],
+    ['wallet', a.walletAddress],
+    ['ready', a.ready ? 'yes' : 'no'],
+    ['summary', summaryText(a)],
+  ]);
+  ctx.out.line();
+  ctx.out.table(
+    [{ header: 'TARGET' }, { header: 'TYPE' }, { header: 'FOR' }, { header: 'STATUS' }, { header: 'DETAIL' }],
+    a.targets.map((t) => [t.label, t.type, t.requiredFor, t.status, t.errorCode ? `${t.errorCode}${t.retryable ? ' (retryable)' : ''}` : (t.txHash ?? t.transactionId ?? '')]),
+  );
+}

@@ -1,0 +1,297 @@
+// Partner platforms (exchange-api.md "partner accounts"; wire-facts §4.4): sub-accounts in EOA
+// mode (the child's wallet signs a single-use message from GET /auth/signing-message) or with a
+// server wallet, the partner's listing, and allowance readiness of server wallets with the
+// contract's recommended loop (poll, retry when needed, honour 429 retryAfterSeconds, back off
+// on 409).
+import { authHeaders } from './auth.js';
+import { ConflictError, ExchangeError, ExchangeValidationError, NetworkError, RateLimitError, ValidationError } from './errors.js';
+import { errorForStatus, sleep } from './http.js';
+import type { ApiClient } from './http.js';
+
+type Json = Record<string, unknown>;
+const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The longest display name the exchange accepts. */
+export const MAX_DISPLAY_NAME = 44;
+
+/** Checks a display name before anything is sent. */
+export function checkDisplayName(name: string | undefined): string | undefined {
+  if (name === undefined) return undefined;
+  if (name.length > MAX_DISPLAY_NAME) {
+    throw new ValidationError(`the display name is ${name.length} characters long; the exchange accepts at most ${MAX_DISPLAY_NAME}`, { hint: 'Pass a shorter --name.' });
+  }
+  return name;
+}
+
+/** A sub-account profile id from argv: a positive integer, else exit 2 before any request. */
+export function parseProfileId(raw: string | undefined, what = 'profile id'): number {
+  if (raw === undefined || !/^\d{1,15}$/.test(raw) || Number(raw) < 1) {
+    throw new ValidationError(`${what} must be a positive integer, got "${raw ?? ''}"`, { hint: 'List your sub-accounts with pm partner list.' });
+  }
+  return Number(raw);
+}
+
+/** What signs the EOA proof: the child's wallet (a viem account from the keystore). */
+export interface MessageSigner {
+  address: `0x${string}`;
+  signMessage(args: { message: string }): Promise<`0x${string}`>;
+}
+
+export interface PartnerAccount {
+  profileId: number;
+  account: string;
+}
+
+/** The hex the x-signing-message header carries: 0x + the UTF-8 bytes of the message. */
+export function messageHex(message: string): `0x${string}` {
+  return `0x${Buffer.from(message, 'utf8').toString('hex')}`;
+}
+
+/**
+ * Sends one authenticated request with extra headers (the EOA proof). The API client has no
+ * per-request headers, so this request is signed with the client's own credentials and sent
+ * once; a 429 of the per-token limit (nothing was done) is waited out and sent again.
+ */
+async function postWithHeaders(api: ApiClient, path: string, body: Json, extra: Record<string, string>, signal?: AbortSignal): Promise<unknown> {
+  const raw = JSON.stringify(body);
+  for (let attempt = 0; ; attempt++) {
+    const { headers } = authHeaders(api.auth, 'auto', 'POST', path, raw, new Date());
+    let res: Response;
+    try {
+      res = await fetch(`${api.baseUrl}${path}`, { method: 'POST', headers: { accept: 'application/json', 'content-type': 'application/json', 'user-agent': 'pm-cli', ...headers, ...extra }, body: raw, ...(signal ? { signal } : {}) });
+    } catch (e) {
+      const ne = new NetworkError(`POST ${path} failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e, hint: 'Check that the exchange is reachable (pm sandbox status for the sandbox).' });
+      ne.ambiguous = true;
+      throw ne;
+    }
+    const text = await res.text();
+    let data: unknown = text;
+    try {
+      data = text ? JSON.parse(text) : null;
+    } catch {
+      data = text;
+    }
+    if (res.ok) return data;
+    const hs: Record<string, string> = {};
+    res.headers.forEach((v, k) => (hs[k.toLowerCase()] = v));
+    const err = errorForStatus(res.status, data, hs, `POST ${path}`);
+    if (err instanceof RateLimitError && attempt < 3) {
+      await sleep(Math.min(err.retryAfterMs ?? 500, 5000), signal);
+      continue;
+    }
+    throw err;
+  }
+}
+
+function accountOf(d: unknown): PartnerAccount {
+  if (!isObj(d) || typeof d['profileId'] !== 'number' || typeof d['account'] !== 'string') throw new ExchangeError('unexpected answer from POST /profiles/partner-accounts (want {profileId, account})');
+  return { profileId: d['profileId'], account: d['account'] };
+}
+
+/**
+ * Creates a sub-account: a server wallet (`serverWallet: true`), or an EOA whose wallet proves
+ * itself by signing the exchange's single-use message with personal_sign.
+ * @example await createPartnerAccount(api, { serverWallet: true, displayName: 'alice-shop' })
+ */
+export async function createPartnerAccount(api: ApiClient, p: { serverWallet: boolean; displayName?: string | undefined; signer?: MessageSigner | undefined; signal?: AbortSignal | undefined }): Promise<PartnerAccount> {
+  const body: Json = {};
+  if (p.displayName !== undefined) body['displayName'] = checkDisplayName(p.displayName);
+  if (p.serverWallet) {
+    body['createServerWallet'] = true;
+    return accountOf((await api.request<unknown>({ method: 'POST', path: '/profiles/partner-accounts', body, auth: 'auto', actingAs: 'self', retry: 'never' })).data);
+  }
+  if (!p.signer) throw new ValidationError('an EOA sub-account needs its wallet to sign the signing message');
+  const message = (await api.request<unknown>({ method: 'GET', path: '/auth/signing-message', auth: 'none' })).data;
+  if (typeof message !== 'string' || !/Nonce:/.test(message)) throw new ExchangeError('unexpected answer from GET /auth/signing-message (want the plain-text message with a nonce)');
+  const signature = await p.signer.signMessage({ message });
+  const headers = { 'x-account': p.signer.address, 'x-signing-message': messageHex(message), 'x-signature': signature };
+  return accountOf(await postWithHeaders(api, '/profiles/partner-accounts', body, headers, p.signal));
+}
+
+export interface PartnerAccountItem {
+  profileId: number;
+  account: string;
+  displayName: string;
+  serverWallet?: boolean | undefined;
+}
+
+export interface PartnerPage {
+  data: PartnerAccountItem[];
+  page: number;
+  limit: number;
+  hasMore: boolean;
+}
+
+/** One page of the partner's sub-accounts (`account` filters by address). */
+export async function listPartnerAccounts(api: ApiClient, q: { account?: string | undefined; page?: number | undefined; limit?: number | undefined } = {}): Promise<PartnerPage> {
+  const d = (await api.request<unknown>({ method: 'GET', path: '/profiles/partner-accounts', query: { account: q.account, limit: q.limit, page: q.page }, auth: 'auto', actingAs: 'self' })).data;
+  if (!isObj(d) || !Array.isArray(d['data'])) throw new ExchangeError('unexpected answer from GET /profiles/partner-accounts (want {data, page, limit, hasMore})');
+  const data = d['data'].filter(isObj).map((x) => ({
+    profileId: Number(x['profileId']),
+    account: String(x['account'] ?? ''),
+    displayName: String(x['displayName'] ?? ''),
+    ...(typeof x['serverWallet'] === 'boolean' ? { serverWallet: x['serverWallet'] } : {}),
+  }));
+  return { data, page: Number(d['page'] ?? q.page ?? 1), limit: Number(d['limit'] ?? q.limit ?? data.length), hasMore: d['hasMore'] === true };
+}
+
+export interface AllowanceTarget {
+  type: string;
+  label: string;
+  requiredFor: string;
+  status: 'confirmed' | 'missing' | 'submitted' | 'failed' | string;
+  confirmed: boolean;
+  retryable: boolean;
+  tokenAddress: string;
+  spenderOrOperator: string;
+  transactionId?: string | undefined;
+  txHash?: string | undefined;
+  errorCode?: string | undefined;
+  errorMessage?: string | undefined;
+}
+
+export interface Allowances {
+  profileId: number;
+  partnerProfileId: number | null;
+  chainId: number;
+  walletAddress: string;
+  ready: boolean;
+  summary: { total: number; confirmed: number; missing: number; submitted: number; failed: number };
+  targets: AllowanceTarget[];
+}
+
+function parseAllowances(d: unknown): Allowances {
+  if (!isObj(d) || !Array.isArray(d['targets']) || typeof d['ready'] !== 'boolean') throw new ExchangeError('unexpected allowance answer (want {ready, summary, targets})');
+  const sm = isObj(d['summary']) ? d['summary'] : {};
+  const n = (k: string): number => (typeof sm[k] === 'number' ? sm[k] : 0);
+  const str = (o: Json, k: string): string | undefined => (typeof o[k] === 'string' ? o[k] : undefined);
+  return {
+    profileId: Number(d['profileId']),
+    partnerProfileId: typeof d['partnerProfileId'] === 'number' ? d['partnerProfileId'] : null,
+    chainId: Number(d['chainId'] ?? 0),
+    walletAddress: String(d['walletAddress'] ?? ''),
+    ready: d['ready'],
+    summary: { total: n('total'), confirmed: n('confirmed'), missing: n('missing'), submitted: n('submitted'), failed: n('failed') },
+    targets: d['targets'].filter(isObj).map((t) => ({
+      type: String(t['type'] ?? ''),
+      label: String(t['label'] ?? ''),
+      requiredFor: String(t['requiredFor'] ?? ''),
+      status: String(t['status'] ?? ''),
+      confirmed: t['confirmed'] === true,
+      retryable: t['retryable'] === true,
+      tokenAddress: String(t['tokenAddress'] ?? ''),
+      spenderOrOperator: String(t['spenderOrOperator'] ?? ''),
+      transactionId: str(t, 'transactionId'),
+      txHash: str(t, 'txHash'),
+      errorCode: str(t, 'errorCode'),
+      errorMessage: str(t, 'errorMessage'),
+    })),
+  };
+}
+
+/** The allowance readiness of a server-wallet sub-account (a live chain read). */
+export async function getAllowances(api: ApiClient, profileId: number): Promise<Allowances> {
+  return parseAllowances((await api.request<unknown>({ method: 'GET', path: `/profiles/partner-accounts/${profileId}/allowances`, auth: 'auto', actingAs: 'self' })).data);
+}
+
+/** Asks the exchange to submit the targets still missing (or failed and retryable). */
+export async function retryAllowances(api: ApiClient, profileId: number): Promise<Allowances> {
+  return parseAllowances((await api.request<unknown>({ method: 'POST', path: `/profiles/partner-accounts/${profileId}/allowances/retry`, body: {}, auth: 'auto', actingAs: 'self', retry: 'never' })).data);
+}
+
+/** Targets the retry endpoint may attempt. */
+export function needsRetry(a: Allowances): boolean {
+  return a.targets.some((t) => t.status === 'missing' || (t.status === 'failed' && t.retryable));
+}
+
+export type WaitEvent =
+  | { kind: 'status'; allowances: Allowances }
+  | { kind: 'retried'; allowances: Allowances }
+  | { kind: 'locked'; waitMs: number; message: string }
+  | { kind: 'throttled'; retryAfterSeconds: number; message: string };
+
+/**
+ * The contract's loop: poll; if ready, done; if targets are missing or failed-and-retryable,
+ * retry (waiting out a 429's retryAfterSeconds, backing off on a 409); poll again shortly.
+ * Throws RateLimitError (exit 6) when the wait the exchange asks for runs past the deadline,
+ * NetworkError (exit 7) at the deadline, ExchangeValidationError when a target failed for good.
+ * @example await waitForAllowances(api, 2001, { retry: true, timeoutMs: 120_000 })
+ */
+export async function waitForAllowances(
+  api: ApiClient,
+  profileId: number,
+  o: { retry: boolean; timeoutMs: number; pollMs?: number | undefined; signal?: AbortSignal | undefined; onEvent?: ((e: WaitEvent) => void) | undefined },
+): Promise<Allowances> {
+  const deadline = Date.now() + o.timeoutMs;
+  const poll = o.pollMs ?? 500;
+  let nextRetryAt = 0;
+  let lockBackoff = 250;
+  let lastThrottle: number | null = null;
+  for (;;) {
+    const a = await getAllowances(api, profileId);
+    o.onEvent?.({ kind: 'status', allowances: a });
+    if (a.ready) return a;
+    const dead = a.targets.find((t) => t.status === 'failed' && !t.retryable);
+    if (dead) {
+      throw new ExchangeValidationError(`allowance ${dead.label} failed and cannot be retried (${dead.errorCode ?? 'no error code'}${dead.errorMessage ? `: ${dead.errorMessage}` : ''})`, {
+        hint: "The exchange will not retry it: contact the exchange with the child's profile id and the error code.",
+      });
+    }
+    if (o.retry && needsRetry(a) && Date.now() >= nextRetryAt) {
+      try {
+        const r = await retryAllowances(api, profileId);
+        lockBackoff = 250;
+        lastThrottle = null;
+        o.onEvent?.({ kind: 'retried', allowances: r });
+        if (r.ready) return r;
+      } catch (e) {
+        if (e instanceof RateLimitError) {
+          const secs = Math.max(1, Math.ceil((e.retryAfterMs ?? 1000) / 1000));
+          lastThrottle = secs;
+          nextRetryAt = Date.now() + secs * 1000;
+          o.onEvent?.({ kind: 'throttled', retryAfterSeconds: secs, message: e.shortMessage });
+          if (nextRetryAt > deadline) {
+            const err = new RateLimitError(`allowance retry is rate limited: the exchange asked to wait ${secs} s, past the ${Math.round(o.timeoutMs / 1000)} s timeout`, {
+              status: 429,
+              hint: `Run pm partner allowances ${profileId} --retry --wait again in ${secs} s, or pass a longer --wait-timeout.`,
+            });
+            err.retryAfterMs = secs * 1000;
+            throw err;
+          }
+        } else if (e instanceof ConflictError) {
+          nextRetryAt = Date.now() + lockBackoff;
+          o.onEvent?.({ kind: 'locked', waitMs: lockBackoff, message: e.shortMessage });
+          lockBackoff = Math.min(lockBackoff * 2, 4000);
+        } else throw e;
+      }
+    }
+    const now = Date.now();
+    if (now >= deadline) break;
+    await sleep(Math.min(poll, deadline - now), o.signal ?? api.signal);
+    if (Date.now() >= deadline) {
+      // One last read: it may have confirmed during the sleep.
+      const last = await getAllowances(api, profileId);
+      o.onEvent?.({ kind: 'status', allowances: last });
+      if (last.ready) return last;
+      break;
+    }
+  }
+  if (lastThrottle !== null && nextRetryAt > deadline) {
+    const err = new RateLimitError(`allowance retry is rate limited: the exchange asked to wait ${lastThrottle} s`, { status: 429 });
+    err.retryAfterMs = lastThrottle * 1000;
+    throw err;
+  }
+  throw new NetworkError(`the allowances of profile ${profileId} were not ready within ${Math.round(o.timeoutMs / 1000)} s`, {
+    hint: `Run pm partner allowances ${profileId} --retry --wait again, or pass a longer --wait-timeout.`,
+  });
+}
+
+/** Parses a duration such as 120s, 2m, 1500ms or a bare number of seconds. */
+export function parseDuration(raw: string, flag: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(raw.trim());
+  if (!m) throw new ValidationError(`${flag} must be a duration such as 120s, 2m or 1500ms, got "${raw}"`);
+  const n = Number(m[1]);
+  const ms = m[2] === 'ms' ? n : m[2] === 'm' ? n * 60_000 : n * 1000;
+  if (!(ms > 0)) throw new ValidationError(`${flag} must be more than 0, got "${raw}"`);
+  return Math.round(ms);
+}

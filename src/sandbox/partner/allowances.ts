@@ -1,0 +1,175 @@
+// Allowance readiness of server-wallet sub-accounts, as the contract's state machine:
+//   missing --retry--> submitted --chain confirms (a timer)--> confirmed
+//   missing/failed(retryable) --retry, submission fails--> failed {errorCode, retryable}
+// Targets come from the venues of the listed markets: for each exchange a USDC allowance
+// (BUY) and a CTF approval (SELL), and for a NegRisk venue also a CTF approval to its adapter.
+// "Chain reads" are lazy: whoever reads a wallet's targets (GET, retry, a delegated order)
+// first confirms the submitted ones whose time has come, as one logged `allowances` event.
+// Every change goes through the reducer (commit); the retry lock, the per-wallet retry rate
+// limit and the failure switch are run-time only, like the per-token rate limiter.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { commit } from '../reducer.js';
+import type { AllowanceTarget, Hex, MarketRecord, SandboxContext, SandboxState, Side } from '../types.js';
+
+export const USDC_ADDRESS: Hex = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+export const CTF_ADDRESS: Hex = '0xC9c98965297Bc527861c898329Ee280632B76e18';
+
+/** A planned failure: the next `times` submissions of matching targets fail. */
+export interface AllowanceFailure {
+  /** Matches a target whose label contains this ('' = any). */
+  label: string;
+  errorCode: string;
+  errorMessage: string;
+  retryable: boolean;
+  times: number;
+}
+
+/** Run-time knobs of the simulated chain and of the retry route (admin: /__sandbox/allowances). */
+export interface AllowanceSim {
+  /** How long after submission the chain confirms a target. */
+  confirmAfterMs: number;
+  /** How long a retry holds the wallet lock (its live chain re-read). */
+  lockMs: number;
+  /** At most this many retries per wallet per window; the next gets 429 with retryAfterSeconds. */
+  retryMax: number;
+  retryWindowMs: number;
+  failures: AllowanceFailure[];
+  /** Statuses the retry route answered, newest last (tests read them). */
+  answered: { profileId: number; status: number; at: number }[];
+}
+
+export const DEFAULT_SIM: Omit<AllowanceSim, 'failures' | 'answered'> = { confirmAfterMs: 800, lockMs: 150, retryMax: 3, retryWindowMs: 10_000 };
+
+const sims = new WeakMap<SandboxContext, AllowanceSim>();
+const locks = new WeakMap<SandboxContext, Set<string>>();
+const attempts = new WeakMap<SandboxContext, Map<string, number[]>>();
+
+/** The simulation settings of one sandbox (created with the defaults on first use). */
+export function simOf(ctx: SandboxContext): AllowanceSim {
+  let s = sims.get(ctx);
+  if (!s) {
+    s = { ...DEFAULT_SIM, failures: [], answered: [] };
+    sims.set(ctx, s);
+  }
+  return s;
+}
+
+/** The targets a fresh server wallet needs, one set per venue of the listed markets. */
+export function initialTargets(state: SandboxState): AllowanceTarget[] {
+  const venues = new Map<string, { exchange: Hex; adapter: Hex | null }>();
+  for (const m of state.markets) if (m.venue) venues.set(m.venue.exchange.toLowerCase(), m.venue);
+  const out: AllowanceTarget[] = [];
+  for (const v of venues.values()) {
+    const name = v.adapter ? 'negrisk-exchange' : 'ctf-exchange';
+    const base = { status: 'missing' as const, retryable: true };
+    out.push({ type: 'USDC_ALLOWANCE', tokenAddress: USDC_ADDRESS, spenderOrOperator: v.exchange, label: `usdc:${name}`, requiredFor: 'BUY', ...base });
+    out.push({ type: 'CTF_APPROVAL', tokenAddress: CTF_ADDRESS, spenderOrOperator: v.exchange, label: `ctf:${name}`, requiredFor: 'SELL', ...base });
+    if (v.adapter) out.push({ type: 'CTF_APPROVAL', tokenAddress: CTF_ADDRESS, spenderOrOperator: v.adapter, label: 'ctf:negrisk-adapter', requiredFor: 'SELL', ...base });
+  }
+  return out;
+}
+
+/**
+ * The wallet's targets after a live chain read: submitted targets whose confirmation time has
+ * passed become confirmed (logged). Null for a profile without tracked allowances (one created
+ * before they were tracked counts as provisioned).
+ */
+export function readTargets(ctx: SandboxContext, profileId: number): AllowanceTarget[] | null {
+  const cur = ctx.state.allowances?.[String(profileId)];
+  if (!cur) return null;
+  const now = ctx.now();
+  if (!cur.some((t) => t.status === 'submitted' && (t.confirmAt ?? 0) <= now)) return cur;
+  const next = cur.map((t): AllowanceTarget => {
+    if (t.status !== 'submitted' || (t.confirmAt ?? 0) > now) return t;
+    const { confirmAt: _c, ...rest } = t;
+    return { ...rest, status: 'confirmed', retryable: false, txHash: `0x${randomBytes(32).toString('hex')}` };
+  });
+  commit(ctx.state, { type: 'allowances', at: now, profileId, targets: next });
+  ctx.persist();
+  return ctx.state.allowances?.[String(profileId)] ?? next;
+}
+
+/** The targets an order needs: its side's targets for the market's venue (exchange, adapter). */
+export function missingFor(ctx: SandboxContext, profileId: number, market: MarketRecord, side: Side): AllowanceTarget[] {
+  const targets = readTargets(ctx, profileId);
+  if (!targets || !market.venue) return [];
+  const spenders = [market.venue.exchange, ...(market.venue.adapter ? [market.venue.adapter] : [])].map((a) => a.toLowerCase());
+  return targets.filter((t) => t.requiredFor === side && spenders.includes(t.spenderOrOperator.toLowerCase()) && t.status !== 'confirmed');
+}
+
+/** The readiness object of the contract. */
+export function allowanceView(profile: { id: number; address: string; parentProfileId?: number | undefined }, targets: readonly AllowanceTarget[]): Record<string, unknown> {
+  const count = (s: AllowanceTarget['status']): number => targets.filter((t) => t.status === s).length;
+  const confirmed = count('confirmed');
+  return {
+    profileId: profile.id,
+    partnerProfileId: profile.parentProfileId ?? null,
+    chainId: 8453,
+    walletAddress: profile.address,
+    ready: targets.length > 0 && confirmed === targets.length,
+    summary: { total: targets.length, confirmed, missing: count('missing'), submitted: count('submitted'), failed: count('failed') },
+    targets: targets.map((t) => {
+      const { confirmAt: _c, ...rest } = t;
+      return { ...rest, confirmed: t.status === 'confirmed' };
+    }),
+  };
+}
+
+export type RetryOutcome = { ok: true; targets: AllowanceTarget[] } | { ok: false; status: 409 | 429; body: Record<string, unknown> };
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The retry route's work for one wallet: the short lock (409 while another retry runs), the
+ * per-wallet rate limit (429 with retryAfterSeconds), a live re-read, then a submission of each
+ * target still missing or failed-and-retryable. Only targets this call submitted change.
+ */
+export async function retryAllowances(ctx: SandboxContext, profileId: number, wallet: string): Promise<RetryOutcome> {
+  const sim = simOf(ctx);
+  const held = locks.get(ctx) ?? new Set<string>();
+  locks.set(ctx, held);
+  const key = wallet.toLowerCase();
+  const answer = (o: RetryOutcome): RetryOutcome => {
+    sim.answered.push({ profileId, status: o.ok ? 200 : o.status, at: ctx.now() });
+    if (sim.answered.length > 200) sim.answered.splice(0, sim.answered.length - 200);
+    return o;
+  };
+  if (held.has(key)) return answer({ ok: false, status: 409, body: { message: `allowance retry already running for wallet ${wallet}` } });
+  const byWallet = attempts.get(ctx) ?? new Map<string, number[]>();
+  attempts.set(ctx, byWallet);
+  const t0 = Date.now(); // the limit is about real time, like the per-token limiter
+  const recent = (byWallet.get(key) ?? []).filter((t) => t > t0 - sim.retryWindowMs);
+  if (recent.length >= sim.retryMax) {
+    const waitMs = (recent[0] ?? t0) + sim.retryWindowMs - t0;
+    const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
+    byWallet.set(key, recent);
+    return answer({ ok: false, status: 429, body: { message: `allowance retry rate limited for wallet ${wallet}: try again in ${retryAfterSeconds} s`, retryAfterSeconds } });
+  }
+  recent.push(t0);
+  byWallet.set(key, recent);
+  held.add(key);
+  try {
+    if (sim.lockMs > 0) await sleep(sim.lockMs);
+    const state = ctx.state;
+    const current = readTargets(ctx, profileId) ?? [];
+    const now = ctx.now();
+    const next = current.map((t): AllowanceTarget => {
+      if (!(t.status === 'missing' || (t.status === 'failed' && t.retryable))) return t;
+      const { errorCode: _e, errorMessage: _m, ...rest } = t;
+      const f = sim.failures.find((x) => x.times > 0 && t.label.includes(x.label));
+      if (f) {
+        f.times -= 1;
+        return { ...rest, status: 'failed', retryable: f.retryable, errorCode: f.errorCode, errorMessage: f.errorMessage };
+      }
+      return { ...rest, status: 'submitted', retryable: false, transactionId: randomUUID(), userOperationHash: `0x${randomBytes(32).toString('hex')}`, confirmAt: now + sim.confirmAfterMs };
+    });
+    // A reset while the lock was held replaced the state: nothing of this retry applies to it.
+    if (ctx.state === state && ctx.state.allowances?.[String(profileId)]) {
+      commit(ctx.state, { type: 'allowances', at: now, profileId, targets: next });
+      ctx.persist();
+    }
+    return answer({ ok: true, targets: next });
+  } finally {
+    held.delete(key);
+  }
+}

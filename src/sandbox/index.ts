@@ -4,9 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { accountRoutes } from './routes/accounts.js';
 import { marketRoutes } from './routes/markets.js';
 import { orderRoutes } from './routes/orders.js';
+import { portfolioAdminRoutes, portfolioRoutes } from './routes/portfolio.js';
 import { adminRoutes } from './routes/admin.js';
 import { createHttpServer, NO_FAULTS } from './server.js';
-import { DEV_ACCOUNTS, seedState, seededToken } from './seed.js';
+import { DEV_ACCOUNTS, SERVER_WALLETS, seedState, seededToken } from './seed.js';
 import { StateStore } from './persist.js';
 import { EventLog } from './log.js';
 import { acquireDirLock, type DirLock } from './lock.js';
@@ -43,6 +44,8 @@ export interface ReadyAccount {
   token: { tokenId: string; secret: string; scopes: string[] };
   apiKey: string;
   identityToken: string;
+  /** The managed server wallet the account trades from, when it has one. */
+  serverWallet?: string;
 }
 
 export interface ReadyInfo {
@@ -87,6 +90,7 @@ export function readyAccounts(state: SandboxState): ReadyAccount[] {
       token: { tokenId: seededToken(a.name).tokenId, secret: seededToken(a.name).secret, scopes: tok ? [...tok.scopes] : [...a.scopes] },
       apiKey: `lmts_sandbox_${a.name}`,
       identityToken: `idt_sandbox_${a.name}`,
+      ...(SERVER_WALLETS[a.name] ? { serverWallet: SERVER_WALLETS[a.name] } : {}),
     };
   });
 }
@@ -161,7 +165,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     Object.assign(faults, NO_FAULTS);
     ctx.persist();
   };
-  const { server, sockets } = createHttpServer({ routes: [...marketRoutes, ...accountRoutes, ...orderRoutes], ctx, faults, admin: adminRoutes({ faults, reset, accounts: () => readyAccounts(ctx.state) }) });
+  const { server, sockets } = createHttpServer({ routes: [...marketRoutes, ...accountRoutes, ...orderRoutes, ...portfolioRoutes], ctx, faults, admin: [...adminRoutes({ faults, reset, accounts: () => readyAccounts(ctx.state) }), ...portfolioAdminRoutes] });
 
   try {
     await new Promise<void>((resolve, reject) => {

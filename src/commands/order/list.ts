@@ -9,9 +9,14 @@ import { tradingApi } from './deps.js';
 
 const run: Handler = async (ctx, { opts }) => {
   const market = optStr(opts, 'market');
-  if (market === undefined) throw new UsageError('--market <slug> is required', { hint: 'pm order list --market btc-100k-2026' });
-  const slug = slugFrom(market);
   const api = await tradingApi(ctx, { actingAs: optNum(opts, 'onBehalfOf') ?? ctx.profile().onBehalfOf });
+  if (market === undefined) {
+    // No market: every open order, from the portfolio's live orders across markets.
+    if (optBool(opts, 'all')) throw new UsageError('--all (closed orders too) needs --market <slug>', { hint: 'pm order list --market btc-100k-2026 --all' });
+    const { openOrdersEverywhere } = await import('./everywhere.js');
+    return openOrdersEverywhere(ctx, api);
+  }
+  const slug = slugFrom(market);
   const statuses = optBool(opts, 'all') ? ['LIVE', 'MATCHED', 'CANCELED', 'UNMATCHED'] : undefined;
   const orders: OpenOrder[] = await listOpenOrders(api, slug, statuses);
   const json = orders.map((o) => ({

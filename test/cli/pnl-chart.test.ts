@@ -37,4 +37,14 @@ describe('pm portfolio pnl on a terminal', () => {
     expect(piped.stdout).not.toMatch(/┤/);
     expect(piped.stdout).toMatch(/[▁█]/);
   });
+
+  it('pm markets history draws the same chart on a terminal, and keeps its JSON', async () => {
+    const tty = await runPm(['markets', 'history', 'btc-100k-2026'], { env: carolEnv(), tty: true });
+    expect(tty.code, tty.stderr).toBe(0);
+    expect(tty.stdout).toMatch(/┤/);
+    const piped = await runPm(['markets', 'history', 'btc-100k-2026'], { env: carolEnv() });
+    expect(piped.stdout).not.toMatch(/┤/);
+    const json = await runPm(['--json', 'markets', 'history', 'btc-100k-2026'], { env: carolEnv(), tty: true });
+    expect(json.json<{ price: string }[]>().length).toBeGreaterThan(1);
+  });
 });

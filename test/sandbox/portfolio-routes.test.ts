@@ -7,6 +7,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { addSubAccount } from '../helpers/subaccount.js';
 import { auditState } from '../../src/sandbox/engine.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import { encode } from '../../src/sandbox/persist.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const sb = useSandbox();
 const ONE = 1_000_000n;
@@ -243,5 +248,36 @@ describe('portfolio routes', () => {
     const r = await call('GET', '/portfolio/pnl-chart?timeframe=2y', { as: 'carol' });
     expect(r.status).toBe(400);
     expect(r.body.message).toMatch(/1d, 7d, 30d, all/);
+  });
+
+  it('every money event is logged: a restart on the same data dir rebuilds balances, ledger, allowlist and resolution', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pm-money-'));
+    try {
+      const a = await startSandbox({ port: 0, dataDir: dir });
+      const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+        fetch(`${a.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+      expect((await post('/__sandbox/fund', { profileId: 1004, amount: '7000000' })).status).toBe(200);
+      expect((await post('/__sandbox/resolve', { slug: 'sol-500-2026', winningOutcome: 'NO', payout: false })).status).toBe(200);
+      expect((await post('/__sandbox/resolve', { slug: 'sol-500-2026', winningOutcome: 'NO' })).status).toBe(200);
+      const idt = { identity: 'Bearer idt_sandbox_carol' };
+      expect((await post('/portfolio/withdrawal-addresses', { address: '0x000000000000000000000000000000000000bEEF' }, idt)).status).toBe(201);
+      expect((await post('/portfolio/withdraw', { amount: '3000000', destination: '0x000000000000000000000000000000000000bEEF' }, idt)).status).toBe(201);
+      expect((await fetch(`${a.baseUrl}/portfolio/withdrawal-addresses/0x000000000000000000000000000000000000bEEF`, { method: 'DELETE', headers: idt })).status).toBe(200);
+      const m = a.ctx.state.markets.find((x) => x.slug === 'eth-5k-2025');
+      expect((await post('/portfolio/redeem', { conditionId: m?.conditionId }, idt)).status).toBe(201);
+      const snap = (s: typeof a.ctx.state) => encode({ accounts: s.accounts, ledger: s.ledger, allow: s.withdrawalAddresses, markets: s.markets, orders: s.orders.map((o) => [o.id, o.status]) });
+      const before = snap(a.ctx.state);
+      await a.close();
+      const b = await startSandbox({ port: 0, dataDir: dir });
+      try {
+        expect(snap(b.ctx.state)).toBe(before);
+        expect(auditState(b.ctx.state)).toEqual([]);
+        expect(b.ctx.state.markets.find((x) => x.slug === 'sol-500-2026')).toMatchObject({ status: 'RESOLVED', winningOutcomeIndex: 1, payoutPending: false });
+      } finally {
+        await b.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -2,12 +2,15 @@ import type { Handler } from '../../cli/command.js';
 import { optStr } from '../../cli/command.js';
 import { formatPrice, priceHistory, slugFrom } from '../../core/markets.js';
 import { formatUnits } from '../../core/money.js';
+import { drawChart } from '../portfolio/chart.js';
 
 const BARS = '▁▂▃▄▅▆▇█';
 
 const run: Handler = async (ctx, { args, opts }) => {
   const slug = slugFrom(args[0] ?? '');
   const res = await priceHistory(await ctx.api(), slug, { interval: optStr(opts, 'interval'), from: optStr(opts, 'from'), to: optStr(opts, 'to') });
+  const tty = ctx.io.stdout.isTTY === true;
+  const chart = tty && !ctx.out.isJson && res.points.length > 1 ? await drawChart(res.points.map((p) => Number(formatUnits(p.price))), ctx.io.stdout.columns ?? 80, { label: (v) => v.toFixed(3) }) : null;
   ctx.out.data(res.points.map((p) => ({ timestamp: p.timestamp, price: formatUnits(p.price) })), () => {
     const pts = res.points;
     if (pts.length === 0) return ctx.out.info('(no price history)');
@@ -25,6 +28,8 @@ const run: Handler = async (ctx, { args, opts }) => {
       ['last', formatPrice(prices[prices.length - 1] ?? null)],
       ['YES', spark],
     ]);
+    // On a terminal, the same series as a line chart (asciichart; a sparkline when narrow).
+    if (chart !== null) ctx.out.line(chart);
   });
 };
 export default run;

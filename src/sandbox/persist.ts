@@ -222,10 +222,12 @@ function freeze(state: SandboxState): SandboxState {
     identityTokens: state.identityTokens.map((k) => ({ ...k })),
     accounts: Object.fromEntries(Object.entries(state.accounts).map(([k, a]) => [k, { ...a, positions: Object.fromEntries(Object.entries(a.positions).map(([t, p]) => [t, { ...p }])) }])),
     markets: state.markets.map((m) => ({ ...m, priceHistory: m.priceHistory.slice() })),
-    // Orders change in place (fills, cancels, settlement); execution objects too.
-    orders: state.orders.map((o) => ({ ...o, execution: { ...o.execution } })),
+    // Orders change in place (fills, cancels, settlement); their execution and trades too.
+    orders: state.orders.map((o) => (o.trades ? { ...o, execution: { ...o.execution }, trades: o.trades.map((t) => ({ ...t })) } : { ...o, execution: { ...o.execution } })),
     feed: state.feed.slice(),
     ...(state.ledger ? { ledger: Object.fromEntries(Object.entries(state.ledger).map(([k, l]) => [k, l.slice()])) } : {}),
+    // Allowlist entries get deletedAt in place.
+    ...(state.withdrawalAddresses ? { withdrawalAddresses: state.withdrawalAddresses.map((e) => ({ ...e })) } : {}),
   };
 }
 

@@ -122,6 +122,16 @@ describe('pm portfolio positions', () => {
     expect(filtered.json<{ positions: Row[] }>().positions.map((x) => x.market)).toEqual(['us-election-2028-other']);
   });
 
+  it('--on-behalf-of reads a sub-account\'s positions, and refuses a profile that is not a child', async () => {
+    const { addSubAccount } = await import('../helpers/subaccount.js');
+    const child = addSubAccount(sb.current, 1003, 0n);
+    const own = await pmAs('partner', '--json', 'portfolio', 'positions', '--on-behalf-of', String(child.profileId));
+    expect(own.code, own.stderr).toBe(0);
+    expect(own.json<{ positions: Row[] }>().positions).toEqual([]);
+    const stranger = await pmAs('partner', '--json', 'portfolio', 'positions', '--on-behalf-of', '1001');
+    expect(stranger.code).toBe(3);
+  });
+
   it('totals add up the rows; the seeded resolved position is redeemable', async () => {
     const p = await positions('alice');
     const sum = (k: keyof Row) => p.positions.reduce((a, r) => a + BigInt(r[k] as string), 0n).toString();

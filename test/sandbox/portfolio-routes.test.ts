@@ -244,6 +244,18 @@ describe('portfolio routes', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('points answers honest zeros; positions has the contract keys', async () => {
+    const pts = await call('GET', '/portfolio/points', { as: 'alice' });
+    expect(pts.status).toBe(200);
+    expect(pts.body).toMatchObject({ points: 0, accumulativePoints: 0 });
+    const pos = await call('GET', '/portfolio/positions', { as: 'alice' });
+    expect(Object.keys(pos.body).sort()).toEqual(['accumulativePoints', 'amm', 'clob', 'group', 'points', 'rewards']);
+    const item = (pos.body['clob'] as Record<string, unknown>[]).find((c) => (c['market'] as { slug: string }).slug === 'eth-5k-2025');
+    expect(Object.keys(item ?? {}).sort()).toEqual(['latestTrade', 'makerAddress', 'market', 'orders', 'positions', 'rewards', 'tokensBalance']);
+    expect(item?.['positions']).toMatchObject({ yes: { cost: expect.any(String), fillPrice: expect.any(String), marketValue: expect.any(String), realisedPnl: expect.any(String), unrealizedPnl: expect.any(String) } });
+    expect((await call('GET', '/portfolio/positions', { as: 'alice', auth: 'identity' })).status).toBe(403);
+  });
+
   it('pnl chart refuses an unknown timeframe', async () => {
     const r = await call('GET', '/portfolio/pnl-chart?timeframe=2y', { as: 'carol' });
     expect(r.status).toBe(400);

@@ -1,7 +1,7 @@
 // The event log, the reducer and the per-profile ledger: replaying the log from the seed gives
 // the live state; the ledger's projection gives the balances and positions; the data dir
 // (snapshot + log) restores the state after a crash, torn last line included.
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, appendFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, appendFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -242,7 +242,29 @@ describe('state-directory lock', () => {
     handles.splice(handles.indexOf(a), 1);
     writeFileSync(join(dir, '.state.deadbeef.tmp'), '{"half');
     writeFileSync(join(dir, '.snapshot.cafe.tmp'), '{"half');
+    writeFileSync(join(dir, '.0123456789ab.tmp'), '{"pid"'); // a run file's temp, from a killed pm
+    const old = new Date(Date.now() - 3_600_000);
+    utimesSync(join(dir, '.0123456789ab.tmp'), old, old);
+    writeFileSync(join(dir, '.ba9876543210.tmp'), '{"pid"'); // a fresh one may be in use: kept
     await start({ dataDir: dir });
-    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual(['.ba9876543210.tmp']);
+  });
+});
+
+describe('memory', () => {
+  it('the trade feed keeps the newest entries of each market (the log keeps them all)', async () => {
+    const { FEED_KEEP_PER_MARKET } = await import('../../src/sandbox/reducer.js');
+    const h = await start();
+    const state = h.ctx.state;
+    const others = state.feed.filter((e) => e['marketSlug'] !== 'btc-100k-2026').length;
+    const fill = FEED_KEEP_PER_MARKET * 2 * state.markets.length;
+    for (let i = 0; i < fill; i++) state.feed.push({ marketSlug: 'btc-100k-2026', eventType: 'NEW_TRADE', n: i });
+    place(h, ALICE, 'BUY', 700_000n, 10_000_000n); // a trade: one more feed entry, then the trim
+    const btc = state.feed.filter((e) => e['marketSlug'] === 'btc-100k-2026');
+    expect(btc.length).toBe(FEED_KEEP_PER_MARKET);
+    expect(btc[btc.length - 1]?.['eventType']).toBe('NEW_TRADE');
+    expect(btc[btc.length - 1]?.['n']).toBeUndefined(); // the real trade is the newest
+    expect(btc[0]?.['n']).toBe(fill - FEED_KEEP_PER_MARKET + 1);
+    expect(state.feed.length).toBe(FEED_KEEP_PER_MARKET + others);
   });
 });

@@ -4,7 +4,7 @@ _pm() {
   cur="${COMP_WORDS[COMP_CWORD]}"
   cword=$COMP_CWORD
   if [ "$cword" -eq 1 ]; then
-    words_="markets book config profile sandbox init wallet token order watch whoami completion demo partner --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version"
+    words_="markets book config profile sandbox init wallet token order watch whoami completion demo portfolio positions withdraw withdrawal-address redeem partner --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version"
   else
     case "${COMP_WORDS[1]}" in
     markets)
@@ -29,11 +29,13 @@ _pm() {
         remove) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
       esac; fi ;;
     sandbox)
-      if [ "$cword" -eq 2 ]; then words_="start stop status reset"; else case "${COMP_WORDS[2]}" in
+      if [ "$cword" -eq 2 ]; then words_="start stop status reset fund resolve"; else case "${COMP_WORDS[2]}" in
         start) words_="--port --host --ephemeral --detach --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
         stop) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
         status) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
         reset) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+        fund) words_="--to --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+        resolve) words_="--payout-pending --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
       esac; fi ;;
     wallet)
       if [ "$cword" -eq 2 ]; then words_="create import list address export remove"; else case "${COMP_WORDS[2]}" in
@@ -68,6 +70,19 @@ _pm() {
         markets) words_="--count --until --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
         tx) words_="--count --until --market --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
       esac; fi ;;
+    portfolio)
+      if [ "$cword" -eq 2 ]; then words_="positions pnl trades history"; else case "${COMP_WORDS[2]}" in
+        positions) words_="--market --resolved --redeemable --on-behalf-of --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+        pnl) words_="--timeframe --on-behalf-of --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+        trades) words_="--on-behalf-of --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+        history) words_="--limit --all --since --on-behalf-of --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+      esac; fi ;;
+    withdrawal-address)
+      if [ "$cword" -eq 2 ]; then words_="add list remove"; else case "${COMP_WORDS[2]}" in
+        add) words_="--label --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+        list) words_="--all --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+        remove) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+      esac; fi ;;
     partner)
       if [ "$cword" -eq 2 ]; then words_="create list allowances onboard"; else case "${COMP_WORDS[2]}" in
         create) words_="--server-wallet --name --wallet --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
@@ -80,6 +95,9 @@ _pm() {
     whoami) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
     completion) words_="bash zsh fish --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
     demo) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+    positions) words_="--market --resolved --redeemable --on-behalf-of --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+    withdraw) words_="--to --token --on-behalf-of --dry-run --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+    redeem) words_="--condition-id --all --on-behalf-of --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
     *) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
     esac
   fi

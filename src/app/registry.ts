@@ -8,6 +8,7 @@ import { isDefinedCommand } from '../cli/command.js';
 import type { CommandDef, ManifestArg, ManifestCommand, ManifestOption, OptionKind } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import { PARTNER_COMMANDS, PARTNER_GROUPS } from './registry-partner.js';
+import { PORTFOLIO_COMMANDS, PORTFOLIO_GROUPS } from './registry-portfolio.js';
 
 export const GROUPS: Record<string, string> = {
   markets: 'Browse markets: list, search, show, price history, trade feed, market pages',
@@ -19,6 +20,7 @@ export const GROUPS: Record<string, string> = {
   token: 'Scoped API tokens (HMAC); secrets are stored encrypted',
   order: 'Place, cancel, list and check orders',
   watch: 'Live streams from the exchange: order events, positions, prices, the book, markets, transactions',
+  ...PORTFOLIO_GROUPS,
   ...PARTNER_GROUPS,
 };
 
@@ -115,6 +117,6 @@ function ordered(entries: Entry[]): Entry[] {
 }
 
 /** Old-style registry entries (CommandDef with a load), still accepted while commands move to defineCommand. */
-const LEGACY: CommandDef[] = [...PARTNER_COMMANDS];
+const LEGACY: CommandDef[] = [...PORTFOLIO_COMMANDS, ...PARTNER_COMMANDS];
 
 export const COMMANDS: Entry[] = ordered([...readManifest().map(fromManifest), ...LEGACY.map(fromLegacy)]);

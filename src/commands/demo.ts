@@ -11,6 +11,8 @@ export interface DemoStep {
   argv: string[];
   /** Exit code the step is expected to end with (default 0). */
   expect?: number;
+  /** Run as another seeded account (its token and identity token in the environment). */
+  as?: 'carol';
 }
 
 /** The tour. Later features add their steps here. */
@@ -30,10 +32,22 @@ export function demoSteps(): DemoStep[] {
     { note: 'Who am I? Verified with the exchange', argv: ['whoami'] },
     { note: 'A resting limit order (GTC), with a client id of your choosing (one is generated when absent)', argv: ['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.55', '--size', '10', '--client-id', 'demo-rest-1'] },
     { note: 'A crossing order fills at once against the best asks, fee included', argv: ['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--type', 'fok', '--amount', '25'] },
+    { note: 'What you hold now: shares, average price, cost, value and PnL (average cost basis)', argv: ['positions'] },
     { note: 'Running the same order again with the same client id never places a second one', argv: ['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.55', '--size', '10', '--client-id', 'demo-rest-1'] },
     { note: 'Invalid input is refused before anything is sent (exit 2)', argv: ['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.5555', '--size', '10'], expect: 2 },
     { note: 'Your open orders in the market', argv: ['order', 'list', '--market', 'btc-100k-2026'] },
     { note: 'Cancel them all', argv: ['order', 'cancel', '--all', 'btc-100k-2026'] },
+    { note: 'Sell part of the position: the sale realises PnL against the average cost', argv: ['order', 'place', 'btc-100k-2026', 'sell', 'yes', '--type', 'fak', '--price', '0.6', '--size', '10'] },
+    { note: 'The market resolves YES (a sandbox admin route: POST /__sandbox/resolve)', argv: ['sandbox', 'resolve', 'btc-100k-2026', 'yes'] },
+    { note: 'Claim the winning shares: 1 USDC each, once', argv: ['redeem', 'btc-100k-2026'] },
+    { note: 'A second claim of the same position is refused (exit 5)', argv: ['redeem', 'btc-100k-2026'], expect: 5 },
+    { note: 'The position is closed; its PnL is all realised', argv: ['positions', '--market', 'btc-100k-2026'] },
+    { note: 'Realised PnL over the last day (a line chart on a terminal, a sparkline when piped)', argv: ['portfolio', 'pnl', '--timeframe', '1d'] },
+    { note: "carol trades from a server wallet: she allowlists a withdrawal address (identity token only)", argv: ['withdrawal-address', 'add', '0x000000000000000000000000000000000000bEEF', '--label', 'cold'], as: 'carol' },
+    { note: 'The exact raw amount a withdrawal sends (--dry-run sends nothing)', argv: ['withdraw', '25.5', '--to', '0x000000000000000000000000000000000000bEEF', '--dry-run'], as: 'carol' },
+    { note: 'Withdraw 25.5 USDC to it (--yes: no prompt)', argv: ['--yes', 'withdraw', '25.5', '--to', '0x000000000000000000000000000000000000bEEF'], as: 'carol' },
+    { note: 'Any other destination is refused by the exchange (exit 3)', argv: ['--yes', 'withdraw', '1', '--to', '0x000000000000000000000000000000000000dEaD'], expect: 3, as: 'carol' },
+    { note: "carol's history, newest first (cursor paging; --all follows every page)", argv: ['portfolio', 'history', '--limit', '3'], as: 'carol' },
   ];
 }
 
@@ -58,7 +72,10 @@ export default defineCommand({
         out.line();
         out.line(out.c.cyan(`# ${n}. ${step.note}`));
         out.line(`$ pm ${step.argv.map((a) => (/[\s"'|$]/.test(a) ? `'${a}'` : a)).join(' ')}`);
-        const code = await ctx.app.run([...step.argv, ...(ctx.flags.color ? [] : ['--no-color'])], { ...ctx.io, env, stderr: ctx.io.stdout });
+        const who = step.as ? sandbox.info.accounts.find((a) => a.name === step.as) : undefined;
+        const stepEnv = who ? { ...env, PM_TOKEN_ID: who.token.tokenId, PM_TOKEN_SECRET: who.token.secret, PM_IDENTITY_TOKEN: who.identityToken, PM_PRIVATE_KEY: who.privateKey } : env;
+        if (who) out.line(out.c.dim(`(as ${who.name}: PM_TOKEN_ID, PM_TOKEN_SECRET and PM_IDENTITY_TOKEN set to her seeded credentials)`));
+        const code = await ctx.app.run([...step.argv, ...(ctx.flags.color ? [] : ['--no-color'])], { ...ctx.io, env: stepEnv, stderr: ctx.io.stdout });
         const expected = step.expect ?? 0;
         if (code !== expected) throw new PmError(`demo step ${n} exited ${code}, expected ${expected}`);
         if (code !== 0) out.line(out.c.dim(`(exit code ${code})`));

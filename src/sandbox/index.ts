@@ -4,12 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { accountRoutes } from './routes/accounts.js';
 import { marketRoutes } from './routes/markets.js';
 import { orderRoutes } from './routes/orders.js';
+import { portfolioAdminRoutes, portfolioRoutes } from './routes/portfolio.js';
 import { adminRoutes } from './routes/admin.js';
 import { lifecycleRoutes } from './routes/lifecycle.js';
 import { createStreams } from './stream.js';
 import { partnerAdminRoutes, partnerRoutes } from './routes/partner.js';
 import { createHttpServer, NO_FAULTS } from './server.js';
-import { DEV_ACCOUNTS, seedState, seededToken } from './seed.js';
+import { DEV_ACCOUNTS, SERVER_WALLETS, seedState, seededToken } from './seed.js';
 import { StateStore } from './persist.js';
 import { EventLog } from './log.js';
 import { acquireDirLock, type DirLock } from './lock.js';
@@ -46,6 +47,8 @@ export interface ReadyAccount {
   token: { tokenId: string; secret: string; scopes: string[] };
   apiKey: string;
   identityToken: string;
+  /** The managed server wallet the account trades from, when it has one. */
+  serverWallet?: string;
 }
 
 export interface ReadyInfo {
@@ -92,6 +95,7 @@ export function readyAccounts(state: SandboxState): ReadyAccount[] {
       token: { tokenId: seededToken(a.name).tokenId, secret: seededToken(a.name).secret, scopes: tok ? [...tok.scopes] : [...a.scopes] },
       apiKey: `lmts_sandbox_${a.name}`,
       identityToken: `idt_sandbox_${a.name}`,
+      ...(SERVER_WALLETS[a.name] ? { serverWallet: SERVER_WALLETS[a.name] } : {}),
     };
   });
 }
@@ -167,8 +171,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     ctx.persist();
   };
   const streams = createStreams({ ctx, faults, subscribe: (fromSeq, cb) => log.subscribe(fromSeq, cb), seq: () => log.seq });
-  const admin = [...adminRoutes({ faults, reset, accounts: () => readyAccounts(ctx.state), onFaults: () => streams.applyFaults() }), ...lifecycleRoutes, ...streams.routes, ...partnerAdminRoutes];
-  const { server, sockets } = createHttpServer({ routes: [...marketRoutes, ...accountRoutes, ...orderRoutes, ...partnerRoutes], ctx, faults, admin });
+  const admin = [...adminRoutes({ faults, reset, accounts: () => readyAccounts(ctx.state), onFaults: () => streams.applyFaults() }), ...lifecycleRoutes, ...streams.routes, ...portfolioAdminRoutes, ...partnerAdminRoutes];
+  const { server, sockets } = createHttpServer({ routes: [...marketRoutes, ...accountRoutes, ...orderRoutes, ...partnerRoutes, ...portfolioRoutes], ctx, faults, admin });
 
   try {
     await new Promise<void>((resolve, reject) => {

@@ -227,6 +227,8 @@ function freeze(state: SandboxState): SandboxState {
     orders: state.orders.map((o) => (o.trades ? { ...o, execution: { ...o.execution }, trades: o.trades.map((t) => ({ ...t })) } : { ...o, execution: { ...o.execution } })),
     feed: state.feed.slice(),
     ...(state.ledger ? { ledger: Object.fromEntries(Object.entries(state.ledger).map(([k, l]) => [k, l.slice()])) } : {}),
+    // Allowlist entries get deletedAt in place.
+    ...(state.withdrawalAddresses ? { withdrawalAddresses: state.withdrawalAddresses.map((e) => ({ ...e })) } : {}),
   };
 }
 

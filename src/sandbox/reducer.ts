@@ -206,19 +206,6 @@ export function apply(state: SandboxState | null, ev: StateEvent): SandboxState 
       state.markets.push(structuredClone(ev.market));
       return state;
     }
-    case 'market.resolved': {
-      const m = need(state.markets.find((x) => x.slug === ev.slug), `market ${ev.slug}`);
-      for (const id of ev.canceled) {
-        const o = need(orderById(state, id), `order ${id}`);
-        unlock(state, o);
-        o.status = 'CANCELED';
-        o.updatedAt = iso(ev.at);
-      }
-      m.status = 'RESOLVED';
-      m.winningOutcomeIndex = ev.winningIndex;
-      m.updatedAt = iso(ev.at);
-      return state;
-    }
     case 'settlement': {
       const nowIso = iso(ev.at);
       const taker = need(orderById(state, ev.takerOrderId), `order ${ev.takerOrderId}`);
@@ -235,6 +222,54 @@ export function apply(state: SandboxState | null, ev: StateEvent): SandboxState 
     case 'deposit': {
       accountOf(state, ev.profileId).usdc += ev.usdc;
       book(state, ev.profileId, { kind: 'deposit', at: iso(ev.at), usdc: ev.usdc });
+      return state;
+    }
+    case 'funds.deposited': {
+      accountOf(state, ev.profileId).usdc += ev.amount;
+      book(state, ev.profileId, { kind: 'deposit', at: iso(ev.at), usdc: ev.amount, txHash: ev.txHash });
+      return state;
+    }
+    case 'funds.withdrawn': {
+      const acct = accountOf(state, ev.profileId);
+      if (acct.usdc - acct.lockedUsdc < ev.amount) throw new Error(`event withdraws ${ev.amount} from profile ${ev.profileId}, which has ${acct.usdc - acct.lockedUsdc} available`);
+      acct.usdc -= ev.amount;
+      book(state, ev.profileId, { kind: 'withdrawal', at: iso(ev.at), usdc: ev.amount, txHash: ev.txHash, destination: ev.destination });
+      return state;
+    }
+    case 'market.resolved': {
+      const market = need(state.markets.find((m) => m.slug === ev.slug), `market ${ev.slug}`);
+      for (const id of ev.canceled) {
+        const o = need(orderById(state, id), `order ${id}`);
+        if (o.status !== 'LIVE') continue;
+        unlock(state, o);
+        o.status = 'CANCELED';
+        o.updatedAt = iso(ev.at);
+      }
+      market.status = 'RESOLVED';
+      market.winningOutcomeIndex = ev.winningOutcomeIndex;
+      market.payoutPending = !ev.payoutPosted;
+      market.resolutionTxHash = ev.txHash;
+      market.updatedAt = iso(ev.at);
+      return state;
+    }
+    case 'position.redeemed': {
+      const acct = accountOf(state, ev.profileId);
+      for (const p of ev.payouts) {
+        const pos = positionOf(acct, p.tokenId);
+        realiseAverage(pos, p.shares, p.usdc);
+        pos.shares -= p.shares;
+        acct.usdc += p.usdc;
+        book(state, ev.profileId, { kind: 'redemption', at: iso(ev.at), usdc: p.usdc, tokenId: p.tokenId, shares: p.shares, txHash: ev.txHash, conditionId: ev.conditionId });
+      }
+      return state;
+    }
+    case 'allowlist.added': {
+      (state.withdrawalAddresses ??= []).push(structuredClone(ev.entry));
+      return state;
+    }
+    case 'allowlist.removed': {
+      const e = need((state.withdrawalAddresses ?? []).find((x) => x.id === ev.id), `allowlist entry ${ev.id}`);
+      e.deletedAt = ev.at;
       return state;
     }
     case 'put': {

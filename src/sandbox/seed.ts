@@ -9,7 +9,12 @@ export const DEV_ACCOUNTS = [
   { name: 'alice', role: 'trader', address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', key: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80', id: 1001, fee: 300, usdc: 10_000n, scopes: ['trading'] },
   { name: 'bob', role: 'market_maker', address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', key: '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d', id: 1002, fee: 0, usdc: 1_000_000n, scopes: ['trading'] },
   { name: 'partner', role: 'partner', address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', key: '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a', id: 1003, fee: 300, usdc: 50_000n, scopes: ['trading', 'account_creation', 'delegated_signing', 'withdrawal'] },
+  // carol trades from a managed server wallet (SERVER_WALLETS): her USDC and positions live there.
+  { name: 'carol', role: 'trader', address: '0x14dC79964da2C08b23698B3D3cc7Ca32193d9955', key: '0x4bbbf85ce3377467afe5d46f804f221813b2bb87f24d81f60f1fcdbf7cbf4356', id: 1004, fee: 300, usdc: 5_000n, scopes: ['trading', 'withdrawal'] },
 ] as const;
+
+/** Managed server wallets of seeded accounts (dev mnemonic index 7; the exchange holds the key). */
+export const SERVER_WALLETS: Record<string, Hex> = { carol: '0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f' };
 
 /** Dev keys for server-wallet sub-accounts created later (indexes 3…). */
 export const SPARE_DEV_KEYS: { address: Hex; key: Hex }[] = [
@@ -143,7 +148,15 @@ function emptyAccount(profileId: number, usdc: bigint): Account {
 /** The seed state for `nowMs`: identical for identical input. */
 export function seedState(nowMs: number): SandboxState {
   const iso = new Date(nowMs).toISOString();
-  const profiles: Profile[] = DEV_ACCOUNTS.map((a) => ({ id: a.id, name: a.name, role: a.role, address: a.address, privateKey: a.key, feeRateBps: a.fee, displayName: a.name, createdAt: iso }));
+  const profiles: Profile[] = DEV_ACCOUNTS.map((a) => {
+    const p: Profile = { id: a.id, name: a.name, role: a.role, address: a.address, privateKey: a.key, feeRateBps: a.fee, displayName: a.name, createdAt: iso };
+    const sw = SERVER_WALLETS[a.name];
+    if (sw) {
+      p.serverWallet = true;
+      p.serverWalletAddress = sw;
+    }
+    return p;
+  });
   const tokens: ApiToken[] = DEV_ACCOUNTS.map((a) => ({ ...seededToken(a.name), profileId: a.id, scopes: [...a.scopes], label: `${a.name} (seeded)`, createdAt: iso, lastUsedAt: null, revokedAt: null }));
   const accounts: Record<string, Account> = {};
   for (const a of DEV_ACCOUNTS) accounts[String(a.id)] = emptyAccount(a.id, a.usdc);
@@ -250,5 +263,11 @@ export function seedState(nowMs: number): SandboxState {
   const resolved = markets.find((m) => m.slug === 'eth-5k-2025');
   const alice = accounts['1001'];
   if (resolved?.positionIds && alice) alice.positions[resolved.positionIds[0]] = { shares: 150n * ONE, locked: 0n, cost: 60n * ONE, realisedPnl: 0n };
+  // carol holds 200 winning YES (cost 80) and 50 losing NO (cost 10) there, in her server wallet.
+  const carol = accounts['1004'];
+  if (resolved?.positionIds && carol) {
+    carol.positions[resolved.positionIds[0]] = { shares: 200n * ONE, locked: 0n, cost: 80n * ONE, realisedPnl: 0n };
+    carol.positions[resolved.positionIds[1]] = { shares: 50n * ONE, locked: 0n, cost: 10n * ONE, realisedPnl: 0n };
+  }
   return state;
 }

@@ -119,7 +119,7 @@ export function createHttpServer(opts: HttpServerOptions): { server: Server; soc
         } catch {
           return send(res, { status: 400, body: { message: 'Body is not valid JSON' } });
         }
-        const r = await c.route.handler({ method, target, path: url.pathname, query: url.searchParams, params, headers: req.headers, rawBody, json, auth: null }, ctx);
+        const r = await c.route.handler({ method, target, path: url.pathname, query: url.searchParams, params, headers: req.headers, rawBody, json, auth: null, remoteAddress: req.socket.remoteAddress }, ctx);
         return send(res, r);
       }
       return send(res, { status: 404, body: { message: 'Not Found' } });

@@ -430,7 +430,7 @@ export function createStreams(deps: StreamsDeps): Streams {
           shadow.remaining.delete(id);
           if (x && m) orderEvent(state, x.ownerId, ome('CANCELLATION', x, m, left, e.at, e.seq, { reason: 'MARKET_RESOLVED' }));
         }
-        lifecycle(['market.resolved', 'marketResolved'], { slug: e.slug, type: m?.tradeType === 'amm' ? 'AMM' : 'CLOB', winningOutcome: e.winningIndex === 0 ? 'YES' : 'NO', winningIndex: e.winningIndex, resolutionDate: new Date(e.at).toISOString() });
+        lifecycle(['market.resolved', 'marketResolved'], { slug: e.slug, type: m?.tradeType === 'amm' ? 'AMM' : 'CLOB', winningOutcome: e.winningOutcomeIndex === 0 ? 'YES' : 'NO', winningIndex: e.winningOutcomeIndex, resolutionDate: new Date(e.at).toISOString() });
         if (e.canceled.length > 0) touchBook(e.slug);
         return;
       }

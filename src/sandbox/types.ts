@@ -28,6 +28,8 @@ export interface Profile {
   feeRateBps: number;
   parentProfileId?: number; // sub-accounts of a partner
   serverWallet?: boolean;
+  /** A managed server wallet the profile trades from, when it is not the profile address itself. */
+  serverWalletAddress?: Hex;
   displayName: string;
   createdAt: string;
 }
@@ -138,6 +140,9 @@ export interface MarketRecord {
   negRiskRequestId: string | null;
   groupSlug: string | null; // NegRisk children point at their group
   winningOutcomeIndex: 0 | 1 | null;
+  /** Resolved, but the on-chain payout is not posted yet (redeem refused until it is). */
+  payoutPending?: boolean;
+  resolutionTxHash?: string | null;
   address: Hex | null; // AMM only
   volume: bigint; // raw USDC
   liquidity: bigint;
@@ -186,6 +191,8 @@ export interface SandboxState {
   ledger?: Record<string, LedgerEntry[]>;
   /** Allowance targets of server-wallet sub-accounts, by profileId (partner/allowances.ts). */
   allowances?: Record<string, AllowanceTarget[]>;
+  /** Withdrawal-address allowlist entries of every profile (soft-deleted ones keep deletedAt). */
+  withdrawalAddresses?: WithdrawalAddress[];
 }
 
 /** One approval a server wallet needs on chain (exchange-api.md, allowance readiness). */
@@ -204,6 +211,16 @@ export interface AllowanceTarget {
   errorMessage?: string;
   /** When the (simulated) chain confirms a submitted target, in ms. */
   confirmAt?: number;
+}
+
+/** One withdrawal-address allowlist entry (exchange-api.md "Withdrawal-address allowlist entry"). */
+export interface WithdrawalAddress {
+  id: string;
+  profileId: number;
+  destinationAddress: Hex;
+  label: string;
+  createdAt: string;
+  deletedAt: string | null;
 }
 
 /**
@@ -226,6 +243,10 @@ export interface LedgerEntry {
   matchId?: string;
   role?: 'maker' | 'taker';
   via?: string; // direct, mint, merge (a taker's fills may mix: "direct+mint")
+  /** deposit/withdrawal/redemption: the transaction, destination, condition it belongs to. */
+  txHash?: string;
+  destination?: string;
+  conditionId?: string;
 }
 
 /** One executed fill as the log records it (seen from the taker). */
@@ -264,13 +285,35 @@ export type StateEvent =
     }
   | { type: 'order.cancelled'; at: number; orderId: string }
   | { type: 'market.created'; at: number; market: MarketRecord }
-  /** A market resolves: its LIVE orders (`canceled`) are cancelled and released. */
-  | { type: 'market.resolved'; at: number; slug: string; winningIndex: 0 | 1; canceled: string[] }
   /** A server wallet's allowance targets as they now stand (whole record). */
   | { type: 'allowances'; at: number; profileId: number; targets: AllowanceTarget[] }
   /** USDC credited to a profile (the admin fund route). */
   | { type: 'deposit'; at: number; profileId: number; usdc: bigint }
   | { type: 'settlement'; at: number; tradeEventId: string; takerOrderId: string; makerOrderIds: string[]; to: 'MINED' | 'CONFIRMED'; txHash: string }
+  | { type: 'funds.deposited'; at: number; profileId: number; amount: bigint; txHash: string }
+  | { type: 'funds.withdrawn'; at: number; profileId: number; amount: bigint; token: string; destination: string; txHash: string }
+  | {
+      type: 'market.resolved';
+      at: number;
+      slug: string;
+      winningOutcomeIndex: 0 | 1;
+      /** false: resolved, but the payout is not posted yet (redeem refused until a later resolve posts it). */
+      payoutPosted: boolean;
+      txHash: string;
+      /** LIVE orders of the market, cancelled as it resolves. */
+      canceled: string[];
+    }
+  | {
+      type: 'position.redeemed';
+      at: number;
+      profileId: number;
+      conditionId: string;
+      /** Each token burnt: winners pay 1 USDC per share, losers 0. */
+      payouts: { tokenId: string; shares: bigint; usdc: bigint }[];
+      txHash: string;
+    }
+  | { type: 'allowlist.added'; entry: WithdrawalAddress }
+  | { type: 'allowlist.removed'; id: string; at: string }
   | { type: 'put'; coll: PutCollection; key: string; value: unknown }
   | { type: 'del'; coll: PutCollection; key: string }
   | { type: 'set'; field: 'serverKey' | 'nextProfileId'; value: unknown };
@@ -297,6 +340,8 @@ export interface SandboxRequest {
   rawBody: string;
   json: unknown; // parsed body, or undefined when empty
   auth: AuthContext | null; // set by the router when the route requires auth
+  /** The peer's address (admin routes check it is loopback). */
+  remoteAddress?: string | undefined;
 }
 
 export interface SandboxResponse {

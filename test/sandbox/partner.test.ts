@@ -272,7 +272,7 @@ describe('delegated orders for server-wallet children', () => {
   it('refuses orders until the side is confirmed, then signs with the managed wallet; cancels on behalf, never for another partner', async () => {
     const child = await serverChild('trader-1');
     const fund = await admin('fund', { profileId: child.profileId, amount: '50000000' });
-    expect(fund).toMatchObject({ status: 200, json: { usdc: '50000000' } });
+    expect(fund).toMatchObject({ status: 200, json: { amount: '50000000', balance: '50000000' } });
     const m = sb.current.ctx.state.markets.find((x) => x.slug === slug);
     const yes = m?.positionIds?.[0] ?? '';
     const early = await call('POST', '/orders', { token: partnerTok(), body: delegated(child.profileId, yes) });
@@ -319,7 +319,7 @@ describe('delegated orders for server-wallet children', () => {
 
   it('funding goes through the ledger; bad fund requests are refused', async () => {
     const child = await serverChild('fund-1');
-    await admin('fund', { profileId: child.profileId, amount: 1_000_000 });
+    await admin('fund', { profileId: child.profileId, amount: '1000000' });
     await admin('fund', { profileId: child.profileId, amount: '2500000' });
     const ledger = sb.current.ctx.state.ledger?.[String(child.profileId)] ?? [];
     expect(ledger.map((e) => [e.kind, e.usdc])).toEqual([['deposit', 1_000_000n], ['deposit', 2_500_000n]]);

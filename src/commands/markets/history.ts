@@ -1,6 +1,7 @@
 import { formatPrice, priceHistory, slugFrom } from '../../core/markets.js';
 import { formatUnits } from '../../core/money.js';
 import { defineCommand } from '../../cli/command.js';
+import { drawChart } from '../portfolio/chart.js';
 
 const BARS = '▁▂▃▄▅▆▇█';
 
@@ -17,6 +18,8 @@ export default defineCommand({
   run: async (ctx, { args, opts }) => {
     const slug = slugFrom(args.slug);
     const res = await priceHistory(await ctx.api(), slug, { interval: opts.interval, from: opts.from, to: opts.to });
+    const tty = ctx.io.stdout.isTTY === true;
+    const chart = tty && !ctx.out.isJson && res.points.length > 1 ? await drawChart(res.points.map((p) => Number(formatUnits(p.price))), ctx.io.stdout.columns ?? 80, { label: (v) => v.toFixed(3) }) : null;
     ctx.out.data(res.points.map((p) => ({ timestamp: p.timestamp, price: formatUnits(p.price) })), () => {
       const pts = res.points;
       if (pts.length === 0) return ctx.out.info('(no price history)');
@@ -34,6 +37,8 @@ export default defineCommand({
         ['last', formatPrice(prices[prices.length - 1] ?? null)],
         ['YES', spark],
       ]);
+      // On a terminal, the same series as a line chart (asciichart; a sparkline when narrow).
+      if (chart !== null) ctx.out.line(chart);
     });
   },
 });

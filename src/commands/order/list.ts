@@ -8,18 +8,23 @@ import { tradingApi } from './deps.js';
 
 export default defineCommand({
   path: ['order', 'list'],
-  summary: 'Your open orders in a market, with remaining size',
+  summary: 'Your open orders, in every market or in one (--market), with remaining size',
   options: {
-    market: { type: 'string', value: 'slug', description: 'market slug (required)' },
+    market: { type: 'string', value: 'slug', description: 'only this market (default: every market)' },
     all: { type: 'boolean', description: 'include matched, canceled and unmatched orders' },
     onBehalfOf: { type: 'positiveInt', value: 'profileId', description: 'orders of a partner sub-account' },
   },
-  examples: ['pm order list --market btc-100k-2026', 'pm --json order list --market btc-100k-2026 | jq length', 'pm -o ndjson order list --market btc-100k-2026 | jq -r .id'],
+  examples: ['pm order list', 'pm order list --market btc-100k-2026', 'pm --json order list --market btc-100k-2026 | jq length', 'pm -o ndjson order list --market btc-100k-2026 | jq -r .id'],
   run: async (ctx, { opts }) => {
     const market = opts.market;
-    if (market === undefined) throw new UsageError('--market <slug> is required', { hint: 'pm order list --market btc-100k-2026' });
-    const slug = slugFrom(market);
     const api = await tradingApi(ctx, { actingAs: opts.onBehalfOf ?? ctx.profile().onBehalfOf });
+    if (market === undefined) {
+      // No market: every open order, from the portfolio's live orders across markets.
+      if (opts.all) throw new UsageError('--all (closed orders too) needs --market <slug>', { hint: 'pm order list --market btc-100k-2026 --all' });
+      const { openOrdersEverywhere } = await import('./everywhere.js');
+      return openOrdersEverywhere(ctx, api);
+    }
+    const slug = slugFrom(market);
     const statuses = opts.all ? ['LIVE', 'MATCHED', 'CANCELED', 'UNMATCHED'] : undefined;
     const orders: OpenOrder[] = await listOpenOrders(api, slug, statuses);
     const json = orders.map((o) => ({

@@ -1,6 +1,7 @@
 // Admin routes for market lifecycle (sandbox only, no auth): create a CLOB market and resolve
 // one. Each commits one logged event (market.created / market.resolved), which the streams
 // project as market.created/marketCreated and market.resolved/marketResolved.
+import { randomBytes } from 'node:crypto';
 import { commit } from '../reducer.js';
 import { clobMarket } from '../seed.js';
 import type { Route } from '../types.js';
@@ -37,7 +38,7 @@ export const lifecycleRoutes: Route[] = [
       const w = (req.json as Record<string, unknown> | undefined)?.['winner'];
       if (w !== 'YES' && w !== 'NO') return { status: 400, body: { message: 'winner must be "YES" or "NO"' } };
       const canceled = ctx.state.orders.filter((o) => o.marketSlug === slug && o.status === 'LIVE').map((o) => o.id);
-      commit(ctx.state, { type: 'market.resolved', at: ctx.now(), slug, winningIndex: w === 'YES' ? 0 : 1, canceled });
+      commit(ctx.state, { type: 'market.resolved', at: ctx.now(), slug, winningOutcomeIndex: w === 'YES' ? 0 : 1, payoutPosted: true, txHash: `0x${randomBytes(32).toString('hex')}`, canceled });
       ctx.persist();
       return { status: 200, body: { slug, winningOutcome: w, canceledOrders: canceled.length } };
     },

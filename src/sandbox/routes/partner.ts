@@ -260,22 +260,4 @@ export const partnerAdminRoutes: Route[] = [
       return { status: 200, body: sim };
     },
   },
-  {
-    method: 'POST',
-    pattern: '/__sandbox/fund',
-    auth: { kind: 'public' },
-    handler: (req, ctx) => {
-      const b = (req.json ?? {}) as Record<string, unknown>;
-      const id = b['profileId'];
-      const amount = b['amount'];
-      if (typeof id !== 'number' || !Number.isSafeInteger(id)) return fail(400, 'profileId must be an integer');
-      if (!ctx.state.profiles.some((p) => p.id === id)) return fail(404, `Profile ${id} not found`);
-      const raw = typeof amount === 'number' && Number.isSafeInteger(amount) ? BigInt(amount) : typeof amount === 'string' && /^\d{1,30}$/.test(amount) ? BigInt(amount) : null;
-      if (raw === null || raw <= 0n) return fail(400, 'amount must be a positive integer of raw USDC units (1000000 = 1 USDC), as a string or number');
-      commit(ctx.state, { type: 'deposit', at: ctx.now(), profileId: id, usdc: raw });
-      ctx.persist();
-      const acct = ctx.state.accounts[String(id)];
-      return { status: 200, body: { profileId: id, amount: raw.toString(), usdc: (acct?.usdc ?? 0n).toString() } };
-    },
-  },
 ];

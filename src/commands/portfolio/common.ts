@@ -1,0 +1,16 @@
+// What the portfolio and money commands share: the authenticated client, acting for a
+// partner's sub-account with --on-behalf-of, and money formatting.
+import type { Context } from '../../cli/context.js';
+import { optNum } from '../../cli/command.js';
+import type { Opts } from '../../cli/command.js';
+import type { ApiClient } from '../../core/http.js';
+import { formatUnits } from '../../core/money.js';
+import { tradingApi } from '../order/deps.js';
+
+/** The portfolio client: the caller's own profile, or --on-behalf-of (or the profile's default). */
+export async function portfolioApi(ctx: Context, opts: Opts): Promise<ApiClient> {
+  return tradingApi(ctx, { actingAs: optNum(opts, 'onBehalfOf') ?? ctx.profile().onBehalfOf });
+}
+
+/** A signed USDC amount with 2+ decimals for tables: -1.5 → "-1.50". */
+export const usd = (raw: bigint): string => formatUnits(raw, 6, 2);

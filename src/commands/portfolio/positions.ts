@@ -1,0 +1,68 @@
+import type { Handler } from '../../cli/command.js';
+import { optBool, optStr } from '../../cli/command.js';
+import { slugFrom } from '../../core/markets.js';
+import { formatUnits } from '../../core/money.js';
+import { fetchPositions } from '../../core/portfolio.js';
+import type { PositionRow } from '../../core/portfolio.js';
+import { portfolioApi, usd } from './common.js';
+
+/** One position as --json prints it: decimals for people, *Raw integer strings for programs. */
+export function positionJson(r: PositionRow): Record<string, unknown> {
+  return {
+    market: r.market,
+    title: r.title,
+    outcome: r.outcome,
+    status: r.status,
+    conditionId: r.conditionId,
+    group: r.group,
+    shares: formatUnits(r.shares),
+    sharesRaw: r.shares.toString(),
+    avgPrice: formatUnits(r.avgPrice),
+    avgPriceRaw: r.avgPrice.toString(),
+    cost: formatUnits(r.cost),
+    costRaw: r.cost.toString(),
+    price: formatUnits(r.price),
+    value: formatUnits(r.value),
+    valueRaw: r.value.toString(),
+    unrealisedPnl: formatUnits(r.unrealisedPnl),
+    unrealisedPnlRaw: r.unrealisedPnl.toString(),
+    realisedPnl: formatUnits(r.realisedPnl),
+    realisedPnlRaw: r.realisedPnl.toString(),
+    openOrders: r.openOrders,
+    lockedCollateral: formatUnits(r.lockedCollateral),
+    lockedCollateralRaw: r.lockedCollateral.toString(),
+    resolved: r.resolved,
+    won: r.won,
+    redeemable: r.redeemable,
+    payoutPending: r.payoutPending,
+  };
+}
+
+const run: Handler = async (ctx, { opts }) => {
+  const api = await portfolioApi(ctx, opts);
+  const market = optStr(opts, 'market');
+  const slug = market === undefined ? undefined : slugFrom(market);
+  let rows = (await fetchPositions(api)).rows;
+  if (slug !== undefined) rows = rows.filter((r) => r.market === slug || r.group === slug);
+  if (optBool(opts, 'resolved')) rows = rows.filter((r) => r.resolved);
+  if (optBool(opts, 'redeemable')) rows = rows.filter((r) => r.redeemable);
+  const sum = (f: (r: PositionRow) => bigint): bigint => rows.reduce((a, r) => a + f(r), 0n);
+  const totals = { cost: sum((r) => r.cost), value: sum((r) => r.value), unrealisedPnl: sum((r) => r.unrealisedPnl), realisedPnl: sum((r) => r.realisedPnl), lockedCollateral: sum((r) => r.lockedCollateral) };
+  const json = {
+    positions: rows.map(positionJson),
+    totals: Object.fromEntries(Object.entries(totals).flatMap(([k, v]) => [[k, formatUnits(v)], [`${k}Raw`, v.toString()]])),
+  };
+  ctx.out.data(json, () => {
+    if (rows.length === 0) return ctx.out.info('(no positions)');
+    const pnl = (v: bigint): string => (v > 0n ? ctx.out.c.green(`+${usd(v)}`) : v < 0n ? ctx.out.c.red(usd(v)) : usd(v));
+    const state = (r: PositionRow): string => (r.redeemable ? 'redeemable' : r.payoutPending ? 'resolved (payout pending)' : r.resolved ? (r.won ? (r.shares === 0n ? 'redeemed' : 'won') : 'lost') : 'open');
+    ctx.out.table(
+      [{ header: 'MARKET' }, { header: 'OUTCOME' }, { header: 'SHARES', align: 'right' }, { header: 'AVG', align: 'right' }, { header: 'COST', align: 'right' }, { header: 'PRICE', align: 'right' }, { header: 'VALUE', align: 'right' }, { header: 'UNREALISED', align: 'right' }, { header: 'REALISED', align: 'right' }, { header: 'ORDERS', align: 'right' }, { header: 'LOCKED', align: 'right' }, { header: 'STATE' }],
+      [
+        ...rows.map((r) => [r.market, r.outcome, formatUnits(r.shares), formatUnits(r.avgPrice), usd(r.cost), formatUnits(r.price), usd(r.value), pnl(r.unrealisedPnl), pnl(r.realisedPnl), String(r.openOrders), usd(r.lockedCollateral), state(r)]),
+        ['TOTAL', '', '', '', usd(totals.cost), '', usd(totals.value), pnl(totals.unrealisedPnl), pnl(totals.realisedPnl), '', usd(totals.lockedCollateral), ''],
+      ],
+    );
+  });
+};
+export default run;

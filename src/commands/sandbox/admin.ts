@@ -1,0 +1,11 @@
+// The sandbox's admin routes (fund, resolve) from the CLI: the running sandbox of PM_HOME, or
+// the --base-url / PM_BASE_URL one. Only the sandbox has them; they need no credentials.
+import type { Context } from '../../cli/context.js';
+import type { ApiClient } from '../../core/http.js';
+import { findSandbox } from '../../core/sandboxctl.js';
+
+export async function sandboxAdmin(ctx: Context): Promise<ApiClient> {
+  const base = ctx.flags.baseUrl ?? ctx.env.PM_BASE_URL ?? (await findSandbox(ctx.home))?.baseUrl ?? ctx.baseUrl;
+  const { ApiClient: Client } = await import('../../core/http.js');
+  return new Client({ baseUrl: base, timeoutMs: ctx.timeoutMs });
+}

@@ -1,0 +1,114 @@
+// Moving money: withdraw from a server wallet, the withdrawal-address allowlist, redeem.
+// Amounts are bigint raw units from parse to wire: "12.5" → 12500000n → "12500000".
+import { getAddress, isAddress } from 'viem';
+import { ValidationError } from './errors.js';
+import type { ApiClient } from './http.js';
+import { DECIMALS } from './money.js';
+
+export const USDC_ADDRESS = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+const MAX_UINT256 = (1n << 256n) - 1n;
+
+/**
+ * Parses a user's decimal amount (USDC) into raw units exactly, refusing what is not a plain
+ * positive decimal with at most 6 places, with the nearest valid form in the hint.
+ * @example parseAmount('0.000001') === 1n; parseAmount('1000000000') === 1000000000000000n
+ */
+export function parseAmount(input: string, decimals = DECIMALS): bigint {
+  const s = input.trim();
+  const bad = (why: string, hint: string): ValidationError => new ValidationError(`amount "${input}" ${why}`, { hint });
+  if (/^-/.test(s)) throw bad('is negative', `use a positive amount such as ${s.slice(1) || '1'}`);
+  if (/e/i.test(s)) {
+    const n = Number(s);
+    throw bad('uses exponent notation', Number.isFinite(n) && n > 0 ? `write it out: ${BigInt(Math.round(n)).toString()}` : 'write it as a plain decimal such as 1000');
+  }
+  if (s.includes(',')) throw bad('contains a comma', `no thousands separators; the decimal point is a dot: ${s.replace(/,/g, '')}`);
+  const m = /^(\d*)(?:\.(\d*))?$/.exec(s);
+  if (!m || s === '' || s === '.' || (m[1] === '' && (m[2] ?? '') === '')) throw bad('is not a decimal number', 'for example 12.5');
+  const frac = m[2] ?? '';
+  if (frac.length > decimals) {
+    const cut = `${m[1] || '0'}.${frac.slice(0, decimals)}`;
+    throw bad(`has more than ${decimals} decimal places`, `the smallest unit is 0.${'0'.repeat(decimals - 1)}1; nearest valid: ${cut}`);
+  }
+  const raw = BigInt(m[1] || '0') * 10n ** BigInt(decimals) + BigInt((frac + '0'.repeat(decimals)).slice(0, decimals) || '0');
+  if (raw === 0n) throw bad('is zero', `the smallest amount is 0.${'0'.repeat(decimals - 1)}1`);
+  if (raw > MAX_UINT256) throw bad('is larger than 2^256-1 raw units', 'use a smaller amount');
+  return raw;
+}
+
+/** A checksummed address, or exit 2 saying why (not an address, or a bad EIP-55 checksum). */
+export function parseAddress(input: string, what = 'address'): `0x${string}` {
+  const s = input.trim();
+  if (!/^0x[0-9a-fA-F]{40}$/.test(s)) throw new ValidationError(`${what} "${input}" is not an address`, { hint: 'an address is 0x followed by 40 hex digits' });
+  if (!isAddress(s)) throw new ValidationError(`${what} ${s} fails its EIP-55 checksum (a typo?)`, { hint: 'check the address, or give it all lowercase to skip the checksum' });
+  return getAddress(s);
+}
+
+export interface WithdrawBody {
+  amount: string;
+  token?: string;
+  destination?: string;
+}
+
+export interface WithdrawResult {
+  hash: string;
+  userOperationHash: string;
+  transactionId: string;
+  walletAddress: string;
+  token: string;
+  destination: string;
+  amount: string;
+}
+
+/** The exact withdraw body (only the fields that are set; onBehalfOf comes from the client). */
+export function withdrawBody(amount: bigint, o: { token?: string | undefined; destination?: string | undefined } = {}): WithdrawBody {
+  const b: WithdrawBody = { amount: amount.toString() };
+  if (o.token !== undefined) b.token = o.token;
+  if (o.destination !== undefined) b.destination = o.destination;
+  return b;
+}
+
+/** POST /portfolio/withdraw (sent once: a write). */
+export async function withdraw(api: ApiClient, body: WithdrawBody): Promise<WithdrawResult> {
+  return (await api.request<WithdrawResult>({ method: 'POST', path: '/portfolio/withdraw', body, auth: 'auto', retry: 'never' })).data;
+}
+
+export interface AllowlistEntry {
+  id: string;
+  profileId: number;
+  destinationAddress: string;
+  label: string;
+  createdAt: string;
+  deletedAt: string | null;
+}
+
+export async function addWithdrawalAddress(api: ApiClient, address: string, label?: string): Promise<AllowlistEntry> {
+  const body: Record<string, string> = { address };
+  if (label !== undefined) body['label'] = label;
+  return (await api.request<AllowlistEntry>({ method: 'POST', path: '/portfolio/withdrawal-addresses', body, auth: 'identity', retry: 'never' })).data;
+}
+
+export async function removeWithdrawalAddress(api: ApiClient, address: string): Promise<void> {
+  await api.request({ method: 'DELETE', path: `/portfolio/withdrawal-addresses/${encodeURIComponent(address)}`, auth: 'identity', retry: 'never' });
+}
+
+/** The allowlist (a sandbox route: the exchange's docs show no list endpoint). */
+export async function listWithdrawalAddresses(api: ApiClient, includeDeleted = false): Promise<AllowlistEntry[]> {
+  const r = await api.request<unknown>({ method: 'GET', path: '/portfolio/withdrawal-addresses', query: includeDeleted ? { includeDeleted: 'true' } : undefined, auth: 'identity' });
+  return Array.isArray(r.data) ? (r.data as AllowlistEntry[]) : [];
+}
+
+export interface RedeemResult {
+  hash: string;
+  userOperationHash: string;
+  transactionId: string;
+  walletAddress: string;
+  conditionId: string;
+  marketId: number;
+  payout?: string;
+  sharesRedeemed?: string;
+}
+
+/** POST /portfolio/redeem {conditionId} (onBehalfOf comes from the client). */
+export async function redeem(api: ApiClient, conditionId: string): Promise<RedeemResult> {
+  return (await api.request<RedeemResult>({ method: 'POST', path: '/portfolio/redeem', body: { conditionId }, auth: 'auto', retry: 'never' })).data;
+}

@@ -1,0 +1,163 @@
+// Portfolio reads: positions flattened to one row per market and outcome (bigint raw units),
+// the realised-PnL chart, trades, and history with cursor paging.
+import type { ApiClient } from './http.js';
+import { ONE, priceFromWire, rawFromWire } from './money.js';
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
+const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null);
+
+export interface PositionRow {
+  market: string;
+  title: string;
+  conditionId: string | null;
+  group: string | null;
+  outcome: 'YES' | 'NO';
+  status: string;
+  resolved: boolean;
+  won: boolean | null;
+  /** Resolved, payout posted, winning shares held. */
+  redeemable: boolean;
+  /** Resolved but the payout is not posted yet. */
+  payoutPending: boolean;
+  shares: bigint;
+  cost: bigint;
+  /** Average price in micro-units (cost / shares). */
+  avgPrice: bigint;
+  price: bigint;
+  value: bigint;
+  unrealisedPnl: bigint;
+  realisedPnl: bigint;
+  openOrders: number;
+  lockedCollateral: bigint;
+}
+
+function rowsOf(item: Obj): PositionRow[] {
+  const m = obj(item['market']);
+  const pos = obj(item['positions']);
+  const bal = obj(item['tokensBalance']);
+  const latest = obj(item['latestTrade']);
+  const orders = obj(item['orders']);
+  const live = arr(orders['liveOrders']).map(obj);
+  const status = str(m['status']) ?? '';
+  const winning = typeof m['winning_index'] === 'number' ? (m['winning_index'] as number) : null;
+  const resolved = status === 'RESOLVED' && winning !== null;
+  const posted = resolved && Array.isArray(m['payout_numerators']);
+  const yesPrice = priceFromWire(latest['latestYesPrice']) ?? 0n;
+  const group = obj(m['group']);
+  const out: PositionRow[] = [];
+  for (const [key, index] of [['yes', 0], ['no', 1]] as const) {
+    const p = obj(pos[key]);
+    const shares = rawFromWire(bal[key]);
+    const cost = rawFromWire(p['cost']);
+    const realised = rawFromWire(p['realisedPnl']);
+    const outcome = key === 'yes' ? 'YES' : 'NO';
+    const nOrders = live.filter((o) => o['token'] === outcome).length;
+    if (shares === 0n && cost === 0n && realised === 0n && nOrders === 0) continue;
+    const won = resolved ? winning === index : null;
+    out.push({
+      market: str(m['slug']) ?? str(m['id']) ?? '',
+      title: str(m['title']) ?? '',
+      conditionId: str(m['condition_id']) ?? str(m['conditionId']),
+      group: str(group['slug']),
+      outcome,
+      status,
+      resolved,
+      won,
+      redeemable: posted && won === true && shares > 0n,
+      payoutPending: resolved && !posted,
+      shares,
+      cost,
+      avgPrice: rawFromWire(p['fillPrice']),
+      price: index === 0 ? yesPrice : ONE - yesPrice,
+      value: rawFromWire(p['marketValue']),
+      unrealisedPnl: rawFromWire(p['unrealizedPnl']),
+      realisedPnl: realised,
+      openOrders: nOrders,
+      lockedCollateral: lockedBy(live, outcome),
+    });
+  }
+  return out;
+}
+
+/** USDC locked by the LIVE BUY orders of one outcome: ceil(remaining × price) each, as the exchange locks it. */
+function lockedBy(live: Obj[], outcome: string): bigint {
+  let sum = 0n;
+  for (const o of live) {
+    if (o['side'] !== 'BUY' || o['token'] !== outcome) continue;
+    const price = priceFromWire(o['price']) ?? 0n;
+    sum += (rawFromWire(o['remainingSize']) * price + ONE - 1n) / ONE;
+  }
+  return sum;
+}
+
+export interface Positions {
+  rows: PositionRow[];
+  liveOrders: Obj[];
+  raw: Obj;
+}
+
+/** GET /portfolio/positions, flattened (clob[] and group[] children alike). */
+export async function fetchPositions(api: ApiClient): Promise<Positions> {
+  const raw = obj((await api.request<unknown>({ method: 'GET', path: '/portfolio/positions', auth: 'auto' })).data);
+  const items = [...arr(raw['clob']).map(obj), ...arr(raw['group']).flatMap((g) => arr(obj(g)['clob']).map(obj))];
+  const rows = items.flatMap(rowsOf);
+  const liveOrders = items.flatMap((it) => arr(obj(it['orders'])['liveOrders']).map((o) => ({ ...obj(o), market: str(obj(it['market'])['slug']) ?? '' })));
+  return { rows, liveOrders, raw };
+}
+
+export interface PnlChart {
+  timeframe: string;
+  points: { timestamp: number; value: number }[];
+  currentValue: number;
+  previousValue: number;
+  percentChange: number;
+  realised: bigint | null;
+  unrealised: bigint | null;
+}
+
+export async function fetchPnl(api: ApiClient, timeframe: string): Promise<PnlChart> {
+  const d = obj((await api.request<unknown>({ method: 'GET', path: '/portfolio/pnl-chart', query: { timeframe }, auth: 'auto' })).data);
+  const cur = obj(d['current']);
+  const raw = (k: string): bigint | null => {
+    const v = obj(cur[k]);
+    return typeof v['raw'] === 'string' ? rawFromWire(v['raw']) : null;
+  };
+  return {
+    timeframe: str(d['timeframe']) ?? timeframe,
+    points: arr(d['data']).map(obj).map((p) => ({ timestamp: Number(p['timestamp']), value: Number(p['value']) })),
+    currentValue: Number(d['currentValue'] ?? 0),
+    previousValue: Number(d['previousValue'] ?? 0),
+    percentChange: Number(d['percentChange'] ?? 0),
+    realised: raw('realised'),
+    unrealised: raw('unrealised'),
+  };
+}
+
+export async function fetchTrades(api: ApiClient): Promise<Obj[]> {
+  const d = (await api.request<unknown>({ method: 'GET', path: '/portfolio/trades', auth: 'auto' })).data;
+  return arr(Array.isArray(d) ? d : obj(d)['data']).map(obj);
+}
+
+/**
+ * Pages through GET /portfolio/history (cursor= empty on the first page), yielding each entry;
+ * stops at the last page, after `max` entries, or at the first entry older than `since` (ms).
+ */
+export async function* historyEntries(api: ApiClient, o: { limit: number; max?: number | undefined; since?: number | undefined }): AsyncGenerator<Obj> {
+  let cursor = '';
+  let n = 0;
+  for (;;) {
+    const page = o.max === undefined ? o.limit : Math.min(o.limit, o.max - n);
+    const d = obj((await api.request<unknown>({ method: 'GET', path: '/portfolio/history', query: { cursor, limit: page }, auth: 'auto' })).data);
+    for (const e of arr(d['data']).map(obj)) {
+      if (o.since !== undefined && typeof e['blockTimestamp'] === 'number' && e['blockTimestamp'] * 1000 < o.since) return;
+      yield e;
+      n++;
+      if (o.max !== undefined && n >= o.max) return;
+    }
+    const next = d['nextCursor'];
+    if (typeof next !== 'string' || next === '') return;
+    cursor = next;
+  }
+}

@@ -30,7 +30,7 @@ _pm() {
       esac; fi ;;
     sandbox)
       if [ "$cword" -eq 2 ]; then words_="start stop status reset"; else case "${COMP_WORDS[2]}" in
-        start) words_="--port --host --ephemeral --detach --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+        start) words_="--port --host --ephemeral --detach --chain --chain-rpc --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
         stop) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
         status) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
         reset) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;

@@ -61,6 +61,8 @@ complete -c pm -n '__fish_seen_subcommand_from start' -l port -d 'TCP port (0 pi
 complete -c pm -n '__fish_seen_subcommand_from start' -l host -d 'address to listen on'
 complete -c pm -n '__fish_seen_subcommand_from start' -l ephemeral -d 'keep state in memory only'
 complete -c pm -n '__fish_seen_subcommand_from start' -l detach -d 'run in the background (see sandbox status/stop)'
+complete -c pm -n '__fish_seen_subcommand_from start' -l chain -d 'run a local chain beside it (anvil from npm): contracts, funded accounts, on-chain approvals'
+complete -c pm -n '__fish_seen_subcommand_from start' -l chain-rpc -d 'like --chain, on a running node (anvil, hardhat) at this JSON-RPC URL'
 complete -c pm -n '__fish_seen_subcommand_from sandbox; and not __fish_seen_subcommand_from start stop status reset' -a stop -d 'Stop a detached sandbox'
 complete -c pm -n '__fish_seen_subcommand_from sandbox; and not __fish_seen_subcommand_from start stop status reset' -a status -d 'Show whether a detached sandbox is running, and its URLs'
 complete -c pm -n '__fish_seen_subcommand_from sandbox; and not __fish_seen_subcommand_from start stop status reset' -a reset -d 'Restore the sandbox to its seed (running or stored state)'

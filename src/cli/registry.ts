@@ -146,8 +146,10 @@ export const COMMANDS: CommandDef[] = [
       { flags: '--host <host>', description: 'address to listen on', default: '127.0.0.1' },
       { flags: '--ephemeral', description: 'keep state in memory only' },
       { flags: '--detach', description: 'run in the background (see sandbox status/stop)' },
+      { flags: '--chain', description: 'run a local chain beside it (anvil from npm): contracts, funded accounts, on-chain approvals' },
+      { flags: '--chain-rpc <url>', description: 'like --chain, on a running node (anvil, hardhat) at this JSON-RPC URL' },
     ],
-    examples: ['pm sandbox start', 'pm sandbox start --port 0 --ephemeral --json', 'pm sandbox start --detach && pm sandbox status'],
+    examples: ['pm sandbox start', 'pm sandbox start --chain --port 0 --ephemeral', 'pm sandbox start --port 0 --ephemeral --json', 'pm sandbox start --detach && pm sandbox status'],
     load: () => import('../commands/sandbox/start.js'),
   },
   {

@@ -5,6 +5,7 @@ import { accountRoutes } from './routes/accounts.js';
 import { marketRoutes } from './routes/markets.js';
 import { orderRoutes } from './routes/orders.js';
 import { adminRoutes } from './routes/admin.js';
+import { resolveRoutes } from './routes/resolve.js';
 import { createHttpServer, NO_FAULTS } from './server.js';
 import { DEV_ACCOUNTS, seedState, seededToken } from './seed.js';
 import { StateStore } from './persist.js';
@@ -32,6 +33,8 @@ export interface SandboxOptions {
   compactEvery?: number;
   settlement?: { minedAfterMs: number; confirmedAfterMs: number };
   now?: () => number;
+  /** Run a chain beside the sandbox (`--chain`): anvil from npm, or a running node at `rpcUrl`. */
+  chain?: { rpcUrl?: string | undefined; chainId?: number | undefined } | undefined;
 }
 
 export interface ReadyAccount {
@@ -52,6 +55,10 @@ export interface ReadyInfo {
   chainId: 8453;
   accounts: ReadyAccount[];
   markets: { slug: string; type: string; negRisk: boolean }[];
+  /** With a chain: its JSON-RPC URL, chain id and the test contracts. */
+  rpcUrl?: string;
+  rpcChainId?: number;
+  contracts?: { usdc: string; conditionalTokens: string };
 }
 
 export interface SandboxHandle {
@@ -149,6 +156,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
       timers.add(t);
     },
   };
+  const chain = opts.chain ? await (await import('./chain.js')).attachChain(ctx, opts.chain).catch(async (e: unknown) => {
+    closed = true;
+    await store?.close(ctx.state, log.seq);
+    await lock?.release();
+    throw e;
+  }) : null;
   const faults: FaultConfig = { ...NO_FAULTS };
   const reset = (): void => {
     for (const t of timers) clearTimeout(t);
@@ -161,7 +174,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     Object.assign(faults, NO_FAULTS);
     ctx.persist();
   };
-  const { server, sockets } = createHttpServer({ routes: [...marketRoutes, ...accountRoutes, ...orderRoutes], ctx, faults, admin: adminRoutes({ faults, reset, accounts: () => readyAccounts(ctx.state) }) });
+  const { server, sockets } = createHttpServer({ routes: [...marketRoutes, ...accountRoutes, ...orderRoutes], ctx, faults, admin: [...adminRoutes({ faults, reset, accounts: () => readyAccounts(ctx.state) }), ...resolveRoutes, ...(chain?.routes ?? [])] });
 
   try {
     await new Promise<void>((resolve, reject) => {
@@ -174,6 +187,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     });
   } catch (e) {
     closed = true;
+    await chain?.close();
     await store?.close(ctx.state, log.seq);
     await lock?.release();
     throw e;
@@ -194,6 +208,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     chainId: 8453,
     accounts: readyAccounts(ctx.state),
     markets: ctx.state.markets.map((m) => ({ slug: m.slug, type: m.tradeType, negRisk: m.negRiskRequestId !== null })),
+    ...(chain ? { rpcUrl: chain.info.rpcUrl, rpcChainId: chain.info.chainId, contracts: chain.info.contracts } : {}),
   };
   lock?.update({ baseUrl, wsUrl });
   return {
@@ -223,6 +238,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
       closed = true;
       await store?.close(ctx.state, log.seq);
       await lock?.release();
+      await chain?.close();
     },
   };
 }

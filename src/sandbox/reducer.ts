@@ -178,6 +178,19 @@ export function apply(state: SandboxState | null, ev: StateEvent): SandboxState 
       o.updatedAt = iso(ev.at);
       return state;
     }
+    case 'market.resolved': {
+      const market = need(state.markets.find((m) => m.slug === ev.slug), `market ${ev.slug}`);
+      for (const o of state.orders) {
+        if (o.marketSlug !== ev.slug || o.status !== 'LIVE') continue;
+        unlock(state, o);
+        o.status = 'CANCELED';
+        o.updatedAt = iso(ev.at);
+      }
+      market.status = 'RESOLVED';
+      market.winningOutcomeIndex = ev.winner;
+      market.updatedAt = iso(ev.at);
+      return state;
+    }
     case 'settlement': {
       const nowIso = iso(ev.at);
       const taker = need(orderById(state, ev.takerOrderId), `order ${ev.takerOrderId}`);

@@ -239,6 +239,8 @@ export type StateEvent =
       feed: Record<string, unknown> | null;
     }
   | { type: 'order.cancelled'; at: number; orderId: string }
+  /** A market resolves (admin route): its LIVE orders are cancelled. winner 0 = YES, 1 = NO. */
+  | { type: 'market.resolved'; at: number; slug: string; winner: 0 | 1 }
   | { type: 'settlement'; at: number; tradeEventId: string; takerOrderId: string; makerOrderIds: string[]; to: 'MINED' | 'CONFIRMED'; txHash: string }
   | { type: 'put'; coll: PutCollection; key: string; value: unknown }
   | { type: 'del'; coll: PutCollection; key: string }

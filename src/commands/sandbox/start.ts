@@ -11,6 +11,8 @@ interface Ready {
   pid: number;
   accounts: { name: string; role: string; address: string; profileId: number; token: { tokenId: string; scopes: string[] } }[];
   markets: { slug: string; type: string; negRisk: boolean }[];
+  rpcUrl?: string;
+  contracts?: { usdc: string; conditionalTokens: string };
 }
 
 function printReady(ctx: Context, ready: Ready, line: string): void {
@@ -23,6 +25,7 @@ function printReady(ctx: Context, ready: Ready, line: string): void {
     [{ header: 'ACCOUNT' }, { header: 'ROLE' }, { header: 'ADDRESS' }, { header: 'PROFILE ID', align: 'right' }, { header: 'TOKEN ID' }, { header: 'SCOPES' }],
     ready.accounts.map((a) => [a.name, a.role, a.address, String(a.profileId), a.token.tokenId, a.token.scopes.join(',')]),
   );
+  if (ready.rpcUrl) ctx.out.line(`chain at ${ready.rpcUrl}: USDC ${ready.contracts?.usdc ?? '?'}, conditional tokens ${ready.contracts?.conditionalTokens ?? '?'}`);
   ctx.out.info(`${ready.markets.length} markets. Keys and token secrets of these public dev accounts: pm --json sandbox start … (ready line).`);
   ctx.out.info(`Try: pm --base-url ${ready.baseUrl} markets list`);
 }
@@ -46,13 +49,15 @@ const run: Handler = async (ctx, { opts }) => {
   const port = optNum(opts, 'port') ?? 8787;
   const host = optStr(opts, 'host') ?? '127.0.0.1';
   const ephemeral = optBool(opts, 'ephemeral');
+  const chainRpc = optStr(opts, 'chainRpc');
+  const chain = optBool(opts, 'chain') || chainRpc !== undefined ? { rpcUrl: chainRpc } : undefined;
   if (!ephemeral) {
     const running = await findSandbox(ctx.home);
     if (running) throw alreadyRunning(running.pid, running.baseUrl);
   }
   if (optBool(opts, 'detach')) {
     const bin = fileURLToPath(new URL('../../../bin/pm.js', import.meta.url));
-    const args = ['--json', 'sandbox', 'start', '--port', String(port), '--host', host, ...(ephemeral ? ['--ephemeral'] : [])];
+    const args = ['--json', 'sandbox', 'start', '--port', String(port), '--host', host, ...(ephemeral ? ['--ephemeral'] : []), ...(chain ? (chainRpc ? ['--chain-rpc', chainRpc] : ['--chain']) : [])];
     const line = await spawnDetached(ctx.home, bin, args, ctx.io.env);
     const ready = JSON.parse(line) as Ready;
     printReady(ctx, ready, line);
@@ -62,7 +67,7 @@ const run: Handler = async (ctx, { opts }) => {
   const { startSandbox } = await import('../../sandbox/index.js');
   let handle;
   try {
-    handle = await startSandbox({ port, host, dataDir: ephemeral ? null : sandboxDir(ctx.home) });
+    handle = await startSandbox({ port, host, dataDir: ephemeral ? null : sandboxDir(ctx.home), chain });
   } catch (e) {
     const locked = e as { code?: string; holder?: { pid: number; baseUrl?: string } };
     if (locked.code === 'ESANDBOXLOCKED') throw alreadyRunning(locked.holder?.pid ?? 0, locked.holder?.baseUrl);

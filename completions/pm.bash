@@ -4,7 +4,7 @@ _pm() {
   cur="${COMP_WORDS[COMP_CWORD]}"
   cword=$COMP_CWORD
   if [ "$cword" -eq 1 ]; then
-    words_="markets book config profile sandbox init wallet token order whoami completion demo --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version"
+    words_="markets book config profile sandbox init wallet token order approve balance redeem-onchain whoami completion demo --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version"
   else
     case "${COMP_WORDS[1]}" in
     markets)
@@ -59,8 +59,15 @@ _pm() {
         list) words_="--market --all --on-behalf-of --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
         status) words_="--client-id --on-behalf-of --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
       esac; fi ;;
+    approve)
+      if [ "$cword" -eq 2 ]; then words_="check set"; else case "${COMP_WORDS[2]}" in
+        check) words_="--all --rpc-url --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+        set) words_="--all --side --amount --unlimited --dry-run --rpc-url --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+      esac; fi ;;
     book) words_="--depth --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
     init) words_="--sandbox --account --profile-name --wallet --create-wallet --import-key-file --token-id --secret-file --derive --scopes --force --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+    balance) words_="--rpc-url --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+    redeem-onchain) words_="--dry-run --rpc-url --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
     whoami) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
     completion) words_="bash zsh fish --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
     demo) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;

@@ -3,6 +3,7 @@
 import type { CommandDef } from './command.js';
 import { ACCOUNT_COMMANDS, ACCOUNT_GROUPS } from './registry-accounts.js';
 import { ORDER_COMMANDS } from './registry-orders.js';
+import { CHAIN_COMMANDS, CHAIN_GROUPS } from './registry-chain.js';
 
 const SORTS = ['lp_rewards', 'ending_soon', 'newest', 'high_value', 'liquidity'] as const;
 const TRADE_TYPES = ['clob', 'amm', 'group'] as const;
@@ -15,6 +16,7 @@ export const GROUPS: Record<string, string> = {
   completion: 'Shell completion scripts',
   ...ACCOUNT_GROUPS,
   order: 'Place, cancel, list and check orders',
+  ...CHAIN_GROUPS,
 };
 
 export const COMMANDS: CommandDef[] = [
@@ -172,6 +174,7 @@ export const COMMANDS: CommandDef[] = [
   },
   ...ACCOUNT_COMMANDS,
   ...ORDER_COMMANDS,
+  ...CHAIN_COMMANDS,
   {
     path: ['whoami'],
     summary: 'Show the active identity, verified with the exchange (profile, fee rate, scopes, credential source)',

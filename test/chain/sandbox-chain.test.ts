@@ -60,19 +60,6 @@ describe('sandbox --chain', () => {
     expect(await res.json()).toEqual({ rpcUrl: anvil.rpcUrl, chainId: 31337, contracts: c });
   });
 
-  it('refuses an EOA BUY without USDC allowance and accepts it once the allowance is on chain', async () => {
-    const s = await chainSandbox();
-    const env = aliceEnv(s);
-    const m = s.ctx.state.markets.find((x) => x.slug === 'btc-100k-2026');
-    const place = ['--json', 'order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.30', '--size', '5'];
-    const refused = await runPm(place, { env });
-    expect(refused.code).toBe(9);
-    expect(refused.stderr + refused.stdout).toContain('Insufficient collateral allowance');
-    await aliceSends(s, 'approve', m?.venue?.exchange as Hex);
-    const ok = await runPm(place, { env });
-    expect(ok.code).toBe(0);
-  });
-
   it('refuses a NegRisk SELL until the CTF approval covers both exchange and adapter', async () => {
     const s = await chainSandbox();
     const env = aliceEnv(s);

@@ -77,6 +77,8 @@ export interface SandboxHandle {
   subscribe(fromSeq: number, cb: (e: LogEntry) => void): () => void;
   /** The sequence number of the last committed event. */
   seq(): number;
+  /** Writes a snapshot now (in the background; resolves when it is on disk). No-op in memory. */
+  snapshot(): Promise<void>;
   reset(): void;
   close(): Promise<void>;
 }
@@ -224,6 +226,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     },
     subscribe: (fromSeq, cb) => log.subscribe(fromSeq, cb),
     seq: () => log.seq,
+    snapshot: async () => {
+      if (!store) return;
+      await store.idle();
+      log.commit();
+      await store.compact(ctx.state, log.seq);
+    },
     reset,
     async close() {
       if (closed) return;

@@ -100,8 +100,10 @@ export class EventLog {
     this.captureRecords();
     if (this.pending.length === 0) return [];
     const batch = this.pending;
-    this.pending = [];
+    // A failed append (disk full…) throws to the caller, which answers 5xx; the events stay
+    // queued in order and go out with the next commit, so the log never skips one.
     if (this.store && this.state) this.store.append(batch, this.state);
+    this.pending = [];
     for (const e of batch) this.recent.push(e);
     if (this.recent.length > this.keep * 1.5) this.recent = this.recent.slice(-this.keep);
     for (const e of batch) for (const fn of this.listeners) {

@@ -8,7 +8,7 @@
 // write) is ignored and cut off. bigints are tagged as {"$bigint":"…"}: an object, so no user
 // string (a client order id, say) can ever be mistaken for one. Neither file holds a dev
 // private key or a token secret: both are recomputed on load.
-import { closeSync, existsSync, fdatasyncSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, chmodSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, statSync, fdatasyncSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, chmodSync, writeSync } from 'node:fs';
 import { open as openAsync, rename as renameAsync, rm as rmAsync } from 'node:fs/promises';
 import { createHmac, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -103,6 +103,7 @@ export function deserialize(text: string): SandboxState {
 const LOG = 'events.ndjson';
 const SEGMENT = /^events\.(\d+)\.ndjson$/;
 const TEMP = /^\.(state|snapshot)\..*\.tmp$/;
+const RUN_TEMP = /^\.[0-9a-f]{12}\.tmp$/;
 const SNAPSHOT_FORMAT = 'pm-sandbox-snapshot/1';
 
 /** What opening a data dir found: the state at `seq` and the events replayed onto it. */
@@ -222,8 +223,8 @@ function freeze(state: SandboxState): SandboxState {
     identityTokens: state.identityTokens.map((k) => ({ ...k })),
     accounts: Object.fromEntries(Object.entries(state.accounts).map(([k, a]) => [k, { ...a, positions: Object.fromEntries(Object.entries(a.positions).map(([t, p]) => [t, { ...p }])) }])),
     markets: state.markets.map((m) => ({ ...m, priceHistory: m.priceHistory.slice() })),
-    // Orders change in place (fills, cancels, settlement); execution objects too.
-    orders: state.orders.map((o) => ({ ...o, execution: { ...o.execution } })),
+    // Orders change in place (fills, cancels, settlement); their execution and trades too.
+    orders: state.orders.map((o) => (o.trades ? { ...o, execution: { ...o.execution }, trades: o.trades.map((t) => ({ ...t })) } : { ...o, execution: { ...o.execution } })),
     feed: state.feed.slice(),
     ...(state.ledger ? { ledger: Object.fromEntries(Object.entries(state.ledger).map(([k, l]) => [k, l.slice()])) } : {}),
   };
@@ -267,7 +268,18 @@ export class StateStore {
   open(): Loaded {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     chmodSync(this.dir, 0o700);
-    for (const f of readdirSync(this.dir)) if (TEMP.test(f)) rmSync(join(this.dir, f), { force: true });
+    for (const f of readdirSync(this.dir)) {
+      // Our own temp files (only the lock holder writes them), and run-file temp files
+      // (`.<hex>.tmp`, written by pm commands) that a kill left: those only when stale.
+      if (TEMP.test(f)) rmSync(join(this.dir, f), { force: true });
+      else if (RUN_TEMP.test(f)) {
+        try {
+          if (Date.now() - statSync(join(this.dir, f)).mtimeMs > 60_000) rmSync(join(this.dir, f), { force: true });
+        } catch {
+          // gone already
+        }
+      }
+    }
     const snap = readSnapshot(this.dir);
     let state: SandboxState | null = snap?.state ?? null;
     if (state && !state.ledger) openLedgers(state, new Date().toISOString());
@@ -298,12 +310,26 @@ export class StateStore {
     return { state, seq, replayed, tornTail };
   }
 
-  /** Appends events and waits for the disk (fdatasync): call before acknowledging. */
+  /** Appends events and waits for the disk (fdatasync): call before acknowledging. Throws on a failed write, having cut it off. */
   append(entries: readonly LogEntry[], state: SandboxState): void {
     if (this.fd === null || entries.length === 0) return;
     const text = entries.map((e) => encode(e)).join('\n') + '\n';
-    writeSync(this.fd, text);
-    fdatasyncSync(this.fd);
+    const fd = this.fd;
+    const before = fstatSync(fd).size;
+    try {
+      const buf = Buffer.from(text, 'utf8');
+      let off = 0;
+      while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+      fdatasyncSync(fd);
+    } catch (e) {
+      // Leave no half batch behind (the caller keeps the events and retries with the next one).
+      try {
+        ftruncateSync(fd, before);
+      } catch {
+        // nothing more to do
+      }
+      throw e;
+    }
     this.sinceSnapshot += entries.length;
     const last = entries[entries.length - 1];
     if (last && this.sinceSnapshot >= this.compactEvery && !this.compaction) void this.compact(state, last.seq);

@@ -63,6 +63,26 @@ function unlock(state: SandboxState, o: OrderRecord): void {
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
+/**
+ * The NEW_TRADE feed keeps the newest FEED_KEEP_PER_MARKET entries of each market in memory
+ * (all of them stay in the event log). Trimmed in batches, so the cost is amortised O(1).
+ */
+export const FEED_KEEP_PER_MARKET = 1000;
+
+function trimFeed(state: SandboxState): void {
+  const seen = new Map<unknown, number>();
+  const kept: Record<string, unknown>[] = [];
+  for (let i = state.feed.length - 1; i >= 0; i--) {
+    const e = state.feed[i];
+    if (!e) continue;
+    const n = seen.get(e['marketSlug']) ?? 0;
+    if (n >= FEED_KEEP_PER_MARKET) continue;
+    seen.set(e['marketSlug'], n + 1);
+    kept.push(e);
+  }
+  state.feed = kept.reverse();
+}
+
 function need<T>(v: T | undefined, what: string): T {
   if (v === undefined) throw new Error(`event refers to a missing ${what}`);
   return v;
@@ -167,7 +187,10 @@ export function apply(state: SandboxState | null, ev: StateEvent): SandboxState 
         market.priceHistory.push({ t: ev.at, price: yesPrice });
         market.updatedAt = nowIso;
       }
-      if (ev.feed) state.feed.push(structuredClone(ev.feed));
+      if (ev.feed) {
+        state.feed.push(structuredClone(ev.feed));
+        if (state.feed.length > FEED_KEEP_PER_MARKET * 2 * Math.max(1, state.markets.length)) trimFeed(state);
+      }
       return state;
     }
     case 'order.cancelled': {

@@ -3,7 +3,8 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { authenticate, RateLimiter } from './auth.js';
+import { authenticate } from './auth.js';
+import { PacingLimiter, requestStart } from './pacing.js';
 import type { FaultConfig, Route, SandboxContext, SandboxRequest, SandboxResponse } from './types.js';
 
 interface Compiled {
@@ -84,12 +85,15 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 export function createHttpServer(opts: HttpServerOptions): { server: Server; sockets: Set<Socket> } {
   const compiled = compile(opts.routes).sort((a, b) => b.literals - a.literals);
   const admin = compile(opts.admin);
-  const limiter = new RateLimiter();
+  const limiter = new PacingLimiter();
   const sockets = new Set<Socket>();
   const { ctx, faults } = opts;
 
   const server = createServer((req, res) => {
-    void handle(req, res).catch((e: unknown) => {
+    // Stamped on the 'request' event, before the body is read or anything waits: pacing is
+    // about real time when the request came in, whatever the (test) clock says.
+    const arrived = Date.now();
+    void handle(req, res, arrived).catch((e: unknown) => {
       if (!res.headersSent) send(res, { status: 500, body: { message: `Internal sandbox error: ${e instanceof Error ? e.message : String(e)}` } });
     });
   });
@@ -98,8 +102,7 @@ export function createHttpServer(opts: HttpServerOptions): { server: Server; soc
     s.on('close', () => sockets.delete(s));
   });
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const arrived = Date.now(); // pacing is about real time, whatever the (test) clock says
+  async function handle(req: IncomingMessage, res: ServerResponse, arrived: number): Promise<void> {
     const method = (req.method ?? 'GET').toUpperCase();
     const target = req.url ?? '/';
     const url = new URL(target, 'http://sandbox.invalid');
@@ -171,8 +174,9 @@ export function createHttpServer(opts: HttpServerOptions): { server: Server; soc
     if (!a.ok) return send(res, { status: a.status, body: { message: a.message } });
     let release: (() => void) | undefined;
     if (a.limiterKey && faults.rateLimit !== false) {
-      const adm = limiter.admit(a.limiterKey, arrived);
-      if (!adm.ok) return send(res, { status: 429, headers: { 'retry-after': String(Math.ceil(adm.retryAfterMs / 1000)) }, body: { message: 'Rate limit exceeded: at most 2 concurrent requests and one every 300 ms per API token' } });
+      const signedTs = a.limiterKey.startsWith('hmac:') ? req.headers['lmts-timestamp'] : undefined;
+      const adm = limiter.admit(a.limiterKey, requestStart(arrived, typeof signedTs === 'string' ? signedTs : undefined));
+      if (!adm.ok) return send(res, { status: 429, headers: { 'retry-after': String(Math.ceil(adm.retryAfterMs / 1000)) }, body: { message: `Rate limit exceeded: at most 2 concurrent requests and one every 300 ms per API token (this one ${adm.reason})` } });
       release = adm.release;
     }
     try {

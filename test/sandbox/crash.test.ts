@@ -90,7 +90,7 @@ async function signedBody(wallet: Wallet, ownerId: number, fee: number, exchange
 }
 
 describe('sandbox process', () => {
-  it('kill -9 mid-stream: every order answered 2xx is there after a restart on the same PM_HOME', async () => {
+  it('kill -9 mid-stream: every order answered 2xx is there after a restart on the same PM_HOME', { timeout: 30_000 }, async () => {
     const home = tempHome();
     const { child, ready } = await startChild(home);
     const slug = 'btc-100k-2026';
@@ -115,7 +115,10 @@ describe('sandbox process', () => {
       }
     };
     const streams = ready.accounts.filter((a) => a.name in fees).map(stream);
-    await new Promise((r) => setTimeout(r, 1500));
+    // Kill once a few orders were acknowledged, while the streams keep requests in flight.
+    const deadline = Date.now() + 12_000;
+    while (acked.length < 6 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 100 + Math.floor(Math.random() * 300)));
     child.kill('SIGKILL');
     stop = true;
     await Promise.all(streams);

@@ -1,7 +1,7 @@
 // The event log, the reducer and the per-profile ledger: replaying the log from the seed gives
 // the live state; the ledger's projection gives the balances and positions; the data dir
 // (snapshot + log) restores the state after a crash, torn last line included.
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, appendFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, appendFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -37,14 +37,14 @@ async function start(opts: Parameters<typeof startSandbox>[0] = {}): Promise<San
 }
 
 /** Places one order the way the route does (engine, then persist). */
-function place(h: SandboxHandle, ownerId: number, side: 'BUY' | 'SELL', price: bigint, size: bigint, opts: { slug?: string; outcome?: 0 | 1; type?: 'GTC' | 'FAK'; salt?: bigint } = {}): void {
+function place(h: SandboxHandle, ownerId: number, side: 'BUY' | 'SELL', price: bigint, size: bigint, opts: { slug?: string; outcome?: 0 | 1; type?: 'GTC' | 'FAK'; salt?: bigint; noPersist?: boolean } = {}): void {
   const state = h.ctx.state;
   const m = state.markets.find((x) => x.slug === (opts.slug ?? 'btc-100k-2026'));
   const tokenId = m?.positionIds?.[opts.outcome ?? 0] ?? '';
   const fee = state.profiles.find((p) => p.id === ownerId)?.feeRateBps ?? 0;
   const r = submitOrder(state, { ownerId, marketSlug: m?.slug ?? '', tokenId, side, orderType: opts.type ?? 'GTC', price, size, makerAmount: 0n, takerAmount: 0n, postOnly: false, clientOrderId: null, feeRateBps: fee, signedOrder: { salt: opts.salt ?? 1n } }, h.ctx.now());
   expect(r.ok, r.ok ? '' : r.message).toBe(true);
-  h.ctx.persist();
+  if (!opts.noPersist) h.ctx.persist();
   if (r.ok && r.order.tradeEventId !== null) scheduleSettlement(h.ctx, r.order.id);
 }
 
@@ -66,7 +66,9 @@ async function session(h: SandboxHandle): Promise<void> {
   const partner = h.info.accounts.find((a) => a.name === 'partner');
   const res = await fetch(`${h.baseUrl}/auth/api-tokens/derive`, { method: 'POST', headers: { identity: `Bearer ${partner?.identityToken ?? ''}`, 'content-type': 'application/json' }, body: '{"label":"logged"}' });
   expect(res.status).toBe(201);
-  await new Promise((r) => setTimeout(r, 40)); // settlement MINED → CONFIRMED
+  // Settlement MINED → CONFIRMED of every trade.
+  const settled = (): boolean => h.ctx.state.orders.every((o) => o.tradeEventId === null || o.settlementStatus === 'CONFIRMED');
+  for (let i = 0; i < 300 && !settled(); i++) await new Promise((r) => setTimeout(r, 10));
 }
 
 function replay(entries: readonly LogEntry[]): SandboxState {
@@ -149,8 +151,13 @@ describe('persistence = appends', () => {
     const h = await start({ dataDir: dir, compactEvery: 7 });
     await session(h);
     place(h, BOB, 'BUY', 10_000n, 1_000_000n, { salt: 2n ** 70n + 1n }); // a big bigint must round-trip exactly
-    await new Promise((r) => setTimeout(r, 100)); // let the background snapshot finish
+    // Let every trade settle (no more timers), so nothing changes behind the copy below.
+    const settled = (): boolean => h.ctx.state.orders.every((o) => o.tradeEventId === null || o.settlementStatus === 'CONFIRMED');
+    for (let i = 0; i < 200 && !settled(); i++) await new Promise((r) => setTimeout(r, 10));
+    await h.snapshot(); // waits for any background snapshot, then writes one
     expect(existsSync(join(dir, 'state.json'))).toBe(true);
+    place(h, ALICE, 'BUY', 300_000n, 2_000_000n); // a tail after the snapshot
+    place(h, ALICE, 'SELL', 800_000n, 1_000_000n);
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     // A crash copy: the files as they are while the sandbox runs, plus a torn append.
     const copy = join(tmp(), 'sandbox');
@@ -168,7 +175,7 @@ describe('persistence = appends', () => {
     expect(comparable(b.ctx.state)).toEqual(comparable(h.ctx.state));
     expect(b.ctx.state.orders.some((o) => o.signedOrder['salt'] === 2n ** 70n + 1n)).toBe(true);
     expect(auditState(b.ctx.state)).toEqual([]);
-    expect(readFileSync(join(copy, 'events.ndjson'), 'utf8')).not.toContain('order.canc');
+    expect(readFileSync(join(copy, 'events.ndjson'), 'utf8')).not.toContain('"seq":99999');
     // It goes on appending after the cut-off line, and a further restart still agrees.
     place(b, ALICE, 'BUY', 100_000n, 1_000_000n);
     const want = comparable(b.ctx.state);
@@ -176,6 +183,30 @@ describe('persistence = appends', () => {
     handles.splice(handles.indexOf(b), 1);
     const c = await start({ dataDir: copy });
     expect(comparable(c.ctx.state)).toEqual(want);
+  });
+
+  it('a snapshot taken while writes go on is consistent with the log written meanwhile', async () => {
+    const dir = join(tmp(), 'sandbox');
+    const h = await start({ dataDir: dir, compactEvery: 1e9, settlement: { minedAfterMs: 1e6, confirmedAfterMs: 1e6 } });
+    for (let i = 0; i < 1500; i++) place(h, BOB, 'BUY', 10_000n + BigInt(i % 40) * 1000n, 1_000_000n, { noPersist: true });
+    h.ctx.persist();
+    const snap = h.snapshot();
+    // Meanwhile: fills against bob's resting bids (makers change in place), cancels, new orders.
+    place(h, PARTNER, 'BUY', 700_000n, 150_000_000n);
+    for (let i = 0; i < 20; i++) {
+      place(h, PARTNER, 'SELL', 10_000n, 3_000_000n, { type: 'FAK' });
+      await new Promise((r) => setImmediate(r));
+    }
+    const { cancelLive } = await import('../../src/sandbox/engine.js');
+    const bids = h.ctx.state.orders.filter((o) => o.ownerId === BOB && o.status === 'LIVE' && o.side === 'BUY').slice(0, 5);
+    for (const o of bids) cancelLive(h.ctx.state, o, h.ctx.now());
+    h.ctx.persist();
+    await snap;
+    const copy = join(tmp(), 'sandbox');
+    cpSync(dir, copy, { recursive: true, filter: (src) => !src.endsWith('lock.sock') });
+    const b = await start({ dataDir: copy, settlement: { minedAfterMs: 1e6, confirmedAfterMs: 1e6 } });
+    expect(comparable(b.ctx.state)).toEqual(comparable(h.ctx.state));
+    expect(auditState(b.ctx.state)).toEqual([]);
   });
 
   it('a corrupt line before the end is a clear error, not a silent loss', async () => {
@@ -211,7 +242,29 @@ describe('state-directory lock', () => {
     handles.splice(handles.indexOf(a), 1);
     writeFileSync(join(dir, '.state.deadbeef.tmp'), '{"half');
     writeFileSync(join(dir, '.snapshot.cafe.tmp'), '{"half');
+    writeFileSync(join(dir, '.0123456789ab.tmp'), '{"pid"'); // a run file's temp, from a killed pm
+    const old = new Date(Date.now() - 3_600_000);
+    utimesSync(join(dir, '.0123456789ab.tmp'), old, old);
+    writeFileSync(join(dir, '.ba9876543210.tmp'), '{"pid"'); // a fresh one may be in use: kept
     await start({ dataDir: dir });
-    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual(['.ba9876543210.tmp']);
+  });
+});
+
+describe('memory', () => {
+  it('the trade feed keeps the newest entries of each market (the log keeps them all)', async () => {
+    const { FEED_KEEP_PER_MARKET } = await import('../../src/sandbox/reducer.js');
+    const h = await start();
+    const state = h.ctx.state;
+    const others = state.feed.filter((e) => e['marketSlug'] !== 'btc-100k-2026').length;
+    const fill = FEED_KEEP_PER_MARKET * 2 * state.markets.length;
+    for (let i = 0; i < fill; i++) state.feed.push({ marketSlug: 'btc-100k-2026', eventType: 'NEW_TRADE', n: i });
+    place(h, ALICE, 'BUY', 700_000n, 10_000_000n); // a trade: one more feed entry, then the trim
+    const btc = state.feed.filter((e) => e['marketSlug'] === 'btc-100k-2026');
+    expect(btc.length).toBe(FEED_KEEP_PER_MARKET);
+    expect(btc[btc.length - 1]?.['eventType']).toBe('NEW_TRADE');
+    expect(btc[btc.length - 1]?.['n']).toBeUndefined(); // the real trade is the newest
+    expect(btc[0]?.['n']).toBe(fill - FEED_KEEP_PER_MARKET + 1);
+    expect(state.feed.length).toBe(FEED_KEEP_PER_MARKET + others);
   });
 });

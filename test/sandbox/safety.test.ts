@@ -6,6 +6,7 @@ import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { Wallet } from 'ethers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
@@ -22,7 +23,7 @@ interface Reply {
 }
 
 /**
- * One credential of one account, paced as the exchange asks (≤ 2 in flight, ≥ 300 ms between
+ * The HMAC token of one account, paced as the exchange asks (≤ 2 in flight, ≥ 300 ms between
  * starts, plus a margin), so tests never trip the limiter by accident.
  */
 class Client {
@@ -31,7 +32,6 @@ class Client {
   constructor(
     private readonly sb: SandboxHandle,
     readonly acct: ReadyAccount,
-    private readonly mode: 'hmac' | 'key' = 'hmac',
   ) {}
 
   async req(method: string, target: string, body?: unknown, paced = true): Promise<Reply> {
@@ -49,7 +49,6 @@ class Client {
 
   headers(method: string, target: string, body?: unknown): Record<string, string> {
     const raw = rawOf(body);
-    if (this.mode === 'key') return { 'x-api-key': this.acct.apiKey };
     const ts = new Date().toISOString();
     const sig = createHmac('sha256', Buffer.from(this.acct.token.secret, 'base64')).update(`${ts}\n${method}\n${target}\n${raw}`).digest('base64');
     return { 'lmts-api-key': this.acct.token.tokenId, 'lmts-timestamp': ts, 'lmts-signature': sig };
@@ -73,6 +72,23 @@ async function send(sb: SandboxHandle, method: string, target: string, headers: 
     json = { text };
   }
   return { status: res.status, json };
+}
+
+const clients = new WeakMap<SandboxHandle, Map<string, Client>>();
+
+/** The one paced HMAC client of an account on a sandbox (one limiter slot per token). */
+function client(sb: SandboxHandle, name: string): Client {
+  let m = clients.get(sb);
+  if (!m) {
+    m = new Map();
+    clients.set(sb, m);
+  }
+  let c = m.get(name);
+  if (!c) {
+    c = new Client(sb, account(sb, name));
+    m.set(name, c);
+  }
+  return c;
 }
 
 function account(sb: SandboxHandle, name: string): ReadyAccount {
@@ -209,8 +225,8 @@ describe('post-only orders', () => {
 
   it('are refused when they would cross only the caller’s own resting orders, which stay untouched', async () => {
     const m = marketInfo(sb.current);
-    const bob = new Client(sb.current, account(sb.current, 'bob'));
-    const bobKey = new Client(sb.current, account(sb.current, 'bob'), 'key');
+    const bob = client(sb.current, 'bob');
+    const bobKey = client(sb.current, 'bob');
     const before = await liveOrders(bob);
     expect(Object.keys(before)).toHaveLength(6);
     // Direct: BUY YES at 0.63 meets bob's own ask at 0.63.
@@ -237,9 +253,9 @@ describe('minimum order size', () => {
     const m = marketInfo(sb.current);
     const book = await fetch(`${sb.current.baseUrl}/markets/${SLUG}/orderbook`).then((r) => r.json() as Promise<Json>);
     expect(book['minSize']).toBe('1000000');
-    const alice = new Client(sb.current, account(sb.current, 'alice'));
-    const aliceKey = new Client(sb.current, account(sb.current, 'alice'), 'key');
-    const bob = new Client(sb.current, account(sb.current, 'bob'));
+    const alice = client(sb.current, 'alice');
+    const aliceKey = client(sb.current, 'alice');
+    const bob = client(sb.current, 'bob');
     const msg = { status: 400, json: { message: 'Order size 0.5 is below the market minimum size 1' } };
     expect(await alice.req('POST', '/orders', await orderBody(m, alice.acct, { price: '0.5', size: 500_000n }))).toEqual(msg);
     expect(await aliceKey.req('POST', '/orders', await orderBody(m, alice.acct, { type: 'FAK', price: '0.63', size: 500_000n }))).toEqual(msg);
@@ -261,8 +277,8 @@ describe('expiration', () => {
 
   it('refuses a signed non-zero expiration with a clear 400', async () => {
     const m = marketInfo(sb.current);
-    const alice = new Client(sb.current, account(sb.current, 'alice'));
-    const aliceKey = new Client(sb.current, account(sb.current, 'alice'), 'key');
+    const alice = client(sb.current, 'alice');
+    const aliceKey = client(sb.current, 'alice');
     const want = { status: 400, json: { message: 'expiration must be "0": orders do not expire on this exchange' } };
     expect(await alice.req('POST', '/orders', await orderBody(m, alice.acct, { price: '0.5', expiration: '1767225600' }))).toEqual(want);
     const asNumber = await orderBody(m, alice.acct, { price: '0.5', expiration: '1767225600' });
@@ -292,9 +308,9 @@ describe('malformed order bodies', () => {
 
   it('a deeply nested extra field is refused at the edge and does not poison later orders', async () => {
     const m = marketInfo(sb);
-    const alice = new Client(sb, account(sb, 'alice'));
-    const aliceKey = new Client(sb, account(sb, 'alice'), 'key');
-    const bob = new Client(sb, account(sb, 'bob'));
+    const alice = client(sb, 'alice');
+    const aliceKey = client(sb, 'alice');
+    const bob = client(sb, 'bob');
     const ordersBefore = sb.ctx.state.orders.length;
     const inner = JSON.stringify(await orderBody(m, alice.acct, { price: '0.5' }));
     const poisonOrder = inner.replace('"signature":', `"extra":${deepJson(5000)},"signature":`);
@@ -314,8 +330,8 @@ describe('malformed order bodies', () => {
 
   it('refuses unknown fields and non-scalar values in create and batch bodies, naming the field', async () => {
     const m = marketInfo(sb);
-    const alice = new Client(sb, account(sb, 'alice'));
-    const aliceKey = new Client(sb, account(sb, 'alice'), 'key');
+    const alice = client(sb, 'alice');
+    const aliceKey = client(sb, 'alice');
     const body = await orderBody(m, alice.acct, { price: '0.5' });
     (body['order'] as Json)['makerAmount'] = [5_000_000];
     expect(await alice.req('POST', '/orders', body)).toEqual({ status: 400, json: { message: 'order.makerAmount must be number or string, not array' } });
@@ -358,9 +374,9 @@ describe('maker trades', () => {
 
   it('a maker hit by two takers keeps both trades, each with its own id, tx hash and settlement', async () => {
     const m = marketInfo(sb.current);
-    const alice = new Client(sb.current, account(sb.current, 'alice'));
-    const partner = new Client(sb.current, account(sb.current, 'partner'));
-    const bob = new Client(sb.current, account(sb.current, 'bob'));
+    const alice = client(sb.current, 'alice');
+    const partner = client(sb.current, 'partner');
+    const bob = client(sb.current, 'bob');
     const bobOrders = await bob.req('GET', `/markets/${SLUG}/user-orders`);
     const ask = (bobOrders.json['orders'] as Json[]).find((o) => o['side'] === 'SELL' && o['price'] === '0.63');
     const askId = String(ask?.['id']);
@@ -398,8 +414,8 @@ describe('maker trades', () => {
 
   it('an order that traded as taker and is then hit as maker settles both trades', async () => {
     const m = marketInfo(sb.current);
-    const alice = new Client(sb.current, account(sb.current, 'alice'));
-    const bob = new Client(sb.current, account(sb.current, 'bob'));
+    const alice = client(sb.current, 'alice');
+    const bob = client(sb.current, 'bob');
     // 101 shares at 0.63: 100 fill bob's ask (alice is the taker), 1 rests.
     const a = await alice.req('POST', '/orders', await orderBody(m, alice.acct, { price: '0.63', size: 101_000_000n }));
     expect(a.status).toBe(201);
@@ -418,5 +434,84 @@ describe('maker trades', () => {
       ['maker', t2, '1000000', 'CONFIRMED'],
     ]);
     expect((data['order'] as Json)['status']).toBe('MATCHED');
+  });
+});
+
+// A client on its own thread (so the server's busy event loop cannot delay its timers): it
+// starts `n` signed GETs at t0 + i·gap, never more than 2 in flight, and reports each status.
+const PACED_CLIENT = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { createHmac } = require('node:crypto');
+const { baseUrl, tokenId, secret, n, gap, target } = workerData;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+(async () => {
+  const out = [];
+  const t0 = Date.now() + 20;
+  let inFlight = 0;
+  let last = -Infinity;
+  const reqs = [];
+  for (let i = 0; i < n; i++) {
+    const at = Math.max(t0 + i * gap, last + gap);
+    while (Date.now() < at || inFlight >= 2) await sleep(Math.max(1, Math.min(5, at - Date.now())));
+    last = Date.now();
+    inFlight++;
+    const ts = new Date(last).toISOString();
+    const sig = createHmac('sha256', Buffer.from(secret, 'base64')).update(ts + '\\nGET\\n' + target + '\\n').digest('base64');
+    const sent = last - t0;
+    reqs.push(fetch(baseUrl + target, { headers: { 'lmts-api-key': tokenId, 'lmts-timestamp': ts, 'lmts-signature': sig } })
+      .then(async (r) => { const text = await r.text(); out.push({ i, sent, status: r.status === 429 ? '429 ' + text : r.status }); })
+      .catch((e) => { out.push({ i, sent, status: String(e) }); })
+      .finally(() => { inFlight--; }));
+  }
+  await Promise.all(reqs);
+  parentPort.postMessage(out.sort((a, b) => a.i - b.i));
+})();
+`;
+
+interface PacedResult {
+  i: number;
+  sent: number;
+  status: number | string;
+}
+
+function runPacedClient(sb: SandboxHandle, who: ReadyAccount, n: number, gap: number, target: string): Promise<PacedResult[]> {
+  const w = new Worker(PACED_CLIENT, { eval: true, workerData: { baseUrl: sb.baseUrl, tokenId: who.token.tokenId, secret: who.token.secret, n, gap, target } });
+  return new Promise((resolve, reject) => {
+    w.once('message', (m: PacedResult[]) => {
+      void w.terminate();
+      resolve(m);
+    });
+    w.once('error', reject);
+  });
+}
+
+describe('rate limit under load', () => {
+  const sb = freshSandbox();
+
+  it('a client starting requests 300 ms apart (≤ 2 in flight) gets no 429 while the server is busy and slow', async () => {
+    const base = sb.current.baseUrl;
+    const target = `/markets/${SLUG}/user-orders`;
+    await fetch(`${base}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latencyMs: 60, match: `GET ${target}` }) });
+    // Heavy public requests keep the server's event loop busy the whole time.
+    let stop = false;
+    const burst = async () => {
+      while (!stop) await Promise.all(Array.from({ length: 8 }, () => fetch(`${base}/markets/active?limit=25`).then((r) => r.text()).catch(() => '')));
+    };
+    const loads = [burst()];
+    let results: PacedResult[];
+    try {
+      results = await runPacedClient(sb.current, account(sb.current, 'alice'), 10, 300, target);
+    } finally {
+      stop = true;
+      await Promise.all(loads);
+    }
+    for (let i = 1; i < results.length; i++) expect((results[i]?.sent ?? 0) - (results[i - 1]?.sent ?? 0)).toBeGreaterThanOrEqual(300);
+    expect(results.map((r) => r.status)).toEqual(Array.from({ length: 10 }, () => 200));
+  }, 20_000);
+
+  it('still answers 429 to a client that starts requests 100 ms apart', async () => {
+    const results = await runPacedClient(sb.current, account(sb.current, 'bob'), 4, 100, `/markets/${SLUG}/user-orders`);
+    expect(results.filter((r) => String(r.status).startsWith('429 ')).length).toBeGreaterThanOrEqual(1);
+    expect(results[0]?.status).toBe(200);
   });
 });

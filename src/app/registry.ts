@@ -9,6 +9,7 @@ import type { CommandDef, ManifestArg, ManifestCommand, ManifestOption, OptionKi
 import type { Context } from '../cli/context.js';
 import { PARTNER_COMMANDS, PARTNER_GROUPS } from './registry-partner.js';
 import { PORTFOLIO_COMMANDS, PORTFOLIO_GROUPS } from './registry-portfolio.js';
+import { CHAIN_COMMANDS, CHAIN_GROUPS } from './registry-chain.js';
 
 export const GROUPS: Record<string, string> = {
   markets: 'Browse markets: list, search, show, price history, trade feed, market pages',
@@ -22,6 +23,7 @@ export const GROUPS: Record<string, string> = {
   watch: 'Live streams from the exchange: order events, positions, prices, the book, markets, transactions',
   ...PORTFOLIO_GROUPS,
   ...PARTNER_GROUPS,
+  ...CHAIN_GROUPS,
 };
 
 /** The order of commands in help and completion; commands not listed follow, in manifest order. */
@@ -117,6 +119,6 @@ function ordered(entries: Entry[]): Entry[] {
 }
 
 /** Old-style registry entries (CommandDef with a load), still accepted while commands move to defineCommand. */
-const LEGACY: CommandDef[] = [...PORTFOLIO_COMMANDS, ...PARTNER_COMMANDS];
+const LEGACY: CommandDef[] = [...PORTFOLIO_COMMANDS, ...PARTNER_COMMANDS, ...CHAIN_COMMANDS];
 
 export const COMMANDS: Entry[] = ordered([...readManifest().map(fromManifest), ...LEGACY.map(fromLegacy)]);

@@ -36,6 +36,8 @@ export interface SandboxOptions {
   compactEvery?: number;
   settlement?: { minedAfterMs: number; confirmedAfterMs: number };
   now?: () => number;
+  /** Run a chain beside the sandbox (`--chain`): anvil from npm, or a running node at `rpcUrl`. */
+  chain?: { rpcUrl?: string | undefined; chainId?: number | undefined } | undefined;
 }
 
 export interface ReadyAccount {
@@ -58,6 +60,10 @@ export interface ReadyInfo {
   chainId: 8453;
   accounts: ReadyAccount[];
   markets: { slug: string; type: string; negRisk: boolean }[];
+  /** With a chain: its JSON-RPC URL, chain id and the test contracts. */
+  rpcUrl?: string;
+  rpcChainId?: number;
+  contracts?: { usdc: string; conditionalTokens: string };
 }
 
 export interface SandboxHandle {
@@ -158,6 +164,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
       timers.add(t);
     },
   };
+  const chain = opts.chain ? await (await import('./chain.js')).attachChain(ctx, opts.chain).catch(async (e: unknown) => {
+    closed = true;
+    await store?.close(ctx.state, log.seq);
+    await lock?.release();
+    throw e;
+  }) : null;
   const faults: FaultConfig = { ...NO_FAULTS };
   const reset = (): void => {
     for (const t of timers) clearTimeout(t);
@@ -171,7 +183,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     ctx.persist();
   };
   const streams = createStreams({ ctx, faults, subscribe: (fromSeq, cb) => log.subscribe(fromSeq, cb), seq: () => log.seq });
-  const admin = [...adminRoutes({ faults, reset, accounts: () => readyAccounts(ctx.state), onFaults: () => streams.applyFaults() }), ...lifecycleRoutes, ...streams.routes, ...portfolioAdminRoutes, ...partnerAdminRoutes];
+  const admin = [...adminRoutes({ faults, reset, accounts: () => readyAccounts(ctx.state), onFaults: () => streams.applyFaults() }), ...lifecycleRoutes, ...streams.routes, ...portfolioAdminRoutes, ...partnerAdminRoutes, ...(chain?.routes ?? [])];
   const { server, sockets } = createHttpServer({ routes: [...marketRoutes, ...accountRoutes, ...orderRoutes, ...partnerRoutes, ...portfolioRoutes], ctx, faults, admin });
 
   try {
@@ -185,6 +197,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     });
   } catch (e) {
     closed = true;
+    await chain?.close();
     await store?.close(ctx.state, log.seq);
     await lock?.release();
     throw e;
@@ -205,6 +218,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     chainId: 8453,
     accounts: readyAccounts(ctx.state),
     markets: ctx.state.markets.map((m) => ({ slug: m.slug, type: m.tradeType, negRisk: m.negRiskRequestId !== null })),
+    ...(chain ? { rpcUrl: chain.info.rpcUrl, rpcChainId: chain.info.chainId, contracts: chain.info.contracts } : {}),
   };
   lock?.update({ baseUrl, wsUrl });
   return {
@@ -241,6 +255,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
       closed = true;
       await store?.close(ctx.state, log.seq);
       await lock?.release();
+      await chain?.close();
     },
   };
 }

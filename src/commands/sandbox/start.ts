@@ -10,6 +10,8 @@ interface Ready {
   pid: number;
   accounts: { name: string; role: string; address: string; profileId: number; token: { tokenId: string; scopes: string[] } }[];
   markets: { slug: string; type: string; negRisk: boolean }[];
+  rpcUrl?: string;
+  contracts?: { usdc: string; conditionalTokens: string };
 }
 
 function printReady(ctx: Context, ready: Ready, line: string): void {
@@ -22,6 +24,7 @@ function printReady(ctx: Context, ready: Ready, line: string): void {
     [{ header: 'ACCOUNT' }, { header: 'ROLE' }, { header: 'ADDRESS' }, { header: 'PROFILE ID', align: 'right' }, { header: 'TOKEN ID' }, { header: 'SCOPES' }],
     ready.accounts.map((a) => [a.name, a.role, a.address, String(a.profileId), a.token.tokenId, a.token.scopes.join(',')]),
   );
+  if (ready.rpcUrl) ctx.out.line(`chain at ${ready.rpcUrl}: USDC ${ready.contracts?.usdc ?? '?'}, conditional tokens ${ready.contracts?.conditionalTokens ?? '?'}`);
   ctx.out.info(`${ready.markets.length} markets. Keys and token secrets of these public dev accounts: pm --json sandbox start … (ready line).`);
   ctx.out.info(`Try: pm --base-url ${ready.baseUrl} markets list`);
 }
@@ -49,19 +52,23 @@ export default defineCommand({
     host: { type: 'string', value: 'host', description: 'address to listen on', default: '127.0.0.1' },
     ephemeral: { type: 'boolean', description: 'keep state in memory only' },
     detach: { type: 'boolean', description: 'run in the background (see sandbox status/stop)' },
+    chain: { type: 'boolean', description: 'run a local chain beside it (anvil from npm): contracts, funded accounts, on-chain approvals' },
+    chainRpc: { type: 'string', value: 'url', description: 'like --chain, on a running node (anvil, hardhat) at this JSON-RPC URL' },
   },
-  examples: ['pm sandbox start', 'pm sandbox start --port 0 --ephemeral --json', 'pm sandbox start --detach && pm sandbox status'],
+  examples: ['pm sandbox start', 'pm sandbox start --chain --port 0 --ephemeral', 'pm sandbox start --port 0 --ephemeral --json', 'pm sandbox start --detach && pm sandbox status'],
   run: async (ctx, { opts }) => {
     const port = opts.port;
     const host = opts.host;
     const ephemeral = opts.ephemeral;
+    const chainRpc = opts.chainRpc;
+    const chain = opts.chain || chainRpc !== undefined ? { rpcUrl: chainRpc } : undefined;
     if (!ephemeral) {
       const running = await findSandbox(ctx.home);
       if (running) throw alreadyRunning(running.pid, running.baseUrl);
     }
     if (opts.detach) {
       const bin = fileURLToPath(new URL('../../../bin/pm.js', import.meta.url));
-      const args = ['--json', 'sandbox', 'start', '--port', String(port), '--host', host, ...(ephemeral ? ['--ephemeral'] : [])];
+      const args = ['--json', 'sandbox', 'start', '--port', String(port), '--host', host, ...(ephemeral ? ['--ephemeral'] : []), ...(chain ? (chainRpc ? ['--chain-rpc', chainRpc] : ['--chain']) : [])];
       const line = await spawnDetached(ctx.home, bin, args, ctx.io.env);
       const ready = JSON.parse(line) as Ready;
       printReady(ctx, ready, line);
@@ -71,7 +78,7 @@ export default defineCommand({
     const { startSandbox } = await import('../../sandbox/index.js');
     let handle;
     try {
-      handle = await startSandbox({ port, host, dataDir: ephemeral ? null : sandboxDir(ctx.home) });
+      handle = await startSandbox({ port, host, dataDir: ephemeral ? null : sandboxDir(ctx.home), chain });
     } catch (e) {
       const locked = e as { code?: string; holder?: { pid: number; baseUrl?: string } };
       if (locked.code === 'ESANDBOXLOCKED') throw alreadyRunning(locked.holder?.pid ?? 0, locked.holder?.baseUrl);

@@ -4,6 +4,7 @@ import { getAddress, isAddress } from 'viem';
 import { ZERO_ADDRESS, recoverOrderSigner, signOrderWithKey, type SignedOrderFields } from '../eip712.js';
 import { submitOrder } from '../engine.js';
 import { missingFor } from '../partner/allowances.js';
+import { orderChainRefusal } from '../chainref.js';
 import { scheduleSettlement } from '../settlement.js';
 import { ONE, PRICE_TICK, SIZE_STEP, ceilDiv, formatRaw, parseDecimal6, parseWireInt } from './amounts.js';
 import { createOrderShapeError } from './shape.js';
@@ -256,6 +257,11 @@ export async function createOrder(req: SandboxRequest, ctx: SandboxContext): Pro
   } else if (owner.privateKey) {
     sig = await signOrderWithKey(fields, owner.privateKey, exchange);
   }
+
+  // With a chain (--chain): an EOA order needs its on-chain allowance or approvals.
+  const chainCheck = orderChainRefusal(ctx, { owner, market, buy: isBuy, makerAmount });
+  const chainRefusal = chainCheck === null ? null : await chainCheck;
+  if (chainRefusal !== null) return fail(400, chainRefusal);
 
   // No await past this point: the duplicate check and the commit must not interleave.
   if (clientOrderId !== null && ctx.state.orders.some((o) => o.ownerId === owner.id && o.clientOrderId === clientOrderId)) {

@@ -2,6 +2,7 @@
 // one. Each commits one logged event (market.created / market.resolved), which the streams
 // project as market.created/marketCreated and market.resolved/marketResolved.
 import { randomBytes } from 'node:crypto';
+import { chainOf } from '../chainref.js';
 import { commit } from '../reducer.js';
 import { clobMarket } from '../seed.js';
 import type { Route } from '../types.js';
@@ -30,7 +31,7 @@ export const lifecycleRoutes: Route[] = [
     method: 'POST',
     pattern: '/__sandbox/markets/:slug/resolve',
     auth: { kind: 'public' },
-    handler: (req, ctx) => {
+    handler: async (req, ctx) => {
       const slug = req.params['slug'] ?? '';
       const m = ctx.state.markets.find((x) => x.slug === slug);
       if (!m) return { status: 404, body: { message: `Market ${slug} not found` } };
@@ -40,7 +41,11 @@ export const lifecycleRoutes: Route[] = [
       const canceled = ctx.state.orders.filter((o) => o.marketSlug === slug && o.status === 'LIVE').map((o) => o.id);
       commit(ctx.state, { type: 'market.resolved', at: ctx.now(), slug, winningOutcomeIndex: w === 'YES' ? 0 : 1, payoutPosted: true, txHash: `0x${randomBytes(32).toString('hex')}`, canceled });
       ctx.persist();
-      return { status: 200, body: { slug, winningOutcome: w, canceledOrders: canceled.length } };
+      // With a chain (--chain), the payout is posted on chain before answering, so an on-chain
+      // redemption can follow at once.
+      const chain = chainOf(ctx);
+      if (chain) await chain.postPayout(m, w === 'YES' ? 0 : 1);
+      return { status: 200, body: { slug, status: 'RESOLVED', winningOutcome: w, winningOutcomeIndex: w === 'YES' ? 0 : 1, canceledOrders: canceled.length, payoutOnChain: chain !== undefined } };
     },
   },
 ];

@@ -2,6 +2,7 @@
 // history and points are projections of the ledger (../portfolio.ts); withdraw, the
 // withdrawal-address allowlist and redeem decide here and commit one event each. The admin
 // routes /__sandbox/fund and /__sandbox/resolve play a market's life cycle.
+import { chainOf } from '../chainref.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { getAddress, isAddress } from 'viem';
 import { commit } from '../reducer.js';
@@ -307,7 +308,7 @@ function fund(req: SandboxRequest, ctx: SandboxContext): SandboxResponse {
   return { status: 200, body: { profileId: id, wallet: tradingWallet(profile), amount: amount.toString(), balance: (acct?.usdc ?? 0n).toString(), txHash: hash } };
 }
 
-function resolve(req: SandboxRequest, ctx: SandboxContext): SandboxResponse {
+async function resolve(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxResponse> {
   const g = adminGuard(req);
   if (g) return g;
   const shape = knownKeysError(req.json, ['slug', 'winningOutcome', 'payout'], 'a resolve request');
@@ -334,6 +335,9 @@ function resolve(req: SandboxRequest, ctx: SandboxContext): SandboxResponse {
   const payload = { marketId: market.id, slug, conditionId: market.conditionId, winningOutcome: w, winningOutcomeIndex: index, payoutPosted: payoutRaw, txHash: hash };
   ctx.emit({ type: 'marketResolved', payload });
   if (canceled.length > 0) ctx.emit({ type: 'orderbook', slug });
+  // With a chain (--chain), the payout goes on chain too before answering.
+  const chain = chainOf(ctx);
+  if (chain && payoutRaw) await chain.postPayout(market, index);
   return { status: 200, body: { ...payload, status: market.status, canceledOrders: canceled.length } };
 }
 

@@ -1,0 +1,70 @@
+// pm balance [<slug>...]: the wallet's ETH (gas), USDC and, for the named markets, YES/NO
+// position tokens on chain; beside them the exchange's view when it has a portfolio route.
+import type { Handler } from '../../cli/command.js';
+import { formatUnits } from '../../core/money.js';
+import { formatEther } from '../../core/chain.js';
+import { connectChain, walletAddress } from './common.js';
+
+/** The exchange's position balances by token id (GET /portfolio/positions), or null. */
+async function exchangeView(ctx: Parameters<Handler>[0]): Promise<Map<string, bigint> | null> {
+  try {
+    const creds = await ctx.credentials();
+    const auth = await creds.unlock('auto');
+    if (!auth.hmac && !auth.apiKey) return null;
+    const api = await ctx.api(auth);
+    const res = await api.request<Record<string, unknown>>({ method: 'GET', path: '/portfolio/positions' });
+    const clob = Array.isArray(res.data['clob']) ? (res.data['clob'] as Record<string, unknown>[]) : [];
+    const out = new Map<string, bigint>();
+    for (const item of clob) {
+      const m = item['market'] as Record<string, unknown> | undefined;
+      const tb = item['tokensBalance'] as Record<string, unknown> | undefined;
+      const ids = (m?.['positionIds'] ?? [m?.['yesPositionId'], m?.['noPositionId']]) as unknown[];
+      if (!tb || !Array.isArray(ids)) continue;
+      const [yes, no] = ids;
+      if (typeof yes === 'string' && typeof tb['yes'] === 'string') out.set(yes, BigInt(tb['yes']));
+      if (typeof no === 'string' && typeof tb['no'] === 'string') out.set(no, BigInt(tb['no']));
+    }
+    return out;
+  } catch {
+    return null; // no portfolio route (or no credentials): on-chain view only
+  }
+}
+
+const run: Handler = async (ctx, { args, rest, opts }) => {
+  const slugs = [...args, ...rest].filter((s): s is string => typeof s === 'string' && s !== '');
+  const owner = await walletAddress(ctx);
+  const chain = await connectChain(ctx, opts);
+  const [eth, usdc] = await Promise.all([chain.eth(owner), chain.usdc(owner)]);
+  const rows: { market: string; outcome: string; tokenId: string; onChain: bigint; exchange: bigint | null }[] = [];
+  if (slugs.length) {
+    const { getMarket, slugFrom } = await import('../../core/markets.js');
+    const api = await ctx.api();
+    const view = await exchangeView(ctx);
+    for (const s of slugs) {
+      const m = await getMarket(api, slugFrom(s));
+      if (!m.positionIds) continue;
+      const bal = await chain.positions(owner, m.positionIds);
+      m.positionIds.forEach((id, i) => rows.push({ market: m.slug, outcome: i === 0 ? 'YES' : 'NO', tokenId: id, onChain: bal[i] ?? 0n, exchange: view ? (view.get(id) ?? 0n) : null }));
+    }
+  }
+  ctx.out.data(
+    { wallet: owner, chainId: chain.setup.chainId, eth: eth.toString(), usdc: usdc.toString(), positions: rows.map((r) => ({ market: r.market, outcome: r.outcome, tokenId: r.tokenId, onChain: r.onChain.toString(), exchange: r.exchange === null ? null : r.exchange.toString() })) },
+    () => {
+      ctx.out.keyValue([
+        ['wallet', owner],
+        ['chain', String(chain.setup.chainId)],
+        ['ETH (gas)', formatEther(eth)],
+        ['USDC', formatUnits(usdc)],
+      ]);
+      if (rows.length) {
+        const differ = rows.some((r) => r.exchange !== null && r.exchange !== r.onChain);
+        ctx.out.table(
+          [{ header: 'MARKET' }, { header: 'OUTCOME' }, { header: 'ON CHAIN', align: 'right' }, ...(differ ? [{ header: 'EXCHANGE', align: 'right' as const }] : [])],
+          rows.map((r) => [r.market, r.outcome, formatUnits(r.onChain), ...(differ ? [r.exchange === null ? '?' : formatUnits(r.exchange)] : [])]),
+        );
+      }
+    },
+  );
+  return 0;
+};
+export default run;

@@ -1,0 +1,232 @@
+// The sandbox's chain side (`pm sandbox start --chain`): a local anvil node from the npm package
+// @foundry-rs/anvil (or a running node given by URL), the test contracts deployed on it, the
+// seeded accounts funded on chain, and the reads the exchange does before accepting an EOA
+// order (USDC allowance for BUY, CTF approval for SELL; exchange and adapter on NegRisk).
+// Without a chain none of this is loaded and no order waits on a chain read.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { createPublicClient, createWalletClient, defineChain, getAddress, http, type Hex, type PublicClient } from 'viem';
+import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { TestCTF, TestUSDC } from './contracts.js';
+import { DEV_ACCOUNTS } from './seed.js';
+import { setChain, type ChainHooks } from './chainref.js';
+import type { Route, SandboxContext, SandboxState } from './types.js';
+
+/** Dev account 9 of the public mnemonic deploys and owns the test contracts. */
+export const DEPLOYER_KEY: Hex = '0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6';
+const MAX = (1n << 256n) - 1n;
+const ZERO = '0x0000000000000000000000000000000000000000';
+
+export interface ChainOptions {
+  /** Use a running node instead of starting anvil. */
+  rpcUrl?: string | undefined;
+  /** Chain id of a started anvil (default 8453, like Base). */
+  chainId?: number | undefined;
+}
+
+export interface ChainInfo {
+  rpcUrl: string;
+  chainId: number;
+  contracts: { usdc: Hex; conditionalTokens: Hex };
+}
+
+export interface SandboxChain extends ChainHooks {
+  info: ChainInfo;
+  /** Admin routes: GET /__sandbox/chain. */
+  routes: Route[];
+  close(): Promise<void>;
+}
+
+/** The anvil binary: the platform package of @foundry-rs/anvil, else `anvil` on PATH. */
+export function anvilBinary(): string {
+  const arch = process.arch === 'x64' ? 'amd64' : process.arch;
+  const plat = process.platform === 'win32' ? 'win32' : process.platform;
+  try {
+    const require = createRequire(import.meta.url);
+    const pkg = require.resolve(`@foundry-rs/anvil-${plat}-${arch}/package.json`);
+    const bin = join(dirname(pkg), 'bin', plat === 'win32' ? 'anvil.exe' : 'anvil');
+    if (existsSync(bin)) return bin;
+  } catch {
+    // not installed: fall back to PATH
+  }
+  return 'anvil';
+}
+
+/** Starts anvil on a free loopback port; resolves once it listens. */
+export function startAnvil(o: { chainId?: number | undefined } = {}): Promise<{ rpcUrl: string; proc: ChildProcess; stop: () => Promise<void> }> {
+  const bin = anvilBinary();
+  const proc = spawn(bin, ['--host', '127.0.0.1', '--port', '0', '--chain-id', String(o.chainId ?? 8453)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const stop = (): Promise<void> =>
+    new Promise((resolve) => {
+      if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+      proc.once('exit', () => resolve());
+      proc.kill('SIGTERM');
+    });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => {
+      void stop();
+      reject(new Error(`anvil did not start within 15 s${err ? `: ${err.trim()}` : ''}`));
+    }, 15_000);
+    proc.once('error', (e: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      reject(new Error(e.code === 'ENOENT' ? 'anvil is not installed: npm install @foundry-rs/anvil, or pass --chain-rpc <url> of a running node' : `could not start anvil: ${e.message}`));
+    });
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`anvil exited with code ${String(code)}${err ? `: ${err.trim()}` : ''}`));
+    });
+    proc.stderr?.on('data', (c: Buffer) => {
+      err = (err + c.toString('utf8')).slice(-2000);
+    });
+    proc.stdout?.on('data', (c: Buffer) => {
+      if (out === null) return;
+      out += c.toString('utf8');
+      const m = /Listening on ([\d.]+):(\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        proc.removeAllListeners('exit');
+        out = '';
+        // Keep draining its log so the pipe never fills.
+        proc.stdout?.removeAllListeners('data');
+        proc.stdout?.resume();
+        resolve({ rpcUrl: `http://${m[1]}:${m[2]}`, proc, stop });
+      }
+    });
+  });
+}
+
+const usdcAbi = TestUSDC.abi;
+const ctfAbi = TestCTF.abi;
+
+/** Deploys the contracts on `rpcUrl` and funds the accounts of `state` on chain. */
+export async function deployAndFund(rpcUrl: string, state: SandboxState): Promise<{ info: ChainInfo; client: PublicClient }> {
+  const client = createPublicClient({ transport: http(rpcUrl, { retryCount: 0 }) });
+  const chainId = await client.getChainId();
+  const chain = defineChain({ id: chainId, name: `local-${chainId}`, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+  const wallet = (account: PrivateKeyAccount) => createWalletClient({ account, chain, transport: http(rpcUrl, { retryCount: 0 }) });
+  const deployer = wallet(privateKeyToAccount(DEPLOYER_KEY));
+  const pending: Hex[] = [];
+  const mined = async (hashes: Hex[]): Promise<void> => {
+    for (const hash of hashes) {
+      const r = await client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+      if (r.status !== 'success') throw new Error(`chain setup transaction ${hash} reverted`);
+    }
+  };
+  const d1 = await deployer.deployContract({ abi: usdcAbi, bytecode: TestUSDC.bytecode });
+  const d2 = await deployer.deployContract({ abi: ctfAbi, bytecode: TestCTF.bytecode });
+  const r1 = await client.waitForTransactionReceipt({ hash: d1, pollingInterval: 50 });
+  const r2 = await client.waitForTransactionReceipt({ hash: d2, pollingInterval: 50 });
+  if (!r1.contractAddress || !r2.contractAddress) throw new Error('contract deployment failed');
+  const usdc = r1.contractAddress;
+  const ctf = r2.contractAddress;
+
+  // Conditions of every market with positions; resolved ones get their payout.
+  const markets = state.markets.filter((m) => m.conditionId && m.positionIds);
+  pending.push(
+    await deployer.writeContract({
+      address: ctf,
+      abi: ctfAbi,
+      functionName: 'registerConditions',
+      args: [markets.map((m) => m.conditionId as Hex), markets.map((m) => BigInt(m.positionIds?.[0] ?? 0)), markets.map((m) => BigInt(m.positionIds?.[1] ?? 0))],
+    }),
+  );
+  // Each account's USDC and positions as the exchange's ledger has them; the CTF holds the
+  // collateral behind the positions (one USDC per complete set).
+  const supply = new Map<string, bigint>();
+  for (const acct of Object.values(state.accounts)) {
+    const profile = state.profiles.find((p) => p.id === acct.profileId);
+    if (!profile) continue;
+    const to = getAddress(profile.address);
+    if (acct.usdc > 0n) pending.push(await deployer.writeContract({ address: usdc, abi: usdcAbi, functionName: 'mint', args: [to, acct.usdc] }));
+    const held = Object.entries(acct.positions).filter(([, p]) => p.shares > 0n);
+    if (held.length) {
+      pending.push(await deployer.writeContract({ address: ctf, abi: ctfAbi, functionName: 'mintBatch', args: [to, held.map(([id]) => BigInt(id)), held.map(([, p]) => p.shares)] }));
+      for (const [id, p] of held) supply.set(id, (supply.get(id) ?? 0n) + p.shares);
+    }
+  }
+  let collateral = 0n;
+  for (const m of markets) {
+    const [yes, no] = m.positionIds ?? ['', ''];
+    const a = supply.get(yes) ?? 0n;
+    const b = supply.get(no) ?? 0n;
+    collateral += a > b ? a : b;
+  }
+  if (collateral > 0n) pending.push(await deployer.writeContract({ address: usdc, abi: usdcAbi, functionName: 'mint', args: [ctf, collateral] }));
+  for (const m of markets) {
+    if (m.winningOutcomeIndex === 0 || m.winningOutcomeIndex === 1) {
+      pending.push(await deployer.writeContract({ address: ctf, abi: ctfAbi, functionName: 'reportPayouts', args: [m.conditionId as Hex, m.winningOutcomeIndex === 0 ? [1n, 0n] : [0n, 1n]] }));
+    }
+  }
+  // The market maker's approvals are in place, so its seeded resting orders are valid.
+  const bob = DEV_ACCOUNTS.find((a) => a.role === 'market_maker');
+  if (bob) {
+    const w = wallet(privateKeyToAccount(bob.key));
+    const venues = new Set<string>();
+    const operators = new Set<string>();
+    for (const m of state.markets) {
+      if (!m.venue) continue;
+      venues.add(getAddress(m.venue.exchange));
+      operators.add(getAddress(m.venue.exchange));
+      if (m.venue.adapter && m.venue.adapter !== ZERO) operators.add(getAddress(m.venue.adapter));
+    }
+    for (const v of venues) pending.push(await w.writeContract({ address: usdc, abi: usdcAbi, functionName: 'approve', args: [v as Hex, MAX] }));
+    for (const op of operators) pending.push(await w.writeContract({ address: ctf, abi: ctfAbi, functionName: 'setApprovalForAll', args: [op as Hex, true] }));
+  }
+  await mined(pending);
+  return { info: { rpcUrl, chainId, contracts: { usdc, conditionalTokens: ctf } }, client: client as PublicClient };
+}
+
+/** Starts (or connects to) the chain for a sandbox and attaches it to `ctx`. */
+export async function attachChain(ctx: SandboxContext, o: ChainOptions): Promise<SandboxChain> {
+  const node = o.rpcUrl ? null : await startAnvil({ chainId: o.chainId });
+  const rpcUrl = o.rpcUrl ?? node?.rpcUrl ?? '';
+  let deployed;
+  try {
+    deployed = await deployAndFund(rpcUrl, ctx.state);
+  } catch (e) {
+    await node?.stop();
+    throw new Error(`chain setup on ${rpcUrl} failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, { cause: e });
+  }
+  const { info, client } = deployed;
+  const { usdc, conditionalTokens: ctf } = info.contracts;
+  const deployer = createWalletClient({
+    account: privateKeyToAccount(DEPLOYER_KEY),
+    chain: defineChain({ id: info.chainId, name: `local-${info.chainId}`, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } }),
+    transport: http(rpcUrl, { retryCount: 0 }),
+  });
+  const chain: SandboxChain = {
+    info,
+    routes: [{ method: 'GET', pattern: '/__sandbox/chain', auth: { kind: 'public' }, handler: () => ({ status: 200, body: info }) }],
+    async orderRefusal({ owner: who, market, buy, makerAmount }) {
+      const owner = getAddress(who);
+      const venue = market.venue;
+      if (!venue) return null;
+      if (buy) {
+        const allowance = await client.readContract({ address: usdc, abi: usdcAbi, functionName: 'allowance', args: [owner, getAddress(venue.exchange)] });
+        return allowance < makerAmount ? 'Insufficient collateral allowance' : null;
+      }
+      const operators = [venue.exchange, ...(venue.adapter && venue.adapter !== ZERO ? [venue.adapter] : [])];
+      for (const op of operators) {
+        const ok = await client.readContract({ address: ctf, abi: ctfAbi, functionName: 'isApprovedForAll', args: [owner, getAddress(op)] });
+        if (!ok) return 'Insufficient conditional token allowance';
+      }
+      return null;
+    },
+    async postPayout(market, winner) {
+      if (!market.conditionId) return;
+      const hash = await deployer.writeContract({ address: ctf, abi: ctfAbi, functionName: 'reportPayouts', args: [market.conditionId as Hex, winner === 0 ? [1n, 0n] : [0n, 1n]] });
+      const r = await client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+      if (r.status !== 'success') throw new Error(`reportPayouts for ${market.slug} reverted (${hash})`);
+    },
+    async close() {
+      setChain(ctx, null);
+      await node?.stop();
+    },
+  };
+  setChain(ctx, chain);
+  return chain;
+}

@@ -1,0 +1,199 @@
+// pm approve check/set, pm balance and pm redeem-onchain against a real anvil (npm, port 0)
+// and a sandbox whose chain is that node; every on-chain outcome is checked with raw viem reads.
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { Hex } from 'viem';
+import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import { useAnvil } from '../helpers/anvil.js';
+import { runPm, tempHome } from '../helpers/run.js';
+
+const anvil = useAnvil();
+const { home, cleanup } = tempHome();
+afterAll(cleanup);
+const ONE = 1_000_000n;
+
+let sb: SandboxHandle | undefined;
+afterEach(async () => {
+  await sb?.close();
+  sb = undefined;
+});
+
+async function chainSandbox(): Promise<SandboxHandle> {
+  sb = await startSandbox({ port: 0, dataDir: null, chain: { rpcUrl: anvil.rpcUrl } });
+  return sb;
+}
+
+function envOf(s: SandboxHandle, name: string): Record<string, string> {
+  const a = s.info.accounts.find((x) => x.name === name);
+  if (!a) throw new Error(`no ${name}`);
+  return { PM_HOME: home, PM_BASE_URL: s.baseUrl, PM_TOKEN_ID: a.token.tokenId, PM_TOKEN_SECRET: a.token.secret, PM_PRIVATE_KEY: a.privateKey, PM_PACE: 'off' };
+}
+const addr = (s: SandboxHandle, name: string): Hex => s.info.accounts.find((x) => x.name === name)?.address as Hex;
+const venue = (s: SandboxHandle, slug: string) => s.ctx.state.markets.find((m) => m.slug === slug)?.venue as { exchange: Hex; adapter: Hex | null };
+
+interface CheckJson {
+  approvals: { type: string; target: string; spender: string; requiredFor: string; status: string }[];
+  missing: number;
+}
+interface SetJson {
+  sent: { hash: string; what: string; status: string }[];
+}
+
+describe('pm approve', () => {
+  it('check lists the missing targets; NegRisk SELL needs exchange and adapter', async () => {
+    const s = await chainSandbox();
+    const env = envOf(s, 'alice');
+    const simple = await runPm(['--json', 'approve', 'check', 'btc-100k-2026'], { env });
+    expect(simple.stderr).toBe('');
+    const sj = simple.json<CheckJson>();
+    expect(sj.approvals.map((a) => [a.type, a.target, a.requiredFor, a.status])).toEqual([
+      ['USDC_ALLOWANCE', 'exchange', 'BUY', 'missing'],
+      ['CTF_APPROVAL', 'exchange', 'SELL', 'missing'],
+    ]);
+    const neg = (await runPm(['--json', 'approve', 'check', 'us-election-2028-democrat'], { env })).json<CheckJson>();
+    const v = venue(s, 'us-election-2028-democrat');
+    expect(neg.approvals.map((a) => [a.type, a.target, a.spender, a.status])).toEqual([
+      ['USDC_ALLOWANCE', 'exchange', v.exchange, 'missing'],
+      ['CTF_APPROVAL', 'exchange', v.exchange, 'missing'],
+      ['CTF_APPROVAL', 'adapter', v.adapter, 'missing'],
+    ]);
+    // bob (the seeded market maker) is approved everywhere
+    const bob = (await runPm(['--json', 'approve', 'check', '--all'], { env: envOf(s, 'bob') })).json<CheckJson>();
+    expect(bob.missing).toBe(0);
+    const table = await runPm(['approve', 'check', 'us-election-2028-democrat'], { env });
+    expect(table.stdout).toMatch(/CTF approval[\s│|]+adapter[\s│|]+0x[0-9a-fA-F]{40}[\s│|]+SELL[\s│|]+missing/);
+  });
+
+  it('set sends exactly the missing approvals (NegRisk: exchange and adapter), and a second run sends nothing', async () => {
+    const s = await chainSandbox();
+    const env = envOf(s, 'alice');
+    const alice = addr(s, 'alice');
+    const v = venue(s, 'us-election-2028-democrat');
+    const { usdc, conditionalTokens: ctf } = s.info.contracts as { usdc: Hex; conditionalTokens: Hex };
+    const dry = await runPm(['--json', 'approve', 'set', 'us-election-2028-democrat', '--side', 'sell', '--dry-run'], { env });
+    expect(dry.code).toBe(0);
+    expect((dry.json() as { transactions: unknown[] }).transactions).toHaveLength(2);
+    expect(await anvil.ctfApproved(ctf, alice, v.exchange)).toBe(false);
+
+    const sell = await runPm(['--json', '--yes', 'approve', 'set', 'us-election-2028-democrat', '--side', 'sell'], { env });
+    expect(sell.code).toBe(0);
+    expect(sell.json<SetJson>().sent.map((t) => t.what)).toEqual([expect.stringContaining('setApprovalForAll(exchange'), expect.stringContaining('setApprovalForAll(adapter')]);
+    // With --json the progress lines ("sending 1/2 …", "confirmed in block …") stay off stderr.
+    expect(sell.stderr).toBe('');
+    expect(await anvil.ctfApproved(ctf, alice, v.exchange)).toBe(true);
+    expect(await anvil.ctfApproved(ctf, alice, v.adapter as Hex)).toBe(true);
+    expect(await anvil.usdcAllowance(usdc, alice, v.exchange)).toBe(0n);
+
+    const both = await runPm(['--json', '--yes', 'approve', 'set', 'us-election-2028-democrat', '--amount', '250'], { env });
+    expect(both.json<SetJson>().sent.map((t) => t.what)).toEqual([expect.stringContaining('USDC approve(exchange')]);
+    expect(await anvil.usdcAllowance(usdc, alice, v.exchange)).toBe(250n * ONE);
+
+    const again = await runPm(['--json', '--yes', 'approve', 'set', 'us-election-2028-democrat', '--amount', '250'], { env });
+    expect(again.json<SetJson>().sent).toEqual([]);
+    const check = (await runPm(['--json', 'approve', 'check', 'us-election-2028-democrat'], { env })).json<CheckJson>();
+    expect(check.missing).toBe(0);
+  });
+
+  it('an EOA order without approval is refused by the --chain sandbox and succeeds after approve set', async () => {
+    const s = await chainSandbox();
+    const env = envOf(s, 'alice');
+    const place = ['--json', 'order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.30', '--size', '5'];
+    const refused = await runPm(place, { env });
+    expect(refused.code).toBe(9);
+    expect(refused.stderr).toContain('Insufficient collateral allowance');
+    expect((await runPm(['--yes', 'approve', 'set', 'btc-100k-2026', '--side', 'buy'], { env })).code).toBe(0);
+    const ok = await runPm(place, { env });
+    expect(ok.code).toBe(0);
+  });
+
+  it('without --yes and without a TTY nothing is sent (exit 2)', async () => {
+    const s = await chainSandbox();
+    const r = await runPm(['approve', 'set', 'btc-100k-2026'], { env: envOf(s, 'alice') });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--yes');
+    expect(await anvil.usdcAllowance(s.info.contracts?.usdc as Hex, addr(s, 'alice'), venue(s, 'btc-100k-2026').exchange)).toBe(0n);
+  });
+
+  it('not enough ETH for gas: exit 1, nothing sent, approve check still shows the truth', async () => {
+    const s = await chainSandbox();
+    const env = envOf(s, 'alice');
+    const alice = addr(s, 'alice');
+    const saved = (await anvil.rpc('eth_getBalance', [alice, 'latest'])) as string;
+    await anvil.rpc('anvil_setBalance', [alice, '0x0']);
+    try {
+      const r = await runPm(['--yes', 'approve', 'set', 'btc-100k-2026'], { env });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/not enough .*gas|ETH/);
+    } finally {
+      await anvil.rpc('anvil_setBalance', [alice, saved]);
+    }
+    const check = (await runPm(['--json', 'approve', 'check', 'btc-100k-2026'], { env })).json<CheckJson>();
+    expect(check.missing).toBe(2);
+  });
+});
+
+describe('RPC configuration', () => {
+  it('no RPC configured: exit 2 with how to set it', async () => {
+    sb = await startSandbox({ port: 0, dataDir: null });
+    const r = await runPm(['approve', 'check', 'btc-100k-2026'], { env: envOf(sb, 'alice') });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no RPC URL');
+    expect(r.stderr).toContain('PM_RPC_URL');
+  });
+
+  it('wrong chain id: exit 2 (a chain-less exchange expects Base, 8453)', async () => {
+    sb = await startSandbox({ port: 0, dataDir: null });
+    const r = await runPm(['approve', 'check', 'btc-100k-2026', '--rpc-url', anvil.rpcUrl], { env: envOf(sb, 'alice') });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('is chain 31337, not Base (8453)');
+  });
+
+  it('an RPC that does not answer: exit 7', async () => {
+    const s = await chainSandbox();
+    const r = await runPm(['approve', 'check', 'btc-100k-2026', '--rpc-url', 'http://127.0.0.1:9'], { env: envOf(s, 'alice') });
+    expect(r.code).toBe(7);
+    expect(r.stderr).toContain('could not reach the RPC');
+  });
+});
+
+describe('pm balance and pm redeem-onchain', () => {
+  it('resolve → redeem-onchain moves exactly the winning payout into the wallet', async () => {
+    const s = await chainSandbox();
+    const env = envOf(s, 'bob');
+    const bob = addr(s, 'bob');
+    const usdc = s.info.contracts?.usdc as Hex;
+    // not resolved yet: refused before sending anything
+    const early = await runPm(['--yes', 'redeem-onchain', 'btc-100k-2026'], { env });
+    expect(early.code).toBe(2);
+    expect(early.stderr).toContain('not posted on chain');
+
+    const res = await fetch(`${s.baseUrl}/__sandbox/markets/btc-100k-2026/resolve`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ winner: 'YES' }) });
+    expect(res.status).toBe(200);
+    const bal = (await runPm(['--json', 'balance', 'btc-100k-2026'], { env })).json<{ usdc: string; positions: { outcome: string; onChain: string }[] }>();
+    expect(bal.positions.map((p) => [p.outcome, p.onChain])).toEqual([
+      ['YES', String(5000n * ONE)],
+      ['NO', String(5000n * ONE)],
+    ]);
+    const before = await anvil.usdcBalance(usdc, bob);
+    expect(BigInt(bal.usdc)).toBe(before);
+    const r = await runPm(['--json', '--yes', 'redeem-onchain', 'btc-100k-2026'], { env });
+    expect(r.code).toBe(0);
+    const after = await anvil.usdcBalance(usdc, bob);
+    expect(after - before).toBe(5000n * ONE); // 5000 YES × 1 + 5000 NO × 0
+    expect(r.json<{ payout: string }>().payout).toBe(String(5000n * ONE));
+    // a second redemption finds nothing left
+    const again = await runPm(['--json', '--yes', 'redeem-onchain', 'btc-100k-2026'], { env });
+    expect(again.json<{ redeemed: boolean }>().redeemed).toBe(false);
+    expect(await anvil.usdcBalance(usdc, bob)).toBe(after);
+  });
+
+  it("alice's seeded winning position on the resolved market redeems for 150 USDC", async () => {
+    const s = await chainSandbox();
+    const alice = addr(s, 'alice');
+    const usdc = s.info.contracts?.usdc as Hex;
+    const before = await anvil.usdcBalance(usdc, alice);
+    const r = await runPm(['--yes', 'redeem-onchain', 'eth-5k-2025'], { env: envOf(s, 'alice') });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('+150 USDC');
+    expect((await anvil.usdcBalance(usdc, alice)) - before).toBe(150n * ONE);
+  });
+});

@@ -7,6 +7,7 @@ import type { ConfigFile, ProfileConfig } from '../core/config.js';
 import type { ApiClient } from '../core/http.js';
 import type { AuthProvider } from '../core/auth.js';
 import { UsageError } from '../core/errors.js';
+import { parseDuration } from '../core/duration.js';
 import { readEnv } from './env.js';
 import type { Env } from './env.js';
 import { Output } from './output.js';
@@ -125,9 +126,12 @@ export class Context {
   /** The profile in use: --profile > PM_PROFILE > the active profile > none. */
   profileName(): string | undefined {
     const name = this.flags.profile ?? this.env.PM_PROFILE ?? this.config().activeProfile;
-    if (name !== undefined && (this.flags.profile !== undefined || this.env.PM_PROFILE !== undefined) && !this.config().profiles[name]) {
+    if (name !== undefined && !this.config().profiles[name]) {
       const known = Object.keys(this.config().profiles);
-      throw new UsageError(`no profile named "${name}"`, { hint: known.length ? `Known profiles: ${known.join(', ')}` : 'Create one with pm init.' });
+      const hint = known.length ? `Known profiles: ${known.join(', ')} (pm profile use <name>), or create it with pm init --profile-name ${name}.` : 'Create one with pm init.';
+      // A missing active profile must not quietly fall back to the real exchange's URL.
+      if (this.flags.profile === undefined && this.env.PM_PROFILE === undefined) throw new UsageError(`the active profile "${name}" named in ${join(this.home, 'config.json')} does not exist`, { hint });
+      throw new UsageError(`no profile named "${name}"${this.flags.profile === undefined ? ' (from PM_PROFILE)' : ''}`, { hint });
     }
     return name;
   }
@@ -147,11 +151,8 @@ export class Context {
 
   get timeoutMs(): number {
     const env = this.env.PM_TIMEOUT;
-    if (this.flags.timeout !== undefined) return this.flags.timeout;
-    if (env !== undefined) {
-      if (!/^\d+$/.test(env) || Number(env) <= 0) throw new UsageError(`PM_TIMEOUT must be a positive number of milliseconds, got "${env}"`);
-      return Number(env);
-    }
+    if (this.flags.timeout !== undefined) return parseDuration(this.flags.timeout, '--timeout');
+    if (env !== undefined) return parseDuration(env, 'PM_TIMEOUT');
     return this.profile().timeout ?? 30_000;
   }
 

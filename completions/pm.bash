@@ -36,13 +36,14 @@ _pm() {
         reset) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
       esac; fi ;;
     wallet)
-      if [ "$cword" -eq 2 ]; then words_="create import list address export remove"; else case "${COMP_WORDS[2]}" in
+      if [ "$cword" -eq 2 ]; then words_="create import list address export remove passphrase"; else case "${COMP_WORDS[2]}" in
         create) words_="--force --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
         import) words_="--file --stdin --keystore --keystore-passphrase-file --force --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
         list) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
         address) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
         export) words_="--format --out --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
         remove) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+        passphrase) words_="--new-passphrase-file --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
       esac; fi ;;
     token)
       if [ "$cword" -eq 2 ]; then words_="add derive list revoke capabilities"; else case "${COMP_WORDS[2]}" in

@@ -4,7 +4,7 @@ _pm() {
   cur="${COMP_WORDS[COMP_CWORD]}"
   cword=$COMP_CWORD
   if [ "$cword" -eq 1 ]; then
-    words_="markets book config profile sandbox init wallet token order whoami completion demo --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version"
+    words_="markets book config profile sandbox init wallet token order whoami completion demo doctor --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version"
   else
     case "${COMP_WORDS[1]}" in
     markets)
@@ -65,6 +65,7 @@ _pm() {
     whoami) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
     completion) words_="bash zsh fish --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
     demo) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+    doctor) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
     *) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
     esac
   fi

@@ -26,6 +26,7 @@ complete -c pm -n '__fish_use_subcommand' -a order -d 'Place, cancel, list and c
 complete -c pm -n '__fish_use_subcommand' -a whoami -d 'Show the active identity, verified with the exchange (profile, fee rate, scopes, credential source)'
 complete -c pm -n '__fish_use_subcommand' -a completion -d 'Shell completion scripts'
 complete -c pm -n '__fish_use_subcommand' -a demo -d 'A guided tour of pm against a fresh in-process sandbox'
+complete -c pm -n '__fish_use_subcommand' -a doctor -d 'Check that pm is ready to trade: Node, PM_HOME, config, keystore, exchange, clock, token, websocket, RPC, journal'
 complete -c pm -n '__fish_seen_subcommand_from markets; and not __fish_seen_subcommand_from list search show history feed page' -a list -d 'List active markets'
 complete -c pm -n '__fish_seen_subcommand_from list' -l limit -d 'markets per page (1-25)'
 complete -c pm -n '__fish_seen_subcommand_from list' -l page -d 'page number, from 1'

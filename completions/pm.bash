@@ -4,7 +4,7 @@ _pm() {
   cur="${COMP_WORDS[COMP_CWORD]}"
   cword=$COMP_CWORD
   if [ "$cword" -eq 1 ]; then
-    words_="markets book config profile sandbox init wallet token order watch whoami completion demo portfolio positions withdraw withdrawal-address redeem partner approve balance redeem-onchain --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version"
+    words_="markets book config profile sandbox init wallet token order watch whoami completion demo doctor portfolio positions withdraw withdrawal-address redeem partner approve balance redeem-onchain --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version"
   else
     case "${COMP_WORDS[1]}" in
     markets)
@@ -38,13 +38,14 @@ _pm() {
         resolve) words_="--payout-pending --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
       esac; fi ;;
     wallet)
-      if [ "$cword" -eq 2 ]; then words_="create import list address export remove"; else case "${COMP_WORDS[2]}" in
+      if [ "$cword" -eq 2 ]; then words_="create import list address export remove passphrase"; else case "${COMP_WORDS[2]}" in
         create) words_="--force --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
         import) words_="--file --stdin --keystore --keystore-passphrase-file --force --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
         list) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
         address) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
         export) words_="--format --out --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
         remove) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+        passphrase) words_="--new-passphrase-file --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
       esac; fi ;;
     token)
       if [ "$cword" -eq 2 ]; then words_="add derive list revoke capabilities"; else case "${COMP_WORDS[2]}" in
@@ -100,6 +101,7 @@ _pm() {
     whoami) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
     completion) words_="bash zsh fish --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
     demo) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
+    doctor) words_="--profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
     positions) words_="--market --resolved --redeemable --on-behalf-of --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
     withdraw) words_="--to --token --on-behalf-of --dry-run --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;
     redeem) words_="--condition-id --all --on-behalf-of --profile --json --output --base-url --ws-url --verbose --quiet --no-color --non-interactive --yes --timeout --passphrase-file --help --version" ;;

@@ -10,6 +10,7 @@ import { COMMANDS, GROUPS } from './registry.js';
 import type { Entry } from './registry.js';
 import { COMPLETIONS } from './completion.js';
 import { VERSION } from '../cli/version.js';
+import { parseDuration } from '../core/duration.js';
 
 const GLOBAL_EXAMPLES = `
 Examples:
@@ -71,7 +72,13 @@ export function buildProgram(io: IO, onRun: (inv: Invocation) => void, writeErr:
     .option('--no-color', 'disable colour (also NO_COLOR)')
     .option('--non-interactive', 'never prompt (automatic without a TTY or with CI set)')
     .option('-y, --yes', 'skip confirmations')
-    .option('--timeout <ms>', 'request timeout in milliseconds (env PM_TIMEOUT)', parseValue('positiveInt', '--timeout'))
+    .option('--timeout <duration>', 'request timeout: ms, or 500ms, 20s, 5m (env PM_TIMEOUT)', (raw: string) => {
+      try {
+        return parseDuration(raw, '--timeout');
+      } catch (e) {
+        throw new InvalidArgumentError(`${(e as Error).message}.`);
+      }
+    })
     .option('--passphrase-file <file>', 'read the keystore passphrase from this file (env PM_PASSPHRASE)')
     .showSuggestionAfterError(true)
     .showHelpAfterError('(run with --help for usage)')

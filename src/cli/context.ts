@@ -2,11 +2,12 @@
 // API clients. Precedence is resolved here once: flag > environment > profile > default.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_BASE_URL, DEFAULT_WS_URL, loadConfig, saveConfig } from '../core/config.js';
+import { DEFAULT_BASE_URL, DEFAULT_WS_URL, checkUrl, loadConfig, saveConfig } from '../core/config.js';
 import type { ConfigFile, ProfileConfig } from '../core/config.js';
 import type { ApiClient } from '../core/http.js';
 import type { AuthProvider } from '../core/auth.js';
 import { UsageError } from '../core/errors.js';
+import { parseDuration } from '../core/duration.js';
 import { readEnv } from './env.js';
 import type { Env } from './env.js';
 import { Output } from './output.js';
@@ -125,9 +126,12 @@ export class Context {
   /** The profile in use: --profile > PM_PROFILE > the active profile > none. */
   profileName(): string | undefined {
     const name = this.flags.profile ?? this.env.PM_PROFILE ?? this.config().activeProfile;
-    if (name !== undefined && (this.flags.profile !== undefined || this.env.PM_PROFILE !== undefined) && !this.config().profiles[name]) {
+    if (name !== undefined && !this.config().profiles[name]) {
       const known = Object.keys(this.config().profiles);
-      throw new UsageError(`no profile named "${name}"`, { hint: known.length ? `Known profiles: ${known.join(', ')}` : 'Create one with pm init.' });
+      const hint = known.length ? `Known profiles: ${known.join(', ')} (pm profile use <name>), or create it with pm init --profile-name ${name}.` : 'Create one with pm init.';
+      // A missing active profile must not quietly fall back to the real exchange's URL.
+      if (this.flags.profile === undefined && this.env.PM_PROFILE === undefined) throw new UsageError(`the active profile "${name}" named in ${join(this.home, 'config.json')} does not exist`, { hint });
+      throw new UsageError(`no profile named "${name}"${this.flags.profile === undefined ? ' (from PM_PROFILE)' : ''}`, { hint });
     }
     return name;
   }
@@ -137,21 +141,23 @@ export class Context {
     return (name ? this.config().profiles[name] : undefined) ?? {};
   }
 
+  /** The REST URL: --base-url > PM_BASE_URL > the profile > the real exchange (checked: a bad one is exit 2). */
   get baseUrl(): string {
-    return this.flags.baseUrl ?? this.env.PM_BASE_URL ?? this.profile().baseUrl ?? DEFAULT_BASE_URL;
+    if (this.flags.baseUrl !== undefined) return checkUrl(this.flags.baseUrl, '--base-url');
+    if (this.env.PM_BASE_URL !== undefined) return checkUrl(this.env.PM_BASE_URL, 'PM_BASE_URL');
+    return this.profile().baseUrl ?? DEFAULT_BASE_URL;
   }
 
   get wsUrl(): string {
-    return this.flags.wsUrl ?? this.env.PM_WS_URL ?? this.profile().wsUrl ?? DEFAULT_WS_URL;
+    if (this.flags.wsUrl !== undefined) return checkUrl(this.flags.wsUrl, '--ws-url', 'ws');
+    if (this.env.PM_WS_URL !== undefined) return checkUrl(this.env.PM_WS_URL, 'PM_WS_URL', 'ws');
+    return this.profile().wsUrl ?? DEFAULT_WS_URL;
   }
 
   get timeoutMs(): number {
     const env = this.env.PM_TIMEOUT;
-    if (this.flags.timeout !== undefined) return this.flags.timeout;
-    if (env !== undefined) {
-      if (!/^\d+$/.test(env) || Number(env) <= 0) throw new UsageError(`PM_TIMEOUT must be a positive number of milliseconds, got "${env}"`);
-      return Number(env);
-    }
+    if (this.flags.timeout !== undefined) return parseDuration(this.flags.timeout, '--timeout');
+    if (env !== undefined) return parseDuration(env, 'PM_TIMEOUT');
     return this.profile().timeout ?? 30_000;
   }
 
@@ -205,16 +211,19 @@ export class Context {
     return new Keystore(this.home, n === undefined ? {} : { scrypt: { n, r: 8, p: 1 } });
   }
 
-  /** The keystore passphrase: PM_PASSPHRASE > --passphrase-file > a prompt (asked once). */
+  /**
+   * The keystore passphrase: --passphrase-file > PM_PASSPHRASE > a prompt (asked once). On a
+   * TTY a wrong answer is asked again, three tries in all, checked against the keystore.
+   */
   passphrase(message = 'Keystore passphrase'): Promise<string> {
     this.pass ??= (async () => {
       const { resolvePassphrase } = await import('../keystore/index.js');
-      const { password } = await import('./prompt.js');
+      const ks = await this.keystore();
       return resolvePassphrase({
         env: this.env.PM_PASSPHRASE,
         file: this.flags.passphraseFile,
         interactive: this.interactive,
-        prompt: () => password(this, message, 'Set PM_PASSPHRASE or pass --passphrase-file FILE.'),
+        prompt: () => this.askExisting(ks, message),
       });
     })();
     // A wrong passphrase must be asked again, not reused.
@@ -224,25 +233,48 @@ export class Context {
     return this.pass;
   }
 
-  /** A passphrase for new encrypted files: PM_PASSPHRASE > --passphrase-file > asked twice. */
+  /** Three tries at the passphrase of an existing keystore. */
+  private async askExisting(ks: Keystore, message: string): Promise<string> {
+    const { password } = await import('./prompt.js');
+    const { AuthError } = await import('../core/errors.js');
+    for (let attempt = 1; ; attempt++) {
+      const p = await password(this, message, 'Pass --passphrase-file FILE or set PM_PASSPHRASE.', (v) => v !== '' || 'type the passphrase (Ctrl-C cancels)');
+      if ((await ks.checkPassphrase(p)) !== false) return p;
+      if (attempt >= 3) throw new AuthError('wrong passphrase (3 tries)', { hint: 'Forgot it? Secrets cannot be recovered without it: re-import the wallet and re-add the token (pm init --force).' });
+      this.io.stderr.write(`wrong passphrase, try again (${3 - attempt} left)\n`);
+    }
+  }
+
+  /**
+   * A passphrase for writing encrypted files. One keystore, one passphrase: when PM_HOME already
+   * holds encrypted files this is their passphrase (checked; a different one is refused), and
+   * only an empty keystore gets a new one (asked twice, at least 8 characters, re-asked in place).
+   */
   newPassphrase(): Promise<string> {
     this.pass ??= (async () => {
       const { resolvePassphrase } = await import('../keystore/index.js');
       const { password } = await import('./prompt.js');
-      const { UsageError: Usage } = await import('../core/errors.js');
-      const hint = 'Set PM_PASSPHRASE or pass --passphrase-file FILE.';
-      return resolvePassphrase({
+      const { AuthError } = await import('../core/errors.js');
+      const ks = await this.keystore();
+      const existing = ks.encryptedFiles().length > 0;
+      const hint = 'Pass --passphrase-file FILE or set PM_PASSPHRASE.';
+      const pass = await resolvePassphrase({
         env: this.env.PM_PASSPHRASE,
         file: this.flags.passphraseFile,
         interactive: this.interactive,
         prompt: async () => {
-          const a = await password(this, 'New keystore passphrase', hint);
-          if (a.length < 8) throw new Usage('the passphrase is too short: use at least 8 characters');
-          const b = await password(this, 'Repeat the passphrase', hint);
-          if (a !== b) throw new Usage('the two passphrases differ');
+          if (existing) return this.askExisting(ks, 'Keystore passphrase');
+          const a = await password(this, 'New keystore passphrase', hint, (v) => v.length >= 8 || 'too short: use at least 8 characters');
+          await password(this, 'Repeat the passphrase', hint, (v) => v === a || 'the two passphrases differ: type the same one again');
           return a;
         },
       });
+      if (existing && (await ks.checkPassphrase(pass)) === false) {
+        throw new AuthError(`the keystore in ${this.home} is encrypted with another passphrase; pm keeps one passphrase for every wallet and token secret`, {
+          hint: 'Use the keystore\'s passphrase, or change it for every secret with pm wallet passphrase.',
+        });
+      }
+      return pass;
     })();
     this.pass.catch(() => {
       this.pass = undefined;

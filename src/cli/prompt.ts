@@ -34,18 +34,33 @@ export async function confirm(env: PromptEnv, message: string, defaultValue = fa
   return asking(() => ask({ message, default: defaultValue }, ctxOf(env)));
 }
 
-/** Asks for a secret without echo. */
-export async function password(env: PromptEnv, message: string, flagHint: string): Promise<string> {
+/** Checks an answer in place: true accepts it, a string is shown and the question asked again. */
+export type Validate = (value: string) => boolean | string | Promise<boolean | string>;
+
+/** Asks for a secret without echo; `validate` re-asks on a bad answer. */
+export async function password(env: PromptEnv, message: string, flagHint: string, validate?: Validate): Promise<string> {
   requireInteractive(env, message, flagHint);
   const { password: ask } = await import('@inquirer/prompts');
-  return asking(() => ask({ message, mask: true }, ctxOf(env)));
+  return asking(() => ask({ message, mask: true, ...(validate ? { validate } : {}) }, ctxOf(env)));
 }
 
-/** Asks for a line of text. */
-export async function input(env: PromptEnv, message: string, flagHint: string, defaultValue?: string): Promise<string> {
+/** Asks for a line of text; `validate` re-asks on a bad answer. */
+export async function input(env: PromptEnv, message: string, flagHint: string, defaultValue?: string, validate?: Validate): Promise<string> {
   requireInteractive(env, message, flagHint);
   const { input: ask } = await import('@inquirer/prompts');
-  return asking(() => ask(defaultValue === undefined ? { message } : { message, default: defaultValue }, ctxOf(env)));
+  return asking(() => ask({ message, ...(defaultValue === undefined ? {} : { default: defaultValue }), ...(validate ? { validate } : {}) }, ctxOf(env)));
+}
+
+/** A validate function from a checker that throws (its message is shown, and the question asked again). */
+export function validating(check: (v: string) => unknown): Validate {
+  return async (v) => {
+    try {
+      await check(v);
+      return true;
+    } catch (e) {
+      return e instanceof Error ? ((e as { shortMessage?: string }).shortMessage ?? e.message) : String(e);
+    }
+  };
 }
 
 /** Picks one of several choices. */

@@ -2,14 +2,16 @@
 // the encrypted keystore, and writes a profile.
 import { readFileSync } from 'node:fs';
 import type { Context } from '../cli/context.js';
-import { input, password, select } from '../cli/prompt.js';
-import { DEFAULT_BASE_URL, DEFAULT_WS_URL, checkProfileName } from '../core/config.js';
+import { input, password, select, validating } from '../cli/prompt.js';
+import { DEFAULT_BASE_URL, DEFAULT_WS_URL, checkProfileName, checkUrl } from '../core/config.js';
 import type { ProfileConfig } from '../core/config.js';
 import { ConflictError, ExchangeError, NetworkError, UsageError, ValidationError } from '../core/errors.js';
 import { hmacSigner } from '../core/auth.js';
 import { isBase64 } from '../core/hmac.js';
 import { runningSandbox } from '../core/sandboxctl.js';
 import { deriveToken, profileMe } from '../core/tokens.js';
+import { generatePrivateKey } from 'viem/accounts';
+import { parsePrivateKey } from '../keystore/index.js';
 import { defineCommand } from '../cli/command.js';
 
 interface SandboxAccount {
@@ -24,7 +26,7 @@ interface SandboxAccount {
 
 function sandboxUrl(ctx: Context): string {
   const explicit = ctx.flags.baseUrl ?? ctx.env.PM_BASE_URL;
-  if (explicit) return explicit;
+  if (explicit) return checkUrl(explicit, ctx.flags.baseUrl !== undefined ? '--base-url' : 'PM_BASE_URL');
   const running = runningSandbox(ctx.home);
   if (running) return running.baseUrl;
   throw new NetworkError('no sandbox is running for this PM_HOME', { hint: 'Start one with pm sandbox start --detach (or pass --base-url of a running sandbox).' });
@@ -48,16 +50,18 @@ function guardProfile(ctx: Context, name: string, force: boolean, refresh: boole
   }
 }
 
-async function initSandbox(ctx: Context, accountName: string, profileName: string, force: boolean): Promise<Record<string, unknown>> {
-  const baseUrl = sandboxUrl(ctx).replace(/\/+$/, '');
+async function initSandbox(ctx: Context, accountName: string, profileName: string, force: boolean, knownUrl?: string): Promise<Record<string, unknown>> {
+  const baseUrl = knownUrl ?? sandboxUrl(ctx).replace(/\/+$/, '');
   const accounts = await sandboxAccounts(ctx, baseUrl);
   const acct = accounts.find((a) => a.name === accountName);
   if (!acct) throw new ValidationError(`the sandbox has no account "${accountName}"`, { hint: `Accounts: ${accounts.map((a) => a.name).join(', ')}` });
   // Re-running init --sandbox for the same sandbox profile refreshes it.
   guardProfile(ctx, profileName, force, ctx.config().profiles[profileName]?.sandbox === true);
+  const wallet = `sandbox-${acct.name}`;
+  // Atomic: every check and request first, then the writes (keystore, then config).
+  const feeRateBps = await feeRate(ctx, baseUrl, acct.token.tokenId, acct.token.secret);
   const pass = await ctx.newPassphrase();
   const ks = await ctx.keystore();
-  const wallet = `sandbox-${acct.name}`;
   await ks.importWalletKey(wallet, acct.privateKey, pass, { force: true });
   await ks.saveSecrets(profileName, { tokenId: acct.token.tokenId, tokenSecret: acct.token.secret, apiKey: acct.apiKey, identityToken: acct.identityToken }, pass, { force: true, label: `sandbox ${acct.name}` });
   const profile: ProfileConfig = {
@@ -69,7 +73,7 @@ async function initSandbox(ctx: Context, accountName: string, profileName: strin
     address: acct.address,
     profileId: acct.profileId,
     tokenId: acct.token.tokenId,
-    feeRateBps: await feeRate(ctx, baseUrl, acct.token.tokenId, acct.token.secret),
+    feeRateBps,
   };
   writeProfile(ctx, profileName, profile);
   return { profile: profileName, baseUrl, account: acct.name, address: acct.address, profileId: acct.profileId, tokenId: acct.token.tokenId, wallet };
@@ -101,47 +105,46 @@ function readSecretFile(file: string): string {
 }
 
 /** The real exchange (or any URL), from flags or the wizard's answers. */
-async function initExchange(ctx: Context, o: { baseUrl: string; profileName: string; force: boolean; wallet?: string | undefined; importKeyFile?: string | undefined; createWallet: boolean; tokenId?: string | undefined; secret?: string | undefined; derive: boolean; scopes?: string | undefined }): Promise<Record<string, unknown>> {
+async function initExchange(ctx: Context, o: { baseUrl: string; profileName: string; force: boolean; wallet?: string | undefined; importKey?: string | undefined; createWallet: boolean; tokenId?: string | undefined; secret?: string | undefined; derive: boolean; scopes?: string | undefined }): Promise<Record<string, unknown>> {
+  // Atomic: everything is checked, asked and verified first; nothing is written until then.
   guardProfile(ctx, o.profileName, o.force, false);
+  const baseUrl = checkUrl(o.baseUrl, 'the exchange URL');
   const ks = await ctx.keystore();
-  const pass = await ctx.newPassphrase();
   let wallet = o.wallet;
-  let address: string | null = null;
-  if (o.importKeyFile !== undefined) {
+  let key: `0x${string}` | undefined;
+  if (o.importKey !== undefined) key = parsePrivateKey(o.importKey);
+  else if (o.createWallet) key = generatePrivateKey();
+  if (key !== undefined) {
     wallet ??= o.profileName;
-    address = (await ks.importWalletKey(wallet, readSecretFile(o.importKeyFile), pass, { force: o.force })).address;
-  } else if (o.createWallet) {
-    wallet ??= o.profileName;
-    address = (await ks.createWallet(wallet, pass, { force: o.force })).address;
-  } else if (wallet !== undefined) {
-    address = ks.walletAddress(wallet);
+    if (ks.hasWallet(wallet) && !o.force) throw new ConflictError(`a wallet named "${wallet}" already exists`, { hint: 'Use it with --wallet, or pass --force to replace it.' });
   }
-  const profile: ProfileConfig = { baseUrl: o.baseUrl, ...(o.baseUrl === DEFAULT_BASE_URL ? { wsUrl: DEFAULT_WS_URL } : {}), ...(wallet ? { wallet } : {}), ...(address ? { address } : {}) };
+  if (o.secret !== undefined && !isBase64(o.secret)) throw new ValidationError('the token secret is not base64');
+  if (o.derive && !ctx.env.PM_IDENTITY_TOKEN) throw new UsageError('--derive needs an identity token in PM_IDENTITY_TOKEN');
+  const { privateKeyToAccount } = await import('viem/accounts');
+  const address: string | null = key !== undefined ? privateKeyToAccount(key).address : wallet !== undefined ? ks.walletAddress(wallet) : null;
+  const pass = await ctx.newPassphrase();
+  const profile: ProfileConfig = { baseUrl, ...(baseUrl === DEFAULT_BASE_URL ? { wsUrl: DEFAULT_WS_URL } : {}), ...(wallet ? { wallet } : {}), ...(address ? { address } : {}) };
   const { ApiClient } = await import('../core/http.js');
+  let secrets: { tokenId: string; tokenSecret: string; identityToken?: string } | undefined;
   if (o.derive) {
-    const identity = ctx.env.PM_IDENTITY_TOKEN;
-    if (!identity) throw new UsageError('--derive needs an identity token in PM_IDENTITY_TOKEN');
-    const api = new ApiClient({ baseUrl: o.baseUrl, auth: { identity: { header: () => `Bearer ${identity}` } }, timeoutMs: ctx.timeoutMs });
+    const identity = ctx.env.PM_IDENTITY_TOKEN ?? '';
+    const api = new ApiClient({ baseUrl, auth: { identity: { header: () => `Bearer ${identity}` } }, timeoutMs: ctx.timeoutMs });
     try {
       const { parseScopes } = await import('../core/tokens.js');
       const t = await deriveToken(api, { label: `pm init ${o.profileName}`, scopes: o.scopes ? parseScopes(o.scopes) : undefined });
-      await ks.saveSecrets(o.profileName, { tokenId: t.tokenId, tokenSecret: t.secret, identityToken: identity }, pass, { force: true });
-      Object.assign(profile, { secrets: o.profileName, tokenId: t.tokenId, profileId: t.profileId });
+      secrets = { tokenId: t.tokenId, tokenSecret: t.secret, identityToken: identity };
     } finally {
       await api.close();
     }
   } else if (o.tokenId !== undefined && o.secret !== undefined) {
-    if (!isBase64(o.secret)) throw new ValidationError('the token secret is not base64');
-    await ks.saveSecrets(o.profileName, { tokenId: o.tokenId, tokenSecret: o.secret }, pass, { force: true });
-    Object.assign(profile, { secrets: o.profileName, tokenId: o.tokenId });
+    secrets = { tokenId: o.tokenId, tokenSecret: o.secret };
   }
-  if (profile.tokenId && profile.secrets) {
-    // Verify the token now, so a typo fails here rather than at the first order.
-    const stored = await ks.loadSecrets(o.profileName, pass);
-    const api = new ApiClient({ baseUrl: o.baseUrl, auth: { hmac: hmacSigner(profile.tokenId, stored.tokenSecret ?? '') }, timeoutMs: ctx.timeoutMs });
+  if (secrets) {
+    // Verify the token now, so a typo fails here (with nothing written) rather than at the first order.
+    const api = new ApiClient({ baseUrl, auth: { hmac: hmacSigner(secrets.tokenId, secrets.tokenSecret) }, timeoutMs: ctx.timeoutMs });
     try {
       const me = await profileMe(api);
-      Object.assign(profile, { profileId: me.id, feeRateBps: me.feeRateBps });
+      Object.assign(profile, { secrets: o.profileName, tokenId: secrets.tokenId, profileId: me.id, feeRateBps: me.feeRateBps });
       if (address && me.account && me.account.toLowerCase() !== address.toLowerCase()) {
         ctx.out.warn(`the token belongs to ${me.account}, not to the wallet ${address}: orders signed by this wallet will be refused`);
       }
@@ -149,58 +152,69 @@ async function initExchange(ctx: Context, o: { baseUrl: string; profileName: str
       await api.close();
     }
   }
+  // The writes.
+  if (key !== undefined && wallet !== undefined) await ks.importWalletKey(wallet, key, pass, { force: o.force });
+  if (secrets) await ks.saveSecrets(o.profileName, secrets, pass, { force: true });
   writeProfile(ctx, o.profileName, profile);
-  return { profile: o.profileName, baseUrl: o.baseUrl, wallet: wallet ?? null, address, tokenId: profile.tokenId ?? null, profileId: profile.profileId ?? null };
+  return { profile: o.profileName, baseUrl, wallet: wallet ?? null, address, tokenId: profile.tokenId ?? null, profileId: profile.profileId ?? null };
 }
 
 async function wizard(ctx: Context, force: boolean): Promise<Record<string, unknown>> {
   const hint = 'Run pm init with flags instead (see pm init --help).';
-  const running = runningSandbox(ctx.home);
-  const where = await select(ctx, 'Which exchange?', [
-    { name: `Local sandbox${running ? ` (running at ${running.baseUrl})` : ' (start it with pm sandbox start --detach)'}`, value: 'sandbox' as const },
-    { name: 'The real exchange (api.limitless.exchange)', value: 'real' as const },
-    { name: 'Another URL', value: 'url' as const },
-  ], hint);
-  if (where === 'sandbox') {
-    const account = await select(ctx, 'Which seeded account?', [
-      { name: 'alice: a trader with 10,000 USDC', value: 'alice' },
-      { name: 'bob: the market maker', value: 'bob' },
-      { name: 'partner: partner scopes and sub-accounts', value: 'partner' },
+  const freeName = (v: string): void => {
+    checkProfileName(v);
+    if (ctx.config().profiles[v] && !force) throw new ConflictError(`a profile named ${v} already exists (pick another, or run pm init --force)`);
+  };
+  // Each answer is checked in place and asked again (a sandbox that is not running, a bad URL…).
+  for (;;) {
+    const running = runningSandbox(ctx.home);
+    const where = await select(ctx, 'Which exchange?', [
+      { name: `Local sandbox${running ? ` (running at ${running.baseUrl})` : ' (start it with pm sandbox start --detach)'}`, value: 'sandbox' as const },
+      { name: 'The real exchange (api.limitless.exchange)', value: 'real' as const },
+      { name: 'Another URL', value: 'url' as const },
     ], hint);
-    const name = checkProfileName(await input(ctx, 'Profile name', hint, 'sandbox'));
-    return initSandbox(ctx, account, name, force);
+    if (where !== 'sandbox') return wizardExchange(ctx, force, hint, freeName, where);
+    let accounts: SandboxAccount[];
+    let baseUrl: string;
+    try {
+      baseUrl = sandboxUrl(ctx).replace(/\/+$/, '');
+      accounts = await sandboxAccounts(ctx, baseUrl);
+    } catch (e) {
+      ctx.io.stderr.write(`${ctx.out.c.red('✗')} ${(e as { shortMessage?: string }).shortMessage ?? (e as Error).message}. Start one with pm sandbox start --detach in another terminal, or pick another exchange.\n`);
+      continue;
+    }
+    const account = await select(ctx, 'Which seeded account?', accounts.map((a) => ({ name: a.name === 'alice' ? 'alice: a trader with 10,000 USDC' : a.name === 'bob' ? 'bob: the market maker' : a.name === 'partner' ? 'partner: partner scopes and sub-accounts' : a.name, value: a.name })), hint);
+    const sandboxName = (v: string): void => {
+      checkProfileName(v);
+      if (ctx.config().profiles[v] && !force && ctx.config().profiles[v]?.sandbox !== true) throw new ConflictError(`a profile named ${v} already exists (pick another, or run pm init --force)`);
+    };
+    const name = await input(ctx, 'Profile name', hint, 'sandbox', validating(sandboxName));
+    return initSandbox(ctx, account, name, force, baseUrl);
   }
-  const baseUrl = where === 'real' ? DEFAULT_BASE_URL : (await input(ctx, 'Exchange base URL', hint)).replace(/\/+$/, '');
-  const name = checkProfileName(await input(ctx, 'Profile name', hint, 'default'));
+}
+
+async function wizardExchange(ctx: Context, force: boolean, hint: string, freeName: (v: string) => void, where: 'real' | 'url'): Promise<Record<string, unknown>> {
+  const baseUrl = where === 'real' ? DEFAULT_BASE_URL : checkUrl(await input(ctx, 'Exchange base URL', hint, ctx.flags.baseUrl, validating((v) => checkUrl(v, 'the URL'))), 'the URL');
+  const name = await input(ctx, 'Profile name', hint, 'default', validating(freeName));
   const walletChoice = await select(ctx, 'Signing wallet', [
     { name: 'Create a new wallet', value: 'create' as const },
     { name: 'Import a private key (hidden prompt)', value: 'import' as const },
     { name: 'Skip (read-only, or set PM_PRIVATE_KEY later)', value: 'skip' as const },
   ], hint);
   let importKey: string | undefined;
-  if (walletChoice === 'import') importKey = await password(ctx, 'Private key (hex)', hint);
+  if (walletChoice === 'import') importKey = await password(ctx, 'Private key (hex)', hint, validating((v) => parsePrivateKey(v)));
   const tokenChoice = await select(ctx, 'API token', [
     { name: 'Add an existing token (id and secret)', value: 'add' as const },
-    { name: 'Derive a new token with an identity token', value: 'derive' as const },
+    ...(ctx.env.PM_IDENTITY_TOKEN ? [{ name: 'Derive a new token with the identity token in PM_IDENTITY_TOKEN', value: 'derive' as const }] : []),
     { name: 'Skip', value: 'skip' as const },
   ], hint);
   let tokenId: string | undefined;
   let secret: string | undefined;
   if (tokenChoice === 'add') {
-    tokenId = await input(ctx, 'Token id', hint);
-    secret = await password(ctx, 'Token secret (base64)', hint);
-  } else if (tokenChoice === 'derive' && !ctx.env.PM_IDENTITY_TOKEN) {
-    throw new UsageError('deriving needs PM_IDENTITY_TOKEN in the environment', { hint: 'Set it and run pm init again.' });
+    tokenId = (await input(ctx, 'Token id', hint, undefined, (v) => v.trim() !== '' || 'the token id is required')).trim();
+    secret = (await password(ctx, 'Token secret (base64)', hint, (v) => isBase64(v.trim()) || 'that is not base64: paste the secret exactly as the exchange returned it')).trim();
   }
-  const result = await initExchange(ctx, { baseUrl, profileName: name, force, createWallet: walletChoice === 'create', derive: tokenChoice === 'derive', tokenId, secret });
-  if (importKey !== undefined) {
-    const ks = await ctx.keystore();
-    const w = await ks.importWalletKey(name, importKey, await ctx.newPassphrase(), { force });
-    ctx.updateProfile({ wallet: name, ...(w.address ? { address: w.address } : {}) }, name);
-    result['wallet'] = name;
-    result['address'] = w.address;
-  }
-  return result;
+  return initExchange(ctx, { baseUrl, profileName: name, force, createWallet: walletChoice === 'create', importKey, derive: tokenChoice === 'derive', tokenId, secret });
 }
 
 export default defineCommand({
@@ -236,11 +250,11 @@ export default defineCommand({
     } else if (ctx.flags.yes || !ctx.interactive) {
       const secretFile = opts.secretFile;
       result = await initExchange(ctx, {
-        baseUrl: (ctx.flags.baseUrl ?? ctx.env.PM_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, ''),
+        baseUrl: checkUrl(ctx.flags.baseUrl ?? ctx.env.PM_BASE_URL ?? DEFAULT_BASE_URL, ctx.flags.baseUrl !== undefined ? '--base-url' : 'PM_BASE_URL'),
         profileName: checkProfileName(profileName ?? 'default'),
         force,
         wallet: opts.wallet,
-        importKeyFile: opts.importKeyFile,
+        importKey: opts.importKeyFile === undefined ? undefined : readSecretFile(opts.importKeyFile),
         createWallet: opts.createWallet,
         tokenId: opts.tokenId,
         secret: secretFile === undefined ? undefined : readSecretFile(secretFile),

@@ -12,6 +12,11 @@ interface Entry<T> {
   value: T;
 }
 
+function isEntry(e: unknown): e is Entry<unknown> {
+  const v = typeof e === 'object' && e !== null ? (e as { value?: unknown }).value : undefined;
+  return v !== undefined && v !== null && Number.isFinite((e as { at?: unknown }).at);
+}
+
 export class JsonCache {
   private data: Record<string, Entry<unknown>> | undefined;
   private readonly file: string;
@@ -22,11 +27,16 @@ export class JsonCache {
 
   private load(): Record<string, Entry<unknown>> {
     if (this.data) return this.data;
+    // Parsed into typed entries at the boundary: a damaged cache (not JSON, null, an array,
+    // entries without a numeric `at`) is dropped whole and rebuilt by the next set().
+    let parsed: unknown;
     try {
-      this.data = existsSync(this.file) ? (JSON.parse(readFileSync(this.file, 'utf8')) as Record<string, Entry<unknown>>) : {};
+      parsed = existsSync(this.file) ? JSON.parse(readFileSync(this.file, 'utf8')) : {};
     } catch {
-      this.data = {}; // a corrupt cache is just a cold cache
+      parsed = undefined;
     }
+    const ok = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && Object.values(parsed).every((e) => isEntry(e));
+    this.data = ok ? (parsed as Record<string, Entry<unknown>>) : {};
     return this.data;
   }
 

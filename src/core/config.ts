@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PmError, UsageError } from './errors.js';
 import { writePrivateFileAtomic } from './fsutil.js';
+import { MAX_TIMEOUT_MS, parseDuration } from './duration.js';
 
 export const DEFAULT_BASE_URL = 'https://api.limitless.exchange';
 export const DEFAULT_WS_URL = 'wss://ws.limitless.exchange';
@@ -34,27 +35,35 @@ export interface ConfigFile {
 
 /** Settable keys of `pm config set`, with how to parse and check each one. */
 export const CONFIG_KEYS: Record<string, { field: keyof ProfileConfig; doc: string; parse: (v: string) => string | number }> = {
-  'base-url': { field: 'baseUrl', doc: 'REST base URL of the exchange', parse: parseUrl },
-  'ws-url': { field: 'wsUrl', doc: 'socket.io base URL', parse: parseUrl },
-  'rpc-url': { field: 'rpcUrl', doc: 'Base chain JSON-RPC URL', parse: parseUrl },
-  timeout: { field: 'timeout', doc: 'request timeout in ms', parse: (v) => parsePositiveInt(v, 'timeout') },
+  'base-url': { field: 'baseUrl', doc: 'REST base URL of the exchange', parse: (v) => checkUrl(v, 'base-url', 'http') },
+  'ws-url': { field: 'wsUrl', doc: 'socket.io base URL', parse: (v) => checkUrl(v, 'ws-url', 'ws') },
+  'rpc-url': { field: 'rpcUrl', doc: 'Base chain JSON-RPC URL', parse: (v) => checkUrl(v, 'rpc-url', 'ws') },
+  timeout: { field: 'timeout', doc: `request timeout: ms, or 500ms, 20s, 5m (at most ${MAX_TIMEOUT_MS / 60_000}m)`, parse: (v) => parseDuration(v, 'timeout') },
   output: { field: 'output', doc: 'default output: table, json or ndjson', parse: (v) => oneOf(v, ['table', 'json', 'ndjson'], 'output') },
-  wallet: { field: 'wallet', doc: 'keystore wallet name used for signing', parse: (v) => v },
+  wallet: { field: 'wallet', doc: 'keystore wallet name used for signing', parse: (v) => checkProfileName(v, 'wallet name') },
   'on-behalf-of': { field: 'onBehalfOf', doc: 'default sub-account profile id', parse: (v) => parsePositiveInt(v, 'on-behalf-of') },
 };
 
-function parseUrl(v: string): string {
+/**
+ * The one place URLs are checked (init, config set, --base-url, the config file): an absolute
+ * http(s) URL (or, for `ws`, also ws(s)), with a host, no credentials; returned without trailing slashes.
+ */
+export function checkUrl(v: string, what: string, kind: 'http' | 'ws' = 'http'): string {
+  const allowed = kind === 'http' ? /^https?:$/ : /^(https?|wss?):$/;
+  let u: URL | undefined;
   try {
-    const u = new URL(v);
-    if (!/^(https?|wss?):$/.test(u.protocol)) throw new Error('protocol');
-    return v.replace(/\/+$/, '');
+    u = new URL(v);
   } catch {
-    throw new UsageError(`"${v}" is not an http(s) or ws(s) URL`);
+    u = undefined;
   }
+  if (!u || !allowed.test(u.protocol) || !u.hostname || u.username || u.password || /\s/.test(v)) {
+    throw new UsageError(`${what} "${v}" is not ${kind === 'http' ? 'an http(s)' : 'an http(s) or ws(s)'} URL`, { hint: 'e.g. https://api.limitless.exchange or http://127.0.0.1:8787' });
+  }
+  return v.replace(/\/+$/, '');
 }
 
 function parsePositiveInt(v: string, name: string): number {
-  if (!/^\d+$/.test(v) || Number(v) <= 0) throw new UsageError(`${name} must be a positive whole number, got "${v}"`);
+  if (!/^\d{1,15}$/.test(v) || Number(v) <= 0) throw new UsageError(`${name} must be a positive whole number, got "${v}"`);
   return Number(v);
 }
 
@@ -90,9 +99,66 @@ export function loadConfig(home: string): ConfigFile {
   if (profiles !== undefined && (typeof profiles !== 'object' || profiles === null || Array.isArray(profiles))) {
     throw new ConfigError(`the config file ${file} has an invalid "profiles" entry`, { hint: `Move it away (mv ${file} ${file}.bak) and run pm init again.` });
   }
-  const cfg: ConfigFile = { version: 1, profiles: (profiles ?? {}) as Record<string, ProfileConfig> };
-  if (typeof o['activeProfile'] === 'string') cfg.activeProfile = o['activeProfile'];
+  const cfg: ConfigFile = { version: 1, profiles: {} };
+  for (const [name, raw] of Object.entries((profiles ?? {}) as Record<string, unknown>)) cfg.profiles[name] = parseProfile(file, name, raw);
+  const active = o['activeProfile'];
+  if (active !== undefined && active !== null) {
+    if (typeof active !== 'string' || !PROFILE_NAME.test(active)) throw damaged(file, 'activeProfile', 'a profile name');
+    cfg.activeProfile = active;
+  }
   return cfg;
+}
+
+function damaged(file: string, where: string, expected: string): ConfigError {
+  return new ConfigError(`the config file ${file} is damaged: ${where} must be ${expected}`, {
+    hint: `Edit ${file} to fix or remove that entry (pm never rewrites a damaged config), then check with pm doctor.`,
+  });
+}
+
+/** One profile of the file, checked field by field (unknown fields are kept as they are). */
+function parseProfile(file: string, name: string, raw: unknown): ProfileConfig {
+  const at = (k: string): string => `profiles.${name}.${k}`;
+  if (!PROFILE_NAME.test(name)) throw damaged(file, `the profile name "${name}"`, 'letters, digits, dot, dash or underscore');
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw damaged(file, `profiles.${name}`, 'an object');
+  const p = { ...(raw as Record<string, unknown>) };
+  const str = (k: string, check?: (v: string) => unknown): void => {
+    const v = p[k];
+    if (v === undefined) return;
+    if (typeof v !== 'string') throw damaged(file, at(k), 'a string');
+    if (check) {
+      try {
+        check(v);
+      } catch {
+        throw damaged(file, at(k), 'a valid value');
+      }
+    }
+  };
+  const int = (k: string): void => {
+    const v = p[k];
+    if (v !== undefined && (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0)) throw damaged(file, at(k), 'a whole number');
+  };
+  str('baseUrl', (v) => checkUrl(v, 'baseUrl'));
+  str('wsUrl', (v) => checkUrl(v, 'wsUrl', 'ws'));
+  str('rpcUrl', (v) => checkUrl(v, 'rpcUrl', 'ws'));
+  str('wallet', (v) => checkProfileName(v));
+  str('secrets', (v) => checkProfileName(v));
+  str('address');
+  str('tokenId');
+  int('profileId');
+  int('feeRateBps');
+  int('onBehalfOf');
+  if (p['timeout'] !== undefined) {
+    const t = p['timeout'];
+    try {
+      if (typeof t !== 'number' && typeof t !== 'string') throw new Error('type');
+      p['timeout'] = parseDuration(t, at('timeout'));
+    } catch {
+      throw damaged(file, at('timeout'), `a duration in ms between 1 and ${MAX_TIMEOUT_MS} (e.g. 30000)`);
+    }
+  }
+  if (p['output'] !== undefined && !['table', 'json', 'ndjson'].includes(p['output'] as string)) throw damaged(file, at('output'), 'table, json or ndjson');
+  if (p['sandbox'] !== undefined && typeof p['sandbox'] !== 'boolean') throw damaged(file, at('sandbox'), 'true or false');
+  return p as ProfileConfig;
 }
 
 /** Writes the config atomically with mode 0600. */
@@ -103,7 +169,7 @@ export function saveConfig(home: string, cfg: ConfigFile): void {
 export const PROFILE_NAME = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,63}$/;
 
 /** Checks a profile name. */
-export function checkProfileName(name: string): string {
-  if (!PROFILE_NAME.test(name)) throw new UsageError(`invalid profile name "${name}"`, { hint: 'Use letters, digits, dot, dash or underscore (up to 64).' });
+export function checkProfileName(name: string, what = 'profile name'): string {
+  if (!PROFILE_NAME.test(name)) throw new UsageError(`invalid ${what} "${name}"`, { hint: 'Use letters, digits, dot, dash or underscore (up to 64).' });
   return name;
 }

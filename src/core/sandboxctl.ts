@@ -146,9 +146,22 @@ export async function spawnDetached(home: string, binPath: string, args: string[
     child.on('exit', (code) => {
       clearTimeout(timer);
       const tail = existsSync(join(sandboxDir(home), 'sandbox.log')) ? readFileSync(join(sandboxDir(home), 'sandbox.log'), 'utf8').trim().split('\n').slice(-3).join('\n') : '';
+      // The child runs with --json: its last line is the error object; a usage error (a port
+      // in use…) is the same clean exit 2 as in the foreground.
+      const err = lastJsonError(tail);
+      if (code === 2 && err) return reject(new UsageError(err.message, err.hint ? { hint: err.hint } : {}));
       reject(new PmError(`the sandbox exited with code ${code ?? '?'} before it was ready`, { details: tail || undefined, hint: `See ${join(sandboxDir(home), 'sandbox.log')}` }));
     });
   });
+}
+
+function lastJsonError(text: string): { message: string; hint?: string } | null {
+  try {
+    const e = (JSON.parse(text.split('\n').pop() ?? '') as { error?: { message?: unknown; hint?: unknown } }).error;
+    return e && typeof e.message === 'string' ? { message: e.message, ...(typeof e.hint === 'string' ? { hint: e.hint } : {}) } : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Sends SIGTERM and waits for the process to go away. */

@@ -1,6 +1,7 @@
-// Where the keystore passphrase comes from: PM_PASSPHRASE > --passphrase-file > a prompt.
-// Without a TTY there is no prompt, so this fails at once (exit 3) instead of hanging.
-import { readFile } from 'node:fs/promises';
+// Where the keystore passphrase comes from: --passphrase-file > PM_PASSPHRASE > a prompt (the
+// flag is the most specific, as everywhere in pm). Without a TTY there is no prompt, so this
+// fails at once (exit 3) instead of hanging. A passphrase file others can read is refused.
+import { readFile, stat } from 'node:fs/promises';
 import { AuthError, UsageError } from '../core/errors.js';
 
 export interface PassphraseInput {
@@ -15,12 +16,12 @@ export interface PassphraseInput {
 }
 
 /**
- * Resolves the passphrase: env, then the file (one trailing newline stripped), then the prompt.
+ * Resolves the passphrase: the file (one trailing newline stripped), then env, then the prompt.
  * @example await resolvePassphrase({ env: io.env.PM_PASSPHRASE, interactive: false, prompt })
  */
 export async function resolvePassphrase(input: PassphraseInput): Promise<string> {
-  if (input.env !== undefined && input.env !== '') return input.env;
   if (input.file !== undefined) {
+    await refuseOpenMode(input.file);
     let text: string;
     try {
       text = await readFile(input.file, 'utf8');
@@ -33,9 +34,24 @@ export async function resolvePassphrase(input: PassphraseInput): Promise<string>
     if (pass === '') throw new UsageError(`the passphrase file ${input.file} is empty`);
     return pass;
   }
+  if (input.env !== undefined && input.env !== '') return input.env;
   if (input.interactive) return input.prompt();
   throw new AuthError('the keystore needs a passphrase and no TTY was found to prompt for it: set PM_PASSPHRASE or pass --passphrase-file', {
     hint: 'e.g. pm --passphrase-file ~/.pm-pass … (file mode 0600), or export PM_PASSPHRASE in the script.',
     details: 'pm does not prompt without a TTY, in CI, or with --non-interactive.',
   });
+}
+
+/** As ssh does with keys: a passphrase file that group or others may read is refused. */
+async function refuseOpenMode(file: string): Promise<void> {
+  if (process.platform === 'win32') return;
+  let mode: number;
+  try {
+    mode = (await stat(file)).mode;
+  } catch {
+    return; // reading it reports the problem
+  }
+  if ((mode & 0o077) !== 0) {
+    throw new UsageError(`the passphrase file ${file} is readable by others (mode ${(mode & 0o777).toString(8).padStart(3, '0')})`, { hint: `Restrict it to yourself: chmod 600 ${file}` });
+  }
 }

@@ -4,12 +4,12 @@
 //                                 which fields are set and timestamps sit outside the ciphertext
 // Directories 0700, files 0600 (re-applied on every write), writes atomic. A wrong passphrase
 // is detected before anything is written, so it never changes or deletes a file.
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { LocalAccount } from 'viem/accounts';
 import type { Hex } from 'viem';
-import { ConflictError, NotFoundError, PmError, ValidationError } from '../core/errors.js';
+import { AuthError, ConflictError, NotFoundError, PmError, ValidationError } from '../core/errors.js';
 import { ensurePrivateDir, writePrivateFileAtomic } from '../core/fsutil.js';
 import { isBase64 } from '../core/hmac.js';
 import { decryptKeystore, decryptSecret, encryptKeystore, encryptSecret, keystoreAddress, parseEnvelope, parsePrivateKey } from './v3.js';
@@ -266,6 +266,67 @@ export class Keystore {
   removeSecrets(name: string): void {
     this.readSecrets(name);
     rmSync(this.secretsPath(name));
+  }
+
+  /** Every encrypted file of this keystore (wallets, then secrets). */
+  encryptedFiles(): { kind: 'wallet' | 'secrets'; name: string; path: string }[] {
+    return [
+      ...jsonNames(join(this.home, 'keystores')).map((name) => ({ kind: 'wallet' as const, name, path: this.walletPath(name) })),
+      ...jsonNames(join(this.home, 'secrets')).map((name) => ({ kind: 'secrets' as const, name, path: this.secretsPath(name) })),
+    ];
+  }
+
+  /**
+   * One keystore, one passphrase: true when `passphrase` opens the first readable encrypted
+   * file, false when it is wrong, null when the keystore holds nothing yet.
+   */
+  async checkPassphrase(passphrase: string): Promise<boolean | null> {
+    for (const f of this.encryptedFiles()) {
+      try {
+        const text = readFileSync(f.path, 'utf8');
+        if (f.kind === 'wallet') await decryptKeystore(text, passphrase, f.name);
+        else await decryptSecret(text, passphrase, f.name);
+        return true;
+      } catch (e) {
+        if (e instanceof AuthError) return false;
+        // A broken or foreign file says nothing about the passphrase: try the next one.
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Re-encrypts every wallet and secrets file under `next`. Everything is decrypted and the new
+   * files are written (as temp files) before any is renamed over the old, so a wrong `old`
+   * passphrase or an unreadable file changes nothing.
+   */
+  async changePassphrase(old: string, next: string): Promise<{ wallets: string[]; secrets: string[] }> {
+    const staged: { tmp: string; path: string }[] = [];
+    const done = { wallets: [] as string[], secrets: [] as string[] };
+    try {
+      for (const f of this.encryptedFiles()) {
+        const text = readFileSync(f.path, 'utf8');
+        let out: string;
+        if (f.kind === 'wallet') {
+          out = JSON.stringify(await encryptKeystore(await decryptKeystore(text, old, `wallet "${f.name}"`), next, this.kdf));
+          done.wallets.push(f.name);
+        } else {
+          const plain = await decryptSecret(text, old, `secrets "${f.name}"`);
+          const env = await encryptSecret(plain, next, this.kdf);
+          const o = JSON.parse(text) as Record<string, unknown>;
+          out = `${JSON.stringify({ ...o, id: env.id, updatedAt: new Date().toISOString(), crypto: env.crypto }, null, 2)}\n`;
+          done.secrets.push(f.name);
+        }
+        const tmp = `${f.path}.new`;
+        writePrivateFileAtomic(tmp, out);
+        staged.push({ tmp, path: f.path });
+      }
+    } catch (e) {
+      for (const s of staged) rmSync(s.tmp, { force: true });
+      throw e;
+    }
+    for (const s of staged) renameSync(s.tmp, s.path);
+    return done;
   }
 
   private refuseExisting(name: string, opts: WriteOptions): void {

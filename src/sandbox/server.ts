@@ -37,7 +37,7 @@ function match(c: Compiled, segs: string[]): Record<string, string> | null {
   return params;
 }
 
-export const NO_FAULTS: FaultConfig = { latencyMs: 0, fail5xx: 0, burst429: 0, commitThenDrop: 0, match: '', dropSockets: 0, eventDelayMs: 0 };
+export const NO_FAULTS: FaultConfig = { latencyMs: 0, fail5xx: 0, burst429: 0, commitThenDrop: 0, match: '', dropSockets: 0, eventDelayMs: 0, clockSkewMs: 0 };
 
 export interface HttpServerOptions {
   routes: Route[];
@@ -54,8 +54,10 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on('data', (c: Buffer) => {
       size += c.length;
       if (size > 1_000_000) {
+        // Answer 413 (the caller sends it with connection: close) instead of resetting the socket.
         reject(new Error('body too large'));
-        req.destroy();
+        req.removeAllListeners('data');
+        req.resume();
         return;
       }
       chunks.push(c);
@@ -81,6 +83,12 @@ function send(res: ServerResponse, r: SandboxResponse): void {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+function isLoopbackHost(host: string | undefined): boolean {
+  if (!host) return false;
+  const name = host.startsWith('[') ? host.slice(1, host.indexOf(']')) : host.replace(/:\d+$/, '');
+  return name === 'localhost' || name === '::1' || /^127(\.\d{1,3}){3}$/.test(name);
+}
+
 /** Creates the HTTP server; sockets are tracked so close() never hangs on keep-alive. */
 export function createHttpServer(opts: HttpServerOptions): { server: Server; sockets: Set<Socket> } {
   const compiled = compile(opts.routes).sort((a, b) => b.literals - a.literals);
@@ -105,11 +113,24 @@ export function createHttpServer(opts: HttpServerOptions): { server: Server; soc
   async function handle(req: IncomingMessage, res: ServerResponse, arrived: number): Promise<void> {
     const method = (req.method ?? 'GET').toUpperCase();
     const target = req.url ?? '/';
+    if (faults.clockSkewMs) res.setHeader('date', new Date(Date.now() + faults.clockSkewMs).toUTCString());
     const url = new URL(target, 'http://sandbox.invalid');
     const segs = url.pathname.split('/').filter(Boolean);
 
     if (segs[0] === '__sandbox') {
-      const rawBody = await readBody(req);
+      // A web page can reach 127.0.0.1: admin routes answer only a loopback Host (no DNS
+      // rebinding) and, for POST, a JSON content type (no cross-origin "simple" text/plain POST).
+      if (!isLoopbackHost(req.headers.host)) return send(res, { status: 403, body: { message: 'Admin routes answer only requests to a loopback Host (127.0.0.1, localhost, [::1])' } });
+      if (method !== 'GET' && !String(req.headers['content-type'] ?? '').toLowerCase().startsWith('application/json')) {
+        req.resume();
+        return send(res, { status: 415, body: { message: 'Admin routes take Content-Type: application/json' } });
+      }
+      let rawBody: string;
+      try {
+        rawBody = await readBody(req);
+      } catch {
+        return send(res, { status: 413, body: { message: 'Body too large' }, headers: { connection: 'close' } });
+      }
       for (const c of admin) {
         const params = match(c, segs);
         if (!params || c.route.method !== method) continue;
@@ -151,7 +172,7 @@ export function createHttpServer(opts: HttpServerOptions): { server: Server; soc
     try {
       rawBody = await readBody(req);
     } catch {
-      return send(res, { status: 413, body: { message: 'Body too large' } });
+      return send(res, { status: 413, body: { message: 'Body too large' }, headers: { connection: 'close' } });
     }
     let json: unknown;
     const ctype = String(req.headers['content-type'] ?? '');
@@ -170,7 +191,7 @@ export function createHttpServer(opts: HttpServerOptions): { server: Server; soc
       }
     }
 
-    const a = authenticate(ctx.state, hit.c.route.auth, req.headers, method, target, rawBody, ctx.now());
+    const a = authenticate(ctx.state, hit.c.route.auth, req.headers, method, target, rawBody, ctx.now() + (faults.clockSkewMs ?? 0));
     if (!a.ok) return send(res, { status: a.status, body: { message: a.message } });
     let release: (() => void) | undefined;
     if (a.limiterKey && faults.rateLimit !== false) {

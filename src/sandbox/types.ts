@@ -168,6 +168,8 @@ export interface FaultConfig {
   eventDelayMs?: number;
   /** false turns the per-token rate limit off (fast bot tests; clients then use PM_PACE=off). */
   rateLimit?: boolean;
+  /** The exchange's clock runs this many ms ahead (negative: behind): its Date header and HMAC window. */
+  clockSkewMs?: number;
 }
 
 export interface SandboxState {

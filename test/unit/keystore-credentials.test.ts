@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { Keystore, resolveCredentials, resolvePassphrase } from '../../src/keystore/index.js';
@@ -145,14 +145,26 @@ describe('resolveCredentials', () => {
 describe('resolvePassphrase', () => {
   const never = () => Promise.reject(new Error('prompted'));
 
-  it('env wins, then the file (one trailing newline stripped), then the prompt', async () => {
+  it('the file (flag) wins over env (one trailing newline stripped), then the prompt', async () => {
     const f = join(home, 'pass.txt');
-    writeFileSync(f, ' spaced pass \n\n');
-    expect(await resolvePassphrase({ env: 'from-env', file: f, interactive: true, prompt: never })).toBe('from-env');
+    writeFileSync(f, ' spaced pass \n\n', { mode: 0o600 });
+    expect(await resolvePassphrase({ env: 'from-env', file: f, interactive: true, prompt: never })).toBe(' spaced pass \n');
+    expect(await resolvePassphrase({ env: 'from-env', interactive: true, prompt: never })).toBe('from-env');
     expect(await resolvePassphrase({ file: f, interactive: true, prompt: never })).toBe(' spaced pass \n');
     writeFileSync(f, 'crlf\r\n');
     expect(await resolvePassphrase({ env: '', file: f, interactive: false, prompt: never })).toBe('crlf');
     expect(await resolvePassphrase({ interactive: true, prompt: () => Promise.resolve('typed') })).toBe('typed');
+  });
+
+  it('a passphrase file readable by others is refused with the chmod that fixes it', async () => {
+    const f = join(home, 'open-pass.txt');
+    writeFileSync(f, 'secret-pass\n');
+    chmodSync(f, 0o644);
+    const e = await caught(resolvePassphrase({ env: 'from-env', file: f, interactive: false, prompt: never }));
+    expect(e).toBeInstanceOf(UsageError);
+    expect((e as UsageError).hint).toContain(`chmod 600 ${f}`);
+    chmodSync(f, 0o600);
+    expect(await resolvePassphrase({ file: f, interactive: false, prompt: never })).toBe('secret-pass');
   });
 
   it('a missing file is a usage error', async () => {

@@ -1,4 +1,4 @@
-import { CONFIG_KEYS } from '../../core/config.js';
+import { CONFIG_KEYS, checkProfileName } from '../../core/config.js';
 import { UsageError } from '../../core/errors.js';
 import { defineCommand } from '../../cli/command.js';
 
@@ -9,15 +9,18 @@ export default defineCommand({
     key: { description: 'setting name (see pm config list)', required: true },
     value: { description: 'new value', required: true },
   },
-  examples: ['pm config set base-url http://127.0.0.1:8787', 'pm --profile bot config set timeout 10000', 'pm config set output json'],
+  examples: ['pm config set base-url http://127.0.0.1:8787', 'pm --profile bot config set timeout 10s', 'pm config set output json'],
   run: async (ctx, { args }) => {
     const { key, value } = args;
     const spec = CONFIG_KEYS[key];
     if (!spec) throw new UsageError(`unknown setting "${key}"`, { hint: `Settings: ${Object.keys(CONFIG_KEYS).join(', ')}` });
     const parsed = spec.parse(value);
     const cfg = structuredClone(ctx.config());
-    // Setting a value on a profile that does not exist yet creates it.
-    const name = ctx.flags.profile ?? ctx.env.PM_PROFILE ?? ctx.config().activeProfile ?? 'default';
+    // Setting a value on a profile that does not exist yet creates it (under a valid name only).
+    const name = checkProfileName(ctx.flags.profile ?? ctx.env.PM_PROFILE ?? ctx.config().activeProfile ?? 'default');
+    if (spec.field === 'wallet' && !(await ctx.keystore()).hasWallet(String(parsed))) {
+      throw new UsageError(`there is no keystore wallet named "${String(parsed)}"`, { hint: 'List wallets with pm wallet list, or create one with pm wallet create.' });
+    }
     const profile = cfg.profiles[name] ?? {};
     Object.assign(profile, { [spec.field]: parsed });
     cfg.profiles[name] = profile;

@@ -7,7 +7,7 @@ export default defineCommand({
   examples: ['pm profile list', 'pm -o ndjson profile list | jq -r .name'],
   run: async (ctx) => {
     const cfg = ctx.config();
-    const active = ctx.profileName();
+    const active = ctx.flags.profile ?? ctx.env.PM_PROFILE ?? cfg.activeProfile; // listed even when it is missing, to fix it
     const rows = Object.entries(cfg.profiles).map(([name, p]) => ({
       name,
       active: name === active,

@@ -1,8 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import type { Context } from '../../cli/context.js';
 import { clearRunInfo, findSandbox, listenError, sandboxDir, spawnDetached, writeRunInfo } from '../../core/sandboxctl.js';
-import { ConflictError } from '../../core/errors.js';
+import { ConflictError, UsageError } from '../../core/errors.js';
 import { defineCommand } from '../../cli/command.js';
+import { ENV_VARS } from '../../cli/env.js';
 
 interface Ready {
   baseUrl: string;
@@ -44,6 +45,14 @@ function alreadyRunning(pid: number, baseUrl?: string): ConflictError {
   });
 }
 
+const isLoopback = (host: string): boolean => host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+
+/** A detached sandbox outlives the shell: it gets none of the PM_* credentials of this environment. */
+function withoutSecrets(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const secret = new Set<string>([...ENV_VARS.filter((v) => 'secret' in v && v.secret).map((v) => v.name), 'PM_TOKEN_ID']);
+  return Object.fromEntries(Object.entries(env).filter(([k]) => !secret.has(k)));
+}
+
 export default defineCommand({
   path: ['sandbox', 'start'],
   summary: 'Start the embedded exchange on 127.0.0.1',
@@ -66,10 +75,15 @@ export default defineCommand({
       const running = await findSandbox(ctx.home);
       if (running) throw alreadyRunning(running.pid, running.baseUrl);
     }
+    if (!isLoopback(host)) {
+      const warning = `--host ${host} makes the sandbox reachable from other machines: its seeded accounts use PUBLIC dev keys and its admin routes (faults, reset) have no authentication.`;
+      if (!ctx.flags.yes) throw new UsageError(warning, { hint: `Keep the default --host 127.0.0.1, or pass --yes if you really mean it.` });
+      ctx.io.stderr.write(`${ctx.out.c.red('WARNING')}: ${warning}\n`);
+    }
     if (opts.detach) {
       const bin = fileURLToPath(new URL('../../../bin/pm.js', import.meta.url));
       const args = ['--json', 'sandbox', 'start', '--port', String(port), '--host', host, ...(ephemeral ? ['--ephemeral'] : []), ...(chain ? (chainRpc ? ['--chain-rpc', chainRpc] : ['--chain']) : [])];
-      const line = await spawnDetached(ctx.home, bin, args, ctx.io.env);
+      const line = await spawnDetached(ctx.home, bin, [...(ctx.flags.yes ? ['--yes'] : []), ...args], withoutSecrets(ctx.io.env));
       const ready = JSON.parse(line) as Ready;
       printReady(ctx, ready, line);
       if (!ctx.out.isJson) ctx.out.info('running in the background: pm sandbox status | pm sandbox stop');

@@ -1,0 +1,112 @@
+// Durations, settings that can never work, and damaged files: each refused with exit 2 and a
+// message naming the file or the value, never a crash and never a quiet fallback.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runPm, tempHome } from '../helpers/run.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import { parseDuration } from '../../src/core/duration.js';
+import { JsonCache } from '../../src/core/cache.js';
+import { Journal } from '../../src/core/trade/journal.js';
+
+const sb = useSandbox();
+const homes: (() => void)[] = [];
+afterAll(() => homes.forEach((c) => c()));
+function home(): string {
+  const h = tempHome();
+  homes.push(h.cleanup);
+  return h.home;
+}
+const writeConfig = (h: string, cfg: unknown): void => writeFileSync(join(h, 'config.json'), typeof cfg === 'string' ? cfg : JSON.stringify(cfg));
+
+describe('durations', () => {
+  it('parses bare milliseconds and 500ms, 20s, 5m; refuses 2^31 ms and nonsense', () => {
+    expect(parseDuration('1500', 't')).toBe(1500);
+    expect(parseDuration('500ms', 't')).toBe(500);
+    expect(parseDuration('20s', 't')).toBe(20_000);
+    expect(parseDuration('5m', 't')).toBe(300_000);
+    for (const bad of ['0', '2147483648', '2h', '-5', '1.5', 'abc', '5 m', '1e3', '']) expect(() => parseDuration(bad, 't'), bad).toThrow(/t must be/);
+  });
+
+  it('--timeout and PM_TIMEOUT of 2^31 ms exit 2 before any request; units work', async () => {
+    const h = home();
+    const big = await runPm(['--json', '--timeout', '2147483648', '--base-url', sb.current.baseUrl, 'markets', 'list'], { env: { PM_HOME: h } });
+    expect(big.code).toBe(2);
+    expect(big.stderr).toMatch(/--timeout/);
+    const env = await runPm(['--json', '--base-url', sb.current.baseUrl, 'markets', 'list'], { env: { PM_HOME: h, PM_TIMEOUT: '2147483648' } });
+    expect(env.code).toBe(2);
+    expect(env.stderr).toMatch(/PM_TIMEOUT/);
+    expect((await runPm(['--json', '--timeout', '20s', '--base-url', sb.current.baseUrl, 'markets', 'list'], { env: { PM_HOME: h } })).code).toBe(0);
+    expect((await runPm(['--json', '--base-url', sb.current.baseUrl, 'markets', 'list'], { env: { PM_HOME: h, PM_TIMEOUT: '5s' } })).code).toBe(0);
+  });
+});
+
+describe('config set and --profile refuse values that can never work', () => {
+  it('timeout out of range, a bad profile name, an unknown wallet; units are stored as ms', async () => {
+    const h = home();
+    const pm = (argv: string[]) => runPm(['--json', ...argv], { env: { PM_HOME: h } });
+    expect((await pm(['config', 'set', 'timeout', '2147483648'])).code).toBe(2);
+    expect((await pm(['--profile', '../evil', 'config', 'set', 'output', 'json'])).code).toBe(2);
+    expect((await pm(['config', 'set', 'wallet', 'no-such-wallet'])).code).toBe(2);
+    expect((await pm(['config', 'set', 'base-url', 'ftp://x'])).code).toBe(2);
+    expect((await pm(['config', 'set', 'on-behalf-of', '99999999999999999999999'])).code).toBe(2);
+    const ok = await pm(['config', 'set', 'timeout', '5m']);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(h, 'config.json'), 'utf8')).profiles.default.timeout).toBe(300_000);
+  });
+
+  it('a config whose active profile is missing is refused, not the real exchange', async () => {
+    const h = home();
+    writeConfig(h, { version: 1, activeProfile: 'gone', profiles: { other: { baseUrl: sb.current.baseUrl } } });
+    const r = await runPm(['--json', 'config', 'get', 'base-url'], { env: { PM_HOME: h } });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr).error.message).toMatch(/active profile "gone"/);
+    expect(r.stderr).toContain(join(h, 'config.json'));
+    // profile list still works, so the user can see what to pick.
+    expect((await runPm(['--json', 'profile', 'list'], { env: { PM_HOME: h } })).code).toBe(0);
+    expect((await runPm(['--json', 'profile', 'use', 'other'], { env: { PM_HOME: h } })).code).toBe(0);
+    expect((await runPm(['--json', 'markets', 'list'], { env: { PM_HOME: h } })).code).toBe(0);
+  });
+});
+
+describe('damaged files', () => {
+  it('a string timeout in the config is a clear error naming the file; the file is left as it was', async () => {
+    const h = home();
+    const text = JSON.stringify({ version: 1, activeProfile: 'p', profiles: { p: { baseUrl: sb.current.baseUrl, timeout: 'soon' } } });
+    writeConfig(h, text);
+    const r = await runPm(['--json', 'markets', 'list'], { env: { PM_HOME: h } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/profiles\.p\.timeout/);
+    expect(r.stderr).toContain(join(h, 'config.json'));
+    expect((await runPm(['--json', 'config', 'set', 'timeout', '10s'], { env: { PM_HOME: h } })).code).toBe(2);
+    expect(readFileSync(join(h, 'config.json'), 'utf8')).toBe(text);
+  });
+
+  it('a null, array or malformed cache is dropped and rebuilt', () => {
+    const h = home();
+    mkdirSync(join(h, 'cache'), { recursive: true });
+    for (const text of ['null', '[]', '{"k":null}', '{"k":{"at":"x","value":1}}', '{not json']) {
+      writeFileSync(join(h, 'cache', 'markets.json'), text);
+      const c = new JsonCache(h, 'markets', 60_000);
+      expect(c.get('k'), text).toBeUndefined();
+      c.set('k', { slug: 'x' });
+      expect(new JsonCache(h, 'markets', 60_000).get('k')).toEqual({ slug: 'x' });
+    }
+  });
+
+  it('a journal that is a directory, or has a damaged line, is an error naming the file; a torn line is skipped', () => {
+    const h = home();
+    const j = new Journal(join(h, 'journal'));
+    mkdirSync(j.file, { recursive: true });
+    expect(() => j.lookup('c1')).toThrow(/order journal .*orders\.ndjson/);
+    expect(() => j.record({ clientOrderId: 'c1', state: 'pending' })).toThrow(/orders\.ndjson/);
+    const k = new Journal(join(h, 'journal2'));
+    k.record({ clientOrderId: 'c1', state: 'pending' });
+    writeFileSync(k.file, `${readFileSync(k.file, 'utf8')}{"ts":"2026-01-01","clientOrderId":"c2","sta\n`);
+    k.record({ clientOrderId: 'c1', state: 'placed' });
+    expect(k.lookup('c1')?.state).toBe('placed'); // torn line skipped
+    writeFileSync(k.file, `${readFileSync(k.file, 'utf8')}42\n`);
+    expect(() => k.lookup('c1')).toThrow(/damaged at line 4/);
+    expect(() => k.latestAll()).toThrow(/orders\.ndjson/);
+  });
+});

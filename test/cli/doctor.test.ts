@@ -1,0 +1,100 @@
+// pm doctor against a healthy sandbox and against each failure it detects.
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runPm, tempHome } from '../helpers/run.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+
+const sb = useSandbox();
+const { home, cleanup } = tempHome();
+afterAll(cleanup);
+const PASS = 'doctor-pass-1';
+const env = (extra: Record<string, string> = {}) => ({ PM_HOME: home, PM_SCRYPT_N: '1024', PM_PASSPHRASE: PASS, ...extra });
+interface Report {
+  ok: boolean;
+  checks: { name: string; status: string; detail: string; fix?: string; data?: Record<string, unknown> }[];
+}
+const doctor = async (extra: Record<string, string> = {}, argv: string[] = []) => {
+  const r = await runPm(['--json', ...argv, 'doctor'], { env: env(extra) });
+  return { code: r.code, report: JSON.parse(r.stdout) as Report, stderr: r.stderr };
+};
+const check = (r: Report, name: string) => r.checks.find((c) => c.name === name);
+const faults = (b: object) => fetch(`${sb.current.baseUrl}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) });
+
+beforeAll(async () => {
+  chmodSync(home, 0o700);
+  const r = await runPm(['--json', '--base-url', sb.current.baseUrl, 'init', '--sandbox', '--yes'], { env: env() });
+  expect(r.code, r.stderr).toBe(0);
+});
+
+describe('pm doctor', () => {
+  it('passes on a healthy sandbox, with latency, skew, scopes, fee rate and the websocket', async () => {
+    const { code, report } = await doctor();
+    expect(report.checks.filter((c) => c.status === 'fail'), JSON.stringify(report)).toEqual([]);
+    expect(code).toBe(0);
+    expect(report.ok).toBe(true);
+    expect(check(report, 'exchange')?.data?.['latencyMs']).toEqual(expect.any(Number));
+    expect(Math.abs(check(report, 'clock')?.data?.['skewMs'] as number)).toBeLessThan(2000);
+    expect(check(report, 'token')?.detail).toMatch(/profile 1001, scopes trading/);
+    expect(check(report, 'fee')?.data?.['feeRateBps']).toBe(300);
+    expect(check(report, 'websocket')?.status).toBe('pass');
+    expect(check(report, 'rpc')?.status).toBe('skip');
+  });
+
+  it('fails on a clock skewed by a sandbox fault, naming the fix', async () => {
+    await faults({ clockSkewMs: 45_000 });
+    try {
+      const { code, report } = await doctor();
+      expect(code).toBe(1);
+      const clock = check(report, 'clock');
+      expect(clock?.status).toBe('fail');
+      expect(clock?.detail).toMatch(/4[4-6] s behind/);
+      expect(clock?.fix).toMatch(/clock/);
+      expect(check(report, 'token')?.status).toBe('fail'); // the exchange refuses the signature too
+    } finally {
+      await faults({ clockSkewMs: 0 });
+    }
+  });
+
+  it('fails on a bad token secret and on a wrong passphrase', async () => {
+    const bad = await doctor({ PM_TOKEN_ID: sb.current.info.accounts[0]!.token.tokenId, PM_TOKEN_SECRET: Buffer.from('y'.repeat(32)).toString('base64') });
+    expect(bad.code).toBe(1);
+    expect(check(bad.report, 'token')?.status).toBe('fail');
+    expect(check(bad.report, 'fee')?.status).toBe('skip');
+    const wrong = await doctor({ PM_PASSPHRASE: 'not-the-pass' });
+    expect(wrong.code).toBe(1);
+    expect(check(wrong.report, 'keystore')).toMatchObject({ status: 'fail' });
+  });
+
+  it('fails when the sandbox is stopped, and skips what needs it', async () => {
+    const other = await startSandbox({ port: 0, dataDir: null });
+    const url = other.baseUrl;
+    await other.close();
+    const { code, report } = await doctor({}, ['--base-url', url, '--ws-url', url.replace('http', 'ws')]);
+    expect(code).toBe(1);
+    expect(check(report, 'exchange')).toMatchObject({ status: 'fail' });
+    expect(check(report, 'exchange')?.fix).toMatch(/sandbox start/);
+    expect(check(report, 'websocket')?.status).toBe('skip');
+  });
+
+  it('fails on a PM_HOME others can read, a wrong chain id, and orders of unknown outcome', async () => {
+    chmodSync(home, 0o755);
+    const rpc = await import('node:http').then(({ createServer }) => createServer((_q, s) => s.end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: '0x1' }))));
+    await new Promise<void>((r) => rpc.listen(0, '127.0.0.1', () => r()));
+    const port = (rpc.address() as { port: number }).port;
+    mkdirSync(join(home, 'journal'), { recursive: true });
+    writeFileSync(join(home, 'journal', 'orders.ndjson'), `${JSON.stringify({ ts: 'x', clientOrderId: 'bot-1', state: 'unknown' })}\n`);
+    try {
+      const { code, report } = await doctor({ PM_RPC_URL: `http://127.0.0.1:${port}` });
+      expect(code).toBe(1);
+      expect(check(report, 'home')).toMatchObject({ status: 'fail', fix: `chmod 700 ${home}` });
+      expect(check(report, 'rpc')?.detail).toMatch(/chain id 1, expected 8453/);
+      expect(check(report, 'journal')?.detail).toMatch(/bot-1/);
+    } finally {
+      chmodSync(home, 0o700);
+      writeFileSync(join(home, 'journal', 'orders.ndjson'), '');
+      rpc.close();
+    }
+  });
+});

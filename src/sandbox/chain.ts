@@ -73,7 +73,7 @@ export function startAnvil(o: { chainId?: number | undefined } = {}): Promise<{ 
     }, 15_000);
     proc.once('error', (e: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      reject(new Error(e.code === 'ENOENT' ? 'anvil is not installed: npm install @foundry-rs/anvil, or pass --chain-rpc <url> of a running node' : `could not start anvil: ${e.message}`));
+      reject(new Error(e.code === 'ENOENT' ? 'anvil is not installed: npm install @foundry-rs/anvil (or its platform package), put anvil on PATH, or pass --chain-rpc <url> of a running node' : `could not start anvil: ${e.message}`));
     });
     proc.once('exit', (code) => {
       clearTimeout(timer);

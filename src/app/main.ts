@@ -33,9 +33,27 @@ function parseValue(kind: Exclude<OptionKind, 'string' | 'boolean' | 'list'>, fl
   };
 }
 
+/**
+ * Choices match in any case (`Buy`, `YES`, `GTC`) and give the spelling the definition lists
+ * first: sides, outcomes and types are case-insensitive everywhere.
+ */
+function choiceParser(choices: readonly string[]) {
+  return (raw: string): string => {
+    const hit = choices.find((c) => c === raw) ?? choices.find((c) => c.toLowerCase() === raw.toLowerCase());
+    if (hit === undefined) {
+      const near = raw ? choices.find((c) => c.toLowerCase().startsWith(raw.toLowerCase())) : undefined;
+      throw new InvalidArgumentError(`Allowed choices are ${[...new Set(choices.map((c) => c.toLowerCase()))].join(', ')}.${near ? ` Did you mean ${near}?` : ''}`);
+    }
+    return hit;
+  };
+}
+
 function addOption(cmd: Command, def: ManifestOption): void {
   const opt = new Option(def.flags, def.description);
-  if (def.choices) opt.choices(def.choices);
+  if (def.choices) {
+    opt.choices(def.choices);
+    opt.argParser(choiceParser(def.choices));
+  }
   if (def.type === 'int' || def.type === 'positiveInt' || def.type === 'port') {
     const long = def.flags.split(/[ ,]+/).find((f) => f.startsWith('--')) ?? def.flags;
     opt.argParser(parseValue(def.type, long));
@@ -99,7 +117,10 @@ export function buildProgram(io: IO, onRun: (inv: Invocation) => void, writeErr:
     for (const a of def.args) {
       const name = a.variadic ? `${a.name}...` : a.name;
       const arg = cmd.createArgument(a.required ? `<${name}>` : `[${name}]`, a.description);
-      if (a.choices) arg.choices(a.choices);
+      if (a.choices) {
+        arg.choices(a.choices);
+        if (!a.variadic) arg.argParser(choiceParser(a.choices));
+      }
       cmd.addArgument(arg);
     }
     for (const o of def.options) addOption(cmd, o);

@@ -35,6 +35,13 @@ export interface IO {
 
 export type Format = 'table' | 'json' | 'ndjson';
 
+/** "1234567.5" -> "1,234,567.5" (the integer part only; a sign is kept). */
+export function groupThousands(decimal: string): string {
+  const m = /^(-?)(\d+)(\.\d+)?$/.exec(decimal);
+  if (!m) return decimal;
+  return `${m[1]}${(m[2] ?? '').replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${m[3] ?? ''}`;
+}
+
 export { toJson };
 
 export interface Column {
@@ -151,6 +158,26 @@ export class Output {
         .trimEnd();
     this.line(render(columns.map((c) => c.header), true));
     for (const r of rows) this.line(render(r, false));
+  }
+
+  /** Whether numbers get thousands separators: for people on a terminal, never for programs. */
+  get grouped(): boolean {
+    return this.format === 'table' && this.io.stdout.isTTY === true;
+  }
+
+  /**
+   * Money and share amounts, formatted one way everywhere: a decimal string (e.g. from
+   * formatUnits) gets thousands separators on a TTY and stays plain when piped or in JSON.
+   * @example out.num('1284500.25') // '1,284,500.25' on a TTY
+   */
+  num(decimal: string): string {
+    return this.grouped ? groupThousands(decimal) : decimal;
+  }
+
+  /** Dollars: `$` and two decimals (grouped on a TTY). */
+  usd(decimal: string): string {
+    const [w = '0', f = ''] = decimal.split('.');
+    return `$${this.num(`${w}.${f.padEnd(2, '0').slice(0, Math.max(2, f.length))}`)}`;
   }
 
   /** An aligned `key  value` block (for `show` commands). */

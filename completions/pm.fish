@@ -1,115 +1,14 @@
-# fish completion for pm (generated from the command registry; do not edit)
-complete -c pm -f
-complete -c pm -l profile
-complete -c pm -l json
-complete -c pm -l output
-complete -c pm -l base-url
-complete -c pm -l ws-url
-complete -c pm -l verbose
-complete -c pm -l quiet
-complete -c pm -l no-color
-complete -c pm -l non-interactive
-complete -c pm -l yes
-complete -c pm -l timeout
-complete -c pm -l passphrase-file
-complete -c pm -l help
-complete -c pm -l version
-complete -c pm -n '__fish_use_subcommand' -a markets -d 'Browse markets: list, search, show, price history, trade feed, market pages'
-complete -c pm -n '__fish_use_subcommand' -a book -d 'Order book of a market: both sides, spread, midpoint, depth'
-complete -c pm -n '__fish_use_subcommand' -a config -d 'Read and change settings of the active profile'
-complete -c pm -n '__fish_use_subcommand' -a profile -d 'Named profiles (exchange, wallet, token)'
-complete -c pm -n '__fish_use_subcommand' -a sandbox -d 'The embedded local exchange for demos, tests and your own bots'
-complete -c pm -n '__fish_use_subcommand' -a init -d 'Set up a profile: exchange, wallet and API token (a wizard, or flags)'
-complete -c pm -n '__fish_use_subcommand' -a wallet -d 'EOA keys in an encrypted keystore (Web3 Secret Storage v3)'
-complete -c pm -n '__fish_use_subcommand' -a token -d 'Scoped API tokens (HMAC); secrets are stored encrypted'
-complete -c pm -n '__fish_use_subcommand' -a order -d 'Place, cancel, list and check orders'
-complete -c pm -n '__fish_use_subcommand' -a whoami -d 'Show the active identity, verified with the exchange (profile, fee rate, scopes, credential source)'
-complete -c pm -n '__fish_use_subcommand' -a completion -d 'Shell completion scripts'
-complete -c pm -n '__fish_use_subcommand' -a demo -d 'A guided tour of pm against a fresh in-process sandbox'
-complete -c pm -n '__fish_seen_subcommand_from markets; and not __fish_seen_subcommand_from list search show history feed page' -a list -d 'List active markets'
-complete -c pm -n '__fish_seen_subcommand_from list' -l limit -d 'markets per page (1-25)'
-complete -c pm -n '__fish_seen_subcommand_from list' -l page -d 'page number, from 1'
-complete -c pm -n '__fish_seen_subcommand_from list' -l all -d 'follow every page'
-complete -c pm -n '__fish_seen_subcommand_from list' -l sort -d 'sort order' -xa 'lp_rewards ending_soon newest high_value liquidity'
-complete -c pm -n '__fish_seen_subcommand_from list' -l type -d 'trade type' -xa 'clob amm group'
-complete -c pm -n '__fish_seen_subcommand_from list' -l category -d 'category id'
-complete -c pm -n '__fish_seen_subcommand_from markets; and not __fish_seen_subcommand_from list search show history feed page' -a search -d 'Search markets by text'
-complete -c pm -n '__fish_seen_subcommand_from search' -l limit -d 'results per page'
-complete -c pm -n '__fish_seen_subcommand_from search' -l page -d 'page number, from 1'
-complete -c pm -n '__fish_seen_subcommand_from markets; and not __fish_seen_subcommand_from list search show history feed page' -a show -d 'Show one market: outcomes, position ids, prices, volume, deadline, venue'
-complete -c pm -n '__fish_seen_subcommand_from markets; and not __fish_seen_subcommand_from list search show history feed page' -a history -d 'YES price history of a market (a group lists its child markets)'
-complete -c pm -n '__fish_seen_subcommand_from history' -l interval -d 'bucket size: 1h, 6h, 1d, 1w, 1mo (a month) or all' -xa '1h 6h 1d 1w 1mo all'
-complete -c pm -n '__fish_seen_subcommand_from history' -l from -d 'start time (ISO 8601, e.g. 2026-01-31 or 2026-01-31T12:00:00Z)'
-complete -c pm -n '__fish_seen_subcommand_from history' -l to -d 'end time (ISO 8601), not before --from'
-complete -c pm -n '__fish_seen_subcommand_from markets; and not __fish_seen_subcommand_from list search show history feed page' -a feed -d 'Recent trades and events of a market'
-complete -c pm -n '__fish_seen_subcommand_from feed' -l limit -d 'events per page'
-complete -c pm -n '__fish_seen_subcommand_from feed' -l page -d 'page number, from 1'
-complete -c pm -n '__fish_seen_subcommand_from markets; and not __fish_seen_subcommand_from list search show history feed page' -a page -d 'Markets of a market page (e.g. /crypto), with paging and sorting'
-complete -c pm -n '__fish_seen_subcommand_from page' -l limit -d 'markets per page'
-complete -c pm -n '__fish_seen_subcommand_from page' -l page -d 'page number (offset paging)'
-complete -c pm -n '__fish_seen_subcommand_from page' -l cursor -d 'cursor from a previous call (cursor paging)'
-complete -c pm -n '__fish_seen_subcommand_from page' -l sort -d 'createdAt, updatedAt, deadline or id; prefix - for descending'
-complete -c pm -n '__fish_seen_subcommand_from page' -l all -d 'follow every page'
-complete -c pm -n '__fish_seen_subcommand_from config; and not __fish_seen_subcommand_from get set list' -a get -d 'Print one setting of the active profile'
-complete -c pm -n '__fish_seen_subcommand_from config; and not __fish_seen_subcommand_from get set list' -a set -d 'Change one setting of the active profile'
-complete -c pm -n '__fish_seen_subcommand_from config; and not __fish_seen_subcommand_from get set list' -a list -d 'List the settings of the active profile and where each value comes from'
-complete -c pm -n '__fish_seen_subcommand_from profile; and not __fish_seen_subcommand_from list use remove' -a list -d 'List profiles'
-complete -c pm -n '__fish_seen_subcommand_from profile; and not __fish_seen_subcommand_from list use remove' -a use -d 'Make a profile the active one'
-complete -c pm -n '__fish_seen_subcommand_from profile; and not __fish_seen_subcommand_from list use remove' -a remove -d 'Remove a profile (its wallet and secrets stay in the keystore)'
-complete -c pm -n '__fish_seen_subcommand_from sandbox; and not __fish_seen_subcommand_from start stop status reset' -a start -d 'Start the embedded exchange on 127.0.0.1'
-complete -c pm -n '__fish_seen_subcommand_from start' -l port -d 'TCP port (0 picks a free one)'
-complete -c pm -n '__fish_seen_subcommand_from start' -l host -d 'address to listen on'
-complete -c pm -n '__fish_seen_subcommand_from start' -l ephemeral -d 'keep state in memory only'
-complete -c pm -n '__fish_seen_subcommand_from start' -l detach -d 'run in the background (see sandbox status/stop)'
-complete -c pm -n '__fish_seen_subcommand_from sandbox; and not __fish_seen_subcommand_from start stop status reset' -a stop -d 'Stop a detached sandbox'
-complete -c pm -n '__fish_seen_subcommand_from sandbox; and not __fish_seen_subcommand_from start stop status reset' -a status -d 'Show whether a detached sandbox is running, and its URLs'
-complete -c pm -n '__fish_seen_subcommand_from sandbox; and not __fish_seen_subcommand_from start stop status reset' -a reset -d 'Restore the sandbox to its seed (running or stored state)'
-complete -c pm -n '__fish_seen_subcommand_from wallet; and not __fish_seen_subcommand_from create import list address export remove' -a create -d 'Create a new wallet (random key, encrypted)'
-complete -c pm -n '__fish_seen_subcommand_from create' -l force -d 'replace a wallet of the same name'
-complete -c pm -n '__fish_seen_subcommand_from wallet; and not __fish_seen_subcommand_from create import list address export remove' -a import -d 'Import a key (hidden prompt, file or stdin) or a geth/cast/ethers keystore; never from argv'
-complete -c pm -n '__fish_seen_subcommand_from import' -l file -d 'read the hex key from a file'
-complete -c pm -n '__fish_seen_subcommand_from import' -l stdin -d 'read the hex key from stdin'
-complete -c pm -n '__fish_seen_subcommand_from import' -l keystore -d 'import a V3 keystore file (re-encrypted with your passphrase)'
-complete -c pm -n '__fish_seen_subcommand_from import' -l keystore-passphrase-file -d 'passphrase of that keystore file'
-complete -c pm -n '__fish_seen_subcommand_from import' -l force -d 'replace a wallet of the same name'
-complete -c pm -n '__fish_seen_subcommand_from wallet; and not __fish_seen_subcommand_from create import list address export remove' -a list -d 'List wallets and their addresses (no passphrase needed)'
-complete -c pm -n '__fish_seen_subcommand_from wallet; and not __fish_seen_subcommand_from create import list address export remove' -a address -d 'Print a wallet\'s address'
-complete -c pm -n '__fish_seen_subcommand_from wallet; and not __fish_seen_subcommand_from create import list address export remove' -a export -d 'Export a wallet as its keystore file or plain key, to a file (or stdout with --out -)'
-complete -c pm -n '__fish_seen_subcommand_from export' -l format -d 'keystore (encrypted JSON) or key (plain hex)' -xa 'keystore key'
-complete -c pm -n '__fish_seen_subcommand_from export' -l out -d 'where to write (mode 0600); - for stdout'
-complete -c pm -n '__fish_seen_subcommand_from wallet; and not __fish_seen_subcommand_from create import list address export remove' -a remove -d 'Delete a wallet from the keystore'
-complete -c pm -n '__fish_seen_subcommand_from token; and not __fish_seen_subcommand_from add derive list revoke capabilities' -a add -d 'Store an existing API token (secret from a prompt, file or stdin) for this profile'
-complete -c pm -n '__fish_seen_subcommand_from add' -l token-id -d 'the token id'
-complete -c pm -n '__fish_seen_subcommand_from add' -l secret-file -d 'file holding the secret (base64)'
-complete -c pm -n '__fish_seen_subcommand_from add' -l secret-stdin -d 'read the secret from stdin'
-complete -c pm -n '__fish_seen_subcommand_from add' -l label -d 'a note for yourself'
-complete -c pm -n '__fish_seen_subcommand_from token; and not __fish_seen_subcommand_from add derive list revoke capabilities' -a derive -d 'Derive a scoped token with an identity token; the secret is stored encrypted at once'
-complete -c pm -n '__fish_seen_subcommand_from derive' -l scopes -d 'comma-separated: trading, account_creation, delegated_signing, withdrawal'
-complete -c pm -n '__fish_seen_subcommand_from derive' -l label -d 'label shown in token list'
-complete -c pm -n '__fish_seen_subcommand_from token; and not __fish_seen_subcommand_from add derive list revoke capabilities' -a list -d 'List your active API tokens (* marks the one in use)'
-complete -c pm -n '__fish_seen_subcommand_from token; and not __fish_seen_subcommand_from add derive list revoke capabilities' -a revoke -d 'Revoke an API token'
-complete -c pm -n '__fish_seen_subcommand_from token; and not __fish_seen_subcommand_from add derive list revoke capabilities' -a capabilities -d 'Which scopes your identity may request (identity token)'
-complete -c pm -n '__fish_seen_subcommand_from order; and not __fish_seen_subcommand_from place cancel list status' -a place -d 'Place a signed order (GTC, FOK, FAK), or a batch from NDJSON'
-complete -c pm -n '__fish_seen_subcommand_from place' -l type -d 'gtc (rests), fok (all or nothing by amount), fak (fill what it can)' -xa 'gtc fok fak GTC FOK FAK'
-complete -c pm -n '__fish_seen_subcommand_from place' -l price -d 'limit price, 0.001 to 1 on a 0.001 tick (GTC, FAK)'
-complete -c pm -n '__fish_seen_subcommand_from place' -l size -d 'shares, up to 3 decimals (GTC, FAK)'
-complete -c pm -n '__fish_seen_subcommand_from place' -l amount -d 'FOK: USDC to spend (BUY) or shares to sell (SELL)'
-complete -c pm -n '__fish_seen_subcommand_from place' -l post-only -d 'GTC only: refuse if it would match immediately'
-complete -c pm -n '__fish_seen_subcommand_from place' -l client-id -d 'your idempotency key (≤128 chars); generated when absent'
-complete -c pm -n '__fish_seen_subcommand_from place' -l on-behalf-of -d 'trade for a partner sub-account'
-complete -c pm -n '__fish_seen_subcommand_from place' -l delegated -d 'unsigned order; the server signs for the sub-account (needs --on-behalf-of)'
-complete -c pm -n '__fish_seen_subcommand_from place' -l dry-run -d 'print the exact signed request body and send nothing'
-complete -c pm -n '__fish_seen_subcommand_from place' -l file -d 'NDJSON batch file, or - for stdin'
-complete -c pm -n '__fish_seen_subcommand_from place' -l batch-id -d 'with --file: namespace for generated client ids (a new id places the same lines again as new orders)'
-complete -c pm -n '__fish_seen_subcommand_from order; and not __fish_seen_subcommand_from place cancel list status' -a cancel -d 'Cancel orders by id, by client id, or all in a market (batches of 50)'
-complete -c pm -n '__fish_seen_subcommand_from cancel' -l client-id -d 'cancel by client order ids'
-complete -c pm -n '__fish_seen_subcommand_from cancel' -l all -d 'cancel every open order in this market'
-complete -c pm -n '__fish_seen_subcommand_from cancel' -l on-behalf-of -d 'cancel for a partner sub-account'
-complete -c pm -n '__fish_seen_subcommand_from order; and not __fish_seen_subcommand_from place cancel list status' -a list -d 'Your open orders in a market, with remaining size'
-complete -c pm -n '__fish_seen_subcommand_from list' -l market -d 'market slug (required)'
-complete -c pm -n '__fish_seen_subcommand_from list' -l all -d 'include matched, canceled and unmatched orders'
-complete -c pm -n '__fish_seen_subcommand_from list' -l on-behalf-of -d 'orders of a partner sub-account'
-complete -c pm -n '__fish_seen_subcommand_from order; and not __fish_seen_subcommand_from place cancel list status' -a status -d 'Status of orders by id or client id (settlement, fills)'
-complete -c pm -n '__fish_seen_subcommand_from status' -l client-id -d 'look up by client order ids'
-complete -c pm -n '__fish_seen_subcommand_from status' -l on-behalf-of -d 'orders of a partner sub-account'
-complete -c pm -n '__fish_seen_subcommand_from completion' -a 'bash zsh fish'
+# fish completion for pm (generated; do not edit). Install: pm completion fish > ~/.config/fish/completions/pm.fish
+# Every TAB asks pm itself (pm __complete), which knows global options, flags and values.
+function __pm_complete
+    set -l words (commandline -opc)
+    set -e words[1]
+    set -l cur (commandline -ct)
+    set -l out (pm __complete (math (count $words) + 1) $words "$cur" 2>/dev/null)
+    if test "$out[1]" = __files__
+        __fish_complete_path "$cur"
+    else
+        printf '%s\n' $out
+    end
+end
+complete -c pm -f -a '(__pm_complete)'

@@ -8,7 +8,7 @@ import type { Format, IO } from '../cli/output.js';
 import { toJson } from '../cli/json.js';
 import { COMMANDS, GROUPS } from './registry.js';
 import type { Entry } from './registry.js';
-import { COMPLETIONS } from './completion.js';
+import { COMPLETIONS, completeCommand } from './completion.js';
 import { VERSION } from '../cli/version.js';
 
 const GLOBAL_EXAMPLES = `
@@ -22,6 +22,8 @@ Examples:
 Exit codes: 0 ok, 1 unexpected, 2 usage/validation (nothing sent), 3 auth, 4 not found,
 5 conflict, 6 rate limited, 7 network/unavailable, 8 partial failure, 130 interrupted.
 Docs: pm <command> --help`;
+
+const GLOBAL_LINE = 'Global options (--json, -o, --profile, --base-url, --quiet, --yes, …): see pm help';
 
 function parseValue(kind: Exclude<OptionKind, 'string' | 'boolean' | 'list'>, flag: string) {
   return (raw: string): number => {
@@ -106,7 +108,9 @@ export function buildProgram(io: IO, onRun: (inv: Invocation) => void, writeErr:
       if (!g) {
         g = new Command(part).description(GROUPS[part] ?? part);
         g.showSuggestionAfterError(true).showHelpAfterError(`(run pm ${part} --help for usage)`);
-        g.configureHelp({ showGlobalOptions: true });
+        g.configureHelp({ showGlobalOptions: false });
+        const groupExamples = COMMANDS.filter((c) => c.path[0] === part && c.examples[0]).map((c) => `  $ ${c.examples[0]}`);
+        g.addHelpText('after', `\nExamples:\n${groupExamples.join('\n')}\n\n${GLOBAL_LINE}\nMore: pm help ${part} <command>`);
         groups.set(part, g);
         program.addCommand(g);
       }
@@ -124,8 +128,9 @@ export function buildProgram(io: IO, onRun: (inv: Invocation) => void, writeErr:
       cmd.addArgument(arg);
     }
     for (const o of def.options) addOption(cmd, o);
-    cmd.configureHelp({ showGlobalOptions: true });
-    cmd.addHelpText('after', `\nExamples:\n${def.examples.map((e) => `  $ ${e}`).join('\n')}`);
+    // Leaf pages do not repeat the global options (as gh does): one line points to them.
+    cmd.configureHelp({ showGlobalOptions: false });
+    cmd.addHelpText('after', `\nExamples:\n${def.examples.map((e) => `  $ ${e}`).join('\n')}\n\n${GLOBAL_LINE}`);
     cmd.action((...actionArgs: unknown[]) => {
       const command = actionArgs[actionArgs.length - 1] as Command;
       onRun({ def, positional: actionArgs.slice(0, -2), own: command.opts(), opts: command.optsWithGlobals() });
@@ -254,6 +259,8 @@ function usageJson(e: CommanderError): string {
  * @example const code = await main(['--json', 'markets', 'list'], io)
  */
 export async function main(argv: string[], io: IO): Promise<number> {
+  // Shell completion (the scripts of pm completion call this on every TAB).
+  if (argv[0] === '__complete') return completeCommand(argv.slice(1), io);
   const verbose = argv.includes('--verbose');
   let invocation: Invocation | undefined;
   // commander's error text is held back: with JSON output the error object replaces it.

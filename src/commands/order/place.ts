@@ -67,7 +67,7 @@ export default defineCommand({
     'pm order place btc-100k-2026 sell no --type fak --price 0.61 --size 5 --client-id bot-42',
     'pm order place btc-100k-2026 buy yes --price 0.40 --size 10 --post-only --dry-run',
     "pm --json order place --file orders.ndjson | jq -c 'select(.ok | not)'",
-    'pm order place --file orders.ndjson   # again after Ctrl-C: places only the rest',
+    'pm order place --file orders.ndjson --batch-id 2026-01-31',
   ],
   run: async (ctx, { args, opts }) => {
     const file = opts.file;

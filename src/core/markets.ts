@@ -212,12 +212,13 @@ export async function listMarkets(api: ApiClient, p: ListParams = {}): Promise<M
 }
 
 /** Every active market, following pages until the total is reached. */
-export async function listAllMarkets(api: ApiClient, p: ListParams = {}): Promise<Market[]> {
+export async function listAllMarkets(api: ApiClient, p: ListParams = {}, onPage?: (fetched: number, total: number) => void): Promise<Market[]> {
   const limit = MAX_LIMIT;
   const all: Market[] = [];
   for (let page = 1; page < 1000; page++) {
     const res = await listMarkets(api, { ...p, limit, page });
     all.push(...res.markets);
+    onPage?.(all.length, Math.max(res.total, all.length));
     if (res.markets.length < limit || all.length >= res.total) break;
   }
   return all;

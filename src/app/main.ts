@@ -293,7 +293,9 @@ export async function main(argv: string[], io: IO): Promise<number> {
   try {
     // Loaded only when a command runs, so --help and --version stay fast.
     const { Context } = await import('../cli/context.js');
-    ctx = new Context(io, flags, { run: main, completion: (shell) => COMPLETIONS[shell].make() });
+    // Inside pm shell, the session's Context shares the passphrase across lines.
+    const Ctx = io.session ? (await import('./session.js')).sessionContext(Context, io.session) : Context;
+    ctx = new Ctx(io, flags, { run: main, completion: (shell) => COMPLETIONS[shell].make() });
     json = ctx.out.isJson;
     // The command's module (and its dependencies) loads only now.
     const runner = await inv.def.load();

@@ -43,6 +43,16 @@ export interface IO {
   cwd: string;
   /** Raised on Ctrl-C / SIGTERM by run.ts; commands pass it to long waits. */
   signal?: AbortSignal | undefined;
+  /** Set by `pm shell` for the commands it runs: what the session shares (src/app/session.ts). */
+  session?: ShellSession | undefined;
+}
+
+/** What a `pm shell` session shares between the commands it runs. */
+export interface ShellSession {
+  /** Asks the keystore passphrase in the shell's own line editor (echo off). */
+  askPassphrase(message: string): Promise<string>;
+  /** The passphrase once given (forgotten when it proves wrong). */
+  pass?: Promise<string> | undefined;
 }
 
 export type Format = 'table' | 'json' | 'ndjson';

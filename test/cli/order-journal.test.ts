@@ -34,3 +34,18 @@ describe('pm order journal', () => {
     expect((await pm('order', 'journal', '--since', 'yesterday')).code).toBe(2);
   });
 });
+
+describe('retry notes match what happened', () => {
+  it('a 429 is not reported as a request that did not reach the exchange', async () => {
+    const faults = (b: object) => fetch(`${sb.current.baseUrl}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) });
+    await faults({ burst429: 1, match: 'POST /orders' });
+    try {
+      const r = await pm('order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.1', '--size', '5', '--client-id', 'j-429');
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/j-429 was refused by the exchange's rate limit \(429\)/);
+      expect(r.stderr).not.toMatch(/did not reach/);
+    } finally {
+      await faults({ burst429: 0, match: '' });
+    }
+  });
+});

@@ -1,25 +1,32 @@
 // Runs the whole suite with vitest and ends with the plain line CI reads: "N passed, M failed".
+// Logs (stdout not a terminal) carry no ANSI escapes, and no message about a report file: the
+// counts come from a silent reporter through a temporary file that is removed afterwards.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const vitest = join(require.resolve('vitest/package.json'), '..', 'vitest.mjs');
 const dir = mkdtempSync(join(tmpdir(), 'pm-test-'));
-const report = join(dir, 'report.json');
-const args = [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)];
+const counts = join(dir, 'counts.json');
+const reporter = fileURLToPath(new URL('./count-reporter.mjs', import.meta.url));
+const args = [vitest, 'run', '--reporter=default', `--reporter=${reporter}`, ...process.argv.slice(2)];
+const env = { ...process.env, PM_TEST_COUNTS: counts };
+if (!process.stdout.isTTY) {
+  // FORCE_COLOR=0 still forces colour in vitest's colour library: say NO_COLOR instead.
+  delete env.FORCE_COLOR;
+  env.NO_COLOR = '1';
+}
 const started = Date.now();
-const res = spawnSync(process.execPath, args, { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' } });
+const res = spawnSync(process.execPath, args, { stdio: 'inherit', env });
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-if (existsSync(report)) {
-  const r = JSON.parse(readFileSync(report, 'utf8'));
-  passed = r.numPassedTests ?? 0;
-  failed = (r.numFailedTests ?? 0) + (r.numRuntimeErrorTestSuites ?? 0) + (r.testResults ?? []).filter((t) => t.status === 'failed' && (t.assertionResults ?? []).length === 0).length;
-  skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+if (existsSync(counts)) {
+  ({ passed, failed, skipped } = JSON.parse(readFileSync(counts, 'utf8')));
 } else {
   failed = 1;
 }

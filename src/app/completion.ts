@@ -1,103 +1,272 @@
-// Shell completion scripts, generated from the command registry (and committed under
-// completions/; a test fails when they are stale).
+// Shell completion: one engine (`pm __complete <index> <words…>`, as gh and cobra do) that the
+// bash, zsh and fish scripts call, and `pm shell` uses directly. It knows the global options
+// (wherever they appear), each command's flags, and values: choices of enum flags and arguments
+// (--type, --side, -o …), profile names, wallet names, and market slugs from a short-lived local
+// cache of `markets list` (refreshed with a short timeout when stale; nothing on failure).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ManifestOption } from '../cli/command.js';
+import type { IO } from '../cli/output.js';
 import type { Entry } from './registry.js';
-import { COMMANDS, GROUPS } from './registry.js';
+import { COMMANDS } from './registry.js';
 
-const GLOBAL_FLAGS = ['--profile', '--json', '--output', '--base-url', '--ws-url', '--verbose', '--quiet', '--no-color', '--non-interactive', '--yes', '--timeout', '--passphrase-file', '--help', '--version'];
+/** The global options: flags and whether each takes a value. */
+export const GLOBAL_OPTIONS: { flags: string[]; value?: 'profile' | 'format' | 'url' | 'ms' | 'file' }[] = [
+  { flags: ['--profile'], value: 'profile' },
+  { flags: ['--json'] },
+  { flags: ['-o', '--output'], value: 'format' },
+  { flags: ['--base-url'], value: 'url' },
+  { flags: ['--ws-url'], value: 'url' },
+  { flags: ['--verbose'] },
+  { flags: ['-q', '--quiet'] },
+  { flags: ['--no-color'] },
+  { flags: ['--non-interactive'] },
+  { flags: ['-y', '--yes'] },
+  { flags: ['--timeout'], value: 'ms' },
+  { flags: ['--passphrase-file'], value: 'file' },
+  { flags: ['-h', '--help'] },
+  { flags: ['-V', '--version'] },
+];
 
-function flagsOf(def: Entry): string[] {
-  const own = (def.options ?? []).flatMap((o) => o.flags.split(/[ ,]+/).filter((f) => f.startsWith('-')));
-  return [...own, ...GLOBAL_FLAGS];
+/** A value source: fixed words, or something looked up when TAB is pressed. */
+export type ValueKind = { words: string[] } | 'slug' | 'profile' | 'wallet' | 'file' | 'none';
+
+const longFlags = (o: ManifestOption): string[] => o.flags.split(/[ ,]+/).filter((f) => f.startsWith('-'));
+const takesValue = (o: ManifestOption): boolean => o.type !== 'boolean';
+
+/** What an option's value is (by its choices, then by what it names). */
+function optionValues(cmd: Entry, o: ManifestOption): ValueKind {
+  if (o.choices?.length) return { words: [...new Set(o.choices.map((c) => c.toLowerCase()))] };
+  const d = `${o.name} ${o.description}`.toLowerCase();
+  if (o.name === 'market' || (o.name === 'all' && cmd.path.join(' ') === 'order cancel') || /\bmarket slug\b/.test(d)) return 'slug';
+  if (o.name === 'wallet') return 'wallet';
+  if (/file$/i.test(o.name) || o.name === 'out') return 'file';
+  return 'none';
 }
 
-function tree(): { top: string[]; subs: Map<string, Entry[]>; leaves: Map<string, Entry> } {
-  const subs = new Map<string, Entry[]>();
-  const leaves = new Map<string, Entry>();
-  for (const def of COMMANDS) {
-    const [first = '', second] = def.path;
-    if (second === undefined) leaves.set(first, def);
-    else subs.set(first, [...(subs.get(first) ?? []), def]);
+/** What the n-th positional argument of a command is. */
+function argValues(cmd: Entry, n: number): ValueKind {
+  const args = cmd.args;
+  const a = args[n] ?? (args.length && args[args.length - 1]?.variadic ? args[args.length - 1] : undefined);
+  if (!a) return 'none';
+  if (a.choices?.length) return { words: [...new Set(a.choices.map((c) => c.toLowerCase()))] };
+  const path = cmd.path.join(' ');
+  const d = `${a.name} ${a.description}`.toLowerCase();
+  if (path.startsWith('profile ')) return 'profile';
+  if (path.startsWith('wallet ') && a.name === 'name') return 'wallet';
+  if (a.name === 'slug' || /market slug/.test(d)) return 'slug';
+  if (/file/.test(a.name)) return 'file';
+  return 'none';
+}
+
+export interface CompletionSources {
+  profiles(): Promise<string[]> | string[];
+  wallets(): Promise<string[]> | string[];
+  slugs(): Promise<string[]> | string[];
+}
+
+/** Reads what the words before the cursor say: global values, the command, positionals, a pending flag. */
+export function analyse(words: string[]): { globals: Record<string, string>; cmd: Entry | undefined; group: string | undefined; positional: number; pending: ValueKind | undefined } {
+  const globals: Record<string, string> = {};
+  let group: string | undefined;
+  let cmd: Entry | undefined;
+  let positional = 0;
+  let pending: ValueKind | undefined;
+  const globalOf = (w: string) => GLOBAL_OPTIONS.find((g) => g.flags.includes(w));
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i] ?? '';
+    const eq = /^(--[^=]+)=(.*)$/.exec(w);
+    const flag = eq ? (eq[1] ?? '') : w;
+    if (w === '--') break;
+    if (flag.startsWith('-') && flag.length > 1) {
+      const g = globalOf(flag);
+      const own = cmd?.options.find((o) => longFlags(o).includes(flag));
+      if (g?.value || (own && takesValue(own))) {
+        const kind: ValueKind = g?.value ? (g.value === 'profile' ? 'profile' : g.value === 'format' ? { words: ['table', 'json', 'ndjson'] } : g.value === 'file' ? 'file' : 'none') : optionValues(cmd as Entry, own as ManifestOption);
+        if (eq) {
+          if (g) globals[flag] = eq[2] ?? '';
+          continue;
+        }
+        if (i === words.length - 1) {
+          pending = kind;
+          break;
+        }
+        if (g) globals[flag] = words[i + 1] ?? '';
+        i++;
+        // A list option (--client-id a b c) takes every word up to the next flag.
+        if (own?.type === 'list') while (i + 1 < words.length && !(words[i + 1] ?? '').startsWith('-')) i++;
+      }
+      continue;
+    }
+    if (!cmd && !group) {
+      const leaf = COMMANDS.find((c) => c.path.length === 1 && (c.path[0] === w || c.aliases?.includes(w)));
+      if (leaf) cmd = leaf;
+      else if (COMMANDS.some((c) => c.path.length > 1 && c.path[0] === w)) group = w;
+      else return { globals, cmd: undefined, group: undefined, positional: -1, pending: undefined };
+    } else if (!cmd && group) {
+      cmd = COMMANDS.find((c) => c.path[0] === group && (c.path[1] === w || c.aliases?.includes(w)));
+      if (!cmd) return { globals, cmd: undefined, group, positional: -1, pending: undefined };
+    } else positional++;
   }
-  const top = [...new Set(COMMANDS.map((d) => d.path[0] ?? ''))];
-  return { top, subs, leaves };
+  return { globals, cmd, group, positional, pending };
 }
 
-const choicesOf = (def: Entry): string[] => (def.args ?? []).flatMap((a) => [...(a.choices ?? [])]);
+/**
+ * The candidates for the word at `words[index]` (words exclude `pm`; later words are ignored),
+ * filtered by what was typed. `['__files__']` asks the shell for file names.
+ * @example await complete(['--profile', 'sandbox', 'ma'], 2, sources) // ['markets']
+ */
+export async function complete(words: string[], index: number, sources: CompletionSources): Promise<string[]> {
+  const before = words.slice(0, index);
+  const cur = words[index] ?? '';
+  const a = analyse(before);
+  const values = async (k: ValueKind): Promise<string[]> => {
+    if (k === 'none') return [];
+    if (k === 'file') return ['__files__'];
+    if (k === 'slug') return sources.slugs();
+    if (k === 'profile') return sources.profiles();
+    if (k === 'wallet') return sources.wallets();
+    return k.words;
+  };
+  let out: string[];
+  if (a.pending) out = await values(a.pending);
+  else if (a.positional < 0) out = [];
+  else if (cur.startsWith('-')) {
+    const own = a.cmd ? a.cmd.options.flatMap(longFlags).filter((f) => f.startsWith('--')) : [];
+    out = [...own, ...GLOBAL_OPTIONS.flatMap((g) => g.flags.filter((f) => f.startsWith('--')))];
+  } else if (!a.cmd && !a.group) out = [...new Set(COMMANDS.map((c) => c.path[0] ?? ''))];
+  else if (!a.cmd && a.group) out = COMMANDS.filter((c) => c.path[0] === a.group).map((c) => c.path[1] ?? '');
+  else out = a.cmd ? await values(argValues(a.cmd, a.positional)) : [];
+  if (out[0] === '__files__') return out;
+  const lc = cur.toLowerCase();
+  return [...new Set(out)].filter((w) => w.toLowerCase().startsWith(lc));
+}
+
+const SLUG_TTL_MS = 10 * 60_000;
+
+/** The sources for a real run: config, keystore, and the slug cache under PM_HOME/cache. */
+export async function liveSources(io: IO, globals: Record<string, string>): Promise<CompletionSources> {
+  const { Context } = await import('../cli/context.js');
+  const profile = globals['--profile'];
+  const ctx = new Context({ ...io, stderr: { write: () => true } }, { profile: undefined, json: false, verbose: false, quiet: true, color: false, nonInteractive: true, yes: false, ...(globals['--base-url'] ? { baseUrl: globals['--base-url'] } : {}) });
+  const profiles = (): string[] => {
+    try {
+      return Object.keys(ctx.config().profiles);
+    } catch {
+      return [];
+    }
+  };
+  return {
+    profiles,
+    wallets: async () => {
+      try {
+        return (await ctx.keystore()).listWallets().map((w) => w.name);
+      } catch {
+        return [];
+      }
+    },
+    slugs: async () => {
+      const file = join(ctx.home, 'cache', 'market-slugs.json');
+      let base = '';
+      try {
+        base = profile && profiles().includes(profile) ? new Context(io, { profile, json: false, verbose: false, quiet: true, color: false, nonInteractive: true, yes: false, ...(globals['--base-url'] ? { baseUrl: globals['--base-url'] } : {}) }).baseUrl : ctx.baseUrl;
+      } catch {
+        return [];
+      }
+      try {
+        const c = JSON.parse(readFileSync(file, 'utf8')) as { at?: unknown; baseUrl?: unknown; slugs?: unknown };
+        if (typeof c.at === 'number' && Date.now() - c.at < SLUG_TTL_MS && c.baseUrl === base && Array.isArray(c.slugs)) return c.slugs.filter((s): s is string => typeof s === 'string');
+      } catch {
+        // no cache yet, or a damaged one: rebuilt below
+      }
+      try {
+        const { ApiClient } = await import('../core/http.js');
+        const { marketIndex } = await import('../core/markets.js');
+        const api = new ApiClient({ baseUrl: base, timeoutMs: 2500, userAgent: 'pm-cli' });
+        try {
+          const slugs = (await marketIndex(api)).map((m) => m.slug);
+          const { writePrivateFileAtomic } = await import('../core/fsutil.js');
+          try {
+            writePrivateFileAtomic(file, JSON.stringify({ at: Date.now(), baseUrl: base, slugs }));
+          } catch {
+            // a read-only PM_HOME: no cache
+          }
+          return slugs;
+        } finally {
+          await api.close();
+        }
+      } catch {
+        return [];
+      }
+    },
+  };
+}
+
+/** `pm __complete <index> <words…>`: prints one candidate per line, never an error. */
+export async function completeCommand(argv: string[], io: IO): Promise<number> {
+  const index = Number(argv[0]) - 1;
+  const words = argv.slice(1);
+  if (!Number.isInteger(index) || index < 0) return 0;
+  try {
+    const a = analyse(words.slice(0, index));
+    const out = await complete(words, index, await liveSources(io, a.globals));
+    if (out.length) io.stdout.write(`${out.join('\n')}\n`);
+  } catch {
+    // completion never prints errors into the user's command line
+  }
+  return 0;
+}
 
 export function bashCompletion(): string {
-  const { top, subs, leaves } = tree();
-  const cases: string[] = [];
-  for (const [noun, defs] of subs) {
-    cases.push(`    ${noun})\n      if [ "$cword" -eq 2 ]; then words_="${defs.map((d) => d.path[1]).join(' ')}"; else case "\${COMP_WORDS[2]}" in`);
-    for (const d of defs) cases.push(`        ${d.path[1]}) words_="${flagsOf(d).join(' ')}" ;;`);
-    cases.push('      esac; fi ;;');
-  }
-  for (const [name, d] of leaves) cases.push(`    ${name}) words_="${[...choicesOf(d), ...flagsOf(d)].join(' ')}" ;;`);
-  return `# bash completion for pm (generated from the command registry; do not edit)
+  return `# bash completion for pm (generated; do not edit). Install: pm completion bash > ~/.local/share/bash-completion/completions/pm
+# Every TAB asks pm itself (pm __complete), which knows global options, flags and values.
 _pm() {
-  local cur cword words_
-  cur="\${COMP_WORDS[COMP_CWORD]}"
-  cword=$COMP_CWORD
-  if [ "$cword" -eq 1 ]; then
-    words_="${top.join(' ')} ${GLOBAL_FLAGS.join(' ')}"
+  local cur="\${COMP_WORDS[COMP_CWORD]}" out
+  local IFS=$'\\n'
+  out=$(pm __complete "$COMP_CWORD" "\${COMP_WORDS[@]:1}" 2>/dev/null)
+  if [ "$out" = "__files__" ]; then
+    COMPREPLY=( $(compgen -f -- "$cur") )
   else
-    case "\${COMP_WORDS[1]}" in
-${cases.join('\n')}
-    *) words_="${GLOBAL_FLAGS.join(' ')}" ;;
-    esac
+    COMPREPLY=( $(compgen -W "$out" -- "$cur") )
   fi
-  COMPREPLY=( $(compgen -W "$words_" -- "$cur") )
 }
 complete -F _pm pm
 `;
 }
 
 export function zshCompletion(): string {
-  const { top, subs, leaves } = tree();
-  const desc = (s: string): string => s.replace(/[:'[\]]/g, ' ');
-  const topLines = top.map((t) => `    '${t}:${desc(GROUPS[t] ?? leaves.get(t)?.summary ?? t)}'`).join('\n');
-  const subCases = [...subs].map(([noun, defs]) => `      ${noun})\n        if (( CURRENT == 3 )); then\n          _describe 'command' '(${defs.map((d) => `${d.path[1]}:${desc(d.summary).replace(/ /g, '\\ ')}`).join(' ')})'\n        else\n          case $words[3] in\n${defs.map((d) => `            ${d.path[1]}) _values 'flag' ${flagsOf(d).map((f) => `'${f}'`).join(' ')} ;;`).join('\n')}\n          esac\n        fi ;;`).join('\n');
-  const leafCases = [...leaves].map(([name, d]) => `      ${name}) _values 'arg' ${[...choicesOf(d), ...flagsOf(d)].map((f) => `'${f}'`).join(' ')} ;;`).join('\n');
   return `#compdef pm
-# zsh completion for pm (generated from the command registry; do not edit)
+# zsh completion for pm (generated; do not edit). Install: pm completion zsh > "\${fpath[1]}/_pm"
+# Every TAB asks pm itself (pm __complete), which knows global options, flags and values.
 _pm() {
-  local -a commands
-  commands=(
-${topLines}
-  )
-  if (( CURRENT == 2 )); then
-    _describe 'command' commands
-    return
+  local -a out
+  out=("\${(@f)$(pm __complete $((CURRENT - 1)) "\${(@)words[2,-1]}" 2>/dev/null)}")
+  if [[ "\${out[1]}" == __files__ ]]; then
+    _files
+  elif (( \${#out} )) && [[ -n "\${out[1]}" ]]; then
+    compadd -- "\${out[@]}"
   fi
-  case $words[2] in
-${subCases}
-${leafCases}
-  esac
 }
-_pm "$@"
+if [[ "\${funcstack[1]}" == _pm ]]; then _pm "$@"; else compdef _pm pm; fi
 `;
 }
 
 export function fishCompletion(): string {
-  const { top, subs, leaves } = tree();
-  const esc = (s: string): string => s.replace(/'/g, "\\'");
-  const lines = ['# fish completion for pm (generated from the command registry; do not edit)', 'complete -c pm -f'];
-  for (const f of GLOBAL_FLAGS) lines.push(`complete -c pm -l ${f.slice(2)}`);
-  for (const t of top) lines.push(`complete -c pm -n '__fish_use_subcommand' -a ${t} -d '${esc(GROUPS[t] ?? leaves.get(t)?.summary ?? t)}'`);
-  for (const [noun, defs] of subs) {
-    for (const d of defs) {
-      lines.push(`complete -c pm -n '__fish_seen_subcommand_from ${noun}; and not __fish_seen_subcommand_from ${defs.map((x) => x.path[1]).join(' ')}' -a ${d.path[1]} -d '${esc(d.summary)}'`);
-      for (const o of d.options ?? []) {
-        const long = o.flags.split(/[ ,]+/).find((f) => f.startsWith('--'));
-        if (long) lines.push(`complete -c pm -n '__fish_seen_subcommand_from ${d.path[1]}' -l ${long.slice(2)} -d '${esc(o.description)}'${o.choices ? ` -xa '${o.choices.join(' ')}'` : ''}`);
-      }
-    }
-  }
-  for (const [name, d] of leaves) {
-    const ch = choicesOf(d);
-    if (ch.length) lines.push(`complete -c pm -n '__fish_seen_subcommand_from ${name}' -a '${ch.join(' ')}'`);
-  }
-  return `${lines.join('\n')}\n`;
+  return `# fish completion for pm (generated; do not edit). Install: pm completion fish > ~/.config/fish/completions/pm.fish
+# Every TAB asks pm itself (pm __complete), which knows global options, flags and values.
+function __pm_complete
+    set -l words (commandline -opc)
+    set -e words[1]
+    set -l cur (commandline -ct)
+    set -l out (pm __complete (math (count $words) + 1) $words "$cur" 2>/dev/null)
+    if test "$out[1]" = __files__
+        __fish_complete_path "$cur"
+    else
+        printf '%s\\n' $out
+    end
+end
+complete -c pm -f -a '(__pm_complete)'
+`;
 }
 
 export const COMPLETIONS = { bash: { file: 'pm.bash', make: bashCompletion }, zsh: { file: '_pm', make: zshCompletion }, fish: { file: 'pm.fish', make: fishCompletion } } as const;

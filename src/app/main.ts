@@ -8,7 +8,7 @@ import type { Format, IO } from '../cli/output.js';
 import { toJson } from '../cli/json.js';
 import { COMMANDS, GROUPS } from './registry.js';
 import type { Entry } from './registry.js';
-import { COMPLETIONS } from './completion.js';
+import { COMPLETIONS, completeCommand } from './completion.js';
 import { VERSION } from '../cli/version.js';
 import { parseDuration } from '../core/duration.js';
 
@@ -24,6 +24,8 @@ Exit codes: 0 ok, 1 unexpected, 2 usage/validation (nothing sent), 3 auth, 4 not
 5 conflict, 6 rate limited, 7 network/unavailable, 8 partial failure, 130 interrupted.
 Docs: pm <command> --help`;
 
+const GLOBAL_LINE = 'Global options (--json, -o, --profile, --base-url, --quiet, --yes, …): see pm help';
+
 function parseValue(kind: Exclude<OptionKind, 'string' | 'boolean' | 'list'>, flag: string) {
   return (raw: string): number => {
     if (!/^\d+$/.test(raw)) throw new InvalidArgumentError(`expected a whole number, got "${raw}".`);
@@ -34,9 +36,27 @@ function parseValue(kind: Exclude<OptionKind, 'string' | 'boolean' | 'list'>, fl
   };
 }
 
+/**
+ * Choices match in any case (`Buy`, `YES`, `GTC`) and give the spelling the definition lists
+ * first: sides, outcomes and types are case-insensitive everywhere.
+ */
+function choiceParser(choices: readonly string[]) {
+  return (raw: string): string => {
+    const hit = choices.find((c) => c === raw) ?? choices.find((c) => c.toLowerCase() === raw.toLowerCase());
+    if (hit === undefined) {
+      const near = raw ? choices.find((c) => c.toLowerCase().startsWith(raw.toLowerCase())) : undefined;
+      throw new InvalidArgumentError(`Allowed choices are ${[...new Set(choices.map((c) => c.toLowerCase()))].join(', ')}.${near ? ` Did you mean ${near}?` : ''}`);
+    }
+    return hit;
+  };
+}
+
 function addOption(cmd: Command, def: ManifestOption): void {
   const opt = new Option(def.flags, def.description);
-  if (def.choices) opt.choices(def.choices);
+  if (def.choices) {
+    opt.choices(def.choices);
+    opt.argParser(choiceParser(def.choices));
+  }
   if (def.type === 'int' || def.type === 'positiveInt' || def.type === 'port') {
     const long = def.flags.split(/[ ,]+/).find((f) => f.startsWith('--')) ?? def.flags;
     opt.argParser(parseValue(def.type, long));
@@ -95,7 +115,9 @@ export function buildProgram(io: IO, onRun: (inv: Invocation) => void, writeErr:
       if (!g) {
         g = new Command(part).description(GROUPS[part] ?? part);
         g.showSuggestionAfterError(true).showHelpAfterError(`(run pm ${part} --help for usage)`);
-        g.configureHelp({ showGlobalOptions: true });
+        g.configureHelp({ showGlobalOptions: false });
+        const groupExamples = COMMANDS.filter((c) => c.path[0] === part && c.examples[0]).map((c) => `  $ ${c.examples[0]}`);
+        g.addHelpText('after', `\nExamples:\n${groupExamples.join('\n')}\n\n${GLOBAL_LINE}\nMore: pm help ${part} <command>`);
         groups.set(part, g);
         program.addCommand(g);
       }
@@ -106,12 +128,16 @@ export function buildProgram(io: IO, onRun: (inv: Invocation) => void, writeErr:
     for (const a of def.args) {
       const name = a.variadic ? `${a.name}...` : a.name;
       const arg = cmd.createArgument(a.required ? `<${name}>` : `[${name}]`, a.description);
-      if (a.choices) arg.choices(a.choices);
+      if (a.choices) {
+        arg.choices(a.choices);
+        if (!a.variadic) arg.argParser(choiceParser(a.choices));
+      }
       cmd.addArgument(arg);
     }
     for (const o of def.options) addOption(cmd, o);
-    cmd.configureHelp({ showGlobalOptions: true });
-    cmd.addHelpText('after', `\nExamples:\n${def.examples.map((e) => `  $ ${e}`).join('\n')}`);
+    // Leaf pages do not repeat the global options (as gh does): one line points to them.
+    cmd.configureHelp({ showGlobalOptions: false });
+    cmd.addHelpText('after', `\nExamples:\n${def.examples.map((e) => `  $ ${e}`).join('\n')}\n\n${GLOBAL_LINE}`);
     cmd.action((...actionArgs: unknown[]) => {
       const command = actionArgs[actionArgs.length - 1] as Command;
       onRun({ def, positional: actionArgs.slice(0, -2), own: command.opts(), opts: command.optsWithGlobals() });
@@ -240,6 +266,8 @@ function usageJson(e: CommanderError): string {
  * @example const code = await main(['--json', 'markets', 'list'], io)
  */
 export async function main(argv: string[], io: IO): Promise<number> {
+  // Shell completion (the scripts of pm completion call this on every TAB).
+  if (argv[0] === '__complete') return completeCommand(argv.slice(1), io);
   const verbose = argv.includes('--verbose');
   let invocation: Invocation | undefined;
   // commander's error text is held back: with JSON output the error object replaces it.
@@ -272,7 +300,9 @@ export async function main(argv: string[], io: IO): Promise<number> {
   try {
     // Loaded only when a command runs, so --help and --version stay fast.
     const { Context } = await import('../cli/context.js');
-    ctx = new Context(io, flags, { run: main, completion: (shell) => COMPLETIONS[shell].make() });
+    // Inside pm shell, the session's Context shares the passphrase across lines.
+    const Ctx = io.session ? (await import('./session.js')).sessionContext(Context, io.session) : Context;
+    ctx = new Ctx(io, flags, { run: main, completion: (shell) => COMPLETIONS[shell].make() });
     json = ctx.out.isJson;
     // The command's module (and its dependencies) loads only now.
     const runner = await inv.def.load();

@@ -10,7 +10,19 @@
 //   warnings go nowhere (--verbose lets them through).
 import { Chalk } from 'chalk';
 import type { ChalkInstance } from 'chalk';
+import { createRequire } from 'node:module';
 import { toJson } from './json.js';
+
+/** Live progress of long work on stderr (see Output.progress). */
+export interface Progress {
+  /** Sets the counts; `done` of `total` items are finished. */
+  update(done: number, counts: Record<string, number | string>): void;
+  /** Changes the total (when it becomes known). */
+  setTotal(total: number): void;
+  /** Prints a line above the bar (notes, warnings) without breaking it. */
+  log(line: string): void;
+  stop(): void;
+}
 
 export interface OutStream {
   write(chunk: string): unknown;
@@ -31,9 +43,26 @@ export interface IO {
   cwd: string;
   /** Raised on Ctrl-C / SIGTERM by run.ts; commands pass it to long waits. */
   signal?: AbortSignal | undefined;
+  /** Set by `pm shell` for the commands it runs: what the session shares (src/app/session.ts). */
+  session?: ShellSession | undefined;
+}
+
+/** What a `pm shell` session shares between the commands it runs. */
+export interface ShellSession {
+  /** Asks the keystore passphrase in the shell's own line editor (echo off). */
+  askPassphrase(message: string): Promise<string>;
+  /** The passphrase once given (forgotten when it proves wrong). */
+  pass?: Promise<string> | undefined;
 }
 
 export type Format = 'table' | 'json' | 'ndjson';
+
+/** "1234567.5" -> "1,234,567.5" (the integer part only; a sign is kept). */
+export function groupThousands(decimal: string): string {
+  const m = /^(-?)(\d+)(\.\d+)?$/.exec(decimal);
+  if (!m) return decimal;
+  return `${m[1]}${(m[2] ?? '').replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${m[3] ?? ''}`;
+}
 
 export { toJson };
 
@@ -151,6 +180,60 @@ export class Output {
         .trimEnd();
     this.line(render(columns.map((c) => c.header), true));
     for (const r of rows) this.line(render(r, false));
+  }
+
+  /** Whether numbers get thousands separators: for people on a terminal, never for programs. */
+  get grouped(): boolean {
+    return this.format === 'table' && this.io.stdout.isTTY === true;
+  }
+
+  /**
+   * Money and share amounts, formatted one way everywhere: a decimal string (e.g. from
+   * formatUnits) gets thousands separators on a TTY and stays plain when piped or in JSON.
+   * @example out.num('1284500.25') // '1,284,500.25' on a TTY
+   */
+  num(decimal: string): string {
+    return this.grouped ? groupThousands(decimal) : decimal;
+  }
+
+  /** Dollars: `$` and two decimals (grouped on a TTY). */
+  usd(decimal: string): string {
+    const [w = '0', f = ''] = decimal.split('.');
+    return `$${this.num(`${w}.${f.padEnd(2, '0').slice(0, Math.max(2, f.length))}`)}`;
+  }
+
+  /**
+   * A progress bar on stderr (cli-progress) for people watching a terminal: only when stderr is
+   * a TTY, the output is a table and not --quiet; otherwise null (nothing is drawn). `format`
+   * uses cli-progress tokens ({bar}, {value}, {total}, {eta_formatted}) and the keys of the
+   * counts given to update.
+   * @example const p = out.progress(120, '{bar} {value}/{total} | {placed} placed'); p?.update(1, { placed: 1 }); p?.stop()
+   */
+  progress(total: number, format: string, counts: Record<string, number | string> = {}): Progress | null {
+    if (this.io.stderr.isTTY !== true || this.quiet || this.isJson) return null;
+    const require = createRequire(import.meta.url);
+    const { MultiBar } = require('cli-progress') as typeof import('cli-progress');
+    const multi = new MultiBar({ stream: this.io.stderr as unknown as NodeJS.WritableStream, format, hideCursor: true, clearOnComplete: false, stopOnComplete: false, fps: 8, barsize: 24, etaBuffer: 20, autopadding: true, barCompleteChar: '█', barIncompleteChar: '░' });
+    const bar = multi.create(total, 0, counts);
+    let stopped = false;
+    return {
+      update: (done, c) => {
+        if (!stopped) bar.update(done, c);
+      },
+      setTotal: (t) => {
+        if (!stopped) bar.setTotal(t);
+      },
+      log: (line) => {
+        if (stopped) this.io.stderr.write(`${line}\n`);
+        else multi.log(`${line}\n`);
+      },
+      stop: () => {
+        if (stopped) return;
+        stopped = true;
+        multi.update();
+        multi.stop();
+      },
+    };
   }
 
   /** An aligned `key  value` block (for `show` commands). */

@@ -90,19 +90,100 @@ export function parseMarket(v: unknown): Market {
   };
 }
 
-/** Accepts a slug or a limitless.exchange market URL and returns the slug. */
+/** The exchange's own web site: a market URL is https://limitless.exchange/markets/<slug>. */
+const EXCHANGE_SITE = /^(?:[a-z0-9-]+\.)*limitless\.exchange$/i;
+const SLUG = /^[a-z0-9][a-z0-9_.-]{0,199}$/;
+const SLUG_HINT = 'A market is a slug such as btc-100k-2026 (any case) or its page https://limitless.exchange/markets/btc-100k-2026: see pm markets list';
+
+/** Checks a slug (lower-cased: slugs on the exchange are lower case). */
+function checkSlug(slug: string, input: string, fromUrl: boolean): string {
+  const s = slug.toLowerCase();
+  if (!SLUG.test(s)) {
+    const what = fromUrl ? `the URL "${input}" names "${slug}", which is not a market slug` : `"${input}" is not a market slug`;
+    throw new UsageError(what, { hint: SLUG_HINT });
+  }
+  return s;
+}
+
+/** The slug inside an exchange market URL; any other site, or a URL without a market, is refused. */
+function slugFromUrl(input: string, s: string): string {
+  let u: URL;
+  try {
+    u = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(s) ? s : `https://${s}`);
+  } catch {
+    throw new UsageError(`"${input}" is neither a market slug nor a valid URL`, { hint: SLUG_HINT });
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new UsageError(`"${input}" is not a web address of the exchange (${u.protocol.replace(/:$/, '')} URL)`, { hint: SLUG_HINT });
+  if (!EXCHANGE_SITE.test(u.hostname)) {
+    throw new UsageError(`${u.hostname} is not the exchange's site: pm takes a slug or a limitless.exchange market URL, not a link to another site`, { hint: SLUG_HINT });
+  }
+  const parts = u.pathname.split('/').filter(Boolean);
+  const i = parts.findIndex((p) => p === 'markets' || p === 'market');
+  const raw = i >= 0 ? parts[i + 1] : undefined;
+  if (raw === undefined || i + 2 < parts.length) throw new UsageError(`"${input}" is not a market page: expected https://limitless.exchange/markets/<slug>`, { hint: SLUG_HINT });
+  let slug: string;
+  try {
+    slug = decodeURIComponent(raw);
+  } catch {
+    throw new UsageError(`the URL "${input}" has a malformed percent-encoding in its market slug`, { hint: SLUG_HINT });
+  }
+  return checkSlug(slug, input, true);
+}
+
+/**
+ * A market argument as a slug: a slug in any case, or the exchange's market URL (another site's
+ * URL is refused, and the slug decoded from a URL is checked like a typed one).
+ * @example slugFrom('https://limitless.exchange/markets/BTC-100k-2026') === 'btc-100k-2026'
+ */
 export function slugFrom(input: string): string {
   const s = input.trim();
-  if (/^https?:\/\//.test(s)) {
-    const u = new URL(s);
-    const parts = u.pathname.split('/').filter(Boolean);
-    const i = parts.findIndex((p) => p === 'markets' || p === 'market');
-    const slug = i >= 0 ? parts[i + 1] : parts[parts.length - 1];
-    if (!slug) throw new UsageError(`cannot find a market slug in "${input}"`);
-    return decodeURIComponent(slug);
+  if (s === '') throw new UsageError('the market is empty', { hint: SLUG_HINT });
+  if (/^[a-z][a-z0-9+.-]*:/i.test(s) || s.includes('/') || /^(?:www\.)?limitless\.exchange\b/i.test(s)) return slugFromUrl(input, s);
+  return checkSlug(s, input, false);
+}
+
+/** Levenshtein distance (small strings only). */
+export function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_v, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
   }
-  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(s)) throw new UsageError(`"${input}" is not a market slug`, { hint: 'A slug looks like btc-100k-2026: see pm markets list' });
-  return s;
+  return prev[b.length] ?? 0;
+}
+
+const STOP = new Set(['the', 'will', 'a', 'an', 'of', 'on', 'in', 'by', 'at', 'to', 'be', 'is', 'and', 'or', 'for', 'before', 'after', 'above', 'below']);
+const words = (s: string): string[] => s.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1 && !STOP.has(w));
+
+/**
+ * Markets a mistyped slug probably meant: close by edit distance, or sharing words with the
+ * title or the slug (best first, at most `max`).
+ */
+export function suggestMarkets(input: string, markets: { slug: string; title: string }[], max = 3): string[] {
+  const q = input.toLowerCase();
+  const qWords = new Set(words(q));
+  const scored = markets.map((m) => {
+    const d = editDistance(q, m.slug);
+    const near = d <= Math.max(2, Math.floor(m.slug.length / 4));
+    const shared = new Set([...words(m.title), ...words(m.slug)].filter((w) => qWords.has(w) || [...qWords].some((x) => x.length >= 4 && (w.startsWith(x) || x.startsWith(w))))).size;
+    return { slug: m.slug, near, d, shared };
+  });
+  return scored
+    .filter((x) => x.near || x.shared > 0)
+    .sort((a, b) => Number(b.near) - Number(a.near) || (a.near ? a.d - b.d : 0) || b.shared - a.shared || a.d - b.d)
+    .slice(0, max)
+    .map((x) => x.slug);
+}
+
+/** Slugs and titles of the active markets and their group children, for suggestions and completion. */
+export async function marketIndex(api: ApiClient): Promise<{ slug: string; title: string }[]> {
+  const out: { slug: string; title: string }[] = [];
+  for (const m of await listAllMarkets(api)) {
+    out.push({ slug: m.slug, title: m.title });
+    for (const c of m.children) out.push({ slug: c.slug, title: c.title });
+  }
+  return out;
 }
 
 export interface ListParams {
@@ -131,12 +212,13 @@ export async function listMarkets(api: ApiClient, p: ListParams = {}): Promise<M
 }
 
 /** Every active market, following pages until the total is reached. */
-export async function listAllMarkets(api: ApiClient, p: ListParams = {}): Promise<Market[]> {
+export async function listAllMarkets(api: ApiClient, p: ListParams = {}, onPage?: (fetched: number, total: number) => void): Promise<Market[]> {
   const limit = MAX_LIMIT;
   const all: Market[] = [];
   for (let page = 1; page < 1000; page++) {
     const res = await listMarkets(api, { ...p, limit, page });
     all.push(...res.markets);
+    onPage?.(all.length, Math.max(res.total, all.length));
     if (res.markets.length < limit || all.length >= res.total) break;
   }
   return all;
@@ -151,9 +233,16 @@ export async function searchMarkets(api: ApiClient, query: string, p: { limit?: 
   return { markets: list.map(parseMarket), total: isObj(d) && typeof d['totalMarketsCount'] === 'number' ? d['totalMarketsCount'] : list.length };
 }
 
-function notFound(slug: string, e: unknown): never {
+async function notFound(api: ApiClient, slug: string, e: unknown): Promise<never> {
   if (e instanceof NotFoundError) {
-    throw new NotFoundError(`no market "${slug}"`, { status: 404, hint: `Find slugs with: pm markets search ${slug.split('-')[0] ?? slug}` });
+    let near: string[] = [];
+    try {
+      near = suggestMarkets(slug, await marketIndex(api));
+    } catch {
+      // suggestions are best effort
+    }
+    const hint = near.length ? `Did you mean ${near.join(', ')}?` : `See pm markets list, or pm markets search <words>.`;
+    throw new NotFoundError(`no market "${slug}"`, { status: 404, hint });
   }
   throw e;
 }
@@ -164,7 +253,7 @@ export async function getMarket(api: ApiClient, slug: string): Promise<Market> {
     const res = await api.request<unknown>({ method: 'GET', path: `/markets/${encodeURIComponent(slug)}` });
     return parseMarket(res.data);
   } catch (e) {
-    return notFound(slug, e);
+    return notFound(api, slug, e);
   }
 }
 
@@ -201,7 +290,7 @@ export async function getOrderBook(api: ApiClient, slug: string): Promise<OrderB
   try {
     d = (await api.request<unknown>({ method: 'GET', path: `/markets/${encodeURIComponent(slug)}/orderbook` })).data;
   } catch (e) {
-    return notFound(slug, e);
+    return notFound(api, slug, e);
   }
   if (!isObj(d)) throw new ExchangeError('unexpected order book answer');
   const bids = levels(d['bids']).sort((a, b) => (b.price > a.price ? 1 : b.price < a.price ? -1 : 0));
@@ -220,6 +309,32 @@ export async function getOrderBook(api: ApiClient, slug: string): Promise<OrderB
     midpoint: bestBid !== null && bestAsk !== null ? (bestBid + bestAsk) / 2n : (priceFromWire(d['adjustedMidpoint']) ?? null),
     lastTradePrice: priceFromWire(d['lastTradePrice']),
     minSize: rawFromWire(d['minSize']),
+    bidDepth: sum(bids, (l) => l.size),
+    askDepth: sum(asks, (l) => l.size),
+    bidNotional: sum(bids, (l) => (l.size * l.price) / 1_000_000n),
+    askNotional: sum(asks, (l) => (l.size * l.price) / 1_000_000n),
+  };
+}
+
+/**
+ * The NO side of a YES book: a YES bid at p is a NO ask at 1 - p (and a YES ask a NO bid), so
+ * the NO book is the YES book mirrored; sizes are the same shares.
+ */
+export function noBook(b: OrderBook): OrderBook {
+  const flip = (l: BookLevel): BookLevel => ({ price: 1_000_000n - l.price, size: l.size });
+  const flipP = (p: bigint | null): bigint | null => (p === null ? null : 1_000_000n - p);
+  const bids = b.asks.map(flip);
+  const asks = b.bids.map(flip);
+  const sum = (ls: BookLevel[], f: (l: BookLevel) => bigint): bigint => ls.reduce((acc, l) => acc + f(l), 0n);
+  return {
+    ...b,
+    bids,
+    asks,
+    bestBid: bids[0]?.price ?? null,
+    bestAsk: asks[0]?.price ?? null,
+    spread: b.spread,
+    midpoint: flipP(b.midpoint),
+    lastTradePrice: flipP(b.lastTradePrice),
     bidDepth: sum(bids, (l) => l.size),
     askDepth: sum(asks, (l) => l.size),
     bidNotional: sum(bids, (l) => (l.size * l.price) / 1_000_000n),
@@ -254,6 +369,49 @@ export function bookJson(b: OrderBook): Json {
   };
 }
 
+/** History intervals as pm spells them (unambiguous) and as the exchange does (1m is its month). */
+export const INTERVALS: Record<string, string> = { '1h': '1h', '6h': '6h', '1d': '1d', '1w': '1w', '1mo': '1m', all: 'all' };
+
+/** An ISO 8601 date or date-time (checked: 2026-02-30 is refused), to milliseconds. */
+export function parseIsoTime(input: string, flag: string): number {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.exec(input.trim());
+  const t = m ? Date.parse(m[4] === undefined ? `${m[1]}-${m[2]}-${m[3]}T00:00:00Z` : input.trim().replace(' ', 'T') + (m[7] === undefined ? 'Z' : '')) : NaN;
+  const day = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null;
+  const realDay = day !== null && day.getUTCMonth() === Number(m?.[2]) - 1 && day.getUTCDate() === Number(m?.[3]);
+  if (!m || Number.isNaN(t) || !realDay) {
+    throw new UsageError(`${flag} must be an ISO 8601 date or time such as 2026-01-31 or 2026-01-31T12:00:00Z, got "${input}"`);
+  }
+  return t;
+}
+
+/** Checks `markets history` input offline: the interval, the dates, and that the range is not reversed. */
+export function historyQuery(q: { interval?: string | undefined; from?: string | undefined; to?: string | undefined }): { interval?: string; from?: string; to?: string } {
+  const out: { interval?: string; from?: string; to?: string } = {};
+  if (q.interval !== undefined) {
+    const i = q.interval.toLowerCase();
+    const wire = INTERVALS[i];
+    if (wire === undefined) {
+      const hint = i === '1m' ? '1m would be ambiguous (a minute or a month?): a month is 1mo; there is no minute interval.' : `Intervals: ${Object.keys(INTERVALS).join(', ')}.`;
+      throw new UsageError(`--interval must be one of ${Object.keys(INTERVALS).join(', ')}, got "${q.interval}"`, { hint });
+    }
+    out.interval = wire;
+  }
+  const from = q.from !== undefined ? parseIsoTime(q.from, '--from') : undefined;
+  const to = q.to !== undefined ? parseIsoTime(q.to, '--to') : undefined;
+  if (from !== undefined && to !== undefined && from > to) throw new UsageError(`the range is reversed: --from ${q.from} is after --to ${q.to}`, { hint: 'Swap them: --from is the earlier time.' });
+  if (from !== undefined) out.from = new Date(from).toISOString();
+  if (to !== undefined) out.to = new Date(to).toISOString();
+  return out;
+}
+
+/** `markets page --sort`: createdAt, updatedAt, deadline or id, optionally prefixed with - (checked offline). */
+export function checkPageSort(sort: string | undefined): string | undefined {
+  if (sort !== undefined && !/^-?(createdAt|updatedAt|deadline|id)$/.test(sort)) {
+    throw new UsageError(`--sort must be createdAt, updatedAt, deadline or id (prefix - for descending), got "${sort}"`);
+  }
+  return sort;
+}
+
 export interface PricePoint {
   price: bigint;
   timestamp: string;
@@ -265,7 +423,7 @@ export async function priceHistory(api: ApiClient, slug: string, q: { interval?:
   try {
     d = (await api.request<unknown>({ method: 'GET', path: `/markets/${encodeURIComponent(slug)}/historical-price`, query: { from: q.from, to: q.to, interval: q.interval } })).data;
   } catch (e) {
-    return notFound(slug, e);
+    return notFound(api, slug, e);
   }
   const series = Array.isArray(d) ? d.find(isObj) : isObj(d) ? d : undefined;
   const prices = series && Array.isArray(series['prices']) ? series['prices'].filter(isObj) : [];
@@ -278,7 +436,7 @@ export async function feedEvents(api: ApiClient, slug: string, q: { page?: numbe
   try {
     d = (await api.request<unknown>({ method: 'GET', path: `/markets/${encodeURIComponent(slug)}/get-feed-events`, query: { page: q.page, limit: q.limit } })).data;
   } catch (e) {
-    return notFound(slug, e);
+    return notFound(api, slug, e);
   }
   const inner = isObj(d) && isObj(d['data']) ? d['data'] : isObj(d) ? d : {};
   const events = Array.isArray(inner['data']) ? inner['data'].filter(isObj) : [];
@@ -330,9 +488,7 @@ export async function pageMarkets(
   id: string,
   q: { page?: number | undefined; limit?: number | undefined; cursor?: string | undefined; sort?: string | undefined; filters?: Record<string, string[]> | undefined },
 ): Promise<PageMarketsResult> {
-  if (q.sort !== undefined && !/^-?(createdAt|updatedAt|deadline|id)$/.test(q.sort)) {
-    throw new ValidationError(`--sort must be createdAt, updatedAt, deadline or id (prefix - for descending), got "${q.sort}"`);
-  }
+  checkPageSort(q.sort);
   const query: Record<string, string | number | string[] | undefined> = { page: q.cursor ? undefined : q.page, limit: q.limit, cursor: q.cursor, sort: q.sort, ...(q.filters ?? {}) };
   const d = (await api.request<unknown>({ method: 'GET', path: `/market-pages/${encodeURIComponent(id)}/markets`, query })).data;
   if (!isObj(d) || !Array.isArray(d['data'])) throw new ExchangeError('unexpected market page answer (no data array)');

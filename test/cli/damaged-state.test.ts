@@ -106,7 +106,7 @@ describe('damaged files', () => {
     k.record({ clientOrderId: 'c1', state: 'placed' });
     expect(k.lookup('c1')?.state).toBe('placed'); // torn line skipped
     writeFileSync(k.file, `${readFileSync(k.file, 'utf8')}42\n`);
-    expect(() => k.lookup('c1')).toThrow(/damaged at line 4/);
-    expect(() => k.latestAll()).toThrow(/orders\.ndjson/);
+    expect(() => k.lookup('c1')).toThrow(/orders\.ndjson is damaged/);
+    expect(() => k.latestAll()).toThrow(/orders\.ndjson is damaged at line 4/);
   });
 });

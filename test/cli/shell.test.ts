@@ -146,9 +146,11 @@ describe('generated files and docs stay in step with the code', () => {
       expect(readFileSync(join('completions', file), 'utf8'), `completions/${file} is stale: run npm run completions`).toBe(make());
     }
   });
-  it('prints completion scripts that name every command', async () => {
+  it('prints completion scripts whose engine names every command', async () => {
     const r = await runPm(['completion', 'bash'], { env });
-    for (const def of COMMANDS) expect(r.stdout).toContain(def.path[def.path.length - 1]);
+    expect(r.stdout).toContain('pm __complete');
+    const top = await runPm(['__complete', '1', ''], { env });
+    for (const def of COMMANDS) expect(top.stdout.split('\n')).toContain(def.path[0]);
     expect((await runPm(['completion', 'tcsh'], { env })).code).toBe(2);
   });
   it("the README's environment and exit-code tables match the code", () => {

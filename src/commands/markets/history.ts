@@ -1,23 +1,31 @@
-import { formatPrice, priceHistory, slugFrom } from '../../core/markets.js';
+import { formatPrice, getMarket, historyQuery, INTERVALS, priceHistory, slugFrom } from '../../core/markets.js';
 import { formatUnits } from '../../core/money.js';
 import { defineCommand } from '../../cli/command.js';
+import { groupChildren } from './render.js';
 import { drawChart } from '../portfolio/chart.js';
 
 const BARS = '▁▂▃▄▅▆▇█';
 
 export default defineCommand({
   path: ['markets', 'history'],
-  summary: 'YES price history of a market',
-  args: { slug: { description: 'market slug', required: true } },
+  summary: 'YES price history of a market (a group lists its child markets)',
+  args: { slug: { description: 'market slug (any case) or its limitless.exchange URL', required: true } },
   options: {
-    interval: { type: 'string', value: 'i', description: 'bucket size', choices: ['1h', '6h', '1d', '1w', '1m', 'all'], default: '1h' },
-    from: { type: 'string', value: 'iso', description: 'start time (ISO 8601)' },
-    to: { type: 'string', value: 'iso', description: 'end time (ISO 8601)' },
+    interval: { type: 'string', value: 'i', description: 'bucket size: 1h, 6h, 1d, 1w, 1mo (a month) or all', choices: Object.keys(INTERVALS), default: '1h' },
+    from: { type: 'string', value: 'iso', description: 'start time (ISO 8601, e.g. 2026-01-31 or 2026-01-31T12:00:00Z)' },
+    to: { type: 'string', value: 'iso', description: 'end time (ISO 8601), not before --from' },
   },
-  examples: ['pm markets history btc-100k-2026', 'pm --json markets history btc-100k-2026 --interval 1d'],
+  examples: ['pm markets history btc-100k-2026', 'pm --json markets history btc-100k-2026 --interval 1d', 'pm markets history btc-100k-2026 --interval 1mo --from 2026-01-01', 'pm markets history us-election-2028'],
   run: async (ctx, { args, opts }) => {
     const slug = slugFrom(args.slug);
-    const res = await priceHistory(await ctx.api(), slug, { interval: opts.interval, from: opts.from, to: opts.to });
+    const q = historyQuery({ interval: opts.interval, from: opts.from, to: opts.to });
+    const api = await ctx.api();
+    const res = await priceHistory(api, slug, q);
+    if (res.points.length === 0) {
+      // A group has no price of its own: show its child markets and their prices instead.
+      const m = await getMarket(api, slug);
+      if (m.children.length > 0) return groupChildren(ctx, m, 'markets history');
+    }
     const tty = ctx.io.stdout.isTTY === true;
     const chart = tty && !ctx.out.isJson && res.points.length > 1 ? await drawChart(res.points.map((p) => Number(formatUnits(p.price))), ctx.io.stdout.columns ?? 80, { label: (v) => v.toFixed(3) }) : null;
     ctx.out.data(res.points.map((p) => ({ timestamp: p.timestamp, price: formatUnits(p.price) })), () => {
@@ -40,5 +48,6 @@ export default defineCommand({
       // On a terminal, the same series as a line chart (asciichart; a sparkline when narrow).
       if (chart !== null) ctx.out.line(chart);
     });
+    return 0;
   },
 });

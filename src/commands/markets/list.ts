@@ -1,5 +1,6 @@
 import { listAllMarkets, listMarkets } from '../../core/markets.js';
 import { marketTable } from './render.js';
+import type { Progress } from '../../cli/output.js';
 
 const SORTS = ['lp_rewards', 'ending_soon', 'newest', 'high_value', 'liquidity'] as const;
 const TRADE_TYPES = ['clob', 'amm', 'group'] as const;
@@ -21,7 +22,20 @@ export default defineCommand({
     const params = { limit: opts.limit, page: opts.page, sortBy: opts.sort, tradeType: opts.type, categoryId: opts.category };
     const api = await ctx.api();
     if (opts.all) {
-      const markets = await listAllMarkets(api, params);
+      // Progress on a TTY once it takes more than a moment.
+      const after = 700;
+      const t0 = Date.now();
+      let bar: Progress | null | undefined;
+      let markets;
+      try {
+        markets = await listAllMarkets(api, params, (fetched, total) => {
+          if (bar === undefined && Date.now() - t0 >= after) bar = ctx.out.progress(total, 'markets {bar} {value}/{total} | ETA {eta_formatted}');
+          bar?.setTotal(total);
+          bar?.update(fetched, {});
+        });
+      } finally {
+        bar?.stop();
+      }
       ctx.out.data(markets.map((m) => m.raw), () => marketTable(ctx.out, markets));
       return;
     }

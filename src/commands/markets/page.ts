@@ -1,4 +1,4 @@
-import { pageByPath, pageMarkets } from '../../core/markets.js';
+import { checkPageSort, pageByPath, pageMarkets } from '../../core/markets.js';
 import type { Market } from '../../core/markets.js';
 import { marketTable } from './render.js';
 import { defineCommand } from '../../cli/command.js';
@@ -16,10 +16,11 @@ export default defineCommand({
   },
   examples: ['pm markets page /crypto', 'pm markets page home --sort -deadline --limit 5', 'pm --json markets page /crypto --all'],
   run: async (ctx, { args, opts }) => {
+    // Checked before anything is sent.
+    const sort = checkPageSort(opts.sort);
     const api = await ctx.api();
     const page = await pageByPath(api, args.path);
     const limit = opts.limit;
-    const sort = opts.sort;
     if (opts.all) {
       const all: Market[] = [];
       let cursor: string | undefined = opts.cursor ?? '';

@@ -1,7 +1,12 @@
 // Table rendering shared by the market commands.
+import type { Context } from '../../cli/context.js';
 import type { Output } from '../../cli/output.js';
-import { formatDeadline, formatPrice, formatUsd } from '../../core/markets.js';
+import { formatDeadline, formatPrice } from '../../core/markets.js';
 import type { Market } from '../../core/markets.js';
+import { formatUnits } from '../../core/money.js';
+
+/** Dollars from raw units, one format everywhere (thousands separators on a TTY only). */
+export const usd = (out: Output, raw: bigint): string => out.usd(formatUnits(raw, 6, 2).replace(/^(-?\d+\.\d{2})\d*$/, '$1'));
 
 /** One row per market: slug, YES/NO price, volume, deadline, status. */
 export function marketTable(out: Output, markets: Market[]): void {
@@ -12,9 +17,28 @@ export function marketTable(out: Output, markets: Market[]): void {
       m.title,
       formatPrice(m.prices?.[0] ?? null),
       formatPrice(m.prices?.[1] ?? null),
-      formatUsd(m.volume),
+      usd(out, m.volume),
       formatDeadline(m.expirationTimestamp).slice(0, 10),
       m.negRisk ? 'negrisk' : m.tradeType,
     ]),
   );
+}
+
+/**
+ * A group market has no book and no price of its own: `book <group>` and `markets history
+ * <group>` list its child markets with their prices instead, and say which command to run next.
+ */
+export function groupChildren(ctx: Context, group: Market, command: string): number {
+  const price = (v: bigint | null | undefined): string | null => (v === null || v === undefined ? null : formatUnits(v));
+  const children = group.children.map((c) => ({ slug: c.slug, title: c.title, yes: price(c.prices?.[0]), no: price(c.prices?.[1]) }));
+  ctx.out.data({ slug: group.slug, title: group.title, group: true, markets: children }, () => {
+    ctx.out.info(`${group.slug} is a group of ${children.length} markets: ${command} takes one of them.`);
+    ctx.out.table(
+      [{ header: 'CHILD MARKET' }, { header: 'YES', align: 'right' }, { header: 'NO', align: 'right' }, { header: 'TITLE' }],
+      group.children.map((c) => [c.slug, formatPrice(c.prices?.[0] ?? null), formatPrice(c.prices?.[1] ?? null), c.title]),
+    );
+    const first = children[0]?.slug;
+    if (first) ctx.out.info(`For example: pm ${command} ${first}`);
+  }, { records: children });
+  return 0;
 }

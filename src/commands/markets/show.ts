@@ -1,4 +1,5 @@
-import { formatDeadline, formatPrice, formatUsd, getMarket, slugFrom } from '../../core/markets.js';
+import { formatDeadline, formatPrice, getMarket, slugFrom } from '../../core/markets.js';
+import { usd } from './render.js';
 import type { Market } from '../../core/markets.js';
 import { defineCommand } from '../../cli/command.js';
 
@@ -13,7 +14,7 @@ function outcomeRows(m: Market): string[][] {
 export default defineCommand({
   path: ['markets', 'show'],
   summary: 'Show one market: outcomes, position ids, prices, volume, deadline, venue',
-  args: { slug: { description: 'market slug (or a limitless.exchange market URL)', required: true } },
+  args: { slug: { description: 'market slug (any case) or its limitless.exchange URL', required: true } },
   examples: ['pm markets show btc-100k-2026', 'pm --json markets show btc-100k-2026 | jq .venue'],
   run: async (ctx, { args }) => {
     const m = await getMarket(await ctx.api(), slugFrom(args.slug));
@@ -26,9 +27,9 @@ export default defineCommand({
         ['type', m.negRisk ? `${m.tradeType} (NegRisk)` : m.tradeType],
         ['deadline', formatDeadline(m.expirationTimestamp)],
         ['categories', m.categories.join(', ') || '-'],
-        ['volume', formatUsd(m.volume)],
-        ['liquidity', formatUsd(m.liquidity)],
-        ['open interest', formatUsd(m.openInterest)],
+        ['volume', usd(ctx.out, m.volume)],
+        ['liquidity', usd(ctx.out, m.liquidity)],
+        ['open interest', usd(ctx.out, m.openInterest)],
       ];
       if (m.venue) pairs.push(['exchange', m.venue.exchange], ['adapter', m.venue.adapter ?? '-']);
       const desc = m.raw['description'];

@@ -67,7 +67,7 @@ export default defineCommand({
     'pm order place btc-100k-2026 sell no --type fak --price 0.61 --size 5 --client-id bot-42',
     'pm order place btc-100k-2026 buy yes --price 0.40 --size 10 --post-only --dry-run',
     "pm --json order place --file orders.ndjson | jq -c 'select(.ok | not)'",
-    'pm order place --file orders.ndjson   # again after Ctrl-C: places only the rest',
+    'pm order place --file orders.ndjson --batch-id 2026-01-31',
   ],
   run: async (ctx, { args, opts }) => {
     const file = opts.file;
@@ -142,14 +142,28 @@ async function placeBatch(ctx: Context, file: string, o: { dryRun: boolean; batc
   if (o.onBehalfOf !== undefined) for (const l of lines) if (l.parsed && l.parsed.onBehalfOf === undefined) l.parsed.onBehalfOf = o.onBehalfOf;
   if (!o.dryRun) await confirmPlace(ctx, deps.sandbox, `Place ${lines.length - invalid.length} orders from ${file === '-' ? 'stdin' : file}?`);
   const started = Date.now();
-  const results = await runBatch(deps, lines, {
-    signal: ctx.signal,
-    dryRun: o.dryRun,
-    onResult: (r) => {
-      if (ctx.out.format !== 'table' || 'dryRun' in r) ctx.out.record(lineJson(r));
-    },
-    onNote: (n) => ctx.out.info(n),
-  });
+  // Live progress on a TTY (stderr): placed / failed / remaining, rate, ETA.
+  const total = lines.length - invalid.length;
+  const counts = { placed: 0, failed: 0, remaining: total, rate: '0.0' };
+  const bar = o.dryRun ? null : ctx.out.progress(total, 'placing {bar} {value}/{total} | {placed} placed, {failed} failed, {remaining} left | {rate}/s | ETA {eta_formatted}', counts);
+  let results: LineResult[];
+  try {
+    results = await runBatch(deps, lines, {
+      signal: ctx.signal,
+      dryRun: o.dryRun,
+      onResult: (r) => {
+        if (ctx.out.format !== 'table' || 'dryRun' in r) ctx.out.record(lineJson(r));
+        if (r.ok) counts.placed++;
+        else counts.failed++;
+        counts.remaining--;
+        counts.rate = ((counts.placed + counts.failed) / Math.max(0.001, (Date.now() - started) / 1000)).toFixed(1);
+        bar?.update(counts.placed + counts.failed, counts);
+      },
+      onNote: (n) => (bar ? bar.log(n) : ctx.out.info(n)),
+    });
+  } finally {
+    bar?.stop();
+  }
   if (o.dryRun) return 0;
   const all = [...results, ...invalid.map((l) => ({ line: l.line, ok: false as const, error: l.error as NonNullable<typeof l.error>, clientOrderId: undefined, sent: 'no' as const }))].sort((a, b) => a.line - b.line);
   const placed = all.filter((r) => r.ok);
@@ -158,7 +172,7 @@ async function placeBatch(ctx: Context, file: string, o: { dryRun: boolean; batc
   if (ctx.out.format === 'table') {
     ctx.out.table(
       [{ header: 'LINE', align: 'right' }, { header: 'RESULT' }, { header: 'ORDER ID' }, { header: 'CLIENT ID' }, { header: 'STATUS' }, { header: 'FILLED', align: 'right' }],
-      all.map((r) =>
+      all.filter((r) => !invalid.some((l) => l.line === r.line)).map((r) =>
         r.ok && 'placed' in r
           ? [String(r.line), r.skipped ? 'already placed (skipped)' : 'placed', r.placed.orderId, r.placed.clientOrderId, r.placed.settlementStatus, r.skipped ? '-' : formatUnits(r.placed.totals.contractsNet)]
           : !r.ok

@@ -13,7 +13,7 @@ export default defineCommand({
     clientId: { type: 'list', value: 'ids', description: 'look up by client order ids' },
     onBehalfOf: { type: 'positiveInt', value: 'profileId', description: 'orders of a partner sub-account' },
   },
-  examples: ['pm order status 7d0c…', 'pm order status --client-id bot-42', 'pm --json order status --client-id bot-42 | jq .[0].settlementStatus'],
+  examples: ['pm order status 7d0c…', 'pm order status --client-id bot-42', "pm --json order status --client-id bot-42 | jq '.[0].settlementStatus'"],
   run: async (ctx, { args, opts }) => {
     const rest = args.ids;
     const clientIds = opts.clientId;

@@ -5,6 +5,14 @@ import { formatUnits, ONE, parseUnits, PRICE_TICK, SIZE_STEP } from '../money.js
 
 export type Side = 'BUY' | 'SELL';
 
+/** The exchange reads amounts as JSON numbers: raw units above 2^53 - 1 would lose precision. */
+export const MAX_RAW = BigInt(Number.MAX_SAFE_INTEGER);
+
+function checkMax(raw: bigint, input: string, field: string, unit: string): bigint {
+  if (raw > MAX_RAW) throw new ValidationError(`${field} ${input} is too large: the exchange takes at most ${formatUnits(MAX_RAW)} ${unit} (2^53 - 1 raw units)`);
+  return raw;
+}
+
 /** Parses a price (0.001 tick, 0 < p ≤ 1) into micro-units; off-tick input names the nearest valid values. */
 export function parsePrice(input: string): bigint {
   let raw: bigint;
@@ -37,7 +45,7 @@ export function parseSize(input: string, field = 'size'): bigint {
     const options = [lo, lo + SIZE_STEP].filter((s) => s > 0n).map((s) => formatUnits(s));
     throw new ValidationError(`${field} ${input} is off the 0.001-share grid: use ${options.join(' or ')}`);
   }
-  return raw;
+  return checkMax(raw, input, field, 'shares');
 }
 
 /** Parses a FOK amount (USDC for BUY, shares for SELL; up to 6 decimals, > 0). */
@@ -49,6 +57,16 @@ export function parseAmount(input: string): bigint {
     throw new ValidationError(`amount "${input}" is not a positive decimal with at most 6 decimals`, { hint: 'for example --amount 25 (USDC to spend on BUY, shares on SELL)', cause: e });
   }
   if (raw <= 0n) throw new ValidationError('amount must be greater than 0');
+  return checkMax(raw, input, 'amount', 'units');
+}
+
+/** A FOK SELL amount is shares: on the 0.001-share grid like a size (the exchange refuses others). */
+export function checkFokSellAmount(raw: bigint, input: string): bigint {
+  if (raw % SIZE_STEP !== 0n) {
+    const lo = raw - (raw % SIZE_STEP);
+    const options = [lo, lo + SIZE_STEP].filter((v) => v > 0n).map((v) => formatUnits(v));
+    throw new ValidationError(`amount ${input} is off the 0.001-share grid (a FOK SELL amount is shares): use ${options.join(' or ')}`, { hint: 'FOK SELL sells --amount shares, in steps of 0.001; FOK BUY spends --amount USDC (6 decimals).' });
+  }
   return raw;
 }
 

@@ -5,7 +5,7 @@ import type { ApiClient } from '../http.js';
 import { ValidationError } from '../errors.js';
 import { slugFrom } from '../markets.js';
 import { formatUnits } from '../money.js';
-import { parseAmount, parsePrice, parseSize } from './amounts.js';
+import { checkFokSellAmount, parseAmount, parsePrice, parseSize } from './amounts.js';
 import type { Side } from './amounts.js';
 import { checkClientOrderId, checkShape, newClientOrderId, newSalt, prepareOrder } from './build.js';
 import type { OrderBody, OrderType, Outcome } from './build.js';
@@ -62,6 +62,7 @@ export function parseOrderInput(i: OrderInput): ParsedOrder {
   const size = i.size !== undefined ? parseSize(i.size) : undefined;
   const amount = i.amount !== undefined ? parseAmount(i.amount) : undefined;
   checkShape(type, price, size, amount, i.postOnly === true);
+  if (type === 'FOK' && side === 'SELL' && amount !== undefined) checkFokSellAmount(amount, i.amount ?? '');
   if (i.delegated && i.onBehalfOf === undefined) throw new ValidationError('--delegated needs --on-behalf-of <profileId>');
   if (i.onBehalfOf !== undefined && (!Number.isInteger(i.onBehalfOf) || i.onBehalfOf <= 0)) throw new ValidationError('on-behalf-of must be a profile id (a positive whole number)');
   return {

@@ -1,46 +1,16 @@
 // The order journal: every order is appended (and fsynced) under PM_HOME/journal before it is
 // sent, so a crashed script can be re-run with the same client id without a second order.
-import { closeSync, existsSync, fstatSync, fsyncSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+//
+// It does not grow without limit and is never read whole for a lookup: the active file
+// (orders.ndjson) is rotated once it passes `maxBytes` into a numbered segment
+// (orders.<n>.ndjson) with an index beside it (orders.<n>.idx.json: the latest state of each
+// client id, and the segment's first and last times); the newest `keep` segments are kept. A
+// lookup reads the active file backwards from its end and stops at the first match, then the
+// segment indexes, newest first. `pm order journal` shows the entries themselves.
+import { closeSync, existsSync, fstatSync, fsyncSync, linkSync, openSync, readdirSync, readFileSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir } from '../fsutil.js';
 import { UsageError } from '../errors.js';
-
-/** A journal that cannot be read (a directory in its place, a damaged line): never overwritten. Exit 2, nothing sent. */
-export class JournalError extends UsageError {
-  override name = 'JournalError';
-}
-
-/**
- * The journal's entries, parsed at the boundary. A line torn by a crash mid-write (a cut-off
- * JSON prefix) is skipped; anything else that is not an entry is an error naming the line.
- */
-function readEntries(file: string): JournalEntry[] {
-  let text: string;
-  try {
-    if (!existsSync(file)) return [];
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new JournalError(`cannot read the order journal ${file}${code ? ` (${code})` : ''}`, { cause: e, hint: code === 'EISDIR' ? `Something replaced the journal with a directory: move it away (mv ${file} ${file}.bak).` : `Check the file's permissions (chmod 600 ${file}).` });
-  }
-  const out: JournalEntry[] = [];
-  text.split('\n').forEach((line, i) => {
-    if (!line) return;
-    let e: unknown;
-    try {
-      e = JSON.parse(line);
-    } catch (err) {
-      if (/end of JSON input|Unterminated string/.test((err as Error).message)) return; // torn by a crash
-      e = undefined;
-    }
-    const o = e as Partial<JournalEntry> | null | undefined;
-    if (typeof o !== 'object' || o === null || typeof o.clientOrderId !== 'string' || typeof o.state !== 'string') {
-      throw new JournalError(`the order journal ${file} is damaged at line ${i + 1}`, { hint: `Fix or delete that line by hand (pm never rewrites the journal); it records which client ids were sent.` });
-    }
-    out.push(o as JournalEntry);
-  });
-  return out;
-}
+import { ensurePrivateDir, writePrivateFileAtomic } from '../fsutil.js';
 
 /** pending: about to be sent; placed; failed: refused or not placed; unknown: outcome not known; unsent: interrupted before sending. */
 export type JournalState = 'pending' | 'placed' | 'failed' | 'unknown' | 'unsent';
@@ -55,27 +25,84 @@ export interface JournalEntry {
   error?: string | undefined;
 }
 
+export interface JournalOptions {
+  /** Rotate the active file once it is larger than this (default 4 MiB). */
+  maxBytes?: number;
+  /** Rotated segments kept (default 20; older ones are deleted with their index). */
+  keep?: number;
+}
+
+interface SegmentIndex {
+  first: string;
+  last: string;
+  latest: Record<string, JournalEntry>;
+}
+
+const SEGMENT = /^orders\.(\d+)\.ndjson$/;
+const CHUNK = 64 * 1024;
+
+/** A journal that cannot be read (a directory in its place, a damaged line): never overwritten. Exit 2, nothing sent. */
+export class JournalError extends UsageError {
+  override name = 'JournalError';
+}
+
+/** A line that is neither an entry nor a line torn by a crash (a cut-off JSON prefix). */
+function damaged(line: string): boolean {
+  if (!line) return false;
+  try {
+    const e = JSON.parse(line) as Partial<JournalEntry> | null;
+    return typeof e !== 'object' || e === null || typeof e.clientOrderId !== 'string' || typeof e.state !== 'string';
+  } catch (err) {
+    return !/end of JSON input|Unterminated string/.test((err as Error).message);
+  }
+}
+
+/** One journal line, or undefined for a torn or foreign line. */
+function parseLine(line: string): JournalEntry | undefined {
+  if (!line) return undefined;
+  try {
+    const e = JSON.parse(line) as JournalEntry;
+    return e && typeof e === 'object' && typeof e.clientOrderId === 'string' && typeof e.state === 'string' ? e : undefined;
+  } catch {
+    return undefined; // a line torn by a crash mid-write
+  }
+}
+
+const brief = (e: JournalEntry): JournalEntry => {
+  const { request: _request, ...rest } = e;
+  return rest;
+};
+
 export class Journal {
   readonly file: string;
+  readonly dir: string;
+  private readonly maxBytes: number;
+  private readonly keep: number;
+  /** Bytes read by lookups (for tests: a lookup must not read the journal whole). */
+  bytesRead = 0;
 
-  constructor(dir: string) {
+  constructor(dir: string, o: JournalOptions = {}) {
+    this.dir = dir;
     this.file = join(dir, 'orders.ndjson');
+    this.maxBytes = o.maxBytes ?? 4 * 1024 * 1024;
+    this.keep = o.keep ?? 20;
   }
 
-  /** Appends one entry and fsyncs it. */
+  /** Appends one entry and fsyncs it; rotates the file when it has grown past maxBytes. */
   record(entry: Omit<JournalEntry, 'ts'>): void {
-    ensurePrivateDir(join(this.file, '..'));
+    ensurePrivateDir(this.dir);
     let line = `${JSON.stringify({ ts: new Date().toISOString(), ...entry })}\n`;
     let fd: number;
     try {
       fd = openSync(this.file, 'a+', 0o600);
     } catch (e) {
-      readEntries(this.file); // names the problem (a directory in its place…)
+      this.readAll(this.file); // names the problem (a directory in its place…)
       throw e;
     }
+    let size = 0;
     try {
       // After a crash mid-write the file may end without a newline: start a fresh line.
-      const size = fstatSync(fd).size;
+      size = fstatSync(fd).size;
       if (size > 0) {
         const last = Buffer.alloc(1);
         readSync(fd, last, 0, 1, size - 1);
@@ -86,20 +113,176 @@ export class Journal {
     } finally {
       closeSync(fd);
     }
+    // Lookups also read the segment indexes, so rotation may happen after any entry.
+    if (size + line.length > this.maxBytes) this.rotate();
   }
 
-  /** The latest entry of every client id, from one read of the journal (a torn line is skipped). */
-  latestAll(): Map<string, JournalEntry> {
-    const out = new Map<string, JournalEntry>();
-    for (const e of readEntries(this.file)) out.set(e.clientOrderId, e);
+  /** Segment numbers, newest first. */
+  private segments(): number[] {
+    if (!existsSync(this.dir)) return [];
+    return readdirSync(this.dir)
+      .map((n) => SEGMENT.exec(n)?.[1])
+      .filter((n): n is string => n !== undefined)
+      .map(Number)
+      .sort((a, b) => b - a);
+  }
+
+  private segFile(n: number): string {
+    return join(this.dir, `orders.${n}.ndjson`);
+  }
+
+  private idxFile(n: number): string {
+    return join(this.dir, `orders.${n}.idx.json`);
+  }
+
+  /** Moves the active file to the next segment (link, then unlink: never over another) and indexes it. */
+  private rotate(): void {
+    let n = (this.segments()[0] ?? 0) + 1;
+    for (; ; n++) {
+      try {
+        linkSync(this.file, this.segFile(n));
+        break;
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') return; // another process rotated it first
+        if (code !== 'EEXIST') return; // rotation is housekeeping: never fail an order for it
+      }
+    }
+    try {
+      unlinkSync(this.file);
+    } catch {
+      // already gone
+    }
+    const entries = this.readAll(this.segFile(n));
+    const latest: Record<string, JournalEntry> = {};
+    for (const e of entries) latest[e.clientOrderId] = brief(e);
+    const index: SegmentIndex = { first: entries[0]?.ts ?? '', last: entries[entries.length - 1]?.ts ?? '', latest };
+    try {
+      writePrivateFileAtomic(this.idxFile(n), JSON.stringify(index));
+    } catch {
+      // without an index the segment is still read when needed
+    }
+    for (const old of this.segments().slice(this.keep)) {
+      for (const f of [this.segFile(old), this.idxFile(old)]) {
+        try {
+          unlinkSync(f);
+        } catch {
+          // already gone
+        }
+      }
+    }
+  }
+
+  /** Every entry of one file, parsed at the boundary: a torn line is skipped, a damaged one is an error naming it. */
+  private readAll(file: string): JournalEntry[] {
+    let text: string;
+    try {
+      if (!existsSync(file)) return [];
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new JournalError(`cannot read the order journal ${file}${code ? ` (${code})` : ''}`, { cause: e, hint: code === 'EISDIR' ? `Something replaced the journal with a directory: move it away (mv ${file} ${file}.bak).` : `Check the file's permissions (chmod 600 ${file}).` });
+    }
+    const out: JournalEntry[] = [];
+    text.split('\n').forEach((line, i) => {
+      const e = parseLine(line);
+      if (e) out.push(e);
+      else if (damaged(line)) throw new JournalError(`the order journal ${file} is damaged at line ${i + 1}`, { hint: 'Fix or delete that line by hand (pm never rewrites the journal); it records which client ids were sent.' });
+    });
     return out;
   }
 
-  /** The latest entry for a client id (a torn last line is skipped). */
+  private index(n: number): SegmentIndex {
+    try {
+      const v = JSON.parse(readFileSync(this.idxFile(n), 'utf8')) as SegmentIndex;
+      if (v && typeof v.latest === 'object' && v.latest !== null) return v;
+    } catch {
+      // missing or damaged: rebuilt from the segment below
+    }
+    const entries = this.readAll(this.segFile(n));
+    const latest: Record<string, JournalEntry> = {};
+    for (const e of entries) latest[e.clientOrderId] = brief(e);
+    return { first: entries[0]?.ts ?? '', last: entries[entries.length - 1]?.ts ?? '', latest };
+  }
+
+  /** The last entry of `file` for which `match` holds, reading backwards from the end in chunks. */
+  private lastMatching(file: string, needle: string, match: (e: JournalEntry) => boolean): JournalEntry | undefined {
+    if (!existsSync(file)) return undefined;
+    let fd: number;
+    try {
+      fd = openSync(file, 'r');
+      if (!fstatSync(fd).isFile()) {
+        closeSync(fd);
+        throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
+      }
+    } catch {
+      return void this.readAll(file); // names the problem (a directory in its place…)
+    }
+    try {
+      let pos = fstatSync(fd).size;
+      let carry = '';
+      while (pos > 0) {
+        const len = Math.min(CHUNK, pos);
+        pos -= len;
+        const buf = Buffer.alloc(len);
+        readSync(fd, buf, 0, len, pos);
+        this.bytesRead += len;
+        const text = buf.toString('utf8') + carry;
+        const lines = text.split('\n');
+        // The first piece may be the end of a line that starts in the previous chunk.
+        carry = pos > 0 ? (lines.shift() ?? '') : '';
+        for (let i = lines.length - 1; i >= 0; i--) {
+          const line = lines[i] ?? '';
+          if (damaged(line)) throw new JournalError(`the order journal ${file} is damaged (a line that is not an entry: ${JSON.stringify(line.slice(0, 60))})`, { hint: 'Fix or delete that line by hand (pm never rewrites the journal); it records which client ids were sent.' });
+          if (!line.includes(needle)) continue;
+          const e = parseLine(line);
+          if (e && match(e)) return e;
+        }
+      }
+      return undefined;
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** The latest entry of every client id: the active file and the segment indexes (a torn line is skipped). */
+  latestAll(): Map<string, JournalEntry> {
+    const out = new Map<string, JournalEntry>();
+    for (const n of this.segments().reverse()) for (const [k, v] of Object.entries(this.index(n).latest)) out.set(k, v);
+    for (const e of this.readAll(this.file)) out.set(e.clientOrderId, e);
+    return out;
+  }
+
+  /** The latest entry for a client id: the active file from its end, then the segment indexes, newest first. */
   lookup(clientOrderId: string): JournalEntry | undefined {
-    let found: JournalEntry | undefined;
-    for (const e of readEntries(this.file)) if (e.clientOrderId === clientOrderId) found = e;
-    return found;
+    const hit = this.lastMatching(this.file, JSON.stringify(clientOrderId), (e) => e.clientOrderId === clientOrderId);
+    if (hit) return hit;
+    for (const n of this.segments()) {
+      const e = this.index(n).latest[clientOrderId];
+      if (e) return e;
+    }
+    return undefined;
+  }
+
+  /**
+   * Entries, oldest first: those since `since` (ms), or of one client id (what was sent — the
+   * pending entry holds the request — and what came back), at most the last `limit`.
+   */
+  entries(q: { since?: number | undefined; clientId?: string | undefined; limit?: number | undefined } = {}): JournalEntry[] {
+    const out: JournalEntry[] = [];
+    const files = [this.file, ...this.segments().map((n) => this.segFile(n))];
+    const segs = [undefined, ...this.segments()];
+    for (let i = 0; i < files.length; i++) {
+      const n = segs[i];
+      if (n !== undefined) {
+        const idx = this.index(n);
+        if (q.clientId !== undefined && !idx.latest[q.clientId]) continue;
+        if (q.since !== undefined && idx.last && Date.parse(idx.last) < q.since) break;
+      }
+      const es = this.readAll(files[i] ?? '').filter((e) => (q.clientId === undefined || e.clientOrderId === q.clientId) && (q.since === undefined || Date.parse(e.ts) >= q.since));
+      out.unshift(...es);
+      if (q.since === undefined && q.clientId === undefined && q.limit !== undefined && out.length >= q.limit) break;
+    }
+    return q.limit !== undefined ? out.slice(-q.limit) : out;
   }
 }
-

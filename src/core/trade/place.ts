@@ -309,7 +309,9 @@ export async function placeOrder(api: ApiClient, body: OrderBody, journal: Journ
         return adopt(l.data, attempt);
       }
       if (attempt === maxAttempts) break;
-      opts.onNote?.(`${cid} did not reach the exchange (${lastError?.shortMessage ?? 'no answer'}); sending it again (attempt ${attempt + 1})`);
+      // Say what happened: a 429 did reach the exchange (it refused it); only a lost request may not have.
+      const what = lastError?.status === 429 ? `was refused by the exchange's rate limit (429)` : `got no answer (${lastError?.shortMessage ?? 'no answer'})`;
+      opts.onNote?.(`${cid} ${what} and the exchange holds no order under it; sending it again (attempt ${attempt + 1})`);
       try {
         await sleep(Math.min(2000, 150 * 2 ** (attempt - 1)), signal);
       } catch (s) {

@@ -1,0 +1,51 @@
+import { join } from 'node:path';
+import { defineCommand } from '../../cli/command.js';
+import { UsageError } from '../../core/errors.js';
+import { parseIsoTime } from '../../core/markets.js';
+import { checkClientOrderId, Journal } from '../../core/trade/index.js';
+import type { JournalEntry } from '../../core/trade/index.js';
+
+/** `--since`: an ISO 8601 time, or a duration back from now (30m, 12h, 7d). */
+function sinceMs(v: string, now = Date.now()): number {
+  const m = /^(\d{1,6})(m|h|d)$/.exec(v.trim());
+  if (m) return now - Number(m[1]) * { m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 'm' | 'h' | 'd'];
+  try {
+    return parseIsoTime(v, '--since');
+  } catch {
+    throw new UsageError(`--since must be a time (2026-01-31, 2026-01-31T12:00:00Z) or a duration back from now (30m, 12h, 7d), got "${v}"`);
+  }
+}
+
+const sent = (e: JournalEntry): string => {
+  const r = e.request as { orderType?: string; order?: { side?: number; makerAmount?: number; takerAmount?: number; price?: number } } | undefined;
+  if (!r?.order) return '';
+  const side = r.order.side === 0 ? 'BUY' : r.order.side === 1 ? 'SELL' : '?';
+  return `${r.orderType ?? ''} ${side}${r.order.price !== undefined ? ` @ ${r.order.price}` : ''} maker ${r.order.makerAmount ?? '?'} taker ${r.order.takerAmount ?? '?'}`;
+};
+
+export default defineCommand({
+  path: ['order', 'journal'],
+  summary: 'What pm sent and what came back: the local order journal',
+  description:
+    'Every order is written to the journal under PM_HOME/journal before it is sent (state pending, with the exact request), and again when the answer comes (placed with the order id, failed with the reason, unknown when the answer was lost). The journal is rotated as it grows; lookups never read it whole.',
+  options: {
+    since: { type: 'string', value: 'when', description: 'entries since a time (ISO 8601) or a duration back from now (30m, 12h, 7d)' },
+    clientId: { type: 'string', value: 'id', description: 'every entry of one client order id' },
+    limit: { type: 'positiveInt', value: 'n', description: 'at most the last n entries', default: 50 },
+  },
+  examples: ['pm order journal', 'pm order journal --since 2h', 'pm order journal --client-id bot-42', "pm --json order journal --client-id bot-42 | jq '.[0].request'"],
+  run: async (ctx, { opts }) => {
+    const since = opts.since !== undefined ? sinceMs(opts.since) : undefined;
+    const clientId = opts.clientId !== undefined ? checkClientOrderId(opts.clientId) : undefined;
+    const journal = new Journal(join(ctx.home, 'journal'));
+    const entries = journal.entries({ since, clientId, limit: opts.limit });
+    ctx.out.data(entries, () => {
+      ctx.out.table(
+        [{ header: 'TIME' }, { header: 'CLIENT ID' }, { header: 'STATE' }, { header: 'MARKET' }, { header: 'SENT / CAME BACK' }],
+        entries.map((e) => [e.ts.replace('T', ' ').slice(0, 19), e.clientOrderId, e.state, e.marketSlug ?? '', e.state === 'pending' ? sent(e) : (e.orderId ?? e.error ?? '')]),
+      );
+      if (clientId !== undefined && entries.length === 0) ctx.out.info(`no journal entry for client id ${clientId}`);
+    }, { records: entries });
+    return 0;
+  },
+});

@@ -1,0 +1,222 @@
+// pm shell: an interactive shell. Every line is an ordinary pm command (with or without the
+// leading "pm") run through the app's main; the keystore passphrase is asked once for the
+// session; TAB completes commands, flags and values (market slugs, profiles…) with the same
+// engine as the shell completion scripts; history is kept under PM_HOME. Ctrl-C cancels the line
+// being typed or the command running; Ctrl-D (or exit) leaves.
+import { appendFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Interface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import { defineCommand } from '../cli/command.js';
+import type { IO, ShellSession } from '../cli/output.js';
+import { ensurePrivateDir } from '../core/fsutil.js';
+import { UsageError } from '../core/errors.js';
+
+const HISTORY_MAX = 1000;
+
+/** Splits a line into words as a POSIX shell would for plain words and quotes ('…', "…", \x). */
+export function splitWords(line: string): { words: string[]; open: boolean } {
+  const words: string[] = [];
+  let cur = '';
+  let inWord = false;
+  let quote: '' | "'" | '"' = '';
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i] ?? '';
+    if (quote) {
+      if (ch === quote) quote = '';
+      else if (ch === '\\' && quote === '"' && /["\\$`]/.test(line[i + 1] ?? '')) cur += line[++i] ?? '';
+      else cur += ch;
+      continue;
+    }
+    if (ch === "'" || ch === '"') {
+      quote = ch;
+      inWord = true;
+    } else if (ch === '\\') {
+      cur += line[++i] ?? '';
+      inWord = true;
+    } else if (/\s/.test(ch)) {
+      if (inWord) words.push(cur);
+      cur = '';
+      inWord = false;
+    } else {
+      cur += ch;
+      inWord = true;
+    }
+  }
+  if (inWord) words.push(cur);
+  return { words, open: quote !== '' };
+}
+
+function loadHistory(file: string): string[] {
+  try {
+    return readFileSync(file, 'utf8').split('\n').filter(Boolean).slice(-HISTORY_MAX).reverse();
+  } catch {
+    return [];
+  }
+}
+
+/** Asks a question with the typed characters hidden (the passphrase). */
+function askHidden(rl: Interface, out: Writable, query: string, signal: AbortSignal): Promise<string> {
+  const r = rl as unknown as { _writeToOutput(s: string): void };
+  const original = r._writeToOutput.bind(rl);
+  r._writeToOutput = (s: string) => {
+    if (s.startsWith(query) || s === '\r\n' || s === '\n') original(s.startsWith(query) ? query : s);
+  };
+  return new Promise<string>((resolve, reject) => {
+    const done = (): void => {
+      r._writeToOutput = original;
+    };
+    rl.question(query, { signal }, (answer) => {
+      done();
+      resolve(answer);
+    });
+    signal.addEventListener('abort', () => {
+      done();
+      out.write('\n');
+      reject(new UsageError('no passphrase: cancelled'));
+    }, { once: true });
+  });
+}
+
+export default defineCommand({
+  path: ['shell'],
+  summary: 'An interactive shell: pm commands with history, TAB completion and one passphrase per session',
+  description:
+    'Each line is an ordinary pm command, with or without the leading "pm" (global options such as --json or --profile work per line). TAB completes commands, flags and values (market slugs, profiles, wallets, enum values). The keystore passphrase is asked once for the session. History is kept in PM_HOME/shell_history. Ctrl-C cancels the line being typed or the command running; Ctrl-D or "exit" leaves. Without a terminal, lines are read from stdin and run in order.',
+  examples: ['pm shell', 'pm --profile sandbox shell', "printf 'markets list\\nbook btc-100k-2026\\n' | pm shell"],
+  run: async (ctx) => {
+    const stdin = ctx.io.stdin as unknown as Readable & { isTTY?: boolean };
+    const stdout = ctx.io.stdout as unknown as Writable & { isTTY?: boolean };
+    const tty = stdin.isTTY === true && stdout.isTTY === true;
+    const historyFile = join(ctx.home, 'shell_history');
+    // Global options given to `pm shell` itself apply to every line.
+    const globals: string[] = [];
+    if (ctx.flags.profile !== undefined) globals.push('--profile', ctx.flags.profile);
+    if (ctx.flags.baseUrl !== undefined) globals.push('--base-url', ctx.flags.baseUrl);
+    if (ctx.flags.passphraseFile !== undefined) globals.push('--passphrase-file', ctx.flags.passphraseFile);
+    if (ctx.flags.verbose) globals.push('--verbose');
+
+    let running: AbortController | null = null;
+    let asking: AbortController | null = null;
+    const rl = createInterface({
+      input: stdin,
+      output: stdout,
+      terminal: tty,
+      history: tty ? loadHistory(historyFile) : [],
+      historySize: HISTORY_MAX,
+      removeHistoryDuplicates: true,
+      ...(tty
+        ? {
+            completer: (line: string, cb: (err: Error | null, result: [string[], string]) => void): void => {
+              const { words } = splitWords(line);
+              const partial = /\s$/.test(line) || line === '' ? '' : (words.pop() ?? '');
+              if (words[0] === 'pm') words.shift();
+              const all = [...globals, ...words, partial];
+              // The same engine as the completion scripts: pm __complete, through the app's main.
+              let text = '';
+              const capture: IO = { ...ctx.io, stdout: { write: (t: string) => (text += t) }, stderr: { write: () => true } };
+              ctx.app
+                .run(['__complete', String(all.length), ...all], capture)
+                .then(() => text.split('\n').filter(Boolean))
+                .then((hits) => cb(null, [hits.filter((h) => h !== '__files__').map((h) => `${h} `), partial]))
+                .catch(() => cb(null, [[], partial]));
+            },
+          }
+        : {}),
+    });
+    const session: ShellSession = {
+      askPassphrase: (message) => {
+        asking = new AbortController();
+        return askHidden(rl, stdout, `${message}: `, asking.signal).finally(() => {
+          asking = null;
+        });
+      },
+    };
+    rl.on('SIGINT', () => {
+      if (asking) asking.abort();
+      else if (running) running.abort(Object.assign(new Error('interrupted by SIGINT'), { signal: 'SIGINT' }));
+      else {
+        // Ctrl-C on the line being typed: drop it and prompt again.
+        (rl as unknown as { line: string }).line = '';
+        stdout.write('^C\n');
+        rl.prompt();
+      }
+    });
+    const prompt = (): void => {
+      let name: string | undefined;
+      try {
+        name = ctx.flags.profile ?? ctx.profileName();
+      } catch {
+        name = undefined;
+      }
+      rl.setPrompt(`pm${name ? ` (${name})` : ''}> `);
+      rl.prompt();
+    };
+    if (tty) ctx.out.info('pm shell: pm commands without "pm"; TAB completes; Ctrl-C cancels; Ctrl-D or exit leaves.');
+
+    const lines: string[] = [];
+    let wake: (() => void) | null = null;
+    let closed = false;
+    rl.on('line', (l) => {
+      lines.push(l);
+      wake?.();
+    });
+    rl.on('close', () => {
+      closed = true;
+      wake?.();
+    });
+    let last = 0;
+    if (tty) prompt();
+    for (;;) {
+      if (lines.length === 0 && !closed) await new Promise<void>((r) => (wake = r));
+      wake = null;
+      const line = lines.shift();
+      if (line === undefined) break;
+      const { words, open } = splitWords(line.trim());
+      if (words[0] === 'pm') words.shift();
+      if (tty && line.trim()) {
+        try {
+          ensurePrivateDir(ctx.home);
+          appendFileSync(historyFile, `${line.trim()}\n`, { mode: 0o600 });
+        } catch {
+          // history is a convenience
+        }
+      }
+      if (words.length === 0 && !open) {
+        if (tty && !closed) prompt();
+        continue;
+      }
+      if (words[0] === 'exit' || words[0] === 'quit') break;
+      if (open) {
+        ctx.io.stderr.write('error: unterminated quote\n');
+        last = 2;
+      } else if (words[0] === 'shell') {
+        ctx.io.stderr.write('error: already in pm shell\n');
+        last = 2;
+      } else {
+        // The line editor stays active while a command runs, so that Ctrl-C reaches it (raw mode).
+        running = new AbortController();
+        const io: IO = {
+          ...ctx.io,
+          // Lines never prompt on their own: confirmations need --yes; the passphrase comes from the session.
+          stdin: Object.assign((async function* () {})(), { isTTY: false }),
+          signal: running.signal,
+          session,
+        };
+        try {
+          last = await ctx.app.run([...globals, ...words], io);
+        } finally {
+          running = null;
+        }
+        // A wrong passphrase (exit 3) is asked again on the next line that needs it.
+        if (last === 3) session.pass = undefined;
+        if (last !== 0 && tty) ctx.io.stderr.write(`${ctx.out.c.dim(`[exit ${last}]`)}\n`);
+      }
+      if (tty && !closed) prompt();
+    }
+    rl.close();
+    if (tty) stdout.write('\n');
+    return tty ? 0 : last;
+  },
+});

@@ -1,0 +1,51 @@
+// pm order journal: what was sent and what came back (issue 14).
+import { afterAll, describe, expect, it } from 'vitest';
+import { runPm, tempHome } from '../helpers/run.js';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const sb = useSandbox();
+const { home, cleanup } = tempHome();
+afterAll(cleanup);
+const env = () => {
+  const a = sb.current.info.accounts.find((x) => x.name === 'alice');
+  if (!a) throw new Error('alice');
+  return { PM_HOME: home, PM_BASE_URL: sb.current.baseUrl, PM_TOKEN_ID: a.token.tokenId, PM_TOKEN_SECRET: a.token.secret, PM_PRIVATE_KEY: a.privateKey };
+};
+const pm = (...argv: string[]) => runPm(argv, { env: env() });
+
+describe('pm order journal', () => {
+  it('shows the request sent and the answer for a client id, and filters by --since', async () => {
+    const first = await pm('--json', 'order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.1', '--size', '5', '--client-id', 'j-1');
+    expect(first.code, first.stderr).toBe(0);
+    const bad = await pm('--json', 'order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.1', '--size', '5', '--client-id', 'j-2', '--post-only', '--type', 'gtc');
+    expect([0, 9]).toContain(bad.code);
+    const r = await pm('--json', 'order', 'journal', '--client-id', 'j-1');
+    expect(r.code).toBe(0);
+    const es = r.json<{ state: string; request?: { clientOrderId: string; order: { makerAmount: number } }; orderId?: string }[]>();
+    expect(es.map((e) => e.state)).toEqual(['pending', 'placed']);
+    expect(es[0]?.request?.clientOrderId).toBe('j-1');
+    expect(es[0]?.request?.order.makerAmount).toBe(500_000);
+    expect(es[1]?.orderId).toMatch(/\S/);
+    const table = await pm('order', 'journal', '--client-id', 'j-1');
+    expect(table.stdout).toMatch(/j-1\tpending\tbtc-100k-2026\tGTC BUY @ 0\.1/);
+    const all = await pm('--json', 'order', 'journal', '--since', '1h');
+    expect(all.json<{ clientOrderId: string }[]>().map((e) => e.clientOrderId)).toEqual(expect.arrayContaining(['j-1', 'j-2']));
+    expect((await pm('--json', 'order', 'journal', '--since', '2999-01-01')).json<unknown[]>()).toEqual([]);
+    expect((await pm('order', 'journal', '--since', 'yesterday')).code).toBe(2);
+  });
+});
+
+describe('retry notes match what happened', () => {
+  it('a 429 is not reported as a request that did not reach the exchange', async () => {
+    const faults = (b: object) => fetch(`${sb.current.baseUrl}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) });
+    await faults({ burst429: 1, match: 'POST /orders' });
+    try {
+      const r = await pm('order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.1', '--size', '5', '--client-id', 'j-429');
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/j-429 was refused by the exchange's rate limit \(429\)/);
+      expect(r.stderr).not.toMatch(/did not reach/);
+    } finally {
+      await faults({ burst429: 0, match: '' });
+    }
+  });
+});

@@ -1,0 +1,45 @@
+// pm shell through a pseudo-terminal (issue 14): lines are pm commands, the passphrase is asked
+// once for the session, TAB completes commands and market slugs, Ctrl-C cancels the line being
+// typed, Ctrl-D leaves, history is kept.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runPm, tempHome } from '../helpers/run.js';
+import { runInPty } from '../helpers/pty.js';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const sb = useSandbox();
+const { home, cleanup } = tempHome();
+afterAll(cleanup);
+const PASS = 'correct horse battery';
+
+describe('pm shell', () => {
+  it('runs lines as pm commands, asks the passphrase once, completes, and leaves on Ctrl-D', async () => {
+    const created = await runPm(['--json', 'wallet', 'create', 'w'], { env: { PM_HOME: home, PM_PASSPHRASE: PASS, PM_SCRYPT_N: '1024' } });
+    expect(created.code, created.stderr).toBe(0);
+    const address = created.json<{ address: string }>().address;
+    const env = { PATH: process.env['PATH'], HOME: process.env['HOME'], PM_HOME: home, PM_BASE_URL: sb.current.baseUrl };
+    const exportLine = 'wallet export w --format key --out - --yes\r';
+    const { code, screen } = await runInPty(['node', 'bin/pm.js', 'shell'], [
+      { waitFor: /pm[^>\n]*> /, send: exportLine },
+      { waitFor: 'Keystore passphrase: ', send: `${PASS}\r` },
+      { waitFor: /0x[0-9a-f]{64}[\s\S]*pm[^>\n]*> /, send: exportLine },
+      { waitFor: /0x[0-9a-f]{64}[\s\S]*pm[^>\n]*> /, send: 'wallet address w\r' },
+      { waitFor: /0x[0-9a-fA-F]{40}[\s\S]*pm[^>\n]*> /, send: 'boo\t' },
+      { waitFor: 'book ', send: 'btc-100\t' },
+      { waitFor: 'btc-100k-2026 ', send: '--depth 1\r' },
+      { waitFor: /best bid \/ ask[\s\S]*pm[^>\n]*> /, send: 'this line is cancelled\x03' },
+      { waitFor: /\^C[\s\S]*pm[^>\n]*> /, send: '--json markets show sol-500-2026\r' },
+      { waitFor: /"slug": "sol-500-2026"[\s\S]*pm[^>\n]*> /, send: '\x04' },
+    ], env, 30_000);
+    expect(code).toBe(0);
+    expect(screen.match(/Keystore passphrase:/g)).toHaveLength(1);
+    expect(screen).not.toContain(PASS);
+    expect(screen.match(/0x[0-9a-f]{64}/g)?.length).toBeGreaterThanOrEqual(2);
+    expect(screen.toLowerCase()).toContain(address.toLowerCase());
+    expect(screen).not.toMatch(/unknown command 'this'/);
+    const history = readFileSync(join(home, 'shell_history'), 'utf8');
+    expect(history).toContain('book btc-100k-2026 --depth 1');
+    expect(history).not.toContain('this line is cancelled');
+  }, 40_000);
+});

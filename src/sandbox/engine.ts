@@ -11,7 +11,8 @@ import { randomUUID } from 'node:crypto';
 import { ONE, SIZE_STEP, buyLock, formatRaw, priceNumber, takerFee } from './orders/amounts.js';
 import { ledgerProblems } from './ledger.js';
 import { takerTrade } from './orders/trades.js';
-import { commit } from './reducer.js';
+import { commit, marketBySlug, orderById } from './reducer.js';
+import { levelOrders, sideBook, type Level, type SideBook } from './bookindex.js';
 import type {
   Account,
   MakerMatch,
@@ -114,83 +115,59 @@ function otherToken(market: MarketRecord, tokenId: string): string {
   return ids[0] === tokenId ? ids[1] : ids[0];
 }
 
-// LIVE orders per market, token and side, so matching does not rescan every order ever placed. Orders only
-// ever leave LIVE (never re-enter it) and new ones are appended, so the index catches up by
-// scanning the tail and drops stale entries lazily; a replaced or shrunk array is re-indexed.
-interface LiveIndex {
-  orders: OrderRecord[];
-  first: OrderRecord | undefined; // catches an array emptied and refilled in place
-  scanned: number;
-  byBook: Map<string, Set<OrderRecord>>;
-}
-const liveIndexes = new WeakMap<SandboxState, LiveIndex>();
-
-function bookKey(slug: string, tokenId: string, side: Side): string {
-  return `${slug}|${tokenId}|${side}`;
-}
-
-function liveOrders(state: SandboxState, slug: string, tokenId: string, side: Side): Set<OrderRecord> {
-  let idx = liveIndexes.get(state);
-  if (!idx || idx.orders !== state.orders || idx.scanned > state.orders.length || (idx.scanned > 0 && idx.first !== state.orders[0])) {
-    idx = { orders: state.orders, first: state.orders[0], scanned: 0, byBook: new Map() };
-    liveIndexes.set(state, idx);
+/** One book walked from its best level for a taker: the levels in order, each FIFO. */
+function* bookStream(
+  state: SandboxState,
+  book: SideBook,
+  kind: Fill['kind'],
+  side: Side,
+  limit: bigint | null,
+): Generator<Candidate> {
+  const levels = book.levels;
+  // Direct fills take the cheapest asks (BUY) or the highest bids (SELL) at their own price; the
+  // complement book's effective price is 1 − p, so its best levels are at the other end.
+  const ascending = kind === 'direct' ? side === 'BUY' : side === 'SELL';
+  // Levels may leave the array while the caller consumes (they do not: planning is read-only),
+  // so walking by position is safe.
+  for (let i = 0; i < levels.length; i++) {
+    const level = levels[ascending ? i : levels.length - 1 - i] as Level;
+    const eff = kind === 'direct' ? level.price : ONE - level.price;
+    if (limit !== null && (side === 'BUY' ? eff > limit : eff < limit)) return;
+    for (const o of levelOrders(state, level)) yield { order: o, price: level.price, eff, kind };
   }
-  if (idx.first === undefined) idx.first = state.orders[0];
-  for (; idx.scanned < state.orders.length; idx.scanned += 1) {
-    const o = state.orders[idx.scanned];
-    if (!o || o.status !== 'LIVE') continue;
-    const key = bookKey(o.marketSlug, o.tokenId, o.side);
-    let set = idx.byBook.get(key);
-    if (!set) {
-      set = new Set();
-      idx.byBook.set(key, set);
-    }
-    set.add(o);
-  }
-  const key = bookKey(slug, tokenId, side);
-  let set = idx.byBook.get(key);
-  if (!set) {
-    set = new Set();
-    idx.byBook.set(key, set);
-  }
-  return set;
 }
 
-/** Ranked resting liquidity a taker could hit, from both books, best first then oldest. */
-function candidates(
+/**
+ * Resting liquidity a taker could hit, from both books, best effective price first then oldest
+ * (lazily: the caller stops at its size, so only the levels it touches are read).
+ */
+function* candidates(
   state: SandboxState,
   market: MarketRecord,
   tokenId: string,
   side: Side,
   limit: bigint | null,
-): Candidate[] {
+): Generator<Candidate> {
   const other = otherToken(market, tokenId);
-  const out: Candidate[] = [];
   const opposite: Side = side === 'BUY' ? 'SELL' : 'BUY';
   // Direct: same token, opposite side. Complement: other token, same side (mint for BUY, merge for SELL).
-  const books: [Set<OrderRecord>, Fill['kind']][] = [
-    [liveOrders(state, market.slug, tokenId, opposite), 'direct'],
-    [liveOrders(state, market.slug, other, side), side === 'BUY' ? 'mint' : 'merge'],
-  ];
-  for (const [book, kind] of books) {
-    for (const o of book) {
-      if (o.status !== 'LIVE') {
-        book.delete(o);
-        continue;
-      }
-      if (o.price === null || o.remainingSize <= 0n) continue;
-      const eff = kind === 'direct' ? o.price : ONE - o.price;
-      if (limit !== null && (side === 'BUY' ? eff > limit : eff < limit)) continue;
-      out.push({ order: o, price: o.price, eff, kind });
+  const a = bookStream(state, sideBook(state, market.slug, tokenId, opposite), 'direct', side, limit);
+  const b = bookStream(state, sideBook(state, market.slug, other, side), side === 'BUY' ? 'mint' : 'merge', side, limit);
+  let x = a.next();
+  let y = b.next();
+  const better = (p: Candidate, q: Candidate): boolean => {
+    if (p.eff !== q.eff) return side === 'BUY' ? p.eff < q.eff : p.eff > q.eff;
+    return p.order.seq < q.order.seq;
+  };
+  while (!x.done || !y.done) {
+    if (y.done || (!x.done && better(x.value, y.value))) {
+      yield x.value as Candidate;
+      x = a.next();
+    } else {
+      yield y.value;
+      y = b.next();
     }
   }
-  const dir = side === 'BUY' ? 1n : -1n;
-  out.sort((a, b) => {
-    const d = (a.eff - b.eff) * dir;
-    if (d !== 0n) return d < 0n ? -1 : 1;
-    return a.order.seq - b.order.seq;
-  });
-  return out;
 }
 
 /**
@@ -329,7 +306,7 @@ export function cancelLive(state: SandboxState, o: OrderRecord, now: number): vo
  * 404 when the order does not exist or belongs to someone else; 400 when it is no longer LIVE.
  */
 export function cancelOrder(state: SandboxState, orderId: string, profileId: number, now: number): CancelResult {
-  const o = state.orders.find((x) => x.id === orderId);
+  const o = orderById(state, orderId);
   if (!o || o.ownerId !== profileId) return { ok: false, status: 404, message: `Order ${orderId} not found` };
   if (o.status !== 'LIVE') {
     return { ok: false, status: 400, message: `Order ${orderId} cannot be canceled: its status is ${o.status}` };
@@ -354,7 +331,7 @@ function refuse(status: number, message: string): SubmitResult {
  * @example submitOrder(state, { ownerId: 1, marketSlug: 'btc-100k', tokenId, side: 'BUY', orderType: 'GTC', price: 420_000n, size: 10_000_000n, … }, Date.now())
  */
 export function submitOrder(state: SandboxState, input: SubmitInput, now: number): SubmitResult {
-  const market = state.markets.find((m) => m.slug === input.marketSlug);
+  const market = marketBySlug(state, input.marketSlug);
   if (!market) return refuse(404, `Market ${input.marketSlug} not found`);
   const outcome = outcomeOf(market, input.tokenId);
   if (!outcome) return refuse(400, `tokenId ${input.tokenId} is not a position of market ${market.slug}`);

@@ -6,7 +6,8 @@ import { buyLock, formatRaw, ONE } from './orders/amounts.js';
 import { addTrade, settleTrade } from './orders/trades.js';
 import { book, openLedgers, realiseAverage } from './ledger.js';
 import { seedState } from './seed.js';
-import type { Account, OrderRecord, Position, SandboxState, StateEvent } from './types.js';
+import { indexUpdated } from './bookindex.js';
+import type { Account, MarketRecord, OrderRecord, Position, SandboxState, StateEvent } from './types.js';
 
 /** The account of a profile, created empty on first use. */
 export function accountOf(state: SandboxState, profileId: number): Account {
@@ -52,6 +53,28 @@ export function orderById(state: SandboxState, id: string): OrderRecord | undefi
     if (o) idx.byId.set(o.id, o);
   }
   return idx.byId.get(id);
+}
+
+// Markets by slug, the same way: markets are only appended and slugs never change.
+interface SlugIndex {
+  markets: MarketRecord[];
+  scanned: number;
+  bySlug: Map<string, MarketRecord>;
+}
+const slugIndexes = new WeakMap<SandboxState, SlugIndex>();
+
+/** The market with this slug, or undefined; O(1) amortised. */
+export function marketBySlug(state: SandboxState, slug: string): MarketRecord | undefined {
+  let idx = slugIndexes.get(state);
+  if (!idx || idx.markets !== state.markets || idx.scanned > state.markets.length) {
+    idx = { markets: state.markets, scanned: 0, bySlug: new Map() };
+    slugIndexes.set(state, idx);
+  }
+  for (; idx.scanned < state.markets.length; idx.scanned += 1) {
+    const m = state.markets[idx.scanned];
+    if (m && !idx.bySlug.has(m.slug)) idx.bySlug.set(m.slug, m);
+  }
+  return idx.bySlug.get(slug);
 }
 
 /** Releases what a LIVE order reserves, without changing its status. */
@@ -119,12 +142,13 @@ export function apply(state: SandboxState | null, ev: StateEvent): SandboxState 
     case 'order.placed': {
       const nowIso = iso(ev.at);
       const order = ev.order;
-      const market = need(state.markets.find((m) => m.slug === order.marketSlug), `market ${order.marketSlug}`);
+      const market = need(marketBySlug(state, order.marketSlug), `market ${order.marketSlug}`);
       for (const id of ev.stpCanceled) {
         const o = need(orderById(state, id), `order ${id}`);
         unlock(state, o);
         o.status = 'CANCELED';
         o.updatedAt = nowIso;
+        indexUpdated(state, o);
       }
       const kinds = new Set<string>();
       for (const f of ev.fills) {
@@ -145,6 +169,7 @@ export function apply(state: SandboxState | null, ev: StateEvent): SandboxState 
           makerPos.cost += f.makerUsd;
         }
         if (m.remainingSize === 0n) m.status = 'MATCHED';
+        indexUpdated(state, m);
         m.settlementStatus = 'MATCHED';
         m.tradeEventId = order.tradeEventId;
         m.updatedAt = nowIso;
@@ -199,10 +224,11 @@ export function apply(state: SandboxState | null, ev: StateEvent): SandboxState 
       unlock(state, o);
       o.status = 'CANCELED';
       o.updatedAt = iso(ev.at);
+      indexUpdated(state, o);
       return state;
     }
     case 'market.created': {
-      if (state.markets.some((m) => m.slug === ev.market.slug)) throw new Error(`event creates market ${ev.market.slug}, which exists`);
+      if (marketBySlug(state, ev.market.slug)) throw new Error(`event creates market ${ev.market.slug}, which exists`);
       state.markets.push(structuredClone(ev.market));
       return state;
     }
@@ -237,13 +263,14 @@ export function apply(state: SandboxState | null, ev: StateEvent): SandboxState 
       return state;
     }
     case 'market.resolved': {
-      const market = need(state.markets.find((m) => m.slug === ev.slug), `market ${ev.slug}`);
+      const market = need(marketBySlug(state, ev.slug), `market ${ev.slug}`);
       for (const id of ev.canceled) {
         const o = need(orderById(state, id), `order ${id}`);
         if (o.status !== 'LIVE') continue;
         unlock(state, o);
         o.status = 'CANCELED';
         o.updatedAt = iso(ev.at);
+        indexUpdated(state, o);
       }
       market.status = 'RESOLVED';
       market.winningOutcomeIndex = ev.winningOutcomeIndex;

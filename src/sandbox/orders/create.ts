@@ -1,7 +1,7 @@
 // POST /orders: parse and check a create-order request exactly as exchange-api.md and
 // wire-facts §3 describe, then hand it to the engine. Every refusal is {status, message}.
 import { getAddress, isAddress } from 'viem';
-import { ZERO_ADDRESS, recoverOrderSigner, signOrderWithKey, type SignedOrderFields } from '../eip712.js';
+import { ZERO_ADDRESS, checkOrderSignature, signOrderWithKey, type SignedOrderFields } from '../eip712.js';
 import { submitOrder } from '../engine.js';
 import { missingFor } from '../partner/allowances.js';
 import { orderChainRefusal } from '../chainref.js';
@@ -249,10 +249,11 @@ export async function createOrder(req: SandboxRequest, ctx: SandboxContext): Pro
     signatureType,
   };
   if (sig !== null) {
-    const recovered = await recoverOrderSigner(fields, sig, exchange);
-    if (recovered === null) return fail(400, 'order.signature is not a valid 65-byte signature');
-    if (recovered !== signer) {
-      return fail(400, `Invalid order signature: recovered ${recovered}, expected signer ${signer} (domain verifyingContract ${exchange})`);
+    // Against the signer's known key (a cached point) when it has signed before; recovery otherwise.
+    const check = await checkOrderSignature(fields, sig, exchange, signer);
+    if (!check.ok) {
+      if (check.recovered === null) return fail(400, 'order.signature is not a valid 65-byte signature');
+      return fail(400, `Invalid order signature: recovered ${check.recovered}, expected signer ${signer} (domain verifyingContract ${exchange})`);
     }
   } else if (owner.privateKey) {
     sig = await signOrderWithKey(fields, owner.privateKey, exchange);

@@ -1,6 +1,6 @@
 // Public market data (wire-facts §4.1): active markets, search, details, order book, price
 // history, feed, navigation and market pages, maintenance status.
-import { midpoint, yesBook } from '../book.js';
+import { midpoint, yesBook, yesMidpoint } from '../book.js';
 import { CATEGORIES } from '../seed.js';
 import type { MarketRecord, Route, SandboxResponse, SandboxState } from '../types.js';
 
@@ -23,8 +23,7 @@ function isActive(m: MarketRecord): boolean {
 /** YES/NO prices in percent for listings (the exchange's listings use percent). */
 function percentPrices(state: SandboxState, m: MarketRecord): number[] {
   if (m.winningOutcomeIndex !== null) return m.winningOutcomeIndex === 0 ? [100, 0] : [0, 100];
-  const b = yesBook(state, m.slug);
-  const mid = b ? midpoint(b) : (m.lastTradePrice ?? ONE / 2n);
+  const mid = yesMidpoint(state, m.slug) ?? m.lastTradePrice ?? ONE / 2n;
   const yes = Number(mid / 100n) / 100; // percent with 2 decimals, from exact micro-units
   return [yes, Math.round((100 - yes) * 100) / 100];
 }

@@ -28,6 +28,8 @@ complete -c pm -n '__fish_use_subcommand' -a whoami -d 'Show the active identity
 complete -c pm -n '__fish_use_subcommand' -a completion -d 'Shell completion scripts'
 complete -c pm -n '__fish_use_subcommand' -a demo -d 'A guided tour of pm against a fresh in-process sandbox'
 complete -c pm -n '__fish_use_subcommand' -a doctor -d 'Check that pm is ready to trade: Node, PM_HOME, config, keystore, exchange, clock, token, websocket, RPC, journal'
+complete -c pm -n '__fish_use_subcommand' -a lock -d 'End the session agent started by pm unlock'
+complete -c pm -n '__fish_use_subcommand' -a unlock -d 'Unlock the keystore once for a while (a session agent signs for later commands)'
 complete -c pm -n '__fish_use_subcommand' -a portfolio -d 'Positions with PnL, the PnL chart, trades and history'
 complete -c pm -n '__fish_use_subcommand' -a positions -d 'Same as pm portfolio positions'
 complete -c pm -n '__fish_use_subcommand' -a withdraw -d 'Withdraw USDC from a server wallet to your account, smart wallet or an allowlisted address'

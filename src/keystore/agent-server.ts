@@ -173,8 +173,11 @@ export async function startAgent(o: AgentOptions): Promise<AgentHandle> {
       clearTimeout(timer);
       wallets.clear();
       secrets.clear();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const c of conns) c.destroy();
+      // server.close waits for open connections: end them (after their pending answers) first.
+      const done = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const c of conns) c.end();
+      setTimeout(() => conns.forEach((c) => c.destroy()), 200).unref();
+      await done;
       try {
         if (lstatSync(path).ino === ino) removeStaleSocket(path);
       } catch {

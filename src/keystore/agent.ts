@@ -124,15 +124,18 @@ export class AgentClient {
     const w = (await this.status()).wallets.find((x) => x.name === wallet);
     if (!w || (expected !== null && w.address.toLowerCase() !== expected.toLowerCase())) return null;
     const { toAccount } = await import('viem/accounts');
-    const { hashMessage, hashTypedData, keccak256, parseSignature, serializeTransaction } = await import('viem');
+    // Orders only need sign (the digest is built locally): viem's hashing loads when used.
+    const viem = () => import('viem');
     const sign = ({ hash }: { hash: Hex }): Promise<Hex> => this.signDigest(wallet, hash);
     return toAccount({
       address: w.address,
       sign,
-      signMessage: ({ message }) => sign({ hash: hashMessage(message) }),
-      signTypedData: (td) => sign({ hash: hashTypedData(td) }),
+      signMessage: async ({ message }) => sign({ hash: (await viem()).hashMessage(message) }),
+      signTypedData: async (td) => sign({ hash: (await viem()).hashTypedData(td) }),
       // As viem's own signTransaction: sign the serialized payload (EIP-4844 without sidecars).
-      async signTransaction(tx, { serializer = serializeTransaction } = {}) {
+      async signTransaction(tx, o = {}) {
+        const { keccak256, parseSignature, serializeTransaction } = await viem();
+        const serializer = o.serializer ?? serializeTransaction;
         const signable = tx.type === 'eip4844' ? { ...tx, sidecars: false as const } : tx;
         const sig = parseSignature(await sign({ hash: keccak256(await serializer(signable)) }));
         return (await serializer(tx, sig)) as never;

@@ -5,8 +5,11 @@ import { hmacMessage } from './hmac.js';
 
 export interface HmacSigner {
   tokenId: string;
-  /** Base64 HMAC-SHA256 of the canonical message. */
-  sign(message: string): string;
+  /**
+   * Base64 HMAC-SHA256 of the canonical message; a Promise when another process holds the
+   * secret (the session agent of pm unlock).
+   */
+  sign(message: string): string | Promise<string>;
 }
 
 export interface AuthProvider {
@@ -19,7 +22,7 @@ export interface AuthProvider {
 }
 
 /** Builds an HMAC signer that keeps the decoded secret in a closure. */
-export function hmacSigner(tokenId: string, secretBase64: string): HmacSigner {
+export function hmacSigner(tokenId: string, secretBase64: string): HmacSigner & { sign(message: string): string } {
   const key = Buffer.from(secretBase64, 'base64');
   return { tokenId, sign: (message) => createHmac('sha256', key).update(message, 'utf8').digest('base64') };
 }
@@ -35,9 +38,24 @@ export function limiterKeyOf(auth: AuthProvider, mode: AuthMode): string | null 
   return null;
 }
 
+type AuthHeaders = { headers: Record<string, string>; limiterKey: string | null; used: 'hmac' | 'apiKey' | 'identity' | null };
+
+/**
+ * authHeaders for any signer, the session agent's (asynchronous) included: what the transport uses.
+ */
+export async function authHeadersAsync(auth: AuthProvider, mode: AuthMode, method: string, pathWithQuery: string, body: string, now: Date = new Date()): Promise<AuthHeaders> {
+  if (mode === 'auto' && auth.hmac) {
+    const ts = now.toISOString();
+    const signature = await auth.hmac.sign(hmacMessage(ts, method, pathWithQuery, body));
+    return { headers: { 'lmts-api-key': auth.hmac.tokenId, 'lmts-timestamp': ts, 'lmts-signature': signature }, limiterKey: `hmac:${auth.hmac.tokenId}`, used: 'hmac' };
+  }
+  return authHeaders(auth, mode, method, pathWithQuery, body, now);
+}
+
 /**
  * Auth headers for one request: identity on identity routes; else HMAC when a token is set
  * (suppresses X-API-Key); else the legacy key. Returns the headers and the rate-limit key.
+ * Synchronous: an asynchronous signer (the session agent) needs authHeadersAsync.
  */
 export function authHeaders(
   auth: AuthProvider,
@@ -46,7 +64,7 @@ export function authHeaders(
   pathWithQuery: string,
   body: string,
   now: Date = new Date(),
-): { headers: Record<string, string>; limiterKey: string | null; used: 'hmac' | 'apiKey' | 'identity' | null } {
+): AuthHeaders {
   if (mode === 'none') return { headers: {}, limiterKey: null, used: null };
   if (mode === 'identity') {
     if (!auth.identity) return { headers: {}, limiterKey: null, used: null };
@@ -54,11 +72,13 @@ export function authHeaders(
   }
   if (auth.hmac) {
     const ts = now.toISOString();
+    const signature = auth.hmac.sign(hmacMessage(ts, method, pathWithQuery, body));
+    if (typeof signature !== 'string') throw new TypeError('internal: this HMAC signer answers asynchronously; use authHeadersAsync');
     return {
       headers: {
         'lmts-api-key': auth.hmac.tokenId,
         'lmts-timestamp': ts,
-        'lmts-signature': auth.hmac.sign(hmacMessage(ts, method, pathWithQuery, body)),
+        'lmts-signature': signature,
       },
       limiterKey: `hmac:${auth.hmac.tokenId}`,
       used: 'hmac',

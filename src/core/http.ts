@@ -2,7 +2,7 @@
 // the status → error mapping and the redacted trace all live here and nowhere else.
 import http from 'node:http';
 import https from 'node:https';
-import { authHeaders, limiterKeyOf } from './auth.js';
+import { authHeadersAsync, limiterKeyOf } from './auth.js';
 import type { AuthMode, AuthProvider } from './auth.js';
 import {
   AuthError,
@@ -323,7 +323,7 @@ export class ApiClient {
     const release = key ? await this.limiter(key).acquire(signal).catch((e: unknown) => { throw signal?.aborted ? interrupted(signal) : e; }) : null;
     const id = ++this.counter.seq;
     try {
-      const { headers: authH } = authHeaders(auth, mode, o.method, target, body, now());
+      const { headers: authH } = await authHeadersAsync(auth, mode, o.method, target, body, now());
       const headers: Record<string, string> = {
         accept: 'application/json',
         'user-agent': this.opts.userAgent ?? 'pm',

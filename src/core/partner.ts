@@ -3,7 +3,7 @@
 // server wallet, the partner's listing, and allowance readiness of server wallets with the
 // contract's recommended loop (poll, retry when needed, honour 429 retryAfterSeconds, back off
 // on 409).
-import { authHeaders } from './auth.js';
+import { authHeadersAsync } from './auth.js';
 import { ConflictError, ExchangeError, ExchangeValidationError, NetworkError, RateLimitError, ValidationError } from './errors.js';
 import { errorForStatus, sleep } from './http.js';
 import type { ApiClient } from './http.js';
@@ -55,7 +55,7 @@ export function messageHex(message: string): `0x${string}` {
 async function postWithHeaders(api: ApiClient, path: string, body: Json, extra: Record<string, string>, signal?: AbortSignal): Promise<unknown> {
   const raw = JSON.stringify(body);
   for (let attempt = 0; ; attempt++) {
-    const { headers } = authHeaders(api.auth, 'auto', 'POST', path, raw, new Date());
+    const { headers } = await authHeadersAsync(api.auth, 'auto', 'POST', path, raw, new Date());
     let res: Response;
     try {
       res = await fetch(`${api.baseUrl}${path}`, { method: 'POST', headers: { accept: 'application/json', 'content-type': 'application/json', 'user-agent': 'pm-cli', ...headers, ...extra }, body: raw, ...(signal ? { signal } : {}) });

@@ -6,7 +6,7 @@
 // none across disconnects. An `exception` (auth refused) ends the stream with an AuthError;
 // no connection for `giveUpAfterMs` ends it with a NetworkError.
 import type { Socket } from 'socket.io-client';
-import { authHeaders } from './auth.js';
+import { authHeaders, authHeadersAsync } from './auth.js';
 import type { AuthProvider } from './auth.js';
 import { AuthError, NetworkError } from './errors.js';
 
@@ -78,6 +78,20 @@ export class StreamClient {
       this.settle = { resolve, reject };
     });
     const url = namespaceUrl(o.wsUrl);
+    // A signer in another process (the session agent) answers asynchronously: its headers are
+    // made ahead, and made again after every failed or lost connection, for the next attempt.
+    let ahead = o.auth ? (await authHeadersAsync(o.auth, 'auto', 'GET', HANDSHAKE_TARGET, '')).headers : {};
+    const remake = (): void => {
+      if (o.auth) void authHeadersAsync(o.auth, 'auto', 'GET', HANDSHAKE_TARGET, '').then((h) => (ahead = h.headers), () => undefined);
+    };
+    const handshake = (): Record<string, string> => {
+      try {
+        return handshakeHeaders(o.auth);
+      } catch {
+        remake();
+        return ahead;
+      }
+    };
     const socket = io(url, {
       transports: ['websocket'],
       forceNew: true,
@@ -86,7 +100,7 @@ export class StreamClient {
       reconnectionDelayMax: o.reconnectDelayMaxMs ?? 5_000,
       randomizationFactor: o.jitter ?? 0.5,
       timeout: Math.min(10_000, Math.max(1_000, o.giveUpAfterMs)),
-      extraHeaders: { ...handshakeHeaders(o.auth), 'user-agent': o.userAgent ?? 'pm-cli' },
+      extraHeaders: { ...ahead, 'user-agent': o.userAgent ?? 'pm-cli' },
     });
     this.socket = socket;
     const now = (): string => new Date().toISOString();
@@ -100,7 +114,7 @@ export class StreamClient {
     armGiveUp();
     // A new timestamp (and signature) for every attempt.
     socket.io.on('reconnect_attempt', () => {
-      socket.io.opts.extraHeaders = { ...handshakeHeaders(o.auth), 'user-agent': o.userAgent ?? 'pm-cli' };
+      socket.io.opts.extraHeaders = { ...handshake(), 'user-agent': o.userAgent ?? 'pm-cli' };
     });
     socket.io.on('reconnect', (attempts: number) => {
       const afterMs = this.disconnectedAt === null ? 0 : Date.now() - this.disconnectedAt;
@@ -117,12 +131,14 @@ export class StreamClient {
       o.onLifecycle?.(this.connects === 1 ? { type: 'subscribed', channels, at: now() } : { type: 'resubscribed', channels, at: now() });
     });
     socket.on('connect_error', (e: Error) => {
+      remake();
       this.lastError = e.message;
       this.attempts += 1;
       o.onLifecycle?.({ type: 'retrying', attempt: this.attempts, error: e.message, at: now() });
       armGiveUp();
     });
     socket.on('disconnect', (reason: string) => {
+      remake();
       if (this.stopped) return;
       this.disconnectedAt = Date.now();
       o.onLifecycle?.({ type: 'disconnected', reason, at: now() });

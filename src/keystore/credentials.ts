@@ -11,6 +11,7 @@ import { isBase64 } from '../core/hmac.js';
 import { Keystore } from './store.js';
 import type { SecretsInfo, StoredSecrets } from './store.js';
 import { parsePrivateKey } from './v3.js';
+import type { AgentClient } from './agent.js';
 
 export interface CredentialsInput {
   /** PM_PRIVATE_KEY, PM_TOKEN_ID, PM_TOKEN_SECRET, PM_API_KEY, PM_IDENTITY_TOKEN (empty = unset). */
@@ -79,6 +80,11 @@ export async function resolveCredentials(input: CredentialsInput): Promise<Crede
   const walletName = nonEmpty(input.profile?.wallet);
   const secretsName = nonEmpty(input.profile?.secrets);
 
+  // The session agent of this home (pm unlock), looked for once and only when a stored secret is needed.
+  let agentP: Promise<AgentClient | null> | undefined;
+  const agent = (): Promise<AgentClient | null> =>
+    (agentP ??= import('./agent.js').then((m) => m.AgentClient.connect(input.home)).catch(() => null));
+
   // One passphrase for the whole home; asked once, forgotten again if it turns out wrong.
   let pass: Promise<string> | undefined;
   const passphrase = (): Promise<string> => (pass ??= input.passphrase());
@@ -106,7 +112,11 @@ export async function resolveCredentials(input: CredentialsInput): Promise<Crede
     }
     let opened: Promise<LocalAccount> | undefined;
     account = () => {
-      opened ??= forget(passphrase().then((p) => ks.openWallet(walletName, p))).catch((e: unknown) => {
+      // A session agent (pm unlock) signs without the passphrase; else decrypt here.
+      opened ??= agent()
+        .then((a) => a?.account(walletName, address).catch(() => null) ?? null)
+        .then((viaAgent) => viaAgent ?? forget(passphrase().then((p) => ks.openWallet(walletName, p))))
+        .catch((e: unknown) => {
         opened = undefined;
         throw e;
       });
@@ -168,7 +178,18 @@ export async function resolveCredentials(input: CredentialsInput): Promise<Crede
     if (!wantRequest && !wantIdentity) return auth;
     if (infoError !== undefined) throw infoError;
     const needed = (wantRequest && (stored('tokenSecret') || stored('apiKey'))) || (wantIdentity && stored('identityToken'));
-    if (needed) await load(secretsName);
+    if (!needed) return auth;
+    // The agent serves HMAC signatures (never the secret); the API key and identity token are
+    // headers that are themselves secrets, so those still come from decrypting here.
+    if (wantRequest && !envRequestCred && stored('tokenSecret') && !(wantIdentity && stored('identityToken')) && !auth.hmac) {
+      const signer = await (await agent())?.hmacSigner(secretsName, info?.tokenId).catch(() => null);
+      if (signer) {
+        auth.hmac = signer;
+        sources.token = 'keystore';
+        return auth;
+      }
+    }
+    await load(secretsName);
     return auth;
   };
 

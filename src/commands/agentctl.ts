@@ -1,0 +1,62 @@
+// What pm unlock and pm lock share: the agent's status, and ending it.
+import type { Context } from '../cli/context.js';
+import type { AgentStatus } from '../keystore/agent.js';
+
+/** The live agent's status, or null (a stale socket is removed on the way). */
+export async function agentStatus(ctx: Context): Promise<AgentStatus | null> {
+  const { AgentClient } = await import('../keystore/agent.js');
+  const c = await AgentClient.connect(ctx.home);
+  if (!c) return null;
+  try {
+    return await c.status();
+  } catch {
+    return null;
+  } finally {
+    c.close();
+  }
+}
+
+/** Prints whether an agent runs and until when (exit 0 either way). */
+export async function printAgentStatus(ctx: Context): Promise<number> {
+  const s = await agentStatus(ctx);
+  if (!s) {
+    ctx.out.data({ running: false }, () => ctx.out.line('locked: no session agent runs (pm unlock starts one)'));
+    return 0;
+  }
+  ctx.out.data({ running: true, ...s }, () =>
+    ctx.out.keyValue([
+      ['status', 'unlocked (session agent)'],
+      ['pid', String(s.pid)],
+      ['until', s.until],
+      ['wallets', s.wallets.map((w) => `${w.name} ${w.address}`).join(', ') || '-'],
+      ['tokens', s.secrets.map((x) => `${x.name} ${x.tokenId}`).join(', ') || '-'],
+    ]),
+  );
+  return 0;
+}
+
+/** Asks the agent to end and waits (up to 5 s) until its process is gone; null when none ran. */
+export async function stopAgent(ctx: Context): Promise<{ pid: number } | null> {
+  const { AgentClient } = await import('../keystore/agent.js');
+  const c = await AgentClient.connect(ctx.home);
+  if (!c) return null;
+  let pid = 0;
+  try {
+    pid = (await c.status()).pid;
+    await c.lock();
+  } finally {
+    c.close();
+  }
+  for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+  return { pid };
+}
+
+function alive(pid: number): boolean {
+  if (pid <= 0 || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,135 @@
+// pm unlock: decrypt the keystore once into a session agent (a detached local process, like
+// ssh-agent) that signs for every later command until its deadline or pm lock.
+import { spawn } from 'node:child_process';
+import { existsSync, openSync, closeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineCommand } from '../cli/command.js';
+import { ENV_VARS } from '../cli/env.js';
+import { AuthError, PmError, UsageError } from '../core/errors.js';
+import { parseDuration } from '../core/duration.js';
+import { ensurePrivateDir } from '../core/fsutil.js';
+import { printAgentStatus, stopAgent } from './agentctl.js';
+
+/** The longest session: 12 hours. */
+const MAX_TTL_MS = 12 * 3_600_000;
+
+export default defineCommand({
+  path: ['unlock'],
+  summary: 'Unlock the keystore once for a while (a session agent signs for later commands)',
+  description:
+    'Decrypts every wallet and token secret of PM_HOME once into a local background process that answers signing requests over a Unix socket (PM_HOME/run/agent.sock, mode 0600) and never hands out a key or secret. Later commands use it instead of asking for the passphrase; it exits at the deadline or on pm lock. Running pm unlock again replaces it.',
+  options: {
+    for: { type: 'string', value: 'duration', description: 'how long it stays unlocked (e.g. 90s, 15m, 2h; at most 12h)', default: '15m' },
+    status: { type: 'boolean', description: 'only say whether an agent runs, and until when' },
+    foreground: { type: 'boolean', description: 'run the agent in this process (for supervisors) instead of in the background' },
+  },
+  examples: ['pm unlock', 'pm unlock --for 2h', 'pm --passphrase-file ~/.pm-pass unlock --for 8h', 'pm unlock --status --json', 'pm lock'],
+  run: async (ctx, { opts }) => {
+    if (opts.status) return printAgentStatus(ctx);
+    const ttlMs = parseDuration(opts.for, '--for', { min: 1000, max: MAX_TTL_MS });
+    if (process.platform === 'win32') throw new UsageError('pm unlock needs Unix sockets (Linux, macOS)');
+    const { startAgent } = await import('../keystore/agent-server.js');
+    if (opts.foreground) {
+      // The detached child gets the passphrase on stdin (never in its environment or argv).
+      const passphrase = ctx.io.env['PM_AGENT_STDIN'] === '1' ? await readLine(ctx.io.stdin) : await ctx.passphrase();
+      const agent = await startAgent({ home: ctx.home, passphrase, ttlMs });
+      const stop = (): void => void agent.close();
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
+      process.once('SIGHUP', stop);
+      ctx.io.stdout.write(`${JSON.stringify({ ready: true, socket: agent.socket, ...agent.status })}\n`);
+      await agent.closed;
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      process.off('SIGHUP', stop);
+      return 0;
+    }
+    // Checked here, so a wrong passphrase is this command's exit 3 (and asked again on a TTY).
+    const ks = await ctx.keystore();
+    const passphrase = await ctx.passphrase();
+    const ok = await ks.checkPassphrase(passphrase);
+    if (ok === null) throw new UsageError(`nothing to unlock: the keystore in ${ctx.home} holds no wallet or token secret`, { hint: 'Create one with pm init or pm wallet create.' });
+    if (!ok) throw new AuthError('wrong passphrase');
+    const replaced = await stopAgent(ctx);
+    const ready = await spawnAgent(ctx.home, ttlMs, passphrase, ctx.io.env);
+    ctx.out.data(ready, () => ctx.out.info(`unlocked until ${ready.until} (session agent pid ${ready.pid}${replaced ? `, replacing pid ${replaced.pid}` : ''}); pm lock ends it`));
+    return 0;
+  },
+});
+
+interface Ready {
+  socket: string;
+  pid: number;
+  until: string;
+  wallets: unknown[];
+  secrets: unknown[];
+}
+
+/** bin/pm.js of this installation, found upward from this module (source, dist or a bundle). */
+function findBin(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    const p = join(dir, 'bin', 'pm.js');
+    if (existsSync(p) && existsSync(join(dir, 'package.json'))) return p;
+    dir = dirname(dir);
+  }
+  throw new PmError('cannot find bin/pm.js to start the agent');
+}
+
+/** A detached sandbox and agent get none of the PM_* secrets of this environment. */
+function withoutSecrets(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const secret = new Set<string>([...ENV_VARS.filter((v) => 'secret' in v && v.secret).map((v) => v.name), 'PM_TOKEN_ID']);
+  return Object.fromEntries(Object.entries(env).filter(([k]) => !secret.has(k)));
+}
+
+async function spawnAgent(home: string, ttlMs: number, passphrase: string, env: Record<string, string | undefined>): Promise<Ready> {
+  const dir = join(home, 'run');
+  ensurePrivateDir(dir);
+  const logPath = join(dir, 'agent.log');
+  const log = openSync(logPath, 'a', 0o600);
+  const child = spawn(process.execPath, [findBin(), '--json', 'unlock', '--foreground', '--for', `${ttlMs}ms`], {
+    detached: true,
+    stdio: ['pipe', 'pipe', log],
+    env: { ...withoutSecrets(env), PM_HOME: home, PM_AGENT_STDIN: '1' },
+  });
+  closeSync(log);
+  child.stdin?.end(`${passphrase}\n`);
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM');
+      reject(new PmError('the session agent did not start within 30 s', { hint: `See ${logPath}` }));
+    }, 30_000);
+    child.stdout?.setEncoding('utf8');
+    child.stdout?.on('data', (chunk: string) => {
+      buf += chunk;
+      const nl = buf.indexOf('\n');
+      if (nl < 0) return;
+      clearTimeout(timer);
+      child.stdout?.destroy();
+      child.removeAllListeners('exit');
+      child.unref();
+      try {
+        resolve(JSON.parse(buf.slice(0, nl)) as Ready);
+      } catch (e) {
+        reject(new PmError('the session agent answered something unexpected', { cause: e, details: buf.slice(0, 200) }));
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new PmError(`the session agent exited with code ${code ?? '?'} before it was ready`, { hint: `See ${logPath}` }));
+    });
+  });
+}
+
+async function readLine(stdin: AsyncIterable<Buffer | string>): Promise<string> {
+  let buf = '';
+  for await (const chunk of stdin) {
+    buf += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    if (buf.includes('\n')) break;
+  }
+  const line = buf.split('\n')[0] ?? '';
+  if (line === '') throw new AuthError('no passphrase on stdin');
+  return line;
+}

@@ -1,0 +1,201 @@
+// The session agent itself (`pm unlock`; the client is agent.ts): decrypts every wallet and
+// token secret of PM_HOME once, then serves signatures and HMAC values over a Unix socket until
+// its deadline or `pm lock`. What leaves the process is a 65-byte signature, a base64 HMAC, an
+// address or a token id: never a key or a secret.
+//
+// Who may connect: the socket lives in PM_HOME/run, a directory this user owns with mode 0700
+// (checked, and refused otherwise), and the socket itself is created 0600, so the kernel lets
+// only this user (and root) connect. No peer-credential check beyond that (Node has no portable
+// SO_PEERCRED); like ssh-agent, anyone who can connect can ask for signatures, not for keys.
+import { createServer } from 'node:net';
+import type { Server, Socket } from 'node:net';
+import { chmodSync, lstatSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import type { LocalAccount } from 'viem/accounts';
+import { privateKeyToAccount } from 'viem/accounts';
+import { hmacSigner } from '../core/auth.js';
+import type { HmacSigner } from '../core/auth.js';
+import { AuthError, ConflictError, PmError, UsageError } from '../core/errors.js';
+import { ensurePrivateDir } from '../core/fsutil.js';
+import { AgentClient, agentDir, agentSocketPath, removeStaleSocket } from './agent.js';
+import type { AgentStatus } from './agent.js';
+import { Keystore } from './store.js';
+import { decryptKeystore } from './v3.js';
+
+export interface AgentOptions {
+  home: string;
+  passphrase: string;
+  /** Milliseconds until the agent exits by itself. */
+  ttlMs: number;
+}
+
+export interface AgentHandle {
+  socket: string;
+  status: AgentStatus;
+  /** Resolves once the agent stopped (deadline, lock, or close()). */
+  closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+const MAX_LINE = 1 << 20;
+
+/**
+ * Decrypts the keystore of `home` and serves it on PM_HOME/run/agent.sock.
+ * @example const a = await startAgent({ home, passphrase, ttlMs: 15 * 60_000 }); await a.closed;
+ */
+export async function startAgent(o: AgentOptions): Promise<AgentHandle> {
+  if (process.platform === 'win32') throw new UsageError('pm unlock needs Unix sockets (Linux, macOS)');
+  const ks = new Keystore(o.home);
+  const files = ks.encryptedFiles();
+  if (files.length === 0) throw new UsageError(`nothing to unlock: the keystore in ${o.home} holds no wallet or token secret`, { hint: 'Create one with pm init or pm wallet create.' });
+  const wallets = new Map<string, LocalAccount>();
+  const secrets = new Map<string, HmacSigner>();
+  let opened = 0;
+  // scrypt runs on the thread pool: the files decrypt in parallel.
+  await Promise.all(
+    files.map(async (f) => {
+      try {
+        if (f.kind === 'wallet') {
+          wallets.set(f.name, privateKeyToAccount(await decryptKeystore(readFileSync(f.path, 'utf8'), o.passphrase, `wallet "${f.name}"`)));
+        } else {
+          const s = await ks.loadSecrets(f.name, o.passphrase);
+          if (s.tokenId !== undefined && s.tokenSecret !== undefined) secrets.set(f.name, hmacSigner(s.tokenId, s.tokenSecret));
+        }
+        opened++;
+      } catch (e) {
+        if (e instanceof AuthError) throw e;
+        // A broken or foreign file is not served; commands that need it fall back to the prompt.
+      }
+    }),
+  );
+  if (opened === 0) throw new PmError('no keystore file could be decrypted');
+
+  const dir = agentDir(o.home);
+  ensurePrivateDir(dir);
+  checkPrivateDir(dir);
+  const path = agentSocketPath(o.home);
+  if (Buffer.byteLength(path) > 100) throw new UsageError(`the agent socket path is too long for a Unix socket: ${path}`, { hint: 'Use a shorter PM_HOME.' });
+  const live = await AgentClient.connect(o.home);
+  if (live) {
+    const until = (await live.status().catch(() => null))?.until;
+    live.close();
+    throw new ConflictError(`an agent already runs for ${o.home}${until ? ` (until ${until})` : ''}`, { hint: 'pm lock ends it.' });
+  }
+  removeStaleSocket(path);
+
+  const until = new Date(Date.now() + o.ttlMs);
+  const status: AgentStatus = {
+    pid: process.pid,
+    until: until.toISOString(),
+    wallets: [...wallets].map(([name, a]) => ({ name, address: a.address })).sort((a, b) => a.name.localeCompare(b.name)),
+    secrets: [...secrets].map(([name, s]) => ({ name, tokenId: s.tokenId })).sort((a, b) => a.name.localeCompare(b.name)),
+  };
+
+  const conns = new Set<Socket>();
+  let stop: () => void = () => {};
+  const closed = new Promise<void>((resolve) => {
+    stop = resolve;
+  });
+  const handle = async (req: unknown): Promise<Record<string, unknown>> => {
+    if (typeof req !== 'object' || req === null) return { ok: false, error: 'a request is a JSON object' };
+    const r = req as Record<string, unknown>;
+    switch (r['op']) {
+      case 'status':
+        return { ok: true, ...status };
+      case 'address': {
+        const a = wallets.get(String(r['wallet']));
+        return a ? { ok: true, address: a.address } : { ok: false, error: `no wallet "${String(r['wallet'])}" in this agent` };
+      }
+      case 'signDigest': {
+        const a = wallets.get(String(r['wallet']));
+        if (!a?.sign) return { ok: false, error: `no wallet "${String(r['wallet'])}" in this agent` };
+        const digest = r['digest'];
+        if (typeof digest !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(digest)) return { ok: false, error: 'digest must be 32 bytes of hex (0x…)' };
+        return { ok: true, signature: await a.sign({ hash: digest as `0x${string}` }) };
+      }
+      case 'hmac': {
+        const s = secrets.get(String(r['secrets']));
+        if (!s) return { ok: false, error: `no token secrets "${String(r['secrets'])}" in this agent` };
+        if (typeof r['message'] !== 'string') return { ok: false, error: 'message must be a string' };
+        return { ok: true, tokenId: s.tokenId, signature: await s.sign(r['message']) };
+      }
+      case 'lock':
+        setImmediate(() => void shutdown());
+        return { ok: true };
+      default:
+        return { ok: false, error: `unknown op ${JSON.stringify(r['op'])}` };
+    }
+  };
+
+  const server: Server = createServer((sock) => {
+    conns.add(sock);
+    sock.setEncoding('utf8');
+    let buf = '';
+    let chain = Promise.resolve();
+    sock.on('data', (chunk: string) => {
+      buf += chunk;
+      if (buf.length > MAX_LINE) return sock.destroy();
+      for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        // Answers go back in request order.
+        chain = chain.then(async () => {
+          let answer: Record<string, unknown>;
+          try {
+            answer = await handle(JSON.parse(line));
+          } catch (e) {
+            answer = { ok: false, error: e instanceof SyntaxError ? 'not JSON' : e instanceof Error ? e.message : 'failed' };
+          }
+          if (!sock.destroyed) sock.write(`${JSON.stringify(answer)}\n`);
+        });
+      }
+    });
+    sock.on('error', () => sock.destroy());
+    sock.on('close', () => conns.delete(sock));
+  });
+
+  // Created 0600 from the start (umask), not chmod-ed after a window where others could connect.
+  const oldMask = process.umask(0o177);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(path, () => resolve());
+    });
+  } finally {
+    process.umask(oldMask);
+  }
+  chmodSync(path, 0o600);
+  const ino = lstatSync(path).ino;
+
+  let shutting: Promise<void> | undefined;
+  const shutdown = (): Promise<void> => {
+    shutting ??= (async () => {
+      clearTimeout(timer);
+      wallets.clear();
+      secrets.clear();
+      // server.close waits for open connections: end them (after their pending answers) first.
+      const done = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const c of conns) c.end();
+      setTimeout(() => conns.forEach((c) => c.destroy()), 200).unref();
+      await done;
+      try {
+        if (lstatSync(path).ino === ino) removeStaleSocket(path);
+      } catch {
+        // already gone
+      }
+      stop();
+    })();
+    return shutting;
+  };
+  const timer = setTimeout(() => void shutdown(), o.ttlMs);
+  server.on('close', () => clearTimeout(timer));
+  // connections must not keep a finished agent alive
+  return { socket: path, status, closed, close: shutdown };
+}
+
+/** The run directory must be ours and closed to others, or the socket's mode would not protect it. */
+function checkPrivateDir(dir: string): void {
+  const st = statSync(dir);
+  if (typeof process.getuid === 'function' && st.uid !== process.getuid()) throw new PmError(`${dir} belongs to another user; the agent will not put its socket there`);
+  if ((st.mode & 0o077) !== 0) throw new PmError(`${dir} is open to other users (mode ${(st.mode & 0o777).toString(8)})`, { hint: `chmod 700 ${dir}` });
+}

@@ -1,0 +1,151 @@
+// The session agent (pm unlock / pm lock): same signatures and HMAC values as the keystore's own,
+// never a key or secret on the wire, socket 0600, ends on lock and at its deadline, stale sockets
+// cleaned, and a real order placed through it with no passphrase in the environment.
+import { spawn } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { connect } from 'node:net';
+import { execa } from 'execa';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { signHmac } from '../../src/core/hmac.js';
+import { signOrder } from '../../src/core/trade/eip712.js';
+import type { UnsignedOrder } from '../../src/core/trade/eip712.js';
+import { AgentClient, agentSocketPath } from '../../src/keystore/agent.js';
+import { startAgent } from '../../src/keystore/agent-server.js';
+import { Keystore } from '../../src/keystore/store.js';
+import { resolveCredentials } from '../../src/keystore/credentials.js';
+import { authHeaders, authHeadersAsync, hmacSigner } from '../../src/core/auth.js';
+import { tempHome } from '../helpers/run.js';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80' as const;
+const TOKEN_ID = 'c2FuZGJveC1hbGljZQ';
+const SECRET = 'vEIR4bMMILRV/6OM+acohsMzzxAbKZd2HPZu3OWgy8M=';
+const PASS = 'agent-pass-1';
+const homes: (() => void)[] = [];
+afterAll(() => homes.forEach((c) => c()));
+
+async function keystoreHome(): Promise<string> {
+  const { home, cleanup } = tempHome();
+  homes.push(cleanup);
+  const ks = new Keystore(home, { scrypt: { n: 1024 } });
+  await ks.importWalletKey('w', KEY, PASS);
+  await ks.saveSecrets('s', { tokenId: TOKEN_ID, tokenSecret: SECRET }, PASS);
+  return home;
+}
+
+const order = (i: number): UnsignedOrder => ({
+  salt: BigInt(1000 + i), maker: privateKeyToAccount(KEY).address, signer: privateKeyToAccount(KEY).address, taker: '0x0000000000000000000000000000000000000000',
+  tokenId: 123456789n + BigInt(i), makerAmount: 3_000_000n, takerAmount: 10_000_000n, expiration: 0n, nonce: 0n, feeRateBps: 300n, side: (i % 2) as 0 | 1, signatureType: 0,
+});
+const EXCHANGE = '0xa4409D988CA2218d956BeEFD3874100F444f0DC3' as const;
+
+describe('session agent', () => {
+  it('signs orders, typed data and HMAC headers exactly as the keystore does, with no passphrase asked', async () => {
+    const home = await keystoreHome();
+    const agent = await startAgent({ home, passphrase: PASS, ttlMs: 60_000 });
+    try {
+      const creds = await resolveCredentials({ env: {}, profile: { wallet: 'w', secrets: 's' }, home, passphrase: () => Promise.reject(new Error('asked for the passphrase')) });
+      const acct = await creds.account();
+      const local = privateKeyToAccount(KEY);
+      expect(acct?.address).toBe(local.address);
+      for (let i = 0; i < 5; i++) expect(await signOrder(acct!, EXCHANGE, order(i))).toBe(await signOrder(local, EXCHANGE, order(i)));
+      expect(await acct!.signMessage({ message: 'hello' })).toBe(await local.signMessage({ message: 'hello' }));
+      const auth = await creds.unlock('auto');
+      const now = new Date('2026-03-23T12:34:56.789Z');
+      const viaAgent = await authHeadersAsync(auth, 'auto', 'POST', '/orders', '{"a":1}', now);
+      expect(viaAgent.headers).toEqual(authHeaders({ hmac: hmacSigner(TOKEN_ID, SECRET) }, 'auto', 'POST', '/orders', '{"a":1}', now).headers);
+      expect(viaAgent.headers['lmts-signature']).toBe(signHmac(SECRET, now.toISOString(), 'POST', '/orders', '{"a":1}'));
+      expect(statSync(agentSocketPath(home)).mode & 0o777).toBe(0o600);
+      expect(statSync(`${home}/run`).mode & 0o777).toBe(0o700);
+    } finally {
+      await agent.close();
+    }
+    expect(existsSync(agentSocketPath(home))).toBe(false);
+  });
+
+  it('never sends back a key or a secret (every byte of a scripted session is read)', async () => {
+    const home = await keystoreHome();
+    const agent = await startAgent({ home, passphrase: PASS, ttlMs: 60_000 });
+    const sock = connect(agentSocketPath(home));
+    let bytes = Buffer.alloc(0);
+    sock.on('data', (b: Buffer) => (bytes = Buffer.concat([bytes, b])));
+    const requests = [
+      { op: 'status' }, { op: 'address', wallet: 'w' }, { op: 'signDigest', wallet: 'w', digest: `0x${'11'.repeat(32)}` },
+      { op: 'hmac', secrets: 's', message: 'ts\nGET\n/x\n' }, { op: 'privateKey', wallet: 'w' }, { op: 'export' }, { op: 'secret', secrets: 's' },
+      { op: 'signDigest', wallet: 'w', digest: 'nope' }, { op: 'hmac', secrets: 'nope', message: 'x' }, 'garbage', { op: 'lock' },
+    ];
+    await new Promise<void>((resolve) => sock.once('connect', () => resolve()));
+    for (const r of requests) sock.write(`${typeof r === 'string' ? r : JSON.stringify(r)}\n`);
+    await agent.closed;
+    await new Promise<void>((resolve) => (sock.destroyed ? resolve() : sock.once('close', () => resolve())));
+    const text = bytes.toString('utf8');
+    expect(text.trim().split('\n')).toHaveLength(requests.length);
+    expect(text).toContain('"signature":"0x');
+    const lower = text.toLowerCase();
+    expect(lower).not.toContain(KEY.slice(2));
+    expect(lower).not.toContain(KEY);
+    expect(text).not.toContain(SECRET);
+    expect(text).not.toContain(SECRET.replace(/=+$/, ''));
+    expect(lower).not.toContain(Buffer.from(SECRET, 'base64').toString('hex'));
+    expect(bytes.includes(Buffer.from(KEY.slice(2), 'hex'))).toBe(false);
+    expect(bytes.includes(Buffer.from(SECRET, 'base64'))).toBe(false);
+  });
+
+  it('exits by itself at its deadline, and a second agent on the same home is refused', async () => {
+    const home = await keystoreHome();
+    const agent = await startAgent({ home, passphrase: PASS, ttlMs: 1000 });
+    await expect(startAgent({ home, passphrase: PASS, ttlMs: 1000 })).rejects.toThrow(/already runs/);
+    const t0 = Date.now();
+    await agent.closed;
+    expect(Date.now() - t0).toBeLessThan(3000);
+    expect(existsSync(agentSocketPath(home))).toBe(false);
+    expect(await AgentClient.connect(home)).toBeNull();
+  });
+
+  it('refuses a wrong passphrase and removes a stale socket (agent killed -9)', async () => {
+    const home = await keystoreHome();
+    await expect(startAgent({ home, passphrase: 'wrong', ttlMs: 1000 })).rejects.toThrow();
+    const path = agentSocketPath(home);
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(`${home}/run`, { recursive: true, mode: 0o700 });
+    const child = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(path)}, () => console.log('up'))`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    child.kill('SIGKILL');
+    await new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    expect(existsSync(path)).toBe(true);
+    expect(await AgentClient.connect(home)).toBeNull();
+    expect(existsSync(path)).toBe(false);
+    // and a new agent starts on the same path
+    const agent = await startAgent({ home, passphrase: PASS, ttlMs: 60_000 });
+    await agent.close();
+  });
+});
+
+describe('pm unlock / pm lock (bin/pm.js)', () => {
+  const sb = useSandbox();
+  it('places an order through the agent with no passphrase in the environment; pm lock ends it', async () => {
+    const { home, cleanup } = tempHome();
+    homes.push(cleanup);
+    const base = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', PM_HOME: home, PM_SCRYPT_N: '1024' };
+    const run = (args: string[], extra: Record<string, string> = {}) => execa(process.execPath, ['bin/pm.js', ...args], { env: { ...base, ...extra }, extendEnv: false, stdin: 'ignore', reject: false });
+    expect((await run(['--base-url', sb.current.baseUrl, 'init', '--sandbox', '--yes'], { PM_PASSPHRASE: PASS })).exitCode).toBe(0);
+    expect((await run(['--json', 'unlock', '--status'])).stdout).toContain('"running":false');
+    expect((await run(['unlock', '--for', '0s'], { PM_PASSPHRASE: PASS })).exitCode).toBe(2);
+    expect((await run(['unlock'], { PM_PASSPHRASE: 'wrong-pass' })).exitCode).toBe(3);
+    const u = await run(['--json', 'unlock', '--for', '1m'], { PM_PASSPHRASE: PASS });
+    expect(u.exitCode, u.stderr).toBe(0);
+    const ready = JSON.parse(u.stdout) as { pid: number; until: string };
+    const st = JSON.parse((await run(['--json', 'lock', '--status'])).stdout) as { running: boolean; pid: number; until: string };
+    expect(st).toMatchObject({ running: true, pid: ready.pid, until: ready.until });
+    const place = await run(['--json', 'order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.30', '--size', '5']);
+    expect(place.exitCode, place.stderr).toBe(0);
+    expect(JSON.parse(place.stdout)).toMatchObject({ market: 'btc-100k-2026', side: 'BUY' });
+    const lock = await run(['--json', 'lock']);
+    expect(JSON.parse(lock.stdout)).toMatchObject({ locked: true, stopped: true, pid: ready.pid });
+    expect(() => process.kill(ready.pid, 0)).toThrow();
+    expect(existsSync(agentSocketPath(home))).toBe(false);
+    const after = await run(['--json', 'order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.30', '--size', '5']);
+    expect(after.exitCode).toBe(3); // back to needing the passphrase
+  });
+});

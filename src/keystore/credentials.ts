@@ -8,9 +8,8 @@ import { hmacSigner } from '../core/auth.js';
 import type { AuthProvider } from '../core/auth.js';
 import { UsageError, ValidationError } from '../core/errors.js';
 import { isBase64 } from '../core/hmac.js';
-import { Keystore } from './store.js';
-import type { SecretsInfo, StoredSecrets } from './store.js';
-import { parsePrivateKey } from './v3.js';
+import type { Keystore, SecretsInfo, StoredSecrets } from './store.js';
+import { parsePrivateKey } from './key.js';
 
 export interface CredentialsInput {
   /** PM_PRIVATE_KEY, PM_TOKEN_ID, PM_TOKEN_SECRET, PM_API_KEY, PM_IDENTITY_TOKEN (empty = unset). */
@@ -75,9 +74,11 @@ export async function resolveCredentials(input: CredentialsInput): Promise<Crede
   }
   const envKey = env.privateKey === undefined ? undefined : parsePrivateKey(env.privateKey, 'PM_PRIVATE_KEY');
 
-  const ks = new Keystore(input.home);
   const walletName = nonEmpty(input.profile?.wallet);
   const secretsName = nonEmpty(input.profile?.secrets);
+  // The keystore file code (scrypt, AES) loads only when something stored is named.
+  const needStore = (envKey === undefined && walletName !== undefined) || secretsName !== undefined;
+  const ks: Keystore | undefined = needStore ? new (await import('./store.js')).Keystore(input.home) : undefined;
 
   // One passphrase for the whole home; asked once, forgotten again if it turns out wrong.
   let pass: Promise<string> | undefined;
@@ -97,7 +98,7 @@ export async function resolveCredentials(input: CredentialsInput): Promise<Crede
     address = acct.address;
     walletSource = 'env';
     account = () => Promise.resolve(acct);
-  } else if (walletName !== undefined) {
+  } else if (walletName !== undefined && ks !== undefined) {
     walletSource = 'keystore';
     try {
       address = ks.walletAddress(walletName);
@@ -124,7 +125,7 @@ export async function resolveCredentials(input: CredentialsInput): Promise<Crede
   // Stored ones: only the clear-text metadata now.
   let info: SecretsInfo | undefined;
   let infoError: unknown;
-  if (secretsName !== undefined) {
+  if (secretsName !== undefined && ks !== undefined) {
     try {
       info = ks.secretsInfo(secretsName);
     } catch (e) {
@@ -141,7 +142,7 @@ export async function resolveCredentials(input: CredentialsInput): Promise<Crede
 
   let loaded: Promise<void> | undefined;
   const load = (name: string): Promise<void> => {
-    loaded ??= forget(passphrase().then((p) => ks.loadSecrets(name, p)))
+    loaded ??= forget(passphrase().then((p) => (ks as Keystore).loadSecrets(name, p)))
       .then((s) => {
         if (!envRequestCred) {
           if (s.tokenId !== undefined && s.tokenSecret !== undefined) auth.hmac = hmacSigner(s.tokenId, s.tokenSecret);

@@ -10,6 +10,7 @@ import type { Context } from '../cli/context.js';
 import { PARTNER_COMMANDS, PARTNER_GROUPS } from './registry-partner.js';
 import { PORTFOLIO_COMMANDS, PORTFOLIO_GROUPS } from './registry-portfolio.js';
 import { CHAIN_COMMANDS, CHAIN_GROUPS } from './registry-chain.js';
+import { COMMAND_MODULES } from './command-modules.js';
 
 export const GROUPS: Record<string, string> = {
   markets: 'Browse markets: list, search, show, price history, trade feed, market pages',
@@ -55,7 +56,10 @@ function fromManifest(m: ManifestCommand): Entry {
   return {
     ...m,
     load: async () => {
-      const mod = (await import(`../commands/${m.file}`)) as { default?: unknown };
+      // A static import() per module (command-modules.ts), so the bundler sees every command chunk.
+      const importer = COMMAND_MODULES[m.file];
+      if (importer === undefined) throw new Error(`src/commands/${m.file} is not in src/app/command-modules.ts (run npm run build)`);
+      const mod = (await importer()) as { default?: unknown };
       const def = mod.default;
       if (!isDefinedCommand(def)) throw new Error(`src/commands/${m.file} does not export a command definition (run npm run build)`);
       return (ctx, positional, own) => {

@@ -299,7 +299,7 @@ export class Context {
   /** Credentials of the active profile, environment first; nothing is decrypted yet. */
   credentials(): Promise<Credentials> {
     this.creds ??= (async () => {
-      const { resolveCredentials } = await import('../keystore/index.js');
+      const { resolveCredentials } = await import('../keystore/credentials.js');
       const p = this.profile();
       return resolveCredentials({
         env: { privateKey: this.env.PM_PRIVATE_KEY, tokenId: this.env.PM_TOKEN_ID, tokenSecret: this.env.PM_TOKEN_SECRET, apiKey: this.env.PM_API_KEY, identityToken: this.env.PM_IDENTITY_TOKEN },

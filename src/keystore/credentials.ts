@@ -8,9 +8,8 @@ import { hmacSigner } from '../core/auth.js';
 import type { AuthProvider } from '../core/auth.js';
 import { UsageError, ValidationError } from '../core/errors.js';
 import { isBase64 } from '../core/hmac.js';
-import { Keystore } from './store.js';
-import type { SecretsInfo, StoredSecrets } from './store.js';
-import { parsePrivateKey } from './v3.js';
+import type { Keystore, SecretsInfo, StoredSecrets } from './store.js';
+import { parsePrivateKey } from './key.js';
 import type { AgentClient } from './agent.js';
 
 export interface CredentialsInput {
@@ -76,9 +75,11 @@ export async function resolveCredentials(input: CredentialsInput): Promise<Crede
   }
   const envKey = env.privateKey === undefined ? undefined : parsePrivateKey(env.privateKey, 'PM_PRIVATE_KEY');
 
-  const ks = new Keystore(input.home);
   const walletName = nonEmpty(input.profile?.wallet);
   const secretsName = nonEmpty(input.profile?.secrets);
+  // The keystore file code (scrypt, AES) loads only when something stored is named.
+  const needStore = (envKey === undefined && walletName !== undefined) || secretsName !== undefined;
+  const ks: Keystore | undefined = needStore ? new (await import('./store.js')).Keystore(input.home) : undefined;
 
   // The session agent of this home (pm unlock), looked for once and only when a stored secret is needed.
   let agentP: Promise<AgentClient | null> | undefined;
@@ -103,7 +104,7 @@ export async function resolveCredentials(input: CredentialsInput): Promise<Crede
     address = acct.address;
     walletSource = 'env';
     account = () => Promise.resolve(acct);
-  } else if (walletName !== undefined) {
+  } else if (walletName !== undefined && ks !== undefined) {
     walletSource = 'keystore';
     try {
       address = ks.walletAddress(walletName);
@@ -134,7 +135,7 @@ export async function resolveCredentials(input: CredentialsInput): Promise<Crede
   // Stored ones: only the clear-text metadata now.
   let info: SecretsInfo | undefined;
   let infoError: unknown;
-  if (secretsName !== undefined) {
+  if (secretsName !== undefined && ks !== undefined) {
     try {
       info = ks.secretsInfo(secretsName);
     } catch (e) {
@@ -151,7 +152,7 @@ export async function resolveCredentials(input: CredentialsInput): Promise<Crede
 
   let loaded: Promise<void> | undefined;
   const load = (name: string): Promise<void> => {
-    loaded ??= forget(passphrase().then((p) => ks.loadSecrets(name, p)))
+    loaded ??= forget(passphrase().then((p) => (ks as Keystore).loadSecrets(name, p)))
       .then((s) => {
         if (!envRequestCred) {
           if (s.tokenId !== undefined && s.tokenSecret !== undefined) auth.hmac = hmacSigner(s.tokenId, s.tokenSecret);

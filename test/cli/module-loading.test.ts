@@ -1,0 +1,79 @@
+// What each command loads (issue 15: nothing loads that the command does not use). bin/pm.js runs
+// the esbuild bundle; a Node resolve hook reports every bundle file the process imports, and
+// dist/bundle-meta.json (written by the build) says which source modules each file holds.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempHome } from '../helpers/run.js';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const sb = useSandbox();
+const { home, cleanup } = tempHome();
+afterAll(cleanup);
+
+const meta = JSON.parse(readFileSync(new URL('../../dist/bundle-meta.json', import.meta.url), 'utf8')) as Record<string, string[]>;
+const hook = `data:text/javascript,${encodeURIComponent("import { writeSync } from 'node:fs'; export async function resolve(s, c, n) { const r = await n(s, c); if (r.url.includes('/dist/') || r.url.startsWith('node:')) writeSync(2, 'LOADED ' + r.url + '\\n'); return r; }")}`;
+const reg = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(hook)});`)}`;
+
+/** Runs pm; returns its exit code and the source modules (and node: built-ins) it loaded. */
+// (Spawned asynchronously: the sandbox answers from this process's event loop.)
+async function loads(argv: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; modules: string[] }> {
+  const child = spawn(process.execPath, ['--import', reg, 'bin/pm.js', ...argv], { env: { ...process.env, PM_HOME: home, ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const r = { status, stdout, stderr };
+  const modules = new Set<string>();
+  for (const m of r.stderr.matchAll(/^LOADED (\S+)$/gm)) {
+    const url = m[1] ?? '';
+    if (url.startsWith('node:')) modules.add(url);
+    else {
+      const file = url.replace(/^.*\/dist\//, '');
+      const inputs = meta[file];
+      if (inputs === undefined) throw new Error(`${file} is not in dist/bundle-meta.json (stale build?)`);
+      for (const i of inputs) modules.add(i);
+    }
+  }
+  return { code: r.status, stdout: r.stdout, modules: [...modules] };
+}
+
+const matching = (modules: string[], re: RegExp): string[] => modules.filter((m) => re.test(m));
+const CRYPTO = /@noble\/|@scure\/|node_modules\/viem\/|^node:crypto$|src\/keystore\/|src\/core\/trade\/eip712/;
+const SIGNING = /@noble\/curves|viem\/_esm\/accounts\/|viem\/_esm\/utils\/signature\/sign|src\/keystore\/|src\/core\/trade\/eip712/;
+const KEYSTORE_FILES = /scrypt|pbkdf2|@noble\/ciphers|aes|bip39|wordlist|bip32|mnemonic|src\/keystore\/(store|v3|index|passphrase)\.ts/;
+
+describe('module loading of the bundle', () => {
+  it('--version and --help load no crypto, nor any command module', async () => {
+    const version = await loads(['--version']);
+    expect(version.code).toBe(0);
+    expect(matching(version.modules, CRYPTO)).toEqual([]);
+    const help = await loads(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/Usage:/);
+    // The hook sees the app (so the lists above could be non-empty).
+    expect(help.modules).toContain('src/app/main.ts');
+    expect(matching(help.modules, CRYPTO)).toEqual([]);
+    expect(matching(help.modules, /src\/commands\//)).toEqual([]);
+  });
+
+  it('a read-only market command loads no signing code', async () => {
+    const r = await loads(['--json', '--base-url', sb.current.baseUrl, 'markets', 'show', 'btc-100k-2026']);
+    expect(r.code).toBe(0);
+    expect(r.modules).toContain('src/commands/markets/show.ts');
+    expect(matching(r.modules, SIGNING)).toEqual([]);
+  });
+
+  it('order place --dry-run with PM_PRIVATE_KEY loads no scrypt, AES, BIP-39 or keystore file code', async () => {
+    const alice = sb.current.info.accounts.find((a) => a.name === 'alice');
+    if (!alice) throw new Error('no alice');
+    const env = { PM_PRIVATE_KEY: alice.privateKey, PM_TOKEN_ID: alice.token.tokenId, PM_TOKEN_SECRET: alice.token.secret };
+    const r = await loads(['--json', '--base-url', sb.current.baseUrl, 'order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.2', '--size', '1', '--client-id', 'load-1', '--dry-run'], env);
+    expect(r.code).toBe(0);
+    // It does sign (so the check below could fail): the curve and the credentials are loaded.
+    expect(r.modules).toContain('src/keystore/credentials.ts');
+    expect(matching(r.modules, /@noble\/curves/).length).toBeGreaterThan(0);
+    expect(matching(r.modules, KEYSTORE_FILES)).toEqual([]);
+  });
+});

@@ -61,31 +61,9 @@ const MAX_SCRYPT_MEM = 1024 * 1024 * 1024;
 const MAX_SCRYPT_WORK = 2 ** 23;
 const MAX_PBKDF2_ROUNDS = 10_000_000;
 
-const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
-
-/** True when `key` (32 bytes) is a valid secp256k1 private key: 0 < k < n. */
-export function isValidPrivateKey(key: Uint8Array): boolean {
-  if (key.length !== 32) return false;
-  const k = BigInt(`0x${Buffer.from(key).toString('hex')}`);
-  return k > 0n && k < SECP256K1_N;
-}
-
-/**
- * Parses a private key typed or pasted by a user: 64 hex digits, with or without 0x.
- * @example parsePrivateKey('ac09…ff80') // '0xac09…ff80'
- */
-export function parsePrivateKey(input: string, what = 'private key'): Hex {
-  const s = input.trim().replace(/^0x/i, '');
-  if (!/^[0-9a-fA-F]{64}$/.test(s)) {
-    throw new ValidationError(`${what}: a private key is 32 bytes of hex (64 hex digits)`, {
-      details: `got ${s.length} characters${/[^0-9a-fA-F]/.test(s) ? ' including non-hex ones' : ''}`,
-    });
-  }
-  if (!isValidPrivateKey(Buffer.from(s, 'hex'))) {
-    throw new ValidationError(`${what} is out of range: it must be above 0 and below the secp256k1 group order`);
-  }
-  return `0x${s.toLowerCase()}`;
-}
+// Private key checks live in key.ts (the env-key path loads no keystore file code).
+export { isValidPrivateKey, parsePrivateKey } from './key.js';
+import { isValidPrivateKey, parsePrivateKey } from './key.js';
 
 /** EIP-55 checksummed form of a 20-byte hex address (with or without 0x). */
 export function checksumAddress(address: string): Hex {

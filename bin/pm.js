@@ -13,5 +13,5 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
 } else {
   // The bundle is minified: with --verbose, stack traces go through its source maps to src/.
   if (args.includes('--verbose')) process.setSourceMapsEnabled(true);
-  await import('../dist/app/run.js');
+  await import('../dist/cli/run.js');
 }

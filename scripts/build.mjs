@@ -4,7 +4,7 @@
 //  2. tsc compiles src/ to dist/ (module tree: type errors fail the build; tools and benches
 //     import single modules from it), and the command manifest is generated from those
 //     definitions (dist/app/manifest.json, and src/app/manifest.json so in-process tests agree).
-//  3. esbuild bundles what bin/pm.js runs, over the tsc output: dist/app/run.js (the app) and
+//  3. esbuild bundles what bin/pm.js runs, over the tsc output: dist/cli/run.js (the entry, with the app) and
 //     dist/commands/<file>.js (one entry per command, loaded only when that command runs), their
 //     shared code in dist/chunks/. ESM, code-split, minified, with linked source maps (pm
 //     --verbose enables them, so stack traces point to src/). dist/bundle-meta.json lists the
@@ -111,7 +111,7 @@ const viemNarrow = {
     b.onResolve({ filter: /^pm-viem:/ }, (args) => ({ path: args.path.slice('pm-viem:'.length) }));
   },
 };
-const entryPoints = { 'app/run': join(root, 'src/app/run.ts') };
+const entryPoints = { 'cli/run': join(root, 'src/cli/run.ts') };
 for (const f of commandFiles) entryPoints[`commands/${f.replace(/\.js$/, '')}`] = join(srcCommands, f.replace(/\.js$/, '.ts'));
 const res = await esbuild.build({
   absWorkingDir: root,

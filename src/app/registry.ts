@@ -1,15 +1,12 @@
 // The command registry the app builds the parser and the completion scripts from. Commands
 // defined with defineCommand come from manifest.json (generated at build time from their
-// definitions: metadata only, so help, completion and start-up import no command module);
-// the older registry entries of registry-orders.ts are still accepted as they are. A command's
-// module is imported only when that command runs.
+// definitions: metadata only, so help, completion and start-up import no command module).
+// Every command is a defineCommand definition; a command's module is imported only when that
+// command runs.
 import { readFileSync } from 'node:fs';
 import { isDefinedCommand } from '../cli/command.js';
-import type { CommandDef, ManifestArg, ManifestCommand, ManifestOption, OptionKind } from '../cli/command.js';
+import type { ManifestCommand } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
-import { PARTNER_COMMANDS, PARTNER_GROUPS } from './registry-partner.js';
-import { PORTFOLIO_COMMANDS, PORTFOLIO_GROUPS } from './registry-portfolio.js';
-import { CHAIN_COMMANDS, CHAIN_GROUPS } from './registry-chain.js';
 import { COMMAND_MODULES } from './command-modules.js';
 
 export const GROUPS: Record<string, string> = {
@@ -22,9 +19,10 @@ export const GROUPS: Record<string, string> = {
   token: 'Scoped API tokens (HMAC); secrets are stored encrypted',
   order: 'Place, cancel, list and check orders',
   watch: 'Live streams from the exchange: order events, positions, prices, the book, markets, transactions',
-  ...PORTFOLIO_GROUPS,
-  ...PARTNER_GROUPS,
-  ...CHAIN_GROUPS,
+  portfolio: 'Positions with PnL, the PnL chart, trades and history',
+  'withdrawal-address': 'The withdrawal-address allowlist (identity token only)',
+  partner: 'Sub-accounts for your users: create, list, allowance readiness, onboarding wizard',
+  approve: 'On-chain token approvals the exchange needs (check first, send only what is missing)',
 };
 
 /** The order of commands in help and completion; commands not listed follow, in manifest order. */
@@ -79,41 +77,6 @@ function fromManifest(m: ManifestCommand): Entry {
   };
 }
 
-const camel = (flag: string): string => flag.replace(/^--/, '').replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
-
-/** The compatibility path: an old-style registry entry (flags strings, a Handler). */
-function fromLegacy(def: CommandDef): Entry {
-  const options = (def.options ?? []).map((o): ManifestOption => {
-    const long = o.flags.split(/[ ,]+/).find((f) => f.startsWith('--')) ?? o.flags;
-    const type: OptionKind = o.parse ?? (o.flags.includes('...') ? 'list' : o.flags.includes('<') ? 'string' : 'boolean');
-    const dflt = o.parse && typeof o.default === 'string' ? Number(o.default) : o.default;
-    return { name: camel(long), flags: o.flags, type, description: o.description, ...(o.choices ? { choices: [...o.choices] } : {}), ...(dflt !== undefined ? { default: dflt } : {}) };
-  });
-  const args = (def.args ?? []).map((a): ManifestArg => ({ name: a.name, description: a.description, ...(a.required ? { required: true } : {}), ...(a.variadic ? { variadic: true } : {}), ...(a.choices ? { choices: [...a.choices] } : {}) }));
-  return {
-    path: def.path,
-    summary: def.summary,
-    ...(def.description ? { description: def.description } : {}),
-    args,
-    options,
-    examples: def.examples,
-    ...(def.aliases ? { aliases: def.aliases } : {}),
-    load: async () => {
-      const handler = (await def.load()).default;
-      return (ctx, positional, _own, all) => {
-        const list: string[] = [];
-        let rest: string[] = [];
-        (def.args ?? []).forEach((a, i) => {
-          const v = positional[i];
-          if (a.variadic) rest = Array.isArray(v) ? v.map(String) : [];
-          else if (typeof v === 'string') list.push(v);
-        });
-        return handler(ctx, { args: list, rest, opts: all });
-      };
-    },
-  };
-}
-
 function ordered(entries: Entry[]): Entry[] {
   const rank = (e: Entry): number => {
     const i = ORDER.indexOf(e.path.join(' '));
@@ -122,7 +85,4 @@ function ordered(entries: Entry[]): Entry[] {
   return entries.map((e, i) => ({ e, i })).sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i).map((x) => x.e);
 }
 
-/** Old-style registry entries (CommandDef with a load), still accepted while commands move to defineCommand. */
-const LEGACY: CommandDef[] = [...PORTFOLIO_COMMANDS, ...PARTNER_COMMANDS, ...CHAIN_COMMANDS];
-
-export const COMMANDS: Entry[] = ordered([...readManifest().map(fromManifest), ...LEGACY.map(fromLegacy)]);
+export const COMMANDS: Entry[] = ordered(readManifest().map(fromManifest));

@@ -142,48 +142,15 @@ export function manifestEntry(def: Omit<CommandSpec<Record<string, ArgSpec>, Rec
 }
 
 // ---------------------------------------------------------------------------------------------
-// The older shape, still accepted: a registry entry with a `load` that returns a Handler. The
-// order commands (src/app/registry-orders.ts) use it until they move to defineCommand.
-
-export interface ArgDef {
-  name: string;
-  description: string;
-  required?: boolean;
-  variadic?: boolean;
-  choices?: readonly string[];
-}
-
-export interface OptionDef {
-  /** commander flags, e.g. `--limit <n>` or `-a, --all`. */
-  flags: string;
-  description: string;
-  choices?: readonly string[];
-  default?: string | boolean;
-  /** Parses and checks the raw value (throw UsageError on bad input). */
-  parse?: 'int' | 'positiveInt' | 'port';
-}
+// Untyped readers for shared helpers that take a bag of options (e.g. src/commands/watch/run.ts).
 
 export type Opts = Record<string, unknown>;
 
+/** What such a helper receives: the options bag of a typed command (its `opts`). */
 export interface CommandInput {
   args: string[];
-  /** Variadic last argument, when declared. */
   rest: string[];
   opts: Opts;
-}
-
-export type Handler = (ctx: Context, input: CommandInput) => Promise<number | void>;
-
-export interface CommandDef {
-  /** e.g. ['markets', 'list']; a single word for top-level commands. */
-  path: string[];
-  summary: string;
-  description?: string;
-  args?: ArgDef[];
-  options?: OptionDef[];
-  examples: string[];
-  aliases?: string[];
-  load: () => Promise<{ default: Handler }>;
 }
 
 /** Reads a string option. */

@@ -1,11 +1,10 @@
-import type { Handler } from '../cli/command.js';
-import { optBool, optStr } from '../cli/command.js';
+import { defineCommand } from '../cli/command.js';
 import { ExchangeValidationError, PmError, UsageError } from '../core/errors.js';
 import { redeem } from '../core/funds.js';
 import { getMarket, slugFrom } from '../core/markets.js';
 import { formatUnits, rawFromWire } from '../core/money.js';
 import { fetchPositions } from '../core/portfolio.js';
-import { portfolioApi } from './portfolio/common.js';
+import { ON_BEHALF, portfolioApi } from './portfolio/common.js';
 
 interface Claim {
   market: string;
@@ -17,59 +16,69 @@ interface Claim {
   userOperationHash?: string;
 }
 
-const run: Handler = async (ctx, { args, opts }) => {
-  const all = optBool(opts, 'all');
-  const cidOpt = optStr(opts, 'conditionId');
-  const slugArg = args[0];
-  if ([all, cidOpt !== undefined, slugArg !== undefined].filter(Boolean).length !== 1) {
-    throw new UsageError('give exactly one of <slug>, --condition-id or --all', { hint: 'pm redeem eth-5k-2025 | pm redeem --condition-id 0x… | pm redeem --all' });
-  }
-  if (cidOpt !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(cidOpt)) throw new UsageError(`--condition-id "${cidOpt}" is not a bytes32 hex string (0x + 64 hex digits)`);
-  const api = await portfolioApi(ctx, opts);
-  const targets: { market: string; conditionId: string; pending: boolean }[] = [];
-  if (all) {
-    const rows = (await fetchPositions(api)).rows;
-    for (const r of rows) {
-      if (!r.conditionId || targets.some((t) => t.conditionId === r.conditionId)) continue;
-      if (r.redeemable || (r.payoutPending && r.won === true && r.shares > 0n)) targets.push({ market: r.market, conditionId: r.conditionId, pending: r.payoutPending });
+export default defineCommand({
+  path: ['redeem'],
+  summary: 'Claim winning shares of resolved markets: 1 USDC per share',
+  args: { slug: { description: 'market slug' } },
+  options: {
+    conditionId: { type: 'string', value: 'id', description: "the market's condition id (0x + 64 hex)" },
+    all: { type: 'boolean', description: 'every redeemable position' },
+    onBehalfOf: ON_BEHALF,
+  },
+  examples: ['pm redeem eth-5k-2025', 'pm redeem --all', 'pm --json redeem --condition-id 0x…'],
+  run: async (ctx, { args, opts }) => {
+    const all = opts.all;
+    const cidOpt = opts.conditionId;
+    const slugArg = args.slug;
+    if ([all, cidOpt !== undefined, slugArg !== undefined].filter(Boolean).length !== 1) {
+      throw new UsageError('give exactly one of <slug>, --condition-id or --all', { hint: 'pm redeem eth-5k-2025 | pm redeem --condition-id 0x… | pm redeem --all' });
     }
-    if (targets.length === 0) {
-      ctx.out.data([], () => ctx.out.info('nothing to redeem'));
-      return;
-    }
-  } else if (cidOpt !== undefined) {
-    targets.push({ market: cidOpt, conditionId: cidOpt, pending: false });
-  } else {
-    const slug = slugFrom(slugArg ?? '');
-    const m = await getMarket(api, slug);
-    const cid = (m.raw as Record<string, unknown>)['conditionId'];
-    if (typeof cid !== 'string') throw new UsageError(`market ${slug} has no condition id (a group? redeem its child markets)`);
-    targets.push({ market: slug, conditionId: cid, pending: false });
-  }
-  const claims: Claim[] = [];
-  for (const t of targets) {
-    if (t.pending) {
-      claims.push({ market: t.market, conditionId: t.conditionId, status: 'not redeemable yet', payout: null, payoutRaw: null, message: 'resolved, but the payout is not posted on chain yet; try again later' });
-      continue;
-    }
-    try {
-      const r = await redeem(api, t.conditionId);
-      const payout = rawFromWire(r.payout ?? '0');
-      claims.push({ market: t.market, conditionId: t.conditionId, status: 'redeemed', payout: formatUnits(payout), payoutRaw: payout.toString(), userOperationHash: r.userOperationHash });
-    } catch (e) {
-      if (!all) {
-        if (e instanceof ExchangeValidationError && /not redeemable yet/.test(e.shortMessage)) throw new ExchangeValidationError(e.shortMessage, { status: e.status, hint: 'The market is resolved but its payout is not posted yet: run pm redeem again later.' });
-        throw e;
+    if (cidOpt !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(cidOpt)) throw new UsageError(`--condition-id "${cidOpt}" is not a bytes32 hex string (0x + 64 hex digits)`);
+    const api = await portfolioApi(ctx, opts);
+    const targets: { market: string; conditionId: string; pending: boolean }[] = [];
+    if (all) {
+      const rows = (await fetchPositions(api)).rows;
+      for (const r of rows) {
+        if (!r.conditionId || targets.some((t) => t.conditionId === r.conditionId)) continue;
+        if (r.redeemable || (r.payoutPending && r.won === true && r.shares > 0n)) targets.push({ market: r.market, conditionId: r.conditionId, pending: r.payoutPending });
       }
-      claims.push({ market: t.market, conditionId: t.conditionId, status: /not redeemable yet/.test((e as PmError).shortMessage ?? '') ? 'not redeemable yet' : 'refused', payout: null, payoutRaw: null, message: e instanceof PmError ? e.shortMessage : String(e) });
+      if (targets.length === 0) {
+        ctx.out.data([], () => ctx.out.info('nothing to redeem'));
+        return;
+      }
+    } else if (cidOpt !== undefined) {
+      targets.push({ market: cidOpt, conditionId: cidOpt, pending: false });
+    } else {
+      const slug = slugFrom(slugArg ?? '');
+      const m = await getMarket(api, slug);
+      const cid = (m.raw as Record<string, unknown>)['conditionId'];
+      if (typeof cid !== 'string') throw new UsageError(`market ${slug} has no condition id (a group? redeem its child markets)`);
+      targets.push({ market: slug, conditionId: cid, pending: false });
     }
-  }
-  ctx.out.data(all ? claims : claims[0], () =>
-    ctx.out.table(
-      [{ header: 'MARKET' }, { header: 'STATUS' }, { header: 'PAID (USDC)', align: 'right' }, { header: 'NOTE' }],
-      claims.map((c) => [c.market, c.status, c.payout ?? '-', c.message ?? c.userOperationHash ?? '']),
-    ),
-  );
-  if (all && claims.some((c) => c.status === 'refused')) return 8;
-};
-export default run;
+    const claims: Claim[] = [];
+    for (const t of targets) {
+      if (t.pending) {
+        claims.push({ market: t.market, conditionId: t.conditionId, status: 'not redeemable yet', payout: null, payoutRaw: null, message: 'resolved, but the payout is not posted on chain yet; try again later' });
+        continue;
+      }
+      try {
+        const r = await redeem(api, t.conditionId);
+        const payout = rawFromWire(r.payout ?? '0');
+        claims.push({ market: t.market, conditionId: t.conditionId, status: 'redeemed', payout: formatUnits(payout), payoutRaw: payout.toString(), userOperationHash: r.userOperationHash });
+      } catch (e) {
+        if (!all) {
+          if (e instanceof ExchangeValidationError && /not redeemable yet/.test(e.shortMessage)) throw new ExchangeValidationError(e.shortMessage, { status: e.status, hint: 'The market is resolved but its payout is not posted yet: run pm redeem again later.' });
+          throw e;
+        }
+        claims.push({ market: t.market, conditionId: t.conditionId, status: /not redeemable yet/.test((e as PmError).shortMessage ?? '') ? 'not redeemable yet' : 'refused', payout: null, payoutRaw: null, message: e instanceof PmError ? e.shortMessage : String(e) });
+      }
+    }
+    ctx.out.data(all ? claims : claims[0], () =>
+      ctx.out.table(
+        [{ header: 'MARKET' }, { header: 'STATUS' }, { header: 'PAID (USDC)', align: 'right' }, { header: 'NOTE' }],
+        claims.map((c) => [c.market, c.status, c.payout ?? '-', c.message ?? c.userOperationHash ?? '']),
+      ),
+    );
+    if (all && claims.some((c) => c.status === 'refused')) return 8;
+  },
+});

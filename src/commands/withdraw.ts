@@ -1,10 +1,9 @@
-import type { Handler } from '../cli/command.js';
-import { optBool, optNum, optStr } from '../cli/command.js';
+import { defineCommand } from '../cli/command.js';
 import { confirm } from '../cli/prompt.js';
 import { AuthError, ExchangeValidationError, PmError, UsageError } from '../core/errors.js';
 import { USDC_ADDRESS, parseAddress, parseAmount, withdraw, withdrawBody } from '../core/funds.js';
 import { formatUnits } from '../core/money.js';
-import { portfolioApi } from './portfolio/common.js';
+import { ON_BEHALF, portfolioApi } from './portfolio/common.js';
 
 /** The exchange's refusal with a hint that says what to do. */
 function explained(e: unknown, to: string | undefined): unknown {
@@ -22,42 +21,55 @@ function explained(e: unknown, to: string | undefined): unknown {
   return e;
 }
 
-const run: Handler = async (ctx, { args, opts }) => {
-  const amount = parseAmount(args[0] ?? '');
-  const toRaw = optStr(opts, 'to');
-  const tokenRaw = optStr(opts, 'token');
-  const to = toRaw === undefined ? undefined : parseAddress(toRaw, '--to');
-  const token = tokenRaw === undefined ? undefined : parseAddress(tokenRaw, '--token');
-  const onBehalfOf = optNum(opts, 'onBehalfOf') ?? ctx.profile().onBehalfOf;
-  const body = withdrawBody(amount, { token, destination: to });
-  if (optBool(opts, 'dryRun')) {
-    const wire = onBehalfOf === undefined ? body : { ...body, onBehalfOf };
-    ctx.out.data({ method: 'POST', path: '/portfolio/withdraw', body: wire }, () => ctx.out.line(JSON.stringify(wire)));
-    return;
-  }
-  const tokenName = token === undefined || token.toLowerCase() === USDC_ADDRESS.toLowerCase() ? `USDC (${USDC_ADDRESS})` : token;
-  const source = onBehalfOf === undefined ? 'your server wallet' : `the server wallet of sub-account ${onBehalfOf}`;
-  const dest = to ?? (onBehalfOf === undefined ? 'your account address (default)' : "the partner's default destination");
-  if (!ctx.flags.yes) {
-    ctx.io.stderr.write(`Withdraw ${formatUnits(amount)} (${amount} raw units) of ${tokenName}\n  from ${source}\n  to   ${dest}\n`);
-    if (!(await confirm(ctx, 'Send this withdrawal?'))) throw new UsageError('not sent: declined');
-  }
-  const api = await portfolioApi(ctx, opts);
-  let r;
-  try {
-    r = await withdraw(api, body);
-  } catch (e) {
-    throw explained(e, to);
-  }
-  ctx.out.data(r, () =>
-    ctx.out.keyValue([
-      ['amount', `${formatUnits(BigInt(r.amount))} (${r.amount} raw)`],
-      ['token', r.token],
-      ['from', r.walletAddress],
-      ['to', r.destination],
-      ['user operation', r.userOperationHash || '-'],
-      ['transaction id', r.transactionId],
-    ]),
-  );
-};
-export default run;
+export default defineCommand({
+  path: ['withdraw'],
+  summary: 'Withdraw USDC from a server wallet to your account, smart wallet or an allowlisted address',
+  description:
+    'The amount is a decimal of whole tokens (12.5 USDC), sent as the exact raw integer string ("12500000"); more than 6 decimals, zero, negatives, 1e3 and commas are refused before anything is sent (exit 2). A confirmation shows amount, token, source wallet and destination; --yes skips it, and without a TTY --yes is required (exit 2, nothing sent). --dry-run prints the exact body.\n\nExit codes: 0 sent, 2 bad input or declined, 3 destination not allowed or wrong credential, 9 refused by the exchange (e.g. insufficient balance).',
+  args: { amount: { description: 'USDC amount, e.g. 12.5', required: true } },
+  options: {
+    to: { type: 'string', value: 'address', description: "destination (default: your account address; with --on-behalf-of the partner's)" },
+    token: { type: 'string', value: 'address', description: 'ERC-20 token (default USDC)' },
+    onBehalfOf: ON_BEHALF,
+    dryRun: { type: 'boolean', description: 'print the exact request body and send nothing' },
+  },
+  examples: ['pm withdraw 12.5 --to 0x…', 'pm --yes withdraw 100 --on-behalf-of 2001', 'pm withdraw 0.000001 --dry-run'],
+  run: async (ctx, { args, opts }) => {
+    const amount = parseAmount(args.amount ?? '');
+    const toRaw = opts.to;
+    const tokenRaw = opts.token;
+    const to = toRaw === undefined ? undefined : parseAddress(toRaw, '--to');
+    const token = tokenRaw === undefined ? undefined : parseAddress(tokenRaw, '--token');
+    const onBehalfOf = opts.onBehalfOf ?? ctx.profile().onBehalfOf;
+    const body = withdrawBody(amount, { token, destination: to });
+    if (opts.dryRun) {
+      const wire = onBehalfOf === undefined ? body : { ...body, onBehalfOf };
+      ctx.out.data({ method: 'POST', path: '/portfolio/withdraw', body: wire }, () => ctx.out.line(JSON.stringify(wire)));
+      return;
+    }
+    const tokenName = token === undefined || token.toLowerCase() === USDC_ADDRESS.toLowerCase() ? `USDC (${USDC_ADDRESS})` : token;
+    const source = onBehalfOf === undefined ? 'your server wallet' : `the server wallet of sub-account ${onBehalfOf}`;
+    const dest = to ?? (onBehalfOf === undefined ? 'your account address (default)' : "the partner's default destination");
+    if (!ctx.flags.yes) {
+      ctx.io.stderr.write(`Withdraw ${formatUnits(amount)} (${amount} raw units) of ${tokenName}\n  from ${source}\n  to   ${dest}\n`);
+      if (!(await confirm(ctx, 'Send this withdrawal?'))) throw new UsageError('not sent: declined');
+    }
+    const api = await portfolioApi(ctx, opts);
+    let r;
+    try {
+      r = await withdraw(api, body);
+    } catch (e) {
+      throw explained(e, to);
+    }
+    ctx.out.data(r, () =>
+      ctx.out.keyValue([
+        ['amount', `${formatUnits(BigInt(r.amount))} (${r.amount} raw)`],
+        ['token', r.token],
+        ['from', r.walletAddress],
+        ['to', r.destination],
+        ['user operation', r.userOperationHash || '-'],
+        ['transaction id', r.transactionId],
+      ]),
+    );
+  },
+});

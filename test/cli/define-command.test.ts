@@ -60,4 +60,18 @@ describe('defineCommand', () => {
     expect(entries.length).toBeGreaterThan(25);
     expect(JSON.parse(readFileSync('src/app/manifest.json', 'utf8')), 'src/app/manifest.json is stale: run npm run build').toEqual(entries);
   });
+
+  it('every command pm registers is a defineCommand definition from its own file (no untyped registry entries)', async () => {
+    const { COMMANDS } = await import('../../src/app/registry.js');
+    const manifest = JSON.parse(readFileSync('src/app/manifest.json', 'utf8')) as { path: string[]; file: string }[];
+    const paths = COMMANDS.map((c) => c.path.join(' '));
+    expect(new Set(paths).size).toBe(paths.length);
+    for (const c of COMMANDS) {
+      expect(typeof c.file, `${c.path.join(' ')} has no command file`).toBe('string');
+      expect(manifest.some((m) => m.file === c.file && m.path.join(' ') === c.path.join(' ')), c.path.join(' ')).toBe(true);
+    }
+    // The portfolio, money, partner and chain commands were registry entries with untyped options.
+    for (const p of ['portfolio positions', 'positions', 'withdraw', 'redeem', 'partner onboard', 'approve set', 'balance', 'sandbox fund']) expect(paths).toContain(p);
+    expect(readdirSync('src/app').filter((n) => n.startsWith('registry-'))).toEqual([]);
+  });
 });

@@ -247,7 +247,7 @@ describe('pm partner onboard', () => {
   it('the wizard through a pseudo-terminal', async () => {
     const h = tempHome();
     try {
-      expect(existsSync(join(process.cwd(), 'dist', 'app', 'run.js'))).toBe(true);
+      expect(existsSync(join(process.cwd(), 'dist', 'cli', 'run.js'))).toBe(true);
       const { code, screen } = await runInPty(
         ['node', 'bin/pm.js', 'partner', 'onboard'],
         [

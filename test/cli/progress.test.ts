@@ -46,4 +46,20 @@ describe('progress on a TTY', () => {
     const quick = await runPm(['markets', 'list', '--all'], { env: env(), tty: true, columns: 160 });
     expect(plain(quick.stderr)).not.toMatch(/ETA/);
   });
+
+  it('portfolio history --all shows a live count when it takes more than a moment', async () => {
+    await fetch(`${sb.current.baseUrl}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latencyMs: 900, match: 'GET /portfolio/history' }) });
+    try {
+      const r = await runPm(['portfolio', 'history', '--all'], { env: env(), tty: true, columns: 160 });
+      expect(r.code).toBe(0);
+      expect(plain(r.stderr)).toMatch(/history \d+ entries \| \d+ pages/);
+    } finally {
+      await fetch(`${sb.current.baseUrl}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latencyMs: 0, match: '' }) });
+    }
+    const quick = await runPm(['portfolio', 'history', '--all'], { env: env(), tty: true, columns: 160 });
+    expect(quick.code).toBe(0);
+    expect(plain(quick.stderr)).not.toMatch(/entries \|/);
+    const piped = await runPm(['portfolio', 'history', '--all'], { env: env() });
+    expect(piped.stderr).not.toMatch(/entries \|/);
+  });
 });

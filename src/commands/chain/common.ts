@@ -1,19 +1,20 @@
 // What the on-chain commands share: the chain (RPC, chain id and contracts checked), the wallet
 // address, and the markets named on the command line.
 import type { Context } from '../../cli/context.js';
-import type { Opts } from '../../cli/command.js';
-import { optBool, optStr } from '../../cli/command.js';
 import { UsageError } from '../../core/errors.js';
 import type { Chain } from '../../core/chain.js';
 import type { Market } from '../../core/markets.js';
 import type { Hex } from 'viem';
 import { isSandbox } from '../order/deps.js';
 
+/** --rpc-url, as every on-chain command takes it. */
+export const RPC_URL = { type: 'string', value: 'url', description: 'JSON-RPC URL (else PM_RPC_URL, a sandbox chain, or the profile rpc-url)' } as const;
+
 /** The chain for this command, connected and checked (chain.ts is loaded here, lazily). */
-export async function connectChain(ctx: Context, opts: Opts): Promise<Chain> {
+export async function connectChain(ctx: Context, opts: { rpcUrl?: string | undefined }): Promise<Chain> {
   const { Chain: ChainClass, chainSetup, sandboxChainInfo } = await import('../../core/chain.js');
   const sandbox = isSandbox(ctx) ? await sandboxChainInfo(ctx.baseUrl, ctx.timeoutMs) : null;
-  const setup = chainSetup({ flag: optStr(opts, 'rpcUrl'), env: ctx.env.PM_RPC_URL, profile: ctx.profile().rpcUrl, sandbox });
+  const setup = chainSetup({ flag: opts.rpcUrl, env: ctx.env.PM_RPC_URL, profile: ctx.profile().rpcUrl, sandbox });
   return ChainClass.connect(setup, { timeoutMs: ctx.timeoutMs });
 }
 
@@ -25,8 +26,8 @@ export async function walletAddress(ctx: Context): Promise<Hex> {
 }
 
 /** The markets of `<slug>` or `--all` (every active market). Exactly one of them is required. */
-export async function marketsFor(ctx: Context, slug: string | undefined, opts: Opts): Promise<Market[]> {
-  const all = optBool(opts, 'all');
+export async function marketsFor(ctx: Context, slug: string | undefined, opts: { all: boolean }): Promise<Market[]> {
+  const all = opts.all;
   if ((slug === undefined) === !all) throw new UsageError('name a market, or pass --all for every active market', { hint: 'pm approve check btc-100k-2026, or pm approve check --all' });
   const { getMarket, listAllMarkets, slugFrom } = await import('../../core/markets.js');
   const api = await ctx.api();

@@ -1,20 +1,31 @@
-import type { Handler } from '../../cli/command.js';
-import { optBool, optStr } from '../../cli/command.js';
+import { defineCommand } from '../../cli/command.js';
 import { getAllowances, needsRetry, parseDuration, parseProfileId, retryAllowances } from '../../core/partner.js';
 import { partnerApi, renderAllowances, waitWithProgress } from './common.js';
 
-const run: Handler = async (ctx, { args, opts }) => {
-  const profileId = parseProfileId(args[0]);
-  const timeoutMs = parseDuration(optStr(opts, 'waitTimeout') ?? '120s', '--wait-timeout');
-  const retry = optBool(opts, 'retry');
-  const api = await partnerApi(ctx);
-  let a;
-  if (optBool(opts, 'wait')) a = await waitWithProgress(ctx, api, profileId, { retry, timeoutMs });
-  else {
-    a = await getAllowances(api, profileId);
-    if (retry && !a.ready && needsRetry(a)) a = await retryAllowances(api, profileId);
-  }
-  ctx.out.data(a, () => renderAllowances(ctx, a));
-  return 0;
-};
-export default run;
+export default defineCommand({
+  path: ['partner', 'allowances'],
+  summary: "A server-wallet sub-account's approvals; --retry --wait until it can trade",
+  description:
+    "Shows each allowance target (USDC allowance and CTF approval per venue) with its state. --retry asks the exchange to submit the targets still missing or failed-and-retryable. --wait runs the contract's loop (poll, retry when needed, wait out a 429's retryAfterSeconds, back off on a 409 while another retry runs) with live progress on stderr until every target is confirmed. --wait-timeout bounds it (the global --timeout is the per-request timeout in ms).\n\nExit codes: 0 ready (or shown), 2 bad profile id, 3 missing scope, 4 not your sub-account, 6 the rate limit never let it finish (the seconds asked are shown), 7 not ready in time.",
+  args: { profileId: { description: 'sub-account profile id', required: true } },
+  options: {
+    retry: { type: 'boolean', description: 'submit the missing or retryable targets' },
+    wait: { type: 'boolean', description: 'keep going until every target is confirmed' },
+    waitTimeout: { type: 'string', value: 'duration', description: 'give up after this long (e.g. 120s, 2m)', default: '120s' },
+  },
+  examples: ['pm partner allowances 2001', 'pm partner allowances 2001 --retry --wait', 'pm --json partner allowances 2001 --retry --wait --wait-timeout 3m | jq .ready'],
+  run: async (ctx, { args, opts }) => {
+    const profileId = parseProfileId(args.profileId);
+    const timeoutMs = parseDuration(opts.waitTimeout ?? '120s', '--wait-timeout');
+    const retry = opts.retry;
+    const api = await partnerApi(ctx);
+    let a;
+    if (opts.wait) a = await waitWithProgress(ctx, api, profileId, { retry, timeoutMs });
+    else {
+      a = await getAllowances(api, profileId);
+      if (retry && !a.ready && needsRetry(a)) a = await retryAllowances(api, profileId);
+    }
+    ctx.out.data(a, () => renderAllowances(ctx, a));
+    return 0;
+  },
+});

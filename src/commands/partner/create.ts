@@ -1,34 +1,44 @@
-import type { Handler } from '../../cli/command.js';
-import { optBool, optStr } from '../../cli/command.js';
+import { defineCommand } from '../../cli/command.js';
 import { checkDisplayName, createPartnerAccount } from '../../core/partner.js';
 import { checkModeFlags, childSigner, dropChildKey, partnerApi } from './common.js';
 
-const run: Handler = async (ctx, { opts }) => {
-  const serverWallet = optBool(opts, 'serverWallet');
-  const wallet = optStr(opts, 'wallet');
-  const name = checkDisplayName(optStr(opts, 'name'));
-  checkModeFlags(serverWallet, wallet);
-  const api = await partnerApi(ctx);
-  let child: Awaited<ReturnType<typeof childSigner>> | null = null;
-  if (!serverWallet) child = await childSigner(ctx, wallet);
-  let created;
-  try {
-    created = await createPartnerAccount(api, { serverWallet, displayName: name, signer: child?.signer, signal: ctx.signal });
-  } catch (e) {
-    if (child?.created) await dropChildKey(ctx, child.wallet);
-    throw e;
-  }
-  const out = { profileId: created.profileId, account: created.account, mode: serverWallet ? 'server-wallet' : 'eoa', displayName: name ?? created.account, ...(child ? { wallet: child.wallet } : {}) };
-  ctx.out.data(out, () => {
-    ctx.out.keyValue([
-      ['profile id', String(out.profileId)],
-      ['address', out.account],
-      ['mode', out.mode],
-      ['name', out.displayName],
-      ...(child ? ([['wallet', `${child.wallet} (keystore)`]] as [string, string][]) : []),
-    ]);
-    ctx.out.info(serverWallet ? `Next: pm partner allowances ${out.profileId} --retry --wait, then pm order place … --on-behalf-of ${out.profileId} --delegated` : `Next: pm order place … --on-behalf-of ${out.profileId} (signed by ${child?.wallet ?? 'the child wallet'})`);
-  });
-  return 0;
-};
-export default run;
+export default defineCommand({
+  path: ['partner', 'create'],
+  summary: 'Create a sub-account: an EOA (its key goes to the keystore) or a server wallet',
+  description:
+    "EOA mode generates the child's key into the encrypted keystore (or uses --wallet NAME from it), fetches the exchange's single-use signing message, signs it locally and sends the proof headers. --server-wallet asks the exchange for a managed wallet (needs the delegated_signing scope) that it signs delegated orders with. Needs a token with account_creation.\n\nExit codes: 0 created, 2 bad input (nothing sent), 3 missing scope (named), 5 the address already has a profile, 9 refused by the exchange.",
+  options: {
+    serverWallet: { type: 'boolean', description: 'a server-managed wallet instead of an EOA' },
+    name: { type: 'string', value: 'displayName', description: 'display name (at most 44 characters; default: the address)' },
+    wallet: { type: 'string', value: 'name', description: 'EOA mode: sign with this keystore wallet instead of a new key' },
+  },
+  examples: ['pm partner create --server-wallet --name alice-shop', 'pm partner create --name bob', 'pm --json partner create --server-wallet | jq .profileId'],
+  run: async (ctx, { opts }) => {
+    const serverWallet = opts.serverWallet;
+    const wallet = opts.wallet;
+    const name = checkDisplayName(opts.name);
+    checkModeFlags(serverWallet, wallet);
+    const api = await partnerApi(ctx);
+    let child: Awaited<ReturnType<typeof childSigner>> | null = null;
+    if (!serverWallet) child = await childSigner(ctx, wallet);
+    let created;
+    try {
+      created = await createPartnerAccount(api, { serverWallet, displayName: name, signer: child?.signer, signal: ctx.signal });
+    } catch (e) {
+      if (child?.created) await dropChildKey(ctx, child.wallet);
+      throw e;
+    }
+    const out = { profileId: created.profileId, account: created.account, mode: serverWallet ? 'server-wallet' : 'eoa', displayName: name ?? created.account, ...(child ? { wallet: child.wallet } : {}) };
+    ctx.out.data(out, () => {
+      ctx.out.keyValue([
+        ['profile id', String(out.profileId)],
+        ['address', out.account],
+        ['mode', out.mode],
+        ['name', out.displayName],
+        ...(child ? ([['wallet', `${child.wallet} (keystore)`]] as [string, string][]) : []),
+      ]);
+      ctx.out.info(serverWallet ? `Next: pm partner allowances ${out.profileId} --retry --wait, then pm order place … --on-behalf-of ${out.profileId} --delegated` : `Next: pm order place … --on-behalf-of ${out.profileId} (signed by ${child?.wallet ?? 'the child wallet'})`);
+    });
+    return 0;
+  },
+});

@@ -1,15 +1,16 @@
 // What the portfolio and money commands share: the authenticated client, acting for a
 // partner's sub-account with --on-behalf-of, and money formatting.
 import type { Context } from '../../cli/context.js';
-import { optNum } from '../../cli/command.js';
-import type { Opts } from '../../cli/command.js';
 import type { ApiClient } from '../../core/http.js';
 import { formatUnits } from '../../core/money.js';
 import { tradingApi } from '../order/deps.js';
 
+/** --on-behalf-of, as every portfolio and money command takes it. */
+export const ON_BEHALF = { type: 'positiveInt', value: 'profileId', description: 'a partner sub-account instead of your own profile' } as const;
+
 /** The portfolio client: the caller's own profile, or --on-behalf-of (or the profile's default). */
-export async function portfolioApi(ctx: Context, opts: Opts): Promise<ApiClient> {
-  return tradingApi(ctx, { actingAs: optNum(opts, 'onBehalfOf') ?? ctx.profile().onBehalfOf });
+export async function portfolioApi(ctx: Context, opts: { onBehalfOf?: number | undefined }): Promise<ApiClient> {
+  return tradingApi(ctx, { actingAs: opts.onBehalfOf ?? ctx.profile().onBehalfOf });
 }
 
 /** A signed USDC amount with 2+ decimals for tables: -1.5 → "-1.50". */

@@ -1,9 +1,14 @@
-import type { Handler } from '../../cli/command.js';
+import { defineCommand } from '../../cli/command.js';
 import { parseAddress, removeWithdrawalAddress } from '../../core/funds.js';
 
-const run: Handler = async (ctx, { args }) => {
-  const address = parseAddress(args[0] ?? '');
-  await removeWithdrawalAddress(await ctx.authedApi('identity'), address);
-  ctx.out.data({ removed: address }, () => ctx.out.info(`removed ${address} from the withdrawal allowlist`));
-};
-export default run;
+export default defineCommand({
+  path: ['withdrawal-address', 'remove'],
+  summary: 'Remove an address from the withdrawal allowlist',
+  args: { address: { description: 'the address', required: true } },
+  examples: ['pm withdrawal-address remove 0x…'],
+  run: async (ctx, { args }) => {
+    const address = parseAddress(args.address ?? '');
+    await removeWithdrawalAddress(await ctx.authedApi('identity'), address);
+    ctx.out.data({ removed: address }, () => ctx.out.info(`removed ${address} from the withdrawal allowlist`));
+  },
+});

@@ -11,6 +11,7 @@ import { runPm, tempHome } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { KEY, runInPty } from '../helpers/pty.js';
 import { Keystore } from '../../src/keystore/index.js';
+import { ORDER_TYPES } from '../helpers/eip712.js';
 
 const sb = useSandbox({ settlement: { minedAfterMs: 50, confirmedAfterMs: 50 } });
 const { home, cleanup } = tempHome();
@@ -201,13 +202,7 @@ describe('delegated trading for a child', () => {
     const valid = await verifyTypedData({
       address: child.account as `0x${string}`,
       domain: { name: 'Limitless CTF Exchange', version: '1', chainId: 8453, verifyingContract: m?.venue?.exchange as `0x${string}` },
-      types: {
-        Order: [
-          { name: 'salt', type: 'uint256' }, { name: 'maker', type: 'address' }, { name: 'signer', type: 'address' }, { name: 'taker', type: 'address' },
-          { name: 'tokenId', type: 'uint256' }, { name: 'makerAmount', type: 'uint256' }, { name: 'takerAmount', type: 'uint256' }, { name: 'expiration', type: 'uint256' },
-          { name: 'nonce', type: 'uint256' }, { name: 'feeRateBps', type: 'uint256' }, { name: 'side', type: 'uint8' }, { name: 'signatureType', type: 'uint8' },
-        ],
-      },
+      types: ORDER_TYPES,
       primaryType: 'Order',
       message: {
         salt: BigInt(String(so['salt'])), maker: child.account as `0x${string}`, signer: child.account as `0x${string}`, taker: '0x0000000000000000000000000000000000000000',

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { Wallet } from 'ethers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
+import { ORDER_TYPES } from '../helpers/eip712.js';
 
 const BIN = join(process.cwd(), 'bin', 'pm.js');
 const ZERO = '0x0000000000000000000000000000000000000000';
@@ -62,22 +63,7 @@ async function signedBody(wallet: Wallet, ownerId: number, fee: number, exchange
   const msg = { salt: BigInt(salt), maker: wallet.address, signer: wallet.address, taker: ZERO, tokenId: BigInt(tokenId), makerAmount, takerAmount: shares, expiration: 0n, nonce: 0n, feeRateBps: BigInt(fee), side: 0, signatureType: 0 };
   const signature = await wallet.signTypedData(
     { name: 'Limitless CTF Exchange', version: '1', chainId: 8453, verifyingContract: exchange },
-    {
-      Order: [
-        { name: 'salt', type: 'uint256' },
-        { name: 'maker', type: 'address' },
-        { name: 'signer', type: 'address' },
-        { name: 'taker', type: 'address' },
-        { name: 'tokenId', type: 'uint256' },
-        { name: 'makerAmount', type: 'uint256' },
-        { name: 'takerAmount', type: 'uint256' },
-        { name: 'expiration', type: 'uint256' },
-        { name: 'nonce', type: 'uint256' },
-        { name: 'feeRateBps', type: 'uint256' },
-        { name: 'side', type: 'uint8' },
-        { name: 'signatureType', type: 'uint8' },
-      ],
-    },
+    ORDER_TYPES,
     msg,
   );
   return {

@@ -7,6 +7,7 @@ import { DEV, FIXTURE_EXCHANGE, IDS, tradingFixture } from '../../src/sandbox/or
 import { orderRoutes } from '../../src/sandbox/routes/orders.js';
 import { resumeSettlement, txHashForTrade } from '../../src/sandbox/settlement.js';
 import type { AuthContext, Route, SandboxContext, SandboxEvent, SandboxRequest, SandboxResponse, SandboxState, Scope } from '../../src/sandbox/types.js';
+import { ORDER_TYPES } from '../helpers/eip712.js';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 const ALL: Scope[] = ['trading', 'account_creation', 'delegated_signing', 'withdrawal'];
@@ -158,22 +159,7 @@ async function orderBody(state: SandboxState, o: BuildOpts = {}): Promise<Record
   };
   const signature = await (o.signWith ?? wallet).signTypedData(
     { name: 'Limitless CTF Exchange', version: '1', chainId: 8453, verifyingContract: market?.venue?.exchange ?? FIXTURE_EXCHANGE },
-    {
-      Order: [
-        { name: 'salt', type: 'uint256' },
-        { name: 'maker', type: 'address' },
-        { name: 'signer', type: 'address' },
-        { name: 'taker', type: 'address' },
-        { name: 'tokenId', type: 'uint256' },
-        { name: 'makerAmount', type: 'uint256' },
-        { name: 'takerAmount', type: 'uint256' },
-        { name: 'expiration', type: 'uint256' },
-        { name: 'nonce', type: 'uint256' },
-        { name: 'feeRateBps', type: 'uint256' },
-        { name: 'side', type: 'uint8' },
-        { name: 'signatureType', type: 'uint8' },
-      ],
-    },
+    ORDER_TYPES,
     msg,
   );
   const num = (v: bigint) => (o.stringAmounts ? v.toString() : Number(v));
@@ -400,14 +386,7 @@ describe('POST /orders', () => {
     expect(order).toMatchObject({ maker: DEV.sub.address, signer: DEV.sub.address, ownerId: IDS.sub });
     const recovered = verifyTypedData(
       { name: 'Limitless CTF Exchange', version: '1', chainId: 8453, verifyingContract: FIXTURE_EXCHANGE },
-      {
-        Order: [
-          { name: 'salt', type: 'uint256' }, { name: 'maker', type: 'address' }, { name: 'signer', type: 'address' },
-          { name: 'taker', type: 'address' }, { name: 'tokenId', type: 'uint256' }, { name: 'makerAmount', type: 'uint256' },
-          { name: 'takerAmount', type: 'uint256' }, { name: 'expiration', type: 'uint256' }, { name: 'nonce', type: 'uint256' },
-          { name: 'feeRateBps', type: 'uint256' }, { name: 'side', type: 'uint8' }, { name: 'signatureType', type: 'uint8' },
-        ],
-      },
+      ORDER_TYPES,
       { salt: 7, maker: DEV.sub.address, signer: DEV.sub.address, taker: ZERO, tokenId: yes, makerAmount: 2_000_000, takerAmount: 5_000_000, expiration: 0, nonce: 0, feeRateBps: 300, side: 0, signatureType: 0 },
       String(order['signature']),
     );

@@ -12,6 +12,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { ORDER_TYPES } from '../helpers/eip712.js';
 
 let skew = 0;
 const sb = useSandbox({ now: () => Date.now() + skew });
@@ -288,13 +289,7 @@ describe('delegated orders for server-wallet children', () => {
     const ok = await verifyTypedData({
       address: child.account as `0x${string}`,
       domain: { name: 'Limitless CTF Exchange', version: '1', chainId: 8453, verifyingContract: m?.venue?.exchange as `0x${string}` },
-      types: {
-        Order: [
-          { name: 'salt', type: 'uint256' }, { name: 'maker', type: 'address' }, { name: 'signer', type: 'address' }, { name: 'taker', type: 'address' },
-          { name: 'tokenId', type: 'uint256' }, { name: 'makerAmount', type: 'uint256' }, { name: 'takerAmount', type: 'uint256' }, { name: 'expiration', type: 'uint256' },
-          { name: 'nonce', type: 'uint256' }, { name: 'feeRateBps', type: 'uint256' }, { name: 'side', type: 'uint8' }, { name: 'signatureType', type: 'uint8' },
-        ],
-      },
+      types: ORDER_TYPES,
       primaryType: 'Order',
       message: { salt: 11n, maker: child.account as `0x${string}`, signer: child.account as `0x${string}`, taker: ZERO, tokenId: BigInt(yes), makerAmount: 2_000_000n, takerAmount: 5_000_000n, expiration: 0n, nonce: 0n, feeRateBps: 300n, side: 0, signatureType: 0 },
       signature: order['signature'] as `0x${string}`,

@@ -11,6 +11,7 @@ import { Wallet } from 'ethers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { ReadyAccount, SandboxHandle, SandboxOptions } from '../../src/sandbox/index.js';
+import { ORDER_TYPES } from '../helpers/eip712.js';
 
 const ZERO = '0x0000000000000000000000000000000000000000';
 const SLUG = 'btc-100k-2026'; // seeded: fair 0.62; bob bids 0.61/0.60/0.59, asks 0.63/0.64/0.65
@@ -109,23 +110,6 @@ function marketInfo(sb: SandboxHandle, slug = SLUG): MarketInfo {
   if (!m?.positionIds || !m.venue) throw new Error(`no CLOB market ${slug}`);
   return { slug, yes: m.positionIds[0], no: m.positionIds[1], exchange: m.venue.exchange };
 }
-
-const ORDER_TYPES = {
-  Order: [
-    { name: 'salt', type: 'uint256' },
-    { name: 'maker', type: 'address' },
-    { name: 'signer', type: 'address' },
-    { name: 'taker', type: 'address' },
-    { name: 'tokenId', type: 'uint256' },
-    { name: 'makerAmount', type: 'uint256' },
-    { name: 'takerAmount', type: 'uint256' },
-    { name: 'expiration', type: 'uint256' },
-    { name: 'nonce', type: 'uint256' },
-    { name: 'feeRateBps', type: 'uint256' },
-    { name: 'side', type: 'uint8' },
-    { name: 'signatureType', type: 'uint8' },
-  ],
-};
 
 interface OrderOpts {
   outcome?: 'YES' | 'NO';

@@ -82,6 +82,10 @@ describe('-o ndjson on every list command', () => {
     [['wallet', 'list'], 'address'],
     [['profile', 'list'], 'name'],
     [['config', 'list'], 'key'],
+    [['portfolio', 'positions'], 'market'],
+    [['positions', '--resolved'], 'outcome'],
+    [['portfolio', 'history', '--all'], 'strategy'],
+    [['portfolio', 'pnl', '--timeframe', 'all'], 'timestamp'],
   ];
   for (const [argv, field] of cases) {
     it(`pm -o ndjson ${argv.join(' ')}`, async () => {

@@ -26,7 +26,8 @@ export default defineCommand({
       unrealised: pnl.unrealised === null ? null : formatUnits(pnl.unrealised),
       unrealisedRaw: pnl.unrealised?.toString() ?? null,
     };
-    if (ctx.out.isJson) return ctx.out.json(json);
+    // -o ndjson: one point per line ({timestamp, value}); --json: the whole object.
+    if (ctx.out.isJson) return ctx.out.data(json, () => undefined, { records: pnl.points });
     const values = pnl.points.map((p) => p.value);
     const tty = ctx.io.stdout.isTTY === true;
     const columns = ctx.io.stdout.columns ?? (tty ? 80 : undefined);

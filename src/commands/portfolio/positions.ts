@@ -74,6 +74,6 @@ export default defineCommand({
           ['TOTAL', '', '', '', usd(totals.cost), '', usd(totals.value), pnl(totals.unrealisedPnl), pnl(totals.realisedPnl), '', usd(totals.lockedCollateral), ''],
         ],
       );
-    });
+    }, { records: json.positions });
   },
 });

@@ -12,7 +12,9 @@ export interface DemoStep {
   /** Exit code the step is expected to end with (default 0). */
   expect?: number;
   /** Run as another seeded account (its token and identity token in the environment). */
-  as?: 'carol';
+  as?: 'carol' | 'partner';
+  /** Keep a value of this step's stdout under a name; later steps say `{name}` in their argv. */
+  capture?: { name: string; from: (stdout: string) => string };
 }
 
 /** The tour. Later features add their steps here. */
@@ -48,6 +50,27 @@ export function demoSteps(): DemoStep[] {
     { note: 'Withdraw 25.5 USDC to it (--yes: no prompt)', argv: ['--yes', 'withdraw', '25.5', '--to', '0x000000000000000000000000000000000000bEEF'], as: 'carol' },
     { note: 'Any other destination is refused by the exchange (exit 3)', argv: ['--yes', 'withdraw', '1', '--to', '0x000000000000000000000000000000000000dEaD'], expect: 3, as: 'carol' },
     { note: "carol's history, newest first (cursor paging; --all follows every page)", argv: ['portfolio', 'history', '--limit', '3'], as: 'carol' },
+    ...partnerTour(),
+  ];
+}
+
+/**
+ * The partner tour: a platform creates a server-wallet sub-account for one of its users, waits
+ * until its allowances are confirmed, funds it, trades for it with a delegated order (the
+ * exchange signs with the child's wallet), reads its positions and withdraws for it, then lists
+ * its sub-accounts. Runs as the seeded partner; `{child}` is the profile id the first step made.
+ */
+function partnerTour(): DemoStep[] {
+  const as = 'partner' as const;
+  const child = { name: 'child', from: (stdout: string) => String((JSON.parse(stdout) as { profileId: number }).profileId) };
+  return [
+    { note: 'Partners: create a sub-account with a server wallet (the exchange keeps its key)', argv: ['--json', 'partner', 'create', '--server-wallet', '--name', 'demo-shop'], as, capture: child },
+    { note: 'Wait until its wallet may trade: each allowance goes missing → submitted → confirmed', argv: ['partner', 'allowances', '{child}', '--retry', '--wait'], as },
+    { note: 'Fund it (a sandbox admin route; on the real exchange, send USDC to its address)', argv: ['sandbox', 'fund', '50', '--to', '{child}'], as },
+    { note: 'A delegated order for it: unsigned, the exchange signs with the sub-account\'s wallet', argv: ['order', 'place', 'fed-cut-december', 'buy', 'yes', '--type', 'fok', '--amount', '10', '--on-behalf-of', '{child}', '--delegated'], as },
+    { note: 'Its positions, read on its behalf', argv: ['positions', '--on-behalf-of', '{child}'], as },
+    { note: "Withdraw 5 USDC from its wallet to the partner's own address (the default destination)", argv: ['--yes', 'withdraw', '5', '--on-behalf-of', '{child}'], as },
+    { note: 'All your sub-accounts', argv: ['partner', 'list'], as },
   ];
 }
 
@@ -67,15 +90,20 @@ export default defineCommand({
       const env = { ...ctx.io.env, PM_HOME: home, PM_BASE_URL: sandbox.baseUrl, PM_WS_URL: sandbox.wsUrl, PM_PASSPHRASE: 'demo-passphrase', PM_SCRYPT_N: '16384', CI: '1' };
       out.line(out.c.dim(`(PM_HOME=${home}, PM_PASSPHRASE=demo-passphrase: a throw-away home for this tour)`));
       let n = 0;
+      const vars: Record<string, string> = {};
       for (const step of demoSteps()) {
         n++;
+        const argv = step.argv.map((a) => a.replace(/\{(\w+)\}/g, (m, k: string) => vars[k] ?? m));
         out.line();
         out.line(out.c.cyan(`# ${n}. ${step.note}`));
-        out.line(`$ pm ${step.argv.map((a) => (/[\s"'|$]/.test(a) ? `'${a}'` : a)).join(' ')}`);
+        out.line(`$ pm ${argv.map((a) => (/[\s"'|$]/.test(a) ? `'${a}'` : a)).join(' ')}`);
         const who = step.as ? sandbox.info.accounts.find((a) => a.name === step.as) : undefined;
         const stepEnv = who ? { ...env, PM_TOKEN_ID: who.token.tokenId, PM_TOKEN_SECRET: who.token.secret, PM_IDENTITY_TOKEN: who.identityToken, PM_PRIVATE_KEY: who.privateKey } : env;
-        if (who) out.line(out.c.dim(`(as ${who.name}: PM_TOKEN_ID, PM_TOKEN_SECRET and PM_IDENTITY_TOKEN set to her seeded credentials)`));
-        const code = await ctx.app.run([...step.argv, ...(ctx.flags.color ? [] : ['--no-color'])], { ...ctx.io, env: stepEnv, stderr: ctx.io.stdout });
+        if (who) out.line(out.c.dim(`(as ${who.name}: PM_TOKEN_ID, PM_TOKEN_SECRET and PM_IDENTITY_TOKEN set to the seeded ${who.name}'s credentials)`));
+        let captured = '';
+        const stdout = step.capture ? { write: (t: string) => ((captured += t), ctx.io.stdout.write(t)), isTTY: ctx.io.stdout.isTTY, columns: ctx.io.stdout.columns } : ctx.io.stdout;
+        const code = await ctx.app.run([...argv, ...(ctx.flags.color ? [] : ['--no-color'])], { ...ctx.io, stdout, env: stepEnv, stderr: ctx.io.stdout });
+        if (step.capture && code === 0) vars[step.capture.name] = step.capture.from(captured);
         const expected = step.expect ?? 0;
         if (code !== expected) throw new PmError(`demo step ${n} exited ${code}, expected ${expected}`);
         if (code !== 0) out.line(out.c.dim(`(exit code ${code})`));

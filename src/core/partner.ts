@@ -286,12 +286,5 @@ export async function waitForAllowances(
   });
 }
 
-/** Parses a duration such as 120s, 2m, 1500ms or a bare number of seconds. */
-export function parseDuration(raw: string, flag: string): number {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(raw.trim());
-  if (!m) throw new ValidationError(`${flag} must be a duration such as 120s, 2m or 1500ms, got "${raw}"`);
-  const n = Number(m[1]);
-  const ms = m[2] === 'ms' ? n : m[2] === 'm' ? n * 60_000 : n * 1000;
-  if (!(ms > 0)) throw new ValidationError(`${flag} must be more than 0, got "${raw}"`);
-  return Math.round(ms);
-}
+/** Durations have one parser (./duration.ts); re-exported for the partner commands that import it from here. */
+export { parseDuration } from './duration.js';

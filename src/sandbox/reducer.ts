@@ -9,6 +9,12 @@ import { seedState } from './seed.js';
 import { indexUpdated } from './bookindex.js';
 import type { Account, MarketRecord, OrderRecord, Position, SandboxState, StateEvent } from './types.js';
 
+/** The profile whose trading wallet (its server wallet, else its address) is `address`, if any. */
+export function recipientOf(state: SandboxState, address: string): number | undefined {
+  const a = address.toLowerCase();
+  return state.profiles.find((p) => (p.serverWalletAddress ?? p.address).toLowerCase() === a)?.id;
+}
+
 /** The account of a profile, created empty on first use. */
 export function accountOf(state: SandboxState, profileId: number): Account {
   const key = String(profileId);
@@ -260,6 +266,13 @@ export function apply(state: SandboxState | null, ev: StateEvent): SandboxState 
       if (acct.usdc - acct.lockedUsdc < ev.amount) throw new Error(`event withdraws ${ev.amount} from profile ${ev.profileId}, which has ${acct.usdc - acct.lockedUsdc} available`);
       acct.usdc -= ev.amount;
       book(state, ev.profileId, { kind: 'withdrawal', at: iso(ev.at), usdc: ev.amount, txHash: ev.txHash, destination: ev.destination });
+      // The transfer lands in a wallet: when that wallet is a profile's trading wallet (a partner
+      // withdrawing a child's funds to its own address, say), that profile holds the money now.
+      const to = recipientOf(state, ev.destination);
+      if (to !== undefined && to !== ev.profileId) {
+        accountOf(state, to).usdc += ev.amount;
+        book(state, to, { kind: 'deposit', at: iso(ev.at), usdc: ev.amount, txHash: ev.txHash });
+      }
       return state;
     }
     case 'market.resolved': {

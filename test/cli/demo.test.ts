@@ -12,6 +12,16 @@ describe('pm demo', () => {
     expect(r.stdout).toMatch(/btc-100k-2026\s+redeemed/); // piped: a tab-separated table
     expect(r.stdout).toMatch(/Already redeemed/);
     expect(r.stdout).toMatch(/\{"amount":"25500000","destination":"0x000000000000000000000000000000000000bEEF"\}/);
+    // The partner tour: a server-wallet child (its id carried into the next steps), ready, traded for, listed.
+    const child = /\{"profileId":(\d+),"account":"(0x[0-9a-fA-F]{40})","mode":"server-wallet","displayName":"demo-shop"\}/.exec(r.stdout);
+    expect(child, r.stdout.slice(-4000)).not.toBeNull();
+    const [, id, address] = child ?? [];
+    expect(r.stdout).toContain(`$ pm partner allowances ${id} --retry --wait`);
+    expect(r.stdout).toMatch(/ready: allowances 5\/5 confirmed/);
+    expect(r.stdout).toMatch(new RegExp(`\\$ pm order place fed-cut-december buy yes --type fok --amount 10 --on-behalf-of ${id} --delegated\\n[^#]*status\\s+matched`));
+    expect(r.stdout).toMatch(new RegExp(`fed-cut-december\\tYES\\t[1-9]`));
+    expect(r.stdout).toMatch(new RegExp(`amount\\s+5 \\(5000000 raw\\)\\ntoken\\s+\\S+\\nfrom\\s+${address}\\nto\\s+0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC`));
+    expect(r.stdout).toMatch(new RegExp(`${id}\\t${address}\\tdemo-shop\\tserver wallet`));
     expect(r.stdout).toMatch(/Done\./);
   }, 120_000);
 });

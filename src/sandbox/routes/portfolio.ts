@@ -5,7 +5,7 @@
 import { chainOf } from '../chainref.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { getAddress, isAddress } from 'viem';
-import { commit } from '../reducer.js';
+import { commit, recipientOf } from '../reducer.js';
 import { projectAccount } from '../ledger.js';
 import { actingProfile, asObject, fail, isResponse, parseId } from '../orders/create.js';
 import { knownKeysError } from '../orders/shape.js';
@@ -168,6 +168,8 @@ function withdraw(req: SandboxRequest, ctx: SandboxContext): SandboxResponse {
   commit(ctx.state, { type: 'funds.withdrawn', at: ctx.now(), profileId: source.id, amount, token, destination, txHash: hash });
   ctx.persist();
   ctx.emit({ type: 'position', profileId: source.id, tokenId: 'USDC' });
+  const to = recipientOf(ctx.state, destination);
+  if (to !== undefined && to !== source.id) ctx.emit({ type: 'position', profileId: to, tokenId: 'USDC' });
   return {
     status: 201,
     body: { hash: '', userOperationHash: hash, transactionId: randomUUID(), walletAddress: from, token, destination, amount: amount.toString(), profileId: source.id },

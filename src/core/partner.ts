@@ -286,5 +286,3 @@ export async function waitForAllowances(
   });
 }
 
-/** Durations have one parser (./duration.ts); re-exported for the partner commands that import it from here. */
-export { parseDuration } from './duration.js';

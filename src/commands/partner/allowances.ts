@@ -1,5 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
-import { getAllowances, needsRetry, parseDuration, parseProfileId, retryAllowances } from '../../core/partner.js';
+import { parseDuration } from '../../core/duration.js';
+import { getAllowances, needsRetry, parseProfileId, retryAllowances } from '../../core/partner.js';
 import { partnerApi, renderAllowances, waitWithProgress } from './common.js';
 
 export default defineCommand({

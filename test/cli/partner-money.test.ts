@@ -7,10 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { runPm, tempHome } from './helpers/run.js';
-import type { RunResult } from './helpers/run.js';
-import { useSandbox } from './helpers/sandbox.js';
-import { auditState } from '../src/sandbox/engine.js';
+import { runPm, tempHome } from '../helpers/run.js';
+import type { RunResult } from '../helpers/run.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import { auditState } from '../../src/sandbox/engine.js';
 
 const sb = useSandbox({ settlement: { minedAfterMs: 50, confirmedAfterMs: 50 } });
 const { home, cleanup } = tempHome();

@@ -100,6 +100,7 @@ describe('pm approve', () => {
     const refused = await runPm(place, { env });
     expect(refused.code).toBe(9);
     expect(refused.stderr).toContain('Insufficient collateral allowance');
+    expect(refused.stderr).toContain('pm approve set');
     expect((await runPm(['--yes', 'approve', 'set', 'btc-100k-2026', '--side', 'buy'], { env })).code).toBe(0);
     const ok = await runPm(place, { env });
     expect(ok.code).toBe(0);

@@ -74,14 +74,37 @@ function partnerTour(): DemoStep[] {
   ];
 }
 
+/**
+ * The on-chain tour (`pm demo --chain`): the sandbox runs a local chain (anvil from npm), and
+ * alice's EOA needs real approvals before the exchange takes her orders.
+ */
+export function chainDemoSteps(): DemoStep[] {
+  return [
+    { note: "Set up a profile with the sandbox's seeded trader alice; on-chain commands find the sandbox's chain by themselves", argv: ['init', '--sandbox', '--yes'] },
+    { note: "alice's wallet on chain: ETH for gas and USDC", argv: ['balance'] },
+    { note: 'The approvals this market needs and where they stand (read first, nothing sent)', argv: ['approve', 'check', 'btc-100k-2026'] },
+    { note: 'Without the USDC allowance the exchange refuses a BUY (exit 9)', argv: ['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--type', 'fok', '--amount', '25'], expect: 9 },
+    { note: 'Send only the missing approvals (--yes: no prompt); transaction hashes on stdout', argv: ['--yes', 'approve', 'set', 'btc-100k-2026'] },
+    { note: 'A second run finds nothing missing and sends nothing', argv: ['--yes', 'approve', 'set', 'btc-100k-2026'] },
+    { note: 'Now the same order is accepted and fills', argv: ['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--type', 'fok', '--amount', '25'] },
+    { note: 'The shares just bought are in the exchange\'s ledger (pm positions), not in the wallet: the sandbox does not settle trades on chain', argv: ['balance', 'btc-100k-2026'] },
+    { note: 'The market resolves YES: the sandbox posts the payout on chain too', argv: ['sandbox', 'resolve', 'btc-100k-2026', 'yes'] },
+    { note: "Redeem on chain: alice's winning tokens of the resolved eth-5k-2025 market become USDC in her wallet", argv: ['--yes', 'redeem-onchain', 'eth-5k-2025'] },
+    { note: 'The USDC arrived; the position tokens are gone', argv: ['balance', 'eth-5k-2025'] },
+  ];
+}
+
 export default defineCommand({
   path: ['demo'],
   summary: 'A guided tour of pm against a fresh in-process sandbox',
-  examples: ['pm demo'],
-  run: async (ctx) => {
+  options: {
+    chain: { type: 'boolean', description: 'the on-chain tour: a local chain (anvil from npm), approvals, an on-chain redemption' },
+  },
+  examples: ['pm demo', 'pm demo --chain'],
+  run: async (ctx, { opts }) => {
     const { startSandbox } = await import('../sandbox/index.js');
     const home = mkdtempSync(join(tmpdir(), 'pm-demo-'));
-    const sandbox = await startSandbox({ port: 0, dataDir: null });
+    const sandbox = await startSandbox({ port: 0, dataDir: null, ...(opts.chain ? { chain: {} } : {}) });
     const out = ctx.out;
     try {
       out.line(out.c.bold(`pm demo: an ephemeral sandbox exchange is running at ${sandbox.baseUrl}`));
@@ -91,7 +114,8 @@ export default defineCommand({
       out.line(out.c.dim(`(PM_HOME=${home}, PM_PASSPHRASE=demo-passphrase: a throw-away home for this tour)`));
       let n = 0;
       const vars: Record<string, string> = {};
-      for (const step of demoSteps()) {
+      if (sandbox.info.rpcUrl) out.line(out.c.dim(`(a local chain runs at ${sandbox.info.rpcUrl}: USDC ${sandbox.info.contracts?.usdc ?? '?'}, conditional tokens ${sandbox.info.contracts?.conditionalTokens ?? '?'})`));
+      for (const step of opts.chain ? chainDemoSteps() : demoSteps()) {
         n++;
         const argv = step.argv.map((a) => a.replace(/\{(\w+)\}/g, (m, k: string) => vars[k] ?? m));
         out.line();
@@ -109,7 +133,7 @@ export default defineCommand({
         if (code !== 0) out.line(out.c.dim(`(exit code ${code})`));
       }
       out.line();
-      out.line(out.c.bold('Done. Run your own sandbox with: pm sandbox start'));
+      out.line(out.c.bold(`Done. Run your own sandbox with: pm sandbox start${opts.chain ? ' --chain' : ''}`));
     } finally {
       await sandbox.close();
       rmSync(home, { recursive: true, force: true });

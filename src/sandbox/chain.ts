@@ -180,47 +180,141 @@ export async function deployAndFund(rpcUrl: string, state: SandboxState): Promis
   return { info: { rpcUrl, chainId, contracts: { usdc, conditionalTokens: ctf } }, client: client as PublicClient };
 }
 
-/** Starts (or connects to) the chain for a sandbox and attaches it to `ctx`. */
-export async function attachChain(ctx: SandboxContext, o: ChainOptions): Promise<SandboxChain> {
+/** A raw JSON-RPC call; null when the node does not know the method (e.g. no evm_snapshot). */
+async function rpcCall(rpcUrl: string, method: string, params: unknown[]): Promise<unknown> {
+  const res = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const j = (await res.json()) as { result?: unknown; error?: { code?: number; message?: string } };
+  if (j.error) {
+    if (j.error.code === -32601 || /not (found|supported|available)|unsupported|does not exist/i.test(j.error.message ?? '')) return null;
+    throw new Error(`${method}: ${j.error.message ?? 'error'}`);
+  }
+  return j.result;
+}
+
+/** Gas money a server wallet gets from the deployer when it has less than GAS_FLOOR. */
+const GAS_TOPUP = 10n ** 17n; // 0.1 ETH: thousands of approvals on a local chain
+const GAS_FLOOR = 10n ** 16n;
+
+/**
+ * Starts (or connects to) the chain for a sandbox and attaches it to `ctx`. `seeded`: the
+ * sandbox's state is the fresh seed (not a stored state), so the chain as deployed is the
+ * chain a reset returns to.
+ */
+export async function attachChain(ctx: SandboxContext, o: ChainOptions & { seeded?: boolean }): Promise<SandboxChain> {
   const node = o.rpcUrl ? null : await startAnvil({ chainId: o.chainId });
   const rpcUrl = o.rpcUrl ?? node?.rpcUrl ?? '';
+  // The reset point: a snapshot of the chain as the seed has it. Taken after deployment when the
+  // state is the seed; otherwise before it (a reset then reverts and deploys for the seed).
+  // Null when the node has no evm_snapshot: a reset then deploys afresh (new addresses).
+  let snapshot: { id: string; deployed: boolean } | null = null;
   let deployed;
   try {
+    if (!o.seeded) {
+      const id = await rpcCall(rpcUrl, 'evm_snapshot', []);
+      if (typeof id === 'string') snapshot = { id, deployed: false };
+    }
     deployed = await deployAndFund(rpcUrl, ctx.state);
+    if (o.seeded) {
+      const id = await rpcCall(rpcUrl, 'evm_snapshot', []);
+      if (typeof id === 'string') snapshot = { id, deployed: true };
+    }
   } catch (e) {
     await node?.stop();
     throw new Error(`chain setup on ${rpcUrl} failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, { cause: e });
   }
   const { info, client } = deployed;
-  const { usdc, conditionalTokens: ctf } = info.contracts;
-  const deployer = createWalletClient({
-    account: privateKeyToAccount(DEPLOYER_KEY),
-    chain: defineChain({ id: info.chainId, name: `local-${info.chainId}`, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } }),
-    transport: http(rpcUrl, { retryCount: 0 }),
-  });
+  const contracts = info.contracts; // updated in place if a reset has to redeploy
+  const chainDef = defineChain({ id: info.chainId, name: `local-${info.chainId}`, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+  const walletOf = (key: Hex) => createWalletClient({ account: privateKeyToAccount(key), chain: chainDef, transport: http(rpcUrl, { retryCount: 0 }) });
+  const deployer = walletOf(DEPLOYER_KEY);
+  // The deployer's transactions go one at a time, so two of them never take the same nonce.
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial = <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = queue.then(fn, fn);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+  const mined = async (hash: Hex, what: string): Promise<void> => {
+    const r = await client.waitForTransactionReceipt({ hash, pollingInterval: 50, timeout: 30_000 });
+    if (r.status !== 'success') throw new Error(`${what} reverted (${hash})`);
+  };
+  const fundGas = (to: Hex): Promise<void> =>
+    serial(async () => {
+      if ((await client.getBalance({ address: to })) >= GAS_FLOOR) return;
+      await mined(await deployer.sendTransaction({ to, value: GAS_TOPUP }), `gas for ${to}`);
+    });
   const chain: SandboxChain = {
     info,
+    contracts,
     routes: [{ method: 'GET', pattern: '/__sandbox/chain', auth: { kind: 'public' }, handler: () => ({ status: 200, body: info }) }],
     async orderRefusal({ owner: who, market, buy, makerAmount }) {
       const owner = getAddress(who);
       const venue = market.venue;
       if (!venue) return null;
       if (buy) {
-        const allowance = await client.readContract({ address: usdc, abi: usdcAbi, functionName: 'allowance', args: [owner, getAddress(venue.exchange)] });
+        const allowance = await client.readContract({ address: contracts.usdc, abi: usdcAbi, functionName: 'allowance', args: [owner, getAddress(venue.exchange)] });
         return allowance < makerAmount ? 'Insufficient collateral allowance' : null;
       }
       const operators = [venue.exchange, ...(venue.adapter && venue.adapter !== ZERO ? [venue.adapter] : [])];
       for (const op of operators) {
-        const ok = await client.readContract({ address: ctf, abi: ctfAbi, functionName: 'isApprovedForAll', args: [owner, getAddress(op)] });
+        const ok = await client.readContract({ address: contracts.conditionalTokens, abi: ctfAbi, functionName: 'isApprovedForAll', args: [owner, getAddress(op)] });
         if (!ok) return 'Insufficient conditional token allowance';
       }
       return null;
     },
     async postPayout(market, winner) {
       if (!market.conditionId) return;
-      const hash = await deployer.writeContract({ address: ctf, abi: ctfAbi, functionName: 'reportPayouts', args: [market.conditionId as Hex, winner === 0 ? [1n, 0n] : [0n, 1n]] });
-      const r = await client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
-      if (r.status !== 'success') throw new Error(`reportPayouts for ${market.slug} reverted (${hash})`);
+      const conditionId = market.conditionId as Hex;
+      await serial(async () => mined(await deployer.writeContract({ address: contracts.conditionalTokens, abi: ctfAbi, functionName: 'reportPayouts', args: [conditionId, winner === 0 ? [1n, 0n] : [0n, 1n]] }), `reportPayouts for ${market.slug}`));
+    },
+    async submitTarget(key, target) {
+      const w = walletOf(key);
+      const from = w.account.address;
+      await fundGas(from);
+      const nonce = await client.getTransactionCount({ address: from, blockTag: 'pending' });
+      const spender = getAddress(target.spenderOrOperator);
+      return target.type === 'USDC_ALLOWANCE'
+        ? w.writeContract({ address: contracts.usdc, abi: usdcAbi, functionName: 'approve', args: [spender, MAX], nonce })
+        : w.writeContract({ address: contracts.conditionalTokens, abi: ctfAbi, functionName: 'setApprovalForAll', args: [spender, true], nonce });
+    },
+    async readTargets(who, targets) {
+      const owner = getAddress(who);
+      return Promise.all(
+        targets.map(async (t) => {
+          const spender = getAddress(t.spenderOrOperator);
+          const approved =
+            t.type === 'USDC_ALLOWANCE'
+              ? (await client.readContract({ address: contracts.usdc, abi: usdcAbi, functionName: 'allowance', args: [owner, spender] })) > 0n
+              : await client.readContract({ address: contracts.conditionalTokens, abi: ctfAbi, functionName: 'isApprovedForAll', args: [owner, spender] });
+          let receipt: 'success' | 'reverted' | null = null;
+          if (t.txHash && /^0x[0-9a-fA-F]{64}$/.test(t.txHash)) {
+            const r = await client.getTransactionReceipt({ hash: t.txHash as Hex }).catch((e: unknown) => {
+              if (e instanceof Error && e.name === 'TransactionReceiptNotFoundError') return null;
+              throw e;
+            });
+            receipt = r ? r.status : null;
+          }
+          return { approved, receipt };
+        }),
+      );
+    },
+    async reset(state) {
+      await serial(async () => {
+        if (snapshot) {
+          const ok = await rpcCall(rpcUrl, 'evm_revert', [snapshot.id]);
+          if (ok !== true) throw new Error(`evm_revert to snapshot ${snapshot.id} failed on ${rpcUrl}`);
+          // A reverted snapshot is used up: take the next one at the same point.
+          if (snapshot.deployed) {
+            snapshot = { id: String(await rpcCall(rpcUrl, 'evm_snapshot', [])), deployed: true };
+            return;
+          }
+        }
+        // Deploy for the seed. After a revert to before the first deployment the deployer's nonce
+        // is what it was, so the addresses come out the same; without snapshots they are new.
+        const again = await deployAndFund(rpcUrl, state);
+        Object.assign(contracts, again.info.contracts);
+        if (snapshot) snapshot = { id: String(await rpcCall(rpcUrl, 'evm_snapshot', [])), deployed: true };
+      });
     },
     async close() {
       setChain(ctx, null);

@@ -1,12 +1,32 @@
 // Where a sandbox's chain is attached (see chain.ts, loaded only with --chain). This module is
 // tiny on purpose: order and admin routes ask it, and without a chain nothing else loads.
-import type { MarketRecord, SandboxContext } from './types.js';
+import type { AllowanceTarget, Hex, MarketRecord, SandboxContext, SandboxState } from './types.js';
+
+/** What the chain says about one allowance target of a server wallet. */
+export interface TargetRead {
+  /** The allowance (USDC, > 0) or the CTF operator approval is in place. */
+  approved: boolean;
+  /** The receipt of the target's transaction (txHash), when it has one: null = not mined yet. */
+  receipt: 'success' | 'reverted' | null;
+}
 
 export interface ChainHooks {
+  /** The deployed test contracts (one object for the chain's life; a redeploy updates it in place). */
+  contracts: { usdc: Hex; conditionalTokens: Hex };
   /** Why an EOA order must be refused (the exchange's message), or null. */
   orderRefusal(o: { owner: string; market: MarketRecord; buy: boolean; makerAmount: bigint }): Promise<string | null>;
   /** Posts the payout of a resolved market on chain (winner 0 = YES, 1 = NO). */
   postPayout(market: MarketRecord, winner: 0 | 1): Promise<void>;
+  /**
+   * Sends a server wallet's allowance target as a real transaction signed with its key (USDC
+   * approve(spender, max) or CTF setApprovalForAll(operator, true)), funding its gas first;
+   * resolves with the hash once the node accepted it, without waiting for the receipt.
+   */
+  submitTarget(key: Hex, target: AllowanceTarget): Promise<Hex>;
+  /** The chain's view of `owner`'s targets, in order. */
+  readTargets(owner: Hex, targets: readonly AllowanceTarget[]): Promise<TargetRead[]>;
+  /** Puts the chain back to the state deployed for `state` (the seed, on sandbox reset). */
+  reset(state: SandboxState): Promise<void>;
 }
 
 const chains = new WeakMap<SandboxContext, ChainHooks>();

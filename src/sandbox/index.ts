@@ -84,7 +84,8 @@ export interface SandboxHandle {
   seq(): number;
   /** Writes a snapshot now (in the background; resolves when it is on disk). No-op in memory. */
   snapshot(): Promise<void>;
-  reset(): void;
+  /** Back to the seed: the state at once, the chain (with --chain) when the promise resolves. */
+  reset(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -164,14 +165,16 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
       timers.add(t);
     },
   };
-  const chain = opts.chain ? await (await import('./chain.js')).attachChain(ctx, opts.chain).catch(async (e: unknown) => {
+  const chain = opts.chain ? await (await import('./chain.js')).attachChain(ctx, { ...opts.chain, seeded: seedEvent !== null }).catch(async (e: unknown) => {
     closed = true;
     await store?.close(ctx.state, log.seq);
     await lock?.release();
     throw e;
   }) : null;
   const faults: FaultConfig = { ...NO_FAULTS };
-  const reset = (): void => {
+  // The state is back to the seed at once; with a chain, the promise resolves once the chain is
+  // too (reverted to its snapshot, or deployed afresh for the seed).
+  const reset = async (): Promise<void> => {
     for (const t of timers) clearTimeout(t);
     timers.clear();
     log.commit(); // anything pending belongs to the old state
@@ -181,6 +184,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     log.record(ev);
     Object.assign(faults, NO_FAULTS);
     ctx.persist();
+    await chain?.reset(ctx.state);
   };
   const streams = createStreams({ ctx, faults, subscribe: (fromSeq, cb) => log.subscribe(fromSeq, cb), seq: () => log.seq });
   const admin = [...adminRoutes({ faults, reset, accounts: () => readyAccounts(ctx.state), onFaults: () => streams.applyFaults() }), ...lifecycleRoutes, ...streams.routes, ...portfolioAdminRoutes, ...partnerAdminRoutes, ...(chain?.routes ?? [])];

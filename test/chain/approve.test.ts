@@ -100,6 +100,7 @@ describe('pm approve', () => {
     const refused = await runPm(place, { env });
     expect(refused.code).toBe(9);
     expect(refused.stderr).toContain('Insufficient collateral allowance');
+    expect(refused.stderr).toContain('pm approve set');
     expect((await runPm(['--yes', 'approve', 'set', 'btc-100k-2026', '--side', 'buy'], { env })).code).toBe(0);
     const ok = await runPm(place, { env });
     expect(ok.code).toBe(0);
@@ -168,11 +169,13 @@ describe('pm balance and pm redeem-onchain', () => {
 
     const res = await fetch(`${s.baseUrl}/__sandbox/markets/btc-100k-2026/resolve`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ winner: 'YES' }) });
     expect(res.status).toBe(200);
-    const bal = (await runPm(['--json', 'balance', 'btc-100k-2026'], { env })).json<{ usdc: string; positions: { outcome: string; onChain: string }[] }>();
+    const bal = (await runPm(['--json', 'balance', 'btc-100k-2026'], { env })).json<{ usdc: string; positions: { outcome: string; onChain: string; exchange: string | null }[] }>();
     expect(bal.positions.map((p) => [p.outcome, p.onChain])).toEqual([
       ['YES', String(5000n * ONE)],
       ['NO', String(5000n * ONE)],
     ]);
+    // Beside the chain, the exchange's own view (GET /portfolio/positions, position_ids as the contract names them).
+    for (const p of bal.positions) expect(p.exchange, p.outcome).toMatch(/^\d+$/);
     const before = await anvil.usdcBalance(usdc, bob);
     expect(BigInt(bal.usdc)).toBe(before);
     const r = await runPm(['--json', '--yes', 'redeem-onchain', 'btc-100k-2026'], { env });

@@ -13,13 +13,13 @@ async function exchangeView(ctx: Context): Promise<Map<string, bigint> | null> {
     const auth = await creds.unlock('auto');
     if (!auth.hmac && !auth.apiKey) return null;
     const api = await ctx.api(auth);
-    const res = await api.request<Record<string, unknown>>({ method: 'GET', path: '/portfolio/positions' });
+    const res = await api.request<Record<string, unknown>>({ method: 'GET', path: '/portfolio/positions', auth: 'auto' });
     const clob = Array.isArray(res.data['clob']) ? (res.data['clob'] as Record<string, unknown>[]) : [];
     const out = new Map<string, bigint>();
     for (const item of clob) {
       const m = item['market'] as Record<string, unknown> | undefined;
       const tb = item['tokensBalance'] as Record<string, unknown> | undefined;
-      const ids = (m?.['positionIds'] ?? [m?.['yesPositionId'], m?.['noPositionId']]) as unknown[];
+      const ids = (m?.['position_ids'] ?? m?.['positionIds'] ?? [m?.['yesPositionId'], m?.['noPositionId']]) as unknown[]; // snake_case per the contract; camelCase as some clients show it
       if (!tb || !Array.isArray(ids)) continue;
       const [yes, no] = ids;
       if (typeof yes === 'string' && typeof tb['yes'] === 'string') out.set(yes, BigInt(tb['yes']));

@@ -191,8 +191,11 @@ export function describeView(v: OrderView): string {
 export function explain(e: unknown): unknown {
   if (!(e instanceof ExchangeError) || e.hint) return e;
   const m = e.shortMessage;
-  // Shares first: "Insufficient conditional token balance" also says "balance".
-  const hint = /conditional token|shares|position/i.test(m) && /insufficient|not enough/i.test(m)
+  // Allowances first ("Insufficient … allowance" is an on-chain approval, not a balance), then
+  // shares: "Insufficient conditional token balance" also says "balance".
+  const hint = /insufficient .*allowance/i.test(m)
+    ? 'The on-chain approval this order needs is missing: pm approve check <market> shows it, pm approve set <market> sends it.'
+    : /conditional token|shares|position/i.test(m) && /insufficient|not enough/i.test(m)
     ? 'Not enough free shares of that outcome: resting SELL orders lock theirs. Check pm order list, lower --size, or cancel resting SELL orders.'
     : /insufficient|not enough/i.test(m) && /collateral|usdc|balance|funds|allowance/i.test(m)
       ? 'Not enough free USDC: resting BUY orders lock theirs. Lower --size/--amount, or cancel resting orders (pm order list).'

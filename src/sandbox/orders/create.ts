@@ -206,7 +206,7 @@ export async function createOrder(req: SandboxRequest, ctx: SandboxContext): Pro
     if (order['signer'] !== undefined && !(typeof order['signer'] === 'string' && sameAddress(order['signer'], ZERO_ADDRESS))) {
       return fail(400, 'Delegated orders must leave maker and signer as the zero address');
     }
-    const pending = missingFor(ctx, owner.id, market, isBuy ? 'BUY' : 'SELL');
+    const pending = await missingFor(ctx, owner.id, market, isBuy ? 'BUY' : 'SELL');
     if (pending.length > 0) {
       return fail(400, `Allowances of profile ${owner.id} for ${isBuy ? 'BUY' : 'SELL'} orders on this venue are not confirmed (${pending.map((t) => `${t.label} ${t.status}`).join(', ')}): run the allowance check (GET /profiles/partner-accounts/${owner.id}/allowances, POST …/allowances/retry) until ready`);
     }

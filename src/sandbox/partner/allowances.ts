@@ -1,13 +1,19 @@
 // Allowance readiness of server-wallet sub-accounts, as the contract's state machine:
-//   missing --retry--> submitted --chain confirms (a timer)--> confirmed
+//   missing --retry--> submitted --chain confirms--> confirmed
 //   missing/failed(retryable) --retry, submission fails--> failed {errorCode, retryable}
 // Targets come from the venues of the listed markets: for each exchange a USDC allowance
 // (BUY) and a CTF approval (SELL), and for a NegRisk venue also a CTF approval to its adapter.
-// "Chain reads" are lazy: whoever reads a wallet's targets (GET, retry, a delegated order)
+// Without a chain the chain is simulated: a submission is a random hash, confirmed by a timer,
+// and "chain reads" are lazy: whoever reads a wallet's targets (GET, retry, a delegated order)
 // first confirms the submitted ones whose time has come, as one logged `allowances` event.
+// With a chain (--chain) a submission is a real transaction from the server wallet (its key is
+// in the sandbox; the deployer pays its gas), `submitted` carries its hash, and every read asks
+// the chain: a mined receipt with the approval in place is `confirmed`, a reverted one `failed`,
+// an approval that is gone (revoked, chain reset) `missing` again.
 // Every change goes through the reducer (commit); the retry lock, the per-wallet retry rate
 // limit and the failure switch are run-time only, like the per-token rate limiter.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { chainOf, type ChainHooks } from '../chainref.js';
 import { commit } from '../reducer.js';
 import type { AllowanceTarget, Hex, MarketRecord, SandboxContext, SandboxState, Side } from '../types.js';
 
@@ -54,17 +60,21 @@ export function simOf(ctx: SandboxContext): AllowanceSim {
   return s;
 }
 
-/** The targets a fresh server wallet needs, one set per venue of the listed markets. */
-export function initialTargets(state: SandboxState): AllowanceTarget[] {
+/**
+ * The targets a fresh server wallet needs, one set per venue of the listed markets; with a chain
+ * on `ctx`, its token contracts are the ones named.
+ */
+export function initialTargets(state: SandboxState, ctx?: SandboxContext): AllowanceTarget[] {
+  const tokens = (ctx && chainOf(ctx)?.contracts) ?? { usdc: USDC_ADDRESS, conditionalTokens: CTF_ADDRESS };
   const venues = new Map<string, { exchange: Hex; adapter: Hex | null }>();
   for (const m of state.markets) if (m.venue) venues.set(m.venue.exchange.toLowerCase(), m.venue);
   const out: AllowanceTarget[] = [];
   for (const v of venues.values()) {
     const name = v.adapter ? 'negrisk-exchange' : 'ctf-exchange';
     const base = { status: 'missing' as const, retryable: true };
-    out.push({ type: 'USDC_ALLOWANCE', tokenAddress: USDC_ADDRESS, spenderOrOperator: v.exchange, label: `usdc:${name}`, requiredFor: 'BUY', ...base });
-    out.push({ type: 'CTF_APPROVAL', tokenAddress: CTF_ADDRESS, spenderOrOperator: v.exchange, label: `ctf:${name}`, requiredFor: 'SELL', ...base });
-    if (v.adapter) out.push({ type: 'CTF_APPROVAL', tokenAddress: CTF_ADDRESS, spenderOrOperator: v.adapter, label: 'ctf:negrisk-adapter', requiredFor: 'SELL', ...base });
+    out.push({ type: 'USDC_ALLOWANCE', tokenAddress: tokens.usdc, spenderOrOperator: v.exchange, label: `usdc:${name}`, requiredFor: 'BUY', ...base });
+    out.push({ type: 'CTF_APPROVAL', tokenAddress: tokens.conditionalTokens, spenderOrOperator: v.exchange, label: `ctf:${name}`, requiredFor: 'SELL', ...base });
+    if (v.adapter) out.push({ type: 'CTF_APPROVAL', tokenAddress: tokens.conditionalTokens, spenderOrOperator: v.adapter, label: 'ctf:negrisk-adapter', requiredFor: 'SELL', ...base });
   }
   return out;
 }
@@ -89,9 +99,58 @@ export function readTargets(ctx: SandboxContext, profileId: number): AllowanceTa
   return ctx.state.allowances?.[String(profileId)] ?? next;
 }
 
+/** One target as the chain has it (see the header): the status follows approval and receipt. */
+function fromChain(t: AllowanceTarget, r: { approved: boolean; receipt: 'success' | 'reverted' | null }): AllowanceTarget {
+  const { confirmAt: _c, errorCode: _e, errorMessage: _m, ...rest } = t;
+  if (r.approved) return t.status === 'confirmed' ? t : { ...rest, status: 'confirmed', retryable: false };
+  if (t.status === 'submitted') {
+    if (r.receipt === null) return t;
+    if (r.receipt === 'reverted') return { ...rest, status: 'failed', retryable: true, errorCode: 'TRANSACTION_REVERTED', errorMessage: `transaction ${t.txHash ?? ''} reverted` };
+  }
+  if (t.status === 'confirmed' || t.status === 'submitted') {
+    const { txHash: _h, transactionId: _t, ...bare } = rest;
+    return { ...bare, status: 'missing', retryable: true };
+  }
+  return t;
+}
+
+/** With a chain: the wallet's targets after reading the chain (changes logged as one event). */
+async function chainTargets(ctx: SandboxContext, chain: ChainHooks, profileId: number): Promise<AllowanceTarget[] | null> {
+  const state = ctx.state;
+  const cur = state.allowances?.[String(profileId)];
+  const owner = state.profiles.find((p) => p.id === profileId)?.address;
+  if (!cur || !owner) return cur ?? null;
+  const reads = await chain.readTargets(owner, cur);
+  // A reset or a retry may have committed meanwhile: only targets still as read are updated.
+  const latest = ctx.state === state ? state.allowances?.[String(profileId)] : undefined;
+  if (!latest) return ctx.state.allowances?.[String(profileId)] ?? null;
+  let changed = false;
+  const next = latest.map((t, i): AllowanceTarget => {
+    const was = cur[i];
+    const r = reads[i];
+    if (!was || !r || was.label !== t.label || was.status !== t.status || was.txHash !== t.txHash) return t;
+    const n = fromChain(t, r);
+    if (n !== t) changed = true;
+    return n;
+  });
+  if (!changed) return latest;
+  commit(state, { type: 'allowances', at: ctx.now(), profileId, targets: next });
+  ctx.persist();
+  return state.allowances?.[String(profileId)] ?? next;
+}
+
+/**
+ * The wallet's targets after a live chain read: of the chain when the sandbox runs one, else of
+ * the simulated timers (readTargets). Null for a profile without tracked allowances.
+ */
+export async function liveTargets(ctx: SandboxContext, profileId: number): Promise<AllowanceTarget[] | null> {
+  const chain = chainOf(ctx);
+  return chain ? chainTargets(ctx, chain, profileId) : readTargets(ctx, profileId);
+}
+
 /** The targets an order needs: its side's targets for the market's venue (exchange, adapter). */
-export function missingFor(ctx: SandboxContext, profileId: number, market: MarketRecord, side: Side): AllowanceTarget[] {
-  const targets = readTargets(ctx, profileId);
+export async function missingFor(ctx: SandboxContext, profileId: number, market: MarketRecord, side: Side): Promise<AllowanceTarget[]> {
+  const targets = await liveTargets(ctx, profileId);
   if (!targets || !market.venue) return [];
   const spenders = [market.venue.exchange, ...(market.venue.adapter ? [market.venue.adapter] : [])].map((a) => a.toLowerCase());
   return targets.filter((t) => t.requiredFor === side && spenders.includes(t.spenderOrOperator.toLowerCase()) && t.status !== 'confirmed');
@@ -151,18 +210,35 @@ export async function retryAllowances(ctx: SandboxContext, profileId: number, wa
   try {
     if (sim.lockMs > 0) await sleep(sim.lockMs);
     const state = ctx.state;
-    const current = readTargets(ctx, profileId) ?? [];
+    const chain = chainOf(ctx);
+    const current = (await liveTargets(ctx, profileId)) ?? [];
+    const walletKey = state.profiles.find((p) => p.id === profileId)?.privateKey;
     const now = ctx.now();
-    const next = current.map((t): AllowanceTarget => {
-      if (!(t.status === 'missing' || (t.status === 'failed' && t.retryable))) return t;
+    const next: AllowanceTarget[] = [];
+    for (const t of current) {
+      if (!(t.status === 'missing' || (t.status === 'failed' && t.retryable))) {
+        next.push(t);
+        continue;
+      }
       const { errorCode: _e, errorMessage: _m, ...rest } = t;
       const f = sim.failures.find((x) => x.times > 0 && t.label.includes(x.label));
       if (f) {
         f.times -= 1;
-        return { ...rest, status: 'failed', retryable: f.retryable, errorCode: f.errorCode, errorMessage: f.errorMessage };
+        next.push({ ...rest, status: 'failed', retryable: f.retryable, errorCode: f.errorCode, errorMessage: f.errorMessage });
+      } else if (!chain) {
+        next.push({ ...rest, status: 'submitted', retryable: false, transactionId: randomUUID(), userOperationHash: `0x${randomBytes(32).toString('hex')}`, confirmAt: now + sim.confirmAfterMs });
+      } else if (!walletKey) {
+        next.push({ ...rest, status: 'failed', retryable: false, errorCode: 'WALLET_KEY_UNAVAILABLE', errorMessage: `the sandbox holds no key for server wallet ${wallet}` });
+      } else {
+        try {
+          const txHash = await chain.submitTarget(walletKey, t);
+          next.push({ ...rest, status: 'submitted', retryable: false, transactionId: randomUUID(), txHash });
+        } catch (e) {
+          const msg = e instanceof Error ? (e as Error & { shortMessage?: string }).shortMessage ?? e.message.split('\n')[0] ?? '' : String(e);
+          next.push({ ...rest, status: 'failed', retryable: true, errorCode: 'TRANSACTION_SUBMISSION_FAILED', errorMessage: msg });
+        }
       }
-      return { ...rest, status: 'submitted', retryable: false, transactionId: randomUUID(), userOperationHash: `0x${randomBytes(32).toString('hex')}`, confirmAt: now + sim.confirmAfterMs };
-    });
+    }
     // A reset while the lock was held replaced the state: nothing of this retry applies to it.
     if (ctx.state === state && ctx.state.allowances?.[String(profileId)]) {
       commit(ctx.state, { type: 'allowances', at: now, profileId, targets: next });

@@ -7,7 +7,7 @@ const FAULT_LIMITS = { latencyMs: 60_000, fail5xx: 10_000, burst429: 10_000, com
 const FAULT_KEYS = Object.keys(FAULT_LIMITS) as (keyof typeof FAULT_LIMITS)[];
 const MAX_SKEW_MS = 86_400_000;
 
-export function adminRoutes(deps: { faults: FaultConfig; reset: () => void; accounts: () => unknown[]; onFaults?: () => void }): Route[] {
+export function adminRoutes(deps: { faults: FaultConfig; reset: () => Promise<void>; accounts: () => unknown[]; onFaults?: () => void }): Route[] {
   const pub: Route['auth'] = { kind: 'public' };
   return [
     { method: 'GET', pattern: '/__sandbox/faults', auth: pub, handler: () => ({ status: 200, body: deps.faults }) },
@@ -39,8 +39,8 @@ export function adminRoutes(deps: { faults: FaultConfig; reset: () => void; acco
       method: 'POST',
       pattern: '/__sandbox/reset',
       auth: pub,
-      handler: () => {
-        deps.reset();
+      handler: async () => {
+        await deps.reset();
         return { status: 200, body: { message: 'Sandbox reset to its seed' } };
       },
     },

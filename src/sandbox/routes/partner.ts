@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { getAddress, hexToString, isAddress, isHex, recoverMessageAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { commit } from '../reducer.js';
-import { allowanceView, initialTargets, readTargets, retryAllowances, simOf } from '../partner/allowances.js';
+import { allowanceView, initialTargets, liveTargets, retryAllowances, simOf } from '../partner/allowances.js';
 import type { AllowanceFailure } from '../partner/allowances.js';
 import type { Hex, Profile, Route, SandboxContext, SandboxRequest, SandboxResponse, SandboxState } from '../types.js';
 
@@ -127,7 +127,7 @@ async function createAccount(req: SandboxRequest, ctx: SandboxContext): Promise<
     createdAt: new Date(ctx.now()).toISOString(),
   };
   state.profiles.push(profile);
-  if (server === true) commit(state, { type: 'allowances', at: ctx.now(), profileId: id, targets: initialTargets(state) });
+  if (server === true) commit(state, { type: 'allowances', at: ctx.now(), profileId: id, targets: initialTargets(state, ctx) });
   ctx.persist();
   return { status: 201, body: { profileId: id, account: address } };
 }
@@ -167,10 +167,10 @@ function childOf(req: SandboxRequest, ctx: SandboxContext): Profile | SandboxRes
   return child;
 }
 
-function getAllowances(req: SandboxRequest, ctx: SandboxContext): SandboxResponse {
+async function getAllowances(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxResponse> {
   const child = childOf(req, ctx);
   if ('status' in child) return child;
-  const targets = readTargets(ctx, child.id);
+  const targets = await liveTargets(ctx, child.id);
   return { status: 200, body: allowanceView(child, targets ?? []) };
 }
 

@@ -12,6 +12,8 @@ describe('pm demo', () => {
     expect(r.stdout).toMatch(/btc-100k-2026\s+redeemed/); // piped: a tab-separated table
     expect(r.stdout).toMatch(/Already redeemed/);
     expect(r.stdout).toMatch(/\{"amount":"25500000","destination":"0x000000000000000000000000000000000000bEEF"\}/);
+    // The watch step: the events of a placed, filled (and settled) and cancelled order, live.
+    for (const kind of ['PLACEMENT', 'FILLED', 'MATCHED', 'MINED', 'CANCELLATION']) expect(r.stdout).toMatch(new RegExp(`\\[watch\\].*fed-cut-december\\s+${kind}\\b`));
     expect(r.stdout).toMatch(/Done\./);
   }, 120_000);
 });

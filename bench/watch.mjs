@@ -79,7 +79,10 @@ async function measure(kind, sb, env, place, commit) {
       const ack = place(`lat-${kind}-${i}`);
       lat.push((await got) - ack);
     }
-    if (process.env.BENCH_DEBUG) console.error(kind, 'lines', w.lines - before, 'for', SAMPLES, 'orders; first latencies', lat.slice(0, 8).map((x) => x.toFixed(2)).join(' '));
+    if (process.env.BENCH_DEBUG) {
+      const worst = lat.map((x, i) => [x, i]).sort((a, b) => b[0] - a[0]).slice(0, 8);
+      console.error(kind, 'lines', w.lines - before, 'for', SAMPLES, 'orders; first latencies', lat.slice(0, 8).map((x) => x.toFixed(2)).join(' '), '; worst (ms@sample)', worst.map(([x, i]) => `${x.toFixed(2)}@${i}`).join(' '), '; RSS before the 100k', rssMb(w.child.pid).toFixed(0), 'MB');
+    }
     // Throughput: N placements produced in chunks (so the sandbox can write its sockets meanwhile).
     let first = 0;
     let last = 0;

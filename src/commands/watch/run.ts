@@ -46,6 +46,9 @@ async function streamAuth(ctx: Context): Promise<AuthProvider> {
   return auth;
 }
 
+/** Bytes of output that may wait for a slow reader before the stream pauses. */
+const OUTPUT_BUFFER = 1 << 20;
+
 /**
  * One NDJSON record `{"event": name, ...payload}` without copying the payload: its own JSON with
  * the event name put in front (a payload key "event" still wins, as with the spread).
@@ -85,18 +88,19 @@ export async function watch(ctx: Context, kind: WatchKind, input: CommandInput, 
   const json = ctx.out.isJson;
   // Output: the lines of one burst of events (what one read from the socket delivers) go out in
   // one write, at the end of that burst (a microtask: no delay, each line still leaves at once).
-  // When the pipe is full (write returns false) reading from the exchange pauses until 'drain',
-  // so a slow reader never makes this process hold the stream in memory.
+  // When the reader falls behind (write returns false with more than OUTPUT_BUFFER waiting),
+  // reading from the exchange pauses until 'drain', so this process never holds the stream.
   const pending: string[] = [];
   let flushQueued = false;
   let blocked = false;
-  const drainable = out as { once?: (ev: 'drain', fn: () => void) => unknown };
+  const drainable = out as { once?: (ev: 'drain', fn: () => void) => unknown; writableLength?: number };
   const flush = (): void => {
     flushQueued = false;
     if (pending.length === 0) return;
     const chunk = pending.length === 1 ? (pending[0] as string) : pending.join('');
     pending.length = 0;
-    if (out.write(chunk) === false && !blocked && typeof drainable.once === 'function') {
+    // Up to OUTPUT_BUFFER bytes may wait for the reader (it keeps the pipe full); past that, pause.
+    if (out.write(chunk) === false && !blocked && typeof drainable.once === 'function' && (drainable.writableLength ?? Infinity) > OUTPUT_BUFFER) {
       blocked = true;
       client?.pause();
       drainable.once('drain', () => {

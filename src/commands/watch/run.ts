@@ -47,7 +47,7 @@ async function streamAuth(ctx: Context): Promise<AuthProvider> {
 }
 
 /** Bytes of output that may wait for a slow reader before the stream pauses. */
-const OUTPUT_BUFFER = 1 << 20;
+const OUTPUT_BUFFER = 1 << 18;
 
 /**
  * One NDJSON record `{"event": name, ...payload}` without copying the payload: its own JSON with

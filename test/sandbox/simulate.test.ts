@@ -1,6 +1,9 @@
 // The market-activity simulator (`simulate`): it trades through the engine and the event log
 // (orders, fills, settlements are logged entries), keeps every balance and reservation valid,
 // never lets a bot trade with itself, survives a reset, and leaves nothing running after close.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { auditState } from '../../src/sandbox/engine.js';
@@ -70,6 +73,27 @@ describe('sandbox simulate', () => {
     await sleep(300);
     expect(sb.seq()).toBe(seq); // nothing happens after close
     expect(sb.simulator?.actions).toBe(actions);
+  }, 40_000);
+
+  it('persists like any trading: a restarted sandbox replays the simulated log and simulates on', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pm-sim-'));
+    try {
+      const a = await startSandbox({ port: 0, dataDir: dir, simulate: { rate: 150, random: seeded(11) } });
+      await until(() => a.ctx.state.orders.some((o) => o.ownerId === SIM_BOTS[1]?.id && o.tradeEventId !== null), 15_000);
+      await a.close();
+      const before = { orders: a.ctx.state.orders.length, seq: a.seq() };
+      const b = await startSandbox({ port: 0, dataDir: dir, simulate: { rate: 150, random: seeded(12) } });
+      try {
+        expect(b.ctx.state.orders.length).toBe(before.orders); // the replayed log is the state that was
+        expect(b.ctx.state.profiles.filter((p) => SIM_BOTS.some((x) => x.id === p.id))).toHaveLength(SIM_BOTS.length); // bots set up once
+        await until(() => b.seq() > before.seq + 20, 15_000);
+        expect(auditState(b.ctx.state)).toEqual([]);
+      } finally {
+        await b.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 40_000);
 
   it('is off by default: nothing moves', async () => {

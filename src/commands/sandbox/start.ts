@@ -73,7 +73,7 @@ export default defineCommand({
     'pm sandbox start --chain --port 0 --ephemeral',
     'pm sandbox start --port 0 --ephemeral --json',
     'pm sandbox start --detach && pm sandbox status',
-    'pm sandbox start --simulate            # then, in another shell: pm book btc-100k-2026 --watch',
+    'pm sandbox start --simulate --detach && pm --profile sandbox book btc-100k-2026 --watch',
     'pm sandbox start --simulate --simulate-rate 20 --ephemeral',
   ],
   run: async (ctx, { opts }) => {

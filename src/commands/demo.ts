@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PmError } from '../core/errors.js';
 import { defineCommand } from '../cli/command.js';
+import type { Context } from '../cli/context.js';
 
 export interface DemoStep {
   note: string;
@@ -94,6 +95,58 @@ export function chainDemoSteps(): DemoStep[] {
   ];
 }
 
+/**
+ * The live-stream step: `pm watch orders` runs beside the tour while a resting order is placed,
+ * a crossing order fills (and settles) and the resting one is cancelled; the events it receives
+ * are printed as they arrive, each line marked `[watch]`. Self-contained: it needs a profile
+ * with a token (the tour's `init --sandbox`).
+ */
+async function demoWatchStep(ctx: Context, n: number, env: Record<string, string | undefined>, noColor: string[]): Promise<void> {
+  const out = ctx.out;
+  const slug = 'fed-cut-december';
+  const watchArgv = ['watch', 'orders', '--market', slug, '--count', '5', '--timeout', '10s'];
+  out.line();
+  out.line(out.c.cyan(`# ${n}. Live order events: pm watch orders streams them while another shell trades (one line each; --json for NDJSON)`));
+  out.line(`$ pm ${watchArgv.join(' ')} &`);
+  const ac = new AbortController();
+  let subscribed!: () => void;
+  const ready = new Promise<void>((resolve) => (subscribed = resolve));
+  const mark = (s: string): string => s.replace(/^(?=.)/gm, out.c.magenta('  [watch] '));
+  const watchIo = {
+    ...ctx.io,
+    env,
+    signal: ac.signal,
+    stdout: { write: (s: string) => ctx.io.stdout.write(mark(s)) },
+    stderr: {
+      write: (s: string) => {
+        if (/subscribed/.test(s)) subscribed();
+        return ctx.io.stdout.write(mark(s));
+      },
+    },
+  };
+  const watching = ctx.app.run([...watchArgv, ...noColor], watchIo);
+  const guard = setTimeout(() => ac.abort(new Error('demo watch step took too long')), 15_000);
+  try {
+    await Promise.race([ready, watching]);
+    const trades: string[][] = [
+      ['order', 'place', slug, 'buy', 'yes', '--price', '0.60', '--size', '5', '--client-id', 'demo-watch-1'],
+      ['order', 'place', slug, 'buy', 'yes', '--type', 'fok', '--amount', '5'],
+      ['order', 'cancel', '--client-id', 'demo-watch-1'],
+    ];
+    for (const argv of trades) {
+      out.line(`$ pm ${argv.join(' ')}`);
+      const code = await ctx.app.run([...argv, ...noColor], { ...ctx.io, env, stderr: ctx.io.stdout });
+      if (code !== 0) throw new PmError(`demo step ${n} (pm ${argv.join(' ')}) exited ${code}`);
+    }
+    const code = await watching; // ends by itself after 5 events: PLACEMENT, FILLED, MATCHED, MINED, CANCELLATION
+    if (code !== 0) throw new PmError(`demo step ${n} (pm watch orders) exited ${code}`);
+  } finally {
+    clearTimeout(guard);
+    ac.abort();
+    await watching.catch(() => undefined);
+  }
+}
+
 export default defineCommand({
   path: ['demo'],
   summary: 'A guided tour of pm against a fresh in-process sandbox',
@@ -132,6 +185,7 @@ export default defineCommand({
         if (code !== expected) throw new PmError(`demo step ${n} exited ${code}, expected ${expected}`);
         if (code !== 0) out.line(out.c.dim(`(exit code ${code})`));
       }
+      await demoWatchStep(ctx, ++n, env, ctx.flags.color ? [] : ['--no-color']);
       out.line();
       out.line(out.c.bold(`Done. Run your own sandbox with: pm sandbox start${opts.chain ? ' --chain' : ''}`));
     } finally {

@@ -182,6 +182,26 @@ export class StreamClient {
     this.socket?.close();
   }
 
+  /**
+   * Stops reading from the exchange until resume(): the socket's reads pause, so a consumer that
+   * cannot keep up (a full stdout pipe) holds events back in the kernel and at the exchange
+   * instead of in this process's memory. A reconnect starts reading again.
+   */
+  pause(): void {
+    this.transportSocket()?.pause?.();
+  }
+
+  /** Reads again after pause(). */
+  resume(): void {
+    this.transportSocket()?.resume?.();
+  }
+
+  /** The `ws` WebSocket under socket.io's websocket transport, when that is the transport. */
+  private transportSocket(): { pause?: () => void; resume?: () => void } | undefined {
+    const io = this.socket?.io as unknown as { engine?: { transport?: { ws?: { pause?: () => void; resume?: () => void } } } } | undefined;
+    return io?.engine?.transport?.ws ?? undefined;
+  }
+
   /** Ends the stream (resolves run()). */
   stop(): void {
     if (this.stopped) return;

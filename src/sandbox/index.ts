@@ -16,6 +16,7 @@ import { EventLog } from './log.js';
 import { acquireDirLock, type DirLock } from './lock.js';
 import { apply } from './reducer.js';
 import { resumeSettlement } from './settlement.js';
+import type { SimulateOptions, Simulator } from './simulate.js';
 import type { FaultConfig, LogEntry, SandboxContext, SandboxEvent, SandboxState, StateEvent } from './types.js';
 
 export { seedState } from './seed.js';
@@ -38,6 +39,11 @@ export interface SandboxOptions {
   now?: () => number;
   /** Run a chain beside the sandbox (`--chain`): anvil from npm, or a running node at `rpcUrl`. */
   chain?: { rpcUrl?: string | undefined; chainId?: number | undefined } | undefined;
+  /**
+   * Market activity (`--simulate`): bob and a few bots quote and trade on a timer, through the
+   * engine and the event log like any order. `true` uses the default rate; off when absent.
+   */
+  simulate?: boolean | SimulateOptions | undefined;
 }
 
 export interface ReadyAccount {
@@ -64,6 +70,8 @@ export interface ReadyInfo {
   rpcUrl?: string;
   rpcChainId?: number;
   contracts?: { usdc: string; conditionalTokens: string };
+  /** With --simulate: actions per second and the accounts that act. */
+  simulate?: { rate: number; accounts: { name: string; profileId: number; role: string }[] };
 }
 
 export interface SandboxHandle {
@@ -73,6 +81,8 @@ export interface SandboxHandle {
   info: ReadyInfo;
   ctx: SandboxContext;
   faults: FaultConfig;
+  /** The market-activity simulator, when started with `simulate`. */
+  simulator: Simulator | null;
   /** Subscribes to internal events; returns an unsubscribe. */
   onEvent(fn: (e: SandboxEvent) => void): () => void;
   /**
@@ -113,6 +123,8 @@ export function readyAccounts(state: SandboxState): ReadyAccount[] {
  */
 export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHandle> {
   const now = opts.now ?? Date.now;
+  const simRate = typeof opts.simulate === 'object' ? opts.simulate.rate : undefined;
+  if (simRate !== undefined && !(simRate > 0 && simRate <= 1000)) throw new RangeError(`simulate rate must be in (0, 1000] actions per second, got ${simRate}`);
   const dataDir = opts.dataDir ?? null;
   let lock: DirLock | null = null;
   let store: StateStore | null = null;
@@ -210,6 +222,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   const io = new Server(server, { serveClient: false, transports: ['websocket', 'polling'] });
   streams.attach(io.of('/markets'));
   resumeSettlement(ctx);
+  const simulator = opts.simulate ? (await import('./simulate.js')).startSimulator(ctx, opts.simulate === true ? {} : opts.simulate) : null;
 
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
@@ -223,6 +236,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     accounts: readyAccounts(ctx.state),
     markets: ctx.state.markets.map((m) => ({ slug: m.slug, type: m.tradeType, negRisk: m.negRiskRequestId !== null })),
     ...(chain ? { rpcUrl: chain.info.rpcUrl, rpcChainId: chain.info.chainId, contracts: chain.info.contracts } : {}),
+    ...(simulator ? { simulate: { rate: simulator.rate, accounts: simulator.accounts.map((a) => ({ ...a })) } } : {}),
   };
   lock?.update({ baseUrl, wsUrl });
   return {
@@ -232,6 +246,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     info,
     ctx,
     faults,
+    simulator,
     onEvent(fn) {
       listeners.add(fn);
       return () => listeners.delete(fn);
@@ -247,6 +262,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     reset,
     async close() {
       if (closed) return;
+      simulator?.stop(); // first: no order after this point
       for (const t of timers) clearTimeout(t);
       timers.clear();
       streams.close();

@@ -22,6 +22,8 @@ describe('pm demo', () => {
     expect(r.stdout).toMatch(new RegExp(`fed-cut-december\\tYES\\t[1-9]`));
     expect(r.stdout).toMatch(new RegExp(`amount\\s+5 \\(5000000 raw\\)\\ntoken\\s+\\S+\\nfrom\\s+${address}\\nto\\s+0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC`));
     expect(r.stdout).toMatch(new RegExp(`${id}\\t${address}\\tdemo-shop\\tserver wallet`));
+    // The watch step: the events of a placed, filled (and settled) and cancelled order, live.
+    for (const kind of ['PLACEMENT', 'FILLED', 'MATCHED', 'MINED', 'CANCELLATION']) expect(r.stdout).toMatch(new RegExp(`\\[watch\\].*fed-cut-december\\s+${kind}\\b`));
     expect(r.stdout).toMatch(/Done\./);
   }, 120_000);
 });

@@ -13,6 +13,7 @@ interface Ready {
   markets: { slug: string; type: string; negRisk: boolean }[];
   rpcUrl?: string;
   contracts?: { usdc: string; conditionalTokens: string };
+  simulate?: { rate: number; accounts: { name: string }[] };
 }
 
 function printReady(ctx: Context, ready: Ready, line: string): void {
@@ -26,6 +27,7 @@ function printReady(ctx: Context, ready: Ready, line: string): void {
     ready.accounts.map((a) => [a.name, a.role, a.address, String(a.profileId), a.token.tokenId, a.token.scopes.join(',')]),
   );
   if (ready.rpcUrl) ctx.out.line(`chain at ${ready.rpcUrl}: USDC ${ready.contracts?.usdc ?? '?'}, conditional tokens ${ready.contracts?.conditionalTokens ?? '?'}`);
+  if (ready.simulate) ctx.out.line(`simulating market activity: ${ready.simulate.rate} actions/s by ${ready.simulate.accounts.map((a) => a.name).join(', ')}`);
   ctx.out.info(`${ready.markets.length} markets. Keys and token secrets of these public dev accounts: pm --json sandbox start … (ready line).`);
   ctx.out.info(`Try: pm --base-url ${ready.baseUrl} markets list`);
 }
@@ -63,14 +65,27 @@ export default defineCommand({
     detach: { type: 'boolean', description: 'run in the background (see sandbox status/stop)' },
     chain: { type: 'boolean', description: 'run a local chain beside it (anvil from npm): contracts, funded accounts, on-chain approvals' },
     chainRpc: { type: 'string', value: 'url', description: 'like --chain, on a running node (anvil, hardhat) at this JSON-RPC URL' },
+    simulate: { type: 'boolean', description: 'simulate market activity: bob and a few bots quote and trade on timers (off by default)' },
+    simulateRate: { type: 'positiveInt', value: 'n', description: 'with --simulate: actions per second over all markets (default 4)' },
   },
-  examples: ['pm sandbox start', 'pm sandbox start --chain --port 0 --ephemeral', 'pm sandbox start --port 0 --ephemeral --json', 'pm sandbox start --detach && pm sandbox status'],
+  examples: [
+    'pm sandbox start',
+    'pm sandbox start --chain --port 0 --ephemeral',
+    'pm sandbox start --port 0 --ephemeral --json',
+    'pm sandbox start --detach && pm sandbox status',
+    'pm sandbox start --simulate --detach && pm --profile sandbox book btc-100k-2026 --watch',
+    'pm sandbox start --simulate --simulate-rate 20 --ephemeral',
+  ],
   run: async (ctx, { opts }) => {
     const port = opts.port;
     const host = opts.host;
     const ephemeral = opts.ephemeral;
     const chainRpc = opts.chainRpc;
     const chain = opts.chain || chainRpc !== undefined ? { rpcUrl: chainRpc } : undefined;
+    const simulateRate = opts.simulateRate;
+    if (simulateRate !== undefined && !opts.simulate) throw new UsageError('--simulate-rate needs --simulate', { hint: 'pm sandbox start --simulate --simulate-rate 20' });
+    if (simulateRate !== undefined && simulateRate > 1000) throw new UsageError(`--simulate-rate must be at most 1000 actions per second, got ${simulateRate}`);
+    const simulate = opts.simulate ? { rate: simulateRate } : undefined;
     if (!ephemeral) {
       const running = await findSandbox(ctx.home);
       if (running) throw alreadyRunning(running.pid, running.baseUrl);
@@ -82,7 +97,7 @@ export default defineCommand({
     }
     if (opts.detach) {
       const bin = fileURLToPath(new URL('../../../bin/pm.js', import.meta.url));
-      const args = ['--json', 'sandbox', 'start', '--port', String(port), '--host', host, ...(ephemeral ? ['--ephemeral'] : []), ...(chain ? (chainRpc ? ['--chain-rpc', chainRpc] : ['--chain']) : [])];
+      const args = ['--json', 'sandbox', 'start', '--port', String(port), '--host', host, ...(ephemeral ? ['--ephemeral'] : []), ...(chain ? (chainRpc ? ['--chain-rpc', chainRpc] : ['--chain']) : []), ...(simulate ? ['--simulate', ...(simulateRate !== undefined ? ['--simulate-rate', String(simulateRate)] : [])] : [])];
       const line = await spawnDetached(ctx.home, bin, [...(ctx.flags.yes ? ['--yes'] : []), ...args], withoutSecrets(ctx.io.env));
       const ready = JSON.parse(line) as Ready;
       printReady(ctx, ready, line);
@@ -92,7 +107,7 @@ export default defineCommand({
     const { startSandbox } = await import('../../sandbox/index.js');
     let handle;
     try {
-      handle = await startSandbox({ port, host, dataDir: ephemeral ? null : sandboxDir(ctx.home), chain });
+      handle = await startSandbox({ port, host, dataDir: ephemeral ? null : sandboxDir(ctx.home), chain, simulate });
     } catch (e) {
       const locked = e as { code?: string; holder?: { pid: number; baseUrl?: string } };
       if (locked.code === 'ESANDBOXLOCKED') throw alreadyRunning(locked.holder?.pid ?? 0, locked.holder?.baseUrl);

@@ -46,6 +46,19 @@ async function streamAuth(ctx: Context): Promise<AuthProvider> {
   return auth;
 }
 
+/** Bytes of output that may wait for a slow reader before the stream pauses. */
+const OUTPUT_BUFFER = 1 << 18;
+
+/**
+ * One NDJSON record `{"event": name, ...payload}` without copying the payload: its own JSON with
+ * the event name put in front (a payload key "event" still wins, as with the spread).
+ */
+export function ndjson(name: string, payload: object): string {
+  const body = JSON.stringify(payload) as string | undefined;
+  if (body === undefined || !body.startsWith('{') || body === '{}') return `${JSON.stringify({ event: name, ...payload })}\n`;
+  return `{"event":${JSON.stringify(name)},${body.slice(1)}\n`;
+}
+
 /** Runs one watch; returns the exit code (0, or 130 after Ctrl-C). */
 export async function watch(ctx: Context, kind: WatchKind, input: CommandInput, slugArgs: string[] = []): Promise<number> {
   const { opts } = input;
@@ -73,6 +86,36 @@ export async function watch(ctx: Context, kind: WatchKind, input: CommandInput, 
 
   const out = ctx.io.stdout;
   const json = ctx.out.isJson;
+  // Output: the lines of one burst of events (what one read from the socket delivers) go out in
+  // one write, at the end of that burst (a microtask: no delay, each line still leaves at once).
+  // When the reader falls behind (write returns false with more than OUTPUT_BUFFER waiting),
+  // reading from the exchange pauses until 'drain', so this process never holds the stream.
+  const pending: string[] = [];
+  let flushQueued = false;
+  let blocked = false;
+  const drainable = out as { once?: (ev: 'drain', fn: () => void) => unknown; writableLength?: number };
+  const flush = (): void => {
+    flushQueued = false;
+    if (pending.length === 0) return;
+    const chunk = pending.length === 1 ? (pending[0] as string) : pending.join('');
+    pending.length = 0;
+    // Up to OUTPUT_BUFFER bytes may wait for the reader (it keeps the pipe full); past that, pause.
+    if (out.write(chunk) === false && !blocked && typeof drainable.once === 'function' && (drainable.writableLength ?? Infinity) > OUTPUT_BUFFER) {
+      blocked = true;
+      client?.pause();
+      drainable.once('drain', () => {
+        blocked = false;
+        client?.resume();
+      });
+    }
+  };
+  const write = (s: string): void => {
+    pending.push(s);
+    if (!flushQueued) {
+      flushQueued = true;
+      queueMicrotask(flush);
+    }
+  };
   const screen = kind === 'book' && !json && out.isTTY === true;
   const wanted = new Set(EVENTS[kind]);
   const seenLifecycle = new Set<string>();
@@ -98,15 +141,15 @@ export async function watch(ctx: Context, kind: WatchKind, input: CommandInput, 
   const onEvent = (name: string, payload: unknown): void => {
     const p = (payload ?? {}) as Record<string, unknown>;
     if (!keep(name, p)) return;
-    if (screen) out.write(bookScreen(p, ctx.out.c, optNum(opts, 'depth') ?? 10));
-    else if (json || kind === 'book') out.write(`${JSON.stringify({ event: name, ...p })}\n`);
-    else out.write(`${eventLine(name, p, ctx.out.c)}\n`);
+    if (screen) write(bookScreen(p, ctx.out.c, optNum(opts, 'depth') ?? 10));
+    else if (json || kind === 'book') write(ndjson(name, p));
+    else write(`${eventLine(name, p, ctx.out.c)}\n`);
     printed += 1;
     if (count !== undefined && printed >= count) client?.stop();
   };
 
   const onLifecycle = (l: Lifecycle): void => {
-    if (json) out.write(`${JSON.stringify({ event: 'lifecycle', ...l })}\n`);
+    if (json) write(ndjson('lifecycle', l));
     if (!screen) ctx.out.info(ctx.out.c.dim(lifecycleLine(l)));
   };
 
@@ -120,6 +163,7 @@ export async function watch(ctx: Context, kind: WatchKind, input: CommandInput, 
     await client.run();
   } finally {
     if (untilTimer) clearTimeout(untilTimer);
+    flush();
     if (screen) out.write('\x1b[?25h\x1b[?1049l');
   }
   return ctx.signal?.aborted ? 130 : 0;

@@ -13,5 +13,10 @@ describe('pm demo', () => {
     expect(r.stdout).toMatch(/Already redeemed/);
     expect(r.stdout).toMatch(/\{"amount":"25500000","destination":"0x000000000000000000000000000000000000bEEF"\}/);
     expect(r.stdout).toMatch(/Done\./);
+    // The last lines say how to run pm from a clean clone, where it is not on PATH.
+    const tail = r.stdout.trimEnd().split('\n').slice(-5).join('\n');
+    expect(tail).toMatch(/^  npx pm sandbox start/m);
+    expect(tail).toMatch(/npm link/);
+    expect(tail).not.toMatch(/^Done\. Run your own sandbox with: pm sandbox start$/m);
   }, 120_000);
 });

@@ -161,7 +161,7 @@ export interface Loaded {
 /** A damaged file in the data dir: names the file and the entry, and how to recover. */
 export class SandboxStateError extends Error {
   readonly code = 'ESANDBOXSTATE';
-  readonly hint = 'Run `pm sandbox reset` to start from the seed (this drops the sandbox\'s orders and balances), or restore the file from a copy.';
+  readonly hint = '`pm sandbox reset` starts again from the seed (it drops the sandbox\'s orders, balances and derived tokens); or put back a copy of the file.';
   constructor(readonly file: string, readonly why: string) {
     super(`the sandbox state file ${file} is corrupt (${why}); run \`pm sandbox reset\` to start from the seed`);
   }

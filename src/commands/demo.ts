@@ -187,7 +187,12 @@ export default defineCommand({
       }
       await demoWatchStep(ctx, ++n, env, ctx.flags.color ? [] : ['--no-color']);
       out.line();
-      out.line(out.c.bold(`Done. Run your own sandbox with: pm sandbox start${opts.chain ? ' --chain' : ''}`));
+      // From a clean clone `pm` is not on PATH: say how to run it (npx finds this package's own bin).
+      out.line(out.c.bold('Done. To go on, run pm from this checkout with npx (a fresh clone does not put pm on your PATH):'));
+      out.line(`  npx pm sandbox start --detach${opts.chain ? ' --chain' : ''}     # your own sandbox, in the background`);
+      out.line('  npx pm init --sandbox --yes       # a profile with a wallet and a token for it');
+      out.line('  npx pm doctor                     # check that everything works');
+      out.line(out.c.dim('Or run npm link once in this checkout; after that plain pm works everywhere (pm sandbox start, pm --help).'));
     } finally {
       await sandbox.close();
       rmSync(home, { recursive: true, force: true });

@@ -185,5 +185,7 @@ export function listenError(e: unknown, host: string, port: number): PmError {
   if (code === 'EADDRINUSE') return new UsageError(`port ${port} on ${host} is already in use`, { hint: 'Pick another with --port, or --port 0 for a free one (pm sandbox status shows a running sandbox).' });
   if (code === 'EACCES') return new UsageError(`not allowed to listen on ${host}:${port}`, { hint: 'Use a port above 1024, or --port 0.' });
   if (code === 'EADDRNOTAVAIL') return new UsageError(`cannot listen on ${host}: no such local address`, { hint: 'Use --host 127.0.0.1' });
+  // A damaged file in the sandbox's data dir (src/sandbox/persist.ts): exit 2 with how to recover.
+  if (code === 'ESANDBOXSTATE') return new UsageError((e as Error).message, { hint: (e as { hint?: string }).hint });
   return e instanceof PmError ? e : new PmError(e instanceof Error ? e.message : String(e), { cause: e });
 }

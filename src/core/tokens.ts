@@ -74,21 +74,70 @@ export async function revokeToken(api: ApiClient, tokenId: string): Promise<stri
   return isObj(d) ? s(d, 'message') : 'Token revoked';
 }
 
+/** Scopes every profile may derive, partner or not (wire-facts §2.2: trading is self-serve, the default). */
+export const SELF_SERVE_SCOPES: readonly Scope[] = ['trading'];
+
 export interface Capabilities {
   partnerProfileId: number;
+  /** The exchange's partner capability record: false (and no scopes) when there is none. */
   tokenManagementEnabled: boolean;
+  /** The partner scopes of that record, as the exchange sent them. */
   allowedScopes: string[];
+  /** What `token derive` can really ask for: the self-serve scopes plus the partner ones. */
+  derivableScopes: string[];
+  /** The scopes any profile may derive without a partner record. */
+  selfServeScopes: string[];
 }
 
-/** What scopes the identity may request. */
+/**
+ * What scopes the identity may request. The capabilities route describes the *partner*
+ * record only (exchange-api: "defaults to false / an empty array when no capability record
+ * exists"), while a trading token is self-serve for every profile; so the derivable scopes
+ * are the self-serve ones plus, when token management is enabled, the partner's allowed ones.
+ */
 export async function capabilities(api: ApiClient): Promise<Capabilities> {
   const d = (await api.request<unknown>({ method: 'GET', path: '/auth/api-tokens/capabilities', auth: 'identity' })).data;
   if (!isObj(d)) throw new ExchangeError('unexpected answer from capabilities');
+  const tokenManagementEnabled = d['tokenManagementEnabled'] === true;
+  const allowedScopes = Array.isArray(d['allowedScopes']) ? d['allowedScopes'].map(String) : [];
   return {
     partnerProfileId: Number(s(d, 'partnerProfileId')),
-    tokenManagementEnabled: d['tokenManagementEnabled'] === true,
-    allowedScopes: Array.isArray(d['allowedScopes']) ? d['allowedScopes'].map(String) : [],
+    tokenManagementEnabled,
+    allowedScopes,
+    derivableScopes: derivableScopes(tokenManagementEnabled, allowedScopes),
+    selfServeScopes: [...SELF_SERVE_SCOPES],
   };
+}
+
+/** The scopes `token derive` can ask for, in the usual order. */
+export function derivableScopes(tokenManagementEnabled: boolean, allowedScopes: readonly string[]): string[] {
+  const set = new Set<string>([...SELF_SERVE_SCOPES, ...(tokenManagementEnabled ? allowedScopes : [])]);
+  return [...SCOPES.filter((x) => set.has(x)), ...[...set].filter((x) => !(SCOPES as readonly string[]).includes(x))];
+}
+
+/** Which request credential the next command uses (the transport's precedence: HMAC token, then the legacy key). */
+export interface CredentialInUse {
+  kind: 'token' | 'apiKey' | 'none';
+  source: 'env' | 'keystore' | null;
+  tokenId?: string;
+}
+
+/**
+ * What a profile authenticates with after `revoked` is revoked, given what the environment
+ * sets and what stays stored: a token or key from the environment replaces the stored ones.
+ */
+export function credentialAfterRevoke(p: {
+  revoked: string;
+  env: { tokenId?: string | undefined; apiKey?: string | undefined };
+  stored: { tokenId?: string | undefined; apiKey: boolean };
+}): CredentialInUse & { revokedStillSet: boolean } {
+  const envToken = p.env.tokenId?.trim() || undefined;
+  const envKey = p.env.apiKey?.trim() || undefined;
+  if (envToken !== undefined) return { kind: 'token', source: 'env', tokenId: envToken, revokedStillSet: envToken === p.revoked };
+  if (envKey !== undefined) return { kind: 'apiKey', source: 'env', revokedStillSet: false };
+  if (p.stored.tokenId !== undefined) return { kind: 'token', source: 'keystore', tokenId: p.stored.tokenId, revokedStillSet: p.stored.tokenId === p.revoked };
+  if (p.stored.apiKey) return { kind: 'apiKey', source: 'keystore', revokedStillSet: false };
+  return { kind: 'none', source: null, revokedStillSet: false };
 }
 
 export interface Profile {

@@ -4,13 +4,18 @@
 //   events.<S>.ndjson  an older segment, rotated out when a compaction started at seq S;
 //   state.json         a snapshot of the state up to some seq, written in the background
 //                      (temp file, fsync, rename) every COMPACT_EVERY events and at close.
-// Loading = snapshot + replay of the events after its seq; a torn last line (kill -9 mid
-// write) is ignored and cut off. bigints are tagged as {"$bigint":"…"}: an object, so no user
-// string (a client order id, say) can ever be mistaken for one. Neither file holds a dev
-// private key or a token secret: both are recomputed on load.
+//   server.key         the server key token secrets derive from (hex, 0600), kept apart so
+//                      that neither the snapshot nor the log holds it.
+// Loading = snapshot + replay of the events after its seq; every entry's shape is checked
+// first (shape.ts), so a damaged one is a clear error naming the file and the line or entry.
+// A torn last line (kill -9 mid write: never acknowledged) is dropped with a warning and cut
+// off. bigints are tagged as {"$bigint":"…"}: an object, so no user string (a client order
+// id, say) can ever be mistaken for one. Neither file holds a dev private key, a token secret
+// or the server key: the first two are recomputed on load, the last read from server.key.
 import { closeSync, existsSync, fstatSync, statSync, fdatasyncSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, chmodSync, writeSync } from 'node:fs';
 import { open as openAsync, rename as renameAsync, rm as rmAsync } from 'node:fs/promises';
 import { createHmac, randomBytes } from 'node:crypto';
+import { checkLogEntry, checkState, ShapeError } from './shape.js';
 import { join } from 'node:path';
 import { apply } from './reducer.js';
 import { openLedgers } from './ledger.js';
@@ -19,6 +24,11 @@ import type { ApiToken, Hex, LedgerEntry, LogEntry, Profile, SandboxState } from
 
 export function stateFile(dir: string): string {
   return join(dir, 'state.json');
+}
+
+/** The file holding the sandbox's server key (never the snapshot or the log). */
+export function keyFile(dir: string): string {
+  return join(dir, 'server.key');
 }
 
 /** Known dev keys by address (public mnemonic), so private keys need not be written to disk. */
@@ -35,8 +45,9 @@ export function tokenSecret(serverKey: string, tokenId: string): string {
  * from the server key), so the file holds no key or secret in plain text.
  */
 export function serialize(state: SandboxState): string {
+  const { serverKey: _inKeyFile, ...rest } = state;
   const slim = {
-    ...state,
+    ...rest,
     profiles: state.profiles.map(slimProfile),
     tokens: state.tokens.map((t) => slimToken(state, t)),
   };
@@ -78,8 +89,12 @@ function expectedSecret(state: SandboxState, tokenId: string): string | undefine
   return state.serverKey ? tokenSecret(state.serverKey, tokenId) : undefined;
 }
 
-/** Restores what serialize (and the logged records) left out: dev keys, token secrets. */
-export function rehydrate(state: SandboxState): SandboxState {
+/**
+ * Restores what serialize (and the logged records) left out: dev keys, token secrets. With
+ * `dir`, a live token whose secret cannot be derived (no server key) is an error naming the
+ * key file, not a token that silently never authenticates.
+ */
+export function rehydrate(state: SandboxState, dir?: string): SandboxState {
   for (const p of state.profiles) if (!p.privateKey) {
     const k = DEV_KEYS.get(p.address.toLowerCase());
     if (k) p.privateKey = k;
@@ -88,8 +103,36 @@ export function rehydrate(state: SandboxState): SandboxState {
     if (typeof t.secret === 'string' && t.secret) continue;
     const s = expectedSecret(state, t.tokenId);
     if (s) t.secret = s;
+    else if (dir !== undefined && t.revokedAt === null) {
+      throw new SandboxStateError(keyFile(dir), `it is missing, and token ${t.tokenId} needs it to derive its secret`);
+    }
   }
   return state;
+}
+
+/** Reads server.key: null when absent; a damaged one is an error naming it. */
+export function readKeyFile(dir: string): string | null {
+  const file = keyFile(dir);
+  if (!existsSync(file)) return null;
+  const key = readFileSync(file, 'utf8').trim();
+  if (!/^[0-9a-f]{64}$/.test(key)) throw new SandboxStateError(file, 'it should hold one 64-digit hex key');
+  return key;
+}
+
+/** Writes server.key (0600) atomically and durably: temp file, fsync, rename, fsync the dir. */
+export function writeKeyFile(dir: string, key: string): void {
+  const file = keyFile(dir);
+  const tmp = join(dir, `.state.key-${randomBytes(4).toString('hex')}.tmp`);
+  const fd = openSync(tmp, 'w', 0o600);
+  try {
+    writeSync(fd, `${key}\n`);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  chmodSync(tmp, 0o600);
+  renameSync(tmp, file);
+  fsyncDir(dir);
 }
 
 /** Parses serialised state, restoring bigints. */
@@ -115,8 +158,17 @@ export interface Loaded {
   tornTail: boolean;
 }
 
-function corrupt(file: string, why: string): Error {
-  return new Error(`the sandbox state file ${file} is corrupt (${why}); run \`pm sandbox reset\` to start from the seed`);
+/** A damaged file in the data dir: names the file and the entry, and how to recover. */
+export class SandboxStateError extends Error {
+  readonly code = 'ESANDBOXSTATE';
+  readonly hint = '`pm sandbox reset` starts again from the seed (it drops the sandbox\'s orders, balances and derived tokens); or put back a copy of the file.';
+  constructor(readonly file: string, readonly why: string) {
+    super(`the sandbox state file ${file} is corrupt (${why}); run \`pm sandbox reset\` to start from the seed`);
+  }
+}
+
+function corrupt(file: string, why: string): SandboxStateError {
+  return new SandboxStateError(file, why);
 }
 
 function fsyncDir(dir: string): void {
@@ -136,24 +188,30 @@ function fsyncDir(dir: string): void {
 function readSnapshot(dir: string): { state: SandboxState; seq: number } | null {
   const file = stateFile(dir);
   if (!existsSync(file)) return null;
+  let o: unknown;
   try {
-    const o = decode(readFileSync(file, 'utf8')) as Record<string, unknown>;
-    let state: SandboxState;
-    let seq = 0;
-    if (o['format'] === SNAPSHOT_FORMAT) {
-      state = o['state'] as SandboxState;
-      state.orders = o['orders'] as SandboxState['orders'];
-      state.feed = o['feed'] as SandboxState['feed'];
-      if (o['ledger'] !== undefined) state.ledger = o['ledger'] as Record<string, LedgerEntry[]>;
-      seq = Number(o['seq']);
-      if (!Number.isSafeInteger(seq) || seq < 0) throw new Error('bad seq');
-    } else {
-      state = o as unknown as SandboxState; // the older layout: the bare state, no log
-    }
-    if (state.version !== 1 || !Array.isArray(state.markets) || !Array.isArray(state.orders)) throw new Error('unknown layout');
-    return { state, seq };
+    o = decode(readFileSync(file, 'utf8'));
   } catch (e) {
-    throw corrupt(file, e instanceof Error ? e.message : String(e));
+    throw corrupt(file, `not readable JSON: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) throw corrupt(file, 'not a snapshot object');
+  const snap = o as Record<string, unknown>;
+  let seq = 0;
+  let raw: unknown;
+  if (snap['format'] === SNAPSHOT_FORMAT) {
+    seq = Number(snap['seq']);
+    if (!Number.isSafeInteger(seq) || seq < 0) throw corrupt(file, 'entry seq should be a non-negative integer');
+    const st = snap['state'];
+    if (typeof st !== 'object' || st === null || Array.isArray(st)) throw corrupt(file, 'entry state should be an object');
+    raw = { ...st, orders: snap['orders'], feed: snap['feed'], ...(snap['ledger'] !== undefined ? { ledger: snap['ledger'] as Record<string, LedgerEntry[]> } : {}) };
+  } else {
+    raw = snap; // the older layout: the bare state, no log
+  }
+  try {
+    return { state: checkState(raw), seq };
+  } catch (e) {
+    if (e instanceof ShapeError) throw corrupt(file, `entry ${snap['format'] === SNAPSHOT_FORMAT && !/^(orders|feed|ledger)\b/.test(e.path) ? 'state.' : ''}${e.message}`);
+    throw e;
   }
 }
 
@@ -172,31 +230,53 @@ function logFiles(dir: string): string[] {
  * Parses one log file. A bad last line is a torn append: it is ignored, and cut off when
  * `cut` (the live log, which is appended to next). A bad line before the last is corruption.
  */
-function readLogFile(file: string, cut: boolean): { entries: LogEntry[]; torn: boolean } {
+function readLogFile(file: string, cut: boolean): { entries: LogEntry[]; lines: number[]; torn: boolean } {
   const buf = readFileSync(file);
   const text = buf.toString('utf8');
   const entries: LogEntry[] = [];
+  const lines: number[] = []; // the line number of each entry
   let pos = 0;
   let good = 0; // byte length of the well-formed prefix
   let torn = false;
+  let lineNo = 0;
+  let lastSeq = 0;
   while (pos < text.length) {
     const nl = text.indexOf('\n', pos);
     const line = nl < 0 ? text.slice(pos) : text.slice(pos, nl);
     const next = nl < 0 ? text.length : nl + 1;
+    lineNo += 1;
     if (line.trim() !== '') {
-      let e: LogEntry | null = null;
+      let parsed: unknown;
+      let readable = true;
       try {
-        e = decode(line) as LogEntry;
-        if (!e || typeof e.seq !== 'number' || typeof e.type !== 'string') e = null;
+        parsed = decode(line);
       } catch {
-        e = null;
+        readable = false;
       }
-      if (e === null || nl < 0) {
-        if (text.slice(next).trim() !== '') throw corrupt(file, `unreadable line at byte ${Buffer.byteLength(text.slice(0, pos))}`);
+      const last = text.slice(next).trim() === '';
+      if (!readable || nl < 0) {
+        // A line cut short is a torn append only at the very end (it was never acknowledged).
+        if (!last) throw corrupt(file, `line ${lineNo} is not readable JSON`);
         torn = true;
+        process.emitWarning(
+          `sandbox: dropped the torn last line (line ${lineNo}) of ${file}: a write cut off mid-way (kill or crash), never acknowledged to any client`,
+          'SandboxWarning',
+        );
         break;
       }
+      let e: LogEntry;
+      try {
+        e = checkLogEntry(parsed);
+      } catch (err) {
+        if (!(err instanceof ShapeError)) throw err;
+        const o = parsed as Record<string, unknown> | null;
+        const what = o && typeof o === 'object' && typeof o['seq'] === 'number' ? `event ${o['seq']}${typeof o['type'] === 'string' ? ` (${o['type']})` : ''}: ` : '';
+        throw corrupt(file, `line ${lineNo}, ${what}${err.message}`);
+      }
+      if (e.seq <= lastSeq) throw corrupt(file, `line ${lineNo}, event ${e.seq} comes after event ${lastSeq}: the sequence numbers must grow`);
+      lastSeq = e.seq;
       entries.push(e);
+      lines.push(lineNo);
     }
     pos = next;
     good = Buffer.byteLength(text.slice(0, pos));
@@ -210,7 +290,7 @@ function readLogFile(file: string, cut: boolean): { entries: LogEntry[]; torn: b
       closeSync(fd);
     }
   }
-  return { entries, torn };
+  return { entries, lines, torn };
 }
 
 /** A deep enough copy of the state for a background snapshot (records mutated in place are copied). */
@@ -290,32 +370,50 @@ export class StateStore {
     let tornTail = false;
     const files = logFiles(this.dir);
     files.forEach((file, i) => {
-      const { entries, torn } = readLogFile(file, i === files.length - 1);
+      const { entries, lines, torn } = readLogFile(file, i === files.length - 1);
       if (torn) {
         if (i !== files.length - 1) throw corrupt(file, 'a torn line in a rotated segment');
         tornTail = true;
       }
-      for (const e of entries) {
-        if (e.seq <= seq) continue;
+      entries.forEach((e, j) => {
+        if (e.seq <= seq) return;
         try {
           state = apply(state, e);
         } catch (err) {
-          throw corrupt(file, `event ${e.seq} (${e.type}) does not apply: ${err instanceof Error ? err.message : String(err)}`);
+          throw corrupt(file, `line ${lines[j] ?? '?'}, event ${e.seq} (${e.type}) does not apply: ${err instanceof Error ? err.message : String(err)}`);
         }
         seq = e.seq;
         replayed.push(e);
-      }
+      });
     });
-    if (state) rehydrate(state);
+    let migrated = false;
+    if (state) {
+      const s: SandboxState = state;
+      // The server key lives in server.key. An older data dir kept it in the state: move it out
+      // (the next snapshot, at the latest at close, drops it from the state file and the log).
+      const fileKey = readKeyFile(this.dir);
+      if (typeof s.serverKey === 'string' && s.serverKey !== '') {
+        if (fileKey !== s.serverKey) writeKeyFile(this.dir, s.serverKey);
+        migrated = true;
+      } else if (fileKey !== null) s.serverKey = fileKey;
+      else delete s.serverKey;
+      rehydrate(s, this.dir);
+    }
     this.sinceSnapshot = replayed.length;
     this.fd = openSync(join(this.dir, LOG), 'a', 0o600);
+    // Written by an older version with the key inside: a snapshot now drops it from the state
+    // file and the log segments (it is in server.key already).
+    if (migrated && state) void this.compact(state, seq);
     return { state, seq, replayed, tornTail };
   }
 
   /** Appends events and waits for the disk (fdatasync): call before acknowledging. Throws on a failed write, having cut it off. */
   append(entries: readonly LogEntry[], state: SandboxState): void {
     if (this.fd === null || entries.length === 0) return;
-    const text = entries.map((e) => encode(e)).join('\n') + '\n';
+    // A new server key goes to its own 0600 file (durably, before the token it derived is
+    // acknowledged); the log records only that it was set.
+    for (const e of entries) if (e.type === 'set' && e.field === 'serverKey' && typeof e.value === 'string') writeKeyFile(this.dir, e.value);
+    const text = entries.map((e) => encode(e.type === 'set' && e.field === 'serverKey' ? { ...e, value: null } : e)).join('\n') + '\n';
     const fd = this.fd;
     const before = fstatSync(fd).size;
     try {

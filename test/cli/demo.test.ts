@@ -25,5 +25,10 @@ describe('pm demo', () => {
     // The watch step: the events of a placed, filled (and settled) and cancelled order, live.
     for (const kind of ['PLACEMENT', 'FILLED', 'MATCHED', 'MINED', 'CANCELLATION']) expect(r.stdout).toMatch(new RegExp(`\\[watch\\].*fed-cut-december\\s+${kind}\\b`));
     expect(r.stdout).toMatch(/Done\./);
+    // The last lines say how to run pm from a clean clone, where it is not on PATH.
+    const tail = r.stdout.trimEnd().split('\n').slice(-5).join('\n');
+    expect(tail).toMatch(/^  npx pm sandbox start/m);
+    expect(tail).toMatch(/npm link/);
+    expect(tail).not.toMatch(/^Done\. Run your own sandbox with: pm sandbox start$/m);
   }, 120_000);
 });

@@ -9,9 +9,15 @@ export default defineCommand({
     const c = await capabilities(await ctx.authedApi('identity'));
     ctx.out.data(c, () =>
       ctx.out.keyValue([
-        ['partner profile', String(c.partnerProfileId)],
-        ['token management', c.tokenManagementEnabled ? 'enabled' : 'disabled'],
-        ['allowed scopes', c.allowedScopes.join(', ') || '(none)'],
+        ['profile id', String(c.partnerProfileId)],
+        ['token derive can ask for', c.derivableScopes.join(', ') || '(nothing)'],
+        ['self-serve scopes', `${c.selfServeScopes.join(', ')} (any profile, no partner record needed)`],
+        [
+          'partner token management',
+          c.tokenManagementEnabled
+            ? `enabled: ${c.allowedScopes.join(', ') || '(no scopes)'}`
+            : 'not enabled for this profile (no partner capability record), so only the self-serve scopes',
+        ],
       ]),
     );
   },

@@ -1,8 +1,16 @@
 import { confirm } from '../../cli/prompt.js';
 import { UsageError } from '../../core/errors.js';
-import { revokeToken } from '../../core/tokens.js';
+import { credentialAfterRevoke, revokeToken } from '../../core/tokens.js';
+import type { CredentialInUse } from '../../core/tokens.js';
 import { secretsName } from './common.js';
 import { defineCommand } from '../../cli/command.js';
+
+const describe = (c: CredentialInUse): string =>
+  c.kind === 'token'
+    ? `the token ${c.tokenId ?? ''} from ${c.source === 'env' ? 'PM_TOKEN_ID / PM_TOKEN_SECRET' : 'the keystore'}`
+    : c.kind === 'apiKey'
+      ? `the legacy API key (X-API-Key) from ${c.source === 'env' ? 'PM_API_KEY' : 'the keystore'}; routes that need a scoped token refuse it`
+      : 'no API credential: authenticated commands fail';
 
 export default defineCommand({
   path: ['token', 'revoke'],
@@ -11,16 +19,18 @@ export default defineCommand({
   examples: ['pm token revoke tok_abc --yes'],
   run: async (ctx, { args }) => {
     const id = args.id;
-    const own = ctx.profile().tokenId === id;
+    const name = secretsName(ctx);
+    const ks = await ctx.keystore();
+    const storedInfo = ks.hasSecrets(name) ? ks.secretsInfo(name) : undefined;
+    const own = ctx.profile().tokenId === id || storedInfo?.tokenId === id;
     if (!ctx.flags.yes && !(await confirm(ctx, `Revoke token ${id}${own ? ' (the one this profile uses)' : ''}? Programs using it stop working.`))) {
       throw new UsageError('not revoked: declined');
     }
     const api = await ctx.authedApi('auto');
+    const inUse = api.auth.hmac?.tokenId === id;
     const message = await revokeToken(api, id);
     if (own) {
       // The stored secret is useless now: drop it, keep the other stored credentials.
-      const ks = await ctx.keystore();
-      const name = secretsName(ctx);
       const pass = await ctx.passphrase();
       const { tokenId: _t, tokenSecret: _s, ...rest } = await ks.loadSecrets(name, pass);
       await ks.saveSecrets(name, rest, pass, { force: true });
@@ -29,6 +39,31 @@ export default defineCommand({
       if (p) delete p.tokenId;
       ctx.saveConfig(cfg);
     }
-    ctx.out.data({ revoked: id, message, removedFromProfile: own }, () => ctx.out.info(`${message || 'revoked'}: ${id}${own ? ' (removed from this profile)' : ''}`));
+    const after = ks.hasSecrets(name) ? ks.secretsInfo(name) : undefined;
+    const now = credentialAfterRevoke({
+      revoked: id,
+      env: { tokenId: ctx.env.PM_TOKEN_ID, apiKey: ctx.env.PM_API_KEY },
+      stored: { tokenId: after?.fields.includes('tokenSecret') ? after.tokenId : undefined, apiKey: after?.fields.includes('apiKey') === true },
+    });
+    const changed = own || inUse;
+    const profile = ctx.profileName() ?? 'default';
+    const deriveHint = after?.fields.includes('identityToken') || ctx.env.PM_IDENTITY_TOKEN ? 'pm token derive' : 'PM_IDENTITY_TOKEN=… pm token derive (or pm token add)';
+    const next = !changed
+      ? null
+      : now.revokedStillSet
+        ? 'unset PM_TOKEN_ID and PM_TOKEN_SECRET (they name the revoked token), then derive a new one: ' + deriveHint
+        : now.kind === 'token'
+          ? null
+          : `derive a new token for profile ${profile}: ${deriveHint}`;
+    const { revokedStillSet, ...nowUsing } = now;
+    ctx.out.data({ revoked: id, message, wasInUse: changed, removedFromProfile: own, profile, nowUsing, revokedStillSet, next }, () => {
+      ctx.out.info(`${message || 'revoked'}: ${id}`);
+      if (!changed) return;
+      if (own) ctx.out.info(`removed token ${id} from profile ${profile} (its stored secret is deleted)`);
+      const text = `from now on profile ${profile} uses ${revokedStillSet ? 'the revoked token from PM_TOKEN_ID, so every authenticated call fails' : describe(now)}`;
+      // A fallback (legacy key, nothing, a revoked token still set) is a warning: never silent, even with --quiet.
+      if (next) ctx.out.warn(`${text}\n  next: ${next}`);
+      else ctx.out.info(text);
+    });
   },
 });

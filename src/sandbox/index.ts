@@ -60,6 +60,8 @@ export interface ReadyAccount {
 }
 
 export interface ReadyInfo {
+  /** Notes for the person starting the sandbox (e.g. a torn last log line dropped); absent when none. */
+  warnings?: string[];
   baseUrl: string;
   wsUrl: string;
   pid: number;
@@ -131,6 +133,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   let initial: SandboxState | null = null;
   let seq = 0;
   let history: LogEntry[] = [];
+  let warnings: string[] = [];
   if (dataDir) {
     lock = await acquireDirLock(dataDir);
     try {
@@ -139,6 +142,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
       initial = loaded.state;
       seq = loaded.seq;
       history = loaded.replayed;
+      warnings = loaded.warnings;
     } catch (e) {
       await lock.release();
       throw e;
@@ -237,6 +241,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     markets: ctx.state.markets.map((m) => ({ slug: m.slug, type: m.tradeType, negRisk: m.negRiskRequestId !== null })),
     ...(chain ? { rpcUrl: chain.info.rpcUrl, rpcChainId: chain.info.chainId, contracts: chain.info.contracts } : {}),
     ...(simulator ? { simulate: { rate: simulator.rate, accounts: simulator.accounts.map((a) => ({ ...a })) } } : {}),
+    ...(warnings.length ? { warnings } : {}),
   };
   lock?.update({ baseUrl, wsUrl });
   return {

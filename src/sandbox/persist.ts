@@ -156,6 +156,8 @@ export interface Loaded {
   replayed: LogEntry[];
   /** A torn last line was found (kill -9 mid append) and cut off. */
   tornTail: boolean;
+  /** What the caller should tell the person starting the sandbox (e.g. the torn line dropped). */
+  warnings: string[];
 }
 
 /** A damaged file in the data dir: names the file and the entry, and how to recover. */
@@ -230,14 +232,14 @@ function logFiles(dir: string): string[] {
  * Parses one log file. A bad last line is a torn append: it is ignored, and cut off when
  * `cut` (the live log, which is appended to next). A bad line before the last is corruption.
  */
-function readLogFile(file: string, cut: boolean): { entries: LogEntry[]; lines: number[]; torn: boolean } {
+function readLogFile(file: string, cut: boolean): { entries: LogEntry[]; lines: number[]; torn: string | null } {
   const buf = readFileSync(file);
   const text = buf.toString('utf8');
   const entries: LogEntry[] = [];
   const lines: number[] = []; // the line number of each entry
   let pos = 0;
   let good = 0; // byte length of the well-formed prefix
-  let torn = false;
+  let torn: string | null = null;
   let lineNo = 0;
   let lastSeq = 0;
   while (pos < text.length) {
@@ -257,11 +259,7 @@ function readLogFile(file: string, cut: boolean): { entries: LogEntry[]; lines: 
       if (!readable || nl < 0) {
         // A line cut short is a torn append only at the very end (it was never acknowledged).
         if (!last) throw corrupt(file, `line ${lineNo} is not readable JSON`);
-        torn = true;
-        process.emitWarning(
-          `sandbox: dropped the torn last line (line ${lineNo}) of ${file}: a write cut off mid-way (kill or crash), never acknowledged to any client`,
-          'SandboxWarning',
-        );
+        torn = `dropped the torn last line (line ${lineNo}) of ${file}: a write cut off mid-way (kill or crash), never acknowledged to any client`;
         break;
       }
       let e: LogEntry;
@@ -368,12 +366,14 @@ export class StateStore {
     let seq = snap?.seq ?? 0;
     const replayed: LogEntry[] = [];
     let tornTail = false;
+    const warnings: string[] = [];
     const files = logFiles(this.dir);
     files.forEach((file, i) => {
       const { entries, lines, torn } = readLogFile(file, i === files.length - 1);
       if (torn) {
         if (i !== files.length - 1) throw corrupt(file, 'a torn line in a rotated segment');
         tornTail = true;
+        warnings.push(torn);
       }
       entries.forEach((e, j) => {
         if (e.seq <= seq) return;
@@ -404,7 +404,7 @@ export class StateStore {
     // Written by an older version with the key inside: a snapshot now drops it from the state
     // file and the log segments (it is in server.key already).
     if (migrated && state) void this.compact(state, seq);
-    return { state, seq, replayed, tornTail };
+    return { state, seq, replayed, tornTail, warnings };
   }
 
   /** Appends events and waits for the disk (fdatasync): call before acknowledging. Throws on a failed write, having cut it off. */

@@ -14,6 +14,7 @@ interface Ready {
   rpcUrl?: string;
   contracts?: { usdc: string; conditionalTokens: string };
   simulate?: { rate: number; accounts: { name: string }[] };
+  warnings?: string[];
 }
 
 function printReady(ctx: Context, ready: Ready, line: string): void {
@@ -21,6 +22,7 @@ function printReady(ctx: Context, ready: Ready, line: string): void {
     ctx.io.stdout.write(`${line}\n`);
     return;
   }
+  for (const w of ready.warnings ?? []) ctx.out.warn(`sandbox: ${w}`);
   ctx.out.line(`sandbox ready at ${ready.baseUrl} (socket.io ${ready.wsUrl}/markets), pid ${ready.pid}`);
   ctx.out.table(
     [{ header: 'ACCOUNT' }, { header: 'ROLE' }, { header: 'ADDRESS' }, { header: 'PROFILE ID', align: 'right' }, { header: 'TOKEN ID' }, { header: 'SCOPES' }],

@@ -6,9 +6,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
-export async function startSandboxProcess(home) {
+/**
+ * Starts `pm sandbox start` (ephemeral, a free port) in another process. With `opts.profileDir`
+ * it runs bench/sandbox-server.mjs (the unbundled tsc output, so function names are real) under
+ * node --cpu-prof instead, writing its profile there when it is stopped with SIGTERM.
+ */
+export async function startSandboxProcess(home, opts = {}) {
   const bin = new URL('../bin/pm.js', import.meta.url).pathname;
-  const proc = spawn(process.execPath, [bin, '--json', 'sandbox', 'start', '--port', '0', '--ephemeral'], { env: { ...process.env, PM_HOME: home }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const args = opts.profileDir
+    ? ['--cpu-prof', `--cpu-prof-dir=${opts.profileDir}`, new URL('./sandbox-server.mjs', import.meta.url).pathname]
+    : [bin, '--json', 'sandbox', 'start', '--port', '0', '--ephemeral'];
+  const proc = spawn(process.execPath, args, { env: { ...process.env, PM_HOME: home }, stdio: ['ignore', 'pipe', 'inherit'] });
   const ready = await new Promise((resolve, reject) => {
     let buf = '';
     proc.stdout.on('data', (c) => { buf += c; const i = buf.indexOf('\n'); if (i >= 0) resolve(JSON.parse(buf.slice(0, i))); });

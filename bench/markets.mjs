@@ -60,7 +60,7 @@ export async function run() {
       `\`pm --json markets list --all\` (25 markets a page, pages one after another), each run a new process with stdout to a file, against a sandbox in another process on loopback holding that many active markets (the seed's plus synthetic ones from \`POST /__sandbox/markets/synthetic\`); median and best of the given rounds, \`node -e 0\` timed in the same rounds. Load average (1 min) at the end: ${load} on ${os.cpus().length} CPUs.`,
       '',
       '| active markets | pages | rounds | median | best | `node -e 0` | vs `node -e 0` |',
-      '|---|---|---|---|---|---|---|---|',
+      '|---|---|---|---|---|---|---|',
       ...rows.map((r) => `| ${r.n.toLocaleString('en-US')} | ${r.pages} | ${r.rounds} | ${fmt(r.pm)} | ${fmt(r.best)} | ${fmt(r.node)} | ${(r.pm / r.node).toFixed(2)}× |`),
       '',
       big ? `Target (issue 15): 10,000 markets under 3 s end to end — ${big.pm < 3000 ? 'met' : '**not met**'} (${(big.pm / 1000).toFixed(2)} s).` : 'Target (issue 15): 10,000 markets under 3 s end to end — not measured in this run.',

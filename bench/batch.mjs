@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 export async function startSandboxProcess(home, opts = {}) {
   const bin = new URL('../bin/pm.js', import.meta.url).pathname;
   const args = opts.profile ? [new URL('./sandbox-server.mjs', import.meta.url).pathname, opts.profile] : [bin, '--json', 'sandbox', 'start', '--port', '0', '--ephemeral'];
-  const proc = spawn(process.execPath, args, { env: { ...process.env, PM_HOME: home }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(process.execPath, args, { env: { ...process.env, PM_HOME: home, ...(opts.env ?? {}) }, stdio: ['ignore', 'pipe', 'inherit'] });
   const ready = await new Promise((resolve, reject) => {
     let buf = '';
     const onData = (c) => { buf += c; const i = buf.indexOf('\n'); if (i >= 0) { proc.stdout.off('data', onData); resolve(JSON.parse(buf.slice(0, i))); } };

@@ -28,10 +28,10 @@ const MARKETS = ['btc-100k-2026', 'eth-flip-btc', 'sol-500-2026', 'fed-cut-decem
 /** Buckets of the server's CPU by what a sample's stack is doing (first match, leaf to root). */
 const BUCKETS = [
   ['signature verification (secp256k1, keccak)', (f) => /node_modules\/(@noble\/curves|@noble\/hashes|viem)\//.test(f.url) || /sandbox\/eip712\.js/.test(f.url)],
-  ['persistence (event log append, fdatasync, snapshot)', (f) => /sandbox\/(log|persist)\.js/.test(f.url) || /^(fdatasync|fsync|writeSync|writeString|write)$/.test(f.fn)],
+  ['socket.io streams', (f) => /sandbox\/stream\.js|socket\.io|engine\.io|\/ws\//.test(f.url)],
+  ['persistence (event log: record capture, append, fdatasync)', (f) => /sandbox\/(log|persist)\.js/.test(f.url) || /^(fdatasync|fsync)$/.test(f.fn)],
   ['authentication (HMAC, token lookup)', (f) => /sandbox\/auth\.js/.test(f.url)],
   ['book, engine and order checks', (f) => /sandbox\/(engine|book|bookindex|reducer|ledger|orders\/|routes\/orders)/.test(f.url)],
-  ['socket.io streams', (f) => /sandbox\/stream\.js|socket\.io|engine\.io|\/ws\//.test(f.url)],
   ['HTTP server and JSON', (f) => /sandbox\/server\.js|node:_http|node:net|node:internal\/stream|node:internal\/http/.test(f.url) || /^(writev|writeUtf8String|writeLatin1String|parse|stringify)$/.test(f.fn)],
 ];
 function bucketOf(frames) {
@@ -140,7 +140,10 @@ async function measure(persistent) {
     const perSec = (ORDERS / ms) * 1000;
     return { statuses, ms, perSec, ok, times, total, busy, signMs, load };
   } finally {
-    if (proc.exitCode === null) proc.kill('SIGTERM');
+    if (proc.exitCode === null) {
+      proc.kill('SIGTERM');
+      await new Promise((r) => proc.once('exit', r));
+    }
     rmSync(home, { recursive: true, force: true });
   }
 }

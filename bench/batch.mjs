@@ -6,15 +6,28 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
-export async function startSandboxProcess(home) {
+/**
+ * Starts `pm sandbox start` (ephemeral, a free port) in another process. With `opts.profile` (a
+ * file) it runs bench/sandbox-server.mjs instead (the unbundled tsc output, so function names are
+ * real), whose CPU profiler `profiler.toggle()` starts and stops (writing the file on stop).
+ */
+export async function startSandboxProcess(home, opts = {}) {
   const bin = new URL('../bin/pm.js', import.meta.url).pathname;
-  const proc = spawn(process.execPath, [bin, '--json', 'sandbox', 'start', '--port', '0', '--ephemeral'], { env: { ...process.env, PM_HOME: home }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const args = opts.profile ? [new URL('./sandbox-server.mjs', import.meta.url).pathname, opts.profile] : [bin, '--json', 'sandbox', 'start', '--port', '0', '--ephemeral'];
+  const proc = spawn(process.execPath, args, { env: { ...process.env, PM_HOME: home, ...(opts.env ?? {}) }, stdio: ['ignore', 'pipe', 'inherit'] });
   const ready = await new Promise((resolve, reject) => {
     let buf = '';
-    proc.stdout.on('data', (c) => { buf += c; const i = buf.indexOf('\n'); if (i >= 0) resolve(JSON.parse(buf.slice(0, i))); });
+    const onData = (c) => { buf += c; const i = buf.indexOf('\n'); if (i >= 0) { proc.stdout.off('data', onData); resolve(JSON.parse(buf.slice(0, i))); } };
+    proc.stdout.on('data', onData);
     proc.on('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
   });
-  return { proc, ready, bin };
+  /** Sends SIGUSR2 and waits for the server's answer line ("profiling" / "profiled"). */
+  const toggle = () => new Promise((resolve) => {
+    const onLine = (c) => { if (/profil/.test(String(c))) { proc.stdout.off('data', onLine); resolve(); } };
+    proc.stdout.on('data', onLine);
+    proc.kill('SIGUSR2');
+  });
+  return { proc, ready, bin, profiler: { toggle } };
 }
 
 export function envFor(home, ready, name = 'alice') {

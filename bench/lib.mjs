@@ -1,5 +1,6 @@
 // Shared bench helpers: timing whole processes side by side, medians, a results file.
 import { spawnSync } from 'node:child_process';
+import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 
 export function median(xs) {
@@ -25,3 +26,27 @@ export function interleaved(cases, rounds) {
 }
 
 export const fmt = (ms) => `${ms.toFixed(1)} ms`;
+
+/**
+ * One JSON request on a new connection (no keep-alive: between long process runs a pooled
+ * socket may meet the server's keep-alive timeout). Resolves { status, json }.
+ */
+export function requestJson(url, method = 'GET', body = undefined) {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = http.request(url, { method, agent: false, headers: payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {} }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (text += c));
+      res.on('end', () => {
+        try {
+          resolve({ status: res.statusCode, json: JSON.parse(text) });
+        } catch (e) {
+          reject(new Error(`${method} ${url}: ${res.statusCode} ${text.slice(0, 200)}`));
+        }
+      });
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 
-const all = ['startup', 'signing', 'matching', 'batch', 'place', 'agent', 'ratelimit', 'persist', 'watch'];
+const all = ['startup', 'signing', 'matching', 'batch', 'place', 'agent', 'ratelimit', 'persist', 'watch', 'markets', 'http-orders'];
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : all;
 const file = new URL('./RESULTS.md', import.meta.url);
 let doc = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmark results\n';

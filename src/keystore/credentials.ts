@@ -5,6 +5,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import type { LocalAccount } from 'viem/accounts';
 import type { Hex } from 'viem';
 import { hmacSigner } from '../core/auth.js';
+import { curveForFewSignatures } from '../core/curve.js';
 import type { AuthProvider } from '../core/auth.js';
 import { UsageError, ValidationError } from '../core/errors.js';
 import { isBase64 } from '../core/hmac.js';
@@ -100,6 +101,7 @@ export async function resolveCredentials(input: CredentialsInput): Promise<Crede
   let walletSource: CredentialSource = null;
   let account: () => Promise<LocalAccount | null> = () => Promise.resolve(null);
   if (envKey !== undefined) {
+    curveForFewSignatures();
     const acct = privateKeyToAccount(envKey);
     address = acct.address;
     walletSource = 'env';

@@ -27,11 +27,49 @@ function fingerprint(coll: PutCollection, value: unknown): string {
   return encode(rest);
 }
 
+/** A record's own fields as last checked (arrays of primitives copied), with its coll|key. */
+interface Checked {
+  fields: Record<string, unknown>;
+  count: number;
+  id: string;
+}
+
+/** A copy of the record's own fields, or null when one holds anything but a primitive or an array of them. */
+function snapshot(rec: Record<string, unknown>): { fields: Record<string, unknown>; count: number } | null {
+  const fields: Record<string, unknown> = {};
+  let count = 0;
+  for (const k in rec) {
+    const v = rec[k];
+    count++;
+    if (v !== null && typeof v === 'object') {
+      if (!Array.isArray(v) || v.some((x) => x !== null && typeof x === 'object')) return null;
+      fields[k] = v.slice();
+    } else fields[k] = v;
+  }
+  return { fields, count };
+}
+
+/** Are the record's own fields those of the snapshot? (No allocation: this runs for every record at every commit.) */
+function unchanged(c: Checked, rec: Record<string, unknown>): boolean {
+  let count = 0;
+  for (const k in rec) {
+    count++;
+    const v = rec[k];
+    const was = c.fields[k];
+    if (v === was) continue;
+    if (!Array.isArray(v) || !Array.isArray(was) || v.length !== was.length) return false;
+    for (let i = 0; i < v.length; i++) if (v[i] !== was[i]) return false;
+  }
+  return count === c.count;
+}
+
 export class EventLog {
   private pending: LogEntry[] = [];
   private recent: LogEntry[] = [];
   private readonly listeners = new Set<LogListener>();
   private known = new Map<string, string>(); // coll|key → logged JSON
+  /** Each record as last checked: an unchanged one is not encoded again. */
+  private checked = new WeakMap<object, Checked>();
   private scalars = new Map<string, string>();
   private state: SandboxState | null = null;
 
@@ -50,6 +88,7 @@ export class EventLog {
     this.state = state;
     attachRecorder(state, (ev) => this.record(ev));
     this.known = new Map();
+    this.checked = new WeakMap();
     for (const coll of COLLECTIONS) for (const rec of state[coll]) this.known.set(`${coll}|${recordKey(coll, rec as unknown as Record<string, unknown>)}`, fingerprint(coll, logged(state, coll, rec)));
     this.scalars = new Map(SCALARS.map((f) => [f, encode(state[f] ?? null)]));
   }
@@ -71,19 +110,35 @@ export class EventLog {
         this.record({ type: 'set', field: f, value: structuredClone(state[f] ?? null) });
       }
     }
-    const seen = new Set<string>();
+    // Every record is looked at (they change outside the reducer), but one whose own fields are
+    // those of the last check is not encoded again: a commit costs O(records) field comparisons,
+    // not O(records) serialisations (and token-secret HMACs). Keys are unique in a collection.
+    let records = 0;
+    let added = false;
     for (const coll of COLLECTIONS) {
       for (const rec of state[coll]) {
-        const key = recordKey(coll, rec as unknown as Record<string, unknown>);
+        records++;
+        const obj = rec as unknown as Record<string, unknown>;
+        const last = this.checked.get(obj);
+        if (last && unchanged(last, obj) && this.known.has(last.id)) continue;
+        const key = recordKey(coll, obj);
         const id = `${coll}|${key}`;
-        seen.add(id);
+        const snap = snapshot(obj);
+        if (snap) this.checked.set(obj, { ...snap, id });
+        else this.checked.delete(obj);
         const value = logged(state, coll, rec);
         const text = fingerprint(coll, value);
-        if (this.known.get(id) === text) continue;
+        const before = this.known.get(id);
+        if (before === text) continue;
+        if (before === undefined) added = true;
         this.known.set(id, text);
         this.record({ type: 'put', coll, key, value: structuredClone(value) });
       }
     }
+    // Every record's id is known now; as many known ids as records means none was deleted.
+    if (!added && records === this.known.size) return;
+    const seen = new Set<string>();
+    for (const coll of COLLECTIONS) for (const rec of state[coll]) seen.add(`${coll}|${recordKey(coll, rec as unknown as Record<string, unknown>)}`);
     for (const id of [...this.known.keys()]) {
       if (seen.has(id)) continue;
       this.known.delete(id);

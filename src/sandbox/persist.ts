@@ -83,10 +83,24 @@ export function decode(text: string): unknown {
   });
 }
 
+/** The seeded tokens' secrets by token id (computed once). */
+let seededSecrets: Map<string, string> | null = null;
+/** Derived secrets by server key and token id: the event log asks for each token at every commit. */
+const derivedSecrets = new Map<string, string>();
+
 function expectedSecret(state: SandboxState, tokenId: string): string | undefined {
-  const seeded = DEV_ACCOUNTS.find((a) => seededToken(a.name).tokenId === tokenId);
-  if (seeded) return seededToken(seeded.name).secret;
-  return state.serverKey ? tokenSecret(state.serverKey, tokenId) : undefined;
+  seededSecrets ??= new Map(DEV_ACCOUNTS.map((a) => [seededToken(a.name).tokenId, seededToken(a.name).secret]));
+  const seeded = seededSecrets.get(tokenId);
+  if (seeded !== undefined) return seeded;
+  if (!state.serverKey) return undefined;
+  const k = `${state.serverKey}|${tokenId}`;
+  let secret = derivedSecrets.get(k);
+  if (secret === undefined) {
+    if (derivedSecrets.size >= 100_000) derivedSecrets.clear();
+    secret = tokenSecret(state.serverKey, tokenId);
+    derivedSecrets.set(k, secret);
+  }
+  return secret;
 }
 
 /**

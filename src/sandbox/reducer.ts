@@ -5,8 +5,9 @@
 import { buyLock, formatRaw, ONE } from './orders/amounts.js';
 import { addTrade, settleTrade } from './orders/trades.js';
 import { book, openLedgers, realiseAverage } from './ledger.js';
-import { seedState } from './seed.js';
+import { seedState, syntheticMarkets } from './seed.js';
 import { indexUpdated } from './bookindex.js';
+import { marketsChanged } from './marketindex.js';
 import type { Account, MarketRecord, OrderRecord, Position, SandboxState, StateEvent } from './types.js';
 
 /** The profile whose trading wallet (its server wallet, else its address) is `address`, if any. */
@@ -181,6 +182,7 @@ export function apply(state: SandboxState | null, ev: StateEvent): SandboxState 
         m.updatedAt = nowIso;
         addTrade(m, { id: f.matchId, role: 'maker', tradeEventId: String(order.tradeEventId), takerOrderId: order.id, matchedSize: f.size.toString(), price: formatRaw(f.makerPrice), createdAt: nowIso });
         market.volume += f.takerUsd;
+        marketsChanged(state);
         kinds.add(f.kind);
         book(state, m.ownerId, { kind: 'trade', at: nowIso, role: 'maker', side: m.side, tokenId: m.tokenId, shares: f.size, usdc: f.makerUsd, fee: 0n, tradeId: order.tradeEventId, orderId: m.id, matchId: f.matchId, via: f.kind });
       }
@@ -236,6 +238,15 @@ export function apply(state: SandboxState | null, ev: StateEvent): SandboxState 
     case 'market.created': {
       if (marketBySlug(state, ev.market.slug)) throw new Error(`event creates market ${ev.market.slug}, which exists`);
       state.markets.push(structuredClone(ev.market));
+      marketsChanged(state);
+      return state;
+    }
+    case 'markets.synthetic': {
+      for (const m of syntheticMarkets(ev.firstId, ev.count, ev.at)) {
+        if (marketBySlug(state, m.slug)) throw new Error(`event creates market ${m.slug}, which exists`);
+        state.markets.push(m);
+      }
+      marketsChanged(state);
       return state;
     }
     case 'settlement': {
@@ -290,6 +301,7 @@ export function apply(state: SandboxState | null, ev: StateEvent): SandboxState 
       market.payoutPending = !ev.payoutPosted;
       market.resolutionTxHash = ev.txHash;
       market.updatedAt = iso(ev.at);
+      marketsChanged(state);
       return state;
     }
     case 'position.redeemed': {

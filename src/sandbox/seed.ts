@@ -91,6 +91,35 @@ export function clobMarket(slug: string, title: string, id: number, nowMs: numbe
   return { ...m, createdAt: new Date(nowMs).toISOString(), updatedAt: new Date(nowMs).toISOString(), lastTradePrice: null, priceHistory: [] };
 }
 
+/** Slug of the synthetic market with this id (see syntheticMarkets). */
+export const syntheticSlug = (id: number): string => `synthetic-${id}`;
+
+/**
+ * `count` synthetic open CLOB markets with ids `firstId`…, for listing benchmarks and tests
+ * (POST /__sandbox/markets/synthetic): deterministic from (firstId, count, nowMs), spread over
+ * the categories, prices, deadlines and volumes; no resting orders.
+ */
+export function syntheticMarkets(firstId: number, count: number, nowMs: number): MarketRecord[] {
+  const cats = Object.keys(CATEGORIES);
+  const out: MarketRecord[] = [];
+  for (let k = 0; k < count; k++) {
+    const id = firstId + k;
+    const slug = syntheticSlug(id);
+    const spec: MarketSpec = {
+      slug,
+      title: `Synthetic market #${id}`,
+      description: `A synthetic CLOB market (id ${id}) seeded for listing benchmarks.`,
+      category: cats[id % cats.length] ?? 'Crypto',
+      tags: ['synthetic'],
+      fair: 50 + ((id * 37) % 900),
+      days: 5 + (id % 400),
+      volume: BigInt(1_000 + ((id * 7_919) % 1_000_000)),
+    };
+    out.push(market(spec, id, nowMs));
+  }
+  return out;
+}
+
 function market(spec: MarketSpec, id: number, nowMs: number): MarketRecord {
   const iso = new Date(nowMs - (30 - (id % 20)) * 86_400_000).toISOString();
   const expiration = nowMs + spec.days * 86_400_000;

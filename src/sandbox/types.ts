@@ -287,6 +287,8 @@ export type StateEvent =
     }
   | { type: 'order.cancelled'; at: number; orderId: string }
   | { type: 'market.created'; at: number; market: MarketRecord }
+  /** `count` synthetic markets with ids `firstId`… (seed.ts syntheticMarkets), for benchmarks. */
+  | { type: 'markets.synthetic'; at: number; firstId: number; count: number }
   /** A server wallet's allowance targets as they now stand (whole record). */
   | { type: 'allowances'; at: number; profileId: number; targets: AllowanceTarget[] }
   /** USDC credited to a profile (the admin fund route). */

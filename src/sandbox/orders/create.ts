@@ -9,7 +9,27 @@ import { scheduleSettlement } from '../settlement.js';
 import { ONE, PRICE_TICK, SIZE_STEP, ceilDiv, formatRaw, parseDecimal6, parseWireInt } from './amounts.js';
 import { createOrderShapeError } from './shape.js';
 import { createdView } from './views.js';
-import type { Hex, MarketRecord, OrderType, Profile, SandboxContext, SandboxRequest, SandboxResponse } from '../types.js';
+import type { Hex, MarketRecord, OrderRecord, OrderType, Profile, SandboxContext, SandboxRequest, SandboxResponse, SandboxState } from '../types.js';
+
+/**
+ * Client order ids in use, per owner: a derived index over state.orders (append-only; a client
+ * id never changes), caught up from the tail and rebuilt when the array is replaced or shrinks,
+ * so the duplicate check costs O(1), not a scan of every order.
+ */
+const clientIds = new WeakMap<SandboxState, { orders: OrderRecord[]; scanned: number; ids: Set<string> }>();
+
+function clientIdTaken(state: SandboxState, ownerId: number, clientOrderId: string): boolean {
+  let idx = clientIds.get(state);
+  if (!idx || idx.orders !== state.orders || idx.scanned > state.orders.length) {
+    idx = { orders: state.orders, scanned: 0, ids: new Set() };
+    clientIds.set(state, idx);
+  }
+  for (; idx.scanned < state.orders.length; idx.scanned++) {
+    const o = state.orders[idx.scanned] as OrderRecord;
+    if (o.clientOrderId !== null) idx.ids.add(`${o.ownerId}|${o.clientOrderId}`);
+  }
+  return idx.ids.has(`${ownerId}|${clientOrderId}`);
+}
 
 /** A JSON error answer: `{message}` with a status. */
 export function fail(status: number, message: string): SandboxResponse {
@@ -265,7 +285,7 @@ export async function createOrder(req: SandboxRequest, ctx: SandboxContext): Pro
   if (chainRefusal !== null) return fail(400, chainRefusal);
 
   // No await past this point: the duplicate check and the commit must not interleave.
-  if (clientOrderId !== null && ctx.state.orders.some((o) => o.ownerId === owner.id && o.clientOrderId === clientOrderId)) {
+  if (clientOrderId !== null && clientIdTaken(ctx.state, owner.id, clientOrderId)) {
     return fail(409, `Order with clientOrderId ${clientOrderId} already exists`);
   }
   const signedOrder: Record<string, unknown> = { ...order, maker, signer, signatureType, feeRateBps };

@@ -1,13 +1,17 @@
 // Admin routes for market lifecycle (sandbox only, no auth): create a CLOB market and resolve
 // one. Each commits one logged event (market.created / market.resolved), which the streams
-// project as market.created/marketCreated and market.resolved/marketResolved.
+// project as market.created/marketCreated and market.resolved/marketResolved. For benchmarks,
+// POST /__sandbox/markets/synthetic {"count": n} adds n synthetic CLOB markets in one event
+// (markets.synthetic, which the streams do not announce).
 import { randomBytes } from 'node:crypto';
 import { chainOf } from '../chainref.js';
-import { commit } from '../reducer.js';
-import { clobMarket } from '../seed.js';
+import { commit, marketBySlug } from '../reducer.js';
+import { clobMarket, syntheticSlug } from '../seed.js';
 import type { Route } from '../types.js';
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,99}$/;
+/** At most this many synthetic markets per request. */
+const MAX_SYNTHETIC = 100_000;
 
 export const lifecycleRoutes: Route[] = [
   {
@@ -25,6 +29,24 @@ export const lifecycleRoutes: Route[] = [
       commit(ctx.state, { type: 'market.created', at, market: clobMarket(slug, title, id, at) });
       ctx.persist();
       return { status: 201, body: { slug, id, title } };
+    },
+  },
+  {
+    method: 'POST',
+    pattern: '/__sandbox/markets/synthetic',
+    auth: { kind: 'public' },
+    handler: (req, ctx) => {
+      const count = ((req.json ?? {}) as Record<string, unknown>)['count'];
+      if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > MAX_SYNTHETIC) return { status: 400, body: { message: `count must be an integer from 1 to ${MAX_SYNTHETIC}` } };
+      let maxId = 0;
+      for (const m of ctx.state.markets) if (m.id > maxId) maxId = m.id;
+      const firstId = maxId + 1;
+      for (let id = firstId; id < firstId + count; id++) {
+        if (marketBySlug(ctx.state, syntheticSlug(id))) return { status: 409, body: { message: `Market ${syntheticSlug(id)} already exists` } };
+      }
+      commit(ctx.state, { type: 'markets.synthetic', at: ctx.now(), firstId, count });
+      ctx.persist();
+      return { status: 201, body: { firstId, count, first: syntheticSlug(firstId), last: syntheticSlug(firstId + count - 1), markets: ctx.state.markets.length } };
     },
   },
   {

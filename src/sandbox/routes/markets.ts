@@ -1,6 +1,7 @@
 // Public market data (wire-facts §4.1): active markets, search, details, order book, price
 // history, feed, navigation and market pages, maintenance status.
 import { midpoint, yesBook, yesMidpoint } from '../book.js';
+import { cachedListing } from '../marketindex.js';
 import { CATEGORIES } from '../seed.js';
 import type { MarketRecord, Route, SandboxResponse, SandboxState } from '../types.js';
 
@@ -28,6 +29,9 @@ function percentPrices(state: SandboxState, m: MarketRecord): number[] {
   return [yes, Math.round((100 - yes) * 100) / 100];
 }
 
+/** "Dec 31, 2026": one formatter for all (toLocaleDateString builds one per call, ~0.1 ms). */
+const EXPIRATION_DATE = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+
 /** The wire shape of a market (GET /markets/{slug} and list items). */
 export function marketJson(state: SandboxState, m: MarketRecord, withChildren = true): Record<string, unknown> {
   const deadline = new Date(m.expirationTimestamp);
@@ -38,7 +42,7 @@ export function marketJson(state: SandboxState, m: MarketRecord, withChildren = 
     proxyTitle: null,
     description: m.description,
     ...m.extra,
-    expirationDate: deadline.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' }),
+    expirationDate: EXPIRATION_DATE.format(deadline),
     expirationTimestamp: m.expirationTimestamp,
     expired: m.expired,
     createdAt: m.createdAt,
@@ -98,13 +102,16 @@ function active(state: SandboxState, q: URLSearchParams, categoryParam?: string)
   const tradeType = q.get('tradeType');
   if (tradeType && !['amm', 'clob', 'group'].includes(tradeType)) return err(400, 'tradeType must be one of amm, clob, group');
   const cat = categoryParam ?? q.get('categoryId');
-  let list = state.markets.filter(isActive);
-  if (tradeType) list = list.filter((m) => m.tradeType === tradeType);
-  if (cat) {
-    const name = Object.entries(CATEGORIES).find(([, id]) => String(id) === cat)?.[0];
-    list = list.filter((m) => name !== undefined && m.categories.includes(name));
-  }
-  list = [...list].sort(sortBy ? SORTS[sortBy] : (a, b) => a.id - b.id);
+  // From the listing index: each page of a query slices the same list (linear for --all).
+  const list = cachedListing(state, `active|${sortBy ?? ''}|${tradeType ?? ''}|${cat ?? ''}`, (markets) => {
+    let l = markets.filter(isActive);
+    if (tradeType) l = l.filter((m) => m.tradeType === tradeType);
+    if (cat) {
+      const name = Object.entries(CATEGORIES).find(([, id]) => String(id) === cat)?.[0];
+      l = l.filter((m) => name !== undefined && m.categories.includes(name));
+    }
+    return l.sort(sortBy ? SORTS[sortBy] : (a, b) => a.id - b.id);
+  });
   const data = list.slice((page - 1) * limit, page * limit).map((m) => marketJson(state, m));
   return { status: 200, body: { data, totalMarketsCount: list.length } };
 }

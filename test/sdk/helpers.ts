@@ -70,11 +70,11 @@ export async function rejection(fn: () => Promise<unknown>): Promise<Error & { s
   throw new Error('expected the SDK call to throw, and it returned');
 }
 
-/** Polls `fn` until it returns a truthy value (or times out). */
-export async function eventually<T>(fn: () => T | undefined | null | false, ms = 3000): Promise<T> {
+/** Polls `fn` (sync or async) until it gives a truthy value (or times out). */
+export async function eventually<T>(fn: () => T | undefined | null | false | Promise<T | undefined | null | false>, ms = 3000): Promise<T> {
   const t0 = Date.now();
   for (;;) {
-    const v = fn();
+    const v = await fn();
     if (v) return v;
     if (Date.now() - t0 > ms) throw new Error('timed out waiting for a condition');
     await sleep(10);

@@ -149,12 +149,13 @@ describe('ServerWalletService', () => {
     const slug = 'gpt-6-release-2026';
     const market = await partner().markets.getMarket(slug);
     const yes = market.tokens?.yes ?? '';
+    const conditionId = market.conditionId ?? '';
     const fok = await partner().delegatedOrders.createOrder({ marketSlug: slug, orderType: OrderType.FOK, onBehalfOf: c.profileId, args: { tokenId: yes, makerAmount: 3.6, side: Side.BUY } });
     expect(fok.execution?.matched).toBe(true);
     await admin('/__sandbox/resolve', { slug, winningOutcome: 'YES' });
-    const r = await partner().serverWallets.redeemPositions({ conditionId: market.conditionId, onBehalfOf: c.profileId });
+    const r = await partner().serverWallets.redeemPositions({ conditionId, onBehalfOf: c.profileId });
     expect(r).toMatchObject({ walletAddress: c.account, conditionId: market.conditionId, marketId: market.id });
-    const again = await rejection(() => partner().serverWallets.redeemPositions({ conditionId: market.conditionId, onBehalfOf: c.profileId }));
+    const again = await rejection(() => partner().serverWallets.redeemPositions({ conditionId, onBehalfOf: c.profileId }));
     expect(again).toBeInstanceOf(ConflictError);
   });
 

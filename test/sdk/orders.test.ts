@@ -64,6 +64,24 @@ describe('OrderClient (HMAC)', () => {
     expect(again.status).toBe(400);
   });
 
+  it('withRawResponse: POST /orders answers 201 and the raw body carries amounts as the wire has them', async () => {
+    const { orders, yes } = await alice();
+    const r = await orders.createOrder({ tokenId: yes, price: 0.5, size: 1, side: Side.BUY, orderType: OrderType.GTC, marketSlug: SLUG }, { withRawResponse: true });
+    expect(r.getRaw().status).toBe(201);
+    expect(r.data.order.makerAmount).toBe(500_000);
+    expect(Number((r.getRaw().data as { order: { makerAmount: unknown } }).order.makerAmount)).toBe(500_000);
+    await orders.cancel(r.data.order.id);
+  });
+
+  it('a NegRisk child market: the SDK signs against the NegRisk venue and the order rests', async () => {
+    const { client, orders } = await alice();
+    const child = await client.markets.getMarket('us-election-2028-democrat');
+    expect(child.venue?.adapter).toBeTruthy();
+    const r = await orders.createOrder({ tokenId: child.tokens?.yes ?? '', price: 0.1, size: 3, side: Side.BUY, orderType: OrderType.GTC, marketSlug: child.slug });
+    expect(r.execution).toMatchObject({ matched: false, settlementStatus: 'UNMATCHED' });
+    expect((await orders.cancel(r.order.id)).message).toBe('Order canceled successfully');
+  });
+
   it('postOnly that would cross is refused with a typed ValidationError', async () => {
     const { orders, yes } = await alice();
     const e = await rejection(() => orders.createOrder({ tokenId: yes, price: 0.63, size: 5, side: Side.BUY, orderType: OrderType.GTC, marketSlug: SLUG, postOnly: true }));

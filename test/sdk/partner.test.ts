@@ -4,7 +4,7 @@
 // ServerWalletService (withdraw, redeem). Legacy-key clients are refused by the SDK itself.
 import { Wallet, getAddress } from 'ethers';
 import { describe, expect, it } from 'vitest';
-import { CancelReplaceMode, ConflictError, OrderType, Side } from '@limitless-exchange/sdk';
+import { CancelReplaceMode, ConflictError, OrderType, RateLimitError, Side } from '@limitless-exchange/sdk';
 import type { Client } from '@limitless-exchange/sdk';
 import { SPARE_DEV_KEYS } from '../../src/sandbox/seed.js';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -97,6 +97,20 @@ describe('PartnerAccountService', () => {
       return a.ready ? a : null;
     }, 5000);
     expect(after.summary).toMatchObject({ confirmed: before.summary.total, missing: 0 });
+  });
+
+  it('retryAllowances beyond the per-wallet limit is a RateLimitError carrying retryAfterSeconds', async () => {
+    await admin('/__sandbox/allowances', { confirmAfterMs: 50, lockMs: 0, retryMax: 1, retryWindowMs: 10_000 });
+    try {
+      const created = await partner().partnerAccounts.createAccount({ createServerWallet: true });
+      await partner().partnerAccounts.retryAllowances(created.profileId);
+      const e = await rejection(() => partner().partnerAccounts.retryAllowances(created.profileId));
+      expect(e).toBeInstanceOf(RateLimitError);
+      expect(e.status).toBe(429);
+      expect((e.data as { retryAfterSeconds?: unknown }).retryAfterSeconds).toEqual(expect.any(Number));
+    } finally {
+      await admin('/__sandbox/allowances', { lockMs: 150, retryMax: 3 });
+    }
   });
 });
 

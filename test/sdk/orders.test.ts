@@ -178,6 +178,14 @@ describe('PortfolioFetcher (HMAC)', () => {
     const btc = clob.find((p) => p.market.slug === SLUG);
     expect(btc).toBeDefined();
     expect(BigInt(btc?.tokensBalance.yes ?? '0')).toBeGreaterThan(0n);
+    // The SDK's PositionMarket (camelCase, `closed` required) alongside the contract's snake_case fields.
+    const { market } = await alice();
+    expect(btc?.market).toMatchObject({ id: market.id, slug: SLUG, title: market.title, closed: false, deadline: expect.any(String), conditionId: market.conditionId, winningOutcomeIndex: null, condition_id: market.conditionId });
+    expect(btc?.makerAddress).toBe(account(sb.current, 'alice').address);
+    for (const side of [btc?.positions.yes, btc?.positions.no]) {
+      expect(side).toEqual({ cost: expect.stringMatching(/^-?\d+$/), fillPrice: expect.any(String), marketValue: expect.any(String), realisedPnl: expect.any(String), unrealizedPnl: expect.any(String) });
+    }
+    expect(btc?.latestTrade).toMatchObject({ latestYesPrice: expect.any(Number), latestNoPrice: expect.any(Number) });
   });
 
   it('getUserHistory pages with a cursor', async () => {

@@ -67,6 +67,32 @@ describe('MarketPageFetcher (public)', () => {
   });
 });
 
+describe('MarketPageFetcher: redirects and property keys (public)', () => {
+  it('getMarketPageByPath follows a 301 alias to the canonical page', async () => {
+    const c = publicClient(sb.current);
+    const direct = await c.pages.getMarketPageByPath('/crypto');
+    const viaAlias = await c.pages.getMarketPageByPath('/c/crypto');
+    expect(viaAlias).toEqual(direct);
+  });
+
+  it('getPropertyKeys / getPropertyKey / getPropertyOptions (with a parentId)', async () => {
+    const c = publicClient(sb.current);
+    const keys = await c.pages.getPropertyKeys();
+    expect(keys.map((k) => k.slug)).toEqual(['category', 'tags']);
+    const category = await c.pages.getPropertyKey('category');
+    expect(category).toMatchObject({ id: 'category', type: 'select', isSystem: true });
+    expect(category.options?.map((o) => o.value)).toEqual(expect.arrayContaining(['Crypto', 'Politics', 'Sports']));
+    const crypto = category.options?.find((o) => o.value === 'Crypto');
+    const allTags = await c.pages.getPropertyOptions('tags');
+    const cryptoTags = await c.pages.getPropertyOptions('tags', crypto?.id);
+    expect(cryptoTags.map((o) => o.value)).toEqual(expect.arrayContaining(['bitcoin', 'ethereum']));
+    expect(cryptoTags.every((o) => o.parentOptionId === crypto?.id && o.propertyKeyId === 'tags')).toBe(true);
+    expect(cryptoTags.length).toBeLessThan(allTags.length);
+    const e = await rejection(() => c.pages.getPropertyKey('no-such-key'));
+    expect(e.status).toBe(404);
+  });
+});
+
 describe('legacy X-API-Key client', () => {
   it('reads /profiles/me and places, lists and cancels an order like the HMAC client', async () => {
     const c = sdkClient(sb.current, 'alice', 'apiKey');

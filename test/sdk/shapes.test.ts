@@ -35,6 +35,7 @@ describe("responses carry the SDK's required fields", () => {
     const nav = await c.pages.getNavigation();
     const page = await c.pages.getMarketPageByPath(nav[0]?.path ?? '/');
     const listed = await c.pages.getMarkets(page.id, { page: 1, limit: 2 });
+    const keys = await c.pages.getPropertyKeys();
     expect(
       gaps([
         ...active.data.map((m): [string, unknown] => ['Market$1', m]),
@@ -48,6 +49,8 @@ describe("responses carry the SDK's required fields", () => {
         ['NavigationNode', nav[0]],
         ['MarketPage', page],
         ['OffsetPagination', 'pagination' in listed ? listed.pagination : undefined],
+        ...keys.map((k): [string, unknown] => ['PropertyKey', k]),
+        ...keys.flatMap((k) => k.options ?? []).map((o): [string, unknown] => ['PropertyOption', o]),
       ]),
     ).toEqual({});
   });

@@ -159,6 +159,18 @@ describe('OrderClient.cancelReplace', () => {
       expect(r.replacement.error.message).toMatch(/post-only/i);
     }
   });
+
+  it('replacement timestamp/recvWindow: inside the window it is placed, outside it is refused (425), a bad window is a 400', async () => {
+    const { orders, yes } = await alice();
+    const base = { tokenId: yes, size: 2, side: Side.BUY, orderType: OrderType.GTC, marketSlug: SLUG } as const;
+    const miss = { orderId: randomUUID() };
+    const ok = await orders.cancelReplace({ cancel: miss, replacement: { ...base, price: 0.21, timestamp: Date.now(), recvWindow: 5000 }, mode: CancelReplaceMode.ALLOW_FAILURE });
+    expect(ok.replacement.status).toBe('SUCCESS');
+    const stale = await orders.cancelReplace({ cancel: miss, replacement: { ...base, price: 0.22, timestamp: Date.now() - 8000, recvWindow: 1000 }, mode: CancelReplaceMode.ALLOW_FAILURE });
+    expect(stale.replacement).toMatchObject({ status: 'FAILURE', error: { code: 'RECV_WINDOW_EXCEEDED', message: expect.stringMatching(/recvWindow/) } });
+    const wide = await orders.cancelReplace({ cancel: miss, replacement: { ...base, price: 0.23, timestamp: Date.now(), recvWindow: 60_000 }, mode: CancelReplaceMode.ALLOW_FAILURE });
+    expect(wide.replacement).toMatchObject({ status: 'FAILURE', error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(/recvWindow must be/) } });
+  });
 });
 
 describe('OrderClient.cancelReplaceBatch', () => {

@@ -53,6 +53,8 @@ function codeFor(status: number): string {
       return 'NOT_FOUND';
     case 409:
       return 'CONFLICT';
+    case 425:
+      return 'RECV_WINDOW_EXCEEDED';
     case 429:
       return 'RATE_LIMITED';
     default:

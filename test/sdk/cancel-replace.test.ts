@@ -88,6 +88,15 @@ describe('OrderClient.cancelReplace', () => {
     expect(r.cancel).toMatchObject({ status: 'SUCCESS', orderId: old.id, clientOrderId: old.clientOrderId });
     expect(r.replacement.status).toBe('SUCCESS');
     if (r.replacement.status === 'SUCCESS') expect(r.replacement.data.execution.clientOrderId).toBe(next);
+    // Re-sending the same operation (say after a lost response) changes nothing: exactly one `next` order.
+    const again = await orders.cancelReplace({
+      cancel: { clientOrderId: old.clientOrderId },
+      replacement: { tokenId: yes, price: 0.38, size: 2, side: Side.BUY, orderType: OrderType.GTC, marketSlug: SLUG, clientOrderId: next },
+      mode: CancelReplaceMode.ALLOW_FAILURE,
+    });
+    expect(again.cancel.status).toBe('FAILURE');
+    expect(again.replacement).toMatchObject({ status: 'FAILURE', error: { code: 'CONFLICT' } });
+    expect(sb.current.ctx.state.orders.filter((o) => o.clientOrderId === next)).toHaveLength(1);
   });
 
   it('STOP_ON_FAILURE: an unknown target is a 409 result (no throw) and the replacement is NOT_ATTEMPTED', async () => {

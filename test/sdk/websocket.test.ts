@@ -24,6 +24,11 @@ afterEach(async () => {
   for (const ws of open.splice(0)) await ws.disconnect();
 });
 
+async function faults(body: Record<string, unknown>): Promise<void> {
+  const r = await fetch(`${sb.current.baseUrl}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (r.status !== 200) throw new Error(`faults: ${r.status} ${await r.text()}`);
+}
+
 /** Connects an SDK WebSocketClient the way the root Client builds it, recording what arrives. */
 async function connect(ws: WebSocketClient): Promise<Seen> {
   const seen: Seen = { system: [], books: [], orders: [], exceptions: [], resolved: [] };
@@ -118,6 +123,53 @@ describe('WebSocketClient', () => {
     await eventually(() => badSeen.exceptions.length > 0);
     expect(badSeen.exceptions[0]).toMatchObject({ status: 'error', message: expect.any(String) });
     expect(badSeen.system).toEqual([]);
+  });
+
+  // SDK 1.1.0 re-subscribes on the manager's `reconnect` event, before the /markets socket is
+  // connected again, so its own re-subscription fails ("WebSocket not connected") and is dropped;
+  // the server keeps no subscriptions across connections (wire-facts §6). A bot therefore
+  // subscribes again on `connect`, which is what these two tests do.
+  async function resubscribeAfterDrop(ws: WebSocketClient, seen: Seen): Promise<void> {
+    let reconnected = false;
+    ws.on('connect', () => {
+      reconnected = true;
+    });
+    await faults({ dropSockets: 1 });
+    await eventually(() => reconnected && ws.isConnected(), 5000);
+    await ws.subscribe('subscribe_order_events');
+    await eventually(() => seen.system.length + seen.exceptions.length >= 2, 3000);
+  }
+
+  it('auto-reconnect: after the server drops the socket the SDK reconnects; subscribed again, order events flow', async () => {
+    const client = sdkClient(sb.current, 'alice');
+    const ws = client.newWebSocketClient({ url: sb.current.wsUrl, reconnectDelay: 100 });
+    const seen = await connect(ws);
+    await ws.subscribe('subscribe_order_events');
+    await eventually(() => seen.system.length === 1);
+    await resubscribeAfterDrop(ws, seen);
+    expect(seen.exceptions).toEqual([]);
+    const orders = client.newOrderClient(account(sb.current, 'alice').privateKey);
+    const market = await client.markets.getMarket(SLUG);
+    const placed = await orders.createOrder({ tokenId: market.tokens?.yes ?? '', price: 0.011, size: 2, side: Side.BUY, orderType: OrderType.GTC, marketSlug: SLUG });
+    await eventually(() => ome(seen, placed.order.id, 'PLACEMENT'));
+  });
+
+  it("a reconnect more than 30 s after connect() carries the SDK's stale handshake timestamp: private channels answer `exception`", async () => {
+    // The TS SDK signs the upgrade once, in connect(), and socket.io reuses those headers on every
+    // reconnect (wire-facts §2.1). The sandbox keeps the documented ±30 s window for it too.
+    const client = sdkClient(sb.current, 'alice');
+    const ws = client.newWebSocketClient({ url: sb.current.wsUrl, reconnectDelay: 100 });
+    const seen = await connect(ws);
+    await ws.subscribe('subscribe_order_events');
+    await eventually(() => seen.system.length === 1);
+    await faults({ clockSkewMs: 45_000 });
+    try {
+      await resubscribeAfterDrop(ws, seen);
+      expect(seen.exceptions[0]).toMatchObject({ status: 'error', channel: 'subscribe_order_events' });
+      expect(seen.system).toHaveLength(1);
+    } finally {
+      await faults({ clockSkewMs: 0 });
+    }
   });
 
   it('market lifecycle: a resolution arrives as marketResolved', async () => {

@@ -4,14 +4,14 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { CancelReplaceMode, ConflictError, OrderType, Side, ValidationError } from '@limitless-exchange/sdk';
-import type { CancelReplaceResponse, Client, OrderClient } from '@limitless-exchange/sdk';
+import type { CancelReplaceResponse, Client, Market, OrderClient } from '@limitless-exchange/sdk';
 import { useSandbox } from '../helpers/sandbox.js';
 import { account, rejection, sdkClient } from './helpers.js';
 
 const sb = useSandbox();
 const SLUG = 'fed-cut-december'; // bob's book around 0.71; bids below 0.70 are far from any ask
 
-let cached: { client: Client; orders: OrderClient; yes: string } | undefined;
+let cached: { client: Client; orders: OrderClient; market: Market; yes: string } | undefined;
 
 async function alice(): Promise<NonNullable<typeof cached>> {
   if (cached) return cached;
@@ -20,7 +20,7 @@ async function alice(): Promise<NonNullable<typeof cached>> {
   const market = await client.markets.getMarket(SLUG);
   const yes = market.tokens?.yes;
   if (!yes) throw new Error('no YES token');
-  cached = { client, orders, yes };
+  cached = { client, orders, market, yes };
   return cached;
 }
 
@@ -38,8 +38,7 @@ async function restingBid(price: number, clientOrderId = `seed-${randomUUID()}`)
 
 /** alice's LIVE order ids on the market, read through the SDK (Market.getUserOrders). */
 async function liveIds(): Promise<string[]> {
-  const { client } = await alice();
-  const market = await client.markets.getMarket(SLUG);
+  const { market } = await alice();
   return ((await market.getUserOrders()) as { id: string }[]).map((o) => o.id);
 }
 

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { accountRoutes } from './routes/accounts.js';
 import { marketRoutes } from './routes/markets.js';
 import { orderRoutes } from './routes/orders.js';
+import { propertyRoutes } from './routes/properties.js';
 import { portfolioAdminRoutes, portfolioRoutes } from './routes/portfolio.js';
 import { adminRoutes } from './routes/admin.js';
 import { lifecycleRoutes } from './routes/lifecycle.js';
@@ -204,7 +205,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   };
   const streams = createStreams({ ctx, faults, subscribe: (fromSeq, cb) => log.subscribe(fromSeq, cb), seq: () => log.seq });
   const admin = [...adminRoutes({ faults, reset, accounts: () => readyAccounts(ctx.state), onFaults: () => streams.applyFaults() }), ...lifecycleRoutes, ...streams.routes, ...portfolioAdminRoutes, ...partnerAdminRoutes, ...(chain?.routes ?? [])];
-  const { server, sockets } = createHttpServer({ routes: [...marketRoutes, ...accountRoutes, ...orderRoutes, ...partnerRoutes, ...portfolioRoutes], ctx, faults, admin });
+  const { server, sockets } = createHttpServer({ routes: [...marketRoutes, ...propertyRoutes, ...accountRoutes, ...orderRoutes, ...partnerRoutes, ...portfolioRoutes], ctx, faults, admin });
 
   try {
     await new Promise<void>((resolve, reject) => {

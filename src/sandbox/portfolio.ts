@@ -57,7 +57,11 @@ function sideView(p: ProjectedPosition, price: bigint): Record<string, string> {
   };
 }
 
-/** The clob market object of a position (snake_case fields of the contract, plus id and slug). */
+/**
+ * The clob market object of a position: the contract's snake_case fields, plus the camelCase
+ * fields the official TS SDK types as required or expected (`PositionMarket`: id, slug, closed,
+ * conditionId, winningOutcomeIndex; wire-facts §10 lists both shapes).
+ */
 export function positionMarket(state: SandboxState, m: MarketRecord): Record<string, unknown> {
   const resolved = m.status === 'RESOLVED' && m.winningOutcomeIndex !== null;
   const group = m.groupSlug ? state.markets.find((g) => g.slug === m.groupSlug) : undefined;
@@ -83,6 +87,9 @@ export function positionMarket(state: SandboxState, m: MarketRecord): Record<str
     txHash: null,
     resolutionTxHash: m.resolutionTxHash ?? null,
     priority_index: m.id,
+    closed: m.status === 'RESOLVED' || m.expired,
+    conditionId: m.conditionId,
+    winningOutcomeIndex: resolved ? m.winningOutcomeIndex : null,
     ...(group ? { group: { id: group.id, slug: group.slug, title: group.title } } : {}),
   };
 }

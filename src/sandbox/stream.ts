@@ -448,7 +448,8 @@ export function createStreams(deps: StreamsDeps): Streams {
     const h = socket.handshake.headers as Record<string, string | string[] | undefined>;
     const c: Conn = { socket, profileId: null, authError: null, handshakeTimestamp: header(h, 'lmts-timestamp') ?? null, connectedAt: new Date().toISOString(), prices: new Set(), orders: false, positions: null, tx: false, lifecycle: false, seen: new Map() };
     if (header(h, 'lmts-api-key') !== undefined || header(h, 'x-api-key') !== undefined) {
-      const a = authenticate(ctx.state, { kind: 'token', scopes: ['trading'], legacy: true, identity: false }, h, 'GET', HANDSHAKE_TARGET, '', ctx.now());
+      // The clock-skew fault moves the server's clock for the handshake too, as for HTTP requests.
+      const a = authenticate(ctx.state, { kind: 'token', scopes: ['trading'], legacy: true, identity: false }, h, 'GET', HANDSHAKE_TARGET, '', ctx.now() + (faults.clockSkewMs ?? 0));
       if (a.ok && a.auth) c.profileId = a.auth.profileId;
       else if (!a.ok) c.authError = a.message;
     }

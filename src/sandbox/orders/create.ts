@@ -87,6 +87,32 @@ function sameAddress(a: string, b: string): boolean {
   return a.toLowerCase() === b.toLowerCase();
 }
 
+/** Largest receive window a request may ask for, in ms (wire-facts §3.6). */
+export const MAX_RECV_WINDOW_MS = 10_000;
+
+/**
+ * The optional, unsigned `timestamp` (ms) and `recvWindow` (1..10000 ms) of a create-order
+ * request: malformed values are a 400; a request whose timestamp lies further than recvWindow
+ * from the server's clock is refused with 425 (wire-facts §5). A timestamp without a window is
+ * accepted as is: the exchange's default window is not documented.
+ */
+export function receiveWindowRefusal(timestamp: unknown, recvWindow: unknown, now: number): SandboxResponse | null {
+  const asInt = (v: unknown): number | null => {
+    if (v === undefined || v === null) return null;
+    const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v;
+    return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : Number.NaN;
+  };
+  const ts = asInt(timestamp);
+  const win = asInt(recvWindow);
+  if (Number.isNaN(ts)) return fail(400, 'timestamp must be the order time in Unix milliseconds (an integer)');
+  if (Number.isNaN(win) || (win !== null && (win < 1 || win > MAX_RECV_WINDOW_MS))) return fail(400, `recvWindow must be an integer from 1 to ${MAX_RECV_WINDOW_MS} (milliseconds)`);
+  if (ts === null || win === null) return null;
+  if (Math.abs(now - ts) > win) {
+    return fail(425, `Request outside recvWindow: timestamp ${ts} is ${now - ts} ms from server time ${now}, more than recvWindow ${win} ms`);
+  }
+  return null;
+}
+
 /** Handles POST /orders (see the module comment). */
 export async function createOrder(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxResponse> {
   const auth = req.auth;
@@ -118,6 +144,8 @@ export async function createOrder(req: SandboxRequest, ctx: SandboxContext): Pro
     }
     clientOrderId = clientOrderIdRaw;
   }
+  const stale = receiveWindowRefusal(body['timestamp'], body['recvWindow'], ctx.now());
+  if (stale !== null) return stale;
 
   // ---- market ----
   const state = ctx.state;

@@ -1,7 +1,9 @@
-// Trading routes: create, cancel (one, all, batch, legacy batch), user orders, status batch.
+// Trading routes: create, cancel (one, all, batch, legacy batch), cancel-replace (one, batch),
+// user orders, status batch.
 // Handlers persist before answering and emit orderEvent/orderbook events after the commit.
 import { cancelLive, cancelOrder, omeEvent } from '../engine.js';
 import { actingProfile, asObject, createOrder, fail, isResponse } from '../orders/create.js';
+import { cancelReplace, cancelReplaceBatch } from '../orders/replace.js';
 import { knownKeysError } from '../orders/shape.js';
 import { createdView, userOrderView } from '../orders/views.js';
 import type {
@@ -201,6 +203,8 @@ export const orderRoutes: Route[] = [
   { method: 'POST', pattern: '/orders/batch-cancel', auth: TRADING, handler: batchCancel },
   { method: 'POST', pattern: '/orders/cancel-batch', auth: TRADING, handler: legacyCancelBatch },
   { method: 'POST', pattern: '/orders/status/batch', auth: TRADING, handler: statusBatch },
+  { method: 'POST', pattern: '/orders/cancel-replace', auth: TRADING, handler: cancelReplace },
+  { method: 'POST', pattern: '/orders/cancel-replace/batch', auth: TRADING, handler: cancelReplaceBatch },
   { method: 'DELETE', pattern: '/orders/all/:slug', auth: TRADING, handler: deleteAll },
   { method: 'DELETE', pattern: '/orders/:orderId', auth: TRADING, handler: deleteOne },
   { method: 'GET', pattern: '/markets/:slug/user-orders', auth: TRADING, handler: userOrders },

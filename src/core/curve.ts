@@ -28,6 +28,13 @@ export function countSignature(): void {
   if (signatures >= SWITCH_AT && window === FEW) setWindow(MANY);
 }
 
+/** Back to a process's first state: noble's default table and no signatures counted (for tests that share a process). */
+export function resetCurveWindow(): void {
+  if (window !== 0) secp256k1.ProjectivePoint.BASE._setWindowSize(MANY);
+  window = 0;
+  signatures = 0;
+}
+
 /** The window this module set on the base point (0: untouched, noble's default of 8). */
 export function curveWindow(): number {
   return window;

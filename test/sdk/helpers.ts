@@ -10,7 +10,7 @@ import type { HttpClientConfig } from '@limitless-exchange/sdk';
 import type { ReadyAccount, SandboxHandle } from '../../src/sandbox/index.js';
 
 /** Gap between two requests on one credential: the exchange's 300 ms plus a margin. */
-const GAP_MS = 310;
+const GAP_MS = 330;
 const nextStart = new Map<string, number>();
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -77,7 +77,7 @@ interface Invocation {
 }
 
 /** Builds the commander tree from the registry; `onRun` receives the parsed invocation. */
-export function buildProgram(io: IO, onRun: (inv: Invocation) => void, writeErr: (s: string) => void = (s) => void io.stderr.write(s)): Command {
+export function buildProgram(io: IO, onRun: (inv: Invocation) => void, writeErr: (s: string) => void = (s) => void io.stderr.write(s), only?: Entry): Command {
   const program = new Command('pm');
   program
     .description('pm: trade prediction markets from the command line, safely and scriptably')
@@ -106,7 +106,7 @@ export function buildProgram(io: IO, onRun: (inv: Invocation) => void, writeErr:
     .configureHelp({ sortSubcommands: false, showGlobalOptions: false });
 
   const groups = new Map<string, Command>();
-  for (const def of COMMANDS) {
+  for (const def of only ? [only] : COMMANDS) {
     let parent = program;
     const path = [...def.path];
     const leafName = path.pop() ?? '';
@@ -261,6 +261,29 @@ function usageJson(e: CommanderError): string {
   return `${toJson({ error: { code: 'USAGE', message: first.replace(/^error: /, ''), hint: hint || 'Run pm help for usage.' } })}\n`;
 }
 
+/** Global options that take a value (the next word, unless written --flag=value). */
+const GLOBAL_VALUE = new Set(['--profile', '-o', '--output', '--base-url', '--ws-url', '--timeout', '--passphrase-file']);
+const GLOBAL_BOOL = new Set(['--json', '--verbose', '-q', '--quiet', '--no-color', '--non-interactive', '-y', '--yes']);
+
+/**
+ * The command `argv` names outright (its full path right after the global options), so that
+ * only its parser is built: building all ~70 commands costs a start-up every command pays. Any
+ * other argv (help, a group, an alias, a typo, an unknown flag first) gets the whole program.
+ */
+export function targetCommand(argv: string[]): Entry | undefined {
+  let i = 0;
+  while (i < argv.length) {
+    const a = argv[i] ?? '';
+    if (!a.startsWith('-')) break;
+    const name = a.includes('=') ? a.slice(0, a.indexOf('=')) : a;
+    if (GLOBAL_VALUE.has(name)) i += a.includes('=') ? 1 : 2;
+    else if (GLOBAL_BOOL.has(a)) i += 1;
+    else return undefined;
+  }
+  const words = argv.slice(i);
+  return COMMANDS.find((c) => c.path.every((p, k) => words[k] === p));
+}
+
 /**
  * Runs pm with `argv` (without node and script) and returns the exit code.
  * @example const code = await main(['--json', 'markets', 'list'], io)
@@ -276,7 +299,7 @@ export async function main(argv: string[], io: IO): Promise<number> {
     invocation = inv;
   }, (s) => {
     usageText += s;
-  });
+  }, targetCommand(argv));
   if (argv.length === 0) {
     program.outputHelp();
     return 0;

@@ -1,11 +1,11 @@
 // What a command signs with, resolved once from values the CLI hands in (this module never
 // reads process.env): environment values win over the profile's stored ones, and nothing
 // encrypted is opened, nor a passphrase asked for, until a command actually needs it.
-import { privateKeyToAccount } from 'viem/accounts';
 import type { LocalAccount } from 'viem/accounts';
 import type { Hex } from 'viem';
 import { hmacSigner } from '../core/auth.js';
 import { curveForFewSignatures } from '../core/curve.js';
+import { envAccount } from './env-account.js';
 import type { AuthProvider } from '../core/auth.js';
 import { UsageError, ValidationError } from '../core/errors.js';
 import { isBase64 } from '../core/hmac.js';
@@ -102,7 +102,7 @@ export async function resolveCredentials(input: CredentialsInput): Promise<Crede
   let account: () => Promise<LocalAccount | null> = () => Promise.resolve(null);
   if (envKey !== undefined) {
     curveForFewSignatures();
-    const acct = privateKeyToAccount(envKey);
+    const acct = envAccount(envKey);
     address = acct.address;
     walletSource = 'env';
     account = () => Promise.resolve(acct);

@@ -7,27 +7,11 @@ import { secp256k1 } from '@noble/curves/secp256k1';
 import { checkOrderSignature, forgetKnownKeys, recoverOrderSigner, signOrderWithKey, type SignedOrderFields } from '../../src/sandbox/eip712.js';
 import { DEV } from '../../src/sandbox/orders/fixture.js';
 import type { Hex } from '../../src/sandbox/types.js';
+import { VECTOR_ADDRESS, VECTOR_EXCHANGE, VECTOR_ORDER, VECTOR_SIGNATURE } from '../helpers/eip712.js';
 
-const VECTOR_ADDRESS = '0xa00BCB04073B243E8A55f3B5899AefF596bF17C6' as const;
-const VECTOR_EXCHANGE = '0xa4409D988CA2218d956BeEFD3874100F444f0DC3' as const;
-const VECTOR_SIGNATURE =
-  '0x0cd29c83ce6390a8adba01ae3d49a0dbf875bd8d06902f6381676a11159afbcf22c35f5acaea3aca85152f254851e548946fe56f68f793ced0b08c2626729adc1c';
 const OTHER_EXCHANGE = '0x05c748E2f4DcDe0ec9Fa8DDc40DE6b867f923fa5' as const;
 
-const vectorOrder: SignedOrderFields = {
-  salt: 1742191300000000n,
-  maker: VECTOR_ADDRESS,
-  signer: VECTOR_ADDRESS,
-  taker: '0x0000000000000000000000000000000000000000',
-  tokenId: 12345n,
-  makerAmount: 470154n,
-  takerAmount: 1234000n,
-  expiration: 0n,
-  nonce: 0n,
-  feeRateBps: 300n,
-  side: 0,
-  signatureType: 0,
-};
+const vectorOrder: SignedOrderFields = VECTOR_ORDER;
 
 /** The same signature with the recovery bit flipped. */
 function flipV(sig: string): string {

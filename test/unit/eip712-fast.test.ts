@@ -6,10 +6,8 @@ import { hashTypedData } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { ORDER_TYPES, orderDigest, orderDomain, signOrder } from '../../src/core/trade/eip712.js';
 import type { Hex, UnsignedOrder } from '../../src/core/trade/eip712.js';
+import { VECTOR_EXCHANGE, VECTOR_KEY, VECTOR_ORDER, VECTOR_SIGNATURE } from '../helpers/eip712.js';
 
-const VECTOR_KEY: Hex = '0x59c6995e998f97a5a0044966f0945382d7f84be58f4d1e8e8f8d0f9f5c5e7d5a';
-const VECTOR_EXCHANGE: Hex = '0xa4409D988CA2218d956BeEFD3874100F444f0DC3';
-const VECTOR_SIG = '0x0cd29c83ce6390a8adba01ae3d49a0dbf875bd8d06902f6381676a11159afbcf22c35f5acaea3aca85152f254851e548946fe56f68f793ced0b08c2626729adc1c';
 
 const big = (bytes: number): bigint => BigInt(`0x${randomBytes(bytes).toString('hex')}`);
 const addr = (): Hex => `0x${randomBytes(20).toString('hex')}`;
@@ -17,8 +15,9 @@ const addr = (): Hex => `0x${randomBytes(20).toString('hex')}`;
 describe('fast EIP-712 order signer', () => {
   it('matches the published vector (wire-facts §3.1)', async () => {
     const account = privateKeyToAccount(VECTOR_KEY);
-    const order: UnsignedOrder = { salt: 1742191300000000n, maker: account.address, signer: account.address, taker: '0x0000000000000000000000000000000000000000', tokenId: 12345n, makerAmount: 470154n, takerAmount: 1234000n, expiration: 0n, nonce: 0n, feeRateBps: 300n, side: 0, signatureType: 0 };
-    expect(await signOrder(account, VECTOR_EXCHANGE, order)).toBe(VECTOR_SIG);
+    const order: UnsignedOrder = VECTOR_ORDER;
+    expect(account.address).toBe(VECTOR_ORDER.maker);
+    expect(await signOrder(account, VECTOR_EXCHANGE, order)).toBe(VECTOR_SIGNATURE);
   });
 
   it("equals viem's hashTypedData and signTypedData for 300 random orders on several venues", async () => {

@@ -6,26 +6,14 @@ import { newClientOrderId, newSalt, prepareOrder } from '../../src/core/trade/bu
 import { parseOrderInput } from '../../src/core/trade/flow.js';
 import { parseMarket } from '../../src/core/markets.js';
 import { ValidationError } from '../../src/core/errors.js';
+import { VECTOR_ADDRESS, VECTOR_EXCHANGE, VECTOR_KEY, VECTOR_ORDER, VECTOR_SIGNATURE } from '../helpers/eip712.js';
 
 describe('EIP-712 order signing (client)', () => {
   it('matches the published Go/Rust vector (wire-facts §3.1)', async () => {
-    const account = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945382d7f84be58f4d1e8e8f8d0f9f5c5e7d5a');
-    expect(account.address).toBe('0xa00BCB04073B243E8A55f3B5899AefF596bF17C6');
-    const sig = await signOrder(account, '0xa4409D988CA2218d956BeEFD3874100F444f0DC3', {
-      salt: 1742191300000000n,
-      maker: account.address,
-      signer: account.address,
-      taker: '0x0000000000000000000000000000000000000000',
-      tokenId: 12345n,
-      makerAmount: 470154n,
-      takerAmount: 1234000n,
-      expiration: 0n,
-      nonce: 0n,
-      feeRateBps: 300n,
-      side: 0,
-      signatureType: 0,
-    });
-    expect(sig).toBe('0x0cd29c83ce6390a8adba01ae3d49a0dbf875bd8d06902f6381676a11159afbcf22c35f5acaea3aca85152f254851e548946fe56f68f793ced0b08c2626729adc1c');
+    const account = privateKeyToAccount(VECTOR_KEY);
+    expect(account.address).toBe(VECTOR_ADDRESS);
+    const sig = await signOrder(account, VECTOR_EXCHANGE, VECTOR_ORDER);
+    expect(sig).toBe(VECTOR_SIGNATURE);
   });
 });
 

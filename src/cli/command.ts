@@ -146,13 +146,6 @@ export function manifestEntry(def: Omit<CommandSpec<Record<string, ArgSpec>, Rec
 
 export type Opts = Record<string, unknown>;
 
-/** What such a helper receives: the options bag of a typed command (its `opts`). */
-export interface CommandInput {
-  args: string[];
-  rest: string[];
-  opts: Opts;
-}
-
 /** Reads a string option. */
 export function optStr(opts: Opts, key: string): string | undefined {
   const v = opts[key];

@@ -17,7 +17,7 @@ export default defineCommand({
   },
   examples: ['pm book btc-100k-2026', 'pm book btc-100k-2026 --outcome no', 'pm book btc-100k-2026 --watch', 'pm --json book btc-100k-2026 | jq .spread', "pm -o ndjson book btc-100k-2026 | jq -c 'select(.side == \"bid\")'"],
   run: async (ctx, { args, opts }) => {
-    if (opts.watch) return (await import('./watch/run.js')).watch(ctx, 'book', { args: [args.slug], rest: [], opts }, [args.slug]);
+    if (opts.watch) return (await import('./watch/run.js')).watch(ctx, 'book', opts, [args.slug]);
     const slug = slugFrom(args.slug);
     const api = await ctx.api();
     let yes;

@@ -35,7 +35,7 @@ export default defineCommand({
     const list: Record<string, unknown>[] = [];
     // With --all on a terminal, a live count once it takes more than a moment (no total is known:
     // the history is cursor-paged).
-    let bar: Progress | null = null;
+    let bar = null as Progress | null; // set by the timer below
     const timer = all ? setTimeout(() => {
       bar = ctx.out.progress(0, 'history {value} entries | {pages} pages', { pages: 0 });
       bar?.update(list.length, { pages: Math.ceil(list.length / 100) });
@@ -44,11 +44,11 @@ export default defineCommand({
     try {
       for await (const e of entries) {
         list.push(e);
-        (bar as Progress | null)?.update(list.length, { pages: Math.ceil(list.length / 100) });
+        bar?.update(list.length, { pages: Math.ceil(list.length / 100) });
       }
     } finally {
       clearTimeout(timer);
-      (bar as Progress | null)?.stop();
+      bar?.stop();
     }
     ctx.out.data(list, () => {
       if (list.length === 0) return ctx.out.info('(no history)');

@@ -12,5 +12,5 @@ export default defineCommand({
     depth: { type: 'positiveInt', value: 'n', description: 'price levels per side to show', default: 10 },
   },
   examples: ["pm watch book btc-100k-2026", "pm watch book btc-100k-2026 --json | jq -c '.orderbook.bids[0]'"],
-  run: (ctx, { args, opts }) => watch(ctx, 'book', { args: [args.slug], rest: [], opts }, [args.slug]),
+  run: (ctx, { args, opts }) => watch(ctx, 'book', opts, [args.slug]),
 });

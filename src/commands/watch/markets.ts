@@ -10,5 +10,5 @@ export default defineCommand({
     until: { type: 'string', value: 'iso', description: 'stop at this time (ISO 8601)' },
   },
   examples: ["pm watch markets", "pm watch markets --json"],
-  run: (ctx, { opts }) => watch(ctx, 'markets', { args: [], rest: [], opts }),
+  run: (ctx, { opts }) => watch(ctx, 'markets', opts),
 });

@@ -12,5 +12,5 @@ export default defineCommand({
     clientId: { type: 'string', value: 'id', description: 'only events of the order with this client id' },
   },
   examples: ["pm watch orders", "pm watch orders --json | jq -c 'select(.type==\"PLACEMENT\")'", "pm watch orders --client-id bot-42 --count 3"],
-  run: (ctx, { opts }) => watch(ctx, 'orders', { args: [], rest: [], opts }),
+  run: (ctx, { opts }) => watch(ctx, 'orders', opts),
 });

@@ -11,5 +11,5 @@ export default defineCommand({
     market: { type: 'string', value: 'slug', description: 'only events of this market' },
   },
   examples: ["pm watch positions", "pm watch positions --market btc-100k-2026 --json"],
-  run: (ctx, { opts }) => watch(ctx, 'positions', { args: [], rest: [], opts }),
+  run: (ctx, { opts }) => watch(ctx, 'positions', opts),
 });

@@ -11,5 +11,5 @@ export default defineCommand({
     until: { type: 'string', value: 'iso', description: 'stop at this time (ISO 8601)' },
   },
   examples: ["pm watch prices btc-100k-2026 eth-flip-btc", "pm watch prices btc-100k-2026 --json --count 1"],
-  run: (ctx, { args, opts }) => watch(ctx, 'prices', { args: [], rest: args.slugs, opts }, args.slugs),
+  run: (ctx, { args, opts }) => watch(ctx, 'prices', opts, args.slugs),
 });

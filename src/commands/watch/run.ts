@@ -2,7 +2,7 @@
 // Human mode prints one line per event (stdout) and lifecycle lines (stderr); --json prints
 // NDJSON, one record per event written at once, `{"event": <socket.io event>, ...payload}`,
 // plus `{"event":"lifecycle","type":…}` records so a bot can tell a gap happened.
-import type { CommandInput } from '../../cli/command.js';
+import type { Opts } from '../../cli/command.js';
 import { optNum, optStr } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { AuthError, NotFoundError, UsageError } from '../../core/errors.js';
@@ -60,8 +60,7 @@ export function ndjson(name: string, payload: object): string {
 }
 
 /** Runs one watch; returns the exit code (0, or 130 after Ctrl-C). */
-export async function watch(ctx: Context, kind: WatchKind, input: CommandInput, slugArgs: string[] = []): Promise<number> {
-  const { opts } = input;
+export async function watch(ctx: Context, kind: WatchKind, opts: Opts, slugArgs: string[] = []): Promise<number> {
   const count = optNum(opts, 'count');
   const untilRaw = optStr(opts, 'until');
   let until: number | undefined;

@@ -11,5 +11,5 @@ export default defineCommand({
     market: { type: 'string', value: 'slug', description: 'only events of this market' },
   },
   examples: ["pm watch tx", "pm watch tx --json --count 1"],
-  run: (ctx, { opts }) => watch(ctx, 'tx', { args: [], rest: [], opts }),
+  run: (ctx, { opts }) => watch(ctx, 'tx', opts),
 });

@@ -111,6 +111,20 @@ const viemNarrow = {
     b.onResolve({ filter: /^pm-viem:/ }, (args) => ({ path: args.path.slice('pm-viem:'.length) }));
   },
 };
+// commander requires node:child_process at load time, for executable subcommands (`pm-foo`
+// files), which pm does not use: that loads child_process, net and dgram into every command (~5 ms
+// of start-up). Its one use, spawn(), requires it when called instead. Same line count.
+const commanderLazySpawn = {
+  name: 'pm-commander-lazy-spawn',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const eager = "const childProcess = require('node:child_process');";
+      if (!source.includes(eager)) throw new Error(`build: ${args.path} no longer has "${eager}"; update the commander plugin`);
+      return { contents: source.replace(eager, "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };"), loader: 'js' };
+    });
+  },
+};
 const entryPoints = { 'cli/run': join(root, 'src/cli/run.ts') };
 for (const f of commandFiles) entryPoints[`commands/${f.replace(/\.js$/, '')}`] = join(srcCommands, f.replace(/\.js$/, '.ts'));
 const res = await esbuild.build({
@@ -134,7 +148,7 @@ const res = await esbuild.build({
   banner: { js: 'import{createRequire as __pmRequire}from"node:module";const require=__pmRequire(import.meta.url);' },
   // Optional native add-ons of ws, loaded in try/catch when installed.
   external: ['bufferutil', 'utf-8-validate'],
-  plugins: [viemNarrow, srcLoad],
+  plugins: [viemNarrow, commanderLazySpawn, srcLoad],
 });
 for (const out of res.outputFiles) {
   const rel = posix(relative(join(root, 'dist'), out.path));

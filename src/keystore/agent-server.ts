@@ -12,7 +12,6 @@ import type { Server, Socket } from 'node:net';
 import { chmodSync, lstatSync, statSync } from 'node:fs';
 import { readFileSync } from 'node:fs';
 import type { LocalAccount } from 'viem/accounts';
-import { privateKeyToAccount } from 'viem/accounts';
 import { hmacSigner } from '../core/auth.js';
 import type { HmacSigner } from '../core/auth.js';
 import { AuthError, ConflictError, PmError, UsageError } from '../core/errors.js';
@@ -20,6 +19,7 @@ import { ensurePrivateDir } from '../core/fsutil.js';
 import { AgentClient, agentDir, agentSocketPath, removeStaleSocket } from './agent.js';
 import type { AgentStatus } from './agent.js';
 import { Keystore } from './store.js';
+import { keyAccount } from './key-account.js';
 import { decryptKeystore } from './v3.js';
 
 export interface AgentOptions {
@@ -56,7 +56,7 @@ export async function startAgent(o: AgentOptions): Promise<AgentHandle> {
     files.map(async (f) => {
       try {
         if (f.kind === 'wallet') {
-          wallets.set(f.name, privateKeyToAccount(await decryptKeystore(readFileSync(f.path, 'utf8'), o.passphrase, `wallet "${f.name}"`)));
+          wallets.set(f.name, keyAccount(await decryptKeystore(readFileSync(f.path, 'utf8'), o.passphrase, `wallet "${f.name}"`)));
         } else {
           const s = await ks.loadSecrets(f.name, o.passphrase);
           if (s.tokenId !== undefined && s.tokenSecret !== undefined) secrets.set(f.name, hmacSigner(s.tokenId, s.tokenSecret));

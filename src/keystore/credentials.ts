@@ -4,8 +4,7 @@
 import type { LocalAccount } from 'viem/accounts';
 import type { Hex } from 'viem';
 import { hmacSigner } from '../core/auth.js';
-import { curveForFewSignatures } from '../core/curve.js';
-import { envAccount } from './env-account.js';
+import { keyAccount } from './key-account.js';
 import type { AuthProvider } from '../core/auth.js';
 import { UsageError, ValidationError } from '../core/errors.js';
 import { isBase64 } from '../core/hmac.js';
@@ -101,8 +100,7 @@ export async function resolveCredentials(input: CredentialsInput): Promise<Crede
   let walletSource: CredentialSource = null;
   let account: () => Promise<LocalAccount | null> = () => Promise.resolve(null);
   if (envKey !== undefined) {
-    curveForFewSignatures();
-    const acct = envAccount(envKey);
+    const acct = keyAccount(envKey);
     address = acct.address;
     walletSource = 'env';
     account = () => Promise.resolve(acct);

@@ -6,11 +6,13 @@
 // is detected before anything is written, so it never changes or deletes a file.
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { generatePrivateKey } from 'viem/accounts';
 import type { LocalAccount } from 'viem/accounts';
 import type { Hex } from 'viem';
 import { AuthError, ConflictError, NotFoundError, PmError, ValidationError } from '../core/errors.js';
 import { ensurePrivateDir, writePrivateFileAtomic } from '../core/fsutil.js';
+import { keyAccount } from './key-account.js';
+import { addressOfKey } from './secp256k1.js';
 import { isBase64 } from '../core/hmac.js';
 import { decryptKeystore, decryptSecret, encryptKeystore, encryptSecret, keystoreAddress, parseEnvelope, parsePrivateKey } from './v3.js';
 import type { EncryptOptions, KeystoreV3 } from './v3.js';
@@ -156,7 +158,7 @@ export class Keystore {
 
   /** Decrypts a wallet into a viem account (the key stays in the account's closure). */
   async openWallet(name: string, passphrase: string): Promise<LocalAccount> {
-    return privateKeyToAccount(await this.exportWalletKey(name, passphrase));
+    return keyAccount(await this.exportWalletKey(name, passphrase));
   }
 
   /** Decrypts a wallet and returns its private key hex (for `wallet export`). */
@@ -341,7 +343,7 @@ export class Keystore {
     const path = this.walletPath(name);
     ensurePrivateDir(dirname(dirname(path)));
     writePrivateFileAtomic(path, JSON.stringify(ks), { replace: opts.force === true, onExists: () => this.refuseExisting(name, {}) });
-    return { name, address: privateKeyToAccount(key).address, path, createdAt: fileTime(path) };
+    return { name, address: addressOfKey(key), path, createdAt: fileTime(path) };
   }
 
   private readWallet(name: string): string {

@@ -8,9 +8,9 @@ import { pbkdf2Async } from '@noble/hashes/pbkdf2.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { ctr } from '@noble/ciphers/aes.js';
-import { privateKeyToAccount } from 'viem/accounts';
 import type { Hex } from 'viem';
 import { AuthError, ValidationError } from '../core/errors.js';
+import { addressOfKey } from './secp256k1.js';
 
 export interface ScryptParams {
   dklen: number;
@@ -136,7 +136,7 @@ export async function decryptSecret(json: unknown, passphrase: string, label = '
 /** Encrypts a private key into a V3 keystore that geth, cast and ethers can open. */
 export async function encryptKeystore(privateKey: Hex, passphrase: string, opts: EncryptOptions = {}): Promise<KeystoreV3> {
   const key = parsePrivateKey(privateKey);
-  const address = privateKeyToAccount(key).address.slice(2).toLowerCase();
+  const address = addressOfKey(key).slice(2).toLowerCase();
   const env = await encryptSecret(Buffer.from(key.slice(2), 'hex'), passphrase, opts);
   // geth's field order, so a diff against a geth file is quiet.
   return { address, crypto: env.crypto, id: env.id, version: 3 };
@@ -154,7 +154,7 @@ export async function decryptKeystore(json: unknown, passphrase: string, label?:
   if (!isValidPrivateKey(plain)) throw new ValidationError(`${name} does not hold a secp256k1 private key (${plain.length} bytes)`);
   const key: Hex = `0x${Buffer.from(plain).toString('hex')}`;
   if (addr !== undefined) {
-    const derived = privateKeyToAccount(key).address.slice(2).toLowerCase();
+    const derived = addressOfKey(key).slice(2).toLowerCase();
     if (derived !== addr.replace(/^0x/i, '').toLowerCase()) {
       throw new ValidationError(`${name}: the key decrypts to 0x${derived}, not the file's address 0x${addr}`, { hint: 'The file was edited by hand; restore it from a backup.' });
     }

@@ -65,15 +65,18 @@ describe('module loading of the bundle', () => {
     expect(matching(r.modules, SIGNING)).toEqual([]);
   });
 
-  it('order place --dry-run with PM_PRIVATE_KEY loads no scrypt, AES, BIP-39 or keystore file code', async () => {
+  it('order place --dry-run with PM_PRIVATE_KEY loads no scrypt, AES, BIP-39, keystore file code, @noble/curves or viem', async () => {
     const alice = sb.current.info.accounts.find((a) => a.name === 'alice');
     if (!alice) throw new Error('no alice');
     const env = { PM_PRIVATE_KEY: alice.privateKey, PM_TOKEN_ID: alice.token.tokenId, PM_TOKEN_SECRET: alice.token.secret };
     const r = await loads(['--json', '--base-url', sb.current.baseUrl, 'order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.2', '--size', '1', '--client-id', 'load-1', '--dry-run'], env);
     expect(r.code).toBe(0);
-    // It does sign (so the check below could fail): the curve and the credentials are loaded.
+    // It does sign (so the checks below could fail): the credentials and pm's signer are loaded,
+    // and the signer signs a process's first orders on node:crypto (src/keystore/secp256k1.ts).
     expect(r.modules).toContain('src/keystore/credentials.ts');
-    expect(matching(r.modules, /@noble\/curves/).length).toBeGreaterThan(0);
+    expect(r.modules).toContain('src/keystore/secp256k1.ts');
+    expect(JSON.parse(r.stdout).order.signature).toMatch(/^0x[0-9a-f]{130}$/);
     expect(matching(r.modules, KEYSTORE_FILES)).toEqual([]);
+    expect(matching(r.modules, /@noble\/curves|node_modules\/viem\//)).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { hashTypedData } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { ORDER_TYPES, orderDigest, orderDomain, signOrder } from '../../src/core/trade/eip712.js';
+import { keyAccount } from '../../src/keystore/key-account.js';
 import type { Hex, UnsignedOrder } from '../../src/core/trade/eip712.js';
 import { VECTOR_EXCHANGE, VECTOR_KEY, VECTOR_ORDER, VECTOR_SIGNATURE } from '../helpers/eip712.js';
 
@@ -14,14 +15,16 @@ const addr = (): Hex => `0x${randomBytes(20).toString('hex')}`;
 
 describe('fast EIP-712 order signer', () => {
   it('matches the published vector (wire-facts §3.1)', async () => {
-    const account = privateKeyToAccount(VECTOR_KEY);
-    const order: UnsignedOrder = VECTOR_ORDER;
-    expect(account.address).toBe(VECTOR_ORDER.maker);
-    expect(await signOrder(account, VECTOR_EXCHANGE, order)).toBe(VECTOR_SIGNATURE);
+    for (const account of [privateKeyToAccount(VECTOR_KEY), keyAccount(VECTOR_KEY)]) {
+      expect(account.address).toBe(VECTOR_ORDER.maker);
+      expect(await signOrder(account, VECTOR_EXCHANGE, VECTOR_ORDER)).toBe(VECTOR_SIGNATURE);
+    }
   });
 
-  it("equals viem's hashTypedData and signTypedData for 300 random orders on several venues", async () => {
-    const account = privateKeyToAccount(`0x${randomBytes(32).toString('hex')}`);
+  it("equals viem's hashTypedData and (pm's key account) signTypedData for 300 random orders on several venues", async () => {
+    const key: Hex = `0x${randomBytes(32).toString('hex')}`;
+    const account = keyAccount(key);
+    const viem = privateKeyToAccount(key);
     const venues = [addr(), addr(), '0x05c748E2f4DcDe0ec9Fa8DDc40DE6b867f923fa5' as Hex];
     for (let i = 0; i < 300; i++) {
       const exchange = venues[i % venues.length] as Hex;
@@ -41,7 +44,7 @@ describe('fast EIP-712 order signer', () => {
       };
       const typed = { domain: orderDomain(exchange), types: ORDER_TYPES, primaryType: 'Order' as const, message: o };
       expect(`0x${Buffer.from(orderDigest(exchange, o)).toString('hex')}`).toBe(hashTypedData(typed));
-      if (i % 10 === 0) expect(await signOrder(account, exchange, o)).toBe(await account.signTypedData(typed));
+      if (i % 3 === 0) expect(await signOrder(account, exchange, o)).toBe(await viem.signTypedData(typed));
     }
   });
 

@@ -4,7 +4,6 @@
 // batch signs at the curve's speed; the key never leaves the viem account (account.sign).
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { LocalAccount } from 'viem/accounts';
-import { countSignature } from '../curve.js';
 
 export type Hex = `0x${string}`;
 export const CHAIN_ID = 8453;
@@ -50,7 +49,6 @@ export function orderDomain(exchange: Hex) {
 
 /** Signs an order for the venue's exchange with a viem account (the key stays in the account). */
 export function signOrder(account: LocalAccount, exchange: Hex, order: UnsignedOrder): Promise<Hex> {
-  countSignature();
   if (!account.sign) return account.signTypedData({ domain: orderDomain(exchange), types: ORDER_TYPES, primaryType: 'Order', message: order });
   return account.sign({ hash: toHex(orderDigest(exchange, order)) });
 }

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ManifestOption } from '../cli/command.js';
+import { withIO } from '../cli/output.js';
 import type { IO } from '../cli/output.js';
 import type { Entry } from './registry.js';
 import { COMMANDS } from './registry.js';
@@ -148,7 +149,7 @@ const SLUG_TTL_MS = 10 * 60_000;
 export async function liveSources(io: IO, globals: Record<string, string>): Promise<CompletionSources> {
   const { Context } = await import('../cli/context.js');
   const profile = globals['--profile'];
-  const ctx = new Context({ ...io, stderr: { write: () => true } }, { profile: undefined, json: false, verbose: false, quiet: true, color: false, nonInteractive: true, yes: false, ...(globals['--base-url'] ? { baseUrl: globals['--base-url'] } : {}) });
+  const ctx = new Context(withIO(io, { stderr: { write: () => true } }), { profile: undefined, json: false, verbose: false, quiet: true, color: false, nonInteractive: true, yes: false, ...(globals['--base-url'] ? { baseUrl: globals['--base-url'] } : {}) });
   const profiles = (): string[] => {
     try {
       return Object.keys(ctx.config().profiles);

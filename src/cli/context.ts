@@ -10,7 +10,7 @@ import { UsageError } from '../core/errors.js';
 import { parseDuration } from '../core/duration.js';
 import { readEnv } from './env.js';
 import type { Env } from './env.js';
-import { Output } from './output.js';
+import { Output, withIO } from './output.js';
 import type { Format, IO } from './output.js';
 import type { Credentials, Keystore, UnlockMode } from '../keystore/index.js';
 
@@ -98,10 +98,11 @@ export class Context {
     // What a command writes there anyway is held back and, if the command fails, handed to the
     // error object as its `details` (heldStderr).
     const hold = { write: (s: string): boolean => ((this.held = (this.held + s).slice(0, 16_384)), true), isTTY: false };
-    this.io = format !== 'table' && !flags.verbose ? { ...io, stderr: hold } : io;
+    this.io = format !== 'table' && !flags.verbose ? withIO(io, { stderr: hold }) : io;
     const color = flags.color && stdoutTty && this.env.NO_COLOR === undefined && io.env['TERM'] !== 'dumb';
     this.out = new Output(this.io, { format, color, quiet: flags.quiet, explicitTable: flags.output === 'table' });
-    this.interactive = !flags.nonInteractive && io.stdin.isTTY === true && io.stderr.isTTY === true && this.env.CI === undefined;
+    // stdin last: process.stdin is created on first access (~5 ms), which a script need not pay.
+    this.interactive = !flags.nonInteractive && io.stderr.isTTY === true && this.env.CI === undefined && io.stdin.isTTY === true;
   }
 
   /** Text a command wrote to stderr under json/ndjson (held back; see the constructor). */

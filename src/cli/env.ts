@@ -23,6 +23,7 @@ export const ENV_VARS = [
   { name: 'PM_TIMEOUT', doc: 'Request timeout: milliseconds, or 500ms, 20s, 5m (default 30000, at most 1h).' },
   { name: 'PM_PACE', doc: 'Per-token request pacing: "off" or "<in flight>/<ms>" (default 2/300, the exchange\'s limit); "off" only for a sandbox whose rate limit is off (POST /__sandbox/faults {"rateLimit":false}).' },
   { name: 'PM_SCRYPT_N', doc: 'scrypt cost for new keystores (default 131072); lower it only for tests and CI.' },
+  { name: 'PM_CODE_CACHE', doc: 'Directory of the V8 code cache that makes start-up faster (default: ~/.cache/pm/code, or $XDG_CACHE_HOME/pm/code); "off" disables it. Read by bin/pm.js.' },
   { name: 'NO_COLOR', doc: 'Disable colour when set to any value.' },
   { name: 'CI', doc: 'When set, pm never prompts (as with --non-interactive).' },
 ] as const satisfies readonly EnvVar[];

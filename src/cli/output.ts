@@ -47,6 +47,12 @@ export interface IO {
   session?: ShellSession | undefined;
 }
 
+/** A copy of io with some fields replaced, keeping its getters as getters (run.ts makes stdin
+ * one, so that a command that never reads stdin never creates the stream). */
+export function withIO(io: IO, overrides: Partial<IO>): IO {
+  return Object.defineProperties(Object.defineProperties({}, Object.getOwnPropertyDescriptors(io)), Object.getOwnPropertyDescriptors(overrides)) as IO;
+}
+
 /** What a `pm shell` session shares between the commands it runs. */
 export interface ShellSession {
   /** Asks the keystore passphrase in the shell's own line editor (echo off). */

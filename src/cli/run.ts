@@ -22,13 +22,18 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
 const io: IO = {
   stdout: process.stdout,
   stderr: process.stderr,
-  stdin: process.stdin,
+  // A getter: process.stdin is a stream created on first access (~5 ms), read by few commands.
+  get stdin() {
+    return process.stdin;
+  },
   env: process.env,
   cwd: process.cwd(),
   signal: controller.signal,
 };
 
-const code = await main(process.argv.slice(2), io);
-// Let stdout drain before exiting (pipes are asynchronous).
-if (process.stdout.writableLength > 0) await new Promise<void>((r) => process.stdout.once('drain', () => r()));
-process.exit(code);
+// (No top-level await: the bundle is CommonJS, see scripts/build.mjs.)
+void main(process.argv.slice(2), io).then(async (code) => {
+  // Let stdout drain before exiting (pipes are asynchronous).
+  if (process.stdout.writableLength > 0) await new Promise<void>((r) => process.stdout.once('drain', () => r()));
+  process.exit(code);
+});

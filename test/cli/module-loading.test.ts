@@ -1,9 +1,10 @@
 // What each command loads (issue 15: nothing loads that the command does not use). bin/pm.js runs
-// the esbuild bundle; a Node resolve hook reports every bundle file the process imports, and
-// dist/bundle-meta.json (written by the build) says which source modules each file holds.
+// the esbuild bundle (CommonJS); a preloaded script reports every bundle file and built-in the
+// process loaded, and dist/bundle-meta.json (written by the build) says which source modules each
+// file holds.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { LOADED_PRELOAD, parseLoaded, sourceModules } from '../helpers/loaded.js';
 import { tempHome } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
@@ -11,32 +12,17 @@ const sb = useSandbox();
 const { home, cleanup } = tempHome();
 afterAll(cleanup);
 
-const meta = JSON.parse(readFileSync(new URL('../../dist/bundle-meta.json', import.meta.url), 'utf8')) as Record<string, string[]>;
-const hook = `data:text/javascript,${encodeURIComponent("import { writeSync } from 'node:fs'; export async function resolve(s, c, n) { const r = await n(s, c); if (r.url.includes('/dist/') || r.url.startsWith('node:')) writeSync(2, 'LOADED ' + r.url + '\\n'); return r; }")}`;
-const reg = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(hook)});`)}`;
-
 /** Runs pm; returns its exit code and the source modules (and node: built-ins) it loaded. */
 // (Spawned asynchronously: the sandbox answers from this process's event loop.)
 async function loads(argv: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; modules: string[] }> {
-  const child = spawn(process.execPath, ['--import', reg, 'bin/pm.js', ...argv], { env: { ...process.env, PM_HOME: home, ...env } });
+  const child = spawn(process.execPath, ['-r', LOADED_PRELOAD, 'bin/pm.js', ...argv], { env: { ...process.env, PM_HOME: home, ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  const r = { status, stdout, stderr };
-  const modules = new Set<string>();
-  for (const m of r.stderr.matchAll(/^LOADED (\S+)$/gm)) {
-    const url = m[1] ?? '';
-    if (url.startsWith('node:')) modules.add(url);
-    else {
-      const file = url.replace(/^.*\/dist\//, '');
-      const inputs = meta[file];
-      if (inputs === undefined) throw new Error(`${file} is not in dist/bundle-meta.json (stale build?)`);
-      for (const i of inputs) modules.add(i);
-    }
-  }
-  return { code: r.status, stdout: r.stdout, modules: [...modules] };
+  const { files, builtins } = parseLoaded(stderr);
+  return { code: status, stdout, modules: sourceModules(files, builtins) };
 }
 
 const matching = (modules: string[], re: RegExp): string[] => modules.filter((m) => re.test(m));

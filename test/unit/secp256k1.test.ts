@@ -44,8 +44,8 @@ it('a key account signs identically across the switch to the table', async () =>
   const key = hex(32);
   const ours = keyAccount(key);
   const viem = privateKeyToAccount(key);
-  // Test files may share a process: sign until past the switch, whatever the count was.
-  const until = Math.max(signatureCount(), SIGNATURES_BEFORE_TABLE) + 5;
+  // Test files may share a process: sign until past the switch (and 30 at least), whatever the count was.
+  const until = Math.max(signatureCount() + 30, SIGNATURES_BEFORE_TABLE + 5);
   let checked = 0;
   while (signatureCount() < until) {
     const hash = hex(32);
@@ -57,5 +57,6 @@ it('a key account signs identically across the switch to the table', async () =>
       checked++;
     }
   }
-  expect(checked).toBeGreaterThan(SIGNATURES_BEFORE_TABLE / 10);
+  expect(checked).toBeGreaterThanOrEqual(3);
+  expect(signatureCount()).toBeGreaterThan(SIGNATURES_BEFORE_TABLE);
 });

@@ -123,24 +123,29 @@ export class AgentClient {
   async account(wallet: string, expected: Hex | null): Promise<LocalAccount | null> {
     const w = (await this.status()).wallets.find((x) => x.name === wallet);
     if (!w || (expected !== null && w.address.toLowerCase() !== expected.toLowerCase())) return null;
-    const { toAccount } = await import('viem/accounts');
-    // Orders only need sign (the digest is built locally): viem's hashing loads when used.
-    const viem = () => import('viem');
+    // Orders only need sign (the digest is built locally): viem's hashing loads when used, and
+    // the account is built by hand as viem's toAccount builds it (which would load viem).
+    const viem = () => import('./agent-viem.js');
     const sign = ({ hash }: { hash: Hex }): Promise<Hex> => this.signDigest(wallet, hash);
-    return toAccount({
+    const account = {
       address: w.address,
+      nonceManager: undefined,
       sign,
-      signMessage: async ({ message }) => sign({ hash: (await viem()).hashMessage(message) }),
-      signTypedData: async (td) => sign({ hash: (await viem()).hashTypedData(td) }),
+      signAuthorization: undefined,
+      signMessage: async ({ message }: { message: Parameters<typeof import('viem').hashMessage>[0] }) => sign({ hash: (await viem()).hashMessage(message) }),
+      signTypedData: async (td: Parameters<typeof import('viem').hashTypedData>[0]) => sign({ hash: (await viem()).hashTypedData(td) }),
       // As viem's own signTransaction: sign the serialized payload (EIP-4844 without sidecars).
-      async signTransaction(tx, o = {}) {
+      async signTransaction(tx: Parameters<LocalAccount['signTransaction']>[0], o: Parameters<LocalAccount['signTransaction']>[1] = {}) {
         const { keccak256, parseSignature, serializeTransaction } = await viem();
         const serializer = o.serializer ?? serializeTransaction;
         const signable = tx.type === 'eip4844' ? { ...tx, sidecars: false as const } : tx;
         const sig = parseSignature(await sign({ hash: keccak256(await serializer(signable)) }));
         return (await serializer(tx, sig)) as never;
       },
-    });
+      source: 'custom',
+      type: 'local',
+    };
+    return account as unknown as LocalAccount;
   }
 
   /** An HMAC signer for stored secrets the agent holds under this token id; null otherwise. */

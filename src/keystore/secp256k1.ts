@@ -9,7 +9,7 @@
 // base-point table (~24 ms of CPU before, ~75 ms with the window-8 table). A process that signs
 // in bulk switches at its SIGNATURES_BEFORE_TABLE-th signature to @noble/curves with the full
 // precomputed table, ~10% faster per signature from then on (the curve's ceiling).
-import { createECDH, createHmac } from 'node:crypto';
+import { createECDH, createHmac, randomBytes } from 'node:crypto';
 import type { ECDH } from 'node:crypto';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { Hex } from 'viem';
@@ -42,6 +42,15 @@ export function addressOfPublicKey(publicKey: Hex): Hex {
     out += (i % 2 === 0 ? byte >> 4 : byte & 0x0f) >= 8 ? lower.charAt(i).toUpperCase() : lower.charAt(i);
   }
   return out as Hex;
+}
+
+/** A new random private key (32 bytes from the OS's CSPRNG, 0 < key < n, as viem's generatePrivateKey). */
+export function randomPrivateKey(): Hex {
+  for (;;) {
+    const key = randomBytes(32);
+    const k = BigInt(`0x${key.toString('hex')}`);
+    if (k > 0n && k < N) return `0x${key.toString('hex')}`;
+  }
 }
 
 /** The checksummed address of a private key. */

@@ -6,13 +6,12 @@
 // is detected before anything is written, so it never changes or deletes a file.
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { generatePrivateKey } from 'viem/accounts';
 import type { LocalAccount } from 'viem/accounts';
 import type { Hex } from 'viem';
 import { AuthError, ConflictError, NotFoundError, PmError, ValidationError } from '../core/errors.js';
 import { ensurePrivateDir, writePrivateFileAtomic } from '../core/fsutil.js';
 import { keyAccount } from './key-account.js';
-import { addressOfKey } from './secp256k1.js';
+import { addressOfKey, randomPrivateKey } from './secp256k1.js';
 import { isBase64 } from '../core/hmac.js';
 import { decryptKeystore, decryptSecret, encryptKeystore, encryptSecret, keystoreAddress, parseEnvelope, parsePrivateKey } from './v3.js';
 import type { EncryptOptions, KeystoreV3 } from './v3.js';
@@ -103,7 +102,7 @@ export class Keystore {
 
   /** Creates a wallet with a fresh random key. */
   async createWallet(name: string, passphrase: string, opts: WriteOptions = {}): Promise<WalletInfo> {
-    return this.writeWallet(name, generatePrivateKey(), passphrase, opts);
+    return this.writeWallet(name, randomPrivateKey(), passphrase, opts);
   }
 
   /** Imports a private key (64 hex digits, with or without 0x). */

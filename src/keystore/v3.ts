@@ -1,13 +1,12 @@
 // Web3 Secret Storage v3: the format geth, cast and ethers read and write. One crypto path for
 // everything pm keeps at rest: wallets are V3 keystores, token secrets use the same envelope
 // (scrypt or pbkdf2 → aes-128-ctr, MAC = keccak256(dk[16:32] ++ ciphertext)).
-import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+// The key derivation and AES are node:crypto's (OpenSSL); @noble's scrypt loads only for the
+// parameters OpenSSL refuses, so that reading a wallet's address (or a command that signs
+// through the session agent) loads no KDF or cipher code.
+import { createCipheriv, createDecipheriv, pbkdf2 as pbkdf2Cb, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { scrypt as scryptCb } from 'node:crypto';
-import { scryptAsync } from '@noble/hashes/scrypt.js';
-import { pbkdf2Async } from '@noble/hashes/pbkdf2.js';
-import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { ctr } from '@noble/ciphers/aes.js';
 import type { Hex } from 'viem';
 import { AuthError, ValidationError } from '../core/errors.js';
 import { addressOfKey } from './secp256k1.js';
@@ -92,7 +91,7 @@ export async function encryptSecret(plaintext: Uint8Array, passphrase: string, o
   const kdfparams: ScryptParams = { dklen: 32, n, r, p, salt: hex(salt) };
   checkScrypt(kdfparams);
   const dk = await deriveKey({ kdf: 'scrypt', kdfparams }, normalizePassphrase(passphrase));
-  const ciphertext = ctr(dk.subarray(0, 16), iv).encrypt(plaintext);
+  const ciphertext = aes128ctr(dk, iv, plaintext, 'encrypt');
   return {
     crypto: {
       cipher: 'aes-128-ctr',
@@ -125,7 +124,7 @@ export async function decryptSecret(json: unknown, passphrase: string, label = '
   const candidates = [...new Set([normalizePassphrase(passphrase), passphrase])];
   for (const pw of candidates) {
     const dk = await deriveKey(crypto, pw);
-    if (timingSafeEqual(mac(dk, ciphertext), expected)) return ctr(dk.subarray(0, 16), iv).decrypt(ciphertext);
+    if (timingSafeEqual(mac(dk, ciphertext), expected)) return aes128ctr(dk, iv, ciphertext, 'decrypt');
   }
   throw new AuthError(`wrong passphrase for ${label}`, {
     details: 'The MAC did not match: the passphrase is wrong (or the file was altered). Nothing was changed.',
@@ -272,11 +271,22 @@ async function deriveKey(c: KdfSpec, passphrase: string): Promise<Uint8Array> {
     try {
       return await nodeScrypt(pw, salt, k.dklen, { N: k.n, r: k.r, p: k.p, maxmem: MAX_SCRYPT_MEM + 4 * 1024 * 1024 });
     } catch {
+      const { scryptAsync } = await import('@noble/hashes/scrypt.js');
       return scryptAsync(pw, salt, { N: k.n, r: k.r, p: k.p, dkLen: k.dklen, maxmem: MAX_SCRYPT_MEM + 1024 * 1024 });
     }
   }
   const k = c.kdfparams;
-  return pbkdf2Async(sha256, pw, unhex(k.salt, 'kdfparams.salt'), { c: k.c, dkLen: k.dklen });
+  const salt = unhex(k.salt, 'kdfparams.salt');
+  return new Promise((resolve, reject) => {
+    pbkdf2Cb(pw, salt, k.c, k.dklen, 'sha256', (err, key) => (err ? reject(err) : resolve(new Uint8Array(key.buffer, key.byteOffset, key.length))));
+  });
+}
+
+/** AES-128-CTR with the first 16 bytes of the derived key (V3: the counter block is the iv). */
+function aes128ctr(dk: Uint8Array, iv: Uint8Array, data: Uint8Array, dir: 'encrypt' | 'decrypt'): Uint8Array {
+  const c = dir === 'encrypt' ? createCipheriv('aes-128-ctr', dk.subarray(0, 16), iv) : createDecipheriv('aes-128-ctr', dk.subarray(0, 16), iv);
+  const out = Buffer.concat([c.update(data), c.final()]);
+  return new Uint8Array(out.buffer, out.byteOffset, out.length);
 }
 
 function mac(dk: Uint8Array, ciphertext: Uint8Array): Uint8Array {

@@ -2,9 +2,9 @@
 // vector and against viem's signTypedData for a few hundred random orders, byte for byte.
 import { randomBytes } from 'node:crypto';
 import { privateKeyToAccount } from 'viem/accounts';
-import { hashTypedData } from 'viem';
+import { hashTypedData, keccak256, toBytes } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { ORDER_TYPES, orderDigest, orderDomain, signOrder } from '../../src/core/trade/eip712.js';
+import { DOMAIN_NAME_HASH, DOMAIN_TYPE, DOMAIN_TYPEHASH, DOMAIN_VERSION_HASH, ORDER_TYPE, ORDER_TYPEHASH, ORDER_TYPES, orderDigest, orderDomain, signOrder } from '../../src/core/trade/eip712.js';
 import { keyAccount } from '../../src/keystore/key-account.js';
 import type { Hex, UnsignedOrder } from '../../src/core/trade/eip712.js';
 import { VECTOR_EXCHANGE, VECTOR_KEY, VECTOR_ORDER, VECTOR_SIGNATURE } from '../helpers/eip712.js';
@@ -46,6 +46,16 @@ describe('fast EIP-712 order signer', () => {
       expect(`0x${Buffer.from(orderDigest(exchange, o)).toString('hex')}`).toBe(hashTypedData(typed));
       if (i % 3 === 0) expect(await signOrder(account, exchange, o)).toBe(await viem.signTypedData(typed));
     }
+  });
+
+  it('its hash constants are the keccak256 of their strings', () => {
+    const k = (text: string): string => keccak256(toBytes(text));
+    const hex = (b: Uint8Array): string => `0x${Buffer.from(b).toString('hex')}`;
+    expect(ORDER_TYPE).toBe('Order(uint256 salt,address maker,address signer,address taker,uint256 tokenId,uint256 makerAmount,uint256 takerAmount,uint256 expiration,uint256 nonce,uint256 feeRateBps,uint8 side,uint8 signatureType)');
+    expect(hex(ORDER_TYPEHASH)).toBe(k(ORDER_TYPE));
+    expect(hex(DOMAIN_TYPEHASH)).toBe(k(DOMAIN_TYPE));
+    expect(hex(DOMAIN_NAME_HASH)).toBe(k(orderDomain(VECTOR_EXCHANGE).name));
+    expect(hex(DOMAIN_VERSION_HASH)).toBe(k(orderDomain(VECTOR_EXCHANGE).version));
   });
 
   it('refuses values that do not fit their ABI type', () => {

@@ -15,6 +15,7 @@ import { startAgent } from '../../src/keystore/agent-server.js';
 import { Keystore } from '../../src/keystore/store.js';
 import { resolveCredentials } from '../../src/keystore/credentials.js';
 import { authHeaders, authHeadersAsync, hmacSigner } from '../../src/core/auth.js';
+import { LOADED_PRELOAD, parseLoaded, sourceModules } from '../helpers/loaded.js';
 import { tempHome } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
@@ -138,9 +139,15 @@ describe('pm unlock / pm lock (bin/pm.js)', () => {
     const ready = JSON.parse(u.stdout) as { pid: number; until: string };
     const st = JSON.parse((await run(['--json', 'lock', '--status'])).stdout) as { running: boolean; pid: number; until: string };
     expect(st).toMatchObject({ running: true, pid: ready.pid, until: ready.until });
-    const place = await run(['--json', 'order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.30', '--size', '5']);
-    expect(place.exitCode, place.stderr).toBe(0);
+    // (With a report of what the process loaded: through the agent, a one-order command loads
+    // no viem, @noble/curves, KDF or cipher code; issue 15, "keystore path within 1.2x".)
+    const place = await execa(process.execPath, ['-r', LOADED_PRELOAD, 'bin/pm.js', '--json', 'order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.30', '--size', '5'], { env: base, extendEnv: false, stdin: 'ignore', reject: false });
+    const loaded = parseLoaded(place.stderr);
+    expect(place.exitCode, loaded.stderr).toBe(0);
     expect(JSON.parse(place.stdout)).toMatchObject({ market: 'btc-100k-2026', side: 'BUY' });
+    const modules = sourceModules(loaded.files, loaded.builtins);
+    expect(modules).toContain('src/keystore/agent.ts');
+    expect(modules.filter((m) => /node_modules\/viem\/|@noble\/curves|scrypt|pbkdf2|@noble\/ciphers|bip39|wordlist/.test(m))).toEqual([]);
     const lock = await run(['--json', 'lock']);
     expect(JSON.parse(lock.stdout)).toMatchObject({ locked: true, stopped: true, pid: ready.pid });
     expect(() => process.kill(ready.pid, 0)).toThrow();

@@ -17,12 +17,24 @@ export function timeProcess(cmd, args, env = process.env) {
   return performance.now() - t;
 }
 
-/** Runs the named commands interleaved (so machine noise hits all alike); returns medians. */
+/**
+ * Runs the named commands interleaved (so machine noise hits all alike); returns, per command,
+ * the median and best wall time and the samples of each round (in round order).
+ */
 export function interleaved(cases, rounds) {
   const samples = Object.fromEntries(cases.map((c) => [c.name, []]));
   for (const c of cases) timeProcess(c.cmd, c.args, c.env); // warm-up
   for (let i = 0; i < rounds; i++) for (const c of cases) samples[c.name].push(timeProcess(c.cmd, c.args, c.env));
-  return Object.fromEntries(cases.map((c) => [c.name, { median: median(samples[c.name]), min: Math.min(...samples[c.name]) }]));
+  return Object.fromEntries(cases.map((c) => [c.name, { median: median(samples[c.name]), min: Math.min(...samples[c.name]), samples: samples[c.name] }]));
+}
+
+/**
+ * The median of per-round ratios a/b (as farm-bench pairs its runs): on a machine whose speed
+ * drifts, a ratio taken within each round stays meaningful where a ratio of two medians taken
+ * over the whole run does not.
+ */
+export function pairedRatio(a, b) {
+  return median(a.samples.map((x, i) => x / b.samples[i]));
 }
 
 export const fmt = (ms) => `${ms.toFixed(1)} ms`;

@@ -49,7 +49,8 @@ for (const file of walk(commandsDir, '.js')) {
 const missing = entries.filter((e) => !commandFiles.includes(e.file)).map((e) => e.file);
 if (missing.length) throw new Error(`build: command modules not found by the scan for "export default defineCommand": ${missing.join(', ')}`);
 const text = `${JSON.stringify(entries, null, 2)}\n`;
-writeFileSync(join(root, 'dist/app/manifest.json'), text);
+// (Compact in dist/: every command reads and parses it at start-up.)
+writeFileSync(join(root, 'dist/app/manifest.json'), `${JSON.stringify(entries)}\n`);
 writeIfChanged(join(root, 'src/app/manifest.json'), text);
 
 // 3. The bundle. Source modules that locate files with import.meta.url (package.json, the
@@ -157,6 +158,7 @@ const res = await esbuild.build({
 // split file's source map (inline) and writes one that still points to src/. import.meta.url
 // becomes the file's own URL, imports become require(), import() a require() in a promise.
 const maps = new Map(res.outputFiles.filter((o) => o.path.endsWith('.map')).map((o) => [o.path, o.text]));
+const cjsCode = new Map();
 for (const out of res.outputFiles) {
   if (out.path.endsWith('.map')) continue;
   const rel = posix(relative(join(root, 'dist'), out.path));
@@ -183,7 +185,63 @@ for (const out of res.outputFiles) {
   mkdirSync(dirname(out.path), { recursive: true });
   writeFileSync(out.path, `${cjs.code}//# sourceMappingURL=${basename(out.path)}.map\n`);
   writeFileSync(`${out.path}.map`, cjs.map);
+  cjsCode.set(rel, cjs.code);
 }
+
+// 5. Packs: a process loads a few files instead of ~35. Each file a process loads costs Node
+// ~0.3 ms (resolve, stat, realpath, read, wrap) whatever its size, and a one-order command loads
+// ~35 split files. A pack is one file holding the modules its root loads statically:
+//  - cli/run.pack.cjs: the entry with everything it imports statically (the "core");
+//  - <root>.pack.cjs, for each command and for each dynamically imported file: the root with
+//    what it imports statically, less the core.
+// A pack only defines its modules; one runs, once per process, when first required. Each keeps
+// its file's path (__filename, import.meta.url) and is registered in Node's module cache under
+// it, so a module is never instantiated twice, whether it came from a pack or from its own file
+// (both exist: the split files stay, with their source maps, for --verbose, which bin/pm.js runs
+// without packs). The runtime is the prelude of cli/run.pack.cjs (PACK_PRELUDE below).
+const relOut = (k) => posix(relative('dist', k));
+const edges = new Map();
+for (const [k, o] of Object.entries(res.metafile.outputs)) {
+  if (!k.endsWith('.cjs')) continue;
+  const kinds = (kind) => o.imports.filter((i) => i.kind === kind && !i.external && i.path.endsWith('.cjs')).map((i) => relOut(i.path));
+  edges.set(relOut(k), { stat: kinds('import-statement'), dyn: kinds('dynamic-import') });
+}
+const closure = (rel) => {
+  const seen = new Set();
+  const visit = (r) => {
+    if (seen.has(r)) return;
+    seen.add(r);
+    for (const d of edges.get(r)?.stat ?? []) visit(d);
+  };
+  visit(rel);
+  return seen;
+};
+const core = closure('cli/run.cjs');
+const roots = new Set([...edges.keys()].filter((r) => r.startsWith('commands/')));
+for (const e of edges.values()) for (const d of e.dyn) roots.add(d);
+roots.delete('cli/run.cjs');
+const packOf = (rel) => rel.replace(/\.cjs$/, '.pack.cjs');
+const define = (rel) => {
+  const code = cjsCode.get(rel);
+  if (code === undefined) throw new Error(`build: no code for ${rel}`);
+  return `P.define(${JSON.stringify(rel)},function(exports,require,module,__filename,__dirname){${code}\n});\n`;
+};
+const PACK_PRELUDE = `"use strict";(()=>{const Module=require("node:module"),path=require("node:path"),dist=path.join(__dirname,".."),defs=new Map(),packed=new Set(${JSON.stringify([...roots].sort())}.map(r=>path.join(dist,r)));
+function load(abs,parent){const hit=Module._cache[abs];if(hit)return hit.exports;const f=defs.get(abs);if(f===undefined)throw new Error("pm: "+abs+" is in no pack (rebuild with npm run build)");
+const m=new Module(abs,parent);m.filename=abs;m.paths=Module._nodeModulePaths(path.dirname(abs));Module._cache[abs]=m;const real=Module.createRequire(abs);
+const req=id=>{if(id[0]==="."){const t=path.resolve(path.dirname(abs),id),c=Module._cache[t];if(c)return c.exports;if(defs.has(t))return load(t,m);if(packed.has(t)){real(t.slice(0,-4)+".pack.cjs");const c2=Module._cache[t];if(c2)return c2.exports}}return real(id)};
+req.resolve=real.resolve;req.cache=Module._cache;req.main=require.main;
+try{f.call(m.exports,m.exports,req,m,abs,path.dirname(abs))}catch(e){delete Module._cache[abs];throw e}m.loaded=true;return m.exports}
+globalThis[Symbol.for("pm.pack")]={define(rel,f){const abs=path.join(dist,rel);if(!defs.has(abs))defs.set(abs,f)},load:rel=>load(path.join(dist,rel),module)}})();
+const P=globalThis[Symbol.for("pm.pack")];\n`;
+let packBytes = 0;
+const writePack = (entry, members) => {
+  const body = `${entry === 'cli/run.cjs' ? PACK_PRELUDE : '"use strict";const P=globalThis[Symbol.for("pm.pack")];\n'}${[...members].sort().map(define).join('')}P.load(${JSON.stringify(entry)});\n`;
+  packBytes += body.length;
+  writeFileSync(join(root, 'dist', packOf(entry)), body);
+};
+writePack('cli/run.cjs', core);
+for (const r of roots) writePack(r, [...closure(r)].filter((m) => !core.has(m)));
 // The build's identity, for the code cache of bin/pm.js: the hash of every bundle file.
 const buildHash = createHash('sha256');
 for (const out of [...res.outputFiles].sort((a, b) => a.path.localeCompare(b.path))) buildHash.update(out.path).update(readFileSync(out.path));

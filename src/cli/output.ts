@@ -8,8 +8,8 @@
 // - json: one JSON document; ndjson: one JSON object per line (one per item of a list);
 // - with json or ndjson, stderr carries nothing but the error object (see Context): info and
 //   warnings go nowhere (--verbose lets them through).
-import { Chalk } from 'chalk';
-import type { ChalkInstance } from 'chalk';
+import { colors } from './colors.js';
+import type { Colors } from './colors.js';
 import { createRequire } from 'node:module';
 import { toJson } from './json.js';
 
@@ -94,7 +94,7 @@ export type TableStyle = { kind: 'aligned'; columns?: number | undefined } | { k
 
 export class Output {
   readonly format: Format;
-  readonly c: ChalkInstance;
+  readonly c: Colors;
   readonly color: boolean;
   private readonly quiet: boolean;
   readonly tableStyle: TableStyle;
@@ -106,7 +106,7 @@ export class Output {
     this.format = opts.format;
     this.quiet = opts.quiet;
     this.color = opts.color;
-    this.c = new Chalk({ level: opts.color ? 1 : 0 });
+    this.c = colors(opts.color);
     const tty = io.stdout.isTTY === true;
     this.tableStyle = tty || opts.explicitTable ? { kind: 'aligned', columns: tty ? io.stdout.columns : undefined } : { kind: 'tsv' };
   }

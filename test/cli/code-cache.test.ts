@@ -29,10 +29,10 @@ it('writes a cache after the first run, uses it on the next, and replaces a dama
   const first = pm(cache, 'completion', 'bash');
   const dir = dirOf(cache);
   const files = readdirSync(dir);
-  expect(files).toContain('cli~run.cjs.v8c');
-  expect(files).toContain('commands~completion.cjs.v8c');
+  expect(files).toContain('cli~run.pack.cjs.v8c');
+  expect(files).toContain('commands~completion.pack.cjs.v8c');
   expect(statSync(cache).mode & 0o777).toBe(0o700);
-  expect(statSync(join(dir, 'cli~run.cjs.v8c')).mode & 0o777).toBe(0o600);
+  expect(statSync(join(dir, 'cli~run.pack.cjs.v8c')).mode & 0o777).toBe(0o600);
   expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
 
   // Used, not rewritten: V8 accepted every file.
@@ -41,7 +41,7 @@ it('writes a cache after the first run, uses it on the next, and replaces a dama
   expect(mtimes(dir)).toEqual(before);
 
   // A damaged file (garbage, then a truncated one) is ignored and written again.
-  const file = join(dir, 'cli~run.cjs.v8c');
+  const file = join(dir, 'cli~run.pack.cjs.v8c');
   const good = readFileSync(file);
   for (const bad of [Buffer.from('not a code cache'), good.subarray(0, good.length >> 1)]) {
     writeFileSync(file, bad);

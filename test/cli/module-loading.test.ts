@@ -14,15 +14,15 @@ afterAll(cleanup);
 
 /** Runs pm; returns its exit code and the source modules (and node: built-ins) it loaded. */
 // (Spawned asynchronously: the sandbox answers from this process's event loop.)
-async function loads(argv: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; modules: string[] }> {
+async function loads(argv: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; modules: string[]; files: string[]; packs: string[] }> {
   const child = spawn(process.execPath, ['-r', LOADED_PRELOAD, 'bin/pm.js', ...argv], { env: { ...process.env, PM_HOME: home, ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  const { files, builtins } = parseLoaded(stderr);
-  return { code: status, stdout, modules: sourceModules(files, builtins) };
+  const { files, packs, builtins } = parseLoaded(stderr);
+  return { code: status, stdout, modules: sourceModules(files, builtins), files, packs };
 }
 
 const matching = (modules: string[], re: RegExp): string[] => modules.filter((m) => re.test(m));
@@ -64,5 +64,9 @@ describe('module loading of the bundle', () => {
     expect(JSON.parse(r.stdout).order.signature).toMatch(/^0x[0-9a-f]{130}$/);
     expect(matching(r.modules, KEYSTORE_FILES)).toEqual([]);
     expect(matching(r.modules, /@noble\/curves|node_modules\/viem\//)).toEqual([]);
+    // Its ~30 split files' modules come from a few packs (each file read costs Node ~0.3 ms).
+    expect(r.files.length).toBeGreaterThan(20);
+    expect(r.packs.length).toBeLessThanOrEqual(8);
+    expect(r.packs).toContain('commands/order/place.pack.cjs');
   });
 });

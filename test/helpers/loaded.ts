@@ -6,18 +6,20 @@ import { fileURLToPath } from 'node:url';
 
 export const LOADED_PRELOAD = fileURLToPath(new URL('./loaded-preload.cjs', import.meta.url));
 
-/** Removes the LOADED lines from a process's stderr; returns the rest and the bundle files and built-ins. */
-export function parseLoaded(stderr: string): { stderr: string; files: string[]; builtins: string[] } {
+/** Removes the LOADED lines from a process's stderr; returns the rest, the bundle modules' files, the pack files read and the built-ins. */
+export function parseLoaded(stderr: string): { stderr: string; files: string[]; packs: string[]; builtins: string[] } {
   const files: string[] = [];
+  const packs: string[] = [];
   const builtins: string[] = [];
   const rest: string[] = [];
   for (const line of stderr.split('\n')) {
     const m = /^LOADED (\S+)$/.exec(line);
     if (m === null) rest.push(line);
     else if (m[1]!.startsWith('node:')) builtins.push(m[1]!);
+    else if (m[1]!.startsWith('pack:')) packs.push(m[1]!.replace(/^.*[\\/]dist[\\/]/, '').replaceAll('\\', '/'));
     else files.push(m[1]!.replace(/^.*[\\/]dist[\\/]/, '').replaceAll('\\', '/'));
   }
-  return { stderr: rest.join('\n').replace(/\n+$/, ''), files, builtins };
+  return { stderr: rest.join('\n').replace(/\n+$/, ''), files, packs, builtins };
 }
 
 /** The source modules (src/…, node_modules/…) in the given bundle files, and the built-ins. */

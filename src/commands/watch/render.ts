@@ -1,5 +1,5 @@
 // Human rendering of stream events: one line per event, and the full-screen book.
-import type { ChalkInstance } from 'chalk';
+import type { Colors } from '../../cli/colors.js';
 import type { Lifecycle } from '../../core/stream.js';
 import { formatUnits } from '../../core/money.js';
 import { priceFromWire, rawFromWire } from '../../core/money.js';
@@ -21,13 +21,13 @@ function price(v: unknown): string {
 
 const shares = (v: unknown): string => formatUnits(rawFromWire(v), 6, 0);
 
-function sideWord(c: ChalkInstance, side: unknown, token: unknown): string {
+function sideWord(c: Colors, side: unknown, token: unknown): string {
   const s = `${str(side)} ${str(token)}`.trim();
   return str(side) === 'SELL' ? c.red(s) : c.green(s);
 }
 
 /** One readable line for one event. */
-export function eventLine(name: string, p: P, c: ChalkInstance): string {
+export function eventLine(name: string, p: P, c: Colors): string {
   const t = c.dim(clock(p['timestamp']));
   const slug = str(p['marketSlug'] ?? p['slug']);
   switch (name) {
@@ -93,7 +93,7 @@ export function lifecycleLine(l: Lifecycle): string {
 }
 
 /** The whole book as one screen (cursor home, clear, redraw). */
-export function bookScreen(p: P, c: ChalkInstance, depth: number): string {
+export function bookScreen(p: P, c: Colors, depth: number): string {
   const ob = (p['orderbook'] ?? {}) as { bids?: P[]; asks?: P[]; adjustedMidpoint?: unknown };
   const asks = (ob.asks ?? []).slice(0, depth).reverse();
   const bids = (ob.bids ?? []).slice(0, depth);

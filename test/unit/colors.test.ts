@@ -1,0 +1,17 @@
+// pm's ANSI styles (src/cli/colors.ts) draw exactly what chalk draws at level 1, including text
+// with line breaks and nested styles; disabled, they return the text unchanged.
+import { Chalk } from 'chalk';
+import { expect, it } from 'vitest';
+import { colors } from '../../src/cli/colors.js';
+
+it('matches chalk at level 1, and is plain when disabled', () => {
+  const chalk = new Chalk({ level: 1 });
+  const c = colors(true);
+  const texts = ['', 'a', 'two\nlines', 'crlf\r\nline', 42, `x ${chalk.dim('inner')} y`, `${chalk.bold('b')} and ${chalk.red('r')}`];
+  for (const name of ['bold', 'dim', 'red', 'green', 'yellow', 'cyan', 'magenta'] as const) {
+    for (const t of texts) expect(c[name](t), `${name} ${JSON.stringify(t)}`).toBe(chalk[name](t));
+    expect(colors(false)[name]('two\nlines')).toBe('two\nlines');
+  }
+  expect(c.bold(c.red('x'))).toBe(chalk.bold(chalk.red('x')));
+  expect(c.red(`a ${c.dim(c.bold('b'))} c`)).toBe(chalk.red(`a ${chalk.dim(chalk.bold('b'))} c`));
+});

@@ -234,17 +234,19 @@ req.resolve=real.resolve;req.cache=Module._cache;req.main=require.main;
 try{f.call(m.exports,m.exports,req,m,abs,path.dirname(abs))}catch(e){delete Module._cache[abs];throw e}m.loaded=true;return m.exports}
 globalThis[Symbol.for("pm.pack")]={define(rel,f){const abs=path.join(dist,rel);if(!defs.has(abs))defs.set(abs,f)},load:rel=>load(path.join(dist,rel),module)}})();
 const P=globalThis[Symbol.for("pm.pack")];\n`;
-let packBytes = 0;
+const packFiles = [];
 const writePack = (entry, members) => {
   const body = `${entry === 'cli/run.cjs' ? PACK_PRELUDE : '"use strict";const P=globalThis[Symbol.for("pm.pack")];\n'}${[...members].sort().map(define).join('')}P.load(${JSON.stringify(entry)});\n`;
-  packBytes += body.length;
+  packFiles.push(join(root, 'dist', packOf(entry)));
   writeFileSync(join(root, 'dist', packOf(entry)), body);
 };
 writePack('cli/run.cjs', core);
 for (const r of roots) writePack(r, [...closure(r)].filter((m) => !core.has(m)));
-// The build's identity, for the code cache of bin/pm.js: the hash of every bundle file.
+// The build's identity, for the code cache of bin/pm.js: the hash of every file it may load (the
+// split files and the packs, as written). V8 checks a cache only against its source's length.
 const buildHash = createHash('sha256');
-for (const out of [...res.outputFiles].sort((a, b) => a.path.localeCompare(b.path))) buildHash.update(out.path).update(readFileSync(out.path));
+const loadable = [...res.outputFiles.map((o) => o.path).filter((f) => f.endsWith('.cjs')), ...packFiles].sort();
+for (const f of loadable) buildHash.update(relative(root, f)).update(readFileSync(f));
 writeFileSync(join(root, 'dist/build-id'), `${buildHash.digest('hex').slice(0, 32)}\n`);
 const meta = {};
 for (const [file, o] of Object.entries(res.metafile.outputs)) {

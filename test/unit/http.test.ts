@@ -131,6 +131,15 @@ describe('ApiClient transport', () => {
     await dead.close();
   });
 
+  it('speaks TLS to an https URL (node:https, loaded only then)', async () => {
+    // The test server speaks plain HTTP: a TLS client fails its handshake there.
+    const tls = new ApiClient({ baseUrl: url.replace('http:', 'https:'), maxRetries: 0, timeoutMs: 2000 });
+    const e = (await tls.request({ method: 'GET', path: '/x' }).catch((err: unknown) => err)) as NetworkError;
+    expect(e).toBeInstanceOf(NetworkError);
+    expect(`${e.message} ${String((e.cause as Error | undefined)?.message ?? '')}`).toMatch(/EPROTO|SSL|TLS|wrong version|socket/i);
+    await tls.close();
+  });
+
   it('signs with HMAC and sends the exact body it signed', async () => {
     const api = new ApiClient({ baseUrl: url, auth: { hmac: hmacSigner('tok-1', 'c3VwZXItc2VjcmV0LWtleQ==') } });
     await api.request({ method: 'POST', path: '/orders', body: { a: 1 }, auth: 'auto' });

@@ -45,9 +45,20 @@ export interface SubmitInput {
   feeRateBps: number;
   /** The order JSON as received (after delegated fill-in); kept for status reads. */
   signedOrder: Record<string, unknown>;
+  /**
+   * Self-trade prevention when the taker would cross its own resting order: cancel_maker (the
+   * default) cancels that order and matches on; cancel_taker stops the taker there (what matched
+   * before stands, the rest is cancelled, nothing rests); cancel_both does both.
+   */
+  stpPolicy?: StpPolicy;
   /** Overrides for deterministic tests and benches. */
   id?: string;
 }
+
+export const STP_POLICIES = ['cancel_maker', 'cancel_taker', 'cancel_both'] as const;
+/** execution.reason (and the taker's EXECUTION event) when self-trade prevention stopped the taker. */
+export const STP_TAKER_REJECTED = 'STP_TAKER_REJECTED';
+export type StpPolicy = (typeof STP_POLICIES)[number];
 
 /** One executed fill, seen from the taker. */
 export interface Fill {
@@ -183,6 +194,8 @@ function fillUsd(kind: Fill['kind'], size: bigint, makerPrice: bigint): { makerU
 interface Plan {
   fills: Omit<Fill, 'matchId'>[];
   stp: OrderRecord[];
+  /** The taker met its own order under cancel_taker or cancel_both and stopped there. */
+  takerRejected: boolean;
   remaining: bigint; // shares not filled (GTC/FAK/FOK SELL)
   complete: boolean; // the whole order filled (FOK BUY: budget spent down to dust)
 }
@@ -196,11 +209,16 @@ function planOrder(state: SandboxState, market: MarketRecord, input: SubmitInput
   let budget = fokBuy ? input.makerAmount : 0n;
   let stoppedByBudget = false;
   let lastEff: bigint | null = null;
+  let takerRejected = false;
+  const policy = input.stpPolicy ?? 'cancel_maker';
   for (const c of candidates(state, market, input.tokenId, input.side, limit)) {
     if (c.order.ownerId === input.ownerId) {
-      // Self-trade prevention, cancel_maker (the exchange's default policy).
-      stp.push(c.order);
-      continue;
+      // Self-trade prevention: cancel_maker (the exchange's default) cancels the resting order and
+      // matches on; cancel_taker stops the taker; cancel_both does both.
+      if (policy !== 'cancel_taker') stp.push(c.order);
+      if (policy === 'cancel_maker') continue;
+      takerRejected = true;
+      break;
     }
     let size: bigint;
     if (fokBuy) {
@@ -234,7 +252,7 @@ function planOrder(state: SandboxState, market: MarketRecord, input: SubmitInput
   } else {
     complete = remaining === 0n;
   }
-  return { fills, stp, remaining, complete };
+  return { fills, stp, takerRejected, remaining, complete };
 }
 
 function sumTotals(fills: readonly Omit<Fill, 'matchId'>[], side: Side, feeRateBps: number): Totals {
@@ -344,7 +362,7 @@ export function submitOrder(state: SandboxState, input: SubmitInput, now: number
 
   const plan = planOrder(state, market, input);
   // Post-only never executes and never cancels: crossing any resting order, own or not, refuses it.
-  if (input.postOnly && (plan.fills.length > 0 || plan.stp.length > 0)) return refuse(400, 'Post-only order would execute immediately');
+  if (input.postOnly && (plan.fills.length > 0 || plan.stp.length > 0 || plan.takerRejected)) return refuse(400, 'Post-only order would execute immediately');
   // Reservations the taker's own crossing orders hold come back before the balance checks.
   let stpUsd = 0n;
   let stpShares = 0n;
@@ -360,7 +378,9 @@ export function submitOrder(state: SandboxState, input: SubmitInput, now: number
   const killedFok = input.orderType === 'FOK' && !plan.complete;
   const fills = killedFok ? [] : plan.fills;
   const totals = sumTotals(fills, input.side, input.feeRateBps);
-  const rest = input.orderType === 'GTC' ? plan.remaining : 0n;
+  // A taker stopped by self-trade prevention never rests (a FOK stopped so is killed whole).
+  const rejected = plan.takerRejected;
+  const rest = input.orderType === 'GTC' && !plan.takerRejected ? plan.remaining : 0n;
   if (input.side === 'BUY') {
     const need = totals.usdNet + (rest > 0n && input.price !== null ? buyLock(rest, input.price) : 0n);
     if (acct.usdc - acct.lockedUsdc + stpUsd < need) return refuse(400, 'Insufficient collateral balance');
@@ -391,13 +411,21 @@ export function submitOrder(state: SandboxState, input: SubmitInput, now: number
     originalSize = input.size;
     remainingSize = input.size - totals.contractsGross;
   }
-  const status: OrderRecord['status'] =
-    rest > 0n ? 'LIVE' : totals.contractsGross > 0n ? 'MATCHED' : input.orderType === 'GTC' ? 'LIVE' : 'UNMATCHED';
   const matched = totals.contractsGross > 0n;
+  const status: OrderRecord['status'] = rest > 0n
+    ? 'LIVE'
+    : matched
+      ? 'MATCHED'
+      : rejected
+        ? 'CANCELED'
+        : input.orderType === 'GTC'
+          ? 'LIVE'
+          : 'UNMATCHED';
+  const settlementStatus = matched ? 'MATCHED' : rejected ? 'CANCELED' : 'UNMATCHED';
   const seq = state.nextSeq;
   const execution: Record<string, unknown> = {
     matched,
-    settlementStatus: matched ? 'MATCHED' : 'UNMATCHED',
+    settlementStatus,
     txHash: null,
     feeRateBps: input.feeRateBps,
     effectiveFeeBps: input.feeRateBps,
@@ -413,6 +441,7 @@ export function submitOrder(state: SandboxState, input: SubmitInput, now: number
   if (tradeEventId !== null) execution['tradeEventId'] = tradeEventId;
   if (input.clientOrderId !== null) execution['clientOrderId'] = input.clientOrderId;
   if (stpCanceled.length > 0) execution['stpMakerCancels'] = stpCanceled.map((o) => o.id);
+  if (rejected) execution['reason'] = STP_TAKER_REJECTED;
 
   const draft: OrderRecord = {
     id: orderId,
@@ -430,7 +459,7 @@ export function submitOrder(state: SandboxState, input: SubmitInput, now: number
     takerAmount: input.takerAmount,
     postOnly: input.postOnly,
     status,
-    settlementStatus: matched ? 'MATCHED' : 'UNMATCHED',
+    settlementStatus,
     createdAt: nowIso,
     updatedAt: nowIso,
     seq,
@@ -486,7 +515,7 @@ export function submitOrder(state: SandboxState, input: SubmitInput, now: number
     events.push(omeEvent('PLACEMENT', order, market, nowIso));
   } else {
     const st = !matched ? 'KILLED' : remainingSize === 0n ? 'FILLED' : 'PARTIALLY_FILLED';
-    events.push(omeEvent('EXECUTION', order, market, nowIso, { status: st, price: displayPrice(order, totals) }));
+    events.push(omeEvent('EXECUTION', order, market, nowIso, { status: st, price: displayPrice(order, totals), ...(rejected && { reason: STP_TAKER_REJECTED }) }));
   }
   if (matched) events.push(...settlementEvents('MATCHED', order, market, nowIso, doneFills.map((f) => f.maker)));
 

@@ -385,7 +385,9 @@ export function createStreams(deps: StreamsDeps): Streams {
         } else {
           const status = !matched ? 'KILLED' : o.remainingSize === 0n ? 'FILLED' : 'PARTIALLY_FILLED';
           const avg = matched ? priceNumber((e.totals.usdGross * ONE) / e.totals.contracts) : o.price === null ? 0 : priceNumber(o.price);
-          orderEvent(state, o.ownerId, ome('EXECUTION', o, market, o.remainingSize, e.at, e.seq, { status, price: avg }));
+          // A taker stopped by self-trade prevention (engine.ts, STP_TAKER_REJECTED) says so.
+          const stp = o.execution?.['reason'] === 'STP_TAKER_REJECTED' ? { reason: 'STP_TAKER_REJECTED' } : {};
+          orderEvent(state, o.ownerId, ome('EXECUTION', o, market, o.remainingSize, e.at, e.seq, { status, price: avg, ...stp }));
         }
         if (matched) {
           const taker = orderById(state, o.id) ?? o;

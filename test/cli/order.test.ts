@@ -172,6 +172,34 @@ describe('order place', () => {
   });
 });
 
+describe('self-trade prevention (--stp)', () => {
+  it('cancel_taker: an order that would match the account\'s own resting order is cancelled, the resting one stays', async () => {
+    const slug = 'us-election-2028-other';
+    const book = (await pm('--json', 'book', slug)).json<{ bids: { price: string }[]; asks: { price: string }[] }>();
+    const bid = Math.max(0, ...book.bids.map((b) => Number(b.price)));
+    const ask = Math.min(1, ...book.asks.map((a) => Number(a.price)));
+    // Inside the spread: alice's BUY NO at 1 − p rests as the best YES ask p; her BUY YES at p meets it first.
+    const p = (Math.round(bid * 1000) + 1) / 1000;
+    expect(p).toBeLessThan(ask);
+    const no = (Math.round((1 - p) * 1000) / 1000).toFixed(3);
+    const rest = await pm('--json', 'order', 'place', slug, 'buy', 'no', '--price', no, '--size', '2', '--client-id', 'stp-rest');
+    expect(rest.code, rest.stderr).toBe(0);
+    const r = await pm('--json', 'order', 'place', slug, 'buy', 'yes', '--price', p.toFixed(3), '--size', '2', '--client-id', 'stp-taker', '--stp', 'cancel_taker');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json<PlacedJson & { reason: string | null }>()).toMatchObject({ matched: false, settlementStatus: 'CANCELED', reason: 'STP_TAKER_REJECTED' });
+    expect(ordersOf('stp-rest')[0]?.status).toBe('LIVE');
+    expect(ordersOf('stp-taker')[0]?.status).toBe('CANCELED');
+    // The same in text, and a policy the exchange does not know is a usage error (nothing sent).
+    const again = await pm('order', 'place', slug, 'buy', 'yes', '--price', p.toFixed(3), '--size', '1', '--stp', 'cancel_both');
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/cancelled: it would have matched your own resting order/);
+    expect(ordersOf('stp-rest')[0]?.status).toBe('CANCELED'); // cancel_both cancelled it too
+    const bad = await pm('order', 'place', slug, 'buy', 'yes', '--price', p.toFixed(3), '--size', '1', '--stp', 'cancel_all');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/cancel_maker, cancel_taker, cancel_both/);
+  });
+});
+
 describe('batch placement', () => {
   it('places lines from a file, one result per line, exit 8 when some fail, without 429s', async () => {
     const file = join(home, 'orders.ndjson');

@@ -1,8 +1,8 @@
 // The matching engine, with every expected number worked out by hand in the comments.
 import { describe, expect, it } from 'vitest';
-import { auditState, cancelOrder, submitOrder, type SubmitInput } from '../../src/sandbox/engine.js';
+import { auditState, cancelOrder, submitOrder, type StpPolicy, type SubmitInput } from '../../src/sandbox/engine.js';
 import { IDS, tradingFixture } from '../../src/sandbox/orders/fixture.js';
-import type { OrderType, SandboxState, Side } from '../../src/sandbox/types.js';
+import type { OrderType, SandboxEvent, SandboxState, Side } from '../../src/sandbox/types.js';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 const M = 1_000_000n; // one USDC / one share in raw units
@@ -283,6 +283,58 @@ describe('submitOrder: FAK, FOK, postOnly, balances', () => {
     expect(own.order.status).toBe('CANCELED');
     expect(r.order.execution['stpMakerCancels']).toEqual([own.order.id]);
     expect(r.order.status).toBe('LIVE');
+    expect(auditState(s)).toEqual([]);
+  });
+
+  const takerEvent = (events: SandboxEvent[], id: string) => events.flatMap((e) => (e.type === 'orderEvent' && e.payload['orderId'] === id ? [e.payload] : []))[0];
+
+  // bob rests SELL YES 5 @ 0.50; alice's BUY NO 5 @ 0.60 is a YES ask at 0.40 for a YES buyer
+  // (mint). bob's BUY YES 10 @ 0.50 meets alice's first, then his own.
+  function selfCross(policy: StpPolicy) {
+    const s = tradingFixture();
+    const own = place(s, { owner: IDS.bob, outcome: 'YES', side: 'SELL', price: 500_000n, size: 5n * M });
+    place(s, { owner: IDS.alice, outcome: 'NO', side: 'BUY', price: 600_000n, size: 5n * M });
+    const r = submitOrder(s, { ...input(s, { owner: IDS.bob, outcome: 'YES', side: 'BUY', price: 500_000n, size: 10n * M }), stpPolicy: policy }, NOW);
+    if (!r.ok) throw new Error(r.message);
+    return { s, own, r };
+  }
+
+  it('stpPolicy cancel_taker: what matched first stands, the taker stops at its own order, which stays', () => {
+    const { s, own, r } = selfCross('cancel_taker');
+    expect(r.fills.map((f) => f.size)).toEqual([5n * M]);
+    expect(own.order.status).toBe('LIVE');
+    expect(r.order.execution['stpMakerCancels']).toBeUndefined();
+    expect(r.order.execution).toMatchObject({ matched: true, settlementStatus: 'MATCHED', reason: 'STP_TAKER_REJECTED' });
+    // Nothing rests: the 5 unmatched shares are not on the book and lock no USDC.
+    expect(r.order.status).toBe('MATCHED');
+    expect(r.order.remainingSize).toBe(5n * M);
+    expect(s.orders.filter((o) => o.status === 'LIVE').map((o) => o.id)).toEqual([own.order.id]);
+    expect(takerEvent(r.events, r.order.id)).toMatchObject({ type: 'EXECUTION', status: 'PARTIALLY_FILLED', reason: 'STP_TAKER_REJECTED' });
+    expect(auditState(s)).toEqual([]);
+  });
+
+  it('stpPolicy cancel_both: the own order is cancelled and the taker stops', () => {
+    const { s, own, r } = selfCross('cancel_both');
+    expect(r.fills).toHaveLength(1);
+    expect(own.order.status).toBe('CANCELED');
+    expect(r.order.execution).toMatchObject({ stpMakerCancels: [own.order.id], reason: 'STP_TAKER_REJECTED' });
+    expect(s.orders.filter((o) => o.status === 'LIVE')).toEqual([]);
+    expect(auditState(s)).toEqual([]);
+  });
+
+  it('stpPolicy cancel_taker with nothing matched first: the taker is CANCELED; post-only is refused', () => {
+    const s = tradingFixture();
+    const own = place(s, { owner: IDS.bob, outcome: 'YES', side: 'SELL', price: 500_000n, size: 5n * M });
+    for (const type of ['GTC', 'FAK', 'FOK'] as const) {
+      const r = submitOrder(s, { ...input(s, { owner: IDS.bob, outcome: 'YES', side: 'BUY', type, price: 500_000n, size: 5n * M, amount: 2n * M }), stpPolicy: 'cancel_taker' }, NOW);
+      if (!r.ok) throw new Error(r.message);
+      expect(r.order.status, type).toBe('CANCELED');
+      expect(r.order.execution, type).toMatchObject({ matched: false, settlementStatus: 'CANCELED', reason: 'STP_TAKER_REJECTED' });
+      expect(takerEvent(r.events, r.order.id), type).toMatchObject({ type: 'EXECUTION', status: 'KILLED', reason: 'STP_TAKER_REJECTED' });
+    }
+    expect(own.order.status).toBe('LIVE');
+    const post = submitOrder(s, { ...input(s, { owner: IDS.bob, outcome: 'YES', side: 'BUY', price: 500_000n, size: 5n * M, postOnly: true }), stpPolicy: 'cancel_taker' }, NOW);
+    expect(post).toEqual({ ok: false, status: 400, message: 'Post-only order would execute immediately' });
     expect(auditState(s)).toEqual([]);
   });
 });

@@ -332,6 +332,28 @@ describe('malformed order bodies', () => {
     Object.assign(sdk, { postOnly: false, stpPolicy: 'cancel_maker', recvWindow: 5000, timestamp: Date.now(), onBehalfOf: null });
     expect((await aliceKey.req('POST', '/orders', sdk)).status).toBe(201);
   });
+
+  it('stpPolicy: an unknown policy is refused; cancel_taker answers CANCELED with reason STP_TAKER_REJECTED and leaves the own order', async () => {
+    const m = marketInfo(sb);
+    const bob = client(sb, 'bob');
+    const bad = await orderBody(m, bob.acct, { price: '0.5' });
+    bad['stpPolicy'] = 'cancel_everyone';
+    expect(await bob.req('POST', '/orders', bad)).toEqual({ status: 400, json: { message: 'stpPolicy must be one of cancel_maker, cancel_taker, cancel_both' } });
+    // bob's SELL one cent above the best bid is the best ask; his BUY at that price meets it first.
+    const book = (await bob.req('GET', `/markets/${m.slug}/orderbook`)).json as { bids: { price: number | string }[]; asks: { price: number | string }[] };
+    const bestBid = Math.max(0, ...book.bids.map((b) => Number(b.price)));
+    const bestAsk = Math.min(1, ...book.asks.map((a) => Number(a.price)));
+    const price = (Math.round(bestBid * 100) + 1) / 100;
+    expect(price).toBeLessThan(bestAsk);
+    const rest = await bob.req('POST', '/orders', await orderBody(m, bob.acct, { side: 'SELL', price: String(price), size: 2_000_000n }));
+    expect(rest.status).toBe(201);
+    const ownId = String((rest.json['order'] as Json)['id']);
+    const taker = await bob.req('POST', '/orders', { ...(await orderBody(m, bob.acct, { side: 'BUY', price: String(price), size: 2_000_000n })), stpPolicy: 'cancel_taker' });
+    expect(taker.status).toBe(201);
+    expect(taker.json['execution']).toMatchObject({ matched: false, settlementStatus: 'CANCELED', reason: 'STP_TAKER_REJECTED' });
+    expect(sb.ctx.state.orders.find((o) => o.id === ownId)?.status).toBe('LIVE');
+    expect(sb.ctx.state.orders.find((o) => o.id === String((taker.json['order'] as Json)['id']))?.status).toBe('CANCELED');
+  });
 });
 
 /** The status-batch data of one order, read by its owner. */

@@ -4,6 +4,7 @@ import { fokAmounts, limitAmounts, parseAmount, parsePrice, parseSize } from '..
 import { signOrder } from '../../src/core/trade/eip712.js';
 import { newClientOrderId, newSalt, prepareOrder } from '../../src/core/trade/build.js';
 import { parseOrderInput } from '../../src/core/trade/flow.js';
+import { batchClientId, lineInput } from '../../src/core/trade/batch.js';
 import { parseMarket } from '../../src/core/markets.js';
 import { ValidationError } from '../../src/core/errors.js';
 import { VECTOR_ADDRESS, VECTOR_EXCHANGE, VECTOR_KEY, VECTOR_ORDER, VECTOR_SIGNATURE } from '../helpers/eip712.js';
@@ -93,5 +94,20 @@ describe('request building', () => {
     const ids = new Set(Array.from({ length: 200 }, newClientOrderId));
     expect(ids.size).toBe(200);
     for (let i = 0; i < 200; i++) expect(newSalt()).toBeLessThan(2n ** 53n);
+  });
+});
+
+describe('self-trade prevention policy (--stp, a batch line\'s stp)', () => {
+  it('is parsed, sent at the top level of the body, and changes a batch line\'s id only when given', () => {
+    const base = { market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.4', size: '1', clientId: 'c-1' };
+    expect(parseOrderInput(base).stpPolicy).toBeUndefined();
+    expect(parseOrderInput({ ...base, stp: 'CANCEL_TAKER' }).stpPolicy).toBe('cancel_taker');
+    expect(() => parseOrderInput({ ...base, stp: 'cancel_all' })).toThrow(/stp must be one of cancel_maker, cancel_taker, cancel_both/);
+    expect(lineInput({ ...base, stp: 'cancel_both' }).stp).toBe('cancel_both');
+    const plain = parseOrderInput(lineInput({ market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.4', size: '1' }));
+    // The id of a line without stp is what it was before the field existed (resumable batches;
+    // the value computed by the build before it).
+    expect(batchClientId(plain, 0, 'b')).toBe('pmb-3334b1316bbccde7403c3a14f612e866');
+    expect(batchClientId({ ...plain, stpPolicy: 'cancel_taker' }, 0, 'b')).not.toBe(batchClientId(plain, 0, 'b'));
   });
 });

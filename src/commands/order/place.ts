@@ -42,7 +42,7 @@ export default defineCommand({
   path: ['order', 'place'],
   summary: 'Place a signed order (GTC, FOK, FAK), or a batch from NDJSON',
   description:
-    'Place a signed order. Every order carries a client id (generated when absent, always shown) and is journaled under PM_HOME before it is sent; if an answer is lost, pm asks the exchange by client id before sending again, so re-running the same command with the same --client-id never creates a second order. If the client id already holds an order, pm compares it with the request: the same order is reported (exit 0, alreadyPlaced), a different one is a conflict (exit 5).\n\nBatch: --file orders.ndjson (or - for stdin), one JSON object per line with the fields market, side, outcome, type, price, size, amount, postOnly, clientId, onBehalfOf, delegated, each typed as its flag (postOnly and delegated JSON booleans). A line without clientId gets a deterministic one (pmb-…, from the line\'s order fields and --batch-id), so running the same batch again skips the lines the journal says were placed and places the rest: an interrupted batch is resumed by re-running it. One result per line (NDJSON with --json); exit 8 when some failed, 2 when every line is invalid, 130 on Ctrl-C (placed and unsent lines are listed).\n\nExit codes: 0 placed (or already placed with the same parameters), 2 refused locally (nothing sent), 5 the client id holds a different order, 7 unknown outcome (re-run the same command), 9 refused by the exchange.',
+    'Place a signed order. Every order carries a client id (generated when absent, always shown) and is journaled under PM_HOME before it is sent; if an answer is lost, pm asks the exchange by client id before sending again, so re-running the same command with the same --client-id never creates a second order. If the client id already holds an order, pm compares it with the request: the same order is reported (exit 0, alreadyPlaced), a different one is a conflict (exit 5).\n\nBatch: --file orders.ndjson (or - for stdin), one JSON object per line with the fields market, side, outcome, type, price, size, amount, postOnly, stp, clientId, onBehalfOf, delegated, each typed as its flag (postOnly and delegated JSON booleans). A line without clientId gets a deterministic one (pmb-…, from the line\'s order fields and --batch-id), so running the same batch again skips the lines the journal says were placed and places the rest: an interrupted batch is resumed by re-running it. One result per line (NDJSON with --json); exit 8 when some failed, 2 when every line is invalid, 130 on Ctrl-C (placed and unsent lines are listed).\n\nExit codes: 0 placed (or already placed with the same parameters), 2 refused locally (nothing sent), 5 the client id holds a different order, 7 unknown outcome (re-run the same command), 9 refused by the exchange.',
   args: {
     slug: { description: 'market slug (a child market for NegRisk groups)' },
     side: { description: 'buy or sell', choices: ['buy', 'sell', 'BUY', 'SELL'] },
@@ -54,6 +54,7 @@ export default defineCommand({
     size: { type: 'string', value: 'shares', description: 'shares, up to 3 decimals (GTC, FAK)' },
     amount: { type: 'string', value: 'n', description: 'FOK: USDC to spend (BUY) or shares to sell (SELL)' },
     postOnly: { type: 'boolean', description: 'GTC only: refuse if it would match immediately' },
+    stp: { type: 'string', value: 'policy', description: 'if it would match your own resting order: cancel_maker (the exchange default: cancel that order and go on), cancel_taker (stop this order there), cancel_both', choices: ['cancel_maker', 'cancel_taker', 'cancel_both'] },
     clientId: { type: 'string', value: 'id', description: 'your idempotency key (≤128 chars); generated when absent' },
     onBehalfOf: { type: 'positiveInt', value: 'profileId', description: 'trade for a partner sub-account' },
     delegated: { type: 'boolean', description: 'unsigned order; the server signs for the sub-account (needs --on-behalf-of)' },
@@ -66,6 +67,7 @@ export default defineCommand({
     'pm order place btc-100k-2026 buy yes --type fok --amount 25',
     'pm order place btc-100k-2026 sell no --type fak --price 0.61 --size 5 --client-id bot-42',
     'pm order place btc-100k-2026 buy yes --price 0.40 --size 10 --post-only --dry-run',
+    'pm order place btc-100k-2026 buy yes --price 0.55 --size 10 --stp cancel_taker',
     "pm --json order place --file orders.ndjson | jq -c 'select(.ok | not)'",
     'pm order place --file orders.ndjson --batch-id 2026-01-31',
   ],
@@ -90,6 +92,7 @@ export default defineCommand({
       clientId: opts.clientId,
       onBehalfOf,
       delegated: opts.delegated,
+      stp: opts.stp,
     });
     const deps = await tradingDeps(ctx, { actingAs: onBehalfOf });
     if (opts.dryRun) {

@@ -24,6 +24,7 @@ export function placedJson(p: Placed, _s: OrderSummary | null): Record<string, u
     amount: v.amount,
     matched: p.matched,
     settlementStatus: p.settlementStatus,
+    reason: p.reason,
     filled: {
       shares: formatUnits(t.contractsNet),
       sharesRaw: t.contractsNet.toString(),
@@ -52,13 +53,20 @@ export function placedText(out: Output, p: Placed, _s: OrderSummary | null): voi
   ];
   if (s) pairs.push(['order', `${s.type} ${s.side} ${s.outcome} ${s.size !== null ? `${s.size} @ ${s.price ?? ''}` : `${s.amount ?? ''} ${s.side === 'BUY' ? 'USDC' : 'shares'}`}`]);
   const immediate = s !== null && s.type !== 'GTC';
-  const state = p.matched
-    ? immediate && s?.type === 'FAK' && s.size !== null && t.contractsGross < parseUnits(s.size)
-      ? 'partially filled; the rest was killed (FAK)'
-      : 'matched'
-    : immediate
-      ? `killed: nothing filled (${s?.type ?? ''} does not rest)`
-      : 'resting on the book';
+  const stp = p.reason === 'STP_TAKER_REJECTED';
+  const state = stp
+    ? p.matched
+      ? 'partially matched; the rest was cancelled: it would have matched your own resting order (--stp cancel_taker/cancel_both)'
+      : 'cancelled: it would have matched your own resting order (--stp cancel_taker/cancel_both)'
+    : p.matched
+      ? immediate && s?.type === 'FAK' && s.size !== null && t.contractsGross < parseUnits(s.size)
+        ? 'partially filled; the rest was killed (FAK)'
+        : 'matched'
+      : p.settlementStatus === 'CANCELED'
+        ? `cancelled by the exchange${p.reason ? ` (${p.reason})` : ''}`
+        : immediate
+          ? `killed: nothing filled (${s?.type ?? ''} does not rest)`
+          : 'resting on the book';
   pairs.push(['status', `${state}, settlement ${p.settlementStatus}`]);
   if (t.contractsGross > 0n) {
     pairs.push(['filled', `${formatUnits(t.contractsNet)} shares at avg ${formatUnits((t.usdGross * 1_000_000n) / t.contractsGross)} ($${formatUnits(t.usdGross, 6, 2)})`]);

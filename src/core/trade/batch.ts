@@ -12,7 +12,7 @@ import type { OrderBody } from './build.js';
 import type { Placed } from './place.js';
 
 /** The fields a batch line may have, with the flag each one mirrors. */
-export const LINE_FIELDS = ['market', 'slug', 'side', 'outcome', 'type', 'price', 'size', 'amount', 'postOnly', 'clientId', 'clientOrderId', 'onBehalfOf', 'delegated'] as const;
+export const LINE_FIELDS = ['market', 'slug', 'side', 'outcome', 'type', 'price', 'size', 'amount', 'postOnly', 'stp', 'clientId', 'clientOrderId', 'onBehalfOf', 'delegated'] as const;
 
 const decimal = (v: unknown, field: string): string | undefined => {
   if (v === undefined || v === null) return undefined;
@@ -56,6 +56,7 @@ export function lineInput(o: unknown): OrderInput {
     size: decimal(r['size'], 'size'),
     amount: decimal(r['amount'], 'amount'),
     postOnly: flag(r['postOnly'], 'postOnly'),
+    stp: text(r['stp'], 'stp'),
     clientId: text(r['clientId'], 'clientId') ?? text(r['clientOrderId'], 'clientOrderId'),
     onBehalfOf: profileId(r['onBehalfOf'], 'onBehalfOf'),
     delegated: flag(r['delegated'], 'delegated'),
@@ -69,7 +70,8 @@ export function lineInput(o: unknown): OrderInput {
  * what an interrupted run placed; editing one line changes only that line's id.
  */
 export function batchClientId(p: ParsedOrder, occurrence: number, batchId = ''): string {
-  const fields = [p.slug, p.side, p.outcome, p.type, p.price ?? '', p.size ?? '', p.amount ?? '', p.postOnly, p.onBehalfOf ?? '', p.delegated].map(String);
+  // (The policy only when given, so that the ids of lines without one stay what they were.)
+  const fields = [p.slug, p.side, p.outcome, p.type, p.price ?? '', p.size ?? '', p.amount ?? '', p.postOnly, p.onBehalfOf ?? '', p.delegated, ...(p.stpPolicy ? [p.stpPolicy] : [])].map(String);
   const h = createHash('sha256').update(['pm-batch-v1', batchId, ...fields, String(occurrence)].join('\n')).digest('hex');
   return `pmb-${h.slice(0, 32)}`;
 }
@@ -129,6 +131,7 @@ function fromJournal(e: JournalEntry, p: ParsedOrder): Placed {
     marketSlug: p.slug,
     matched: false,
     settlementStatus: 'UNKNOWN',
+    reason: null,
     totals: { contractsGross: 0n, contractsFee: 0n, contractsNet: 0n, usdGross: 0n, usdFee: 0n, usdNet: 0n },
     makerMatches: 0,
     feeRateBps: null,

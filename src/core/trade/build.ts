@@ -24,6 +24,8 @@ export interface OrderParams {
   ownerId: number;
   onBehalfOf?: number | undefined;
   delegated?: boolean | undefined;
+  /** Self-trade prevention (absent: the exchange's default, cancel_maker). */
+  stpPolicy?: 'cancel_maker' | 'cancel_taker' | 'cancel_both' | undefined;
   feeRateBps: number;
   /** The signing wallet; null for delegated orders. */
   maker: Hex | null;
@@ -55,6 +57,7 @@ export interface OrderBody {
   ownerId: number;
   postOnly?: boolean;
   clientOrderId: string;
+  stpPolicy?: 'cancel_maker' | 'cancel_taker' | 'cancel_both';
   onBehalfOf?: number;
 }
 
@@ -168,6 +171,7 @@ export function prepareOrder(p: OrderParams): { unsigned: UnsignedOrder; body: O
     ownerId,
     ...(p.postOnly && p.type === 'GTC' ? { postOnly: true } : {}),
     clientOrderId: p.clientOrderId,
+    ...(p.stpPolicy !== undefined ? { stpPolicy: p.stpPolicy } : {}),
     ...(p.onBehalfOf !== undefined ? { onBehalfOf: p.onBehalfOf } : {}),
   };
   return { unsigned, body, exchange: m.venue.exchange as Hex };

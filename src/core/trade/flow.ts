@@ -28,6 +28,8 @@ export interface OrderInput {
   clientId?: string | undefined;
   onBehalfOf?: number | undefined;
   delegated?: boolean | undefined;
+  /** Self-trade prevention: cancel_maker (the exchange's default), cancel_taker or cancel_both. */
+  stp?: string | undefined;
 }
 
 export interface ParsedOrder {
@@ -42,7 +44,12 @@ export interface ParsedOrder {
   clientOrderId: string;
   onBehalfOf: number | undefined;
   delegated: boolean;
+  stpPolicy: StpPolicy | undefined;
 }
+
+/** Self-trade prevention policies (wire-facts §3.7; unsigned, top level of the create body). */
+export const STP_POLICIES = ['cancel_maker', 'cancel_taker', 'cancel_both'] as const;
+export type StpPolicy = (typeof STP_POLICIES)[number];
 
 function oneOf<T extends string>(v: string | undefined, allowed: readonly T[], field: string): T {
   const u = (v ?? '').toUpperCase();
@@ -77,6 +84,7 @@ export function parseOrderInput(i: OrderInput): ParsedOrder {
     clientOrderId: checkClientOrderId(i.clientId ?? newClientOrderId()),
     onBehalfOf: i.onBehalfOf,
     delegated: i.delegated === true,
+    stpPolicy: i.stp === undefined ? undefined : (oneOf(i.stp, STP_POLICIES.map((x) => x.toUpperCase()), 'stp').toLowerCase() as StpPolicy),
   };
 }
 
@@ -133,6 +141,7 @@ export async function buildSignedOrder(deps: SignDeps, p: ParsedOrder): Promise<
     ownerId: owner.profileId,
     onBehalfOf: p.onBehalfOf,
     delegated: p.delegated,
+    stpPolicy: p.stpPolicy,
     feeRateBps: owner.feeRateBps,
     maker: account ? (account.address as Hex) : null,
     salt: newSalt(),

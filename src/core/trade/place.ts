@@ -48,6 +48,8 @@ export interface Placed {
   marketSlug: string;
   matched: boolean;
   settlementStatus: string;
+  /** Why the exchange ended the order at once, when it says (e.g. STP_TAKER_REJECTED); else null. */
+  reason: string | null;
   totals: Totals;
   makerMatches: number;
   feeRateBps: number | null;
@@ -96,6 +98,7 @@ export function parsePlaced(d: unknown, clientOrderId: string, marketSlug: strin
     marketSlug: marketSlug || str(mkt, 'slug'),
     matched: ex['matched'] === true,
     settlementStatus: str(ex, 'settlementStatus') || str(order, 'settlementStatus') || 'UNKNOWN',
+    reason: str(ex, 'reason') || null,
     totals: { contractsGross: big(t['contractsGross']), contractsFee: big(t['contractsFee']), contractsNet: big(t['contractsNet']), usdGross: big(t['usdGross']), usdFee: big(t['usdFee']), usdNet: big(t['usdNet']) },
     makerMatches: Array.isArray(d['makerMatches']) ? d['makerMatches'].length : 0,
     feeRateBps: typeof ex['feeRateBps'] === 'number' ? ex['feeRateBps'] : null,

@@ -2,7 +2,8 @@
 // wire-facts §3 describe, then hand it to the engine. Every refusal is {status, message}.
 import { getAddress, isAddress } from 'viem';
 import { ZERO_ADDRESS, checkOrderSignature, signOrderWithKey, type SignedOrderFields } from '../eip712.js';
-import { submitOrder } from '../engine.js';
+import { STP_POLICIES, submitOrder } from '../engine.js';
+import type { StpPolicy } from '../engine.js';
 import { missingFor } from '../partner/allowances.js';
 import { orderChainRefusal } from '../chainref.js';
 import { scheduleSettlement } from '../settlement.js';
@@ -144,6 +145,12 @@ export async function createOrder(req: SandboxRequest, ctx: SandboxContext): Pro
     }
     clientOrderId = clientOrderIdRaw;
   }
+  // Self-trade prevention (wire-facts §3.7: top level, unsigned; the exchange's default is cancel_maker).
+  const stpRaw = body['stpPolicy'];
+  if (stpRaw !== undefined && stpRaw !== null && !STP_POLICIES.includes(stpRaw as StpPolicy)) {
+    return fail(400, `stpPolicy must be one of ${STP_POLICIES.join(', ')}`);
+  }
+  const stpPolicy: StpPolicy = (stpRaw ?? 'cancel_maker') as StpPolicy;
   const stale = receiveWindowRefusal(body['timestamp'], body['recvWindow'], ctx.now());
   if (stale !== null) return stale;
 
@@ -334,6 +341,7 @@ export async function createOrder(req: SandboxRequest, ctx: SandboxContext): Pro
       clientOrderId,
       feeRateBps,
       signedOrder,
+      stpPolicy,
     },
     ctx.now(),
   );

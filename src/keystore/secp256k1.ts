@@ -13,6 +13,7 @@ import { createECDH, createHmac, randomBytes } from 'node:crypto';
 import type { ECDH } from 'node:crypto';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { Hex } from 'viem';
+import { ValidationError } from '../core/errors.js';
 
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const HALF_N = N >> 1n;
@@ -32,9 +33,10 @@ export function publicKeyOf(privateKey: Hex): Hex {
   return `0x${e.getPublicKey('hex', 'uncompressed')}`;
 }
 
-/** The EIP-55 checksummed address of an uncompressed public key (0x04…). */
-export function addressOfPublicKey(publicKey: Hex): Hex {
-  const lower = Buffer.from(keccak_256(Buffer.from(publicKey.slice(4), 'hex'))).toString('hex', 12);
+/** EIP-55 checksummed form of a 20-byte hex address (with or without 0x). */
+export function checksumAddress(address: string): Hex {
+  const lower = address.replace(/^0x/i, '').toLowerCase();
+  if (!/^[0-9a-f]{40}$/.test(lower)) throw new ValidationError(`"${address}" is not a 20-byte hex address`);
   const h = keccak_256(Buffer.from(lower, 'latin1'));
   let out = '0x';
   for (let i = 0; i < 40; i++) {
@@ -42,6 +44,11 @@ export function addressOfPublicKey(publicKey: Hex): Hex {
     out += (i % 2 === 0 ? byte >> 4 : byte & 0x0f) >= 8 ? lower.charAt(i).toUpperCase() : lower.charAt(i);
   }
   return out as Hex;
+}
+
+/** The EIP-55 checksummed address of an uncompressed public key (0x04…). */
+export function addressOfPublicKey(publicKey: Hex): Hex {
+  return checksumAddress(Buffer.from(keccak_256(Buffer.from(publicKey.slice(4), 'hex'))).toString('hex', 12));
 }
 
 /** A new random private key (32 bytes from the OS's CSPRNG, 0 < key < n, as viem's generatePrivateKey). */

@@ -9,7 +9,9 @@ import { scrypt as scryptCb } from 'node:crypto';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { Hex } from 'viem';
 import { AuthError, ValidationError } from '../core/errors.js';
-import { addressOfKey } from './secp256k1.js';
+import { addressOfKey, checksumAddress } from './secp256k1.js';
+
+export { checksumAddress };
 
 export interface ScryptParams {
   dklen: number;
@@ -63,19 +65,6 @@ const MAX_PBKDF2_ROUNDS = 10_000_000;
 // Private key checks live in key.ts (the env-key path loads no keystore file code).
 export { isValidPrivateKey, parsePrivateKey } from './key.js';
 import { isValidPrivateKey, parsePrivateKey } from './key.js';
-
-/** EIP-55 checksummed form of a 20-byte hex address (with or without 0x). */
-export function checksumAddress(address: string): Hex {
-  const lower = address.replace(/^0x/i, '').toLowerCase();
-  if (!/^[0-9a-f]{40}$/.test(lower)) throw new ValidationError(`"${address}" is not a 20-byte hex address`);
-  const hash = Buffer.from(keccak_256(new TextEncoder().encode(lower))).toString('hex');
-  let out = '0x';
-  for (let i = 0; i < 40; i++) {
-    const c = lower[i] ?? '';
-    out += parseInt(hash[i] ?? '0', 16) >= 8 ? c.toUpperCase() : c;
-  }
-  return out as Hex;
-}
 
 /**
  * Encrypts arbitrary bytes into a V3 envelope (used for token secrets; wallets go through

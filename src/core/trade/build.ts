@@ -11,6 +11,10 @@ import type { Hex, UnsignedOrder } from './eip712.js';
 export type OrderType = 'GTC' | 'FOK' | 'FAK';
 export type Outcome = 'YES' | 'NO';
 
+/** Self-trade prevention policies (wire-facts §3.7; unsigned, at the top level of the create body). */
+export const STP_POLICIES = ['cancel_maker', 'cancel_taker', 'cancel_both'] as const;
+export type StpPolicy = (typeof STP_POLICIES)[number];
+
 export interface OrderParams {
   market: Market;
   outcome: Outcome;
@@ -25,7 +29,7 @@ export interface OrderParams {
   onBehalfOf?: number | undefined;
   delegated?: boolean | undefined;
   /** Self-trade prevention (absent: the exchange's default, cancel_maker). */
-  stpPolicy?: 'cancel_maker' | 'cancel_taker' | 'cancel_both' | undefined;
+  stpPolicy?: StpPolicy | undefined;
   feeRateBps: number;
   /** The signing wallet; null for delegated orders. */
   maker: Hex | null;
@@ -57,7 +61,7 @@ export interface OrderBody {
   ownerId: number;
   postOnly?: boolean;
   clientOrderId: string;
-  stpPolicy?: 'cancel_maker' | 'cancel_taker' | 'cancel_both';
+  stpPolicy?: StpPolicy;
   onBehalfOf?: number;
 }
 

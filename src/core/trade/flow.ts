@@ -7,8 +7,8 @@ import { slugFrom } from '../markets.js';
 import { formatUnits } from '../money.js';
 import { checkFokSellAmount, parseAmount, parsePrice, parseSize } from './amounts.js';
 import type { Side } from './amounts.js';
-import { checkClientOrderId, checkShape, newClientOrderId, newSalt, prepareOrder } from './build.js';
-import type { OrderBody, OrderType, Outcome } from './build.js';
+import { checkClientOrderId, checkShape, newClientOrderId, newSalt, prepareOrder, STP_POLICIES } from './build.js';
+import type { OrderBody, OrderType, Outcome, StpPolicy } from './build.js';
 import { signOrder } from './eip712.js';
 import type { Hex } from './eip712.js';
 import type { TradeCache } from './session.js';
@@ -46,10 +46,6 @@ export interface ParsedOrder {
   delegated: boolean;
   stpPolicy: StpPolicy | undefined;
 }
-
-/** Self-trade prevention policies (wire-facts §3.7; unsigned, top level of the create body). */
-export const STP_POLICIES = ['cancel_maker', 'cancel_taker', 'cancel_both'] as const;
-export type StpPolicy = (typeof STP_POLICIES)[number];
 
 function oneOf<T extends string>(v: string | undefined, allowed: readonly T[], field: string): T {
   const u = (v ?? '').toUpperCase();

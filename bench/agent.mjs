@@ -25,12 +25,42 @@ export async function run() {
     const env = envFor(home, ready);
     const rounds = Number(process.env.BENCH_ROUNDS ?? 15);
     let i = 0;
-    const args = () => ['--json', 'order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.2', '--size', '1', '--client-id', `agent-${i++}`];
-    const r = interleaved([
-      { name: 'node -e 0', cmd: process.execPath, args: ['-e', '0'] },
-      { name: 'pm order place (env credentials)', cmd: process.execPath, get args() { return [bin, ...args()]; }, env },
-      { name: 'pm order place (keystore, agent running)', cmd: process.execPath, get args() { return [bin, ...args()]; }, env: ksEnv },
-    ], rounds);
+    const args = () => [
+      '--json',
+      'order',
+      'place',
+      'btc-100k-2026',
+      'buy',
+      'yes',
+      '--price',
+      '0.2',
+      '--size',
+      '1',
+      '--client-id',
+      `agent-${i++}`,
+    ];
+    const r = interleaved(
+      [
+        { name: 'node -e 0', cmd: process.execPath, args: ['-e', '0'] },
+        {
+          name: 'pm order place (env credentials)',
+          cmd: process.execPath,
+          get args() {
+            return [bin, ...args()];
+          },
+          env,
+        },
+        {
+          name: 'pm order place (keystore, agent running)',
+          cmd: process.execPath,
+          get args() {
+            return [bin, ...args()];
+          },
+          env: ksEnv,
+        },
+      ],
+      rounds,
+    );
     pmSync(['lock'], ksEnv);
     const base = r['node -e 0'].median;
     const envMs = r['pm order place (env credentials)'].median;

@@ -13,26 +13,52 @@ import { performance } from 'node:perf_hooks';
  */
 export async function startSandboxProcess(home, opts = {}) {
   const bin = new URL('../bin/pm.js', import.meta.url).pathname;
-  const args = opts.profile ? [new URL('./sandbox-server.mjs', import.meta.url).pathname, opts.profile] : [bin, '--json', 'sandbox', 'start', '--port', '0', '--ephemeral'];
-  const proc = spawn(process.execPath, args, { env: { ...process.env, PM_HOME: home, ...(opts.env ?? {}) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const args = opts.profile
+    ? [new URL('./sandbox-server.mjs', import.meta.url).pathname, opts.profile]
+    : [bin, '--json', 'sandbox', 'start', '--port', '0', '--ephemeral'];
+  const proc = spawn(process.execPath, args, {
+    env: { ...process.env, PM_HOME: home, ...(opts.env ?? {}) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const ready = await new Promise((resolve, reject) => {
     let buf = '';
-    const onData = (c) => { buf += c; const i = buf.indexOf('\n'); if (i >= 0) { proc.stdout.off('data', onData); resolve(JSON.parse(buf.slice(0, i))); } };
+    const onData = (c) => {
+      buf += c;
+      const i = buf.indexOf('\n');
+      if (i >= 0) {
+        proc.stdout.off('data', onData);
+        resolve(JSON.parse(buf.slice(0, i)));
+      }
+    };
     proc.stdout.on('data', onData);
     proc.on('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
   });
   /** Sends SIGUSR2 and waits for the server's answer line ("profiling" / "profiled"). */
-  const toggle = () => new Promise((resolve) => {
-    const onLine = (c) => { if (/profil/.test(String(c))) { proc.stdout.off('data', onLine); resolve(); } };
-    proc.stdout.on('data', onLine);
-    proc.kill('SIGUSR2');
-  });
+  const toggle = () =>
+    new Promise((resolve) => {
+      const onLine = (c) => {
+        if (/profil/.test(String(c))) {
+          proc.stdout.off('data', onLine);
+          resolve();
+        }
+      };
+      proc.stdout.on('data', onLine);
+      proc.kill('SIGUSR2');
+    });
   return { proc, ready, bin, profiler: { toggle } };
 }
 
 export function envFor(home, ready, name = 'alice') {
   const a = ready.accounts.find((x) => x.name === name);
-  return { ...process.env, PM_HOME: home, PM_BASE_URL: ready.baseUrl, PM_TOKEN_ID: a.token.tokenId, PM_TOKEN_SECRET: a.token.secret, PM_PRIVATE_KEY: a.privateKey, CI: '1' };
+  return {
+    ...process.env,
+    PM_HOME: home,
+    PM_BASE_URL: ready.baseUrl,
+    PM_TOKEN_ID: a.token.tokenId,
+    PM_TOKEN_SECRET: a.token.secret,
+    PM_PRIVATE_KEY: a.privateKey,
+    CI: '1',
+  };
 }
 
 export async function run() {
@@ -40,13 +66,30 @@ export async function run() {
   const home = mkdtempSync(join(tmpdir(), 'pm-bench-'));
   const { proc, ready, bin } = await startSandboxProcess(home);
   try {
-    const lines = Array.from({ length: n }, (_, i) => JSON.stringify({ market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: (0.3 + (i % 50) / 1000).toFixed(3), size: '1', clientId: `bench-${i}` }));
+    const lines = Array.from({ length: n }, (_, i) =>
+      JSON.stringify({
+        market: 'btc-100k-2026',
+        side: 'buy',
+        outcome: 'yes',
+        price: (0.3 + (i % 50) / 1000).toFixed(3),
+        size: '1',
+        clientId: `bench-${i}`,
+      }),
+    );
     const file = join(home, 'orders.ndjson');
     writeFileSync(file, `${lines.join('\n')}\n`);
     const t = performance.now();
-    const r = spawnSync(process.execPath, [bin, '--json', 'order', 'place', '--file', file], { env: envFor(home, ready), encoding: 'utf8', maxBuffer: 64 << 20 });
+    const r = spawnSync(process.execPath, [bin, '--json', 'order', 'place', '--file', file], {
+      env: envFor(home, ready),
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    });
     const ms = performance.now() - t;
-    const results = r.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const results = r.stdout
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     const ok = results.filter((x) => x.ok).length;
     const n429 = results.filter((x) => x.error?.status === 429).length + (r.stderr.match(/429/g) ?? []).length;
     const min = (n - 1) * 300;

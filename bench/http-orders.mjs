@@ -27,12 +27,23 @@ const MARKETS = ['btc-100k-2026', 'eth-flip-btc', 'sol-500-2026', 'fed-cut-decem
 
 /** Buckets of the server's CPU by what a sample's stack is doing (first match, leaf to root). */
 const BUCKETS = [
-  ['signature verification (secp256k1, keccak)', (f) => /node_modules\/(@noble\/curves|@noble\/hashes|viem)\//.test(f.url) || /sandbox\/eip712\.js/.test(f.url)],
+  [
+    'signature verification (secp256k1, keccak)',
+    (f) => /node_modules\/(@noble\/curves|@noble\/hashes|viem)\//.test(f.url) || /sandbox\/eip712\.js/.test(f.url),
+  ],
   ['socket.io streams', (f) => /sandbox\/stream\.js|socket\.io|engine\.io|\/ws\//.test(f.url)],
-  ['persistence (event log: record capture, append, fdatasync)', (f) => /sandbox\/(log|persist)\.js/.test(f.url) || /^(fdatasync|fsync)$/.test(f.fn)],
+  [
+    'persistence (event log: record capture, append, fdatasync)',
+    (f) => /sandbox\/(log|persist)\.js/.test(f.url) || /^(fdatasync|fsync)$/.test(f.fn),
+  ],
   ['authentication (HMAC, token lookup)', (f) => /sandbox\/auth\.js/.test(f.url)],
   ['book, engine and order checks', (f) => /sandbox\/(engine|book|bookindex|reducer|ledger|orders\/|routes\/orders)/.test(f.url)],
-  ['HTTP server and JSON', (f) => /sandbox\/server\.js|node:_http|node:net|node:internal\/stream|node:internal\/http/.test(f.url) || /^(writev|writeUtf8String|writeLatin1String|parse|stringify)$/.test(f.fn)],
+  [
+    'HTTP server and JSON',
+    (f) =>
+      /sandbox\/server\.js|node:_http|node:net|node:internal\/stream|node:internal\/http/.test(f.url) ||
+      /^(writev|writeUtf8String|writeLatin1String|parse|stringify)$/.test(f.fn),
+  ],
 ];
 function bucketOf(frames) {
   const leaf = frames[0];
@@ -52,8 +63,13 @@ async function measure(persistent) {
   const { parseMarket } = await import('../dist/core/markets.js');
   const { privateKeyToAccount } = await import('viem/accounts');
   const home = mkdtempSync(join(tmpdir(), 'pm-bench-'));
-  const profile = process.env.BENCH_PROFILE_OUT ? `${process.env.BENCH_PROFILE_OUT}.${persistent ? 'disk' : 'memory'}.cpuprofile` : join(home, 'server.cpuprofile');
-  const { proc, ready, profiler } = await startSandboxProcess(home, { profile, env: persistent ? { BENCH_SANDBOX_DIR: join(home, 'sandbox') } : {} });
+  const profile = process.env.BENCH_PROFILE_OUT
+    ? `${process.env.BENCH_PROFILE_OUT}.${persistent ? 'disk' : 'memory'}.cpuprofile`
+    : join(home, 'server.cpuprofile');
+  const { proc, ready, profiler } = await startSandboxProcess(home, {
+    profile,
+    env: persistent ? { BENCH_SANDBOX_DIR: join(home, 'sandbox') } : {},
+  });
   try {
     const base = ready.baseUrl;
     const signers = ready.accounts.filter((a) => ['alice', 'bob', 'partner'].includes(a.name));
@@ -63,11 +79,23 @@ async function measure(persistent) {
       const a = signers[i % signers.length];
       const r = await new Promise((resolve, reject) => {
         const body = JSON.stringify({ label: `bench-${i}` });
-        const req = http.request(`${base}/auth/api-tokens/derive`, { method: 'POST', agent: false, headers: { identity: `Bearer ${a.identityToken}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-          let t = '';
-          res.on('data', (c) => (t += c));
-          res.on('end', () => (res.statusCode === 201 ? resolve(JSON.parse(t)) : reject(new Error(`derive: ${res.statusCode} ${t}`))));
-        });
+        const req = http.request(
+          `${base}/auth/api-tokens/derive`,
+          {
+            method: 'POST',
+            agent: false,
+            headers: {
+              identity: `Bearer ${a.identityToken}`,
+              'content-type': 'application/json',
+              'content-length': Buffer.byteLength(body),
+            },
+          },
+          (res) => {
+            let t = '';
+            res.on('data', (c) => (t += c));
+            res.on('end', () => (res.statusCode === 201 ? resolve(JSON.parse(t)) : reject(new Error(`derive: ${res.statusCode} ${t}`))));
+          },
+        );
         req.on('error', reject);
         req.end(body);
       });
@@ -83,8 +111,17 @@ async function measure(persistent) {
       const tok = tokens[i % tokens.length];
       const acct = tok.account;
       const { unsigned, body, exchange } = prepareOrder({
-        market: markets[i % markets.length], outcome: 'YES', side: 'BUY', type: 'GTC', price: BigInt(100 + (i % 300)) * 1000n, size: 1_000_000n,
-        clientOrderId: `http-${process.pid}-${i}`, ownerId: acct.profileId, feeRateBps: acct.name === 'bob' ? 0 : 300, maker: acct.address, salt: newSalt(),
+        market: markets[i % markets.length],
+        outcome: 'YES',
+        side: 'BUY',
+        type: 'GTC',
+        price: BigInt(100 + (i % 300)) * 1000n,
+        size: 1_000_000n,
+        clientOrderId: `http-${process.pid}-${i}`,
+        ownerId: acct.profileId,
+        feeRateBps: acct.name === 'bob' ? 0 : 300,
+        maker: acct.address,
+        salt: newSalt(),
       });
       body.order.signature = await signOrder(accounts.get(acct.name), exchange, unsigned);
       orders.push({ account: acct.name, json: JSON.stringify(body) });
@@ -99,17 +136,24 @@ async function measure(persistent) {
     const statuses = new Map();
     let next = 0;
     const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-    const post = (o, tok) => new Promise((resolve, reject) => {
-      const ts = new Date().toISOString();
-      const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(o.json), 'lmts-api-key': tok.tokenId, 'lmts-timestamp': ts, 'lmts-signature': sign(tok.secret, ts, 'POST', '/orders', o.json) };
-      const req = http.request(`${base}/orders`, { method: 'POST', agent, headers }, (res) => {
-        let text = '';
-        res.on('data', (c) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode, text }));
+    const post = (o, tok) =>
+      new Promise((resolve, reject) => {
+        const ts = new Date().toISOString();
+        const headers = {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(o.json),
+          'lmts-api-key': tok.tokenId,
+          'lmts-timestamp': ts,
+          'lmts-signature': sign(tok.secret, ts, 'POST', '/orders', o.json),
+        };
+        const req = http.request(`${base}/orders`, { method: 'POST', agent, headers }, (res) => {
+          let text = '';
+          res.on('data', (c) => (text += c));
+          res.on('end', () => resolve({ status: res.statusCode, text }));
+        });
+        req.on('error', reject);
+        req.end(o.json);
       });
-      req.on('error', reject);
-      req.end(o.json);
-    });
     const errors = new Map();
     const worker = async () => {
       while (next < orders.length) {
@@ -169,7 +213,10 @@ export async function run() {
     '',
     '| sandbox state | answers | wall time | orders/s | server busy |',
     '|---|---|---|---|---|',
-    ...modes.map(({ name, r }) => `| ${name} | ${[...r.statuses].map(([st, n]) => `${n}× ${st}`).join(', ')} | ${(r.ms / 1000).toFixed(2)} s | ${r.perSec.toFixed(0)} | ${((100 * r.busy) / r.total).toFixed(0)}% |`),
+    ...modes.map(
+      ({ name, r }) =>
+        `| ${name} | ${[...r.statuses].map(([st, n]) => `${n}× ${st}`).join(', ')} | ${(r.ms / 1000).toFixed(2)} s | ${r.perSec.toFixed(0)} | ${((100 * r.busy) / r.total).toFixed(0)}% |`,
+    ),
     '',
     "Server CPU by what a sample's stack is doing (self time; idle left out; share of busy time):",
     '',

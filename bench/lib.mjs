@@ -25,7 +25,9 @@ export function interleaved(cases, rounds) {
   const samples = Object.fromEntries(cases.map((c) => [c.name, []]));
   for (const c of cases) timeProcess(c.cmd, c.args, c.env); // warm-up
   for (let i = 0; i < rounds; i++) for (const c of cases) samples[c.name].push(timeProcess(c.cmd, c.args, c.env));
-  return Object.fromEntries(cases.map((c) => [c.name, { median: median(samples[c.name]), min: Math.min(...samples[c.name]), samples: samples[c.name] }]));
+  return Object.fromEntries(
+    cases.map((c) => [c.name, { median: median(samples[c.name]), min: Math.min(...samples[c.name]), samples: samples[c.name] }]),
+  );
 }
 
 /**
@@ -46,18 +48,26 @@ export const fmt = (ms) => `${ms.toFixed(1)} ms`;
 export function requestJson(url, method = 'GET', body = undefined) {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = http.request(url, { method, agent: false, headers: payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {} }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (text += c));
-      res.on('end', () => {
-        try {
-          resolve({ status: res.statusCode, json: JSON.parse(text) });
-        } catch (e) {
-          reject(new Error(`${method} ${url}: ${res.statusCode} ${text.slice(0, 200)}`));
-        }
-      });
-    });
+    const req = http.request(
+      url,
+      {
+        method,
+        agent: false,
+        headers: payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {},
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (text += c));
+        res.on('end', () => {
+          try {
+            resolve({ status: res.statusCode, json: JSON.parse(text) });
+          } catch (_e) {
+            reject(new Error(`${method} ${url}: ${res.statusCode} ${text.slice(0, 200)}`));
+          }
+        });
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });

@@ -61,16 +61,23 @@ export async function run() {
       '',
       '| active markets | pages | rounds | median | best | `node -e 0` | vs `node -e 0` |',
       '|---|---|---|---|---|---|---|',
-      ...rows.map((r) => `| ${r.n.toLocaleString('en-US')} | ${r.pages} | ${r.rounds} | ${fmt(r.pm)} | ${fmt(r.best)} | ${fmt(r.node)} | ${(r.pm / r.node).toFixed(2)}× |`),
+      ...rows.map(
+        (r) =>
+          `| ${r.n.toLocaleString('en-US')} | ${r.pages} | ${r.rounds} | ${fmt(r.pm)} | ${fmt(r.best)} | ${fmt(r.node)} | ${(r.pm / r.node).toFixed(2)}× |`,
+      ),
       '',
-      big ? `Target (issue 15): 10,000 markets under 3 s end to end — ${big.pm < 3000 ? 'met' : '**not met**'} (${(big.pm / 1000).toFixed(2)} s).` : 'Target (issue 15): 10,000 markets under 3 s end to end — not measured in this run.',
+      big
+        ? `Target (issue 15): 10,000 markets under 3 s end to end — ${big.pm < 3000 ? 'met' : '**not met**'} (${(big.pm / 1000).toFixed(2)} s).`
+        : 'Target (issue 15): 10,000 markets under 3 s end to end — not measured in this run.',
     ];
     if (rows.length >= 3) {
       // Marginal cost per market between sizes: equal when the whole listing is linear.
       const marg = (a, b) => (b.pm - a.pm) / (b.n - a.n);
       const m1 = marg(rows[0], rows[1]);
       const m2 = marg(rows[1], rows[2]);
-      lines.push(`Marginal time per market: ${m1.toFixed(3)} ms from ${rows[0].n.toLocaleString('en-US')} to ${rows[1].n.toLocaleString('en-US')}, ${m2.toFixed(3)} ms from ${rows[1].n.toLocaleString('en-US')} to ${rows[2].n.toLocaleString('en-US')} (${(m2 / m1).toFixed(2)}×; 1.00× = linear).`);
+      lines.push(
+        `Marginal time per market: ${m1.toFixed(3)} ms from ${rows[0].n.toLocaleString('en-US')} to ${rows[1].n.toLocaleString('en-US')}, ${m2.toFixed(3)} ms from ${rows[1].n.toLocaleString('en-US')} to ${rows[2].n.toLocaleString('en-US')} (${(m2 / m1).toFixed(2)}×; 1.00× = linear).`,
+      );
     }
     return { title: '`markets list --all` at 100 / 1,000 / 10,000 markets', text: lines.join('\n'), figures: rows };
   } finally {

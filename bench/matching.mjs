@@ -19,13 +19,30 @@ export async function run() {
     }
     let i = 0;
     const place = (owner, side, tick, size) =>
-      submitOrder(state, {
-        ownerId: owner, marketSlug: m.slug, tokenId: yes, side, orderType: 'GTC', price: BigInt(tick) * 1000n, size,
-        makerAmount: 0n, takerAmount: 0n, postOnly: false, clientOrderId: null, feeRateBps: owner === IDS.bob ? 0 : 300, signedOrder: {}, id: `b-${resting}-${i++}`,
-      }, 1_700_000_000_000 + i);
+      submitOrder(
+        state,
+        {
+          ownerId: owner,
+          marketSlug: m.slug,
+          tokenId: yes,
+          side,
+          orderType: 'GTC',
+          price: BigInt(tick) * 1000n,
+          size,
+          makerAmount: 0n,
+          takerAmount: 0n,
+          postOnly: false,
+          clientOrderId: null,
+          feeRateBps: owner === IDS.bob ? 0 : 300,
+          signedOrder: {},
+          id: `b-${resting}-${i++}`,
+        },
+        1_700_000_000_000 + i,
+      );
     // Resting: bids 0.100–0.449 (alice) and asks 0.551–0.900 (bob), 1,000 shares each.
     for (let n = 0; n < resting; n++) {
-      const r = n % 2 === 0 ? place(IDS.alice, 'BUY', 100 + (n % 350), 1_000_000_000n) : place(IDS.bob, 'SELL', 551 + (n % 350), 1_000_000_000n);
+      const r =
+        n % 2 === 0 ? place(IDS.alice, 'BUY', 100 + (n % 350), 1_000_000_000n) : place(IDS.bob, 'SELL', 551 + (n % 350), 1_000_000_000n);
       if (!r.ok) throw new Error(r.message);
     }
     const live = () => state.orders.filter((o) => o.status === 'LIVE').length;
@@ -41,7 +58,10 @@ export async function run() {
   }
   const rows = sizes.map(flow);
   const ref = rows[0];
-  const lines = rows.map((r) => `| ${r.resting.toLocaleString('en-US')} | ${r.ok}/${k} filled | ${r.ms.toFixed(0)} ms | ${Math.round(r.perSec).toLocaleString('en-US')} | ${(ref.perSec / r.perSec).toFixed(2)}× |`);
+  const lines = rows.map(
+    (r) =>
+      `| ${r.resting.toLocaleString('en-US')} | ${r.ok}/${k} filled | ${r.ms.toFixed(0)} ms | ${Math.round(r.perSec).toLocaleString('en-US')} | ${(ref.perSec / r.perSec).toFixed(2)}× |`,
+  );
   const worst = ref.perSec / rows[rows.length - 1].perSec;
   return {
     title: 'Sandbox matching (in-process)',

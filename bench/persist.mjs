@@ -26,7 +26,26 @@ export async function run() {
       const bob = state.profiles.find((p) => p.name === 'bob');
       let i = 0;
       const place = () => {
-        const r = submitOrder(state, { ownerId: bob.id, marketSlug: m.slug, tokenId: m.positionIds[0], side: 'BUY', orderType: 'GTC', price: 10_000n + BigInt(i % 50) * 1000n, size: 1_000_000n, makerAmount: 0n, takerAmount: 0n, postOnly: false, clientOrderId: `bench-${i}`, feeRateBps: 0, signedOrder: { salt: i }, id: `bench-${n}-${i}` }, Date.now());
+        const r = submitOrder(
+          state,
+          {
+            ownerId: bob.id,
+            marketSlug: m.slug,
+            tokenId: m.positionIds[0],
+            side: 'BUY',
+            orderType: 'GTC',
+            price: 10_000n + BigInt(i % 50) * 1000n,
+            size: 1_000_000n,
+            makerAmount: 0n,
+            takerAmount: 0n,
+            postOnly: false,
+            clientOrderId: `bench-${i}`,
+            feeRateBps: 0,
+            signedOrder: { salt: i },
+            id: `bench-${n}-${i}`,
+          },
+          Date.now(),
+        );
         i += 1;
         if (!r.ok) throw new Error(r.message);
       };
@@ -67,7 +86,13 @@ export async function run() {
         whole.push(performance.now() - t);
       }
       const sorted = [...s.samples].sort((a, b) => a - b);
-      rows.push({ n: s.n, median: median(sorted), p95: sorted[Math.floor(sorted.length * 0.95)], engine: median(s.engine), whole: median(whole) });
+      rows.push({
+        n: s.n,
+        median: median(sorted),
+        p95: sorted[Math.floor(sorted.length * 0.95)],
+        engine: median(s.engine),
+        whole: median(whole),
+      });
     }
     // Writes keep being acknowledged while a background snapshot of the big state runs.
     const big = setups[setups.length - 1];

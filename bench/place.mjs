@@ -13,8 +13,36 @@ export async function run() {
     const env = envFor(home, ready);
     const rounds = Number(process.env.BENCH_ROUNDS ?? 15);
     let i = 0;
-    const place = { name: 'pm order place (GTC, resting)', cmd: process.execPath, get args() { return [bin, '--json', 'order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.2', '--size', '1', '--client-id', `place-${i++}`]; }, env };
-    const r = interleaved([{ name: 'node -e 0', cmd: process.execPath, args: ['-e', '0'] }, place, { name: 'pm --json markets show', cmd: process.execPath, args: [bin, '--json', 'markets', 'show', 'btc-100k-2026'], env }], rounds);
+    const place = {
+      name: 'pm order place (GTC, resting)',
+      cmd: process.execPath,
+      get args() {
+        return [
+          bin,
+          '--json',
+          'order',
+          'place',
+          'btc-100k-2026',
+          'buy',
+          'yes',
+          '--price',
+          '0.2',
+          '--size',
+          '1',
+          '--client-id',
+          `place-${i++}`,
+        ];
+      },
+      env,
+    };
+    const r = interleaved(
+      [
+        { name: 'node -e 0', cmd: process.execPath, args: ['-e', '0'] },
+        place,
+        { name: 'pm --json markets show', cmd: process.execPath, args: [bin, '--json', 'markets', 'show', 'btc-100k-2026'], env },
+      ],
+      rounds,
+    );
     const base = r['node -e 0'].median;
     const rows = Object.entries(r).map(([k, v]) => `| ${k} | ${fmt(v.median)} | ${fmt(v.min)} | ${(v.median / base).toFixed(2)}× |`);
     return {

@@ -20,14 +20,18 @@ function mapOf(url) {
   return maps.get(url);
 }
 
-const short = (p) => p.replace(/^file:\/\//, '').replace(/^.*\/node_modules\//, 'node_modules/').replace(/^.*?\/(src|dist|bench)\//, '$1/');
+const short = (p) =>
+  p
+    .replace(/^file:\/\//, '')
+    .replace(/^.*\/node_modules\//, 'node_modules/')
+    .replace(/^.*?\/(src|dist|bench)\//, '$1/');
 
 /** One frame as "function file:line" (1-based), through the source map when there is one. */
 export function frameName(cf) {
   const sm = cf.url ? mapOf(cf.url) : null;
   if (sm) {
     const e = sm.findEntry(cf.lineNumber, cf.columnNumber);
-    if (e && e.originalSource) return `${e.name ?? cf.functionName ?? '(anonymous)'} ${short(e.originalSource)}:${e.originalLine + 1}`;
+    if (e?.originalSource) return `${e.name ?? cf.functionName ?? '(anonymous)'} ${short(e.originalSource)}:${e.originalLine + 1}`;
   }
   const fn = cf.functionName || (cf.url ? '(anonymous)' : '');
   return cf.url ? `${fn} ${short(cf.url)}:${cf.lineNumber + 1}` : fn;
@@ -65,5 +69,6 @@ export const readProfile = (file) => JSON.parse(readFileSync(file, 'utf8'));
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const { total, times } = selfTimes(readProfile(process.argv[2]));
   console.log(`total ${total.toFixed(0)} ms`);
-  for (const [k, v] of times.slice(0, Number(process.argv[3] ?? 30))) console.log(`${v.toFixed(1).padStart(9)} ${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`);
+  for (const [k, v] of times.slice(0, Number(process.argv[3] ?? 30)))
+    console.log(`${v.toFixed(1).padStart(9)} ${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`);
 }

@@ -10,7 +10,22 @@ import { performance } from 'node:perf_hooks';
 import { envFor, startSandboxProcess } from './batch.mjs';
 
 function placeArgs(bin, id, i) {
-  return [bin, '--verbose', '--json', 'order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', (0.2 + (i % 50) / 1000).toFixed(3), '--size', '1', '--client-id', id];
+  return [
+    bin,
+    '--verbose',
+    '--json',
+    'order',
+    'place',
+    'btc-100k-2026',
+    'buy',
+    'yes',
+    '--price',
+    (0.2 + (i % 50) / 1000).toFixed(3),
+    '--size',
+    '1',
+    '--client-id',
+    id,
+  ];
 }
 
 function runPm(args, env) {
@@ -60,7 +75,9 @@ export async function run() {
     const n = workers * each;
     const floor = (n - 1) * 300 + single;
     const ok = codes[0] ?? 0;
-    const exits = Object.entries(codes).map(([c, k]) => `${k}× exit ${c}`).join(', ');
+    const exits = Object.entries(codes)
+      .map(([c, k]) => `${k}× exit ${c}`)
+      .join(', ');
     return {
       title: 'Rate limit across processes',
       text: `${workers} workers × ${each} orders, each order a new \`pm --verbose --json order place\` process, all with alice's token (PM_TOKEN_ID/PM_TOKEN_SECRET/PM_PRIVATE_KEY) and one PM_HOME, against a sandbox in another process on loopback (caches warm, so one request per order). 429s counted from the trace; floor = (n−1) × 300 ms + one \`pm order place\` run alone (${(single / 1000).toFixed(2)} s). Mean wall time of one \`pm order place\` process in the run: ${(runs.reduce((a, b) => a + b, 0) / runs.length / 1000).toFixed(2)} s (each worker must finish one every ${(workers * 0.3).toFixed(1)} s to keep up). Load average (1 min) at the end: ${load} on ${cpus().length} CPUs.\n\n| orders | placed | requests | 429s | wall time | floor | ratio |\n|---|---|---|---|---|---|---|\n| ${n} | ${ok} (${exits}) | ${requests} | ${n429} | ${(ms / 1000).toFixed(2)} s | ${(floor / 1000).toFixed(2)} s | ${(ms / floor).toFixed(3)}× |\n\nTarget: zero 429s within 1.1× the floor — ${n429 === 0 && ms <= 1.1 * floor && ok === n ? 'met' : '**not met**'}.`,

@@ -15,24 +15,57 @@ export async function run() {
   const viemAccount = privateKeyToAccount(key);
   const wallet = new Wallet(key);
   const n = Number(process.env.BENCH_SIGNATURES ?? 1000);
-  const order = (i) => ({ salt: BigInt(1_700_000_000_000 + i), maker: account.address, signer: account.address, taker: '0x0000000000000000000000000000000000000000', tokenId: 12345n + BigInt(i), makerAmount: 4_200_000n, takerAmount: 10_000_000n, expiration: 0n, nonce: 0n, feeRateBps: 300n, side: 0, signatureType: 0 });
+  const order = (i) => ({
+    salt: BigInt(1_700_000_000_000 + i),
+    maker: account.address,
+    signer: account.address,
+    taker: '0x0000000000000000000000000000000000000000',
+    tokenId: 12345n + BigInt(i),
+    makerAmount: 4_200_000n,
+    takerAmount: 10_000_000n,
+    expiration: 0n,
+    nonce: 0n,
+    feeRateBps: 300n,
+    side: 0,
+    signatureType: 0,
+  });
   const domain = orderDomain(exchange);
-  const ours = async () => { for (let i = 0; i < n; i++) await signOrder(account, exchange, order(i)); };
-  const theirs = async () => { for (let i = 0; i < n; i++) await wallet.signTypedData(domain, ORDER_TYPES, order(i)); };
-  const viemTyped = async () => { for (let i = 0; i < n; i++) await viemAccount.signTypedData({ domain, types: ORDER_TYPES, primaryType: 'Order', message: order(i) }); };
-  const native = async () => { for (let i = 0; i < n; i++) signDigestNative(`0x${Buffer.from(orderDigest(exchange, order(i))).toString('hex')}`, key); };
+  const ours = async () => {
+    for (let i = 0; i < n; i++) await signOrder(account, exchange, order(i));
+  };
+  const theirs = async () => {
+    for (let i = 0; i < n; i++) await wallet.signTypedData(domain, ORDER_TYPES, order(i));
+  };
+  const viemTyped = async () => {
+    for (let i = 0; i < n; i++) await viemAccount.signTypedData({ domain, types: ORDER_TYPES, primaryType: 'Order', message: order(i) });
+  };
+  const native = async () => {
+    for (let i = 0; i < n; i++) signDigestNative(`0x${Buffer.from(orderDigest(exchange, order(i))).toString('hex')}`, key);
+  };
   // Same signature from both (RFC 6979), checked once.
   const a = await signOrder(account, exchange, order(1));
   const b = await wallet.signTypedData(domain, ORDER_TYPES, order(1));
   if (a !== b) throw new Error('signatures differ between pm and ethers');
-  if (signDigestNative(`0x${Buffer.from(orderDigest(exchange, order(1))).toString('hex')}`, key) !== a) throw new Error('node:crypto signature differs');
-  await ours(); await theirs(); await viemTyped(); await native(); // warm-up
+  if (signDigestNative(`0x${Buffer.from(orderDigest(exchange, order(1))).toString('hex')}`, key) !== a)
+    throw new Error('node:crypto signature differs');
+  await ours();
+  await theirs();
+  await viemTyped();
+  await native(); // warm-up
   const rounds = { ours: [], ethers: [], viem: [], native: [] };
   for (let r = 0; r < 3; r++) {
-    let t = performance.now(); await ours(); rounds.ours.push((n / (performance.now() - t)) * 1000);
-    t = performance.now(); await theirs(); rounds.ethers.push((n / (performance.now() - t)) * 1000);
-    t = performance.now(); await viemTyped(); rounds.viem.push((n / (performance.now() - t)) * 1000);
-    t = performance.now(); await native(); rounds.native.push((n / (performance.now() - t)) * 1000);
+    let t = performance.now();
+    await ours();
+    rounds.ours.push((n / (performance.now() - t)) * 1000);
+    t = performance.now();
+    await theirs();
+    rounds.ethers.push((n / (performance.now() - t)) * 1000);
+    t = performance.now();
+    await viemTyped();
+    rounds.viem.push((n / (performance.now() - t)) * 1000);
+    t = performance.now();
+    await native();
+    rounds.native.push((n / (performance.now() - t)) * 1000);
   }
   const best = (xs) => Math.max(...xs);
   return {

@@ -39,7 +39,11 @@ const pct = (xs, p) => {
 async function startWatcher(kind, sb, env) {
   const child =
     kind === 'pm'
-      ? spawn(process.execPath, [join(root, 'bin/pm.js'), '--json', 'watch', 'orders'], { env, stdio: ['ignore', 'pipe', 'pipe'], cwd: root })
+      ? spawn(process.execPath, [join(root, 'bin/pm.js'), '--json', 'watch', 'orders'], {
+          env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+          cwd: root,
+        })
       : spawn(process.execPath, ['--input-type=module', '-e', BARE], { env, stdio: ['ignore', 'pipe', 'pipe'], cwd: root });
   const w = { child, onLine: () => {}, lines: 0 };
   let buf = '';
@@ -88,8 +92,27 @@ async function measure(kind, sb, env, place, commit) {
       lat.push((await got) - ack);
     }
     if (process.env.BENCH_DEBUG) {
-      const worst = lat.map((x, i) => [x, i]).sort((a, b) => b[0] - a[0]).slice(0, 8);
-      console.error(kind, 'lines', w.lines - before, 'for', SAMPLES, 'orders; first latencies', lat.slice(0, 8).map((x) => x.toFixed(2)).join(' '), '; worst (ms@sample)', worst.map(([x, i]) => `${x.toFixed(2)}@${i}`).join(' '), '; RSS before the 100k', rssMb(w.child.pid).toFixed(0), 'MB');
+      const worst = lat
+        .map((x, i) => [x, i])
+        .sort((a, b) => b[0] - a[0])
+        .slice(0, 8);
+      console.error(
+        kind,
+        'lines',
+        w.lines - before,
+        'for',
+        SAMPLES,
+        'orders; first latencies',
+        lat
+          .slice(0, 8)
+          .map((x) => x.toFixed(2))
+          .join(' '),
+        '; worst (ms@sample)',
+        worst.map(([x, i]) => `${x.toFixed(2)}@${i}`).join(' '),
+        '; RSS before the 100k',
+        rssMb(w.child.pid).toFixed(0),
+        'MB',
+      );
     }
     // Throughput: N placements produced in chunks (so the sandbox can write its sockets meanwhile).
     let first = 0;
@@ -117,7 +140,15 @@ async function measure(kind, sb, env, place, commit) {
     process.kill(w.child.pid, 'SIGCONT');
     await all;
     const rss = rssMb(w.child.pid);
-    return { p50: pct(lat, 50), p99: pct(lat, 99), max: Math.max(...lat), eps: (N - 1) / ((last - first) / 1000), rss, rssBefore, producedEps: N / (produced / 1000) };
+    return {
+      p50: pct(lat, 50),
+      p99: pct(lat, 99),
+      max: Math.max(...lat),
+      eps: (N - 1) / ((last - first) / 1000),
+      rss,
+      rssBefore,
+      producedEps: N / (produced / 1000),
+    };
   } finally {
     w.child.kill('SIGINT');
     await new Promise((r) => w.child.once('exit', r));
@@ -137,19 +168,51 @@ export async function run() {
     const tokenId = market.positionIds[0];
     const commit = () => sb.ctx.persist();
     const place = (clientOrderId, persist = true) => {
-      const r = submitOrder(sb.ctx.state, { ownerId: ALICE, marketSlug: market.slug, tokenId, side: 'BUY', orderType: 'GTC', price: 1_000n, size: 1_000_000n, makerAmount: 0n, takerAmount: 0n, postOnly: false, clientOrderId, feeRateBps: 300, signedOrder: {} }, Date.now());
+      const r = submitOrder(
+        sb.ctx.state,
+        {
+          ownerId: ALICE,
+          marketSlug: market.slug,
+          tokenId,
+          side: 'BUY',
+          orderType: 'GTC',
+          price: 1_000n,
+          size: 1_000_000n,
+          makerAmount: 0n,
+          takerAmount: 0n,
+          postOnly: false,
+          clientOrderId,
+          feeRateBps: 300,
+          signedOrder: {},
+        },
+        Date.now(),
+      );
       if (!r.ok) throw new Error(r.message);
       if (persist) sb.ctx.persist();
       return performance.now();
     };
-    const env = { PATH: process.env.PATH, HOME: process.env.HOME, PM_HOME: home, PM_BASE_URL: sb.baseUrl, PM_WS_URL: sb.wsUrl, PM_TOKEN_ID: alice.token.tokenId, PM_TOKEN_SECRET: alice.token.secret, NO_COLOR: '1' };
-    const bareEnv = { ...env, WS: sb.wsUrl, HEADERS: JSON.stringify(hmacHeaders(alice.token.tokenId, alice.token.secret, 'GET', '/socket.io/?EIO=4&transport=websocket', '')) };
+    const env = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      PM_HOME: home,
+      PM_BASE_URL: sb.baseUrl,
+      PM_WS_URL: sb.wsUrl,
+      PM_TOKEN_ID: alice.token.tokenId,
+      PM_TOKEN_SECRET: alice.token.secret,
+      NO_COLOR: '1',
+    };
+    const bareEnv = {
+      ...env,
+      WS: sb.wsUrl,
+      HEADERS: JSON.stringify(hmacHeaders(alice.token.tokenId, alice.token.secret, 'GET', '/socket.io/?EIO=4&transport=websocket', '')),
+    };
     const load0 = os.loadavg();
     const bare = await measure('bare', sb, bareEnv, place, commit);
     const pm = await measure('pm', sb, env, place, commit);
     const load1 = os.loadavg();
     const loads = (l) => l.map((x) => x.toFixed(2)).join(' / ');
-    const row = (name, r) => `| ${name} | ${Math.round(r.eps).toLocaleString('en')} | ${r.p50.toFixed(2)} ms | ${r.p99.toFixed(2)} ms | ${r.max.toFixed(1)} ms | ${r.rssBefore.toFixed(0)} MB | ${r.rss.toFixed(0)} MB |`;
+    const row = (name, r) =>
+      `| ${name} | ${Math.round(r.eps).toLocaleString('en')} | ${r.p50.toFixed(2)} ms | ${r.p99.toFixed(2)} ms | ${r.max.toFixed(1)} ms | ${r.rssBefore.toFixed(0)} MB | ${r.rss.toFixed(0)} MB |`;
     const ok = (b) => (b ? 'met' : '**not met**');
     return {
       title: '`pm watch` throughput, latency and memory',

@@ -54,7 +54,8 @@ function useCodeCache() {
     return;
   }
   if (!/^[0-9a-f]{16,64}$/.test(build)) return;
-  const base = process.env.PM_CODE_CACHE || path.join(process.env.XDG_CACHE_HOME || path.join(require('node:os').homedir(), '.cache'), 'pm', 'code');
+  const base =
+    process.env.PM_CODE_CACHE || path.join(process.env.XDG_CACHE_HOME || path.join(require('node:os').homedir(), '.cache'), 'pm', 'code');
   const runtime = path.join(base, `${process.version}-${process.arch}`);
   const dir = path.join(runtime, build);
   // Only a directory of the user's own that nobody else can write to (or none yet).
@@ -80,12 +81,11 @@ function useCodeCache() {
     }
     const script = new vm.Script(Module.wrap(content), { filename, cachedData });
     if (cachedData === undefined || script.cachedDataRejected) fresh.push({ script, file });
-    const mod = this;
-    const req = (id) => mod.require(id);
-    req.resolve = (request, options) => Module._resolveFilename(request, mod, false, options);
+    const req = (id) => this.require(id);
+    req.resolve = (request, options) => Module._resolveFilename(request, this, false, options);
     req.main = require.main;
     req.cache = Module._cache;
-    return script.runInThisContext({ displayErrors: true }).call(mod.exports, mod.exports, req, mod, filename, path.dirname(filename));
+    return script.runInThisContext({ displayErrors: true }).call(this.exports, this.exports, req, this, filename, path.dirname(filename));
   };
   // At exit, the files compiled without a cache get one (with the functions this run compiled).
   process.once('exit', () => {
@@ -99,7 +99,10 @@ function useCodeCache() {
         fs.renameSync(tmp, file);
       }
       // Caches of older builds: the 8 most recently written are kept.
-      const builds = fs.readdirSync(runtime).map((n) => ({ n, t: fs.statSync(path.join(runtime, n)).mtimeMs })).sort((a, b) => b.t - a.t);
+      const builds = fs
+        .readdirSync(runtime)
+        .map((n) => ({ n, t: fs.statSync(path.join(runtime, n)).mtimeMs }))
+        .sort((a, b) => b.t - a.t);
       for (const { n } of builds.slice(8)) fs.rmSync(path.join(runtime, n), { recursive: true, force: true });
     } catch {
       // A cache is only an optimisation.

@@ -24,7 +24,10 @@ const posix = (p) => p.split(sep).join('/');
 const writeIfChanged = (file, text) => {
   if (!existsSync(file) || readFileSync(file, 'utf8') !== text) writeFileSync(file, text);
 };
-const walk = (dir, ext) => readdirSync(dir).sort().flatMap((n) => (statSync(join(dir, n)).isDirectory() ? walk(join(dir, n), ext) : n.endsWith(ext) ? [join(dir, n)] : []));
+const walk = (dir, ext) =>
+  readdirSync(dir)
+    .sort()
+    .flatMap((n) => (statSync(join(dir, n)).isDirectory() ? walk(join(dir, n), ext) : n.endsWith(ext) ? [join(dir, n)] : []));
 
 // 1. The command module map.
 const srcCommands = join(root, 'src/commands');
@@ -47,7 +50,8 @@ for (const file of walk(commandsDir, '.js')) {
   if (isDefinedCommand(mod.default)) entries.push(manifestEntry(mod.default, posix(relative(commandsDir, file))));
 }
 const missing = entries.filter((e) => !commandFiles.includes(e.file)).map((e) => e.file);
-if (missing.length) throw new Error(`build: command modules not found by the scan for "export default defineCommand": ${missing.join(', ')}`);
+if (missing.length)
+  throw new Error(`build: command modules not found by the scan for "export default defineCommand": ${missing.join(', ')}`);
 const text = `${JSON.stringify(entries, null, 2)}\n`;
 // (Compact in dist/: every command reads and parses it at start-up.)
 writeFileSync(join(root, 'dist/app/manifest.json'), `${JSON.stringify(entries)}\n`);
@@ -76,14 +80,21 @@ const srcLoad = {
 // or not, so one `import { privateKeyToAccount } from 'viem/accounts'` would put mnemonic code in
 // the same chunk as the key code. Named value imports of viem's indexes in src/ therefore import
 // each name from the module that defines it.
-const VIEM_INDEXES = { viem: 'node_modules/viem/_esm/index.js', 'viem/accounts': 'node_modules/viem/_esm/accounts/index.js', 'viem/utils': 'node_modules/viem/_esm/utils/index.js' };
+const VIEM_INDEXES = {
+  viem: 'node_modules/viem/_esm/index.js',
+  'viem/accounts': 'node_modules/viem/_esm/accounts/index.js',
+  'viem/utils': 'node_modules/viem/_esm/utils/index.js',
+};
 const viemDefs = {};
 for (const [spec, file] of Object.entries(VIEM_INDEXES)) {
   const map = (viemDefs[spec] = new Map());
   const index = join(root, file);
   if (!existsSync(index)) continue;
   for (const m of readFileSync(index, 'utf8').matchAll(/export\s*\{([^}]*)\}\s*from\s*['"](\.[^'"]+)['"]/g)) {
-    for (const part of m[1].split(',').map((x) => x.trim()).filter(Boolean)) {
+    for (const part of m[1]
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean)) {
       if (part.startsWith('type ')) continue;
       const [orig, alias = orig] = part.split(/\s+as\s+/);
       map.set(alias, { file: join(dirname(index), m[2]), orig });
@@ -95,7 +106,10 @@ function narrowViem(source) {
     const defs = viemDefs[spec];
     const out = [];
     const rest = [];
-    for (const part of names.split(',').map((x) => x.trim()).filter(Boolean)) {
+    for (const part of names
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean)) {
       if (part.startsWith('type ')) continue;
       const [name, local = name] = part.split(/\s+as\s+/);
       const def = defs?.get(name);
@@ -123,7 +137,10 @@ const commanderLazySpawn = {
       const source = readFileSync(args.path, 'utf8');
       const eager = "const childProcess = require('node:child_process');";
       if (!source.includes(eager)) throw new Error(`build: ${args.path} no longer has "${eager}"; update the commander plugin`);
-      return { contents: source.replace(eager, "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };"), loader: 'js' };
+      return {
+        contents: source.replace(eager, "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };"),
+        loader: 'js',
+      };
     });
   },
 };
@@ -241,7 +258,11 @@ const writePack = (entry, members) => {
   writeFileSync(join(root, 'dist', packOf(entry)), body);
 };
 writePack('cli/run.cjs', core);
-for (const r of roots) writePack(r, [...closure(r)].filter((m) => !core.has(m)));
+for (const r of roots)
+  writePack(
+    r,
+    [...closure(r)].filter((m) => !core.has(m)),
+  );
 // The build's identity, for the code cache of bin/pm.js: the hash of every file it may load (the
 // split files and the packs, as written). V8 checks a cache only against its source's length.
 const buildHash = createHash('sha256');

@@ -13,12 +13,19 @@ export const ARTEFACT_FILE = `${root}src/sandbox/contracts.ts`;
 export function render() {
   const require = createRequire(import.meta.url);
   const solc = require('solc');
-  const files = readdirSync(`${root}contracts`).filter((f) => f.endsWith('.sol')).sort();
+  const files = readdirSync(`${root}contracts`)
+    .filter((f) => f.endsWith('.sol'))
+    .sort();
   const sources = Object.fromEntries(files.map((f) => [f, { content: readFileSync(`${root}contracts/${f}`, 'utf8') }]));
   const input = {
     language: 'Solidity',
     sources,
-    settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: 'cancun', metadata: { bytecodeHash: 'none' }, outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
+    settings: {
+      optimizer: { enabled: true, runs: 200 },
+      evmVersion: 'cancun',
+      metadata: { bytecodeHash: 'none' },
+      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
+    },
   };
   const out = JSON.parse(solc.compile(JSON.stringify(input)));
   const errors = (out.errors ?? []).filter((e) => e.severity === 'error');

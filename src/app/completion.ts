@@ -67,7 +67,13 @@ export interface CompletionSources {
 }
 
 /** Reads what the words before the cursor say: global values, the command, positionals, a pending flag. */
-export function analyse(words: string[]): { globals: Record<string, string>; cmd: Entry | undefined; group: string | undefined; positional: number; pending: ValueKind | undefined } {
+export function analyse(words: string[]): {
+  globals: Record<string, string>;
+  cmd: Entry | undefined;
+  group: string | undefined;
+  positional: number;
+  pending: ValueKind | undefined;
+} {
   const globals: Record<string, string> = {};
   let group: string | undefined;
   let cmd: Entry | undefined;
@@ -83,7 +89,15 @@ export function analyse(words: string[]): { globals: Record<string, string>; cmd
       const g = globalOf(flag);
       const own = cmd?.options.find((o) => longFlags(o).includes(flag));
       if (g?.value || (own && takesValue(own))) {
-        const kind: ValueKind = g?.value ? (g.value === 'profile' ? 'profile' : g.value === 'format' ? { words: ['table', 'json', 'ndjson'] } : g.value === 'file' ? 'file' : 'none') : optionValues(cmd as Entry, own as ManifestOption);
+        const kind: ValueKind = g?.value
+          ? g.value === 'profile'
+            ? 'profile'
+            : g.value === 'format'
+              ? { words: ['table', 'json', 'ndjson'] }
+              : g.value === 'file'
+                ? 'file'
+                : 'none'
+          : optionValues(cmd as Entry, own as ManifestOption);
         if (eq) {
           if (g) globals[flag] = eq[2] ?? '';
           continue;
@@ -149,7 +163,16 @@ const SLUG_TTL_MS = 10 * 60_000;
 export async function liveSources(io: IO, globals: Record<string, string>): Promise<CompletionSources> {
   const { Context } = await import('../cli/context.js');
   const profile = globals['--profile'];
-  const ctx = new Context(withIO(io, { stderr: { write: () => true } }), { profile: undefined, json: false, verbose: false, quiet: true, color: false, nonInteractive: true, yes: false, ...(globals['--base-url'] ? { baseUrl: globals['--base-url'] } : {}) });
+  const ctx = new Context(withIO(io, { stderr: { write: () => true } }), {
+    profile: undefined,
+    json: false,
+    verbose: false,
+    quiet: true,
+    color: false,
+    nonInteractive: true,
+    yes: false,
+    ...(globals['--base-url'] ? { baseUrl: globals['--base-url'] } : {}),
+  });
   const profiles = (): string[] => {
     try {
       return Object.keys(ctx.config().profiles);
@@ -170,13 +193,26 @@ export async function liveSources(io: IO, globals: Record<string, string>): Prom
       const file = join(ctx.home, 'cache', 'market-slugs.json');
       let base = '';
       try {
-        base = profile && profiles().includes(profile) ? new Context(io, { profile, json: false, verbose: false, quiet: true, color: false, nonInteractive: true, yes: false, ...(globals['--base-url'] ? { baseUrl: globals['--base-url'] } : {}) }).baseUrl : ctx.baseUrl;
+        base =
+          profile && profiles().includes(profile)
+            ? new Context(io, {
+                profile,
+                json: false,
+                verbose: false,
+                quiet: true,
+                color: false,
+                nonInteractive: true,
+                yes: false,
+                ...(globals['--base-url'] ? { baseUrl: globals['--base-url'] } : {}),
+              }).baseUrl
+            : ctx.baseUrl;
       } catch {
         return [];
       }
       try {
         const c = JSON.parse(readFileSync(file, 'utf8')) as { at?: unknown; baseUrl?: unknown; slugs?: unknown };
-        if (typeof c.at === 'number' && Date.now() - c.at < SLUG_TTL_MS && c.baseUrl === base && Array.isArray(c.slugs)) return c.slugs.filter((s): s is string => typeof s === 'string');
+        if (typeof c.at === 'number' && Date.now() - c.at < SLUG_TTL_MS && c.baseUrl === base && Array.isArray(c.slugs))
+          return c.slugs.filter((s): s is string => typeof s === 'string');
       } catch {
         // no cache yet, or a damaged one: rebuilt below
       }
@@ -270,4 +306,8 @@ complete -c pm -f -a '(__pm_complete)'
 `;
 }
 
-export const COMPLETIONS = { bash: { file: 'pm.bash', make: bashCompletion }, zsh: { file: '_pm', make: zshCompletion }, fish: { file: 'pm.fish', make: fishCompletion } } as const;
+export const COMPLETIONS = {
+  bash: { file: 'pm.bash', make: bashCompletion },
+  zsh: { file: '_pm', make: zshCompletion },
+  fish: { file: 'pm.fish', make: fishCompletion },
+} as const;

@@ -45,7 +45,9 @@ function choiceParser(choices: readonly string[]) {
     const hit = choices.find((c) => c === raw) ?? choices.find((c) => c.toLowerCase() === raw.toLowerCase());
     if (hit === undefined) {
       const near = raw ? choices.find((c) => c.toLowerCase().startsWith(raw.toLowerCase())) : undefined;
-      throw new InvalidArgumentError(`Allowed choices are ${[...new Set(choices.map((c) => c.toLowerCase()))].join(', ')}.${near ? ` Did you mean ${near}?` : ''}`);
+      throw new InvalidArgumentError(
+        `Allowed choices are ${[...new Set(choices.map((c) => c.toLowerCase()))].join(', ')}.${near ? ` Did you mean ${near}?` : ''}`,
+      );
     }
     return hit;
   };
@@ -77,7 +79,12 @@ interface Invocation {
 }
 
 /** Builds the commander tree from the registry; `onRun` receives the parsed invocation. */
-export function buildProgram(io: IO, onRun: (inv: Invocation) => void, writeErr: (s: string) => void = (s) => void io.stderr.write(s), only?: Entry): Command {
+export function buildProgram(
+  io: IO,
+  onRun: (inv: Invocation) => void,
+  writeErr: (s: string) => void = (s) => void io.stderr.write(s),
+  only?: Entry,
+): Command {
   const program = new Command('pm');
   program
     .description('pm: trade prediction markets from the command line, safely and scriptably')
@@ -195,7 +202,8 @@ async function jsonWanted(argv: string[], io: IO): Promise<boolean> {
     const { Context } = await import('../cli/context.js');
     const i = argv.indexOf('--profile');
     const profile = i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith('--profile='))?.slice('--profile='.length);
-    return new Context(io, { profile, json: false, verbose: false, quiet: true, color: false, nonInteractive: true, yes: false }).out.isJson;
+    return new Context(io, { profile, json: false, verbose: false, quiet: true, color: false, nonInteractive: true, yes: false }).out
+      .isJson;
   } catch {
     return false;
   }
@@ -232,10 +240,19 @@ function helpArgv(argv: string[]): string[] {
   if (words[0] === 'help') {
     const target = words.slice(1);
     const known = target.length === 0 || COMMANDS.some((c) => target.every((w, i) => c.path[i] === w));
-    if (!known) throw new UsageError(`no help for "${target.join(' ')}": there is no such command`, { hint: 'See pm help for the list of commands.' });
+    if (!known)
+      throw new UsageError(`no help for "${target.join(' ')}": there is no such command`, {
+        hint: 'See pm help for the list of commands.',
+      });
     return [...globals.filter((a) => a !== '--help' && a !== '-h'), ...target, '--help'];
   }
-  if (words.length === 1 && GROUP_NAMES().has(words[0] ?? '') && at[0] === Math.max(...at) && !argv.includes('--help') && !argv.includes('-h')) {
+  if (
+    words.length === 1 &&
+    GROUP_NAMES().has(words[0] ?? '') &&
+    at[0] === Math.max(...at) &&
+    !argv.includes('--help') &&
+    !argv.includes('-h')
+  ) {
     const tail = argv.slice((at[0] ?? 0) + 1);
     if (tail.every((a) => a.startsWith('-'))) return [...argv, '--help'];
   }
@@ -249,15 +266,17 @@ function report(io: IO, e: unknown, json: boolean, verbose: boolean, held = ''):
     const extra = held.trim();
     if (extra) obj.error.details = obj.error.details ? `${obj.error.details}\n${extra}` : extra;
     io.stderr.write(`${toJson(obj)}\n`);
-  }
-  else io.stderr.write(errorText(err, verbose));
+  } else io.stderr.write(errorText(err, verbose));
   return err.exitCode;
 }
 
 /** A commander usage error as the JSON error object: message, and its did-you-mean as the hint. */
 function usageJson(e: CommanderError): string {
   const [first = '', ...more] = e.message.split('\n');
-  const hint = more.join(' ').replace(/^\((.*)\)$/, '$1').trim();
+  const hint = more
+    .join(' ')
+    .replace(/^\((.*)\)$/, '$1')
+    .trim();
   return `${toJson({ error: { code: 'USAGE', message: first.replace(/^error: /, ''), hint: hint || 'Run pm help for usage.' } })}\n`;
 }
 
@@ -295,11 +314,16 @@ export async function main(argv: string[], io: IO): Promise<number> {
   let invocation: Invocation | undefined;
   // commander's error text is held back: with JSON output the error object replaces it.
   let usageText = '';
-  const program = buildProgram(io, (inv) => {
-    invocation = inv;
-  }, (s) => {
-    usageText += s;
-  }, targetCommand(argv));
+  const program = buildProgram(
+    io,
+    (inv) => {
+      invocation = inv;
+    },
+    (s) => {
+      usageText += s;
+    },
+    targetCommand(argv),
+  );
   if (argv.length === 0) {
     program.outputHelp();
     return 0;
@@ -334,7 +358,9 @@ export async function main(argv: string[], io: IO): Promise<number> {
       // A command that ends non-zero without an error still owes JSON callers the error object.
       const name = EXIT_CODES.find((c) => c.code === code)?.name ?? 'ERROR';
       const details = ctx.heldStderr.trim();
-      io.stderr.write(`${toJson({ error: { code: name, message: `pm ${inv.def.path.join(' ')} ended with exit code ${code}`, ...(details ? { details } : {}) } })}\n`);
+      io.stderr.write(
+        `${toJson({ error: { code: name, message: `pm ${inv.def.path.join(' ')} ended with exit code ${code}`, ...(details ? { details } : {}) } })}\n`,
+      );
     }
     return code;
   } catch (e) {

@@ -27,18 +27,57 @@ export const GROUPS: Record<string, string> = {
 
 /** The order of commands in help and completion; commands not listed follow, in manifest order. */
 const ORDER = [
-  'markets list', 'markets search', 'markets show', 'markets history', 'markets feed', 'markets page', 'book',
-  'config get', 'config set', 'config list', 'profile list', 'profile use', 'profile remove',
-  'sandbox start', 'sandbox stop', 'sandbox status', 'sandbox reset',
-  'init', 'wallet create', 'wallet import', 'wallet list', 'wallet address', 'wallet export', 'wallet remove',
-  'token add', 'token derive', 'token list', 'token revoke', 'token capabilities',
-  'order place', 'order cancel', 'order list', 'order status',
-  'watch orders', 'watch positions', 'watch prices', 'watch book', 'watch markets', 'watch tx',
-  'whoami', 'completion', 'demo',
+  'markets list',
+  'markets search',
+  'markets show',
+  'markets history',
+  'markets feed',
+  'markets page',
+  'book',
+  'config get',
+  'config set',
+  'config list',
+  'profile list',
+  'profile use',
+  'profile remove',
+  'sandbox start',
+  'sandbox stop',
+  'sandbox status',
+  'sandbox reset',
+  'init',
+  'wallet create',
+  'wallet import',
+  'wallet list',
+  'wallet address',
+  'wallet export',
+  'wallet remove',
+  'token add',
+  'token derive',
+  'token list',
+  'token revoke',
+  'token capabilities',
+  'order place',
+  'order cancel',
+  'order list',
+  'order status',
+  'watch orders',
+  'watch positions',
+  'watch prices',
+  'watch book',
+  'watch markets',
+  'watch tx',
+  'whoami',
+  'completion',
+  'demo',
 ];
 
 /** Runs a loaded command with what commander parsed: positional values, its own options, all options. */
-export type Runner = (ctx: Context, positional: unknown[], own: Record<string, unknown>, all: Record<string, unknown>) => Promise<number | void>;
+export type Runner = (
+  ctx: Context,
+  positional: unknown[],
+  own: Record<string, unknown>,
+  all: Record<string, unknown>,
+) => Promise<number | void>;
 
 /** One command as the app sees it: manifest metadata plus a loader. */
 export interface Entry extends Omit<ManifestCommand, 'file'> {
@@ -82,7 +121,10 @@ function ordered(entries: Entry[]): Entry[] {
     const i = ORDER.indexOf(e.path.join(' '));
     return i === -1 ? ORDER.length : i;
   };
-  return entries.map((e, i) => ({ e, i })).sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i).map((x) => x.e);
+  return entries
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i)
+    .map((x) => x.e);
 }
 
 export const COMMANDS: Entry[] = ordered(readManifest().map(fromManifest));

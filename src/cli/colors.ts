@@ -29,7 +29,15 @@ function style(open: number, close: number): Style {
 
 const plain: Style = (text) => String(text);
 const PLAIN: Colors = { bold: plain, dim: plain, red: plain, green: plain, yellow: plain, cyan: plain, magenta: plain };
-const ANSI: Colors = { bold: style(1, 22), dim: style(2, 22), red: style(31, 39), green: style(32, 39), yellow: style(33, 39), cyan: style(36, 39), magenta: style(35, 39) };
+const ANSI: Colors = {
+  bold: style(1, 22),
+  dim: style(2, 22),
+  red: style(31, 39),
+  green: style(32, 39),
+  yellow: style(33, 39),
+  cyan: style(36, 39),
+  magenta: style(35, 39),
+};
 
 /** Styles that draw ANSI colour when `enabled`, and return the text unchanged otherwise. */
 export const colors = (enabled: boolean): Colors => (enabled ? ANSI : PLAIN);

@@ -28,20 +28,32 @@ export interface ArgSpec {
 }
 
 type ArgValue<S> = S extends { variadic: true }
-  ? S extends { choices: readonly (infer C)[] } ? C[] : string[]
+  ? S extends { choices: readonly (infer C)[] }
+    ? C[]
+    : string[]
   : S extends { choices: readonly (infer C)[] }
-    ? S extends { required: true } ? C : C | undefined
-    : S extends { required: true } ? string : string | undefined;
+    ? S extends { required: true }
+      ? C
+      : C | undefined
+    : S extends { required: true }
+      ? string
+      : string | undefined;
 
 type OptValue<S> = S extends { type: 'boolean' }
   ? boolean
   : S extends { type: 'list' }
     ? string[]
     : S extends { type: 'int' | 'positiveInt' | 'port' }
-      ? S extends { default: number } ? number : number | undefined
+      ? S extends { default: number }
+        ? number
+        : number | undefined
       : S extends { choices: readonly (infer C)[] }
-        ? S extends { default: string } ? C : C | undefined
-        : S extends { default: string } ? string : string | undefined;
+        ? S extends { default: string }
+          ? C
+          : C | undefined
+        : S extends { default: string }
+          ? string
+          : string | undefined;
 
 /** The positional arguments a handler receives, by name. */
 export type ArgsOf<A> = { -readonly [K in keyof A]: ArgValue<A[K]> };
@@ -60,14 +72,19 @@ export interface CommandSpec<A extends Record<string, ArgSpec>, O extends Record
   run: (ctx: Context, input: { args: ArgsOf<A>; opts: OptsOf<O> }) => Promise<number | void>;
 }
 
-export type DefinedCommand<A extends Record<string, ArgSpec> = Record<string, ArgSpec>, O extends Record<string, OptionSpec> = Record<string, OptionSpec>> = CommandSpec<A, O> & { readonly kind: 'pm-command' };
+export type DefinedCommand<
+  A extends Record<string, ArgSpec> = Record<string, ArgSpec>,
+  O extends Record<string, OptionSpec> = Record<string, OptionSpec>,
+> = CommandSpec<A, O> & { readonly kind: 'pm-command' };
 
 /**
  * Defines a command; the file's default export.
  * @example export default defineCommand({ path: ['book'], summary: 'Order book', args: { slug: { description: 'market slug', required: true } }, options: { depth: { type: 'positiveInt', description: 'levels', default: 10 } }, examples: ['pm book btc'], run: async (ctx, { args, opts }) => {} })
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export function defineCommand<const A extends Record<string, ArgSpec> = {}, const O extends Record<string, OptionSpec> = {}>(spec: CommandSpec<A, O>): DefinedCommand<A, O> {
+export function defineCommand<const A extends Record<string, ArgSpec> = {}, const O extends Record<string, OptionSpec> = {}>(
+  spec: CommandSpec<A, O>,
+): DefinedCommand<A, O> {
   return { ...spec, kind: 'pm-command' };
 }
 
@@ -110,14 +127,19 @@ export interface ManifestCommand {
 const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 /** The manifest entry of a definition defined in `file` (relative to the commands directory). */
-export function manifestEntry(def: Omit<CommandSpec<Record<string, ArgSpec>, Record<string, OptionSpec>>, 'run'>, file: string): ManifestCommand {
-  const args = Object.entries(def.args ?? {}).map(([name, a]): ManifestArg => ({
-    name,
-    description: a.description,
-    ...(a.required ? { required: true } : {}),
-    ...(a.variadic ? { variadic: true } : {}),
-    ...(a.choices ? { choices: [...a.choices] } : {}),
-  }));
+export function manifestEntry(
+  def: Omit<CommandSpec<Record<string, ArgSpec>, Record<string, OptionSpec>>, 'run'>,
+  file: string,
+): ManifestCommand {
+  const args = Object.entries(def.args ?? {}).map(
+    ([name, a]): ManifestArg => ({
+      name,
+      description: a.description,
+      ...(a.required ? { required: true } : {}),
+      ...(a.variadic ? { variadic: true } : {}),
+      ...(a.choices ? { choices: [...a.choices] } : {}),
+    }),
+  );
   const options = Object.entries(def.options ?? {}).map(([name, o]): ManifestOption => {
     const value = o.type === 'boolean' ? '' : ` <${o.value ?? 'value'}${o.type === 'list' ? '...' : ''}>`;
     return {

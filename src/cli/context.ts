@@ -57,7 +57,11 @@ const NO_APP: AppServices = {
 };
 
 /** Output formats by precedence: flag (--json, -o) > PM_OUTPUT > the profile's `output` > table. */
-export function resolveFormat(flags: { json: boolean; output?: Format | undefined }, env: Env, profileOutput: () => string | undefined): { format: Format; source: 'flag' | 'env' | 'profile' | 'default' } {
+export function resolveFormat(
+  flags: { json: boolean; output?: Format | undefined },
+  env: Env,
+  profileOutput: () => string | undefined,
+): { format: Format; source: 'flag' | 'env' | 'profile' | 'default' } {
   const ok = (v: string | undefined): v is Format => v === 'table' || v === 'json' || v === 'ndjson';
   if (flags.output !== undefined) return { format: flags.output, source: 'flag' };
   if (flags.json) return { format: 'json', source: 'flag' };
@@ -87,7 +91,11 @@ export class Context {
   private readonly clients: ApiClient[] = [];
   private held = '';
 
-  constructor(io: IO, readonly flags: GlobalFlags, readonly app: AppServices = NO_APP) {
+  constructor(
+    io: IO,
+    readonly flags: GlobalFlags,
+    readonly app: AppServices = NO_APP,
+  ) {
     this.env = readEnv(io.env);
     this.home = this.env.PM_HOME ?? defaultHome(io.env);
     const stdoutTty = io.stdout.isTTY === true;
@@ -129,9 +137,12 @@ export class Context {
     const name = this.flags.profile ?? this.env.PM_PROFILE ?? this.config().activeProfile;
     if (name !== undefined && !this.config().profiles[name]) {
       const known = Object.keys(this.config().profiles);
-      const hint = known.length ? `Known profiles: ${known.join(', ')} (pm profile use <name>), or create it with pm init --profile-name ${name}.` : 'Create one with pm init.';
+      const hint = known.length
+        ? `Known profiles: ${known.join(', ')} (pm profile use <name>), or create it with pm init --profile-name ${name}.`
+        : 'Create one with pm init.';
       // A missing active profile must not quietly fall back to the real exchange's URL.
-      if (this.flags.profile === undefined && this.env.PM_PROFILE === undefined) throw new UsageError(`the active profile "${name}" named in ${join(this.home, 'config.json')} does not exist`, { hint });
+      if (this.flags.profile === undefined && this.env.PM_PROFILE === undefined)
+        throw new UsageError(`the active profile "${name}" named in ${join(this.home, 'config.json')} does not exist`, { hint });
       throw new UsageError(`no profile named "${name}"${this.flags.profile === undefined ? ' (from PM_PROFILE)' : ''}`, { hint });
     }
     return name;
@@ -239,9 +250,17 @@ export class Context {
     const { password } = await import('./prompt.js');
     const { AuthError } = await import('../core/errors.js');
     for (let attempt = 1; ; attempt++) {
-      const p = await password(this, message, 'Pass --passphrase-file FILE or set PM_PASSPHRASE.', (v) => v !== '' || 'type the passphrase (Ctrl-C cancels)');
+      const p = await password(
+        this,
+        message,
+        'Pass --passphrase-file FILE or set PM_PASSPHRASE.',
+        (v) => v !== '' || 'type the passphrase (Ctrl-C cancels)',
+      );
       if ((await ks.checkPassphrase(p)) !== false) return p;
-      if (attempt >= 3) throw new AuthError('wrong passphrase (3 tries)', { hint: 'Forgot it? Secrets cannot be recovered without it: re-import the wallet and re-add the token (pm init --force).' });
+      if (attempt >= 3)
+        throw new AuthError('wrong passphrase (3 tries)', {
+          hint: 'Forgot it? Secrets cannot be recovered without it: re-import the wallet and re-add the token (pm init --force).',
+        });
       this.io.stderr.write(`wrong passphrase, try again (${3 - attempt} left)\n`);
     }
   }
@@ -271,9 +290,12 @@ export class Context {
         },
       });
       if (existing && (await ks.checkPassphrase(pass)) === false) {
-        throw new AuthError(`the keystore in ${this.home} is encrypted with another passphrase; pm keeps one passphrase for every wallet and token secret`, {
-          hint: 'Use the keystore\'s passphrase, or change it for every secret with pm wallet passphrase.',
-        });
+        throw new AuthError(
+          `the keystore in ${this.home} is encrypted with another passphrase; pm keeps one passphrase for every wallet and token secret`,
+          {
+            hint: "Use the keystore's passphrase, or change it for every secret with pm wallet passphrase.",
+          },
+        );
       }
       return pass;
     })();
@@ -303,7 +325,13 @@ export class Context {
       const { resolveCredentials } = await import('../keystore/credentials.js');
       const p = this.profile();
       return resolveCredentials({
-        env: { privateKey: this.env.PM_PRIVATE_KEY, tokenId: this.env.PM_TOKEN_ID, tokenSecret: this.env.PM_TOKEN_SECRET, apiKey: this.env.PM_API_KEY, identityToken: this.env.PM_IDENTITY_TOKEN },
+        env: {
+          privateKey: this.env.PM_PRIVATE_KEY,
+          tokenId: this.env.PM_TOKEN_ID,
+          tokenSecret: this.env.PM_TOKEN_SECRET,
+          apiKey: this.env.PM_API_KEY,
+          identityToken: this.env.PM_IDENTITY_TOKEN,
+        },
         profile: { wallet: p.wallet, secrets: p.secrets },
         home: this.home,
         passphrase: () => this.passphrase(),

@@ -8,22 +8,39 @@ export interface EnvVar {
 }
 
 export const ENV_VARS = [
-  { name: 'PM_HOME', doc: 'Directory for config, profiles, keystores, the order journal and sandbox state (default: ~/.config/pm, or $XDG_CONFIG_HOME/pm).' },
+  {
+    name: 'PM_HOME',
+    doc: 'Directory for config, profiles, keystores, the order journal and sandbox state (default: ~/.config/pm, or $XDG_CONFIG_HOME/pm).',
+  },
   { name: 'PM_PROFILE', doc: 'Profile to use when --profile is not given.' },
   { name: 'PM_BASE_URL', doc: 'REST base URL of the exchange (default https://api.limitless.exchange).' },
   { name: 'PM_WS_URL', doc: 'WebSocket (socket.io) base URL of the exchange (default wss://ws.limitless.exchange).' },
   { name: 'PM_RPC_URL', doc: 'Base chain JSON-RPC URL for on-chain approvals.' },
-  { name: 'PM_PASSPHRASE', doc: 'Passphrase that unlocks the keystore (--passphrase-file wins over it; less safe than a prompt or a 0600 file).', secret: true },
+  {
+    name: 'PM_PASSPHRASE',
+    doc: 'Passphrase that unlocks the keystore (--passphrase-file wins over it; less safe than a prompt or a 0600 file).',
+    secret: true,
+  },
   { name: 'PM_PRIVATE_KEY', doc: 'Script mode: EOA private key (hex) instead of a keystore wallet (less safe).', secret: true },
   { name: 'PM_TOKEN_ID', doc: 'Script mode: scoped API token id (used with PM_TOKEN_SECRET).' },
   { name: 'PM_TOKEN_SECRET', doc: 'Script mode: scoped API token secret, base64 (less safe).', secret: true },
   { name: 'PM_API_KEY', doc: 'Script mode: legacy X-API-Key (used only when no scoped token is set).', secret: true },
-  { name: 'PM_IDENTITY_TOKEN', doc: 'Script mode: identity-provider token for identity-only routes (token derive, capabilities).', secret: true },
+  {
+    name: 'PM_IDENTITY_TOKEN',
+    doc: 'Script mode: identity-provider token for identity-only routes (token derive, capabilities).',
+    secret: true,
+  },
   { name: 'PM_OUTPUT', doc: 'Output format when no --json or -o is given: table, json or ndjson (overrides the profile setting).' },
   { name: 'PM_TIMEOUT', doc: 'Request timeout: milliseconds, or 500ms, 20s, 5m (default 30000, at most 1h).' },
-  { name: 'PM_PACE', doc: 'Per-token request pacing: "off" or "<in flight>/<ms>" (default 2/300, the exchange\'s limit); "off" only for a sandbox whose rate limit is off (POST /__sandbox/faults {"rateLimit":false}).' },
+  {
+    name: 'PM_PACE',
+    doc: 'Per-token request pacing: "off" or "<in flight>/<ms>" (default 2/300, the exchange\'s limit); "off" only for a sandbox whose rate limit is off (POST /__sandbox/faults {"rateLimit":false}).',
+  },
   { name: 'PM_SCRYPT_N', doc: 'scrypt cost for new keystores (default 131072); lower it only for tests and CI.' },
-  { name: 'PM_CODE_CACHE', doc: 'Directory of the V8 code cache that makes start-up faster (default: ~/.cache/pm/code, or $XDG_CACHE_HOME/pm/code); "off" disables it. Read by bin/pm.js.' },
+  {
+    name: 'PM_CODE_CACHE',
+    doc: 'Directory of the V8 code cache that makes start-up faster (default: ~/.cache/pm/code, or $XDG_CACHE_HOME/pm/code); "off" disables it. Read by bin/pm.js.',
+  },
   { name: 'NO_COLOR', doc: 'Disable colour when set to any value.' },
   { name: 'CI', doc: 'When set, pm never prompts (as with --non-interactive).' },
 ] as const satisfies readonly EnvVar[];

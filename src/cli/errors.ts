@@ -14,7 +14,11 @@ export const EXIT_CODES = [
   { code: 6, name: 'RATE_LIMITED', meaning: 'rate limited after retries' },
   { code: 7, name: 'NETWORK', meaning: 'network error or exchange unavailable, or the outcome is unknown (re-run the same command)' },
   { code: 8, name: 'PARTIAL', meaning: 'partial failure: some items of a batch failed' },
-  { code: 9, name: 'REFUSED', meaning: 'refused by the exchange after it was sent (insufficient balance, post-only would cross, market closed)' },
+  {
+    code: 9,
+    name: 'REFUSED',
+    meaning: 'refused by the exchange after it was sent (insufficient balance, post-only would cross, market closed)',
+  },
   { code: 130, name: 'INTERRUPTED', meaning: 'interrupted (Ctrl-C)' },
 ] as const;
 
@@ -25,7 +29,8 @@ export interface ErrorJson {
 /** Normalises anything thrown into a PmError. */
 export function toPmError(e: unknown): PmError {
   if (e instanceof PmError) return e;
-  if (e instanceof Error) return new PmError(e.message || e.name, { cause: e, hint: 'This looks like a bug in pm; run again with --verbose and report it.' });
+  if (e instanceof Error)
+    return new PmError(e.message || e.name, { cause: e, hint: 'This looks like a bug in pm; run again with --verbose and report it.' });
   return new PmError(String(e));
 }
 

@@ -50,7 +50,10 @@ export interface IO {
 /** A copy of io with some fields replaced, keeping its getters as getters (run.ts makes stdin
  * one, so that a command that never reads stdin never creates the stream). */
 export function withIO(io: IO, overrides: Partial<IO>): IO {
-  return Object.defineProperties(Object.defineProperties({}, Object.getOwnPropertyDescriptors(io)), Object.getOwnPropertyDescriptors(overrides)) as IO;
+  return Object.defineProperties(
+    Object.defineProperties({}, Object.getOwnPropertyDescriptors(io)),
+    Object.getOwnPropertyDescriptors(overrides),
+  ) as IO;
 }
 
 /** What a `pm shell` session shares between the commands it runs. */
@@ -102,7 +105,10 @@ export class Output {
   /**
    * `explicitTable`: the user asked for -o table, so a piped table stays aligned.
    */
-  constructor(private readonly io: IO, opts: { format: Format; color: boolean; quiet: boolean; explicitTable?: boolean }) {
+  constructor(
+    private readonly io: IO,
+    opts: { format: Format; color: boolean; quiet: boolean; explicitTable?: boolean },
+  ) {
     this.format = opts.format;
     this.quiet = opts.quiet;
     this.color = opts.color;
@@ -184,7 +190,12 @@ export class Output {
         })
         .join(' '.repeat(gap))
         .trimEnd();
-    this.line(render(columns.map((c) => c.header), true));
+    this.line(
+      render(
+        columns.map((c) => c.header),
+        true,
+      ),
+    );
     for (const r of rows) this.line(render(r, false));
   }
 
@@ -219,7 +230,19 @@ export class Output {
     if (this.io.stderr.isTTY !== true || this.quiet || this.isJson) return null;
     const require = createRequire(import.meta.url);
     const { MultiBar } = require('cli-progress') as typeof import('cli-progress');
-    const multi = new MultiBar({ stream: this.io.stderr as unknown as NodeJS.WritableStream, format, hideCursor: true, clearOnComplete: false, stopOnComplete: false, fps: 8, barsize: 24, etaBuffer: 20, autopadding: true, barCompleteChar: '█', barIncompleteChar: '░' });
+    const multi = new MultiBar({
+      stream: this.io.stderr as unknown as NodeJS.WritableStream,
+      format,
+      hideCursor: true,
+      clearOnComplete: false,
+      stopOnComplete: false,
+      fps: 8,
+      barsize: 24,
+      etaBuffer: 20,
+      autopadding: true,
+      barCompleteChar: '█',
+      barIncompleteChar: '░',
+    });
     const bar = multi.create(total, 0, counts);
     let stopped = false;
     return {

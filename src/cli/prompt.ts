@@ -13,17 +13,21 @@ async function asking<T>(run: () => Promise<T>): Promise<T> {
     return await run();
   } catch (e) {
     const name = e instanceof Error ? e.name : '';
-    if (name === 'ExitPromptError' || name === 'AbortPromptError' || name === 'CancelPromptError') throw new InterruptedError('cancelled', { cause: e });
+    if (name === 'ExitPromptError' || name === 'AbortPromptError' || name === 'CancelPromptError')
+      throw new InterruptedError('cancelled', { cause: e });
     throw e;
   }
 }
 
-const ctxOf = (env: PromptEnv): { output: NodeJS.WritableStream; signal?: AbortSignal } => (env.signal ? { output: process.stderr, signal: env.signal } : { output: process.stderr });
+const ctxOf = (env: PromptEnv): { output: NodeJS.WritableStream; signal?: AbortSignal } =>
+  env.signal ? { output: process.stderr, signal: env.signal } : { output: process.stderr };
 
 /** Fails clearly when a prompt would be needed but pm is not interactive. */
 export function requireInteractive(env: PromptEnv, what: string, flagHint: string): void {
   if (!env.interactive) {
-    throw new UsageError(`${what} needs an answer, but pm is not running interactively (no TTY, CI or --non-interactive)`, { hint: flagHint });
+    throw new UsageError(`${what} needs an answer, but pm is not running interactively (no TTY, CI or --non-interactive)`, {
+      hint: flagHint,
+    });
   }
 }
 
@@ -45,10 +49,18 @@ export async function password(env: PromptEnv, message: string, flagHint: string
 }
 
 /** Asks for a line of text; `validate` re-asks on a bad answer. */
-export async function input(env: PromptEnv, message: string, flagHint: string, defaultValue?: string, validate?: Validate): Promise<string> {
+export async function input(
+  env: PromptEnv,
+  message: string,
+  flagHint: string,
+  defaultValue?: string,
+  validate?: Validate,
+): Promise<string> {
   requireInteractive(env, message, flagHint);
   const { input: ask } = await import('@inquirer/prompts');
-  return asking(() => ask({ message, ...(defaultValue === undefined ? {} : { default: defaultValue }), ...(validate ? { validate } : {}) }, ctxOf(env)));
+  return asking(() =>
+    ask({ message, ...(defaultValue === undefined ? {} : { default: defaultValue }), ...(validate ? { validate } : {}) }, ctxOf(env)),
+  );
 }
 
 /** A validate function from a checker that throws (its message is shown, and the question asked again). */
@@ -64,7 +76,12 @@ export function validating(check: (v: string) => unknown): Validate {
 }
 
 /** Picks one of several choices. */
-export async function select<T extends string>(env: PromptEnv, message: string, choices: { name: string; value: T; description?: string }[], flagHint: string): Promise<T> {
+export async function select<T extends string>(
+  env: PromptEnv,
+  message: string,
+  choices: { name: string; value: T; description?: string }[],
+  flagHint: string,
+): Promise<T> {
   requireInteractive(env, message, flagHint);
   const { select: ask } = await import('@inquirer/prompts');
   return asking(() => ask({ message, choices }, ctxOf(env)));

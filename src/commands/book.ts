@@ -10,12 +10,24 @@ export default defineCommand({
   args: { slug: { description: 'market slug (any case) or its limitless.exchange URL; a group lists its child markets', required: true } },
   options: {
     depth: { type: 'positiveInt', value: 'n', description: 'price levels per side to show', default: 10 },
-    outcome: { type: 'string', value: 'yes|no', description: 'which outcome\'s book: yes, or no (the YES book mirrored)', choices: ['yes', 'no'], default: 'yes' },
+    outcome: {
+      type: 'string',
+      value: 'yes|no',
+      description: "which outcome's book: yes, or no (the YES book mirrored)",
+      choices: ['yes', 'no'],
+      default: 'yes',
+    },
     watch: { type: 'boolean', description: 'keep the book live (full screen on a terminal, NDJSON snapshots otherwise)' },
     count: { type: 'positiveInt', value: 'n', description: 'with --watch: stop after this many updates' },
     until: { type: 'string', value: 'iso', description: 'with --watch: stop at this time (ISO 8601)' },
   },
-  examples: ['pm book btc-100k-2026', 'pm book btc-100k-2026 --outcome no', 'pm book btc-100k-2026 --watch', 'pm --json book btc-100k-2026 | jq .spread', "pm -o ndjson book btc-100k-2026 | jq -c 'select(.side == \"bid\")'"],
+  examples: [
+    'pm book btc-100k-2026',
+    'pm book btc-100k-2026 --outcome no',
+    'pm book btc-100k-2026 --watch',
+    'pm --json book btc-100k-2026 | jq .spread',
+    'pm -o ndjson book btc-100k-2026 | jq -c \'select(.side == "bid")\'',
+  ],
   run: async (ctx, { args, opts }) => {
     if (opts.watch) return (await import('./watch/run.js')).watch(ctx, 'book', opts, [args.slug]);
     const slug = slugFrom(args.slug);
@@ -34,25 +46,50 @@ export default defineCommand({
     // -o ndjson: one line per price level, asks then bids, best first.
     const level = (side: 'ask' | 'bid') => (l: unknown) => ({ slug, side, ...(l as object) });
     const records = [...(json['asks'] as unknown[]).map(level('ask')), ...(json['bids'] as unknown[]).map(level('bid'))];
-    ctx.out.data(json, () => {
-      const depth = opts.depth;
-      const c = ctx.out.c;
-      const asks = book.asks.slice(0, depth).reverse();
-      const bids = book.bids.slice(0, depth);
-      const rows = [
-        ...asks.map((l) => [c.red('ask'), c.red(formatPrice(l.price)), ctx.out.num(formatUnits(l.size, 6, 0)), ctx.out.num(formatUnits((l.size * l.price) / 1_000_000n, 6, 2))]),
-        ['', c.dim(`spread ${formatPrice(book.spread)}`), '', ''],
-        ...bids.map((l) => [c.green('bid'), c.green(formatPrice(l.price)), ctx.out.num(formatUnits(l.size, 6, 0)), ctx.out.num(formatUnits((l.size * l.price) / 1_000_000n, 6, 2))]),
-      ];
-      ctx.out.table([{ header: 'SIDE' }, { header: 'PRICE', align: 'right' }, { header: 'SHARES', align: 'right' }, { header: 'USD', align: 'right' }], rows);
-      ctx.out.keyValue([
-        ['market', `${slug} (${opts.outcome.toUpperCase()})`],
-        ['best bid / ask', `${formatPrice(book.bestBid)} / ${formatPrice(book.bestAsk)}`],
-        ['midpoint', formatPrice(book.midpoint)],
-        ['last trade', formatPrice(book.lastTradePrice)],
-        ['depth', `${ctx.out.num(formatUnits(book.bidDepth, 6, 0))} shares bid (${ctx.out.usd(formatUnits(book.bidNotional, 6, 2))}), ${ctx.out.num(formatUnits(book.askDepth, 6, 0))} shares asked (${ctx.out.usd(formatUnits(book.askNotional, 6, 2))})`],
-      ]);
-    }, { records });
+    ctx.out.data(
+      json,
+      () => {
+        const depth = opts.depth;
+        const c = ctx.out.c;
+        const asks = book.asks.slice(0, depth).reverse();
+        const bids = book.bids.slice(0, depth);
+        const rows = [
+          ...asks.map((l) => [
+            c.red('ask'),
+            c.red(formatPrice(l.price)),
+            ctx.out.num(formatUnits(l.size, 6, 0)),
+            ctx.out.num(formatUnits((l.size * l.price) / 1_000_000n, 6, 2)),
+          ]),
+          ['', c.dim(`spread ${formatPrice(book.spread)}`), '', ''],
+          ...bids.map((l) => [
+            c.green('bid'),
+            c.green(formatPrice(l.price)),
+            ctx.out.num(formatUnits(l.size, 6, 0)),
+            ctx.out.num(formatUnits((l.size * l.price) / 1_000_000n, 6, 2)),
+          ]),
+        ];
+        ctx.out.table(
+          [
+            { header: 'SIDE' },
+            { header: 'PRICE', align: 'right' },
+            { header: 'SHARES', align: 'right' },
+            { header: 'USD', align: 'right' },
+          ],
+          rows,
+        );
+        ctx.out.keyValue([
+          ['market', `${slug} (${opts.outcome.toUpperCase()})`],
+          ['best bid / ask', `${formatPrice(book.bestBid)} / ${formatPrice(book.bestAsk)}`],
+          ['midpoint', formatPrice(book.midpoint)],
+          ['last trade', formatPrice(book.lastTradePrice)],
+          [
+            'depth',
+            `${ctx.out.num(formatUnits(book.bidDepth, 6, 0))} shares bid (${ctx.out.usd(formatUnits(book.bidNotional, 6, 2))}), ${ctx.out.num(formatUnits(book.askDepth, 6, 0))} shares asked (${ctx.out.usd(formatUnits(book.askNotional, 6, 2))})`,
+          ],
+        ]);
+      },
+      { records },
+    );
     return 0;
   },
 });

@@ -29,28 +29,77 @@ export function demoSteps(): DemoStep[] {
     { note: 'Price history as a sparkline', argv: ['markets', 'history', 'btc-100k-2026'] },
     { note: 'Recent trades', argv: ['markets', 'feed', 'btc-100k-2026', '--limit', '3'] },
     { note: 'A market page', argv: ['markets', 'page', '/crypto', '--limit', '3'] },
-    { note: 'Everything is scriptable: --json prints stable JSON on stdout (raw units as strings)', argv: ['--json', 'book', 'btc-100k-2026'] },
+    {
+      note: 'Everything is scriptable: --json prints stable JSON on stdout (raw units as strings)',
+      argv: ['--json', 'book', 'btc-100k-2026'],
+    },
     { note: 'Errors are clear and have exit codes: an unknown market exits 4', argv: ['markets', 'show', 'no-such-market'], expect: 4 },
-    { note: "Set up a trading profile with the sandbox's seeded trader alice (keys and token stored encrypted)", argv: ['init', '--sandbox', '--yes'] },
+    {
+      note: "Set up a trading profile with the sandbox's seeded trader alice (keys and token stored encrypted)",
+      argv: ['init', '--sandbox', '--yes'],
+    },
     { note: 'Who am I? Verified with the exchange', argv: ['whoami'] },
-    { note: 'A resting limit order (GTC), with a client id of your choosing (one is generated when absent)', argv: ['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.55', '--size', '10', '--client-id', 'demo-rest-1'] },
-    { note: 'A crossing order fills at once against the best asks, fee included', argv: ['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--type', 'fok', '--amount', '25'] },
+    {
+      note: 'A resting limit order (GTC), with a client id of your choosing (one is generated when absent)',
+      argv: ['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.55', '--size', '10', '--client-id', 'demo-rest-1'],
+    },
+    {
+      note: 'A crossing order fills at once against the best asks, fee included',
+      argv: ['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--type', 'fok', '--amount', '25'],
+    },
     { note: 'What you hold now: shares, average price, cost, value and PnL (average cost basis)', argv: ['positions'] },
-    { note: 'Running the same order again with the same client id never places a second one', argv: ['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.55', '--size', '10', '--client-id', 'demo-rest-1'] },
-    { note: 'Invalid input is refused before anything is sent (exit 2)', argv: ['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.5555', '--size', '10'], expect: 2 },
+    {
+      note: 'Running the same order again with the same client id never places a second one',
+      argv: ['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.55', '--size', '10', '--client-id', 'demo-rest-1'],
+    },
+    {
+      note: 'Invalid input is refused before anything is sent (exit 2)',
+      argv: ['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.5555', '--size', '10'],
+      expect: 2,
+    },
     { note: 'Your open orders in the market', argv: ['order', 'list', '--market', 'btc-100k-2026'] },
     { note: 'Cancel them all', argv: ['order', 'cancel', '--all', 'btc-100k-2026'] },
-    { note: 'Sell part of the position: the sale realises PnL against the average cost', argv: ['order', 'place', 'btc-100k-2026', 'sell', 'yes', '--type', 'fak', '--price', '0.6', '--size', '10'] },
-    { note: 'The market resolves YES (a sandbox admin route: POST /__sandbox/resolve)', argv: ['sandbox', 'resolve', 'btc-100k-2026', 'yes'] },
+    {
+      note: 'Sell part of the position: the sale realises PnL against the average cost',
+      argv: ['order', 'place', 'btc-100k-2026', 'sell', 'yes', '--type', 'fak', '--price', '0.6', '--size', '10'],
+    },
+    {
+      note: 'The market resolves YES (a sandbox admin route: POST /__sandbox/resolve)',
+      argv: ['sandbox', 'resolve', 'btc-100k-2026', 'yes'],
+    },
     { note: 'Claim the winning shares: 1 USDC each, once', argv: ['redeem', 'btc-100k-2026'] },
     { note: 'A second claim of the same position is refused (exit 5)', argv: ['redeem', 'btc-100k-2026'], expect: 5 },
     { note: 'The position is closed; its PnL is all realised', argv: ['positions', '--market', 'btc-100k-2026'] },
-    { note: 'Realised PnL over the last day (a line chart on a terminal, a sparkline when piped)', argv: ['portfolio', 'pnl', '--timeframe', '1d'] },
-    { note: "carol trades from a server wallet: she allowlists a withdrawal address (identity token only)", argv: ['withdrawal-address', 'add', '0x000000000000000000000000000000000000bEEF', '--label', 'cold'], as: 'carol' },
-    { note: 'The exact raw amount a withdrawal sends (--dry-run sends nothing)', argv: ['withdraw', '25.5', '--to', '0x000000000000000000000000000000000000bEEF', '--dry-run'], as: 'carol' },
-    { note: 'Withdraw 25.5 USDC to it (--yes: no prompt)', argv: ['--yes', 'withdraw', '25.5', '--to', '0x000000000000000000000000000000000000bEEF'], as: 'carol' },
-    { note: 'Any other destination is refused by the exchange (exit 3)', argv: ['--yes', 'withdraw', '1', '--to', '0x000000000000000000000000000000000000dEaD'], expect: 3, as: 'carol' },
-    { note: "carol's history, newest first (cursor paging; --all follows every page)", argv: ['portfolio', 'history', '--limit', '3'], as: 'carol' },
+    {
+      note: 'Realised PnL over the last day (a line chart on a terminal, a sparkline when piped)',
+      argv: ['portfolio', 'pnl', '--timeframe', '1d'],
+    },
+    {
+      note: 'carol trades from a server wallet: she allowlists a withdrawal address (identity token only)',
+      argv: ['withdrawal-address', 'add', '0x000000000000000000000000000000000000bEEF', '--label', 'cold'],
+      as: 'carol',
+    },
+    {
+      note: 'The exact raw amount a withdrawal sends (--dry-run sends nothing)',
+      argv: ['withdraw', '25.5', '--to', '0x000000000000000000000000000000000000bEEF', '--dry-run'],
+      as: 'carol',
+    },
+    {
+      note: 'Withdraw 25.5 USDC to it (--yes: no prompt)',
+      argv: ['--yes', 'withdraw', '25.5', '--to', '0x000000000000000000000000000000000000bEEF'],
+      as: 'carol',
+    },
+    {
+      note: 'Any other destination is refused by the exchange (exit 3)',
+      argv: ['--yes', 'withdraw', '1', '--to', '0x000000000000000000000000000000000000dEaD'],
+      expect: 3,
+      as: 'carol',
+    },
+    {
+      note: "carol's history, newest first (cursor paging; --all follows every page)",
+      argv: ['portfolio', 'history', '--limit', '3'],
+      as: 'carol',
+    },
     ...partnerTour(),
   ];
 }
@@ -65,12 +114,46 @@ function partnerTour(): DemoStep[] {
   const as = 'partner' as const;
   const child = { name: 'child', from: (stdout: string) => String((JSON.parse(stdout) as { profileId: number }).profileId) };
   return [
-    { note: 'Partners: create a sub-account with a server wallet (the exchange keeps its key)', argv: ['--json', 'partner', 'create', '--server-wallet', '--name', 'demo-shop'], as, capture: child },
-    { note: 'Wait until its wallet may trade: each allowance goes missing → submitted → confirmed', argv: ['partner', 'allowances', '{child}', '--retry', '--wait'], as },
-    { note: 'Fund it (a sandbox admin route; on the real exchange, send USDC to its address)', argv: ['sandbox', 'fund', '50', '--to', '{child}'], as },
-    { note: 'A delegated order for it: unsigned, the exchange signs with the sub-account\'s wallet', argv: ['order', 'place', 'fed-cut-december', 'buy', 'yes', '--type', 'fok', '--amount', '10', '--on-behalf-of', '{child}', '--delegated'], as },
+    {
+      note: 'Partners: create a sub-account with a server wallet (the exchange keeps its key)',
+      argv: ['--json', 'partner', 'create', '--server-wallet', '--name', 'demo-shop'],
+      as,
+      capture: child,
+    },
+    {
+      note: 'Wait until its wallet may trade: each allowance goes missing → submitted → confirmed',
+      argv: ['partner', 'allowances', '{child}', '--retry', '--wait'],
+      as,
+    },
+    {
+      note: 'Fund it (a sandbox admin route; on the real exchange, send USDC to its address)',
+      argv: ['sandbox', 'fund', '50', '--to', '{child}'],
+      as,
+    },
+    {
+      note: "A delegated order for it: unsigned, the exchange signs with the sub-account's wallet",
+      argv: [
+        'order',
+        'place',
+        'fed-cut-december',
+        'buy',
+        'yes',
+        '--type',
+        'fok',
+        '--amount',
+        '10',
+        '--on-behalf-of',
+        '{child}',
+        '--delegated',
+      ],
+      as,
+    },
     { note: 'Its positions, read on its behalf', argv: ['positions', '--on-behalf-of', '{child}'], as },
-    { note: "Withdraw 5 USDC from its wallet to the partner's own address (the default destination)", argv: ['--yes', 'withdraw', '5', '--on-behalf-of', '{child}'], as },
+    {
+      note: "Withdraw 5 USDC from its wallet to the partner's own address (the default destination)",
+      argv: ['--yes', 'withdraw', '5', '--on-behalf-of', '{child}'],
+      as,
+    },
     { note: 'All your sub-accounts', argv: ['partner', 'list'], as },
   ];
 }
@@ -81,16 +164,38 @@ function partnerTour(): DemoStep[] {
  */
 export function chainDemoSteps(): DemoStep[] {
   return [
-    { note: "Set up a profile with the sandbox's seeded trader alice; on-chain commands find the sandbox's chain by themselves", argv: ['init', '--sandbox', '--yes'] },
+    {
+      note: "Set up a profile with the sandbox's seeded trader alice; on-chain commands find the sandbox's chain by themselves",
+      argv: ['init', '--sandbox', '--yes'],
+    },
     { note: "alice's wallet on chain: ETH for gas and USDC", argv: ['balance'] },
-    { note: 'The approvals this market needs and where they stand (read first, nothing sent)', argv: ['approve', 'check', 'btc-100k-2026'] },
-    { note: 'Without the USDC allowance the exchange refuses a BUY (exit 9)', argv: ['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--type', 'fok', '--amount', '25'], expect: 9 },
-    { note: 'Send only the missing approvals (--yes: no prompt); transaction hashes on stdout', argv: ['--yes', 'approve', 'set', 'btc-100k-2026'] },
+    {
+      note: 'The approvals this market needs and where they stand (read first, nothing sent)',
+      argv: ['approve', 'check', 'btc-100k-2026'],
+    },
+    {
+      note: 'Without the USDC allowance the exchange refuses a BUY (exit 9)',
+      argv: ['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--type', 'fok', '--amount', '25'],
+      expect: 9,
+    },
+    {
+      note: 'Send only the missing approvals (--yes: no prompt); transaction hashes on stdout',
+      argv: ['--yes', 'approve', 'set', 'btc-100k-2026'],
+    },
     { note: 'A second run finds nothing missing and sends nothing', argv: ['--yes', 'approve', 'set', 'btc-100k-2026'] },
-    { note: 'Now the same order is accepted and fills', argv: ['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--type', 'fok', '--amount', '25'] },
-    { note: 'The shares just bought are in the exchange\'s ledger (pm positions), not in the wallet: the sandbox does not settle trades on chain', argv: ['balance', 'btc-100k-2026'] },
+    {
+      note: 'Now the same order is accepted and fills',
+      argv: ['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--type', 'fok', '--amount', '25'],
+    },
+    {
+      note: "The shares just bought are in the exchange's ledger (pm positions), not in the wallet: the sandbox does not settle trades on chain",
+      argv: ['balance', 'btc-100k-2026'],
+    },
     { note: 'The market resolves YES: the sandbox posts the payout on chain too', argv: ['sandbox', 'resolve', 'btc-100k-2026', 'yes'] },
-    { note: "Redeem on chain: alice's winning tokens of the resolved eth-5k-2025 market become USDC in her wallet", argv: ['--yes', 'redeem-onchain', 'eth-5k-2025'] },
+    {
+      note: "Redeem on chain: alice's winning tokens of the resolved eth-5k-2025 market become USDC in her wallet",
+      argv: ['--yes', 'redeem-onchain', 'eth-5k-2025'],
+    },
     { note: 'The USDC arrived; the position tokens are gone', argv: ['balance', 'eth-5k-2025'] },
   ];
 }
@@ -106,7 +211,9 @@ async function demoWatchStep(ctx: Context, n: number, env: Record<string, string
   const slug = 'fed-cut-december';
   const watchArgv = ['watch', 'orders', '--market', slug, '--count', '5', '--timeout', '10s'];
   out.line();
-  out.line(out.c.cyan(`# ${n}. Live order events: pm watch orders streams them while another shell trades (one line each; --json for NDJSON)`));
+  out.line(
+    out.c.cyan(`# ${n}. Live order events: pm watch orders streams them while another shell trades (one line each; --json for NDJSON)`),
+  );
   out.line(`$ pm ${watchArgv.join(' ')} &`);
   const ac = new AbortController();
   let subscribed!: () => void;
@@ -163,11 +270,24 @@ export default defineCommand({
       out.line(out.c.bold(`pm demo: an ephemeral sandbox exchange is running at ${sandbox.baseUrl}`));
       out.line(out.c.dim(`(each step below is the command you would type; they run with PM_BASE_URL=${sandbox.baseUrl})`));
       // A throw-away home and passphrase: the demo keeps nothing. (Real use: a prompt, or PM_PASSPHRASE / --passphrase-file.)
-      const env = { ...ctx.io.env, PM_HOME: home, PM_BASE_URL: sandbox.baseUrl, PM_WS_URL: sandbox.wsUrl, PM_PASSPHRASE: 'demo-passphrase', PM_SCRYPT_N: '16384', CI: '1' };
+      const env = {
+        ...ctx.io.env,
+        PM_HOME: home,
+        PM_BASE_URL: sandbox.baseUrl,
+        PM_WS_URL: sandbox.wsUrl,
+        PM_PASSPHRASE: 'demo-passphrase',
+        PM_SCRYPT_N: '16384',
+        CI: '1',
+      };
       out.line(out.c.dim(`(PM_HOME=${home}, PM_PASSPHRASE=demo-passphrase: a throw-away home for this tour)`));
       let n = 0;
       const vars: Record<string, string> = {};
-      if (sandbox.info.rpcUrl) out.line(out.c.dim(`(a local chain runs at ${sandbox.info.rpcUrl}: USDC ${sandbox.info.contracts?.usdc ?? '?'}, conditional tokens ${sandbox.info.contracts?.conditionalTokens ?? '?'})`));
+      if (sandbox.info.rpcUrl)
+        out.line(
+          out.c.dim(
+            `(a local chain runs at ${sandbox.info.rpcUrl}: USDC ${sandbox.info.contracts?.usdc ?? '?'}, conditional tokens ${sandbox.info.contracts?.conditionalTokens ?? '?'})`,
+          ),
+        );
       for (const step of opts.chain ? chainDemoSteps() : demoSteps()) {
         n++;
         const argv = step.argv.map((a) => a.replace(/\{(\w+)\}/g, (m, k: string) => vars[k] ?? m));
@@ -175,11 +295,29 @@ export default defineCommand({
         out.line(out.c.cyan(`# ${n}. ${step.note}`));
         out.line(`$ pm ${argv.map((a) => (/[\s"'|$]/.test(a) ? `'${a}'` : a)).join(' ')}`);
         const who = step.as ? sandbox.info.accounts.find((a) => a.name === step.as) : undefined;
-        const stepEnv = who ? { ...env, PM_TOKEN_ID: who.token.tokenId, PM_TOKEN_SECRET: who.token.secret, PM_IDENTITY_TOKEN: who.identityToken, PM_PRIVATE_KEY: who.privateKey } : env;
-        if (who) out.line(out.c.dim(`(as ${who.name}: PM_TOKEN_ID, PM_TOKEN_SECRET and PM_IDENTITY_TOKEN set to the seeded ${who.name}'s credentials)`));
+        const stepEnv = who
+          ? {
+              ...env,
+              PM_TOKEN_ID: who.token.tokenId,
+              PM_TOKEN_SECRET: who.token.secret,
+              PM_IDENTITY_TOKEN: who.identityToken,
+              PM_PRIVATE_KEY: who.privateKey,
+            }
+          : env;
+        if (who)
+          out.line(
+            out.c.dim(`(as ${who.name}: PM_TOKEN_ID, PM_TOKEN_SECRET and PM_IDENTITY_TOKEN set to the seeded ${who.name}'s credentials)`),
+          );
         let captured = '';
-        const stdout = step.capture ? { write: (t: string) => ((captured += t), ctx.io.stdout.write(t)), isTTY: ctx.io.stdout.isTTY, columns: ctx.io.stdout.columns } : ctx.io.stdout;
-        const code = await ctx.app.run([...argv, ...(ctx.flags.color ? [] : ['--no-color'])], { ...ctx.io, stdout, env: stepEnv, stderr: ctx.io.stdout });
+        const stdout = step.capture
+          ? { write: (t: string) => ((captured += t), ctx.io.stdout.write(t)), isTTY: ctx.io.stdout.isTTY, columns: ctx.io.stdout.columns }
+          : ctx.io.stdout;
+        const code = await ctx.app.run([...argv, ...(ctx.flags.color ? [] : ['--no-color'])], {
+          ...ctx.io,
+          stdout,
+          env: stepEnv,
+          stderr: ctx.io.stdout,
+        });
         if (step.capture && code === 0) vars[step.capture.name] = step.capture.from(captured);
         const expected = step.expect ?? 0;
         if (code !== expected) throw new PmError(`demo step ${n} exited ${code}, expected ${expected}`);

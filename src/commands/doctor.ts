@@ -29,18 +29,27 @@ async function runChecks(ctx: Context): Promise<CheckResult[]> {
       : await guarded('keystore', async () => {
           const ok = await ks.checkPassphrase(await ctx.passphrase());
           return ok === false
-            ? { name: 'keystore', status: 'fail', detail: 'the passphrase does not open the keystore', fix: 'Check --passphrase-file / PM_PASSPHRASE (pm wallet passphrase changes it).' }
+            ? {
+                name: 'keystore',
+                status: 'fail',
+                detail: 'the passphrase does not open the keystore',
+                fix: 'Check --passphrase-file / PM_PASSPHRASE (pm wallet passphrase changes it).',
+              }
             : { name: 'keystore', status: 'pass', detail: `${ks.encryptedFiles().length} encrypted file(s) open with the passphrase` };
         }),
   );
   // Exchange, latency and clock.
   let reachable = false;
-  const ex = await guarded('exchange', async () => {
-    const { reach, clock } = await checkExchange(await ctx.api());
-    reachable = true;
-    out.push(reach);
-    return clock;
-  }, `Is ${ctx.baseUrl} right (pm config get base-url)? For the sandbox: pm sandbox start --detach.`);
+  const ex = await guarded(
+    'exchange',
+    async () => {
+      const { reach, clock } = await checkExchange(await ctx.api());
+      reachable = true;
+      out.push(reach);
+      return clock;
+    },
+    `Is ${ctx.baseUrl} right (pm config get base-url)? For the sandbox: pm sandbox start --detach.`,
+  );
   if (!reachable) out.push(ex, { name: 'clock', status: 'skip', detail: 'the exchange did not answer' });
   else out.push(ex);
   // Token and fee rate.
@@ -50,33 +59,77 @@ async function runChecks(ctx: Context): Promise<CheckResult[]> {
     return { name: 'token', status: 'pass', detail: '' };
   });
   if (creds.status === 'fail') out.push(creds, { name: 'fee', status: 'skip', detail: 'no usable token' });
-  else if (!reachable) out.push({ name: 'token', status: 'skip', detail: 'the exchange did not answer' }, { name: 'fee', status: 'skip', detail: 'the exchange did not answer' });
-  else if (!c || ((c as { sources: { token: unknown; apiKey: unknown } }).sources.token === null && (c as { sources: { apiKey: unknown } }).sources.apiKey === null)) {
-    out.push({ name: 'token', status: 'skip', detail: 'no API token configured (read-only)' }, { name: 'fee', status: 'skip', detail: 'no API token' });
+  else if (!reachable)
+    out.push(
+      { name: 'token', status: 'skip', detail: 'the exchange did not answer' },
+      { name: 'fee', status: 'skip', detail: 'the exchange did not answer' },
+    );
+  else if (
+    !c ||
+    ((c as { sources: { token: unknown; apiKey: unknown } }).sources.token === null &&
+      (c as { sources: { apiKey: unknown } }).sources.apiKey === null)
+  ) {
+    out.push(
+      { name: 'token', status: 'skip', detail: 'no API token configured (read-only)' },
+      { name: 'fee', status: 'skip', detail: 'no API token' },
+    );
   } else {
     const legacy = (c as { sources: { token: unknown } }).sources.token === null;
     let fee: CheckResult = { name: 'fee', status: 'skip', detail: 'the token was not accepted' };
-    const token = await guarded('token', async () => {
-      const api = await ctx.authedApi();
-      const { profileMe, listTokens } = await import('../core/tokens.js');
-      const me = await profileMe(api);
-      fee = { name: 'fee', status: 'pass', detail: `fee rate ${me.feeRateBps} bps (${(me.feeRateBps / 100).toFixed(2)}%)`, data: { feeRateBps: me.feeRateBps } };
-      const tokenId = ctx.env.PM_TOKEN_ID ?? p.tokenId;
-      const scopes = legacy ? null : ((await listTokens(api).catch(() => [])).find((t) => t.tokenId === tokenId)?.scopes ?? null);
-      return { name: 'token', status: 'pass', detail: `valid for profile ${me.id}${legacy ? ' (legacy API key)' : scopes ? `, scopes ${scopes.join(',') || 'none'}` : ''}`, data: { profileId: me.id, scopes } };
-    }, 'Add a valid token: pm token add (or pm init --force).');
+    const token = await guarded(
+      'token',
+      async () => {
+        const api = await ctx.authedApi();
+        const { profileMe, listTokens } = await import('../core/tokens.js');
+        const me = await profileMe(api);
+        fee = {
+          name: 'fee',
+          status: 'pass',
+          detail: `fee rate ${me.feeRateBps} bps (${(me.feeRateBps / 100).toFixed(2)}%)`,
+          data: { feeRateBps: me.feeRateBps },
+        };
+        const tokenId = ctx.env.PM_TOKEN_ID ?? p.tokenId;
+        const scopes = legacy ? null : ((await listTokens(api).catch(() => [])).find((t) => t.tokenId === tokenId)?.scopes ?? null);
+        return {
+          name: 'token',
+          status: 'pass',
+          detail: `valid for profile ${me.id}${legacy ? ' (legacy API key)' : scopes ? `, scopes ${scopes.join(',') || 'none'}` : ''}`,
+          data: { profileId: me.id, scopes },
+        };
+      },
+      'Add a valid token: pm token add (or pm init --force).',
+    );
     out.push(token, fee);
   }
-  out.push(reachable ? await checkWebsocket(ctx.wsUrl, Math.min(ctx.timeoutMs, 5000)) : { name: 'websocket', status: 'skip', detail: 'the exchange did not answer' });
+  out.push(
+    reachable
+      ? await checkWebsocket(ctx.wsUrl, Math.min(ctx.timeoutMs, 5000))
+      : { name: 'websocket', status: 'skip', detail: 'the exchange did not answer' },
+  );
   const rpc = ctx.env.PM_RPC_URL ?? p.rpcUrl;
-  out.push(rpc ? await guarded('rpc', () => checkRpc(rpc), 'Check rpc-url (pm config set rpc-url …) or PM_RPC_URL.') : { name: 'rpc', status: 'skip', detail: 'no RPC URL configured' });
+  out.push(
+    rpc
+      ? await guarded('rpc', () => checkRpc(rpc), 'Check rpc-url (pm config set rpc-url …) or PM_RPC_URL.')
+      : { name: 'rpc', status: 'skip', detail: 'no RPC URL configured' },
+  );
   out.push(
     await guarded('journal', async () => {
       const { Journal } = await import('../core/trade/journal.js');
-      const open = [...new Journal(journalDir(ctx.home)).latestAll().values()].filter((e) => e.state === 'pending' || e.state === 'unknown');
+      const open = [...new Journal(journalDir(ctx.home)).latestAll().values()].filter(
+        (e) => e.state === 'pending' || e.state === 'unknown',
+      );
       return open.length === 0
         ? { name: 'journal', status: 'pass', detail: 'no order with an unknown outcome' }
-        : { name: 'journal', status: 'fail', detail: `${open.length} order(s) sent with an unknown outcome: ${open.slice(0, 3).map((e) => e.clientOrderId).join(', ')}${open.length > 3 ? ', …' : ''}`, fix: `Check each: pm order status --client-id ${open[0]?.clientOrderId ?? 'ID'} (re-running the same command with the same --client-id is safe).`, data: { clientOrderIds: open.map((e) => e.clientOrderId) } };
+        : {
+            name: 'journal',
+            status: 'fail',
+            detail: `${open.length} order(s) sent with an unknown outcome: ${open
+              .slice(0, 3)
+              .map((e) => e.clientOrderId)
+              .join(', ')}${open.length > 3 ? ', …' : ''}`,
+            fix: `Check each: pm order status --client-id ${open[0]?.clientOrderId ?? 'ID'} (re-running the same command with the same --client-id is safe).`,
+            data: { clientOrderIds: open.map((e) => e.clientOrderId) },
+          };
     }),
   );
   return out;
@@ -85,8 +138,9 @@ async function runChecks(ctx: Context): Promise<CheckResult[]> {
 export default defineCommand({
   path: ['doctor'],
   summary: 'Check that pm is ready to trade: Node, PM_HOME, config, keystore, exchange, clock, token, websocket, RPC, journal',
-  description: 'Runs every check and explains each failure with a fix. Exit 0 only when every check passes (a check that is not configured is skipped).',
-  examples: ['pm doctor', 'pm --profile sandbox doctor', "pm doctor --json | jq '.checks[] | select(.status == \"fail\")'"],
+  description:
+    'Runs every check and explains each failure with a fix. Exit 0 only when every check passes (a check that is not configured is skipped).',
+  examples: ['pm doctor', 'pm --profile sandbox doctor', 'pm doctor --json | jq \'.checks[] | select(.status == "fail")\''],
   run: async (ctx) => {
     const checks = await runChecks(ctx);
     const failed = checks.filter((c) => c.status === 'fail');
@@ -97,6 +151,7 @@ export default defineCommand({
         if (c.status === 'fail' && c.fix) ctx.out.line(`  ${' '.repeat(10)} fix: ${c.fix}`);
       }
     });
-    if (failed.length) throw new DoctorFailed(`${failed.length} check(s) failed: ${failed.map((c) => c.name).join(', ')}`, { hint: failed[0]?.fix });
+    if (failed.length)
+      throw new DoctorFailed(`${failed.length} check(s) failed: ${failed.map((c) => c.name).join(', ')}`, { hint: failed[0]?.fix });
   },
 });

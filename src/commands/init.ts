@@ -29,10 +29,12 @@ function sandboxUrl(ctx: Context): string {
   if (explicit) return checkUrl(explicit, ctx.flags.baseUrl !== undefined ? '--base-url' : 'PM_BASE_URL');
   const running = runningSandbox(ctx.home);
   if (running) return running.baseUrl;
-  throw new NetworkError('no sandbox is running for this PM_HOME', { hint: 'Start one with pm sandbox start --detach (or pass --base-url of a running sandbox).' });
+  throw new NetworkError('no sandbox is running for this PM_HOME', {
+    hint: 'Start one with pm sandbox start --detach (or pass --base-url of a running sandbox).',
+  });
 }
 
-async function sandboxAccounts(ctx: Context, baseUrl: string): Promise<SandboxAccount[]> {
+async function sandboxAccounts(_ctx: Context, baseUrl: string): Promise<SandboxAccount[]> {
   const { ApiClient } = await import('../core/http.js');
   const api = new ApiClient({ baseUrl, timeoutMs: 5000, maxRetries: 0 });
   try {
@@ -46,15 +48,26 @@ async function sandboxAccounts(ctx: Context, baseUrl: string): Promise<SandboxAc
 
 function guardProfile(ctx: Context, name: string, force: boolean, refresh: boolean): void {
   if (ctx.config().profiles[name] && !force && !refresh) {
-    throw new ConflictError(`a profile named ${name} already exists`, { hint: 'Pick another with --profile-name, or pass --force to replace it.' });
+    throw new ConflictError(`a profile named ${name} already exists`, {
+      hint: 'Pick another with --profile-name, or pass --force to replace it.',
+    });
   }
 }
 
-async function initSandbox(ctx: Context, accountName: string, profileName: string, force: boolean, knownUrl?: string): Promise<Record<string, unknown>> {
+async function initSandbox(
+  ctx: Context,
+  accountName: string,
+  profileName: string,
+  force: boolean,
+  knownUrl?: string,
+): Promise<Record<string, unknown>> {
   const baseUrl = knownUrl ?? sandboxUrl(ctx).replace(/\/+$/, '');
   const accounts = await sandboxAccounts(ctx, baseUrl);
   const acct = accounts.find((a) => a.name === accountName);
-  if (!acct) throw new ValidationError(`the sandbox has no account "${accountName}"`, { hint: `Accounts: ${accounts.map((a) => a.name).join(', ')}` });
+  if (!acct)
+    throw new ValidationError(`the sandbox has no account "${accountName}"`, {
+      hint: `Accounts: ${accounts.map((a) => a.name).join(', ')}`,
+    });
   // Re-running init --sandbox for the same sandbox profile refreshes it.
   guardProfile(ctx, profileName, force, ctx.config().profiles[profileName]?.sandbox === true);
   const wallet = `sandbox-${acct.name}`;
@@ -63,7 +76,12 @@ async function initSandbox(ctx: Context, accountName: string, profileName: strin
   const pass = await ctx.newPassphrase();
   const ks = await ctx.keystore();
   await ks.importWalletKey(wallet, acct.privateKey, pass, { force: true });
-  await ks.saveSecrets(profileName, { tokenId: acct.token.tokenId, tokenSecret: acct.token.secret, apiKey: acct.apiKey, identityToken: acct.identityToken }, pass, { force: true, label: `sandbox ${acct.name}` });
+  await ks.saveSecrets(
+    profileName,
+    { tokenId: acct.token.tokenId, tokenSecret: acct.token.secret, apiKey: acct.apiKey, identityToken: acct.identityToken },
+    pass,
+    { force: true, label: `sandbox ${acct.name}` },
+  );
   const profile: ProfileConfig = {
     baseUrl,
     wsUrl: baseUrl.replace(/^http/, 'ws'),
@@ -76,7 +94,15 @@ async function initSandbox(ctx: Context, accountName: string, profileName: strin
     feeRateBps,
   };
   writeProfile(ctx, profileName, profile);
-  return { profile: profileName, baseUrl, account: acct.name, address: acct.address, profileId: acct.profileId, tokenId: acct.token.tokenId, wallet };
+  return {
+    profile: profileName,
+    baseUrl,
+    account: acct.name,
+    address: acct.address,
+    profileId: acct.profileId,
+    tokenId: acct.token.tokenId,
+    wallet,
+  };
 }
 
 async function feeRate(ctx: Context, baseUrl: string, tokenId: string, secret: string): Promise<number> {
@@ -105,7 +131,21 @@ function readSecretFile(file: string): string {
 }
 
 /** The real exchange (or any URL), from flags or the wizard's answers. */
-async function initExchange(ctx: Context, o: { baseUrl: string; profileName: string; force: boolean; wallet?: string | undefined; importKey?: string | undefined; createWallet: boolean; tokenId?: string | undefined; secret?: string | undefined; derive: boolean; scopes?: string | undefined }): Promise<Record<string, unknown>> {
+async function initExchange(
+  ctx: Context,
+  o: {
+    baseUrl: string;
+    profileName: string;
+    force: boolean;
+    wallet?: string | undefined;
+    importKey?: string | undefined;
+    createWallet: boolean;
+    tokenId?: string | undefined;
+    secret?: string | undefined;
+    derive: boolean;
+    scopes?: string | undefined;
+  },
+): Promise<Record<string, unknown>> {
   // Atomic: everything is checked, asked and verified first; nothing is written until then.
   guardProfile(ctx, o.profileName, o.force, false);
   const baseUrl = checkUrl(o.baseUrl, 'the exchange URL');
@@ -116,14 +156,23 @@ async function initExchange(ctx: Context, o: { baseUrl: string; profileName: str
   else if (o.createWallet) key = generatePrivateKey();
   if (key !== undefined) {
     wallet ??= o.profileName;
-    if (ks.hasWallet(wallet) && !o.force) throw new ConflictError(`a wallet named "${wallet}" already exists`, { hint: 'Use it with --wallet, or pass --force to replace it.' });
+    if (ks.hasWallet(wallet) && !o.force)
+      throw new ConflictError(`a wallet named "${wallet}" already exists`, {
+        hint: 'Use it with --wallet, or pass --force to replace it.',
+      });
   }
   if (o.secret !== undefined && !isBase64(o.secret)) throw new ValidationError('the token secret is not base64');
   if (o.derive && !ctx.env.PM_IDENTITY_TOKEN) throw new UsageError('--derive needs an identity token in PM_IDENTITY_TOKEN');
   const { privateKeyToAccount } = await import('viem/accounts');
-  const address: string | null = key !== undefined ? privateKeyToAccount(key).address : wallet !== undefined ? ks.walletAddress(wallet) : null;
+  const address: string | null =
+    key !== undefined ? privateKeyToAccount(key).address : wallet !== undefined ? ks.walletAddress(wallet) : null;
   const pass = await ctx.newPassphrase();
-  const profile: ProfileConfig = { baseUrl, ...(baseUrl === DEFAULT_BASE_URL ? { wsUrl: DEFAULT_WS_URL } : {}), ...(wallet ? { wallet } : {}), ...(address ? { address } : {}) };
+  const profile: ProfileConfig = {
+    baseUrl,
+    ...(baseUrl === DEFAULT_BASE_URL ? { wsUrl: DEFAULT_WS_URL } : {}),
+    ...(wallet ? { wallet } : {}),
+    ...(address ? { address } : {}),
+  };
   const { ApiClient } = await import('../core/http.js');
   let secrets: { tokenId: string; tokenSecret: string; identityToken?: string } | undefined;
   if (o.derive) {
@@ -156,23 +205,39 @@ async function initExchange(ctx: Context, o: { baseUrl: string; profileName: str
   if (key !== undefined && wallet !== undefined) await ks.importWalletKey(wallet, key, pass, { force: o.force });
   if (secrets) await ks.saveSecrets(o.profileName, secrets, pass, { force: true });
   writeProfile(ctx, o.profileName, profile);
-  return { profile: o.profileName, baseUrl, wallet: wallet ?? null, address, tokenId: profile.tokenId ?? null, profileId: profile.profileId ?? null };
+  return {
+    profile: o.profileName,
+    baseUrl,
+    wallet: wallet ?? null,
+    address,
+    tokenId: profile.tokenId ?? null,
+    profileId: profile.profileId ?? null,
+  };
 }
 
 async function wizard(ctx: Context, force: boolean): Promise<Record<string, unknown>> {
   const hint = 'Run pm init with flags instead (see pm init --help).';
   const freeName = (v: string): void => {
     checkProfileName(v);
-    if (ctx.config().profiles[v] && !force) throw new ConflictError(`a profile named ${v} already exists (pick another, or run pm init --force)`);
+    if (ctx.config().profiles[v] && !force)
+      throw new ConflictError(`a profile named ${v} already exists (pick another, or run pm init --force)`);
   };
   // Each answer is checked in place and asked again (a sandbox that is not running, a bad URL…).
   for (;;) {
     const running = runningSandbox(ctx.home);
-    const where = await select(ctx, 'Which exchange?', [
-      { name: `Local sandbox${running ? ` (running at ${running.baseUrl})` : ' (start it with pm sandbox start --detach)'}`, value: 'sandbox' as const },
-      { name: 'The real exchange (api.limitless.exchange)', value: 'real' as const },
-      { name: 'Another URL', value: 'url' as const },
-    ], hint);
+    const where = await select(
+      ctx,
+      'Which exchange?',
+      [
+        {
+          name: `Local sandbox${running ? ` (running at ${running.baseUrl})` : ' (start it with pm sandbox start --detach)'}`,
+          value: 'sandbox' as const,
+        },
+        { name: 'The real exchange (api.limitless.exchange)', value: 'real' as const },
+        { name: 'Another URL', value: 'url' as const },
+      ],
+      hint,
+    );
     if (where !== 'sandbox') return wizardExchange(ctx, force, hint, freeName, where);
     let accounts: SandboxAccount[];
     let baseUrl: string;
@@ -180,41 +245,111 @@ async function wizard(ctx: Context, force: boolean): Promise<Record<string, unkn
       baseUrl = sandboxUrl(ctx).replace(/\/+$/, '');
       accounts = await sandboxAccounts(ctx, baseUrl);
     } catch (e) {
-      ctx.io.stderr.write(`${ctx.out.c.red('✗')} ${(e as { shortMessage?: string }).shortMessage ?? (e as Error).message}. Start one with pm sandbox start --detach in another terminal, or pick another exchange.\n`);
+      ctx.io.stderr.write(
+        `${ctx.out.c.red('✗')} ${(e as { shortMessage?: string }).shortMessage ?? (e as Error).message}. Start one with pm sandbox start --detach in another terminal, or pick another exchange.\n`,
+      );
       continue;
     }
-    const account = await select(ctx, 'Which seeded account?', accounts.map((a) => ({ name: a.name === 'alice' ? 'alice: a trader with 10,000 USDC' : a.name === 'bob' ? 'bob: the market maker' : a.name === 'partner' ? 'partner: partner scopes and sub-accounts' : a.name, value: a.name })), hint);
+    const account = await select(
+      ctx,
+      'Which seeded account?',
+      accounts.map((a) => ({
+        name:
+          a.name === 'alice'
+            ? 'alice: a trader with 10,000 USDC'
+            : a.name === 'bob'
+              ? 'bob: the market maker'
+              : a.name === 'partner'
+                ? 'partner: partner scopes and sub-accounts'
+                : a.name,
+        value: a.name,
+      })),
+      hint,
+    );
     const sandboxName = (v: string): void => {
       checkProfileName(v);
-      if (ctx.config().profiles[v] && !force && ctx.config().profiles[v]?.sandbox !== true) throw new ConflictError(`a profile named ${v} already exists (pick another, or run pm init --force)`);
+      if (ctx.config().profiles[v] && !force && ctx.config().profiles[v]?.sandbox !== true)
+        throw new ConflictError(`a profile named ${v} already exists (pick another, or run pm init --force)`);
     };
     const name = await input(ctx, 'Profile name', hint, 'sandbox', validating(sandboxName));
     return initSandbox(ctx, account, name, force, baseUrl);
   }
 }
 
-async function wizardExchange(ctx: Context, force: boolean, hint: string, freeName: (v: string) => void, where: 'real' | 'url'): Promise<Record<string, unknown>> {
-  const baseUrl = where === 'real' ? DEFAULT_BASE_URL : checkUrl(await input(ctx, 'Exchange base URL', hint, ctx.flags.baseUrl, validating((v) => checkUrl(v, 'the URL'))), 'the URL');
+async function wizardExchange(
+  ctx: Context,
+  force: boolean,
+  hint: string,
+  freeName: (v: string) => void,
+  where: 'real' | 'url',
+): Promise<Record<string, unknown>> {
+  const baseUrl =
+    where === 'real'
+      ? DEFAULT_BASE_URL
+      : checkUrl(
+          await input(
+            ctx,
+            'Exchange base URL',
+            hint,
+            ctx.flags.baseUrl,
+            validating((v) => checkUrl(v, 'the URL')),
+          ),
+          'the URL',
+        );
   const name = await input(ctx, 'Profile name', hint, 'default', validating(freeName));
-  const walletChoice = await select(ctx, 'Signing wallet', [
-    { name: 'Create a new wallet', value: 'create' as const },
-    { name: 'Import a private key (hidden prompt)', value: 'import' as const },
-    { name: 'Skip (read-only, or set PM_PRIVATE_KEY later)', value: 'skip' as const },
-  ], hint);
+  const walletChoice = await select(
+    ctx,
+    'Signing wallet',
+    [
+      { name: 'Create a new wallet', value: 'create' as const },
+      { name: 'Import a private key (hidden prompt)', value: 'import' as const },
+      { name: 'Skip (read-only, or set PM_PRIVATE_KEY later)', value: 'skip' as const },
+    ],
+    hint,
+  );
   let importKey: string | undefined;
-  if (walletChoice === 'import') importKey = await password(ctx, 'Private key (hex)', hint, validating((v) => parsePrivateKey(v)));
-  const tokenChoice = await select(ctx, 'API token', [
-    { name: 'Add an existing token (id and secret)', value: 'add' as const },
-    ...(ctx.env.PM_IDENTITY_TOKEN ? [{ name: 'Derive a new token with the identity token in PM_IDENTITY_TOKEN', value: 'derive' as const }] : []),
-    { name: 'Skip', value: 'skip' as const },
-  ], hint);
+  if (walletChoice === 'import')
+    importKey = await password(
+      ctx,
+      'Private key (hex)',
+      hint,
+      validating((v) => parsePrivateKey(v)),
+    );
+  const tokenChoice = await select(
+    ctx,
+    'API token',
+    [
+      { name: 'Add an existing token (id and secret)', value: 'add' as const },
+      ...(ctx.env.PM_IDENTITY_TOKEN
+        ? [{ name: 'Derive a new token with the identity token in PM_IDENTITY_TOKEN', value: 'derive' as const }]
+        : []),
+      { name: 'Skip', value: 'skip' as const },
+    ],
+    hint,
+  );
   let tokenId: string | undefined;
   let secret: string | undefined;
   if (tokenChoice === 'add') {
     tokenId = (await input(ctx, 'Token id', hint, undefined, (v) => v.trim() !== '' || 'the token id is required')).trim();
-    secret = (await password(ctx, 'Token secret (base64)', hint, (v) => isBase64(v.trim()) || 'that is not base64: paste the secret exactly as the exchange returned it')).trim();
+    secret = (
+      await password(
+        ctx,
+        'Token secret (base64)',
+        hint,
+        (v) => isBase64(v.trim()) || 'that is not base64: paste the secret exactly as the exchange returned it',
+      )
+    ).trim();
   }
-  return initExchange(ctx, { baseUrl, profileName: name, force, createWallet: walletChoice === 'create', importKey, derive: tokenChoice === 'derive', tokenId, secret });
+  return initExchange(ctx, {
+    baseUrl,
+    profileName: name,
+    force,
+    createWallet: walletChoice === 'create',
+    importKey,
+    derive: tokenChoice === 'derive',
+    tokenId,
+    secret,
+  });
 }
 
 export default defineCommand({
@@ -250,7 +385,10 @@ export default defineCommand({
     } else if (ctx.flags.yes || !ctx.interactive) {
       const secretFile = opts.secretFile;
       result = await initExchange(ctx, {
-        baseUrl: checkUrl(ctx.flags.baseUrl ?? ctx.env.PM_BASE_URL ?? DEFAULT_BASE_URL, ctx.flags.baseUrl !== undefined ? '--base-url' : 'PM_BASE_URL'),
+        baseUrl: checkUrl(
+          ctx.flags.baseUrl ?? ctx.env.PM_BASE_URL ?? DEFAULT_BASE_URL,
+          ctx.flags.baseUrl !== undefined ? '--base-url' : 'PM_BASE_URL',
+        ),
         profileName: checkProfileName(profileName ?? 'default'),
         force,
         wallet: opts.wallet,

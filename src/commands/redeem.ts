@@ -31,16 +31,20 @@ export default defineCommand({
     const cidOpt = opts.conditionId;
     const slugArg = args.slug;
     if ([all, cidOpt !== undefined, slugArg !== undefined].filter(Boolean).length !== 1) {
-      throw new UsageError('give exactly one of <slug>, --condition-id or --all', { hint: 'pm redeem eth-5k-2025 | pm redeem --condition-id 0x… | pm redeem --all' });
+      throw new UsageError('give exactly one of <slug>, --condition-id or --all', {
+        hint: 'pm redeem eth-5k-2025 | pm redeem --condition-id 0x… | pm redeem --all',
+      });
     }
-    if (cidOpt !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(cidOpt)) throw new UsageError(`--condition-id "${cidOpt}" is not a bytes32 hex string (0x + 64 hex digits)`);
+    if (cidOpt !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(cidOpt))
+      throw new UsageError(`--condition-id "${cidOpt}" is not a bytes32 hex string (0x + 64 hex digits)`);
     const api = await portfolioApi(ctx, opts);
     const targets: { market: string; conditionId: string; pending: boolean }[] = [];
     if (all) {
       const rows = (await fetchPositions(api)).rows;
       for (const r of rows) {
         if (!r.conditionId || targets.some((t) => t.conditionId === r.conditionId)) continue;
-        if (r.redeemable || (r.payoutPending && r.won === true && r.shares > 0n)) targets.push({ market: r.market, conditionId: r.conditionId, pending: r.payoutPending });
+        if (r.redeemable || (r.payoutPending && r.won === true && r.shares > 0n))
+          targets.push({ market: r.market, conditionId: r.conditionId, pending: r.payoutPending });
       }
       if (targets.length === 0) {
         ctx.out.data([], () => ctx.out.info('nothing to redeem'));
@@ -58,19 +62,44 @@ export default defineCommand({
     const claims: Claim[] = [];
     for (const t of targets) {
       if (t.pending) {
-        claims.push({ market: t.market, conditionId: t.conditionId, status: 'not redeemable yet', payout: null, payoutRaw: null, message: 'resolved, but the payout is not posted on chain yet; try again later' });
+        claims.push({
+          market: t.market,
+          conditionId: t.conditionId,
+          status: 'not redeemable yet',
+          payout: null,
+          payoutRaw: null,
+          message: 'resolved, but the payout is not posted on chain yet; try again later',
+        });
         continue;
       }
       try {
         const r = await redeem(api, t.conditionId);
         const payout = rawFromWire(r.payout ?? '0');
-        claims.push({ market: t.market, conditionId: t.conditionId, status: 'redeemed', payout: formatUnits(payout), payoutRaw: payout.toString(), userOperationHash: r.userOperationHash });
+        claims.push({
+          market: t.market,
+          conditionId: t.conditionId,
+          status: 'redeemed',
+          payout: formatUnits(payout),
+          payoutRaw: payout.toString(),
+          userOperationHash: r.userOperationHash,
+        });
       } catch (e) {
         if (!all) {
-          if (e instanceof ExchangeValidationError && /not redeemable yet/.test(e.shortMessage)) throw new ExchangeValidationError(e.shortMessage, { status: e.status, hint: 'The market is resolved but its payout is not posted yet: run pm redeem again later.' });
+          if (e instanceof ExchangeValidationError && /not redeemable yet/.test(e.shortMessage))
+            throw new ExchangeValidationError(e.shortMessage, {
+              status: e.status,
+              hint: 'The market is resolved but its payout is not posted yet: run pm redeem again later.',
+            });
           throw e;
         }
-        claims.push({ market: t.market, conditionId: t.conditionId, status: /not redeemable yet/.test((e as PmError).shortMessage ?? '') ? 'not redeemable yet' : 'refused', payout: null, payoutRaw: null, message: e instanceof PmError ? e.shortMessage : String(e) });
+        claims.push({
+          market: t.market,
+          conditionId: t.conditionId,
+          status: /not redeemable yet/.test((e as PmError).shortMessage ?? '') ? 'not redeemable yet' : 'refused',
+          payout: null,
+          payoutRaw: null,
+          message: e instanceof PmError ? e.shortMessage : String(e),
+        });
       }
     }
     ctx.out.data(all ? claims : claims[0], () =>

@@ -71,11 +71,15 @@ function askHidden(rl: Interface, out: Writable, query: string, signal: AbortSig
       done();
       resolve(answer);
     });
-    signal.addEventListener('abort', () => {
-      done();
-      out.write('\n');
-      reject(new UsageError('no passphrase: cancelled'));
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        done();
+        out.write('\n');
+        reject(new UsageError('no passphrase: cancelled'));
+      },
+      { once: true },
+    );
   });
 }
 

@@ -49,11 +49,18 @@ export default defineCommand({
     const ks = await ctx.keystore();
     const passphrase = await ctx.passphrase();
     const ok = await ks.checkPassphrase(passphrase);
-    if (ok === null) throw new UsageError(`nothing to unlock: the keystore in ${ctx.home} holds no wallet or token secret`, { hint: 'Create one with pm init or pm wallet create.' });
+    if (ok === null)
+      throw new UsageError(`nothing to unlock: the keystore in ${ctx.home} holds no wallet or token secret`, {
+        hint: 'Create one with pm init or pm wallet create.',
+      });
     if (!ok) throw new AuthError('wrong passphrase');
     const replaced = await stopAgent(ctx);
     const ready = await spawnAgent(ctx.home, ttlMs, passphrase, ctx.io.env);
-    ctx.out.data(ready, () => ctx.out.info(`unlocked until ${ready.until} (session agent pid ${ready.pid}${replaced ? `, replacing pid ${replaced.pid}` : ''}); pm lock ends it`));
+    ctx.out.data(ready, () =>
+      ctx.out.info(
+        `unlocked until ${ready.until} (session agent pid ${ready.pid}${replaced ? `, replacing pid ${replaced.pid}` : ''}); pm lock ends it`,
+      ),
+    );
     return 0;
   },
 });

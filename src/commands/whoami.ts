@@ -6,7 +6,7 @@ export default defineCommand({
   path: ['whoami'],
   summary: 'Show the active identity, verified with the exchange (profile, fee rate, scopes, credential source)',
   description:
-    'Show the active identity and verify it with an authenticated call (GET /profiles/me): a bad or revoked secret fails here with exit 3.\n\nCredentials, first match wins: PM_TOKEN_ID + PM_TOKEN_SECRET, or PM_API_KEY (the environment replaces the stored token and key together); else the profile\'s encrypted token, else its legacy key. The signing wallet: PM_PRIVATE_KEY, else the profile\'s keystore wallet. Identity-only routes use PM_IDENTITY_TOKEN or the stored identity token.',
+    "Show the active identity and verify it with an authenticated call (GET /profiles/me): a bad or revoked secret fails here with exit 3.\n\nCredentials, first match wins: PM_TOKEN_ID + PM_TOKEN_SECRET, or PM_API_KEY (the environment replaces the stored token and key together); else the profile's encrypted token, else its legacy key. The signing wallet: PM_PRIVATE_KEY, else the profile's keystore wallet. Identity-only routes use PM_IDENTITY_TOKEN or the stored identity token.",
   examples: ['pm whoami', 'pm --json whoami | jq .profileId', 'PM_TOKEN_ID=… PM_TOKEN_SECRET=… pm whoami'],
   run: async (ctx) => {
     const creds = await ctx.credentials();
@@ -39,11 +39,16 @@ export default defineCommand({
     };
     // whoami refreshes what orders are signed with: the profile's pinned fee rate and the cache.
     const { TradeCache } = await import('../core/trade/session.js');
-    new TradeCache(ctx.home).rememberOwner(api.baseUrl, auth.hmac ? `hmac:${auth.hmac.tokenId}` : `key:${auth.apiKey?.id ?? ''}`, { profileId: me.id, feeRateBps: me.feeRateBps, account: me.account });
+    new TradeCache(ctx.home).rememberOwner(api.baseUrl, auth.hmac ? `hmac:${auth.hmac.tokenId}` : `key:${auth.apiKey?.id ?? ''}`, {
+      profileId: me.id,
+      feeRateBps: me.feeRateBps,
+      account: me.account,
+    });
     const name = ctx.profileName();
     const p = ctx.profile();
     if (name !== undefined && source === 'keystore' && (p.feeRateBps !== me.feeRateBps || p.profileId !== me.id)) {
-      if (p.feeRateBps !== undefined && p.feeRateBps !== me.feeRateBps) ctx.out.info(`fee rate updated in profile ${name}: ${p.feeRateBps} → ${me.feeRateBps} bps`);
+      if (p.feeRateBps !== undefined && p.feeRateBps !== me.feeRateBps)
+        ctx.out.info(`fee rate updated in profile ${name}: ${p.feeRateBps} → ${me.feeRateBps} bps`);
       ctx.updateProfile({ feeRateBps: me.feeRateBps, profileId: me.id }, name);
     }
     if (creds.address && me.account && creds.address.toLowerCase() !== me.account.toLowerCase()) {
@@ -57,9 +62,17 @@ export default defineCommand({
         ['profile id', String(result.profileId)],
         ['name', result.displayName ?? '-'],
         ['fee rate', `${result.feeRateBps} bps`],
-        ['auth', `${using === 'hmac' ? `HMAC token ${result.tokenId ?? ''}` : 'legacy API key'} (from ${source === 'env' ? 'the environment' : 'the keystore'})`],
+        [
+          'auth',
+          `${using === 'hmac' ? `HMAC token ${result.tokenId ?? ''}` : 'legacy API key'} (from ${source === 'env' ? 'the environment' : 'the keystore'})`,
+        ],
         ['scopes', scopes ? scopes.join(', ') : '-'],
-        ['wallet', creds.address ? `${creds.address} (from ${creds.sources.wallet === 'env' ? 'PM_PRIVATE_KEY' : 'the keystore'})` : '(none: needed to sign orders)'],
+        [
+          'wallet',
+          creds.address
+            ? `${creds.address} (from ${creds.sources.wallet === 'env' ? 'PM_PRIVATE_KEY' : 'the keystore'})`
+            : '(none: needed to sign orders)',
+        ],
       ]),
     );
   },

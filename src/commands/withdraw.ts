@@ -10,11 +10,17 @@ function explained(e: unknown, to: string | undefined): unknown {
   if (!(e instanceof PmError)) return e;
   const m = e.shortMessage;
   let hint: string | undefined;
-  if (/not allowed/i.test(m)) hint = `Add the address to your allowlist first: pm withdrawal-address add ${to ?? '<address>'} (needs an identity token, PM_IDENTITY_TOKEN)`;
-  else if (/Insufficient balance/i.test(m)) hint = 'Withdraw less (see pm portfolio positions for locked collateral), or cancel open orders to free it.';
-  else if (/Legacy API keys/i.test(m)) hint = 'Withdrawals need a scoped API token with the withdrawal scope (or an identity token): pm token derive --scopes trading,withdrawal';
-  else if (/scope: withdrawal/i.test(m)) hint = 'This API token lacks the withdrawal scope: derive one with pm token derive --scopes trading,withdrawal';
-  else if (/no managed server wallet/i.test(m)) hint = 'Only server wallets withdraw through the exchange; an EOA wallet holds its own funds.';
+  if (/not allowed/i.test(m))
+    hint = `Add the address to your allowlist first: pm withdrawal-address add ${to ?? '<address>'} (needs an identity token, PM_IDENTITY_TOKEN)`;
+  else if (/Insufficient balance/i.test(m))
+    hint = 'Withdraw less (see pm portfolio positions for locked collateral), or cancel open orders to free it.';
+  else if (/Legacy API keys/i.test(m))
+    hint =
+      'Withdrawals need a scoped API token with the withdrawal scope (or an identity token): pm token derive --scopes trading,withdrawal';
+  else if (/scope: withdrawal/i.test(m))
+    hint = 'This API token lacks the withdrawal scope: derive one with pm token derive --scopes trading,withdrawal';
+  else if (/no managed server wallet/i.test(m))
+    hint = 'Only server wallets withdraw through the exchange; an EOA wallet holds its own funds.';
   if (!hint) return e;
   if (e instanceof AuthError) return new AuthError(m, { status: e.status, hint, cause: e });
   if (e instanceof ExchangeValidationError) return new ExchangeValidationError(m, { status: e.status, hint, cause: e });

@@ -43,11 +43,22 @@ type AuthHeaders = { headers: Record<string, string>; limiterKey: string | null;
 /**
  * authHeaders for any signer, the session agent's (asynchronous) included: what the transport uses.
  */
-export async function authHeadersAsync(auth: AuthProvider, mode: AuthMode, method: string, pathWithQuery: string, body: string, now: Date = new Date()): Promise<AuthHeaders> {
+export async function authHeadersAsync(
+  auth: AuthProvider,
+  mode: AuthMode,
+  method: string,
+  pathWithQuery: string,
+  body: string,
+  now: Date = new Date(),
+): Promise<AuthHeaders> {
   if (mode === 'auto' && auth.hmac) {
     const ts = now.toISOString();
     const signature = await auth.hmac.sign(hmacMessage(ts, method, pathWithQuery, body));
-    return { headers: { 'lmts-api-key': auth.hmac.tokenId, 'lmts-timestamp': ts, 'lmts-signature': signature }, limiterKey: `hmac:${auth.hmac.tokenId}`, used: 'hmac' };
+    return {
+      headers: { 'lmts-api-key': auth.hmac.tokenId, 'lmts-timestamp': ts, 'lmts-signature': signature },
+      limiterKey: `hmac:${auth.hmac.tokenId}`,
+      used: 'hmac',
+    };
   }
   return authHeaders(auth, mode, method, pathWithQuery, body, now);
 }

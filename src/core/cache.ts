@@ -21,7 +21,12 @@ export class JsonCache {
   private data: Record<string, Entry<unknown>> | undefined;
   private readonly file: string;
 
-  constructor(home: string, name: string, private readonly ttlMs: number, private readonly now: () => number = Date.now) {
+  constructor(
+    home: string,
+    name: string,
+    private readonly ttlMs: number,
+    private readonly now: () => number = Date.now,
+  ) {
     this.file = join(home, 'cache', `${name}.json`);
   }
 

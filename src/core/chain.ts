@@ -3,13 +3,28 @@
 // on NegRisk), sending only the missing ones, balances, and EOA redemption of resolved markets.
 // Loaded only by the commands that use it. Errors are pm errors with exit codes: no RPC or a
 // wrong chain is exit 2, an unreachable RPC exit 7, a reverted or unaffordable transaction exit 1.
-import { createPublicClient, createWalletClient, defineChain, encodeFunctionData, formatEther, getAddress, http, parseAbi, type Hex, type LocalAccount, type PublicClient } from 'viem';
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  encodeFunctionData,
+  formatEther,
+  getAddress,
+  http,
+  parseAbi,
+  type Hex,
+  type LocalAccount,
+  type PublicClient,
+} from 'viem';
 import { NetworkError, PmError, UnknownStateError, UsageError, ValidationError } from './errors.js';
 import type { Market } from './markets.js';
 import { formatUnits } from './money.js';
 
 export const BASE_CHAIN_ID = 8453;
-export const BASE_CONTRACTS = { usdc: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', conditionalTokens: '0xC9c98965297Bc527861c898329Ee280632B76e18' } as const;
+export const BASE_CONTRACTS = {
+  usdc: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+  conditionalTokens: '0xC9c98965297Bc527861c898329Ee280632B76e18',
+} as const;
 const ZERO = '0x0000000000000000000000000000000000000000';
 const MAX_UINT = (1n << 256n) - 1n;
 /** An allowance at least this large is shown as unlimited (and satisfies --unlimited). */
@@ -61,22 +76,44 @@ export async function sandboxChainInfo(baseUrl: string, timeoutMs = 5000): Promi
  * Where and what the chain is: RPC from --rpc-url > PM_RPC_URL > a sandbox's own chain > the
  * profile's rpcUrl; chain id and contracts from the sandbox, else Base (8453).
  */
-export function chainSetup(o: { flag?: string | undefined; env?: string | undefined; profile?: string | undefined; sandbox: SandboxChainInfo | null }): ChainSetup {
+export function chainSetup(o: {
+  flag?: string | undefined;
+  env?: string | undefined;
+  profile?: string | undefined;
+  sandbox: SandboxChainInfo | null;
+}): ChainSetup {
   const rpcUrl = o.flag ?? o.env ?? o.sandbox?.rpcUrl ?? o.profile;
   if (!rpcUrl) {
-    throw new UsageError('no RPC URL for the chain is configured', { hint: 'Pass --rpc-url <url>, set PM_RPC_URL, or save one: pm config set rpc-url <url> (a Base mainnet JSON-RPC endpoint).' });
+    throw new UsageError('no RPC URL for the chain is configured', {
+      hint: 'Pass --rpc-url <url>, set PM_RPC_URL, or save one: pm config set rpc-url <url> (a Base mainnet JSON-RPC endpoint).',
+    });
   }
   if (o.sandbox) {
-    return { rpcUrl, chainId: o.sandbox.chainId, contracts: { usdc: getAddress(o.sandbox.contracts.usdc), conditionalTokens: getAddress(o.sandbox.contracts.conditionalTokens) }, source: 'sandbox' };
+    return {
+      rpcUrl,
+      chainId: o.sandbox.chainId,
+      contracts: { usdc: getAddress(o.sandbox.contracts.usdc), conditionalTokens: getAddress(o.sandbox.contracts.conditionalTokens) },
+      source: 'sandbox',
+    };
   }
-  return { rpcUrl, chainId: BASE_CHAIN_ID, contracts: { usdc: BASE_CONTRACTS.usdc, conditionalTokens: BASE_CONTRACTS.conditionalTokens }, source: 'base' };
+  return {
+    rpcUrl,
+    chainId: BASE_CHAIN_ID,
+    contracts: { usdc: BASE_CONTRACTS.usdc, conditionalTokens: BASE_CONTRACTS.conditionalTokens },
+    source: 'base',
+  };
 }
 
 /** A viem error that means the node could not be reached (or stopped answering). */
 function isUnreachable(e: unknown): boolean {
   const name = (e as { name?: string }).name ?? '';
   const msg = e instanceof Error ? e.message : String(e);
-  return name === 'HttpRequestError' || name === 'TimeoutError' || name === 'SocketClosedError' || /fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|timed? ?out/i.test(msg);
+  return (
+    name === 'HttpRequestError' ||
+    name === 'TimeoutError' ||
+    name === 'SocketClosedError' ||
+    /fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|timed? ?out/i.test(msg)
+  );
 }
 
 function isInsufficientFunds(e: unknown): boolean {
@@ -93,7 +130,11 @@ function isInsufficientFunds(e: unknown): boolean {
 /** Maps a viem failure to a pm error: unreachable RPC exit 7, anything else exit 1. */
 export function chainError(e: unknown, rpcUrl: string, doing: string): PmError {
   if (e instanceof PmError) return e;
-  if (isUnreachable(e)) return new NetworkError(`could not reach the RPC at ${rpcUrl} while ${doing}`, { cause: e, hint: 'Check --rpc-url / PM_RPC_URL and that the node is running; then run pm approve check to see the state on chain.' });
+  if (isUnreachable(e))
+    return new NetworkError(`could not reach the RPC at ${rpcUrl} while ${doing}`, {
+      cause: e,
+      hint: 'Check --rpc-url / PM_RPC_URL and that the node is running; then run pm approve check to see the state on chain.',
+    });
   const short = (e as { shortMessage?: string }).shortMessage ?? (e instanceof Error ? e.message.split('\n')[0] : String(e));
   return new PmError(`${doing} failed: ${short}`, { cause: e });
 }
@@ -163,7 +204,10 @@ export interface SentTx {
 /** A connected, chain-id-checked view of the chain. */
 export class Chain {
   readonly client: PublicClient;
-  private constructor(readonly setup: ChainSetup, client: PublicClient) {
+  private constructor(
+    readonly setup: ChainSetup,
+    client: PublicClient,
+  ) {
     this.client = client;
   }
 
@@ -178,13 +222,23 @@ export class Chain {
     }
     if (id !== setup.chainId) {
       const what = setup.source === 'sandbox' ? `the sandbox's chain (${setup.chainId})` : `Base (${BASE_CHAIN_ID})`;
-      throw new UsageError(`the RPC at ${setup.rpcUrl} is chain ${id}, not ${what}`, { hint: setup.source === 'sandbox' ? "Use the sandbox's own RPC (see its ready line), or drop --rpc-url." : 'Point --rpc-url / PM_RPC_URL at a Base mainnet node.' });
+      throw new UsageError(`the RPC at ${setup.rpcUrl} is chain ${id}, not ${what}`, {
+        hint:
+          setup.source === 'sandbox'
+            ? "Use the sandbox's own RPC (see its ready line), or drop --rpc-url."
+            : 'Point --rpc-url / PM_RPC_URL at a Base mainnet node.',
+      });
     }
     return new Chain(setup, client);
   }
 
   private chainDef() {
-    return defineChain({ id: this.setup.chainId, name: this.setup.source === 'base' ? 'Base' : `sandbox-${this.setup.chainId}`, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [this.setup.rpcUrl] } } });
+    return defineChain({
+      id: this.setup.chainId,
+      name: this.setup.source === 'base' ? 'Base' : `sandbox-${this.setup.chainId}`,
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [this.setup.rpcUrl] } },
+    });
   }
 
   private async read<T>(doing: string, fn: () => Promise<T>): Promise<T> {
@@ -202,10 +256,20 @@ export class Chain {
       Promise.all(
         targets.map(async (t) => {
           if (t.kind === 'USDC_ALLOWANCE') {
-            const a = await this.client.readContract({ address: usdc, abi: ERC20_ABI, functionName: 'allowance', args: [owner, t.spender] });
+            const a = await this.client.readContract({
+              address: usdc,
+              abi: ERC20_ABI,
+              functionName: 'allowance',
+              args: [owner, t.spender],
+            });
             return { ...t, current: a, ok: a >= minimum };
           }
-          const ok = await this.client.readContract({ address: ctf, abi: CTF_ABI, functionName: 'isApprovedForAll', args: [owner, t.spender] });
+          const ok = await this.client.readContract({
+            address: ctf,
+            abi: CTF_ABI,
+            functionName: 'isApprovedForAll',
+            args: [owner, t.spender],
+          });
           return { ...t, current: ok ? 1n : 0n, ok };
         }),
       ),
@@ -217,8 +281,18 @@ export class Chain {
     const { usdc, conditionalTokens: ctf } = this.setup.contracts;
     return missing.map((t) =>
       t.kind === 'USDC_ALLOWANCE'
-        ? { target: t, to: usdc, data: encodeFunctionData({ abi: ERC20_ABI, functionName: 'approve', args: [t.spender, amount] }), what: `USDC approve(${t.label} ${t.spender}, ${amount === MAX_UINT ? 'unlimited' : formatUnits(amount)})` }
-        : { target: t, to: ctf, data: encodeFunctionData({ abi: CTF_ABI, functionName: 'setApprovalForAll', args: [t.spender, true] }), what: `CTF setApprovalForAll(${t.label} ${t.spender}, true)` },
+        ? {
+            target: t,
+            to: usdc,
+            data: encodeFunctionData({ abi: ERC20_ABI, functionName: 'approve', args: [t.spender, amount] }),
+            what: `USDC approve(${t.label} ${t.spender}, ${amount === MAX_UINT ? 'unlimited' : formatUnits(amount)})`,
+          }
+        : {
+            target: t,
+            to: ctf,
+            data: encodeFunctionData({ abi: CTF_ABI, functionName: 'setApprovalForAll', args: [t.spender, true] }),
+            what: `CTF setApprovalForAll(${t.label} ${t.spender}, true)`,
+          },
     );
   }
 
@@ -245,7 +319,12 @@ export class Chain {
    * Sends the transactions one by one, waiting for each receipt (progress via `progress`). A
    * reverted one stops the run (exit 1); a lost RPC after sending is an unknown state (exit 7).
    */
-  async send(account: LocalAccount, txs: { to: Hex; data: Hex; gas?: bigint; what: string }[], progress: (line: string) => void, o: { receiptTimeoutMs?: number } = {}): Promise<SentTx[]> {
+  async send(
+    account: LocalAccount,
+    txs: { to: Hex; data: Hex; gas?: bigint; what: string }[],
+    progress: (line: string) => void,
+    o: { receiptTimeoutMs?: number } = {},
+  ): Promise<SentTx[]> {
     const wallet = createWalletClient({ account, chain: this.chainDef(), transport: http(this.setup.rpcUrl, { retryCount: 0 }) });
     const sent: SentTx[] = [];
     for (const [i, tx] of txs.entries()) {
@@ -256,21 +335,35 @@ export class Chain {
         hash = await wallet.sendTransaction({ to: tx.to, data: tx.data, ...(tx.gas ? { gas: (tx.gas * 12n) / 10n } : {}) });
       } catch (e) {
         if (isInsufficientFunds(e)) {
-          throw new PmError(`the wallet ${account.address} has not enough ETH to pay gas for ${tx.what}`, { cause: e, details: sent.length ? `Sent before: ${sent.map((s) => s.hash).join(', ')}` : undefined, hint: 'Fund it with ETH on this chain, then run the same command again (only what is still missing is sent).' });
+          throw new PmError(`the wallet ${account.address} has not enough ETH to pay gas for ${tx.what}`, {
+            cause: e,
+            details: sent.length ? `Sent before: ${sent.map((s) => s.hash).join(', ')}` : undefined,
+            hint: 'Fund it with ETH on this chain, then run the same command again (only what is still missing is sent).',
+          });
         }
         throw chainError(e, this.setup.rpcUrl, `sending ${tx.what}`);
       }
       progress(`  tx ${hash}: waiting for the receipt`);
       let receipt;
       try {
-        receipt = await this.client.waitForTransactionReceipt({ hash, timeout: o.receiptTimeoutMs ?? 120_000, pollingInterval: this.setup.source === 'sandbox' ? 100 : 2000 });
+        receipt = await this.client.waitForTransactionReceipt({
+          hash,
+          timeout: o.receiptTimeoutMs ?? 120_000,
+          pollingInterval: this.setup.source === 'sandbox' ? 100 : 2000,
+        });
       } catch (e) {
-        throw new UnknownStateError(`transaction ${hash} was sent, but its receipt could not be read`, { cause: e, hint: 'Run pm approve check (or pm balance) to see what happened on chain before sending again.' });
+        throw new UnknownStateError(`transaction ${hash} was sent, but its receipt could not be read`, {
+          cause: e,
+          hint: 'Run pm approve check (or pm balance) to see what happened on chain before sending again.',
+        });
       }
       const s: SentTx = { what: tx.what, hash, status: receipt.status, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed };
       sent.push(s);
       if (receipt.status !== 'success') {
-        throw new PmError(`transaction ${hash} reverted: ${tx.what}`, { details: `Block ${receipt.blockNumber}.`, hint: 'Run pm approve check to see the state on chain.' });
+        throw new PmError(`transaction ${hash} reverted: ${tx.what}`, {
+          details: `Block ${receipt.blockNumber}.`,
+          hint: 'Run pm approve check to see the state on chain.',
+        });
       }
       progress(`  confirmed in block ${receipt.blockNumber} (gas ${receipt.gasUsed})`);
     }
@@ -282,42 +375,85 @@ export class Chain {
   }
 
   async usdc(owner: Hex): Promise<bigint> {
-    return this.read('reading the USDC balance', () => this.client.readContract({ address: this.setup.contracts.usdc, abi: ERC20_ABI, functionName: 'balanceOf', args: [owner] }));
+    return this.read('reading the USDC balance', () =>
+      this.client.readContract({ address: this.setup.contracts.usdc, abi: ERC20_ABI, functionName: 'balanceOf', args: [owner] }),
+    );
   }
 
   async positions(owner: Hex, ids: string[]): Promise<bigint[]> {
-    return this.read('reading position balances', () => Promise.all(ids.map((id) => this.client.readContract({ address: this.setup.contracts.conditionalTokens, abi: CTF_ABI, functionName: 'balanceOf', args: [owner, BigInt(id)] }))));
+    return this.read('reading position balances', () =>
+      Promise.all(
+        ids.map((id) =>
+          this.client.readContract({
+            address: this.setup.contracts.conditionalTokens,
+            abi: CTF_ABI,
+            functionName: 'balanceOf',
+            args: [owner, BigInt(id)],
+          }),
+        ),
+      ),
+    );
   }
 
   /** The posted payout of a condition: numerators [YES, NO] and denominator (0 = not posted). */
   async payout(conditionId: Hex): Promise<{ numerators: [bigint, bigint]; denominator: bigint }> {
     const ctf = this.setup.contracts.conditionalTokens;
     return this.read('reading the payout', async () => {
-      const denominator = await this.client.readContract({ address: ctf, abi: CTF_ABI, functionName: 'payoutDenominator', args: [conditionId] });
+      const denominator = await this.client.readContract({
+        address: ctf,
+        abi: CTF_ABI,
+        functionName: 'payoutDenominator',
+        args: [conditionId],
+      });
       if (denominator === 0n) return { numerators: [0n, 0n], denominator };
-      const [a, b] = await Promise.all([0n, 1n].map((i) => this.client.readContract({ address: ctf, abi: CTF_ABI, functionName: 'payoutNumerators', args: [conditionId, i] })));
+      const [a, b] = await Promise.all(
+        [0n, 1n].map((i) =>
+          this.client.readContract({ address: ctf, abi: CTF_ABI, functionName: 'payoutNumerators', args: [conditionId, i] }),
+        ),
+      );
       return { numerators: [a ?? 0n, b ?? 0n], denominator };
     });
   }
 
   /** The redemption of a binary market's positions: call data and expected payout. */
-  async redeemPlan(owner: Hex, market: Market): Promise<{ tx: { to: Hex; data: Hex; what: string } | null; yes: bigint; no: bigint; payout: bigint }> {
+  async redeemPlan(
+    owner: Hex,
+    market: Market,
+  ): Promise<{ tx: { to: Hex; data: Hex; what: string } | null; yes: bigint; no: bigint; payout: bigint }> {
     const conditionId = market.raw['conditionId'];
     if (typeof conditionId !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(conditionId) || !market.positionIds) {
-      throw new ValidationError(`market ${market.slug} has no condition id or positions to redeem`, { hint: 'Redeem a child market of a group, one at a time.' });
+      throw new ValidationError(`market ${market.slug} has no condition id or positions to redeem`, {
+        hint: 'Redeem a child market of a group, one at a time.',
+      });
     }
     if (isNegRisk(market) && this.setup.source === 'base') {
-      throw new ValidationError(`market ${market.slug} is a NegRisk market: its positions are redeemed through the NegRisk adapter, which pm does not do yet`);
+      throw new ValidationError(
+        `market ${market.slug} is a NegRisk market: its positions are redeemed through the NegRisk adapter, which pm does not do yet`,
+      );
     }
     const p = await this.payout(conditionId as Hex);
     if (p.denominator === 0n) {
-      throw new ValidationError(`the payout of ${market.slug} is not posted on chain yet`, { hint: market.winningOutcomeIndex === null ? 'The market is not resolved; wait for the resolution.' : 'The market is resolved, but the oracle has not reported on chain yet; try again later.' });
+      throw new ValidationError(`the payout of ${market.slug} is not posted on chain yet`, {
+        hint:
+          market.winningOutcomeIndex === null
+            ? 'The market is not resolved; wait for the resolution.'
+            : 'The market is resolved, but the oracle has not reported on chain yet; try again later.',
+      });
     }
     const [yes, no] = await this.positions(owner, market.positionIds);
     const payout = ((yes ?? 0n) * p.numerators[0]) / p.denominator + ((no ?? 0n) * p.numerators[1]) / p.denominator;
     if ((yes ?? 0n) === 0n && (no ?? 0n) === 0n) return { tx: null, yes: 0n, no: 0n, payout: 0n };
-    const data = encodeFunctionData({ abi: CTF_ABI, functionName: 'redeemPositions', args: [this.setup.contracts.usdc, `0x${'0'.repeat(64)}`, conditionId as Hex, [1n, 2n]] });
-    return { tx: { to: this.setup.contracts.conditionalTokens, data, what: `CTF redeemPositions(${market.slug})` }, yes: yes ?? 0n, no: no ?? 0n, payout };
+    const data = encodeFunctionData({
+      abi: CTF_ABI,
+      functionName: 'redeemPositions',
+      args: [this.setup.contracts.usdc, `0x${'0'.repeat(64)}`, conditionId as Hex, [1n, 2n]],
+    });
+    return {
+      tx: { to: this.setup.contracts.conditionalTokens, data, what: `CTF redeemPositions(${market.slug})` },
+      yes: yes ?? 0n,
+      no: no ?? 0n,
+      payout,
+    };
   }
 }
 

@@ -38,7 +38,11 @@ export const CONFIG_KEYS: Record<string, { field: keyof ProfileConfig; doc: stri
   'base-url': { field: 'baseUrl', doc: 'REST base URL of the exchange', parse: (v) => checkUrl(v, 'base-url', 'http') },
   'ws-url': { field: 'wsUrl', doc: 'socket.io base URL', parse: (v) => checkUrl(v, 'ws-url', 'ws') },
   'rpc-url': { field: 'rpcUrl', doc: 'Base chain JSON-RPC URL', parse: (v) => checkUrl(v, 'rpc-url', 'ws') },
-  timeout: { field: 'timeout', doc: `request timeout: ms, or 500ms, 20s, 5m (at most ${MAX_TIMEOUT_MS / 60_000}m)`, parse: (v) => parseDuration(v, 'timeout') },
+  timeout: {
+    field: 'timeout',
+    doc: `request timeout: ms, or 500ms, 20s, 5m (at most ${MAX_TIMEOUT_MS / 60_000}m)`,
+    parse: (v) => parseDuration(v, 'timeout'),
+  },
   output: { field: 'output', doc: 'default output: table, json or ndjson', parse: (v) => oneOf(v, ['table', 'json', 'ndjson'], 'output') },
   wallet: { field: 'wallet', doc: 'keystore wallet name used for signing', parse: (v) => checkProfileName(v, 'wallet name') },
   'on-behalf-of': { field: 'onBehalfOf', doc: 'default sub-account profile id', parse: (v) => parsePositiveInt(v, 'on-behalf-of') },
@@ -57,7 +61,9 @@ export function checkUrl(v: string, what: string, kind: 'http' | 'ws' = 'http'):
     u = undefined;
   }
   if (!u || !allowed.test(u.protocol) || !u.hostname || u.username || u.password || /\s/.test(v)) {
-    throw new UsageError(`${what} "${v}" is not ${kind === 'http' ? 'an http(s)' : 'an http(s) or ws(s)'} URL`, { hint: 'e.g. https://api.limitless.exchange or http://127.0.0.1:8787' });
+    throw new UsageError(`${what} "${v}" is not ${kind === 'http' ? 'an http(s)' : 'an http(s) or ws(s)'} URL`, {
+      hint: 'e.g. https://api.limitless.exchange or http://127.0.0.1:8787',
+    });
   }
   return v.replace(/\/+$/, '');
 }
@@ -92,12 +98,16 @@ export function loadConfig(home: string): ConfigFile {
     });
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new ConfigError(`the config file ${file} is not a JSON object`, { hint: `Move it away (mv ${file} ${file}.bak) and run pm init again.` });
+    throw new ConfigError(`the config file ${file} is not a JSON object`, {
+      hint: `Move it away (mv ${file} ${file}.bak) and run pm init again.`,
+    });
   }
   const o = parsed as Record<string, unknown>;
   const profiles = o['profiles'];
   if (profiles !== undefined && (typeof profiles !== 'object' || profiles === null || Array.isArray(profiles))) {
-    throw new ConfigError(`the config file ${file} has an invalid "profiles" entry`, { hint: `Move it away (mv ${file} ${file}.bak) and run pm init again.` });
+    throw new ConfigError(`the config file ${file} has an invalid "profiles" entry`, {
+      hint: `Move it away (mv ${file} ${file}.bak) and run pm init again.`,
+    });
   }
   const cfg: ConfigFile = { version: 1, profiles: {} };
   for (const [name, raw] of Object.entries((profiles ?? {}) as Record<string, unknown>)) cfg.profiles[name] = parseProfile(file, name, raw);
@@ -156,7 +166,8 @@ function parseProfile(file: string, name: string, raw: unknown): ProfileConfig {
       throw damaged(file, at('timeout'), `a duration in ms between 1 and ${MAX_TIMEOUT_MS} (e.g. 30000)`);
     }
   }
-  if (p['output'] !== undefined && !['table', 'json', 'ndjson'].includes(p['output'] as string)) throw damaged(file, at('output'), 'table, json or ndjson');
+  if (p['output'] !== undefined && !['table', 'json', 'ndjson'].includes(p['output'] as string))
+    throw damaged(file, at('output'), 'table, json or ndjson');
   if (p['sandbox'] !== undefined && typeof p['sandbox'] !== 'boolean') throw damaged(file, at('sandbox'), 'true or false');
   return p as ProfileConfig;
 }
@@ -170,6 +181,7 @@ export const PROFILE_NAME = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,63}$/;
 
 /** Checks a profile name. */
 export function checkProfileName(name: string, what = 'profile name'): string {
-  if (!PROFILE_NAME.test(name)) throw new UsageError(`invalid ${what} "${name}"`, { hint: 'Use letters, digits, dot, dash or underscore (up to 64).' });
+  if (!PROFILE_NAME.test(name))
+    throw new UsageError(`invalid ${what} "${name}"`, { hint: 'Use letters, digits, dot, dash or underscore (up to 64).' });
   return name;
 }

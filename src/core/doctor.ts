@@ -22,7 +22,14 @@ export interface CheckResult {
 export function checkNode(version = process.versions.node): CheckResult {
   const [maj = 0, min = 0] = version.split('.').map(Number);
   const ok = maj > 20 || (maj === 20 && min >= 19);
-  return ok ? { name: 'node', status: 'pass', detail: `Node ${version}` } : { name: 'node', status: 'fail', detail: `Node ${version} is older than 20.19`, fix: 'Install Node 20.19 or later (https://nodejs.org).' };
+  return ok
+    ? { name: 'node', status: 'pass', detail: `Node ${version}` }
+    : {
+        name: 'node',
+        status: 'fail',
+        detail: `Node ${version} is older than 20.19`,
+        fix: 'Install Node 20.19 or later (https://nodejs.org).',
+      };
 }
 
 /** PM_HOME is a directory only its owner can read. */
@@ -33,9 +40,20 @@ export function checkHome(home: string): CheckResult {
   } catch {
     return { name: 'home', status: 'fail', detail: `${home} does not exist`, fix: 'Run pm init (or pm sandbox start) to set pm up.' };
   }
-  if (!st.isDirectory()) return { name: 'home', status: 'fail', detail: `${home} is not a directory`, fix: `Move it away and run pm init: mv ${home} ${home}.bak` };
+  if (!st.isDirectory())
+    return {
+      name: 'home',
+      status: 'fail',
+      detail: `${home} is not a directory`,
+      fix: `Move it away and run pm init: mv ${home} ${home}.bak`,
+    };
   if (process.platform !== 'win32' && (st.mode & 0o077) !== 0) {
-    return { name: 'home', status: 'fail', detail: `${home} is readable by others (mode ${(st.mode & 0o777).toString(8)})`, fix: `chmod 700 ${home}` };
+    return {
+      name: 'home',
+      status: 'fail',
+      detail: `${home} is readable by others (mode ${(st.mode & 0o777).toString(8)})`,
+      fix: `chmod 700 ${home}`,
+    };
   }
   return { name: 'home', status: 'pass', detail: `${home} (mode 700)` };
 }
@@ -47,7 +65,12 @@ export async function guarded(name: string, run: () => Promise<CheckResult>, fix
   } catch (e) {
     const pe = e instanceof PmError ? e : undefined;
     const f = pe?.hint ?? fix;
-    return { name, status: 'fail', detail: pe?.shortMessage ?? (e instanceof Error ? e.message : String(e)), ...(f !== undefined ? { fix: f } : {}) };
+    return {
+      name,
+      status: 'fail',
+      detail: pe?.shortMessage ?? (e instanceof Error ? e.message : String(e)),
+      ...(f !== undefined ? { fix: f } : {}),
+    };
   }
 }
 
@@ -63,14 +86,24 @@ export async function checkExchange(api: ApiClient): Promise<{ reach: CheckResul
   const r = await api.request<unknown>({ method: 'GET', path: '/maintenance/status', retry: 'never' });
   const t1 = Date.now();
   const latencyMs = t1 - t0;
-  const reach: CheckResult = { name: 'exchange', status: 'pass', detail: `${api.baseUrl} answered in ${latencyMs} ms`, data: { latencyMs } };
+  const reach: CheckResult = {
+    name: 'exchange',
+    status: 'pass',
+    detail: `${api.baseUrl} answered in ${latencyMs} ms`,
+    data: { latencyMs },
+  };
   const date = Date.parse(r.headers['date'] ?? '');
   if (!Number.isFinite(date)) return { reach, clock: { name: 'clock', status: 'skip', detail: 'the exchange sent no Date header' } };
   const skewMs = date + 500 - (t0 + t1) / 2;
   const abs = Math.abs(skewMs);
   const clock: CheckResult =
     abs <= MAX_SKEW_MS
-      ? { name: 'clock', status: 'pass', detail: `within ${Math.max(1, Math.round(abs / 1000))} s of the exchange`, data: { skewMs: Math.round(skewMs) } }
+      ? {
+          name: 'clock',
+          status: 'pass',
+          detail: `within ${Math.max(1, Math.round(abs / 1000))} s of the exchange`,
+          data: { skewMs: Math.round(skewMs) },
+        }
       : {
           name: 'clock',
           status: 'fail',
@@ -85,7 +118,12 @@ export async function checkExchange(api: ApiClient): Promise<{ reach: CheckResul
 export async function checkWebsocket(wsUrl: string, timeoutMs = 5000): Promise<CheckResult> {
   const { io } = await import('socket.io-client');
   const t0 = Date.now();
-  const socket = io(`${wsUrl.replace(/\/+$/, '')}/markets`, { transports: ['websocket'], reconnection: false, timeout: timeoutMs, forceNew: true });
+  const socket = io(`${wsUrl.replace(/\/+$/, '')}/markets`, {
+    transports: ['websocket'],
+    reconnection: false,
+    timeout: timeoutMs,
+    forceNew: true,
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       socket.once('connect', () => resolve());
@@ -93,7 +131,12 @@ export async function checkWebsocket(wsUrl: string, timeoutMs = 5000): Promise<C
     });
     return { name: 'websocket', status: 'pass', detail: `socket.io ${wsUrl}/markets connected in ${Date.now() - t0} ms` };
   } catch (e) {
-    return { name: 'websocket', status: 'fail', detail: `socket.io ${wsUrl}/markets: ${e instanceof Error ? e.message : String(e)}`, fix: 'Check --ws-url / PM_WS_URL / pm config set ws-url, and that a proxy lets websockets through.' };
+    return {
+      name: 'websocket',
+      status: 'fail',
+      detail: `socket.io ${wsUrl}/markets: ${e instanceof Error ? e.message : String(e)}`,
+      fix: 'Check --ws-url / PM_WS_URL / pm config set ws-url, and that a proxy lets websockets through.',
+    };
   } finally {
     socket.close();
   }
@@ -101,11 +144,21 @@ export async function checkWebsocket(wsUrl: string, timeoutMs = 5000): Promise<C
 
 /** eth_chainId over JSON-RPC; Base mainnet is 8453. */
 export async function checkRpc(rpcUrl: string, expected = 8453, timeoutMs = 5000): Promise<CheckResult> {
-  const res = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }), signal: AbortSignal.timeout(timeoutMs) });
+  const res = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
   const body = (await res.json()) as { result?: unknown };
   const id = typeof body.result === 'string' ? Number.parseInt(body.result, 16) : NaN;
   if (id === expected) return { name: 'rpc', status: 'pass', detail: `${rpcUrl}: chain id ${id}` };
-  return { name: 'rpc', status: 'fail', detail: `${rpcUrl}: chain id ${Number.isNaN(id) ? 'unknown' : id}, expected ${expected}`, fix: 'Point rpc-url at a Base node: pm config set rpc-url https://…' };
+  return {
+    name: 'rpc',
+    status: 'fail',
+    detail: `${rpcUrl}: chain id ${Number.isNaN(id) ? 'unknown' : id}, expected ${expected}`,
+    fix: 'Point rpc-url at a Base node: pm config set rpc-url https://…',
+  };
 }
 
 /** Where the journal lives under PM_HOME. */

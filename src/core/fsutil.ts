@@ -15,7 +15,11 @@ export function ensurePrivateDir(dir: string): void {
  * directory, then rename (replace) or link (no clobber: fails with EEXIST, after calling
  * `onExists`, when the name appeared meanwhile, so two creators cannot both win).
  */
-export function writePrivateFileAtomic(file: string, data: string | Uint8Array, opts: { replace?: boolean; onExists?: () => void } = {}): void {
+export function writePrivateFileAtomic(
+  file: string,
+  data: string | Uint8Array,
+  opts: { replace?: boolean; onExists?: () => void } = {},
+): void {
   const dir = dirname(file);
   ensurePrivateDir(dir);
   const tmp = join(dir, `.${randomBytes(6).toString('hex')}.tmp`);

@@ -19,7 +19,10 @@ export function parseAmount(input: string, decimals = DECIMALS): bigint {
   if (/^-/.test(s)) throw bad('is negative', `use a positive amount such as ${s.slice(1) || '1'}`);
   if (/e/i.test(s)) {
     const n = Number(s);
-    throw bad('uses exponent notation', Number.isFinite(n) && n > 0 ? `write it out: ${BigInt(Math.round(n)).toString()}` : 'write it as a plain decimal such as 1000');
+    throw bad(
+      'uses exponent notation',
+      Number.isFinite(n) && n > 0 ? `write it out: ${BigInt(Math.round(n)).toString()}` : 'write it as a plain decimal such as 1000',
+    );
   }
   if (s.includes(',')) throw bad('contains a comma', `no thousands separators; the decimal point is a dot: ${s.replace(/,/g, '')}`);
   const m = /^(\d*)(?:\.(\d*))?$/.exec(s);
@@ -38,8 +41,12 @@ export function parseAmount(input: string, decimals = DECIMALS): bigint {
 /** A checksummed address, or exit 2 saying why (not an address, or a bad EIP-55 checksum). */
 export function parseAddress(input: string, what = 'address'): `0x${string}` {
   const s = input.trim();
-  if (!/^0x[0-9a-fA-F]{40}$/.test(s)) throw new ValidationError(`${what} "${input}" is not an address`, { hint: 'an address is 0x followed by 40 hex digits' });
-  if (!isAddress(s)) throw new ValidationError(`${what} ${s} fails its EIP-55 checksum (a typo?)`, { hint: 'check the address, or give it all lowercase to skip the checksum' });
+  if (!/^0x[0-9a-fA-F]{40}$/.test(s))
+    throw new ValidationError(`${what} "${input}" is not an address`, { hint: 'an address is 0x followed by 40 hex digits' });
+  if (!isAddress(s))
+    throw new ValidationError(`${what} ${s} fails its EIP-55 checksum (a typo?)`, {
+      hint: 'check the address, or give it all lowercase to skip the checksum',
+    });
   return getAddress(s);
 }
 
@@ -84,16 +91,28 @@ export interface AllowlistEntry {
 export async function addWithdrawalAddress(api: ApiClient, address: string, label?: string): Promise<AllowlistEntry> {
   const body: Record<string, string> = { address };
   if (label !== undefined) body['label'] = label;
-  return (await api.request<AllowlistEntry>({ method: 'POST', path: '/portfolio/withdrawal-addresses', body, auth: 'identity', retry: 'never' })).data;
+  return (
+    await api.request<AllowlistEntry>({ method: 'POST', path: '/portfolio/withdrawal-addresses', body, auth: 'identity', retry: 'never' })
+  ).data;
 }
 
 export async function removeWithdrawalAddress(api: ApiClient, address: string): Promise<void> {
-  await api.request({ method: 'DELETE', path: `/portfolio/withdrawal-addresses/${encodeURIComponent(address)}`, auth: 'identity', retry: 'never' });
+  await api.request({
+    method: 'DELETE',
+    path: `/portfolio/withdrawal-addresses/${encodeURIComponent(address)}`,
+    auth: 'identity',
+    retry: 'never',
+  });
 }
 
 /** The allowlist (a sandbox route: the exchange's docs show no list endpoint). */
 export async function listWithdrawalAddresses(api: ApiClient, includeDeleted = false): Promise<AllowlistEntry[]> {
-  const r = await api.request<unknown>({ method: 'GET', path: '/portfolio/withdrawal-addresses', query: includeDeleted ? { includeDeleted: 'true' } : undefined, auth: 'identity' });
+  const r = await api.request<unknown>({
+    method: 'GET',
+    path: '/portfolio/withdrawal-addresses',
+    query: includeDeleted ? { includeDeleted: 'true' } : undefined,
+    auth: 'identity',
+  });
   return Array.isArray(r.data) ? (r.data as AllowlistEntry[]) : [];
 }
 
@@ -110,5 +129,7 @@ export interface RedeemResult {
 
 /** POST /portfolio/redeem {conditionId} (onBehalfOf comes from the client). */
 export async function redeem(api: ApiClient, conditionId: string): Promise<RedeemResult> {
-  return (await api.request<RedeemResult>({ method: 'POST', path: '/portfolio/redeem', body: { conditionId }, auth: 'auto', retry: 'never' })).data;
+  return (
+    await api.request<RedeemResult>({ method: 'POST', path: '/portfolio/redeem', body: { conditionId }, auth: 'auto', retry: 'never' })
+  ).data;
 }

@@ -14,7 +14,9 @@ export function hmacMessage(timestamp: string, method: string, pathWithQuery: st
  */
 export function signHmac(secretBase64: string, timestamp: string, method: string, pathWithQuery: string, body: string): string {
   const key = Buffer.from(secretBase64, 'base64');
-  return createHmac('sha256', key).update(hmacMessage(timestamp, method, pathWithQuery, body), 'utf8').digest('base64');
+  return createHmac('sha256', key)
+    .update(hmacMessage(timestamp, method, pathWithQuery, body), 'utf8')
+    .digest('base64');
 }
 
 /** True when `s` is canonical standard base64 (what token secrets must be). */
@@ -29,7 +31,14 @@ export interface HmacHeaders {
 }
 
 /** The three auth headers for one request. */
-export function hmacHeaders(tokenId: string, secretBase64: string, method: string, pathWithQuery: string, body: string, now: Date = new Date()): HmacHeaders {
+export function hmacHeaders(
+  tokenId: string,
+  secretBase64: string,
+  method: string,
+  pathWithQuery: string,
+  body: string,
+  now: Date = new Date(),
+): HmacHeaders {
   const ts = now.toISOString();
   return { 'lmts-api-key': tokenId, 'lmts-timestamp': ts, 'lmts-signature': signHmac(secretBase64, ts, method, pathWithQuery, body) };
 }

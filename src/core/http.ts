@@ -54,7 +54,13 @@ export interface ApiClientOptions {
   maxRetries?: number | undefined;
   userAgent?: string | undefined;
   /** Shares the last request start per token between processes (e.g. a file under PM_HOME). */
-  paceStore?: { load(key: string): number; save(key: string, t: number): void; shared?(key: string, limits: { concurrency: number; minIntervalMs: number; maxHoldMs: number }): Limiter } | undefined;
+  paceStore?:
+    | {
+        load(key: string): number;
+        save(key: string, t: number): void;
+        shared?(key: string, limits: { concurrency: number; minIntervalMs: number; maxHoldMs: number }): Limiter;
+      }
+    | undefined;
   /** Clock for the HMAC timestamp (tests). */
   now?: (() => Date) | undefined;
   /**
@@ -123,7 +129,15 @@ export function errorMessage(data: unknown, fallback: string): string {
     if (typeof m === 'string' && m) return m;
     if (Array.isArray(m)) {
       return m
-        .map((x) => (typeof x === 'string' ? x : x && typeof x === 'object' ? Object.entries(x).map(([k, v]) => `${k}: ${String(v)}`).join(', ') : String(x)))
+        .map((x) =>
+          typeof x === 'string'
+            ? x
+            : x && typeof x === 'object'
+              ? Object.entries(x)
+                  .map(([k, v]) => `${k}: ${String(v)}`)
+                  .join(', ')
+              : String(x),
+        )
         .join(' | ');
     }
     for (const k of ['error', 'msg', 'errors']) {
@@ -163,16 +177,23 @@ export function errorForStatus(status: number, data: unknown, headers: Record<st
         : 'Check the API token (pm whoami), or set PM_TOKEN_ID and PM_TOKEN_SECRET.',
     });
   }
-  if (status === 403) return new AuthError(message, { status, hint: 'The credential lacks a scope or is the wrong kind for this route: see pm token list.' });
+  if (status === 403)
+    return new AuthError(message, { status, hint: 'The credential lacks a scope or is the wrong kind for this route: see pm token list.' });
   if (status === 404) return new NotFoundError(message, { status });
   if (status === 409) return new ConflictError(message, { status });
   if (status === 429) {
-    const e = new RateLimitError(message, { status, hint: 'The exchange allows 2 requests in flight and one start per 300 ms per token; try again shortly.' });
+    const e = new RateLimitError(message, {
+      status,
+      hint: 'The exchange allows 2 requests in flight and one start per 300 ms per token; try again shortly.',
+    });
     e.retryAfterMs = retryAfterMs(headers, data);
     return e;
   }
   if (status >= 500) {
-    const e = new NetworkError(`the exchange answered HTTP ${status}: ${message}`, { status, hint: 'The exchange is unavailable; try again later.' });
+    const e = new NetworkError(`the exchange answered HTTP ${status}: ${message}`, {
+      status,
+      hint: 'The exchange is unavailable; try again later.',
+    });
     e.ambiguous = true;
     return e;
   }
@@ -218,7 +239,9 @@ export class ApiClient {
     try {
       url = new URL(opts.baseUrl);
     } catch {
-      throw new ExchangeValidationError(`invalid base URL "${opts.baseUrl}"`, { hint: 'Use a URL such as https://api.limitless.exchange or http://127.0.0.1:8787' });
+      throw new ExchangeValidationError(`invalid base URL "${opts.baseUrl}"`, {
+        hint: 'Use a URL such as https://api.limitless.exchange or http://127.0.0.1:8787',
+      });
     }
     if (url.pathname !== '/' && url.pathname !== '') {
       // HMAC signs the path from the root; a prefix would make every signature wrong.
@@ -267,7 +290,9 @@ export class ApiClient {
       const lim = this.opts.limits ?? { concurrency: 2, minIntervalMs: 300 };
       const store = this.opts.paceStore;
       const shared = store?.shared?.(key, { ...lim, maxHoldMs: (this.opts.timeoutMs ?? 30_000) + 5_000 });
-      l = shared ? new TokenLimiter(lim.concurrency, lim.minIntervalMs, 0, undefined, shared) : new TokenLimiter(lim.concurrency, lim.minIntervalMs, store?.load(key) ?? 0, store ? (t) => store.save(key, t) : undefined);
+      l = shared
+        ? new TokenLimiter(lim.concurrency, lim.minIntervalMs, 0, undefined, shared)
+        : new TokenLimiter(lim.concurrency, lim.minIntervalMs, store?.load(key) ?? 0, store ? (t) => store.save(key, t) : undefined);
       this.limiters.set(key, l);
     }
     return l;
@@ -284,7 +309,9 @@ export class ApiClient {
         // A refused connection to this machine (a stopped sandbox) is not going to heal in a second.
         const localRefusal = e instanceof NetworkError && !e.ambiguous && /^(127\.|localhost|\[::1\])/.test(new URL(this.origin).host);
         const retriable =
-          !localRefusal && (e instanceof RateLimitError || (e instanceof NetworkError && (e.status === undefined || e.status >= 500))) && attempt < maxRetries;
+          !localRefusal &&
+          (e instanceof RateLimitError || (e instanceof NetworkError && (e.status === undefined || e.status >= 500))) &&
+          attempt < maxRetries;
         if (!retriable) throw e;
         const hinted = e instanceof RateLimitError ? e.retryAfterMs : undefined;
         const wait = hinted !== undefined ? Math.min(hinted, 30_000) + Math.round(Math.random() * 100) : backoffMs(attempt);
@@ -301,10 +328,17 @@ export class ApiClient {
     let bodyValue = o.body;
     if (acting !== undefined) {
       if (o.method === 'DELETE' && ACTING_AS_QUERY.test(o.path)) query = { ...(query ?? {}), onBehalfOf: acting };
-      if (o.method === 'POST' && ACTING_AS_BODY.test(o.path) && bodyValue !== null && typeof bodyValue === 'object' && !Array.isArray(bodyValue)) {
+      if (
+        o.method === 'POST' &&
+        ACTING_AS_BODY.test(o.path) &&
+        bodyValue !== null &&
+        typeof bodyValue === 'object' &&
+        !Array.isArray(bodyValue)
+      ) {
         const b = bodyValue as Record<string, unknown>;
         if (b['onBehalfOf'] === undefined) bodyValue = { ...b, onBehalfOf: acting };
-        else if (b['onBehalfOf'] !== acting) throw new ExchangeValidationError(`internal: a request for profile ${String(b['onBehalfOf'])} on a client acting for ${acting}`);
+        else if (b['onBehalfOf'] !== acting)
+          throw new ExchangeValidationError(`internal: a request for profile ${String(b['onBehalfOf'])} on a client acting for ${acting}`);
       }
     }
     const target = buildTarget(o.path, query);
@@ -316,13 +350,21 @@ export class ApiClient {
       throw new AuthError('this command needs an identity token', { hint: 'Set PM_IDENTITY_TOKEN or store one with pm init.' });
     }
     if (mode === 'auto' && !auth.hmac && !auth.apiKey) {
-      throw new AuthError('this command needs an API token', { hint: 'Run pm init, or set PM_TOKEN_ID and PM_TOKEN_SECRET (or PM_API_KEY).' });
+      throw new AuthError('this command needs an API token', {
+        hint: 'Run pm init, or set PM_TOKEN_ID and PM_TOKEN_SECRET (or PM_API_KEY).',
+      });
     }
     // The limiter slot is taken before the timestamp is made, so a queued request is never stale.
     // Ctrl-C while waiting for a slot: nothing was sent.
     if (signal?.aborted) throw interrupted(signal);
     const key = limiterKeyOf(auth, mode);
-    const release = key ? await this.limiter(key).acquire(signal).catch((e: unknown) => { throw signal?.aborted ? interrupted(signal) : e; }) : null;
+    const release = key
+      ? await this.limiter(key)
+          .acquire(signal)
+          .catch((e: unknown) => {
+            throw signal?.aborted ? interrupted(signal) : e;
+          })
+      : null;
     const id = ++this.counter.seq;
     try {
       const { headers: authH } = await authHeadersAsync(auth, mode, o.method, target, body, now());
@@ -332,10 +374,13 @@ export class ApiClient {
         ...authH,
       };
       if (body !== '') headers['content-type'] = 'application/json';
-      if (acting !== undefined && !(o.method === 'GET' && o.path === '/profiles/partner-accounts')) headers['x-on-behalf-of'] = String(acting);
+      if (acting !== undefined && !(o.method === 'GET' && o.path === '/profiles/partner-accounts'))
+        headers['x-on-behalf-of'] = String(acting);
       const trace = this.opts.trace;
       if (trace) {
-        trace(`→ #${id} ${o.method} ${this.origin}${target} ${JSON.stringify(redactHeaders(headers))}${body ? ` ${redactBody(body)}` : ''}`);
+        trace(
+          `→ #${id} ${o.method} ${this.origin}${target} ${JSON.stringify(redactHeaders(headers))}${body ? ` ${redactBody(body)}` : ''}`,
+        );
       }
       const started = Date.now();
       const timeout = o.timeoutMs ?? this.opts.timeoutMs ?? 30_000;
@@ -349,7 +394,11 @@ export class ApiClient {
         res = await this.send(`${this.origin}${target}`, o.method, headers, body, wire);
       } catch (e) {
         if (signal?.aborted && !timer.aborted && o.method === 'GET') throw interrupted(signal);
-        throw this.networkError(timer.aborted ? Object.assign(new Error(`no answer within ${timeout} ms`), { code: 'ETIMEDOUT' }) : e, o, target);
+        throw this.networkError(
+          timer.aborted ? Object.assign(new Error(`no answer within ${timeout} ms`), { code: 'ETIMEDOUT' }) : e,
+          o,
+          target,
+        );
       }
       const text = res.text;
       const resHeaders: Record<string, string> = {};
@@ -366,7 +415,8 @@ export class ApiClient {
           data = text;
         }
       } else if (!text) data = null;
-      if (trace) trace(`← #${id} ${res.status} in ${Date.now() - started} ms ${redactBody(text.length > 2000 ? `${text.slice(0, 2000)}…` : text)}`);
+      if (trace)
+        trace(`← #${id} ${res.status} in ${Date.now() - started} ms ${redactBody(text.length > 2000 ? `${text.slice(0, 2000)}…` : text)}`);
       if ((res.status >= 200 && res.status < 300) || o.okStatuses?.includes(res.status)) {
         return { status: res.status, data: data as T, headers: resHeaders };
       }
@@ -377,7 +427,13 @@ export class ApiClient {
   }
 
   /** One HTTP exchange over the keep-alive pool. */
-  private send(url: string, method: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+  private send(
+    url: string,
+    method: string,
+    headers: Record<string, string>,
+    body: string,
+    signal: AbortSignal,
+  ): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
     return new Promise((resolve, reject) => {
       const h = body === '' ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
       const req = this.transport.request(url, { method, headers: h, agent: this.agent, signal }, (res) => {
@@ -404,7 +460,10 @@ export class ApiClient {
     if (code === 'ETIMEDOUT') {
       const ne = new NetworkError(`${o.method} ${target}: ${err.message ?? 'timed out'}`, {
         cause: e,
-        hint: o.method === 'GET' ? 'Raise --timeout (or PM_TIMEOUT), or try again.' : 'The request may have reached the exchange: check before retrying.',
+        hint:
+          o.method === 'GET'
+            ? 'Raise --timeout (or PM_TIMEOUT), or try again.'
+            : 'The request may have reached the exchange: check before retrying.',
       });
       ne.ambiguous = true;
       return ne;

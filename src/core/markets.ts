@@ -56,14 +56,16 @@ function parsePrices(v: unknown): [bigint, bigint] | null {
 export function parseMarket(v: unknown): Market {
   if (!isObj(v) || typeof v['slug'] !== 'string') throw new ExchangeError('the exchange sent a market without a slug');
   const venueRaw = v['venue'];
-  const venue = isObj(venueRaw) && typeof venueRaw['exchange'] === 'string'
-    ? { exchange: venueRaw['exchange'], adapter: typeof venueRaw['adapter'] === 'string' ? venueRaw['adapter'] : null }
-    : null;
+  const venue =
+    isObj(venueRaw) && typeof venueRaw['exchange'] === 'string'
+      ? { exchange: venueRaw['exchange'], adapter: typeof venueRaw['adapter'] === 'string' ? venueRaw['adapter'] : null }
+      : null;
   const pos = v['positionIds'];
   const tokens = v['tokens'];
   let positionIds: [string, string] | null = null;
   if (Array.isArray(pos) && pos.length >= 2) positionIds = [String(pos[0]), String(pos[1])];
-  else if (isObj(tokens) && tokens['yes'] !== undefined && tokens['no'] !== undefined) positionIds = [String(tokens['yes']), String(tokens['no'])];
+  else if (isObj(tokens) && tokens['yes'] !== undefined && tokens['no'] !== undefined)
+    positionIds = [String(tokens['yes']), String(tokens['no'])];
   const exp = v['expirationTimestamp'];
   const children = Array.isArray(v['markets']) ? v['markets'].filter(isObj).map(parseMarket) : [];
   const win = v['winningOutcomeIndex'];
@@ -78,7 +80,8 @@ export function parseMarket(v: unknown): Market {
     categories: Array.isArray(v['categories']) ? v['categories'].map(String) : [],
     positionIds,
     venue,
-    negRisk: (typeof v['negRiskRequestId'] === 'string' && v['negRiskRequestId'] !== '') || (venue?.adapter != null && venue.adapter !== ZERO),
+    negRisk:
+      (typeof v['negRiskRequestId'] === 'string' && v['negRiskRequestId'] !== '') || (venue?.adapter != null && venue.adapter !== ZERO),
     prices: parsePrices(v['prices']),
     volume: rawFromWire(v['volume']),
     liquidity: rawFromWire(v['liquidity']),
@@ -93,7 +96,8 @@ export function parseMarket(v: unknown): Market {
 /** The exchange's own web site: a market URL is https://limitless.exchange/markets/<slug>. */
 const EXCHANGE_SITE = /^(?:[a-z0-9-]+\.)*limitless\.exchange$/i;
 const SLUG = /^[a-z0-9][a-z0-9_.-]{0,199}$/;
-const SLUG_HINT = 'A market is a slug such as btc-100k-2026 (any case) or its page https://limitless.exchange/markets/btc-100k-2026: see pm markets list';
+const SLUG_HINT =
+  'A market is a slug such as btc-100k-2026 (any case) or its page https://limitless.exchange/markets/btc-100k-2026: see pm markets list';
 
 /** Checks a slug (lower-cased: slugs on the exchange are lower case). */
 function checkSlug(slug: string, input: string, fromUrl: boolean): string {
@@ -113,14 +117,19 @@ function slugFromUrl(input: string, s: string): string {
   } catch {
     throw new UsageError(`"${input}" is neither a market slug nor a valid URL`, { hint: SLUG_HINT });
   }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new UsageError(`"${input}" is not a web address of the exchange (${u.protocol.replace(/:$/, '')} URL)`, { hint: SLUG_HINT });
+  if (u.protocol !== 'https:' && u.protocol !== 'http:')
+    throw new UsageError(`"${input}" is not a web address of the exchange (${u.protocol.replace(/:$/, '')} URL)`, { hint: SLUG_HINT });
   if (!EXCHANGE_SITE.test(u.hostname)) {
-    throw new UsageError(`${u.hostname} is not the exchange's site: pm takes a slug or a limitless.exchange market URL, not a link to another site`, { hint: SLUG_HINT });
+    throw new UsageError(
+      `${u.hostname} is not the exchange's site: pm takes a slug or a limitless.exchange market URL, not a link to another site`,
+      { hint: SLUG_HINT },
+    );
   }
   const parts = u.pathname.split('/').filter(Boolean);
   const i = parts.findIndex((p) => p === 'markets' || p === 'market');
   const raw = i >= 0 ? parts[i + 1] : undefined;
-  if (raw === undefined || i + 2 < parts.length) throw new UsageError(`"${input}" is not a market page: expected https://limitless.exchange/markets/<slug>`, { hint: SLUG_HINT });
+  if (raw === undefined || i + 2 < parts.length)
+    throw new UsageError(`"${input}" is not a market page: expected https://limitless.exchange/markets/<slug>`, { hint: SLUG_HINT });
   let slug: string;
   try {
     slug = decodeURIComponent(raw);
@@ -147,14 +156,39 @@ export function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_v, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      cur[j] = Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
     prev = cur;
   }
   return prev[b.length] ?? 0;
 }
 
-const STOP = new Set(['the', 'will', 'a', 'an', 'of', 'on', 'in', 'by', 'at', 'to', 'be', 'is', 'and', 'or', 'for', 'before', 'after', 'above', 'below']);
-const words = (s: string): string[] => s.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1 && !STOP.has(w));
+const STOP = new Set([
+  'the',
+  'will',
+  'a',
+  'an',
+  'of',
+  'on',
+  'in',
+  'by',
+  'at',
+  'to',
+  'be',
+  'is',
+  'and',
+  'or',
+  'for',
+  'before',
+  'after',
+  'above',
+  'below',
+]);
+const words = (s: string): string[] =>
+  s
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 1 && !STOP.has(w));
 
 /**
  * Markets a mistyped slug probably meant: close by edit distance, or sharing words with the
@@ -166,7 +200,11 @@ export function suggestMarkets(input: string, markets: { slug: string; title: st
   const scored = markets.map((m) => {
     const d = editDistance(q, m.slug);
     const near = d <= Math.max(2, Math.floor(m.slug.length / 4));
-    const shared = new Set([...words(m.title), ...words(m.slug)].filter((w) => qWords.has(w) || [...qWords].some((x) => x.length >= 4 && (w.startsWith(x) || x.startsWith(w))))).size;
+    const shared = new Set(
+      [...words(m.title), ...words(m.slug)].filter(
+        (w) => qWords.has(w) || [...qWords].some((x) => x.length >= 4 && (w.startsWith(x) || x.startsWith(w))),
+      ),
+    ).size;
     return { slug: m.slug, near, d, shared };
   });
   return scored
@@ -203,16 +241,28 @@ const MAX_LIMIT = 25;
 
 /** One page of active markets. @example await listMarkets(api, { limit: 10 }) */
 export async function listMarkets(api: ApiClient, p: ListParams = {}): Promise<MarketPage> {
-  if (p.limit !== undefined && p.limit > MAX_LIMIT) throw new ValidationError(`--limit is at most ${MAX_LIMIT} per page`, { hint: 'Use --all to follow every page.' });
+  if (p.limit !== undefined && p.limit > MAX_LIMIT)
+    throw new ValidationError(`--limit is at most ${MAX_LIMIT} per page`, { hint: 'Use --all to follow every page.' });
   const path = p.categoryId !== undefined ? `/markets/active/${p.categoryId}` : '/markets/active';
-  const res = await api.request<unknown>({ method: 'GET', path, query: { limit: p.limit, page: p.page, sortBy: p.sortBy, tradeType: p.tradeType } });
+  const res = await api.request<unknown>({
+    method: 'GET',
+    path,
+    query: { limit: p.limit, page: p.page, sortBy: p.sortBy, tradeType: p.tradeType },
+  });
   const d = res.data;
   if (!isObj(d) || !Array.isArray(d['data'])) throw new ExchangeError('unexpected answer from /markets/active (no data array)');
-  return { markets: d['data'].map(parseMarket), total: typeof d['totalMarketsCount'] === 'number' ? d['totalMarketsCount'] : d['data'].length };
+  return {
+    markets: d['data'].map(parseMarket),
+    total: typeof d['totalMarketsCount'] === 'number' ? d['totalMarketsCount'] : d['data'].length,
+  };
 }
 
 /** Every active market, following pages until the total is reached. */
-export async function listAllMarkets(api: ApiClient, p: ListParams = {}, onPage?: (fetched: number, total: number) => void): Promise<Market[]> {
+export async function listAllMarkets(
+  api: ApiClient,
+  p: ListParams = {},
+  onPage?: (fetched: number, total: number) => void,
+): Promise<Market[]> {
   const limit = MAX_LIMIT;
   const all: Market[] = [];
   for (let page = 1; page < 1000; page++) {
@@ -225,12 +275,20 @@ export async function listAllMarkets(api: ApiClient, p: ListParams = {}, onPage?
 }
 
 /** Text search. */
-export async function searchMarkets(api: ApiClient, query: string, p: { limit?: number | undefined; page?: number | undefined } = {}): Promise<MarketPage> {
+export async function searchMarkets(
+  api: ApiClient,
+  query: string,
+  p: { limit?: number | undefined; page?: number | undefined } = {},
+): Promise<MarketPage> {
   const res = await api.request<unknown>({ method: 'GET', path: '/markets/search', query: { query, limit: p.limit, page: p.page } });
   const d = res.data;
-  const list = isObj(d) && Array.isArray(d['markets']) ? d['markets'] : isObj(d) && Array.isArray(d['data']) ? d['data'] : Array.isArray(d) ? d : null;
+  const list =
+    isObj(d) && Array.isArray(d['markets']) ? d['markets'] : isObj(d) && Array.isArray(d['data']) ? d['data'] : Array.isArray(d) ? d : null;
   if (!list) throw new ExchangeError('unexpected answer from /markets/search');
-  return { markets: list.map(parseMarket), total: isObj(d) && typeof d['totalMarketsCount'] === 'number' ? d['totalMarketsCount'] : list.length };
+  return {
+    markets: list.map(parseMarket),
+    total: isObj(d) && typeof d['totalMarketsCount'] === 'number' ? d['totalMarketsCount'] : list.length,
+  };
 }
 
 async function notFound(api: ApiClient, slug: string, e: unknown): Promise<never> {
@@ -375,7 +433,11 @@ export const INTERVALS: Record<string, string> = { '1h': '1h', '6h': '6h', '1d':
 /** An ISO 8601 date or date-time (checked: 2026-02-30 is refused), to milliseconds. */
 export function parseIsoTime(input: string, flag: string): number {
   const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.exec(input.trim());
-  const t = m ? Date.parse(m[4] === undefined ? `${m[1]}-${m[2]}-${m[3]}T00:00:00Z` : input.trim().replace(' ', 'T') + (m[7] === undefined ? 'Z' : '')) : NaN;
+  const t = m
+    ? Date.parse(
+        m[4] === undefined ? `${m[1]}-${m[2]}-${m[3]}T00:00:00Z` : input.trim().replace(' ', 'T') + (m[7] === undefined ? 'Z' : ''),
+      )
+    : NaN;
   const day = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null;
   const realDay = day !== null && day.getUTCMonth() === Number(m?.[2]) - 1 && day.getUTCDate() === Number(m?.[3]);
   if (!m || Number.isNaN(t) || !realDay) {
@@ -385,20 +447,30 @@ export function parseIsoTime(input: string, flag: string): number {
 }
 
 /** Checks `markets history` input offline: the interval, the dates, and that the range is not reversed. */
-export function historyQuery(q: { interval?: string | undefined; from?: string | undefined; to?: string | undefined }): { interval?: string; from?: string; to?: string } {
+export function historyQuery(q: { interval?: string | undefined; from?: string | undefined; to?: string | undefined }): {
+  interval?: string;
+  from?: string;
+  to?: string;
+} {
   const out: { interval?: string; from?: string; to?: string } = {};
   if (q.interval !== undefined) {
     const i = q.interval.toLowerCase();
     const wire = INTERVALS[i];
     if (wire === undefined) {
-      const hint = i === '1m' ? '1m would be ambiguous (a minute or a month?): a month is 1mo; there is no minute interval.' : `Intervals: ${Object.keys(INTERVALS).join(', ')}.`;
+      const hint =
+        i === '1m'
+          ? '1m would be ambiguous (a minute or a month?): a month is 1mo; there is no minute interval.'
+          : `Intervals: ${Object.keys(INTERVALS).join(', ')}.`;
       throw new UsageError(`--interval must be one of ${Object.keys(INTERVALS).join(', ')}, got "${q.interval}"`, { hint });
     }
     out.interval = wire;
   }
   const from = q.from !== undefined ? parseIsoTime(q.from, '--from') : undefined;
   const to = q.to !== undefined ? parseIsoTime(q.to, '--to') : undefined;
-  if (from !== undefined && to !== undefined && from > to) throw new UsageError(`the range is reversed: --from ${q.from} is after --to ${q.to}`, { hint: 'Swap them: --from is the earlier time.' });
+  if (from !== undefined && to !== undefined && from > to)
+    throw new UsageError(`the range is reversed: --from ${q.from} is after --to ${q.to}`, {
+      hint: 'Swap them: --from is the earlier time.',
+    });
   if (from !== undefined) out.from = new Date(from).toISOString();
   if (to !== undefined) out.to = new Date(to).toISOString();
   return out;
@@ -418,10 +490,20 @@ export interface PricePoint {
 }
 
 /** YES price history. */
-export async function priceHistory(api: ApiClient, slug: string, q: { interval?: string | undefined; from?: string | undefined; to?: string | undefined }): Promise<{ points: PricePoint[]; raw: unknown }> {
+export async function priceHistory(
+  api: ApiClient,
+  slug: string,
+  q: { interval?: string | undefined; from?: string | undefined; to?: string | undefined },
+): Promise<{ points: PricePoint[]; raw: unknown }> {
   let d: unknown;
   try {
-    d = (await api.request<unknown>({ method: 'GET', path: `/markets/${encodeURIComponent(slug)}/historical-price`, query: { from: q.from, to: q.to, interval: q.interval } })).data;
+    d = (
+      await api.request<unknown>({
+        method: 'GET',
+        path: `/markets/${encodeURIComponent(slug)}/historical-price`,
+        query: { from: q.from, to: q.to, interval: q.interval },
+      })
+    ).data;
   } catch (e) {
     return notFound(api, slug, e);
   }
@@ -431,10 +513,20 @@ export async function priceHistory(api: ApiClient, slug: string, q: { interval?:
 }
 
 /** Feed events (trades) of a market. */
-export async function feedEvents(api: ApiClient, slug: string, q: { page?: number | undefined; limit?: number | undefined }): Promise<{ events: Json[]; totalPages: number }> {
+export async function feedEvents(
+  api: ApiClient,
+  slug: string,
+  q: { page?: number | undefined; limit?: number | undefined },
+): Promise<{ events: Json[]; totalPages: number }> {
   let d: unknown;
   try {
-    d = (await api.request<unknown>({ method: 'GET', path: `/markets/${encodeURIComponent(slug)}/get-feed-events`, query: { page: q.page, limit: q.limit } })).data;
+    d = (
+      await api.request<unknown>({
+        method: 'GET',
+        path: `/markets/${encodeURIComponent(slug)}/get-feed-events`,
+        query: { page: q.page, limit: q.limit },
+      })
+    ).data;
   } catch (e) {
     return notFound(api, slug, e);
   }
@@ -457,9 +549,18 @@ export async function pageByPath(api: ApiClient, path: string): Promise<MarketPa
   for (let hop = 0; hop <= 3; hop++) {
     let res;
     try {
-      res = await api.request<unknown>({ method: 'GET', path: '/market-pages/by-path', query: { path: current }, okStatuses: [301, 302, 307, 308] });
+      res = await api.request<unknown>({
+        method: 'GET',
+        path: '/market-pages/by-path',
+        query: { path: current },
+        okStatuses: [301, 302, 307, 308],
+      });
     } catch (e) {
-      if (e instanceof NotFoundError) throw new NotFoundError(`no market page at "${current}"`, { status: 404, hint: 'See the site navigation for page paths, e.g. /crypto' });
+      if (e instanceof NotFoundError)
+        throw new NotFoundError(`no market page at "${current}"`, {
+          status: 404,
+          hint: 'See the site navigation for page paths, e.g. /crypto',
+        });
       throw e;
     }
     if (res.status >= 300) {
@@ -486,10 +587,22 @@ export interface PageMarketsResult {
 export async function pageMarkets(
   api: ApiClient,
   id: string,
-  q: { page?: number | undefined; limit?: number | undefined; cursor?: string | undefined; sort?: string | undefined; filters?: Record<string, string[]> | undefined },
+  q: {
+    page?: number | undefined;
+    limit?: number | undefined;
+    cursor?: string | undefined;
+    sort?: string | undefined;
+    filters?: Record<string, string[]> | undefined;
+  },
 ): Promise<PageMarketsResult> {
   checkPageSort(q.sort);
-  const query: Record<string, string | number | string[] | undefined> = { page: q.cursor ? undefined : q.page, limit: q.limit, cursor: q.cursor, sort: q.sort, ...(q.filters ?? {}) };
+  const query: Record<string, string | number | string[] | undefined> = {
+    page: q.cursor ? undefined : q.page,
+    limit: q.limit,
+    cursor: q.cursor,
+    sort: q.sort,
+    ...(q.filters ?? {}),
+  };
   const d = (await api.request<unknown>({ method: 'GET', path: `/market-pages/${encodeURIComponent(id)}/markets`, query })).data;
   if (!isObj(d) || !Array.isArray(d['data'])) throw new ExchangeError('unexpected market page answer (no data array)');
   const cursor = isObj(d['cursor']) ? d['cursor'] : null;
@@ -515,5 +628,10 @@ export function formatUsd(raw: bigint): string {
 }
 
 export function formatDeadline(ms: number | null): string {
-  return ms === null ? '-' : new Date(ms).toISOString().replace('T', ' ').replace(/:\d\d\.\d{3}Z$/, ' UTC');
+  return ms === null
+    ? '-'
+    : new Date(ms)
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/:\d\d\.\d{3}Z$/, ' UTC');
 }

@@ -18,7 +18,9 @@ export const MAX_DISPLAY_NAME = 44;
 export function checkDisplayName(name: string | undefined): string | undefined {
   if (name === undefined) return undefined;
   if (name.length > MAX_DISPLAY_NAME) {
-    throw new ValidationError(`the display name is ${name.length} characters long; the exchange accepts at most ${MAX_DISPLAY_NAME}`, { hint: 'Pass a shorter --name.' });
+    throw new ValidationError(`the display name is ${name.length} characters long; the exchange accepts at most ${MAX_DISPLAY_NAME}`, {
+      hint: 'Pass a shorter --name.',
+    });
   }
   return name;
 }
@@ -26,7 +28,9 @@ export function checkDisplayName(name: string | undefined): string | undefined {
 /** A sub-account profile id from argv: a positive integer, else exit 2 before any request. */
 export function parseProfileId(raw: string | undefined, what = 'profile id'): number {
   if (raw === undefined || !/^\d{1,15}$/.test(raw) || Number(raw) < 1) {
-    throw new ValidationError(`${what} must be a positive integer, got "${raw ?? ''}"`, { hint: 'List your sub-accounts with pm partner list.' });
+    throw new ValidationError(`${what} must be a positive integer, got "${raw ?? ''}"`, {
+      hint: 'List your sub-accounts with pm partner list.',
+    });
   }
   return Number(raw);
 }
@@ -52,15 +56,29 @@ export function messageHex(message: string): `0x${string}` {
  * per-request headers, so this request is signed with the client's own credentials and sent
  * once; a 429 of the per-token limit (nothing was done) is waited out and sent again.
  */
-async function postWithHeaders(api: ApiClient, path: string, body: Json, extra: Record<string, string>, signal?: AbortSignal): Promise<unknown> {
+async function postWithHeaders(
+  api: ApiClient,
+  path: string,
+  body: Json,
+  extra: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<unknown> {
   const raw = JSON.stringify(body);
   for (let attempt = 0; ; attempt++) {
     const { headers } = await authHeadersAsync(api.auth, 'auto', 'POST', path, raw, new Date());
     let res: Response;
     try {
-      res = await fetch(`${api.baseUrl}${path}`, { method: 'POST', headers: { accept: 'application/json', 'content-type': 'application/json', 'user-agent': 'pm-cli', ...headers, ...extra }, body: raw, ...(signal ? { signal } : {}) });
+      res = await fetch(`${api.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { accept: 'application/json', 'content-type': 'application/json', 'user-agent': 'pm-cli', ...headers, ...extra },
+        body: raw,
+        ...(signal ? { signal } : {}),
+      });
     } catch (e) {
-      const ne = new NetworkError(`POST ${path} failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e, hint: 'Check that the exchange is reachable (pm sandbox status for the sandbox).' });
+      const ne = new NetworkError(`POST ${path} failed: ${e instanceof Error ? e.message : String(e)}`, {
+        cause: e,
+        hint: 'Check that the exchange is reachable (pm sandbox status for the sandbox).',
+      });
       ne.ambiguous = true;
       throw ne;
     }
@@ -84,7 +102,8 @@ async function postWithHeaders(api: ApiClient, path: string, body: Json, extra: 
 }
 
 function accountOf(d: unknown): PartnerAccount {
-  if (!isObj(d) || typeof d['profileId'] !== 'number' || typeof d['account'] !== 'string') throw new ExchangeError('unexpected answer from POST /profiles/partner-accounts (want {profileId, account})');
+  if (!isObj(d) || typeof d['profileId'] !== 'number' || typeof d['account'] !== 'string')
+    throw new ExchangeError('unexpected answer from POST /profiles/partner-accounts (want {profileId, account})');
   return { profileId: d['profileId'], account: d['account'] };
 }
 
@@ -93,16 +112,31 @@ function accountOf(d: unknown): PartnerAccount {
  * itself by signing the exchange's single-use message with personal_sign.
  * @example await createPartnerAccount(api, { serverWallet: true, displayName: 'alice-shop' })
  */
-export async function createPartnerAccount(api: ApiClient, p: { serverWallet: boolean; displayName?: string | undefined; signer?: MessageSigner | undefined; signal?: AbortSignal | undefined }): Promise<PartnerAccount> {
+export async function createPartnerAccount(
+  api: ApiClient,
+  p: { serverWallet: boolean; displayName?: string | undefined; signer?: MessageSigner | undefined; signal?: AbortSignal | undefined },
+): Promise<PartnerAccount> {
   const body: Json = {};
   if (p.displayName !== undefined) body['displayName'] = checkDisplayName(p.displayName);
   if (p.serverWallet) {
     body['createServerWallet'] = true;
-    return accountOf((await api.request<unknown>({ method: 'POST', path: '/profiles/partner-accounts', body, auth: 'auto', actingAs: 'self', retry: 'never' })).data);
+    return accountOf(
+      (
+        await api.request<unknown>({
+          method: 'POST',
+          path: '/profiles/partner-accounts',
+          body,
+          auth: 'auto',
+          actingAs: 'self',
+          retry: 'never',
+        })
+      ).data,
+    );
   }
   if (!p.signer) throw new ValidationError('an EOA sub-account needs its wallet to sign the signing message');
   const message = (await api.request<unknown>({ method: 'GET', path: '/auth/signing-message', auth: 'none' })).data;
-  if (typeof message !== 'string' || !/Nonce:/.test(message)) throw new ExchangeError('unexpected answer from GET /auth/signing-message (want the plain-text message with a nonce)');
+  if (typeof message !== 'string' || !/Nonce:/.test(message))
+    throw new ExchangeError('unexpected answer from GET /auth/signing-message (want the plain-text message with a nonce)');
   const signature = await p.signer.signMessage({ message });
   const headers = { 'x-account': p.signer.address, 'x-signing-message': messageHex(message), 'x-signature': signature };
   return accountOf(await postWithHeaders(api, '/profiles/partner-accounts', body, headers, p.signal));
@@ -123,16 +157,33 @@ export interface PartnerPage {
 }
 
 /** One page of the partner's sub-accounts (`account` filters by address). */
-export async function listPartnerAccounts(api: ApiClient, q: { account?: string | undefined; page?: number | undefined; limit?: number | undefined } = {}): Promise<PartnerPage> {
-  const d = (await api.request<unknown>({ method: 'GET', path: '/profiles/partner-accounts', query: { account: q.account, limit: q.limit, page: q.page }, auth: 'auto', actingAs: 'self' })).data;
-  if (!isObj(d) || !Array.isArray(d['data'])) throw new ExchangeError('unexpected answer from GET /profiles/partner-accounts (want {data, page, limit, hasMore})');
+export async function listPartnerAccounts(
+  api: ApiClient,
+  q: { account?: string | undefined; page?: number | undefined; limit?: number | undefined } = {},
+): Promise<PartnerPage> {
+  const d = (
+    await api.request<unknown>({
+      method: 'GET',
+      path: '/profiles/partner-accounts',
+      query: { account: q.account, limit: q.limit, page: q.page },
+      auth: 'auto',
+      actingAs: 'self',
+    })
+  ).data;
+  if (!isObj(d) || !Array.isArray(d['data']))
+    throw new ExchangeError('unexpected answer from GET /profiles/partner-accounts (want {data, page, limit, hasMore})');
   const data = d['data'].filter(isObj).map((x) => ({
     profileId: Number(x['profileId']),
     account: String(x['account'] ?? ''),
     displayName: String(x['displayName'] ?? ''),
     ...(typeof x['serverWallet'] === 'boolean' ? { serverWallet: x['serverWallet'] } : {}),
   }));
-  return { data, page: Number(d['page'] ?? q.page ?? 1), limit: Number(d['limit'] ?? q.limit ?? data.length), hasMore: d['hasMore'] === true };
+  return {
+    data,
+    page: Number(d['page'] ?? q.page ?? 1),
+    limit: Number(d['limit'] ?? q.limit ?? data.length),
+    hasMore: d['hasMore'] === true,
+  };
 }
 
 export interface AllowanceTarget {
@@ -161,7 +212,8 @@ export interface Allowances {
 }
 
 function parseAllowances(d: unknown): Allowances {
-  if (!isObj(d) || !Array.isArray(d['targets']) || typeof d['ready'] !== 'boolean') throw new ExchangeError('unexpected allowance answer (want {ready, summary, targets})');
+  if (!isObj(d) || !Array.isArray(d['targets']) || typeof d['ready'] !== 'boolean')
+    throw new ExchangeError('unexpected allowance answer (want {ready, summary, targets})');
   const sm = isObj(d['summary']) ? d['summary'] : {};
   const n = (k: string): number => (typeof sm[k] === 'number' ? sm[k] : 0);
   const str = (o: Json, k: string): string | undefined => (typeof o[k] === 'string' ? o[k] : undefined);
@@ -191,12 +243,32 @@ function parseAllowances(d: unknown): Allowances {
 
 /** The allowance readiness of a server-wallet sub-account (a live chain read). */
 export async function getAllowances(api: ApiClient, profileId: number): Promise<Allowances> {
-  return parseAllowances((await api.request<unknown>({ method: 'GET', path: `/profiles/partner-accounts/${profileId}/allowances`, auth: 'auto', actingAs: 'self' })).data);
+  return parseAllowances(
+    (
+      await api.request<unknown>({
+        method: 'GET',
+        path: `/profiles/partner-accounts/${profileId}/allowances`,
+        auth: 'auto',
+        actingAs: 'self',
+      })
+    ).data,
+  );
 }
 
 /** Asks the exchange to submit the targets still missing (or failed and retryable). */
 export async function retryAllowances(api: ApiClient, profileId: number): Promise<Allowances> {
-  return parseAllowances((await api.request<unknown>({ method: 'POST', path: `/profiles/partner-accounts/${profileId}/allowances/retry`, body: {}, auth: 'auto', actingAs: 'self', retry: 'never' })).data);
+  return parseAllowances(
+    (
+      await api.request<unknown>({
+        method: 'POST',
+        path: `/profiles/partner-accounts/${profileId}/allowances/retry`,
+        body: {},
+        auth: 'auto',
+        actingAs: 'self',
+        retry: 'never',
+      })
+    ).data,
+  );
 }
 
 /** Targets the retry endpoint may attempt. */
@@ -220,7 +292,13 @@ export type WaitEvent =
 export async function waitForAllowances(
   api: ApiClient,
   profileId: number,
-  o: { retry: boolean; timeoutMs: number; pollMs?: number | undefined; signal?: AbortSignal | undefined; onEvent?: ((e: WaitEvent) => void) | undefined },
+  o: {
+    retry: boolean;
+    timeoutMs: number;
+    pollMs?: number | undefined;
+    signal?: AbortSignal | undefined;
+    onEvent?: ((e: WaitEvent) => void) | undefined;
+  },
 ): Promise<Allowances> {
   const deadline = Date.now() + o.timeoutMs;
   const poll = o.pollMs ?? 500;
@@ -233,9 +311,12 @@ export async function waitForAllowances(
     if (a.ready) return a;
     const dead = a.targets.find((t) => t.status === 'failed' && !t.retryable);
     if (dead) {
-      throw new ExchangeValidationError(`allowance ${dead.label} failed and cannot be retried (${dead.errorCode ?? 'no error code'}${dead.errorMessage ? `: ${dead.errorMessage}` : ''})`, {
-        hint: "The exchange will not retry it: contact the exchange with the child's profile id and the error code.",
-      });
+      throw new ExchangeValidationError(
+        `allowance ${dead.label} failed and cannot be retried (${dead.errorCode ?? 'no error code'}${dead.errorMessage ? `: ${dead.errorMessage}` : ''})`,
+        {
+          hint: "The exchange will not retry it: contact the exchange with the child's profile id and the error code.",
+        },
+      );
     }
     if (o.retry && needsRetry(a) && Date.now() >= nextRetryAt) {
       try {
@@ -251,10 +332,13 @@ export async function waitForAllowances(
           nextRetryAt = Date.now() + secs * 1000;
           o.onEvent?.({ kind: 'throttled', retryAfterSeconds: secs, message: e.shortMessage });
           if (nextRetryAt > deadline) {
-            const err = new RateLimitError(`allowance retry is rate limited: the exchange asked to wait ${secs} s, past the ${Math.round(o.timeoutMs / 1000)} s timeout`, {
-              status: 429,
-              hint: `Run pm partner allowances ${profileId} --retry --wait again in ${secs} s, or pass a longer --wait-timeout.`,
-            });
+            const err = new RateLimitError(
+              `allowance retry is rate limited: the exchange asked to wait ${secs} s, past the ${Math.round(o.timeoutMs / 1000)} s timeout`,
+              {
+                status: 429,
+                hint: `Run pm partner allowances ${profileId} --retry --wait again in ${secs} s, or pass a longer --wait-timeout.`,
+              },
+            );
             err.retryAfterMs = secs * 1000;
             throw err;
           }
@@ -285,4 +369,3 @@ export async function waitForAllowances(
     hint: `Run pm partner allowances ${profileId} --retry --wait again, or pass a longer --wait-timeout.`,
   });
 }
-

@@ -47,7 +47,10 @@ function rowsOf(item: Obj): PositionRow[] {
   const yesPrice = priceFromWire(latest['latestYesPrice']) ?? 0n;
   const group = obj(m['group']);
   const out: PositionRow[] = [];
-  for (const [key, index] of [['yes', 0], ['no', 1]] as const) {
+  for (const [key, index] of [
+    ['yes', 0],
+    ['no', 1],
+  ] as const) {
     const p = obj(pos[key]);
     const shares = rawFromWire(bal[key]);
     const cost = rawFromWire(p['cost']);
@@ -103,7 +106,9 @@ export async function fetchPositions(api: ApiClient): Promise<Positions> {
   const raw = obj((await api.request<unknown>({ method: 'GET', path: '/portfolio/positions', auth: 'auto' })).data);
   const items = [...arr(raw['clob']).map(obj), ...arr(raw['group']).flatMap((g) => arr(obj(g)['clob']).map(obj))];
   const rows = items.flatMap(rowsOf);
-  const liveOrders = items.flatMap((it) => arr(obj(it['orders'])['liveOrders']).map((o) => ({ ...obj(o), market: str(obj(it['market'])['slug']) ?? '' })));
+  const liveOrders = items.flatMap((it) =>
+    arr(obj(it['orders'])['liveOrders']).map((o) => ({ ...obj(o), market: str(obj(it['market'])['slug']) ?? '' })),
+  );
   return { rows, liveOrders, raw };
 }
 
@@ -126,7 +131,9 @@ export async function fetchPnl(api: ApiClient, timeframe: string): Promise<PnlCh
   };
   return {
     timeframe: str(d['timeframe']) ?? timeframe,
-    points: arr(d['data']).map(obj).map((p) => ({ timestamp: Number(p['timestamp']), value: Number(p['value']) })),
+    points: arr(d['data'])
+      .map(obj)
+      .map((p) => ({ timestamp: Number(p['timestamp']), value: Number(p['value']) })),
     currentValue: Number(d['currentValue'] ?? 0),
     previousValue: Number(d['previousValue'] ?? 0),
     percentChange: Number(d['percentChange'] ?? 0),
@@ -144,12 +151,17 @@ export async function fetchTrades(api: ApiClient): Promise<Obj[]> {
  * Pages through GET /portfolio/history (cursor= empty on the first page), yielding each entry;
  * stops at the last page, after `max` entries, or at the first entry older than `since` (ms).
  */
-export async function* historyEntries(api: ApiClient, o: { limit: number; max?: number | undefined; since?: number | undefined }): AsyncGenerator<Obj> {
+export async function* historyEntries(
+  api: ApiClient,
+  o: { limit: number; max?: number | undefined; since?: number | undefined },
+): AsyncGenerator<Obj> {
   let cursor = '';
   let n = 0;
   for (;;) {
     const page = o.max === undefined ? o.limit : Math.min(o.limit, o.max - n);
-    const d = obj((await api.request<unknown>({ method: 'GET', path: '/portfolio/history', query: { cursor, limit: page }, auth: 'auto' })).data);
+    const d = obj(
+      (await api.request<unknown>({ method: 'GET', path: '/portfolio/history', query: { cursor, limit: page }, auth: 'auto' })).data,
+    );
     for (const e of arr(d['data']).map(obj)) {
       if (o.since !== undefined && typeof e['blockTimestamp'] === 'number' && e['blockTimestamp'] * 1000 < o.since) return;
       yield e;

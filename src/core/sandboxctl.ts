@@ -36,7 +36,13 @@ export function readRunInfo(home: string): RunInfo | null {
   try {
     const o = JSON.parse(readFileSync(f, 'utf8')) as Partial<RunInfo>;
     if (typeof o.pid !== 'number' || typeof o.baseUrl !== 'string') return null;
-    return { pid: o.pid, baseUrl: o.baseUrl, wsUrl: o.wsUrl ?? o.baseUrl.replace(/^http/, 'ws'), startedAt: o.startedAt ?? '', ephemeral: o.ephemeral === true };
+    return {
+      pid: o.pid,
+      baseUrl: o.baseUrl,
+      wsUrl: o.wsUrl ?? o.baseUrl.replace(/^http/, 'ws'),
+      startedAt: o.startedAt ?? '',
+      ephemeral: o.ephemeral === true,
+    };
   } catch {
     return null;
   }
@@ -79,7 +85,13 @@ export function lockHolder(home: string, timeoutMs = 1000): Promise<RunInfo | nu
         const o = JSON.parse(buf.slice(0, nl)) as Partial<RunInfo>;
         if (typeof o.pid !== 'number') return done(null);
         const baseUrl = typeof o.baseUrl === 'string' ? o.baseUrl : '';
-        done({ pid: o.pid, baseUrl, wsUrl: typeof o.wsUrl === 'string' ? o.wsUrl : baseUrl.replace(/^http/, 'ws'), startedAt: o.startedAt ?? '', ephemeral: false });
+        done({
+          pid: o.pid,
+          baseUrl,
+          wsUrl: typeof o.wsUrl === 'string' ? o.wsUrl : baseUrl.replace(/^http/, 'ws'),
+          startedAt: o.startedAt ?? '',
+          ephemeral: false,
+        });
       } catch {
         done(null);
       }
@@ -94,7 +106,7 @@ export async function findSandbox(home: string): Promise<RunInfo | null> {
   const info = runningSandbox(home);
   if (info) return info;
   const holder = await lockHolder(home);
-  if (holder && holder.baseUrl) writeRunInfo(home, holder);
+  if (holder?.baseUrl) writeRunInfo(home, holder);
   return holder;
 }
 
@@ -123,15 +135,29 @@ export function runningSandbox(home: string): RunInfo | null {
  * Starts `pm sandbox start` detached and resolves with its ready line once it listens.
  * stderr goes to PM_HOME/sandbox/sandbox.log.
  */
-export async function spawnDetached(home: string, binPath: string, args: string[], env: Record<string, string | undefined>, timeoutMs = 15_000): Promise<string> {
+export async function spawnDetached(
+  home: string,
+  binPath: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+  timeoutMs = 15_000,
+): Promise<string> {
   ensurePrivateDir(sandboxDir(home));
   const log = openSync(join(sandboxDir(home), 'sandbox.log'), 'a', 0o600);
-  const child = spawn(process.execPath, [binPath, ...args], { detached: true, stdio: ['ignore', 'pipe', log], env: { ...env, PM_HOME: home } });
+  const child = spawn(process.execPath, [binPath, ...args], {
+    detached: true,
+    stdio: ['ignore', 'pipe', log],
+    env: { ...env, PM_HOME: home },
+  });
   return new Promise((resolve, reject) => {
     let buf = '';
     const timer = setTimeout(() => {
       child.kill('SIGTERM');
-      reject(new NetworkError(`the sandbox did not become ready within ${timeoutMs} ms`, { hint: `See ${join(sandboxDir(home), 'sandbox.log')}` }));
+      reject(
+        new NetworkError(`the sandbox did not become ready within ${timeoutMs} ms`, {
+          hint: `See ${join(sandboxDir(home), 'sandbox.log')}`,
+        }),
+      );
     }, timeoutMs);
     child.stdout?.on('data', (chunk: Buffer) => {
       buf += chunk.toString('utf8');
@@ -145,12 +171,23 @@ export async function spawnDetached(home: string, binPath: string, args: string[
     });
     child.on('exit', (code) => {
       clearTimeout(timer);
-      const tail = existsSync(join(sandboxDir(home), 'sandbox.log')) ? readFileSync(join(sandboxDir(home), 'sandbox.log'), 'utf8').trim().split('\n').slice(-3).join('\n') : '';
+      const tail = existsSync(join(sandboxDir(home), 'sandbox.log'))
+        ? readFileSync(join(sandboxDir(home), 'sandbox.log'), 'utf8')
+            .trim()
+            .split('\n')
+            .slice(-3)
+            .join('\n')
+        : '';
       // The child runs with --json: its last line is the error object; a usage error (a port
       // in use…) is the same clean exit 2 as in the foreground.
       const err = lastJsonError(tail);
       if (code === 2 && err) return reject(new UsageError(err.message, err.hint ? { hint: err.hint } : {}));
-      reject(new PmError(`the sandbox exited with code ${code ?? '?'} before it was ready`, { details: tail || undefined, hint: `See ${join(sandboxDir(home), 'sandbox.log')}` }));
+      reject(
+        new PmError(`the sandbox exited with code ${code ?? '?'} before it was ready`, {
+          details: tail || undefined,
+          hint: `See ${join(sandboxDir(home), 'sandbox.log')}`,
+        }),
+      );
     });
   });
 }
@@ -182,7 +219,10 @@ export async function stopProcess(pid: number, timeoutMs = 5000): Promise<boolea
 /** Maps a listen error to a clear message. */
 export function listenError(e: unknown, host: string, port: number): PmError {
   const code = (e as NodeJS.ErrnoException).code;
-  if (code === 'EADDRINUSE') return new UsageError(`port ${port} on ${host} is already in use`, { hint: 'Pick another with --port, or --port 0 for a free one (pm sandbox status shows a running sandbox).' });
+  if (code === 'EADDRINUSE')
+    return new UsageError(`port ${port} on ${host} is already in use`, {
+      hint: 'Pick another with --port, or --port 0 for a free one (pm sandbox status shows a running sandbox).',
+    });
   if (code === 'EACCES') return new UsageError(`not allowed to listen on ${host}:${port}`, { hint: 'Use a port above 1024, or --port 0.' });
   if (code === 'EADDRNOTAVAIL') return new UsageError(`cannot listen on ${host}: no such local address`, { hint: 'Use --host 127.0.0.1' });
   // A damaged file in the sandbox's data dir (src/sandbox/persist.ts): exit 2 with how to recover.

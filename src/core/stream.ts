@@ -13,7 +13,12 @@ import { AuthError, NetworkError } from './errors.js';
 /** What SDKs sign for the upgrade request, whatever query socket.io actually sends. */
 export const HANDSHAKE_TARGET = '/socket.io/?EIO=4&transport=websocket';
 
-export type Channel = 'subscribe_market_prices' | 'subscribe_order_events' | 'subscribe_positions' | 'subscribe_transactions' | 'subscribe_market_lifecycle';
+export type Channel =
+  | 'subscribe_market_prices'
+  | 'subscribe_order_events'
+  | 'subscribe_positions'
+  | 'subscribe_transactions'
+  | 'subscribe_market_lifecycle';
 export const PRIVATE_CHANNELS: readonly Channel[] = ['subscribe_order_events', 'subscribe_positions', 'subscribe_transactions'];
 
 export interface Subscription {
@@ -82,7 +87,11 @@ export class StreamClient {
     // made ahead, and made again after every failed or lost connection, for the next attempt.
     let ahead = o.auth ? (await authHeadersAsync(o.auth, 'auto', 'GET', HANDSHAKE_TARGET, '')).headers : {};
     const remake = (): void => {
-      if (o.auth) void authHeadersAsync(o.auth, 'auto', 'GET', HANDSHAKE_TARGET, '').then((h) => (ahead = h.headers), () => undefined);
+      if (o.auth)
+        void authHeadersAsync(o.auth, 'auto', 'GET', HANDSHAKE_TARGET, '').then(
+          (h) => (ahead = h.headers),
+          () => undefined,
+        );
     };
     const handshake = (): Record<string, string> => {
       try {
@@ -108,7 +117,11 @@ export class StreamClient {
       if (this.giveUp) return;
       this.giveUp = setTimeout(() => {
         const err = this.lastError ? ` (last error: ${this.lastError})` : '';
-        this.fail(new NetworkError(`no connection to the exchange stream at ${url} for ${Math.round(o.giveUpAfterMs / 100) / 10} s${err}`, { hint: 'Check the exchange URL (--ws-url, PM_WS_URL, the profile) and that it is reachable; --timeout sets how long pm waits.' }));
+        this.fail(
+          new NetworkError(`no connection to the exchange stream at ${url} for ${Math.round(o.giveUpAfterMs / 100) / 10} s${err}`, {
+            hint: 'Check the exchange URL (--ws-url, PM_WS_URL, the profile) and that it is reachable; --timeout sets how long pm waits.',
+          }),
+        );
       }, o.giveUpAfterMs);
     };
     armGiveUp();
@@ -147,8 +160,17 @@ export class StreamClient {
       armGiveUp();
     });
     socket.on('exception', (p: unknown) => {
-      const msg = typeof p === 'string' ? p : typeof (p as { message?: unknown })?.message === 'string' ? String((p as { message: string }).message) : JSON.stringify(p);
-      this.fail(new AuthError(`the exchange refused the stream: ${msg}`, { hint: 'Check the API token (pm whoami); a private channel needs a valid token with the trading scope.' }));
+      const msg =
+        typeof p === 'string'
+          ? p
+          : typeof (p as { message?: unknown })?.message === 'string'
+            ? String((p as { message: string }).message)
+            : JSON.stringify(p);
+      this.fail(
+        new AuthError(`the exchange refused the stream: ${msg}`, {
+          hint: 'Check the API token (pm whoami); a private channel needs a valid token with the trading scope.',
+        }),
+      );
     });
     socket.onAny((name: string, payload: unknown) => {
       if (name === 'exception' || name === 'system') return;

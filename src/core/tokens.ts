@@ -11,11 +11,16 @@ const s = (o: Json, k: string): string => (typeof o[k] === 'string' ? (o[k] as s
 
 /** Checks a comma-separated scope list. */
 export function parseScopes(input: string): Scope[] {
-  const list = input.split(',').map((x) => x.trim()).filter(Boolean);
+  const list = input
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
   for (const sc of list) {
-    if (!(SCOPES as readonly string[]).includes(sc)) throw new ValidationError(`unknown scope "${sc}"`, { hint: `Scopes: ${SCOPES.join(', ')}` });
+    if (!(SCOPES as readonly string[]).includes(sc))
+      throw new ValidationError(`unknown scope "${sc}"`, { hint: `Scopes: ${SCOPES.join(', ')}` });
   }
-  if (list.includes('delegated_signing') && !list.includes('trading')) throw new ValidationError('the delegated_signing scope needs trading too', { hint: 'Use --scopes trading,delegated_signing' });
+  if (list.includes('delegated_signing') && !list.includes('trading'))
+    throw new ValidationError('the delegated_signing scope needs trading too', { hint: 'Use --scopes trading,delegated_signing' });
   return [...new Set(list)] as Scope[];
 }
 
@@ -34,7 +39,8 @@ export async function deriveToken(api: ApiClient, p: { label?: string | undefine
   if (p.label !== undefined) body['label'] = p.label;
   if (p.scopes !== undefined) body['scopes'] = p.scopes;
   const d = (await api.request<unknown>({ method: 'POST', path: '/auth/api-tokens/derive', body, auth: 'identity' })).data;
-  if (!isObj(d) || typeof d['secret'] !== 'string' || (typeof d['tokenId'] !== 'string' && typeof d['apiKey'] !== 'string')) throw new ExchangeError('unexpected answer from token derive');
+  if (!isObj(d) || typeof d['secret'] !== 'string' || (typeof d['tokenId'] !== 'string' && typeof d['apiKey'] !== 'string'))
+    throw new ExchangeError('unexpected answer from token derive');
   const prof = isObj(d['profile']) ? d['profile'] : {};
   return {
     tokenId: s(d, 'tokenId') || s(d, 'apiKey'),
@@ -135,7 +141,8 @@ export function credentialAfterRevoke(p: {
   const envKey = p.env.apiKey?.trim() || undefined;
   if (envToken !== undefined) return { kind: 'token', source: 'env', tokenId: envToken, revokedStillSet: envToken === p.revoked };
   if (envKey !== undefined) return { kind: 'apiKey', source: 'env', revokedStillSet: false };
-  if (p.stored.tokenId !== undefined) return { kind: 'token', source: 'keystore', tokenId: p.stored.tokenId, revokedStillSet: p.stored.tokenId === p.revoked };
+  if (p.stored.tokenId !== undefined)
+    return { kind: 'token', source: 'keystore', tokenId: p.stored.tokenId, revokedStillSet: p.stored.tokenId === p.revoked };
   if (p.stored.apiKey) return { kind: 'apiKey', source: 'keystore', revokedStillSet: false };
   return { kind: 'none', source: null, revokedStillSet: false };
 }
@@ -149,10 +156,17 @@ export interface Profile {
 }
 
 function parseProfile(d: unknown): Profile {
-  if (!isObj(d) || (typeof d['id'] !== 'number' && typeof d['id'] !== 'string')) throw new ExchangeError('unexpected profile answer (no id)');
+  if (!isObj(d) || (typeof d['id'] !== 'number' && typeof d['id'] !== 'string'))
+    throw new ExchangeError('unexpected profile answer (no id)');
   const rank = isObj(d['rank']) ? d['rank'] : {};
   const fee = rank['feeRateBps'];
-  return { id: Number(d['id']), account: s(d, 'account'), displayName: s(d, 'displayName') || s(d, 'username'), feeRateBps: typeof fee === 'number' ? fee : 300, raw: d };
+  return {
+    id: Number(d['id']),
+    account: s(d, 'account'),
+    displayName: s(d, 'displayName') || s(d, 'username'),
+    feeRateBps: typeof fee === 'number' ? fee : 300,
+    raw: d,
+  };
 }
 
 /** The caller's own profile: verifies the credentials with an authenticated call. */

@@ -47,7 +47,10 @@ export async function startAgent(o: AgentOptions): Promise<AgentHandle> {
   if (process.platform === 'win32') throw new UsageError('pm unlock needs Unix sockets (Linux, macOS)');
   const ks = new Keystore(o.home);
   const files = ks.encryptedFiles();
-  if (files.length === 0) throw new UsageError(`nothing to unlock: the keystore in ${o.home} holds no wallet or token secret`, { hint: 'Create one with pm init or pm wallet create.' });
+  if (files.length === 0)
+    throw new UsageError(`nothing to unlock: the keystore in ${o.home} holds no wallet or token secret`, {
+      hint: 'Create one with pm init or pm wallet create.',
+    });
   const wallets = new Map<string, LocalAccount>();
   const secrets = new Map<string, HmacSigner>();
   let opened = 0;
@@ -74,7 +77,8 @@ export async function startAgent(o: AgentOptions): Promise<AgentHandle> {
   ensurePrivateDir(dir);
   checkPrivateDir(dir);
   const path = agentSocketPath(o.home);
-  if (Buffer.byteLength(path) > 100) throw new UsageError(`the agent socket path is too long for a Unix socket: ${path}`, { hint: 'Use a shorter PM_HOME.' });
+  if (Buffer.byteLength(path) > 100)
+    throw new UsageError(`the agent socket path is too long for a Unix socket: ${path}`, { hint: 'Use a shorter PM_HOME.' });
   const live = await AgentClient.connect(o.home);
   if (live) {
     const until = (await live.status().catch(() => null))?.until;
@@ -110,7 +114,8 @@ export async function startAgent(o: AgentOptions): Promise<AgentHandle> {
         const a = wallets.get(String(r['wallet']));
         if (!a?.sign) return { ok: false, error: `no wallet "${String(r['wallet'])}" in this agent` };
         const digest = r['digest'];
-        if (typeof digest !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(digest)) return { ok: false, error: 'digest must be 32 bytes of hex (0x…)' };
+        if (typeof digest !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(digest))
+          return { ok: false, error: 'digest must be 32 bytes of hex (0x…)' };
         return { ok: true, signature: await a.sign({ hash: digest as `0x${string}` }) };
       }
       case 'hmac': {
@@ -196,6 +201,8 @@ export async function startAgent(o: AgentOptions): Promise<AgentHandle> {
 /** The run directory must be ours and closed to others, or the socket's mode would not protect it. */
 function checkPrivateDir(dir: string): void {
   const st = statSync(dir);
-  if (typeof process.getuid === 'function' && st.uid !== process.getuid()) throw new PmError(`${dir} belongs to another user; the agent will not put its socket there`);
-  if ((st.mode & 0o077) !== 0) throw new PmError(`${dir} is open to other users (mode ${(st.mode & 0o777).toString(8)})`, { hint: `chmod 700 ${dir}` });
+  if (typeof process.getuid === 'function' && st.uid !== process.getuid())
+    throw new PmError(`${dir} belongs to another user; the agent will not put its socket there`);
+  if ((st.mode & 0o077) !== 0)
+    throw new PmError(`${dir} is open to other users (mode ${(st.mode & 0o777).toString(8)})`, { hint: `chmod 700 ${dir}` });
 }

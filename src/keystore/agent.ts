@@ -132,7 +132,8 @@ export class AgentClient {
       nonceManager: undefined,
       sign,
       signAuthorization: undefined,
-      signMessage: async ({ message }: { message: Parameters<typeof import('viem').hashMessage>[0] }) => sign({ hash: (await viem()).hashMessage(message) }),
+      signMessage: async ({ message }: { message: Parameters<typeof import('viem').hashMessage>[0] }) =>
+        sign({ hash: (await viem()).hashMessage(message) }),
       signTypedData: async (td: Parameters<typeof import('viem').hashTypedData>[0]) => sign({ hash: (await viem()).hashTypedData(td) }),
       // As viem's own signTransaction: sign the serialized payload (EIP-4844 without sidecars).
       async signTransaction(tx: Parameters<LocalAccount['signTransaction']>[0], o: Parameters<LocalAccount['signTransaction']>[1] = {}) {
@@ -149,7 +150,10 @@ export class AgentClient {
   }
 
   /** An HMAC signer for stored secrets the agent holds under this token id; null otherwise. */
-  async hmacSigner(secrets: string, tokenId: string | undefined): Promise<{ tokenId: string; sign: (m: string) => Promise<string> } | null> {
+  async hmacSigner(
+    secrets: string,
+    tokenId: string | undefined,
+  ): Promise<{ tokenId: string; sign: (m: string) => Promise<string> } | null> {
     const s = (await this.status()).secrets.find((x) => x.name === secrets);
     if (!s || (tokenId !== undefined && s.tokenId !== tokenId)) return null;
     return { tokenId: s.tokenId, sign: (m) => this.hmac(secrets, m) };
@@ -166,5 +170,7 @@ export function removeStaleSocket(path: string): void {
 }
 
 function agentError(message: string): PmError {
-  return new PmError(`the session agent failed: ${message}`, { hint: 'pm lock ends it; commands then ask for the passphrase again (or run pm unlock).' });
+  return new PmError(`the session agent failed: ${message}`, {
+    hint: 'pm lock ends it; commands then ask for the passphrase again (or run pm unlock).',
+  });
 }

@@ -71,7 +71,9 @@ export async function resolveCredentials(input: CredentialsInput): Promise<Crede
     throw new UsageError(`${set} is set but ${missing} is not: set both PM_TOKEN_ID and PM_TOKEN_SECRET, or neither`);
   }
   if (env.tokenSecret !== undefined && !isBase64(env.tokenSecret)) {
-    throw new ValidationError('PM_TOKEN_SECRET is not base64', { hint: 'Use the secret exactly as the exchange returned it when the token was derived.' });
+    throw new ValidationError('PM_TOKEN_SECRET is not base64', {
+      hint: 'Use the secret exactly as the exchange returned it when the token was derived.',
+    });
   }
   const envKey = env.privateKey === undefined ? undefined : parsePrivateKey(env.privateKey, 'PM_PRIVATE_KEY');
 
@@ -118,9 +120,9 @@ export async function resolveCredentials(input: CredentialsInput): Promise<Crede
         .then((a) => a?.account(walletName, address).catch(() => null) ?? null)
         .then((viaAgent) => viaAgent ?? forget(passphrase().then((p) => ks.openWallet(walletName, p))))
         .catch((e: unknown) => {
-        opened = undefined;
-        throw e;
-      });
+          opened = undefined;
+          throw e;
+        });
       return opened;
     };
   }

@@ -27,7 +27,10 @@ export async function resolvePassphrase(input: PassphraseInput): Promise<string>
       text = await readFile(input.file, 'utf8');
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      throw new UsageError(`cannot read the passphrase file ${input.file}${code ? ` (${code})` : ''}`, { hint: 'Check the path given to --passphrase-file.', cause: e });
+      throw new UsageError(`cannot read the passphrase file ${input.file}${code ? ` (${code})` : ''}`, {
+        hint: 'Check the path given to --passphrase-file.',
+        cause: e,
+      });
     }
     // Editors and `echo` add one newline; anything else (spaces included) is part of the passphrase.
     const pass = text.replace(/\r?\n$/, '');
@@ -36,10 +39,13 @@ export async function resolvePassphrase(input: PassphraseInput): Promise<string>
   }
   if (input.env !== undefined && input.env !== '') return input.env;
   if (input.interactive) return input.prompt();
-  throw new AuthError('the keystore needs a passphrase and no TTY was found to prompt for it: set PM_PASSPHRASE or pass --passphrase-file', {
-    hint: 'e.g. pm --passphrase-file ~/.pm-pass … (file mode 0600), or export PM_PASSPHRASE in the script.',
-    details: 'pm does not prompt without a TTY, in CI, or with --non-interactive.',
-  });
+  throw new AuthError(
+    'the keystore needs a passphrase and no TTY was found to prompt for it: set PM_PASSPHRASE or pass --passphrase-file',
+    {
+      hint: 'e.g. pm --passphrase-file ~/.pm-pass … (file mode 0600), or export PM_PASSPHRASE in the script.',
+      details: 'pm does not prompt without a TTY, in CI, or with --non-interactive.',
+    },
+  );
 }
 
 /** As ssh does with keys: a passphrase file that group or others may read is refused. */
@@ -52,6 +58,8 @@ async function refuseOpenMode(file: string): Promise<void> {
     return; // reading it reports the problem
   }
   if ((mode & 0o077) !== 0) {
-    throw new UsageError(`the passphrase file ${file} is readable by others (mode ${(mode & 0o777).toString(8).padStart(3, '0')})`, { hint: `Restrict it to yourself: chmod 600 ${file}` });
+    throw new UsageError(`the passphrase file ${file} is readable by others (mode ${(mode & 0o777).toString(8).padStart(3, '0')})`, {
+      hint: `Restrict it to yourself: chmod 600 ${file}`,
+    });
   }
 }

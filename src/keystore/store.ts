@@ -21,7 +21,9 @@ const NAME_RE = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,63}$/;
 /** Checks a wallet or secrets name (it becomes a file name, so no paths). */
 export function validateName(name: string, what = 'name'): string {
   if (!NAME_RE.test(name)) {
-    throw new ValidationError(`invalid ${what} "${name}"`, { hint: 'Use 1–64 letters, digits, "_", "." or "-", starting with a letter or digit.' });
+    throw new ValidationError(`invalid ${what} "${name}"`, {
+      hint: 'Use 1–64 letters, digits, "_", "." or "-", starting with a letter or digit.',
+    });
   }
   return name;
 }
@@ -115,14 +117,26 @@ export class Keystore {
    * always re-encrypts it with `passphrase` (even when they are equal), so every file pm keeps
    * is checked readable and uses pm's KDF settings. The source is left untouched.
    */
-  async importWalletJson(name: string, json: unknown, sourcePassphrase: string, passphrase: string, opts: WriteOptions = {}): Promise<WalletInfo> {
+  async importWalletJson(
+    name: string,
+    json: unknown,
+    sourcePassphrase: string,
+    passphrase: string,
+    opts: WriteOptions = {},
+  ): Promise<WalletInfo> {
     this.refuseExisting(name, opts);
     const key = await decryptKeystore(json, sourcePassphrase, 'the keystore to import');
     return this.writeWallet(name, key, passphrase, opts);
   }
 
   /** importWalletJson reading the JSON from a file. */
-  async importWalletFile(name: string, file: string, sourcePassphrase: string, passphrase: string, opts: WriteOptions = {}): Promise<WalletInfo> {
+  async importWalletFile(
+    name: string,
+    file: string,
+    sourcePassphrase: string,
+    passphrase: string,
+    opts: WriteOptions = {},
+  ): Promise<WalletInfo> {
     let text: string;
     try {
       text = readFileSync(file, 'utf8');
@@ -151,7 +165,8 @@ export class Keystore {
   /** A wallet's address, read from its file without the passphrase. */
   walletAddress(name: string): Hex {
     const address = keystoreAddress(this.readWallet(name), `wallet "${name}"`);
-    if (address === null) throw new ValidationError(`wallet "${name}" has no address field`, { hint: `Re-import it: pm wallet import ${name} --force` });
+    if (address === null)
+      throw new ValidationError(`wallet "${name}" has no address field`, { hint: `Re-import it: pm wallet import ${name} --force` });
     return address;
   }
 
@@ -181,7 +196,12 @@ export class Keystore {
    * `passphrase` (so a wrong one changes nothing) and the new fields are merged over the old;
    * `force` skips that and replaces the file.
    */
-  async saveSecrets(name: string, secrets: StoredSecrets, passphrase: string, opts: WriteOptions & { label?: string } = {}): Promise<SecretsInfo> {
+  async saveSecrets(
+    name: string,
+    secrets: StoredSecrets,
+    passphrase: string,
+    opts: WriteOptions & { label?: string } = {},
+  ): Promise<SecretsInfo> {
     const path = this.secretsPath(name);
     const clean = checkSecrets(secrets, 'secrets to save');
     let merged = clean;
@@ -220,7 +240,9 @@ export class Keystore {
     try {
       obj = JSON.parse(Buffer.from(plain).toString('utf8'));
     } catch {
-      throw new ValidationError(`${label} decrypted to something that is not JSON`, { hint: 'The file is not a pm secrets file; remove it and add the token again.' });
+      throw new ValidationError(`${label} decrypted to something that is not JSON`, {
+        hint: 'The file is not a pm secrets file; remove it and add the token again.',
+      });
     }
     return checkSecrets(obj, label);
   }
@@ -332,7 +354,9 @@ export class Keystore {
 
   private refuseExisting(name: string, opts: WriteOptions): void {
     if (!opts.force && this.hasWallet(name)) {
-      throw new ConflictError(`a wallet named "${name}" already exists`, { hint: 'Choose another name, or pass --force to replace it (the old key is lost unless backed up).' });
+      throw new ConflictError(`a wallet named "${name}" already exists`, {
+        hint: 'Choose another name, or pass --force to replace it (the old key is lost unless backed up).',
+      });
     }
   }
 
@@ -350,7 +374,10 @@ export class Keystore {
     try {
       return readFileSync(path, 'utf8');
     } catch (e) {
-      if (isNoEnt(e)) throw new NotFoundError(`no wallet named "${name}"`, { hint: 'List wallets with pm wallet list, or create one with pm wallet create.' });
+      if (isNoEnt(e))
+        throw new NotFoundError(`no wallet named "${name}"`, {
+          hint: 'List wallets with pm wallet list, or create one with pm wallet create.',
+        });
       throw new PmError(`cannot read wallet "${name}"`, { cause: e, details: errText(e) });
     }
   }
@@ -360,7 +387,8 @@ export class Keystore {
     try {
       return readFileSync(path, 'utf8');
     } catch (e) {
-      if (isNoEnt(e)) throw new NotFoundError(`no stored secrets named "${name}"`, { hint: 'Add a token with pm token add, or run pm init.' });
+      if (isNoEnt(e))
+        throw new NotFoundError(`no stored secrets named "${name}"`, { hint: 'Add a token with pm token add, or run pm init.' });
       throw new PmError(`cannot read secrets "${name}"`, { cause: e, details: errText(e) });
     }
   }
@@ -377,7 +405,10 @@ function checkSecrets(v: unknown, label: string): StoredSecrets {
     out[f] = x;
   }
   // Names only, never values: these are secrets.
-  if (out.tokenSecret !== undefined && !isBase64(out.tokenSecret)) throw new ValidationError(`${label}: tokenSecret is not base64`, { hint: 'A token secret is the base64 string the exchange returned once when the token was derived.' });
+  if (out.tokenSecret !== undefined && !isBase64(out.tokenSecret))
+    throw new ValidationError(`${label}: tokenSecret is not base64`, {
+      hint: 'A token secret is the base64 string the exchange returned once when the token was derived.',
+    });
   return out;
 }
 

@@ -144,7 +144,9 @@ export async function decryptKeystore(json: unknown, passphrase: string, label?:
   if (addr !== undefined) {
     const derived = addressOfKey(key).slice(2).toLowerCase();
     if (derived !== addr.replace(/^0x/i, '').toLowerCase()) {
-      throw new ValidationError(`${name}: the key decrypts to 0x${derived}, not the file's address 0x${addr}`, { hint: 'The file was edited by hand; restore it from a backup.' });
+      throw new ValidationError(`${name}: the key decrypts to 0x${derived}, not the file's address 0x${addr}`, {
+        hint: 'The file was edited by hand; restore it from a backup.',
+      });
     }
   }
   return key;
@@ -186,7 +188,8 @@ function str(o: Record<string, unknown>, key: string, where: string): string {
 
 function int(o: Record<string, unknown>, key: string, where: string): number {
   const v = o[key];
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) throw new ValidationError(`${where}.${key} is ${v === undefined ? 'missing' : 'not a positive integer'}`);
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1)
+    throw new ValidationError(`${where}.${key} is ${v === undefined ? 'missing' : 'not a positive integer'}`);
   return v;
 }
 
@@ -194,13 +197,17 @@ function int(o: Record<string, unknown>, key: string, where: string): number {
 export function parseEnvelope(json: unknown, label = 'keystore'): SecretEnvelope {
   const o = toObject(json, label);
   if (o['version'] !== 3) {
-    throw new ValidationError(`${label}: unsupported keystore version ${JSON.stringify(o['version'] ?? null)}`, { hint: 'pm reads Web3 Secret Storage version 3 files only.' });
+    throw new ValidationError(`${label}: unsupported keystore version ${JSON.stringify(o['version'] ?? null)}`, {
+      hint: 'pm reads Web3 Secret Storage version 3 files only.',
+    });
   }
   const c = o['crypto'] ?? o['Crypto'];
-  if (!isRecord(c)) throw new ValidationError(`${label}: the "crypto" section is missing`, { hint: 'This does not look like a V3 keystore.' });
+  if (!isRecord(c))
+    throw new ValidationError(`${label}: the "crypto" section is missing`, { hint: 'This does not look like a V3 keystore.' });
   const where = `${label}: crypto`;
   const cipher = str(c, 'cipher', where);
-  if (cipher !== 'aes-128-ctr') throw new ValidationError(`${label}: unsupported cipher "${cipher}"`, { hint: 'Only aes-128-ctr is supported.' });
+  if (cipher !== 'aes-128-ctr')
+    throw new ValidationError(`${label}: unsupported cipher "${cipher}"`, { hint: 'Only aes-128-ctr is supported.' });
   const cp = c['cipherparams'];
   if (!isRecord(cp)) throw new ValidationError(`${where}.cipherparams is missing`);
   const iv = str(cp, 'iv', `${where}.cipherparams`);
@@ -212,15 +219,23 @@ export function parseEnvelope(json: unknown, label = 'keystore'): SecretEnvelope
   const kw = `${where}.kdfparams`;
   const id = typeof o['id'] === 'string' ? o['id'] : '';
   if (kdf === 'scrypt') {
-    const kdfparams: ScryptParams = { dklen: int(kp, 'dklen', kw), n: int(kp, 'n', kw), r: int(kp, 'r', kw), p: int(kp, 'p', kw), salt: str(kp, 'salt', kw) };
+    const kdfparams: ScryptParams = {
+      dklen: int(kp, 'dklen', kw),
+      n: int(kp, 'n', kw),
+      r: int(kp, 'r', kw),
+      p: int(kp, 'p', kw),
+      salt: str(kp, 'salt', kw),
+    };
     checkScrypt(kdfparams, label);
     return { crypto: { cipher: 'aes-128-ctr', cipherparams: { iv }, ciphertext, kdf, kdfparams, mac: macHex }, id, version: 3 };
   }
   if (kdf === 'pbkdf2') {
     const prf = str(kp, 'prf', kw);
-    if (prf !== 'hmac-sha256') throw new ValidationError(`${label}: unsupported pbkdf2 prf "${prf}"`, { hint: 'Only hmac-sha256 is supported.' });
+    if (prf !== 'hmac-sha256')
+      throw new ValidationError(`${label}: unsupported pbkdf2 prf "${prf}"`, { hint: 'Only hmac-sha256 is supported.' });
     const kdfparams: Pbkdf2Params = { c: int(kp, 'c', kw), dklen: int(kp, 'dklen', kw), prf, salt: str(kp, 'salt', kw) };
-    if (kdfparams.c > MAX_PBKDF2_ROUNDS) throw new ValidationError(`${label}: pbkdf2 c=${kdfparams.c} is above pm's limit of ${MAX_PBKDF2_ROUNDS}`);
+    if (kdfparams.c > MAX_PBKDF2_ROUNDS)
+      throw new ValidationError(`${label}: pbkdf2 c=${kdfparams.c} is above pm's limit of ${MAX_PBKDF2_ROUNDS}`);
     checkDklen(kdfparams.dklen, label);
     return { crypto: { cipher: 'aes-128-ctr', cipherparams: { iv }, ciphertext, kdf, kdfparams, mac: macHex }, id, version: 3 };
   }
@@ -236,15 +251,25 @@ function checkDklen(dklen: number, label: string): void {
 // vector has n=262144 with r=1), so neither does pm: it bounds memory and work instead.
 function checkScrypt(k: ScryptParams, label = 'keystore'): void {
   checkDklen(k.dklen, label);
-  if (k.n < 2 || (k.n & (k.n - 1)) !== 0 || k.n > 2 ** 30) throw new ValidationError(`${label}: scrypt n=${k.n} is not a power of two above 1`);
+  if (k.n < 2 || (k.n & (k.n - 1)) !== 0 || k.n > 2 ** 30)
+    throw new ValidationError(`${label}: scrypt n=${k.n} is not a power of two above 1`);
   const mem = 128 * k.r * (k.n + k.p + 1);
-  if (mem > MAX_SCRYPT_MEM) throw new ValidationError(`${label}: scrypt n=${k.n}, r=${k.r}, p=${k.p} needs ${Math.ceil(mem / 2 ** 20)} MiB; pm refuses above ${MAX_SCRYPT_MEM / 2 ** 20} MiB`);
-  if (k.n * k.r * k.p > MAX_SCRYPT_WORK) throw new ValidationError(`${label}: scrypt n·r·p=${k.n * k.r * k.p} is above pm's limit of ${MAX_SCRYPT_WORK}`);
+  if (mem > MAX_SCRYPT_MEM)
+    throw new ValidationError(
+      `${label}: scrypt n=${k.n}, r=${k.r}, p=${k.p} needs ${Math.ceil(mem / 2 ** 20)} MiB; pm refuses above ${MAX_SCRYPT_MEM / 2 ** 20} MiB`,
+    );
+  if (k.n * k.r * k.p > MAX_SCRYPT_WORK)
+    throw new ValidationError(`${label}: scrypt n·r·p=${k.n * k.r * k.p} is above pm's limit of ${MAX_SCRYPT_WORK}`);
 }
 
 type KdfSpec = { kdf: 'scrypt'; kdfparams: ScryptParams } | { kdf: 'pbkdf2'; kdfparams: Pbkdf2Params };
 
-function nodeScrypt(pw: Uint8Array, salt: Uint8Array, len: number, o: { N: number; r: number; p: number; maxmem: number }): Promise<Uint8Array> {
+function nodeScrypt(
+  pw: Uint8Array,
+  salt: Uint8Array,
+  len: number,
+  o: { N: number; r: number; p: number; maxmem: number },
+): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     scryptCb(pw, salt, len, o, (err, key) => (err ? reject(err) : resolve(new Uint8Array(key.buffer, key.byteOffset, key.length))));
   });
@@ -267,13 +292,16 @@ async function deriveKey(c: KdfSpec, passphrase: string): Promise<Uint8Array> {
   const k = c.kdfparams;
   const salt = unhex(k.salt, 'kdfparams.salt');
   return new Promise((resolve, reject) => {
-    pbkdf2Cb(pw, salt, k.c, k.dklen, 'sha256', (err, key) => (err ? reject(err) : resolve(new Uint8Array(key.buffer, key.byteOffset, key.length))));
+    pbkdf2Cb(pw, salt, k.c, k.dklen, 'sha256', (err, key) =>
+      err ? reject(err) : resolve(new Uint8Array(key.buffer, key.byteOffset, key.length)),
+    );
   });
 }
 
 /** AES-128-CTR with the first 16 bytes of the derived key (V3: the counter block is the iv). */
 function aes128ctr(dk: Uint8Array, iv: Uint8Array, data: Uint8Array, dir: 'encrypt' | 'decrypt'): Uint8Array {
-  const c = dir === 'encrypt' ? createCipheriv('aes-128-ctr', dk.subarray(0, 16), iv) : createDecipheriv('aes-128-ctr', dk.subarray(0, 16), iv);
+  const c =
+    dir === 'encrypt' ? createCipheriv('aes-128-ctr', dk.subarray(0, 16), iv) : createDecipheriv('aes-128-ctr', dk.subarray(0, 16), iv);
   const out = Buffer.concat([c.update(data), c.final()]);
   return new Uint8Array(out.buffer, out.byteOffset, out.length);
 }

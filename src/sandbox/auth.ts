@@ -13,7 +13,9 @@ export function expectedSignature(secretBase64: string, timestamp: string, metho
   return createHmac('sha256', Buffer.from(secretBase64, 'base64')).update(message, 'utf8').digest('base64');
 }
 
-export type AuthResult = { ok: true; auth: AuthContext | null; limiterKey: string | null } | { ok: false; status: 401 | 403; message: string };
+export type AuthResult =
+  | { ok: true; auth: AuthContext | null; limiterKey: string | null }
+  | { ok: false; status: 401 | 403; message: string };
 
 const header = (h: Record<string, string | string[] | undefined>, k: string): string | undefined => {
   const v = h[k];
@@ -49,7 +51,12 @@ export function authenticate(
     return scoped(state, req, { method: 'identity', profileId: rec.profileId, scopes: allowedScopes(state, rec.profileId) }, null);
   }
   if (req.kind === 'identity') {
-    if (tokenId !== undefined || apiKey !== undefined) return { ok: false, status: 403, message: 'This route requires an identity token (identity: Bearer <token>); API tokens and keys are not accepted' };
+    if (tokenId !== undefined || apiKey !== undefined)
+      return {
+        ok: false,
+        status: 403,
+        message: 'This route requires an identity token (identity: Bearer <token>); API tokens and keys are not accepted',
+      };
     return { ok: false, status: 401, message: 'Authentication required: identity token missing' };
   }
   if (tokenId !== undefined) {
@@ -60,13 +67,23 @@ export function authenticate(
     const at = Date.parse(ts);
     if (!Number.isFinite(at)) return { ok: false, status: 401, message: 'Invalid HMAC authentication: bad timestamp' };
     if (Math.abs(nowMs - at) > WINDOW_MS) {
-      return { ok: false, status: 401, message: `Invalid HMAC authentication: timestamp ${ts} is outside the 30 s window (server time ${new Date(nowMs).toISOString()})` };
+      return {
+        ok: false,
+        status: 401,
+        message: `Invalid HMAC authentication: timestamp ${ts} is outside the 30 s window (server time ${new Date(nowMs).toISOString()})`,
+      };
     }
     const expected = Buffer.from(expectedSignature(token.secret, ts, method, target, rawBody));
     const given = Buffer.from(sig);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { ok: false, status: 401, message: 'Invalid HMAC authentication' };
+    if (expected.length !== given.length || !timingSafeEqual(expected, given))
+      return { ok: false, status: 401, message: 'Invalid HMAC authentication' };
     token.lastUsedAt = new Date(nowMs).toISOString();
-    return scoped(state, req, { method: 'hmac', profileId: token.profileId, scopes: [...token.scopes], tokenId: token.tokenId }, `hmac:${token.tokenId}`);
+    return scoped(
+      state,
+      req,
+      { method: 'hmac', profileId: token.profileId, scopes: [...token.scopes], tokenId: token.tokenId },
+      `hmac:${token.tokenId}`,
+    );
   }
   if (apiKey !== undefined) {
     const rec = state.apiKeys.find((k) => k.key === apiKey);
@@ -74,7 +91,8 @@ export function authenticate(
     if (!req.legacy) return { ok: false, status: 403, message: 'Legacy API keys are not supported on this route: use a scoped API token' };
     return scoped(state, req, { method: 'apiKey', profileId: rec.profileId, scopes: allowedScopes(state, rec.profileId) }, `key:${apiKey}`);
   }
-  if (identity !== undefined) return { ok: false, status: 403, message: 'This route does not accept identity tokens: use a scoped API token' };
+  if (identity !== undefined)
+    return { ok: false, status: 403, message: 'This route does not accept identity tokens: use a scoped API token' };
   return { ok: false, status: 401, message: 'Authentication required' };
 }
 
@@ -89,7 +107,11 @@ function scoped(state: SandboxState, req: AuthRequirement, auth: AuthContext, li
 /** Per-token pacing of the exchange: at most 2 in flight and 300 ms between starts. */
 export class RateLimiter {
   private readonly state = new Map<string, { inFlight: number; lastStart: number }>();
-  constructor(private readonly concurrency = 2, private readonly minIntervalMs = 300, private readonly toleranceMs = 20) {}
+  constructor(
+    private readonly concurrency = 2,
+    private readonly minIntervalMs = 300,
+    private readonly toleranceMs = 20,
+  ) {}
 
   /** Admits a request (returns a release function) or says how long to wait. */
   admit(key: string, nowMs: number): { ok: true; release: () => void } | { ok: false; retryAfterMs: number } {

@@ -16,7 +16,7 @@ export interface BookView {
 /** Aggregated YES book of a market, best levels first; null for an unknown or non-CLOB market. */
 export function yesBook(state: SandboxState, slug: string): BookView | null {
   const m = marketBySlug(state, slug);
-  if (!m || !m.positionIds) return null;
+  if (!m?.positionIds) return null;
   const [yes, no] = m.positionIds;
   const bids = new Map<bigint, bigint>();
   const asks = new Map<bigint, bigint>();
@@ -33,7 +33,9 @@ export function yesBook(state: SandboxState, slug: string): BookView | null {
   add(asks, yes, 'SELL', false);
   add(asks, no, 'BUY', true);
   const sorted = (m2: Map<bigint, bigint>, desc: boolean) =>
-    [...m2.entries()].map(([price, size]) => ({ price, size })).sort((a, b) => (desc ? (b.price > a.price ? 1 : -1) : a.price > b.price ? 1 : -1));
+    [...m2.entries()]
+      .map(([price, size]) => ({ price, size }))
+      .sort((a, b) => (desc ? (b.price > a.price ? 1 : -1) : a.price > b.price ? 1 : -1));
   return { bids: sorted(bids, true), asks: sorted(asks, false), tokenId: yes, lastTradePrice: m.lastTradePrice };
 }
 
@@ -43,15 +45,17 @@ export function yesBook(state: SandboxState, slug: string): BookView | null {
  */
 export function yesMidpoint(state: SandboxState, slug: string): bigint | null {
   const m = marketBySlug(state, slug);
-  if (!m || !m.positionIds) return null;
+  if (!m?.positionIds) return null;
   const [yes, no] = m.positionIds;
   const best = (token: string, side: Side, highest: boolean): bigint | undefined => {
     const levels = sideBook(state, slug, token, side).levels;
     const l = highest ? levels[levels.length - 1] : levels[0];
     return l?.price;
   };
-  const maxOf = (a: bigint | undefined, b: bigint | undefined): bigint | undefined => (a === undefined ? b : b === undefined ? a : a > b ? a : b);
-  const minOf = (a: bigint | undefined, b: bigint | undefined): bigint | undefined => (a === undefined ? b : b === undefined ? a : a < b ? a : b);
+  const maxOf = (a: bigint | undefined, b: bigint | undefined): bigint | undefined =>
+    a === undefined ? b : b === undefined ? a : a > b ? a : b;
+  const minOf = (a: bigint | undefined, b: bigint | undefined): bigint | undefined =>
+    a === undefined ? b : b === undefined ? a : a < b ? a : b;
   const sellNo = best(no, 'SELL', false);
   const buyNo = best(no, 'BUY', true);
   const bid = maxOf(best(yes, 'BUY', true), sellNo === undefined ? undefined : ONE - sellNo);

@@ -164,7 +164,11 @@ export function describeIndex(state: SandboxState): Record<string, { price: stri
   const out: Record<string, { price: string; size: string; orders: string[] }[]> = {};
   for (const [k, b] of [...idx.books.entries()].sort(([a], [c]) => (a < c ? -1 : a > c ? 1 : 0))) {
     if (b.levels.length === 0) continue;
-    out[k] = b.levels.map((l) => ({ price: l.price.toString(), size: l.size.toString(), orders: [...levelOrders(state, l)].map((o) => o.id) }));
+    out[k] = b.levels.map((l) => ({
+      price: l.price.toString(),
+      size: l.size.toString(),
+      orders: [...levelOrders(state, l)].map((o) => o.id),
+    }));
   }
   return out;
 }

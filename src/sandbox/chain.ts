@@ -55,9 +55,13 @@ export function anvilBinary(): string {
 }
 
 /** Starts anvil on a free loopback port; resolves once it listens. */
-export function startAnvil(o: { chainId?: number | undefined } = {}): Promise<{ rpcUrl: string; proc: ChildProcess; stop: () => Promise<void> }> {
+export function startAnvil(
+  o: { chainId?: number | undefined } = {},
+): Promise<{ rpcUrl: string; proc: ChildProcess; stop: () => Promise<void> }> {
   const bin = anvilBinary();
-  const proc = spawn(bin, ['--host', '127.0.0.1', '--port', '0', '--chain-id', String(o.chainId ?? 8453)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(bin, ['--host', '127.0.0.1', '--port', '0', '--chain-id', String(o.chainId ?? 8453)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const stop = (): Promise<void> =>
     new Promise((resolve) => {
       if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
@@ -73,7 +77,13 @@ export function startAnvil(o: { chainId?: number | undefined } = {}): Promise<{ 
     }, 15_000);
     proc.once('error', (e: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      reject(new Error(e.code === 'ENOENT' ? 'anvil is not installed: npm install @foundry-rs/anvil (or its platform package), put anvil on PATH, or pass --chain-rpc <url> of a running node' : `could not start anvil: ${e.message}`));
+      reject(
+        new Error(
+          e.code === 'ENOENT'
+            ? 'anvil is not installed: npm install @foundry-rs/anvil (or its platform package), put anvil on PATH, or pass --chain-rpc <url> of a running node'
+            : `could not start anvil: ${e.message}`,
+        ),
+      );
     });
     proc.once('exit', (code) => {
       clearTimeout(timer);
@@ -106,7 +116,12 @@ const ctfAbi = TestCTF.abi;
 export async function deployAndFund(rpcUrl: string, state: SandboxState): Promise<{ info: ChainInfo; client: PublicClient }> {
   const client = createPublicClient({ transport: http(rpcUrl, { retryCount: 0 }) });
   const chainId = await client.getChainId();
-  const chain = defineChain({ id: chainId, name: `local-${chainId}`, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+  const chain = defineChain({
+    id: chainId,
+    name: `local-${chainId}`,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
   const wallet = (account: PrivateKeyAccount) => createWalletClient({ account, chain, transport: http(rpcUrl, { retryCount: 0 }) });
   const deployer = wallet(privateKeyToAccount(DEPLOYER_KEY));
   const pending: Hex[] = [];
@@ -131,7 +146,11 @@ export async function deployAndFund(rpcUrl: string, state: SandboxState): Promis
       address: ctf,
       abi: ctfAbi,
       functionName: 'registerConditions',
-      args: [markets.map((m) => m.conditionId as Hex), markets.map((m) => BigInt(m.positionIds?.[0] ?? 0)), markets.map((m) => BigInt(m.positionIds?.[1] ?? 0))],
+      args: [
+        markets.map((m) => m.conditionId as Hex),
+        markets.map((m) => BigInt(m.positionIds?.[0] ?? 0)),
+        markets.map((m) => BigInt(m.positionIds?.[1] ?? 0)),
+      ],
     }),
   );
   // Each account's USDC and positions as the exchange's ledger has them; the CTF holds the
@@ -141,10 +160,18 @@ export async function deployAndFund(rpcUrl: string, state: SandboxState): Promis
     const profile = state.profiles.find((p) => p.id === acct.profileId);
     if (!profile) continue;
     const to = getAddress(profile.address);
-    if (acct.usdc > 0n) pending.push(await deployer.writeContract({ address: usdc, abi: usdcAbi, functionName: 'mint', args: [to, acct.usdc] }));
+    if (acct.usdc > 0n)
+      pending.push(await deployer.writeContract({ address: usdc, abi: usdcAbi, functionName: 'mint', args: [to, acct.usdc] }));
     const held = Object.entries(acct.positions).filter(([, p]) => p.shares > 0n);
     if (held.length) {
-      pending.push(await deployer.writeContract({ address: ctf, abi: ctfAbi, functionName: 'mintBatch', args: [to, held.map(([id]) => BigInt(id)), held.map(([, p]) => p.shares)] }));
+      pending.push(
+        await deployer.writeContract({
+          address: ctf,
+          abi: ctfAbi,
+          functionName: 'mintBatch',
+          args: [to, held.map(([id]) => BigInt(id)), held.map(([, p]) => p.shares)],
+        }),
+      );
       for (const [id, p] of held) supply.set(id, (supply.get(id) ?? 0n) + p.shares);
     }
   }
@@ -155,10 +182,18 @@ export async function deployAndFund(rpcUrl: string, state: SandboxState): Promis
     const b = supply.get(no) ?? 0n;
     collateral += a > b ? a : b;
   }
-  if (collateral > 0n) pending.push(await deployer.writeContract({ address: usdc, abi: usdcAbi, functionName: 'mint', args: [ctf, collateral] }));
+  if (collateral > 0n)
+    pending.push(await deployer.writeContract({ address: usdc, abi: usdcAbi, functionName: 'mint', args: [ctf, collateral] }));
   for (const m of markets) {
     if (m.winningOutcomeIndex === 0 || m.winningOutcomeIndex === 1) {
-      pending.push(await deployer.writeContract({ address: ctf, abi: ctfAbi, functionName: 'reportPayouts', args: [m.conditionId as Hex, m.winningOutcomeIndex === 0 ? [1n, 0n] : [0n, 1n]] }));
+      pending.push(
+        await deployer.writeContract({
+          address: ctf,
+          abi: ctfAbi,
+          functionName: 'reportPayouts',
+          args: [m.conditionId as Hex, m.winningOutcomeIndex === 0 ? [1n, 0n] : [0n, 1n]],
+        }),
+      );
     }
   }
   // The market maker's approvals are in place, so its seeded resting orders are valid.
@@ -173,8 +208,10 @@ export async function deployAndFund(rpcUrl: string, state: SandboxState): Promis
       operators.add(getAddress(m.venue.exchange));
       if (m.venue.adapter && m.venue.adapter !== ZERO) operators.add(getAddress(m.venue.adapter));
     }
-    for (const v of venues) pending.push(await w.writeContract({ address: usdc, abi: usdcAbi, functionName: 'approve', args: [v as Hex, MAX] }));
-    for (const op of operators) pending.push(await w.writeContract({ address: ctf, abi: ctfAbi, functionName: 'setApprovalForAll', args: [op as Hex, true] }));
+    for (const v of venues)
+      pending.push(await w.writeContract({ address: usdc, abi: usdcAbi, functionName: 'approve', args: [v as Hex, MAX] }));
+    for (const op of operators)
+      pending.push(await w.writeContract({ address: ctf, abi: ctfAbi, functionName: 'setApprovalForAll', args: [op as Hex, true] }));
   }
   await mined(pending);
   return { info: { rpcUrl, chainId, contracts: { usdc, conditionalTokens: ctf } }, client: client as PublicClient };
@@ -182,7 +219,11 @@ export async function deployAndFund(rpcUrl: string, state: SandboxState): Promis
 
 /** A raw JSON-RPC call; null when the node does not know the method (e.g. no evm_snapshot). */
 async function rpcCall(rpcUrl: string, method: string, params: unknown[]): Promise<unknown> {
-  const res = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const res = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   const j = (await res.json()) as { result?: unknown; error?: { code?: number; message?: string } };
   if (j.error) {
     if (j.error.code === -32601 || /not (found|supported|available)|unsupported|does not exist/i.test(j.error.message ?? '')) return null;
@@ -224,8 +265,14 @@ export async function attachChain(ctx: SandboxContext, o: ChainOptions & { seede
   }
   const { info, client } = deployed;
   const contracts = info.contracts; // updated in place if a reset has to redeploy
-  const chainDef = defineChain({ id: info.chainId, name: `local-${info.chainId}`, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
-  const walletOf = (key: Hex) => createWalletClient({ account: privateKeyToAccount(key), chain: chainDef, transport: http(rpcUrl, { retryCount: 0 }) });
+  const chainDef = defineChain({
+    id: info.chainId,
+    name: `local-${info.chainId}`,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
+  const walletOf = (key: Hex) =>
+    createWalletClient({ account: privateKeyToAccount(key), chain: chainDef, transport: http(rpcUrl, { retryCount: 0 }) });
   const deployer = walletOf(DEPLOYER_KEY);
   // The deployer's transactions go one at a time, so two of them never take the same nonce.
   let queue: Promise<unknown> = Promise.resolve();
@@ -252,12 +299,22 @@ export async function attachChain(ctx: SandboxContext, o: ChainOptions & { seede
       const venue = market.venue;
       if (!venue) return null;
       if (buy) {
-        const allowance = await client.readContract({ address: contracts.usdc, abi: usdcAbi, functionName: 'allowance', args: [owner, getAddress(venue.exchange)] });
+        const allowance = await client.readContract({
+          address: contracts.usdc,
+          abi: usdcAbi,
+          functionName: 'allowance',
+          args: [owner, getAddress(venue.exchange)],
+        });
         return allowance < makerAmount ? 'Insufficient collateral allowance' : null;
       }
       const operators = [venue.exchange, ...(venue.adapter && venue.adapter !== ZERO ? [venue.adapter] : [])];
       for (const op of operators) {
-        const ok = await client.readContract({ address: contracts.conditionalTokens, abi: ctfAbi, functionName: 'isApprovedForAll', args: [owner, getAddress(op)] });
+        const ok = await client.readContract({
+          address: contracts.conditionalTokens,
+          abi: ctfAbi,
+          functionName: 'isApprovedForAll',
+          args: [owner, getAddress(op)],
+        });
         if (!ok) return 'Insufficient conditional token allowance';
       }
       return null;
@@ -265,7 +322,17 @@ export async function attachChain(ctx: SandboxContext, o: ChainOptions & { seede
     async postPayout(market, winner) {
       if (!market.conditionId) return;
       const conditionId = market.conditionId as Hex;
-      await serial(async () => mined(await deployer.writeContract({ address: contracts.conditionalTokens, abi: ctfAbi, functionName: 'reportPayouts', args: [conditionId, winner === 0 ? [1n, 0n] : [0n, 1n]] }), `reportPayouts for ${market.slug}`));
+      await serial(async () =>
+        mined(
+          await deployer.writeContract({
+            address: contracts.conditionalTokens,
+            abi: ctfAbi,
+            functionName: 'reportPayouts',
+            args: [conditionId, winner === 0 ? [1n, 0n] : [0n, 1n]],
+          }),
+          `reportPayouts for ${market.slug}`,
+        ),
+      );
     },
     async submitTarget(key, target) {
       const w = walletOf(key);
@@ -275,7 +342,13 @@ export async function attachChain(ctx: SandboxContext, o: ChainOptions & { seede
       const spender = getAddress(target.spenderOrOperator);
       return target.type === 'USDC_ALLOWANCE'
         ? w.writeContract({ address: contracts.usdc, abi: usdcAbi, functionName: 'approve', args: [spender, MAX], nonce })
-        : w.writeContract({ address: contracts.conditionalTokens, abi: ctfAbi, functionName: 'setApprovalForAll', args: [spender, true], nonce });
+        : w.writeContract({
+            address: contracts.conditionalTokens,
+            abi: ctfAbi,
+            functionName: 'setApprovalForAll',
+            args: [spender, true],
+            nonce,
+          });
     },
     async readTargets(who, targets) {
       const owner = getAddress(who);
@@ -284,8 +357,14 @@ export async function attachChain(ctx: SandboxContext, o: ChainOptions & { seede
           const spender = getAddress(t.spenderOrOperator);
           const approved =
             t.type === 'USDC_ALLOWANCE'
-              ? (await client.readContract({ address: contracts.usdc, abi: usdcAbi, functionName: 'allowance', args: [owner, spender] })) > 0n
-              : await client.readContract({ address: contracts.conditionalTokens, abi: ctfAbi, functionName: 'isApprovedForAll', args: [owner, spender] });
+              ? (await client.readContract({ address: contracts.usdc, abi: usdcAbi, functionName: 'allowance', args: [owner, spender] })) >
+                0n
+              : await client.readContract({
+                  address: contracts.conditionalTokens,
+                  abi: ctfAbi,
+                  functionName: 'isApprovedForAll',
+                  args: [owner, spender],
+                });
           let receipt: 'success' | 'reverted' | null = null;
           if (t.txHash && /^0x[0-9a-fA-F]{64}$/.test(t.txHash)) {
             const r = await client.getTransactionReceipt({ hash: t.txHash as Hex }).catch((e: unknown) => {

@@ -45,7 +45,10 @@ export function chainOf(ctx: SandboxContext): ChainHooks | undefined {
  * For POST /orders: the refusal when the owner's on-chain approvals are missing. Returns null at
  * once (no await, no chain read) without a chain or for a server wallet.
  */
-export function orderChainRefusal(ctx: SandboxContext, o: { owner: { address: string; serverWallet?: boolean | undefined }; market: MarketRecord; buy: boolean; makerAmount: bigint }): Promise<string | null> | null {
+export function orderChainRefusal(
+  ctx: SandboxContext,
+  o: { owner: { address: string; serverWallet?: boolean | undefined }; market: MarketRecord; buy: boolean; makerAmount: bigint },
+): Promise<string | null> | null {
   const chain = chains.get(ctx);
   if (!chain || o.owner.serverWallet) return null; // server wallets get approvals provisioned by the backend
   return chain.orderRefusal({ owner: o.owner.address, market: o.market, buy: o.buy, makerAmount: o.makerAmount });

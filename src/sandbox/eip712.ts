@@ -59,11 +59,7 @@ export function orderDigest(order: SignedOrderFields, verifyingContract: Hex): H
  * Recovers the address that signed `order` for the venue `verifyingContract`; null when the
  * signature is malformed (not 65 bytes of hex, or not a valid curve point).
  */
-export async function recoverOrderSigner(
-  order: SignedOrderFields,
-  signature: string,
-  verifyingContract: Hex,
-): Promise<Hex | null> {
+export async function recoverOrderSigner(order: SignedOrderFields, signature: string, verifyingContract: Hex): Promise<Hex | null> {
   if (!/^0x[0-9a-fA-F]{130}$/.test(signature)) return null;
   try {
     return await recoverAddress({ hash: orderDigest(order, verifyingContract), signature: signature as Hex });

@@ -13,18 +13,7 @@ import { ledgerProblems } from './ledger.js';
 import { takerTrade } from './orders/trades.js';
 import { commit, marketBySlug, orderById } from './reducer.js';
 import { levelOrders, sideBook, type Level, type SideBook } from './bookindex.js';
-import type {
-  Account,
-  MakerMatch,
-  MarketRecord,
-  OrderRecord,
-  OrderType,
-  Outcome,
-  Position,
-  SandboxEvent,
-  SandboxState,
-  Side,
-} from './types.js';
+import type { MakerMatch, MarketRecord, OrderRecord, OrderType, Outcome, Position, SandboxEvent, SandboxState, Side } from './types.js';
 
 /** What the engine needs to place one order; the route has already checked signature and grid. */
 export interface SubmitInput {
@@ -97,9 +86,7 @@ export type SubmitResult =
     }
   | { ok: false; status: number; message: string };
 
-export type CancelResult =
-  | { ok: true; order: OrderRecord; events: SandboxEvent[] }
-  | { ok: false; status: number; message: string };
+export type CancelResult = { ok: true; order: OrderRecord; events: SandboxEvent[] } | { ok: false; status: number; message: string };
 
 interface Candidate {
   order: OrderRecord;
@@ -127,13 +114,7 @@ function otherToken(market: MarketRecord, tokenId: string): string {
 }
 
 /** One book walked from its best level for a taker: the levels in order, each FIFO. */
-function* bookStream(
-  state: SandboxState,
-  book: SideBook,
-  kind: Fill['kind'],
-  side: Side,
-  limit: bigint | null,
-): Generator<Candidate> {
+function* bookStream(state: SandboxState, book: SideBook, kind: Fill['kind'], side: Side, limit: bigint | null): Generator<Candidate> {
   const levels = book.levels;
   // Direct fills take the cheapest asks (BUY) or the highest bids (SELL) at their own price; the
   // complement book's effective price is 1 − p, so its best levels are at the other end.
@@ -152,13 +133,7 @@ function* bookStream(
  * Resting liquidity a taker could hit, from both books, best effective price first then oldest
  * (lazily: the caller stops at its size, so only the levels it touches are read).
  */
-function* candidates(
-  state: SandboxState,
-  market: MarketRecord,
-  tokenId: string,
-  side: Side,
-  limit: bigint | null,
-): Generator<Candidate> {
+function* candidates(state: SandboxState, market: MarketRecord, tokenId: string, side: Side, limit: bigint | null): Generator<Candidate> {
   const other = otherToken(market, tokenId);
   const opposite: Side = side === 'BUY' ? 'SELL' : 'BUY';
   // Direct: same token, opposite side. Complement: other token, same side (mint for BUY, merge for SELL).
@@ -362,7 +337,8 @@ export function submitOrder(state: SandboxState, input: SubmitInput, now: number
 
   const plan = planOrder(state, market, input);
   // Post-only never executes and never cancels: crossing any resting order, own or not, refuses it.
-  if (input.postOnly && (plan.fills.length > 0 || plan.stp.length > 0 || plan.takerRejected)) return refuse(400, 'Post-only order would execute immediately');
+  if (input.postOnly && (plan.fills.length > 0 || plan.stp.length > 0 || plan.takerRejected))
+    return refuse(400, 'Post-only order would execute immediately');
   // Reservations the taker's own crossing orders hold come back before the balance checks.
   let stpUsd = 0n;
   let stpShares = 0n;
@@ -412,15 +388,8 @@ export function submitOrder(state: SandboxState, input: SubmitInput, now: number
     remainingSize = input.size - totals.contractsGross;
   }
   const matched = totals.contractsGross > 0n;
-  const status: OrderRecord['status'] = rest > 0n
-    ? 'LIVE'
-    : matched
-      ? 'MATCHED'
-      : rejected
-        ? 'CANCELED'
-        : input.orderType === 'GTC'
-          ? 'LIVE'
-          : 'UNMATCHED';
+  const status: OrderRecord['status'] =
+    rest > 0n ? 'LIVE' : matched ? 'MATCHED' : rejected ? 'CANCELED' : input.orderType === 'GTC' ? 'LIVE' : 'UNMATCHED';
   const settlementStatus = matched ? 'MATCHED' : rejected ? 'CANCELED' : 'UNMATCHED';
   const seq = state.nextSeq;
   const execution: Record<string, unknown> = {
@@ -477,7 +446,13 @@ export function submitOrder(state: SandboxState, input: SubmitInput, now: number
       eventType: 'NEW_TRADE',
       timestamp: nowIso,
       marketSlug: market.slug,
-      user: { id: input.ownerId, account: owner?.address ?? null, name: owner?.displayName ?? owner?.name ?? '', rankName: 'Bronze', points: '0' },
+      user: {
+        id: input.ownerId,
+        account: owner?.address ?? null,
+        name: owner?.displayName ?? owner?.name ?? '',
+        rankName: 'Bronze',
+        points: '0',
+      },
       data: {
         title: market.title,
         strategy: input.side === 'BUY' ? 'Buy' : 'Sell',
@@ -494,7 +469,16 @@ export function submitOrder(state: SandboxState, input: SubmitInput, now: number
     type: 'order.placed',
     at: now,
     order: draft,
-    fills: doneFills.map((f) => ({ makerOrderId: f.maker.id, kind: f.kind, size: f.size, makerPrice: f.makerPrice, takerPrice: f.takerPrice, makerUsd: f.makerUsd, takerUsd: f.takerUsd, matchId: f.matchId })),
+    fills: doneFills.map((f) => ({
+      makerOrderId: f.maker.id,
+      kind: f.kind,
+      size: f.size,
+      makerPrice: f.makerPrice,
+      takerPrice: f.takerPrice,
+      makerUsd: f.makerUsd,
+      takerUsd: f.takerUsd,
+      matchId: f.matchId,
+    })),
     stpCanceled: stpCanceled.map((o) => o.id),
     totals: { contracts: totals.contractsGross, usdGross: totals.usdGross, usdFee: totals.usdFee, usdNet: totals.usdNet },
     feed,
@@ -508,16 +492,33 @@ export function submitOrder(state: SandboxState, input: SubmitInput, now: number
   for (const f of doneFills) {
     const m = f.maker;
     touched.add(`${m.ownerId}:${m.tokenId}`);
-    events.push(m.remainingSize === 0n ? omeEvent('EXECUTION', m, market, nowIso, { status: 'FILLED' }) : omeEvent('UPDATE', m, market, nowIso));
+    events.push(
+      m.remainingSize === 0n ? omeEvent('EXECUTION', m, market, nowIso, { status: 'FILLED' }) : omeEvent('UPDATE', m, market, nowIso),
+    );
   }
   if (matched) touched.add(`${input.ownerId}:${input.tokenId}`);
   if (status === 'LIVE') {
     events.push(omeEvent('PLACEMENT', order, market, nowIso));
   } else {
     const st = !matched ? 'KILLED' : remainingSize === 0n ? 'FILLED' : 'PARTIALLY_FILLED';
-    events.push(omeEvent('EXECUTION', order, market, nowIso, { status: st, price: displayPrice(order, totals), ...(rejected && { reason: STP_TAKER_REJECTED }) }));
+    events.push(
+      omeEvent('EXECUTION', order, market, nowIso, {
+        status: st,
+        price: displayPrice(order, totals),
+        ...(rejected && { reason: STP_TAKER_REJECTED }),
+      }),
+    );
   }
-  if (matched) events.push(...settlementEvents('MATCHED', order, market, nowIso, doneFills.map((f) => f.maker)));
+  if (matched)
+    events.push(
+      ...settlementEvents(
+        'MATCHED',
+        order,
+        market,
+        nowIso,
+        doneFills.map((f) => f.maker),
+      ),
+    );
 
   for (const key of touched) {
     const [pid, tokenId] = key.split(':');

@@ -11,7 +11,7 @@ import { lifecycleRoutes } from './routes/lifecycle.js';
 import { createStreams } from './stream.js';
 import { partnerAdminRoutes, partnerRoutes } from './routes/partner.js';
 import { createHttpServer, NO_FAULTS } from './server.js';
-import { DEV_ACCOUNTS, SERVER_WALLETS, seedState, seededToken } from './seed.js';
+import { DEV_ACCOUNTS, SERVER_WALLETS, seededToken } from './seed.js';
 import { StateStore } from './persist.js';
 import { EventLog } from './log.js';
 import { acquireDirLock, type DirLock } from './lock.js';
@@ -127,7 +127,8 @@ export function readyAccounts(state: SandboxState): ReadyAccount[] {
 export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHandle> {
   const now = opts.now ?? Date.now;
   const simRate = typeof opts.simulate === 'object' ? opts.simulate.rate : undefined;
-  if (simRate !== undefined && !(simRate > 0 && simRate <= 1000)) throw new RangeError(`simulate rate must be in (0, 1000] actions per second, got ${simRate}`);
+  if (simRate !== undefined && !(simRate > 0 && simRate <= 1000))
+    throw new RangeError(`simulate rate must be in (0, 1000] actions per second, got ${simRate}`);
   const dataDir = opts.dataDir ?? null;
   let lock: DirLock | null = null;
   let store: StateStore | null = null;
@@ -182,12 +183,14 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
       timers.add(t);
     },
   };
-  const chain = opts.chain ? await (await import('./chain.js')).attachChain(ctx, { ...opts.chain, seeded: seedEvent !== null }).catch(async (e: unknown) => {
-    closed = true;
-    await store?.close(ctx.state, log.seq);
-    await lock?.release();
-    throw e;
-  }) : null;
+  const chain = opts.chain
+    ? await (await import('./chain.js')).attachChain(ctx, { ...opts.chain, seeded: seedEvent !== null }).catch(async (e: unknown) => {
+        closed = true;
+        await store?.close(ctx.state, log.seq);
+        await lock?.release();
+        throw e;
+      })
+    : null;
   const faults: FaultConfig = { ...NO_FAULTS };
   // The state is back to the seed at once; with a chain, the promise resolves once the chain is
   // too (reverted to its snapshot, or deployed afresh for the seed).
@@ -204,8 +207,20 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     await chain?.reset(ctx.state);
   };
   const streams = createStreams({ ctx, faults, subscribe: (fromSeq, cb) => log.subscribe(fromSeq, cb), seq: () => log.seq });
-  const admin = [...adminRoutes({ faults, reset, accounts: () => readyAccounts(ctx.state), onFaults: () => streams.applyFaults() }), ...lifecycleRoutes, ...streams.routes, ...portfolioAdminRoutes, ...partnerAdminRoutes, ...(chain?.routes ?? [])];
-  const { server, sockets } = createHttpServer({ routes: [...marketRoutes, ...propertyRoutes, ...accountRoutes, ...orderRoutes, ...partnerRoutes, ...portfolioRoutes], ctx, faults, admin });
+  const admin = [
+    ...adminRoutes({ faults, reset, accounts: () => readyAccounts(ctx.state), onFaults: () => streams.applyFaults() }),
+    ...lifecycleRoutes,
+    ...streams.routes,
+    ...portfolioAdminRoutes,
+    ...partnerAdminRoutes,
+    ...(chain?.routes ?? []),
+  ];
+  const { server, sockets } = createHttpServer({
+    routes: [...marketRoutes, ...propertyRoutes, ...accountRoutes, ...orderRoutes, ...partnerRoutes, ...portfolioRoutes],
+    ctx,
+    faults,
+    admin,
+  });
 
   try {
     await new Promise<void>((resolve, reject) => {

@@ -109,7 +109,9 @@ export function ledgerProblems(state: SandboxState): string[] {
       const a = acct?.positions[t] ?? { shares: 0n, cost: 0n, realisedPnl: 0n };
       const b = p.positions[t] ?? { shares: 0n, cost: 0n, realisedPnl: 0n };
       if (a.shares !== b.shares || a.cost !== b.cost || a.realisedPnl !== b.realisedPnl) {
-        problems.push(`profile ${id} token ${t}: ledger ${b.shares}/${b.cost}/${b.realisedPnl} != position ${a.shares}/${a.cost}/${a.realisedPnl} (shares/cost/pnl)`);
+        problems.push(
+          `profile ${id} token ${t}: ledger ${b.shares}/${b.cost}/${b.realisedPnl} != position ${a.shares}/${a.cost}/${a.realisedPnl} (shares/cost/pnl)`,
+        );
       }
     }
   }

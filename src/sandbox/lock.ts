@@ -18,7 +18,10 @@ export interface LockInfo {
 /** Thrown when another live sandbox holds the data dir. */
 export class SandboxLockedError extends Error {
   readonly code = 'ESANDBOXLOCKED';
-  constructor(readonly holder: LockInfo, readonly dir: string) {
+  constructor(
+    readonly holder: LockInfo,
+    readonly dir: string,
+  ) {
     super(`a sandbox is already running on this state (pid ${holder.pid})`);
   }
 }

@@ -78,7 +78,12 @@ export class EventLog {
    * @param store the data dir, or null for an in-memory sandbox
    * @param keep how many recent events stay in memory for subscribe(fromSeq)
    */
-  constructor(public seq: number, private readonly store: StateStore | null, private readonly keep = 50_000, history: readonly LogEntry[] = []) {
+  constructor(
+    public seq: number,
+    private readonly store: StateStore | null,
+    private readonly keep = 50_000,
+    history: readonly LogEntry[] = [],
+  ) {
     this.recent = history.slice(-keep);
   }
 
@@ -89,7 +94,12 @@ export class EventLog {
     attachRecorder(state, (ev) => this.record(ev));
     this.known = new Map();
     this.checked = new WeakMap();
-    for (const coll of COLLECTIONS) for (const rec of state[coll]) this.known.set(`${coll}|${recordKey(coll, rec as unknown as Record<string, unknown>)}`, fingerprint(coll, logged(state, coll, rec)));
+    for (const coll of COLLECTIONS)
+      for (const rec of state[coll])
+        this.known.set(
+          `${coll}|${recordKey(coll, rec as unknown as Record<string, unknown>)}`,
+          fingerprint(coll, logged(state, coll, rec)),
+        );
     this.scalars = new Map(SCALARS.map((f) => [f, encode(state[f] ?? null)]));
   }
 
@@ -138,7 +148,8 @@ export class EventLog {
     // Every record's id is known now; as many known ids as records means none was deleted.
     if (!added && records === this.known.size) return;
     const seen = new Set<string>();
-    for (const coll of COLLECTIONS) for (const rec of state[coll]) seen.add(`${coll}|${recordKey(coll, rec as unknown as Record<string, unknown>)}`);
+    for (const coll of COLLECTIONS)
+      for (const rec of state[coll]) seen.add(`${coll}|${recordKey(coll, rec as unknown as Record<string, unknown>)}`);
     for (const id of [...this.known.keys()]) {
       if (seen.has(id)) continue;
       this.known.delete(id);
@@ -161,20 +172,22 @@ export class EventLog {
     this.pending = [];
     for (const e of batch) this.recent.push(e);
     if (this.recent.length > this.keep * 1.5) this.recent = this.recent.slice(-this.keep);
-    for (const e of batch) for (const fn of this.listeners) {
-      try {
-        fn(e);
-      } catch {
-        // a subscriber's failure is its own
+    for (const e of batch)
+      for (const fn of this.listeners) {
+        try {
+          fn(e);
+        } catch {
+          // a subscriber's failure is its own
+        }
       }
-    }
     return batch;
   }
 
   /** The committed entries with seq ≥ fromSeq still held in memory. */
   since(fromSeq: number): LogEntry[] {
     const first = this.recent[0]?.seq ?? this.seq + 1;
-    if (fromSeq < first && fromSeq <= this.seq) throw new RangeError(`events before seq ${first} are no longer in memory (they are in the snapshot)`);
+    if (fromSeq < first && fromSeq <= this.seq)
+      throw new RangeError(`events before seq ${first} are no longer in memory (they are in the snapshot)`);
     return this.recent.filter((e) => e.seq >= fromSeq);
   }
 

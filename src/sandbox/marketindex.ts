@@ -26,7 +26,11 @@ export function marketsChanged(state: SandboxState): void {
  * The list holds the live records (their fields are current); only membership and order are
  * cached. Callers must not modify it.
  */
-export function cachedListing(state: SandboxState, key: string, build: (markets: MarketRecord[]) => MarketRecord[]): readonly MarketRecord[] {
+export function cachedListing(
+  state: SandboxState,
+  key: string,
+  build: (markets: MarketRecord[]) => MarketRecord[],
+): readonly MarketRecord[] {
   const version = versions.get(state) ?? 0;
   let idx = indexes.get(state);
   if (!idx || idx.markets !== state.markets || idx.length !== state.markets.length || idx.version !== version) {

@@ -40,7 +40,11 @@ export class PacingLimiter {
     if (s.inFlight >= this.concurrency) return { ok: false, retryAfterMs: 100, reason: `${s.inFlight} requests already in flight` };
     for (const t of s.starts) {
       if (Math.abs(startMs - t) < gap) {
-        return { ok: false, retryAfterMs: Math.max(t + this.minIntervalMs - startMs, 100), reason: `started ${Math.abs(startMs - t)} ms ${startMs >= t ? 'after' : 'before'} another request` };
+        return {
+          ok: false,
+          retryAfterMs: Math.max(t + this.minIntervalMs - startMs, 100),
+          reason: `started ${Math.abs(startMs - t)} ms ${startMs >= t ? 'after' : 'before'} another request`,
+        };
       }
     }
     s.starts.push(startMs);

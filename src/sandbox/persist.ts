@@ -12,7 +12,23 @@
 // off. bigints are tagged as {"$bigint":"…"}: an object, so no user string (a client order
 // id, say) can ever be mistaken for one. Neither file holds a dev private key, a token secret
 // or the server key: the first two are recomputed on load, the last read from server.key.
-import { closeSync, existsSync, fstatSync, statSync, fdatasyncSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, chmodSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  statSync,
+  fdatasyncSync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  chmodSync,
+  writeSync,
+} from 'node:fs';
 import { open as openAsync, rename as renameAsync, rm as rmAsync } from 'node:fs/promises';
 import { createHmac, randomBytes } from 'node:crypto';
 import { checkLogEntry, checkState, ShapeError } from './shape.js';
@@ -32,7 +48,10 @@ export function keyFile(dir: string): string {
 }
 
 /** Known dev keys by address (public mnemonic), so private keys need not be written to disk. */
-const DEV_KEYS = new Map<string, Hex>([...DEV_ACCOUNTS.map((a) => [a.address.toLowerCase(), a.key as Hex] as const), ...SPARE_DEV_KEYS.map((k) => [k.address.toLowerCase(), k.key] as const)]);
+const DEV_KEYS = new Map<string, Hex>([
+  ...DEV_ACCOUNTS.map((a) => [a.address.toLowerCase(), a.key as Hex] as const),
+  ...SPARE_DEV_KEYS.map((k) => [k.address.toLowerCase(), k.key] as const),
+]);
 
 /** A token secret, derived from the server key and the token id (nothing secret is stored). */
 export function tokenSecret(serverKey: string, tokenId: string): string {
@@ -109,10 +128,11 @@ function expectedSecret(state: SandboxState, tokenId: string): string | undefine
  * key file, not a token that silently never authenticates.
  */
 export function rehydrate(state: SandboxState, dir?: string): SandboxState {
-  for (const p of state.profiles) if (!p.privateKey) {
-    const k = DEV_KEYS.get(p.address.toLowerCase());
-    if (k) p.privateKey = k;
-  }
+  for (const p of state.profiles)
+    if (!p.privateKey) {
+      const k = DEV_KEYS.get(p.address.toLowerCase());
+      if (k) p.privateKey = k;
+    }
   for (const t of state.tokens) {
     if (typeof t.secret === 'string' && t.secret) continue;
     const s = expectedSecret(state, t.tokenId);
@@ -154,7 +174,6 @@ export function deserialize(text: string): SandboxState {
   return decode(text) as SandboxState;
 }
 
-
 // ---------------------------------------------------------------- snapshot + event log
 
 const LOG = 'events.ndjson';
@@ -177,8 +196,12 @@ export interface Loaded {
 /** A damaged file in the data dir: names the file and the entry, and how to recover. */
 export class SandboxStateError extends Error {
   readonly code = 'ESANDBOXSTATE';
-  readonly hint = '`pm sandbox reset` starts again from the seed (it drops the sandbox\'s orders, balances and derived tokens); or put back a copy of the file.';
-  constructor(readonly file: string, readonly why: string) {
+  readonly hint =
+    "`pm sandbox reset` starts again from the seed (it drops the sandbox's orders, balances and derived tokens); or put back a copy of the file.";
+  constructor(
+    readonly file: string,
+    readonly why: string,
+  ) {
     super(`the sandbox state file ${file} is corrupt (${why}); run \`pm sandbox reset\` to start from the seed`);
   }
 }
@@ -219,14 +242,23 @@ function readSnapshot(dir: string): { state: SandboxState; seq: number } | null 
     if (!Number.isSafeInteger(seq) || seq < 0) throw corrupt(file, 'entry seq should be a non-negative integer');
     const st = snap['state'];
     if (typeof st !== 'object' || st === null || Array.isArray(st)) throw corrupt(file, 'entry state should be an object');
-    raw = { ...st, orders: snap['orders'], feed: snap['feed'], ...(snap['ledger'] !== undefined ? { ledger: snap['ledger'] as Record<string, LedgerEntry[]> } : {}) };
+    raw = {
+      ...st,
+      orders: snap['orders'],
+      feed: snap['feed'],
+      ...(snap['ledger'] !== undefined ? { ledger: snap['ledger'] as Record<string, LedgerEntry[]> } : {}),
+    };
   } else {
     raw = snap; // the older layout: the bare state, no log
   }
   try {
     return { state: checkState(raw), seq };
   } catch (e) {
-    if (e instanceof ShapeError) throw corrupt(file, `entry ${snap['format'] === SNAPSHOT_FORMAT && !/^(orders|feed|ledger)\b/.test(e.path) ? 'state.' : ''}${e.message}`);
+    if (e instanceof ShapeError)
+      throw corrupt(
+        file,
+        `entry ${snap['format'] === SNAPSHOT_FORMAT && !/^(orders|feed|ledger)\b/.test(e.path) ? 'state.' : ''}${e.message}`,
+      );
     throw e;
   }
 }
@@ -282,10 +314,14 @@ function readLogFile(file: string, cut: boolean): { entries: LogEntry[]; lines: 
       } catch (err) {
         if (!(err instanceof ShapeError)) throw err;
         const o = parsed as Record<string, unknown> | null;
-        const what = o && typeof o === 'object' && typeof o['seq'] === 'number' ? `event ${o['seq']}${typeof o['type'] === 'string' ? ` (${o['type']})` : ''}: ` : '';
+        const what =
+          o && typeof o === 'object' && typeof o['seq'] === 'number'
+            ? `event ${o['seq']}${typeof o['type'] === 'string' ? ` (${o['type']})` : ''}: `
+            : '';
         throw corrupt(file, `line ${lineNo}, ${what}${err.message}`);
       }
-      if (e.seq <= lastSeq) throw corrupt(file, `line ${lineNo}, event ${e.seq} comes after event ${lastSeq}: the sequence numbers must grow`);
+      if (e.seq <= lastSeq)
+        throw corrupt(file, `line ${lineNo}, event ${e.seq} comes after event ${lastSeq}: the sequence numbers must grow`);
       lastSeq = e.seq;
       entries.push(e);
       lines.push(lineNo);
@@ -313,10 +349,17 @@ function freeze(state: SandboxState): SandboxState {
     tokens: state.tokens.map((t) => ({ ...t, scopes: [...t.scopes] })),
     apiKeys: state.apiKeys.map((k) => ({ ...k })),
     identityTokens: state.identityTokens.map((k) => ({ ...k })),
-    accounts: Object.fromEntries(Object.entries(state.accounts).map(([k, a]) => [k, { ...a, positions: Object.fromEntries(Object.entries(a.positions).map(([t, p]) => [t, { ...p }])) }])),
+    accounts: Object.fromEntries(
+      Object.entries(state.accounts).map(([k, a]) => [
+        k,
+        { ...a, positions: Object.fromEntries(Object.entries(a.positions).map(([t, p]) => [t, { ...p }])) },
+      ]),
+    ),
     markets: state.markets.map((m) => ({ ...m, priceHistory: m.priceHistory.slice() })),
     // Orders change in place (fills, cancels, settlement); their execution and trades too.
-    orders: state.orders.map((o) => (o.trades ? { ...o, execution: { ...o.execution }, trades: o.trades.map((t) => ({ ...t })) } : { ...o, execution: { ...o.execution } })),
+    orders: state.orders.map((o) =>
+      o.trades ? { ...o, execution: { ...o.execution }, trades: o.trades.map((t) => ({ ...t })) } : { ...o, execution: { ...o.execution } },
+    ),
     feed: state.feed.slice(),
     ...(state.ledger ? { ledger: Object.fromEntries(Object.entries(state.ledger).map(([k, l]) => [k, l.slice()])) } : {}),
     // Allowlist entries get deletedAt in place.
@@ -328,9 +371,19 @@ function freeze(state: SandboxState): SandboxState {
 function* snapshotPieces(state: SandboxState, seq: number, chunk = 2000): Generator<string> {
   const { orders, feed, ledger, ...rest } = state;
   yield `{"format":"${SNAPSHOT_FORMAT}","seq":${seq},"state":${serialize({ ...rest, orders: [], feed: [] } as SandboxState)},"orders":[`;
-  for (let i = 0; i < orders.length; i += chunk) yield (i > 0 ? ',' : '') + orders.slice(i, i + chunk).map(encode).join(',');
+  for (let i = 0; i < orders.length; i += chunk)
+    yield (i > 0 ? ',' : '') +
+      orders
+        .slice(i, i + chunk)
+        .map(encode)
+        .join(',');
   yield '],"feed":[';
-  for (let i = 0; i < feed.length; i += chunk) yield (i > 0 ? ',' : '') + feed.slice(i, i + chunk).map(encode).join(',');
+  for (let i = 0; i < feed.length; i += chunk)
+    yield (i > 0 ? ',' : '') +
+      feed
+        .slice(i, i + chunk)
+        .map(encode)
+        .join(',');
   yield ']';
   if (ledger) {
     yield ',"ledger":{';
@@ -338,7 +391,12 @@ function* snapshotPieces(state: SandboxState, seq: number, chunk = 2000): Genera
     for (const [id, entries] of Object.entries(ledger)) {
       yield `${first ? '' : ','}${JSON.stringify(id)}:[`;
       first = false;
-      for (let i = 0; i < entries.length; i += chunk) yield (i > 0 ? ',' : '') + entries.slice(i, i + chunk).map(encode).join(',');
+      for (let i = 0; i < entries.length; i += chunk)
+        yield (i > 0 ? ',' : '') +
+          entries
+            .slice(i, i + chunk)
+            .map(encode)
+            .join(',');
       yield ']';
     }
     yield '}';
@@ -354,7 +412,10 @@ export class StateStore {
   /** Start a background compaction after this many appended events. */
   compactEvery: number;
 
-  constructor(readonly dir: string, opts: { compactEvery?: number } = {}) {
+  constructor(
+    readonly dir: string,
+    opts: { compactEvery?: number } = {},
+  ) {
     this.compactEvery = opts.compactEvery ?? 20_000;
   }
 
@@ -394,7 +455,10 @@ export class StateStore {
         try {
           state = apply(state, e);
         } catch (err) {
-          throw corrupt(file, `line ${lines[j] ?? '?'}, event ${e.seq} (${e.type}) does not apply: ${err instanceof Error ? err.message : String(err)}`);
+          throw corrupt(
+            file,
+            `line ${lines[j] ?? '?'}, event ${e.seq} (${e.type}) does not apply: ${err instanceof Error ? err.message : String(err)}`,
+          );
         }
         seq = e.seq;
         replayed.push(e);
@@ -426,8 +490,9 @@ export class StateStore {
     if (this.fd === null || entries.length === 0) return;
     // A new server key goes to its own 0600 file (durably, before the token it derived is
     // acknowledged); the log records only that it was set.
-    for (const e of entries) if (e.type === 'set' && e.field === 'serverKey' && typeof e.value === 'string') writeKeyFile(this.dir, e.value);
-    const text = entries.map((e) => encode(e.type === 'set' && e.field === 'serverKey' ? { ...e, value: null } : e)).join('\n') + '\n';
+    for (const e of entries)
+      if (e.type === 'set' && e.field === 'serverKey' && typeof e.value === 'string') writeKeyFile(this.dir, e.value);
+    const text = `${entries.map((e) => encode(e.type === 'set' && e.field === 'serverKey' ? { ...e, value: null } : e)).join('\n')}\n`;
     const fd = this.fd;
     const before = fstatSync(fd).size;
     try {
@@ -495,7 +560,9 @@ export class StateStore {
     };
     this.compaction = run()
       .catch((e: unknown) => {
-        process.emitWarning(`sandbox: snapshot failed (the event log still holds everything): ${e instanceof Error ? e.message : String(e)}`);
+        process.emitWarning(
+          `sandbox: snapshot failed (the event log still holds everything): ${e instanceof Error ? e.message : String(e)}`,
+        );
       })
       .finally(() => {
         this.compaction = null;

@@ -94,7 +94,13 @@ export function positionMarket(state: SandboxState, m: MarketRecord): Record<str
   };
 }
 
-function clobItem(state: SandboxState, profile: Profile, m: MarketRecord, acct: ProjectedAccount, live: OrderRecord[]): Record<string, unknown> {
+function clobItem(
+  state: SandboxState,
+  profile: Profile,
+  m: MarketRecord,
+  acct: ProjectedAccount,
+  live: OrderRecord[],
+): Record<string, unknown> {
   const [yesId, noId] = m.positionIds ?? ['', ''];
   const yes = acct.positions[yesId] ?? EMPTY;
   const no = acct.positions[noId] ?? EMPTY;
@@ -106,7 +112,11 @@ function clobItem(state: SandboxState, profile: Profile, m: MarketRecord, acct: 
     makerAddress: tradingWallet(profile),
     positions: { yes: sideView(yes, mark), no: sideView(no, ONE - mark) },
     tokensBalance: { yes: yes.shares.toString(), no: no.shares.toString() },
-    latestTrade: { latestYesPrice: Number(formatRaw(mark)), latestNoPrice: Number(formatRaw(ONE - mark)), outcomeTokenPrice: Number(formatRaw(mark)) },
+    latestTrade: {
+      latestYesPrice: Number(formatRaw(mark)),
+      latestNoPrice: Number(formatRaw(ONE - mark)),
+      outcomeTokenPrice: Number(formatRaw(mark)),
+    },
     orders: { liveOrders: live.map((o) => userOrderView(state, o)), totalCollateralLocked: locked.toString() },
     rewards: { epochs: [], isEarning: false },
   };
@@ -141,7 +151,16 @@ export function positionsView(state: SandboxState, profile: Profile): Record<str
   }
   const group = [...groups.entries()].map(([slug, items]) => {
     const g = state.markets.find((x) => x.slug === slug);
-    return { market: { id: g?.id ?? null, slug, title: g?.title ?? slug, negRiskRequestId: g?.negRiskRequestId ?? null, status: g?.status ?? null }, clob: items };
+    return {
+      market: {
+        id: g?.id ?? null,
+        slug,
+        title: g?.title ?? slug,
+        negRiskRequestId: g?.negRiskRequestId ?? null,
+        status: g?.status ?? null,
+      },
+      clob: items,
+    };
   });
   return {
     rewards: { todaysRewards: '0', totalUnpaidRewards: '0', totalUserRewardsLastEpoch: '0', rewardsByEpoch: [], rewardsChartData: [] },
@@ -234,7 +253,9 @@ function tradeMarket(state: SandboxState, m: MarketRecord): Record<string, unkno
     expirationDate: new Date(m.expirationTimestamp).toISOString(),
     closed: m.status === 'RESOLVED' || m.expired,
     collateral: { symbol: 'USDC', id: USDC_ADDRESS, decimals: 6 },
-    ...(m.groupSlug ? { group: { slug: m.groupSlug, title: state.markets.find((g) => g.slug === m.groupSlug)?.title ?? m.groupSlug } } : {}),
+    ...(m.groupSlug
+      ? { group: { slug: m.groupSlug, title: state.markets.find((g) => g.slug === m.groupSlug)?.title ?? m.groupSlug } }
+      : {}),
   };
 }
 
@@ -252,7 +273,7 @@ export function tradesView(state: SandboxState, profileId: number): Record<strin
   const ledger = ledgerOf(state, profileId);
   for (let i = ledger.length - 1; i >= 0; i--) {
     const e = ledger[i];
-    if (!e || e.kind !== 'trade' || !e.tokenId) continue;
+    if (e?.kind !== 'trade' || !e.tokenId) continue;
     const at = marketOfToken(state, e.tokenId);
     if (!at) continue;
     const shares = e.shares ?? 0n;
@@ -290,7 +311,16 @@ function historyItem(state: SandboxState, profileId: number, i: number, e: Ledge
     blockTimestamp: Math.floor(Date.parse(e.at) / 1000),
     at: e.at,
     collateralAmount: e.usdc.toString(),
-    strategy: e.kind === 'trade' ? (e.role === 'maker' ? (e.side === 'BUY' ? 'Limit Buy' : 'Limit Sell') : e.side === 'BUY' ? 'Buy' : 'Sell') : (STRATEGY[e.kind] ?? e.kind),
+    strategy:
+      e.kind === 'trade'
+        ? e.role === 'maker'
+          ? e.side === 'BUY'
+            ? 'Limit Buy'
+            : 'Limit Sell'
+          : e.side === 'BUY'
+            ? 'Buy'
+            : 'Sell'
+        : (STRATEGY[e.kind] ?? e.kind),
     transactionHash: e.txHash ?? (e.kind === 'trade' ? fillTx(state, e) : null),
   };
   if (e.tokenId) {
@@ -327,7 +357,12 @@ export function decodeCursor(cursor: string): number | null {
  * append-only ledger, so entries booked while a client pages never shift a page (no duplicate,
  * no gap); they show up on a fresh first page.
  */
-export function historyPage(state: SandboxState, profileId: number, before: number | null, limit: number): { data: Record<string, unknown>[]; nextCursor: string | null } {
+export function historyPage(
+  state: SandboxState,
+  profileId: number,
+  before: number | null,
+  limit: number,
+): { data: Record<string, unknown>[]; nextCursor: string | null } {
   const ledger = ledgerOf(state, profileId);
   const data: Record<string, unknown>[] = [];
   let i = Math.min(before ?? ledger.length, ledger.length) - 1;

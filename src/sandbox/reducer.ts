@@ -180,11 +180,32 @@ export function apply(state: SandboxState | null, ev: StateEvent): SandboxState 
         m.settlementStatus = 'MATCHED';
         m.tradeEventId = order.tradeEventId;
         m.updatedAt = nowIso;
-        addTrade(m, { id: f.matchId, role: 'maker', tradeEventId: String(order.tradeEventId), takerOrderId: order.id, matchedSize: f.size.toString(), price: formatRaw(f.makerPrice), createdAt: nowIso });
+        addTrade(m, {
+          id: f.matchId,
+          role: 'maker',
+          tradeEventId: String(order.tradeEventId),
+          takerOrderId: order.id,
+          matchedSize: f.size.toString(),
+          price: formatRaw(f.makerPrice),
+          createdAt: nowIso,
+        });
         market.volume += f.takerUsd;
         marketsChanged(state);
         kinds.add(f.kind);
-        book(state, m.ownerId, { kind: 'trade', at: nowIso, role: 'maker', side: m.side, tokenId: m.tokenId, shares: f.size, usdc: f.makerUsd, fee: 0n, tradeId: order.tradeEventId, orderId: m.id, matchId: f.matchId, via: f.kind });
+        book(state, m.ownerId, {
+          kind: 'trade',
+          at: nowIso,
+          role: 'maker',
+          side: m.side,
+          tokenId: m.tokenId,
+          shares: f.size,
+          usdc: f.makerUsd,
+          fee: 0n,
+          tradeId: order.tradeEventId,
+          orderId: m.id,
+          matchId: f.matchId,
+          via: f.kind,
+        });
       }
       const acct = accountOf(state, order.ownerId);
       const takerPos = positionOf(acct, order.tokenId);
@@ -200,7 +221,19 @@ export function apply(state: SandboxState | null, ev: StateEvent): SandboxState 
           acct.usdc += t.usdNet;
         }
         state.feesCollected = (BigInt(state.feesCollected ?? '0') + t.usdFee).toString();
-        book(state, order.ownerId, { kind: 'trade', at: nowIso, role: 'taker', side: order.side, tokenId: order.tokenId, shares: t.contracts, usdc: t.usdGross, fee: t.usdFee, tradeId: order.tradeEventId, orderId: order.id, via: [...kinds].join('+') });
+        book(state, order.ownerId, {
+          kind: 'trade',
+          at: nowIso,
+          role: 'taker',
+          side: order.side,
+          tokenId: order.tokenId,
+          shares: t.contracts,
+          usdc: t.usdGross,
+          fee: t.usdFee,
+          tradeId: order.tradeEventId,
+          orderId: order.id,
+          via: [...kinds].join('+'),
+        });
       }
       const rest = order.status === 'LIVE' ? order.remainingSize : 0n;
       if (rest > 0n) {
@@ -253,7 +286,8 @@ export function apply(state: SandboxState | null, ev: StateEvent): SandboxState 
       const nowIso = iso(ev.at);
       const taker = need(orderById(state, ev.takerOrderId), `order ${ev.takerOrderId}`);
       // Each order's record of this trade advances; order-level fields follow only its latest trade.
-      for (const id of [ev.takerOrderId, ...ev.makerOrderIds]) settleTrade(need(orderById(state, id), `order ${id}`), ev.tradeEventId, ev.to, ev.txHash, nowIso);
+      for (const id of [ev.takerOrderId, ...ev.makerOrderIds])
+        settleTrade(need(orderById(state, id), `order ${id}`), ev.tradeEventId, ev.to, ev.txHash, nowIso);
       taker.execution['settlementStatus'] = ev.to;
       taker.execution['txHash'] = ev.txHash;
       return state;
@@ -274,7 +308,8 @@ export function apply(state: SandboxState | null, ev: StateEvent): SandboxState 
     }
     case 'funds.withdrawn': {
       const acct = accountOf(state, ev.profileId);
-      if (acct.usdc - acct.lockedUsdc < ev.amount) throw new Error(`event withdraws ${ev.amount} from profile ${ev.profileId}, which has ${acct.usdc - acct.lockedUsdc} available`);
+      if (acct.usdc - acct.lockedUsdc < ev.amount)
+        throw new Error(`event withdraws ${ev.amount} from profile ${ev.profileId}, which has ${acct.usdc - acct.lockedUsdc} available`);
       acct.usdc -= ev.amount;
       book(state, ev.profileId, { kind: 'withdrawal', at: iso(ev.at), usdc: ev.amount, txHash: ev.txHash, destination: ev.destination });
       // The transfer lands in a wallet: when that wallet is a profile's trading wallet (a partner
@@ -311,7 +346,15 @@ export function apply(state: SandboxState | null, ev: StateEvent): SandboxState 
         realiseAverage(pos, p.shares, p.usdc);
         pos.shares -= p.shares;
         acct.usdc += p.usdc;
-        book(state, ev.profileId, { kind: 'redemption', at: iso(ev.at), usdc: p.usdc, tokenId: p.tokenId, shares: p.shares, txHash: ev.txHash, conditionId: ev.conditionId });
+        book(state, ev.profileId, {
+          kind: 'redemption',
+          at: iso(ev.at),
+          usdc: p.usdc,
+          tokenId: p.tokenId,
+          shares: p.shares,
+          txHash: ev.txHash,
+          conditionId: ev.conditionId,
+        });
       }
       return state;
     }
@@ -320,7 +363,10 @@ export function apply(state: SandboxState | null, ev: StateEvent): SandboxState 
       return state;
     }
     case 'allowlist.removed': {
-      const e = need((state.withdrawalAddresses ?? []).find((x) => x.id === ev.id), `allowlist entry ${ev.id}`);
+      const e = need(
+        (state.withdrawalAddresses ?? []).find((x) => x.id === ev.id),
+        `allowlist entry ${ev.id}`,
+      );
       e.deletedAt = ev.at;
       return state;
     }

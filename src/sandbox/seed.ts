@@ -6,11 +6,47 @@ import type { Account, ApiToken, Hex, MarketRecord, OrderRecord, Profile, Sandbo
 
 /** Public dev accounts (mnemonic `test test … junk`, m/44'/60'/0'/0/i). */
 export const DEV_ACCOUNTS = [
-  { name: 'alice', role: 'trader', address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', key: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80', id: 1001, fee: 300, usdc: 10_000n, scopes: ['trading'] },
-  { name: 'bob', role: 'market_maker', address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', key: '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d', id: 1002, fee: 0, usdc: 1_000_000n, scopes: ['trading'] },
-  { name: 'partner', role: 'partner', address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', key: '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a', id: 1003, fee: 300, usdc: 50_000n, scopes: ['trading', 'account_creation', 'delegated_signing', 'withdrawal'] },
+  {
+    name: 'alice',
+    role: 'trader',
+    address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+    key: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
+    id: 1001,
+    fee: 300,
+    usdc: 10_000n,
+    scopes: ['trading'],
+  },
+  {
+    name: 'bob',
+    role: 'market_maker',
+    address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+    key: '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
+    id: 1002,
+    fee: 0,
+    usdc: 1_000_000n,
+    scopes: ['trading'],
+  },
+  {
+    name: 'partner',
+    role: 'partner',
+    address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+    key: '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a',
+    id: 1003,
+    fee: 300,
+    usdc: 50_000n,
+    scopes: ['trading', 'account_creation', 'delegated_signing', 'withdrawal'],
+  },
   // carol trades from a managed server wallet (SERVER_WALLETS): her USDC and positions live there.
-  { name: 'carol', role: 'trader', address: '0x14dC79964da2C08b23698B3D3cc7Ca32193d9955', key: '0x4bbbf85ce3377467afe5d46f804f221813b2bb87f24d81f60f1fcdbf7cbf4356', id: 1004, fee: 300, usdc: 5_000n, scopes: ['trading', 'withdrawal'] },
+  {
+    name: 'carol',
+    role: 'trader',
+    address: '0x14dC79964da2C08b23698B3D3cc7Ca32193d9955',
+    key: '0x4bbbf85ce3377467afe5d46f804f221813b2bb87f24d81f60f1fcdbf7cbf4356',
+    id: 1004,
+    fee: 300,
+    usdc: 5_000n,
+    scopes: ['trading', 'withdrawal'],
+  },
 ] as const;
 
 /** Managed server wallets of seeded accounts (dev mnemonic index 7; the exchange holds the key). */
@@ -59,19 +95,146 @@ interface MarketSpec {
 }
 
 const SPECS: MarketSpec[] = [
-  { slug: 'btc-100k-2026', title: 'Will Bitcoin trade above $100,000 on Dec 31, 2026?', description: 'Resolves YES if the BTC/USD index price is above $100,000 at 23:59 UTC on December 31, 2026.', category: 'Crypto', tags: ['bitcoin', 'btc', 'price'], fair: 620, days: 39, volume: 1_284_500n },
-  { slug: 'eth-flip-btc', title: 'Will Ethereum flip Bitcoin by market cap in 2026?', description: 'Resolves YES if ETH market capitalisation exceeds BTC market capitalisation on any day before the deadline.', category: 'Crypto', tags: ['ethereum', 'bitcoin', 'flippening'], fair: 80, days: 39, volume: 312_040n },
-  { slug: 'sol-500-2026', title: 'Will Solana reach $500 before 2027?', description: 'Resolves YES if SOL/USD trades at or above $500 before January 1, 2027.', category: 'Crypto', tags: ['solana', 'sol', 'price'], fair: 220, days: 39, volume: 98_760n },
-  { slug: 'fed-cut-december', title: 'Will the Fed cut rates at the December meeting?', description: 'Resolves YES if the FOMC lowers the federal funds target range at its December 2026 meeting.', category: 'Economics', tags: ['fed', 'rates', 'fomc'], fair: 710, days: 24, volume: 2_050_300n },
-  { slug: 'world-cup-2026-brazil', title: 'Will Brazil win the 2026 FIFA World Cup?', description: 'Resolves YES if Brazil wins the final of the 2026 FIFA World Cup.', category: 'Sports', tags: ['football', 'world cup', 'brazil'], fair: 180, days: 230, volume: 640_900n },
-  { slug: 'gpt-6-release-2026', title: 'Will GPT-6 be released before the end of 2026?', description: 'Resolves YES if a model named GPT-6 is generally available before January 1, 2027.', category: 'Tech', tags: ['ai', 'openai', 'llm'], fair: 350, days: 39, volume: 455_120n },
-  { slug: 'us-election-2028', title: 'US presidential election 2028: winning party', description: 'Which party wins the 2028 US presidential election? One market per outcome; exactly one resolves YES.', category: 'Politics', tags: ['election', 'usa'], fair: 0, days: 715, volume: 3_900_000n, kind: 'group' },
-  { slug: 'us-election-2028-democrat', title: 'Democratic Party wins the 2028 US presidential election', description: 'Child market of us-election-2028.', category: 'Politics', tags: ['election', 'usa'], fair: 480, days: 715, volume: 1_900_000n, kind: 'child', group: 'us-election-2028' },
-  { slug: 'us-election-2028-republican', title: 'Republican Party wins the 2028 US presidential election', description: 'Child market of us-election-2028.', category: 'Politics', tags: ['election', 'usa'], fair: 470, days: 715, volume: 1_850_000n, kind: 'child', group: 'us-election-2028' },
-  { slug: 'us-election-2028-other', title: 'Another party wins the 2028 US presidential election', description: 'Child market of us-election-2028.', category: 'Politics', tags: ['election', 'usa'], fair: 50, days: 715, volume: 150_000n, kind: 'child', group: 'us-election-2028' },
-  { slug: 'rain-in-london-weekend', title: 'Will it rain in London this weekend?', description: 'An AMM market: resolves YES if the Met Office records rain at Heathrow on Saturday or Sunday.', category: 'Economics', tags: ['weather', 'amm'], fair: 640, days: 6, volume: 12_400n, kind: 'amm' },
-  { slug: 'eth-5k-2025', title: 'Did Ethereum trade above $5,000 in 2025?', description: 'Resolved YES.', category: 'Crypto', tags: ['ethereum', 'price'], fair: 1000, days: -40, volume: 870_000n, status: 'RESOLVED', winner: 0 },
-  { slug: 'sp500-7000-nov-2026', title: 'Will the S&P 500 close above 7,000 on Nov 20, 2026?', description: 'Past its deadline, awaiting resolution.', category: 'Economics', tags: ['stocks', 'sp500'], fair: 400, days: -2, volume: 220_000n },
+  {
+    slug: 'btc-100k-2026',
+    title: 'Will Bitcoin trade above $100,000 on Dec 31, 2026?',
+    description: 'Resolves YES if the BTC/USD index price is above $100,000 at 23:59 UTC on December 31, 2026.',
+    category: 'Crypto',
+    tags: ['bitcoin', 'btc', 'price'],
+    fair: 620,
+    days: 39,
+    volume: 1_284_500n,
+  },
+  {
+    slug: 'eth-flip-btc',
+    title: 'Will Ethereum flip Bitcoin by market cap in 2026?',
+    description: 'Resolves YES if ETH market capitalisation exceeds BTC market capitalisation on any day before the deadline.',
+    category: 'Crypto',
+    tags: ['ethereum', 'bitcoin', 'flippening'],
+    fair: 80,
+    days: 39,
+    volume: 312_040n,
+  },
+  {
+    slug: 'sol-500-2026',
+    title: 'Will Solana reach $500 before 2027?',
+    description: 'Resolves YES if SOL/USD trades at or above $500 before January 1, 2027.',
+    category: 'Crypto',
+    tags: ['solana', 'sol', 'price'],
+    fair: 220,
+    days: 39,
+    volume: 98_760n,
+  },
+  {
+    slug: 'fed-cut-december',
+    title: 'Will the Fed cut rates at the December meeting?',
+    description: 'Resolves YES if the FOMC lowers the federal funds target range at its December 2026 meeting.',
+    category: 'Economics',
+    tags: ['fed', 'rates', 'fomc'],
+    fair: 710,
+    days: 24,
+    volume: 2_050_300n,
+  },
+  {
+    slug: 'world-cup-2026-brazil',
+    title: 'Will Brazil win the 2026 FIFA World Cup?',
+    description: 'Resolves YES if Brazil wins the final of the 2026 FIFA World Cup.',
+    category: 'Sports',
+    tags: ['football', 'world cup', 'brazil'],
+    fair: 180,
+    days: 230,
+    volume: 640_900n,
+  },
+  {
+    slug: 'gpt-6-release-2026',
+    title: 'Will GPT-6 be released before the end of 2026?',
+    description: 'Resolves YES if a model named GPT-6 is generally available before January 1, 2027.',
+    category: 'Tech',
+    tags: ['ai', 'openai', 'llm'],
+    fair: 350,
+    days: 39,
+    volume: 455_120n,
+  },
+  {
+    slug: 'us-election-2028',
+    title: 'US presidential election 2028: winning party',
+    description: 'Which party wins the 2028 US presidential election? One market per outcome; exactly one resolves YES.',
+    category: 'Politics',
+    tags: ['election', 'usa'],
+    fair: 0,
+    days: 715,
+    volume: 3_900_000n,
+    kind: 'group',
+  },
+  {
+    slug: 'us-election-2028-democrat',
+    title: 'Democratic Party wins the 2028 US presidential election',
+    description: 'Child market of us-election-2028.',
+    category: 'Politics',
+    tags: ['election', 'usa'],
+    fair: 480,
+    days: 715,
+    volume: 1_900_000n,
+    kind: 'child',
+    group: 'us-election-2028',
+  },
+  {
+    slug: 'us-election-2028-republican',
+    title: 'Republican Party wins the 2028 US presidential election',
+    description: 'Child market of us-election-2028.',
+    category: 'Politics',
+    tags: ['election', 'usa'],
+    fair: 470,
+    days: 715,
+    volume: 1_850_000n,
+    kind: 'child',
+    group: 'us-election-2028',
+  },
+  {
+    slug: 'us-election-2028-other',
+    title: 'Another party wins the 2028 US presidential election',
+    description: 'Child market of us-election-2028.',
+    category: 'Politics',
+    tags: ['election', 'usa'],
+    fair: 50,
+    days: 715,
+    volume: 150_000n,
+    kind: 'child',
+    group: 'us-election-2028',
+  },
+  {
+    slug: 'rain-in-london-weekend',
+    title: 'Will it rain in London this weekend?',
+    description: 'An AMM market: resolves YES if the Met Office records rain at Heathrow on Saturday or Sunday.',
+    category: 'Economics',
+    tags: ['weather', 'amm'],
+    fair: 640,
+    days: 6,
+    volume: 12_400n,
+    kind: 'amm',
+  },
+  {
+    slug: 'eth-5k-2025',
+    title: 'Did Ethereum trade above $5,000 in 2025?',
+    description: 'Resolved YES.',
+    category: 'Crypto',
+    tags: ['ethereum', 'price'],
+    fair: 1000,
+    days: -40,
+    volume: 870_000n,
+    status: 'RESOLVED',
+    winner: 0,
+  },
+  {
+    slug: 'sp500-7000-nov-2026',
+    title: 'Will the S&P 500 close above 7,000 on Nov 20, 2026?',
+    description: 'Past its deadline, awaiting resolution.',
+    category: 'Economics',
+    tags: ['stocks', 'sp500'],
+    fair: 400,
+    days: -2,
+    volume: 220_000n,
+  },
 ];
 
 /** A deterministic pseudo-random sequence (mulberry32) from a string seed. */
@@ -88,7 +251,13 @@ function prng(seed: string): () => number {
 /** A new tradable CLOB market (for the admin market-creation route): no trades, YES at `fairTicks`/1000. */
 export function clobMarket(slug: string, title: string, id: number, nowMs: number, fairTicks = 500, days = 30): MarketRecord {
   const m = market({ slug, title, description: title, category: 'Crypto', tags: [], fair: fairTicks, days, volume: 0n }, id, nowMs);
-  return { ...m, createdAt: new Date(nowMs).toISOString(), updatedAt: new Date(nowMs).toISOString(), lastTradePrice: null, priceHistory: [] };
+  return {
+    ...m,
+    createdAt: new Date(nowMs).toISOString(),
+    updatedAt: new Date(nowMs).toISOString(),
+    lastTradePrice: null,
+    priceHistory: [],
+  };
 }
 
 /** Slug of the synthetic market with this id (see syntheticMarkets). */
@@ -148,7 +317,12 @@ function market(spec: MarketSpec, id: number, nowMs: number): MarketRecord {
     expired: spec.days < 0,
     conditionId: kind === 'group' ? null : hex32(`condition:${spec.slug}`),
     positionIds: tradable || spec.status === 'RESOLVED' ? [positionId(`yes:${spec.slug}`), positionId(`no:${spec.slug}`)] : null,
-    venue: tradable || spec.status === 'RESOLVED' ? (kind === 'child' ? { exchange: NEGRISK_EXCHANGE, adapter: NEGRISK_ADAPTER } : { exchange: SIMPLE_EXCHANGE, adapter: null }) : null,
+    venue:
+      tradable || spec.status === 'RESOLVED'
+        ? kind === 'child'
+          ? { exchange: NEGRISK_EXCHANGE, adapter: NEGRISK_ADAPTER }
+          : { exchange: SIMPLE_EXCHANGE, adapter: null }
+        : null,
     negRiskRequestId: kind === 'child' || kind === 'group' ? hex32(`negrisk:${spec.group ?? spec.slug}`) : null,
     groupSlug: spec.group ?? null,
     winningOutcomeIndex: spec.winner ?? null,
@@ -178,7 +352,16 @@ function emptyAccount(profileId: number, usdc: bigint): Account {
 export function seedState(nowMs: number): SandboxState {
   const iso = new Date(nowMs).toISOString();
   const profiles: Profile[] = DEV_ACCOUNTS.map((a) => {
-    const p: Profile = { id: a.id, name: a.name, role: a.role, address: a.address, privateKey: a.key, feeRateBps: a.fee, displayName: a.name, createdAt: iso };
+    const p: Profile = {
+      id: a.id,
+      name: a.name,
+      role: a.role,
+      address: a.address,
+      privateKey: a.key,
+      feeRateBps: a.fee,
+      displayName: a.name,
+      createdAt: iso,
+    };
     const sw = SERVER_WALLETS[a.name];
     if (sw) {
       p.serverWallet = true;
@@ -186,7 +369,15 @@ export function seedState(nowMs: number): SandboxState {
     }
     return p;
   });
-  const tokens: ApiToken[] = DEV_ACCOUNTS.map((a) => ({ ...seededToken(a.name), profileId: a.id, scopes: [...a.scopes], label: `${a.name} (seeded)`, createdAt: iso, lastUsedAt: null, revokedAt: null }));
+  const tokens: ApiToken[] = DEV_ACCOUNTS.map((a) => ({
+    ...seededToken(a.name),
+    profileId: a.id,
+    scopes: [...a.scopes],
+    label: `${a.name} (seeded)`,
+    createdAt: iso,
+    lastUsedAt: null,
+    revokedAt: null,
+  }));
   const accounts: Record<string, Account> = {};
   for (const a of DEV_ACCOUNTS) accounts[String(a.id)] = emptyAccount(a.id, a.usdc);
   const markets = SPECS.map((s, i) => market(s, 101 + i, nowMs));
@@ -261,7 +452,13 @@ export function seedState(nowMs: number): SandboxState {
             signature: null,
           },
           makerMatches: [],
-          execution: { matched: false, settlementStatus: 'UNMATCHED', feeRateBps: 0, effectiveFeeBps: 0, totalsRaw: { contractsGross: '0', contractsFee: '0', contractsNet: '0', usdGross: '0', usdFee: '0', usdNet: '0' } },
+          execution: {
+            matched: false,
+            settlementStatus: 'UNMATCHED',
+            feeRateBps: 0,
+            effectiveFeeBps: 0,
+            totalsRaw: { contractsGross: '0', contractsFee: '0', contractsNet: '0', usdGross: '0', usdFee: '0', usdNet: '0' },
+          },
           tradeEventId: null,
           txHash: null,
         };
@@ -283,7 +480,16 @@ export function seedState(nowMs: number): SandboxState {
         eventType: 'NEW_TRADE',
         timestamp: new Date(nowMs - (4 - i) * 1_800_000).toISOString(),
         user: { id: 1002, name: 'bob', rankName: 'Market maker', account: DEV_ACCOUNTS[1].address, points: '0' },
-        data: { title: m.title, strategy: i % 2 ? 'Sell' : 'Buy', outcome: 'YES', address: DEV_ACCOUNTS[1].address, contracts: contracts.toString(), tradeAmount: ((contracts * px) / 1000n).toString(), tradeAmountUSD: ((contracts * px) / 1000n / 1000n).toString(), marketId: m.id },
+        data: {
+          title: m.title,
+          strategy: i % 2 ? 'Sell' : 'Buy',
+          outcome: 'YES',
+          address: DEV_ACCOUNTS[1].address,
+          contracts: contracts.toString(),
+          tradeAmount: ((contracts * px) / 1000n).toString(),
+          tradeAmountUSD: ((contracts * px) / 1000n / 1000n).toString(),
+          marketId: m.id,
+        },
       });
     }
   }
@@ -291,7 +497,8 @@ export function seedState(nowMs: number): SandboxState {
   // alice holds a redeemable YES position on the resolved market.
   const resolved = markets.find((m) => m.slug === 'eth-5k-2025');
   const alice = accounts['1001'];
-  if (resolved?.positionIds && alice) alice.positions[resolved.positionIds[0]] = { shares: 150n * ONE, locked: 0n, cost: 60n * ONE, realisedPnl: 0n };
+  if (resolved?.positionIds && alice)
+    alice.positions[resolved.positionIds[0]] = { shares: 150n * ONE, locked: 0n, cost: 60n * ONE, realisedPnl: 0n };
   // carol holds 200 winning YES (cost 80) and 50 losing NO (cost 10) there, in her server wallet.
   const carol = accounts['1004'];
   if (resolved?.positionIds && carol) {

@@ -37,7 +37,16 @@ function match(c: Compiled, segs: string[]): Record<string, string> | null {
   return params;
 }
 
-export const NO_FAULTS: FaultConfig = { latencyMs: 0, fail5xx: 0, burst429: 0, commitThenDrop: 0, match: '', dropSockets: 0, eventDelayMs: 0, clockSkewMs: 0 };
+export const NO_FAULTS: FaultConfig = {
+  latencyMs: 0,
+  fail5xx: 0,
+  burst429: 0,
+  commitThenDrop: 0,
+  match: '',
+  dropSockets: 0,
+  eventDelayMs: 0,
+  clockSkewMs: 0,
+};
 
 export interface HttpServerOptions {
   routes: Route[];
@@ -102,7 +111,8 @@ export function createHttpServer(opts: HttpServerOptions): { server: Server; soc
     // about real time when the request came in, whatever the (test) clock says.
     const arrived = Date.now();
     void handle(req, res, arrived).catch((e: unknown) => {
-      if (!res.headersSent) send(res, { status: 500, body: { message: `Internal sandbox error: ${e instanceof Error ? e.message : String(e)}` } });
+      if (!res.headersSent)
+        send(res, { status: 500, body: { message: `Internal sandbox error: ${e instanceof Error ? e.message : String(e)}` } });
     });
   });
   server.on('connection', (s) => {
@@ -120,8 +130,17 @@ export function createHttpServer(opts: HttpServerOptions): { server: Server; soc
     if (segs[0] === '__sandbox') {
       // A web page can reach 127.0.0.1: admin routes answer only a loopback Host (no DNS
       // rebinding) and, for POST, a JSON content type (no cross-origin "simple" text/plain POST).
-      if (!isLoopbackHost(req.headers.host)) return send(res, { status: 403, body: { message: 'Admin routes answer only requests to a loopback Host (127.0.0.1, localhost, [::1])' } });
-      if (method !== 'GET' && !String(req.headers['content-type'] ?? '').toLowerCase().startsWith('application/json')) {
+      if (!isLoopbackHost(req.headers.host))
+        return send(res, {
+          status: 403,
+          body: { message: 'Admin routes answer only requests to a loopback Host (127.0.0.1, localhost, [::1])' },
+        });
+      if (
+        method !== 'GET' &&
+        !String(req.headers['content-type'] ?? '')
+          .toLowerCase()
+          .startsWith('application/json')
+      ) {
         req.resume();
         return send(res, { status: 415, body: { message: 'Admin routes take Content-Type: application/json' } });
       }
@@ -140,7 +159,21 @@ export function createHttpServer(opts: HttpServerOptions): { server: Server; soc
         } catch {
           return send(res, { status: 400, body: { message: 'Body is not valid JSON' } });
         }
-        const r = await c.route.handler({ method, target, path: url.pathname, query: url.searchParams, params, headers: req.headers, rawBody, json, auth: null, remoteAddress: req.socket.remoteAddress }, ctx);
+        const r = await c.route.handler(
+          {
+            method,
+            target,
+            path: url.pathname,
+            query: url.searchParams,
+            params,
+            headers: req.headers,
+            rawBody,
+            json,
+            auth: null,
+            remoteAddress: req.socket.remoteAddress,
+          },
+          ctx,
+        );
         return send(res, r);
       }
       return send(res, { status: 404, body: { message: 'Not Found' } });
@@ -148,9 +181,14 @@ export function createHttpServer(opts: HttpServerOptions): { server: Server; soc
 
     const matching = compiled.map((c) => ({ c, params: match(c, segs) })).filter((x) => x.params !== null);
     const hit = matching.find((x) => x.c.route.method === method);
-    if (!hit || !hit.params) {
+    if (!hit?.params) {
       await readBody(req).catch(() => '');
-      return send(res, matching.length ? { status: 405, body: { message: `Method ${method} not allowed on ${url.pathname}` } } : { status: 404, body: { message: 'Not Found' } });
+      return send(
+        res,
+        matching.length
+          ? { status: 405, body: { message: `Method ${method} not allowed on ${url.pathname}` } }
+          : { status: 404, body: { message: 'Not Found' } },
+      );
     }
 
     // Faults apply to matching "METHOD /path" requests.
@@ -177,7 +215,8 @@ export function createHttpServer(opts: HttpServerOptions): { server: Server; soc
     let json: unknown;
     const ctype = String(req.headers['content-type'] ?? '');
     if (ctype.includes('application/json') && method !== 'GET') {
-      if (rawBody === '') return send(res, { status: 400, body: { message: 'Body cannot be empty when content-type is set to application/json' } });
+      if (rawBody === '')
+        return send(res, { status: 400, body: { message: 'Body cannot be empty when content-type is set to application/json' } });
       try {
         json = JSON.parse(rawBody);
       } catch {
@@ -197,13 +236,32 @@ export function createHttpServer(opts: HttpServerOptions): { server: Server; soc
     if (a.limiterKey && faults.rateLimit !== false) {
       const signedTs = a.limiterKey.startsWith('hmac:') ? req.headers['lmts-timestamp'] : undefined;
       const adm = limiter.admit(a.limiterKey, requestStart(arrived, typeof signedTs === 'string' ? signedTs : undefined));
-      if (!adm.ok) return send(res, { status: 429, headers: { 'retry-after': String(Math.ceil(adm.retryAfterMs / 1000)) }, body: { message: `Rate limit exceeded: at most 2 concurrent requests and one every 300 ms per API token (this one ${adm.reason})` } });
+      if (!adm.ok)
+        return send(res, {
+          status: 429,
+          headers: { 'retry-after': String(Math.ceil(adm.retryAfterMs / 1000)) },
+          body: {
+            message: `Rate limit exceeded: at most 2 concurrent requests and one every 300 ms per API token (this one ${adm.reason})`,
+          },
+        });
       release = adm.release;
     }
     try {
-      const sreq: SandboxRequest = { method, target, path: url.pathname, query: url.searchParams, params: hit.params, headers: req.headers, rawBody, json, auth: a.auth };
+      const sreq: SandboxRequest = {
+        method,
+        target,
+        path: url.pathname,
+        query: url.searchParams,
+        params: hit.params,
+        headers: req.headers,
+        rawBody,
+        json,
+        auth: a.auth,
+      };
       const r = await hit.c.route.handler(sreq, ctx);
-      const drop = r.drop === true || (faulted && faults.commitThenDrop > 0 && method === 'POST' && url.pathname === '/orders' && r.status >= 200 && r.status < 300);
+      const drop =
+        r.drop === true ||
+        (faulted && faults.commitThenDrop > 0 && method === 'POST' && url.pathname === '/orders' && r.status >= 200 && r.status < 300);
       if (drop) {
         if (faults.commitThenDrop > 0) faults.commitThenDrop--;
         req.socket.destroy();

@@ -40,7 +40,15 @@ function advance(ctx: SandboxContext, takerOrderId: string, to: 'MINED' | 'CONFI
   const makerIds = new Set(taker.makerMatches.map((m) => m.orderId));
   const makers = [...makerIds].map((id) => orderById(state, id)).filter((o): o is OrderRecord => o !== undefined);
   // Each order's record of this trade advances; order-level fields follow only its latest trade.
-  commit(state, { type: 'settlement', at, tradeEventId: tradeId, takerOrderId: taker.id, makerOrderIds: makers.map((o) => o.id), to, txHash: hash });
+  commit(state, {
+    type: 'settlement',
+    at,
+    tradeEventId: tradeId,
+    takerOrderId: taker.id,
+    makerOrderIds: makers.map((o) => o.id),
+    to,
+    txHash: hash,
+  });
   ctx.persist();
   for (const e of settlementEvents(to, taker, market, nowIso, makers)) ctx.emit(e);
   return true;

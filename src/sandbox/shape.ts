@@ -7,7 +7,10 @@ import type { LogEntry, PutCollection, SandboxState } from './types.js';
 
 /** A value that does not have the expected shape; `path` names the field (orders[3].price). */
 export class ShapeError extends Error {
-  constructor(readonly path: string, readonly expected: string) {
+  constructor(
+    readonly path: string,
+    readonly expected: string,
+  ) {
     super(`${path || 'the entry'} should be ${expected}`);
   }
 }
@@ -35,27 +38,39 @@ const bool: Check = (v, p) => {
 const anyObj: Check = (v, p) => {
   if (!isObj(v)) throw new ShapeError(p, 'an object');
 };
-const nul = (c: Check): Check => (v, p) => {
-  if (v !== null) c(v, p);
-};
-const opt = (c: Check): Check => (v, p) => {
-  if (v !== undefined) c(v, p);
-};
-const oneOf = (...values: readonly (string | number)[]): Check => (v, p) => {
-  if (!values.includes(v as string | number)) throw new ShapeError(p, `one of ${values.map((x) => JSON.stringify(x)).join(', ')}`);
-};
-const arr = (c: Check): Check => (v, p) => {
-  if (!Array.isArray(v)) throw new ShapeError(p, 'a list');
-  v.forEach((x, i) => c(x, at(p, i)));
-};
-const rec = (c: Check): Check => (v, p) => {
-  if (!isObj(v)) throw new ShapeError(p, 'an object');
-  for (const [k, x] of Object.entries(v)) c(x, at(p, k));
-};
-const obj = (fields: Record<string, Check>): Check => (v, p) => {
-  if (!isObj(v)) throw new ShapeError(p, 'an object');
-  for (const [k, c] of Object.entries(fields)) c(v[k], at(p, k));
-};
+const nul =
+  (c: Check): Check =>
+  (v, p) => {
+    if (v !== null) c(v, p);
+  };
+const opt =
+  (c: Check): Check =>
+  (v, p) => {
+    if (v !== undefined) c(v, p);
+  };
+const oneOf =
+  (...values: readonly (string | number)[]): Check =>
+  (v, p) => {
+    if (!values.includes(v as string | number)) throw new ShapeError(p, `one of ${values.map((x) => JSON.stringify(x)).join(', ')}`);
+  };
+const arr =
+  (c: Check): Check =>
+  (v, p) => {
+    if (!Array.isArray(v)) throw new ShapeError(p, 'a list');
+    v.forEach((x, i) => c(x, at(p, i)));
+  };
+const rec =
+  (c: Check): Check =>
+  (v, p) => {
+    if (!isObj(v)) throw new ShapeError(p, 'an object');
+    for (const [k, x] of Object.entries(v)) c(x, at(p, k));
+  };
+const obj =
+  (fields: Record<string, Check>): Check =>
+  (v, p) => {
+    if (!isObj(v)) throw new ShapeError(p, 'an object');
+    for (const [k, c] of Object.entries(fields)) c(v[k], at(p, k));
+  };
 
 const SETTLEMENT = ['UNMATCHED', 'MATCHED', 'MINED', 'CONFIRMED', 'RETRYING', 'FAILED', 'CANCELED'] as const;
 
@@ -71,7 +86,16 @@ const profile = obj({
   createdAt: str,
 });
 /** A token as stored: its secret is usually left out (derived again on load). */
-const token = obj({ tokenId: str, secret: opt(str), profileId: int, scopes: arr(str), label: nul(str), createdAt: str, lastUsedAt: nul(str), revokedAt: nul(str) });
+const token = obj({
+  tokenId: str,
+  secret: opt(str),
+  profileId: int,
+  scopes: arr(str),
+  label: nul(str),
+  createdAt: str,
+  lastUsedAt: nul(str),
+  revokedAt: nul(str),
+});
 const apiKey = obj({ key: str, profileId: int });
 const identityToken = obj({ token: str, profileId: int });
 const position = obj({ shares: big, locked: big, cost: big, realisedPnl: big });
@@ -93,7 +117,17 @@ const market = obj({
   lastTradePrice: nul(big),
   priceHistory: arr(obj({ t: num, price: big })),
 });
-const orderTrade = obj({ id: str, role: oneOf('taker', 'maker'), tradeEventId: str, takerOrderId: str, matchedSize: str, price: str, settlementStatus: oneOf(...SETTLEMENT), txHash: nul(str), createdAt: str });
+const orderTrade = obj({
+  id: str,
+  role: oneOf('taker', 'maker'),
+  tradeEventId: str,
+  takerOrderId: str,
+  matchedSize: str,
+  price: str,
+  settlementStatus: oneOf(...SETTLEMENT),
+  txHash: nul(str),
+  createdAt: str,
+});
 const order = obj({
   id: str,
   clientOrderId: nul(str),
@@ -121,10 +155,30 @@ const order = obj({
   txHash: nul(str),
   trades: opt(arr(orderTrade)),
 });
-const ledgerEntry = obj({ kind: oneOf('deposit', 'withdrawal', 'grant', 'trade', 'redemption'), at: str, usdc: big, shares: opt(big), fee: opt(big), cost: opt(big) });
-const allowanceTarget = obj({ type: oneOf('USDC_ALLOWANCE', 'CTF_APPROVAL'), label: str, status: oneOf('confirmed', 'missing', 'submitted', 'failed') });
+const ledgerEntry = obj({
+  kind: oneOf('deposit', 'withdrawal', 'grant', 'trade', 'redemption'),
+  at: str,
+  usdc: big,
+  shares: opt(big),
+  fee: opt(big),
+  cost: opt(big),
+});
+const allowanceTarget = obj({
+  type: oneOf('USDC_ALLOWANCE', 'CTF_APPROVAL'),
+  label: str,
+  status: oneOf('confirmed', 'missing', 'submitted', 'failed'),
+});
 const withdrawalAddress = obj({ id: str, profileId: int, destinationAddress: str, label: str, createdAt: str, deletedAt: nul(str) });
-const fill = obj({ makerOrderId: str, kind: oneOf('direct', 'mint', 'merge'), size: big, makerPrice: big, takerPrice: big, makerUsd: big, takerUsd: big, matchId: str });
+const fill = obj({
+  makerOrderId: str,
+  kind: oneOf('direct', 'mint', 'merge'),
+  size: big,
+  makerPrice: big,
+  takerPrice: big,
+  makerUsd: big,
+  takerUsd: big,
+  matchId: str,
+});
 const serverKeyValue: Check = (v, p) => {
   // Logs written now hold null here (the key itself is in server.key); older ones the hex key.
   if (v !== null && (typeof v !== 'string' || !/^[0-9a-f]{64}$/.test(v))) throw new ShapeError(p, 'null or a 64-digit hex key');
@@ -136,7 +190,14 @@ const RECORD_KEY: Record<PutCollection, string> = { tokens: 'tokenId', profiles:
 const EVENTS: Record<string, Check> = {
   seed: obj({ at: num }),
   reset: obj({ at: num }),
-  'order.placed': obj({ at: num, order, fills: arr(fill), stpCanceled: arr(str), totals: obj({ contracts: big, usdGross: big, usdFee: big, usdNet: big }), feed: nul(anyObj) }),
+  'order.placed': obj({
+    at: num,
+    order,
+    fills: arr(fill),
+    stpCanceled: arr(str),
+    totals: obj({ contracts: big, usdGross: big, usdFee: big, usdNet: big }),
+    feed: nul(anyObj),
+  }),
   'order.cancelled': obj({ at: num, orderId: str }),
   'market.created': obj({ at: num, market }),
   allowances: obj({ at: num, profileId: int, targets: arr(allowanceTarget) }),
@@ -145,7 +206,13 @@ const EVENTS: Record<string, Check> = {
   'funds.deposited': obj({ at: num, profileId: int, amount: big, txHash: str }),
   'funds.withdrawn': obj({ at: num, profileId: int, amount: big, token: str, destination: str, txHash: str }),
   'market.resolved': obj({ at: num, slug: str, winningOutcomeIndex: oneOf(0, 1), payoutPosted: bool, txHash: str, canceled: arr(str) }),
-  'position.redeemed': obj({ at: num, profileId: int, conditionId: str, payouts: arr(obj({ tokenId: str, shares: big, usdc: big })), txHash: str }),
+  'position.redeemed': obj({
+    at: num,
+    profileId: int,
+    conditionId: str,
+    payouts: arr(obj({ tokenId: str, shares: big, usdc: big })),
+    txHash: str,
+  }),
   'allowlist.added': obj({ entry: withdrawalAddress }),
   'allowlist.removed': obj({ id: str, at: str }),
   put: (v, p) => {

@@ -57,7 +57,14 @@ export const DEFAULT_SIMULATE_RATE = 4;
 const clampPrice = (p: bigint): bigint => (p < 20n * PRICE_TICK ? 20n * PRICE_TICK : p > 980n * PRICE_TICK ? 980n * PRICE_TICK : p);
 
 function tradable(m: MarketRecord, now: number): boolean {
-  return m.tradeType === 'clob' && m.status === 'FUNDED' && !m.expired && m.expirationTimestamp > now && m.positionIds !== null && m.winningOutcomeIndex === null;
+  return (
+    m.tradeType === 'clob' &&
+    m.status === 'FUNDED' &&
+    !m.expired &&
+    m.expirationTimestamp > now &&
+    m.positionIds !== null &&
+    m.winningOutcomeIndex === null
+  );
 }
 
 /** Starts the simulator on a running sandbox context. */
@@ -88,7 +95,15 @@ export function startSimulator(ctx: SandboxContext, opts: SimulateOptions = {}):
     const at = ctx.now();
     for (const b of SIM_BOTS) {
       if (!s.profiles.some((p) => p.id === b.id)) {
-        const p: Profile = { id: b.id, name: b.name, role: b.role === 'quoter' ? 'market_maker' : 'trader', address: b.address, feeRateBps: b.role === 'quoter' ? 0 : 300, displayName: b.name, createdAt: new Date(at).toISOString() };
+        const p: Profile = {
+          id: b.id,
+          name: b.name,
+          role: b.role === 'quoter' ? 'market_maker' : 'trader',
+          address: b.address,
+          feeRateBps: b.role === 'quoter' ? 0 : 300,
+          displayName: b.name,
+          createdAt: new Date(at).toISOString(),
+        };
         s.profiles.push(p); // logged as a whole-record `put` at the next commit
         commit(s, { type: 'deposit', at, profileId: b.id, usdc: BOT_FUNDING });
       }
@@ -102,7 +117,12 @@ export function startSimulator(ctx: SandboxContext, opts: SimulateOptions = {}):
     commit(s, { type: 'deposit', at: ctx.now(), profileId, usdc: BOT_FUNDING });
   };
 
-  const place = (s: SandboxState, input: Omit<SubmitInput, 'signedOrder' | 'makerAmount' | 'takerAmount' | 'clientOrderId' | 'feeRateBps' | 'postOnly'> & { postOnly?: boolean }): string | null => {
+  const place = (
+    s: SandboxState,
+    input: Omit<SubmitInput, 'signedOrder' | 'makerAmount' | 'takerAmount' | 'clientOrderId' | 'feeRateBps' | 'postOnly'> & {
+      postOnly?: boolean;
+    },
+  ): string | null => {
     const owner = s.profiles.find((p) => p.id === input.ownerId);
     if (!owner || input.price === null) return null;
     const collateral = input.side === 'BUY' ? buyLock(input.size, input.price) : (input.size * input.price) / ONE;
@@ -118,7 +138,19 @@ export function startSimulator(ctx: SandboxContext, opts: SimulateOptions = {}):
         takerAmount,
         clientOrderId: `sim-${tag}-${seq}`,
         feeRateBps: owner.feeRateBps,
-        signedOrder: { maker: owner.address, signer: owner.address, tokenId: input.tokenId, makerAmount: makerAmount.toString(), takerAmount: takerAmount.toString(), side: input.side === 'BUY' ? 0 : 1, price: Number(input.price) / 1e6, feeRateBps: owner.feeRateBps, signatureType: 0, signature: null, simulated: true },
+        signedOrder: {
+          maker: owner.address,
+          signer: owner.address,
+          tokenId: input.tokenId,
+          makerAmount: makerAmount.toString(),
+          takerAmount: takerAmount.toString(),
+          side: input.side === 'BUY' ? 0 : 1,
+          price: Number(input.price) / 1e6,
+          feeRateBps: owner.feeRateBps,
+          signatureType: 0,
+          signature: null,
+          simulated: true,
+        },
       },
       ctx.now(),
     );
@@ -157,7 +189,16 @@ export function startSimulator(ctx: SandboxContext, opts: SimulateOptions = {}):
     if (!bid && yesPrice <= mid - 5n * PRICE_TICK) yesPrice = clampPrice(mid + PRICE_TICK);
     const size = BigInt(between(5, 60)) * ONE;
     // A bid is a BUY YES at p; an ask is a BUY NO at 1 − p: quoters need USDC only.
-    const id = place(s, { ownerId: owner, marketSlug: m.slug, tokenId: bid ? yes : no, side: 'BUY', orderType: 'GTC', price: bid ? yesPrice : ONE - yesPrice, size, postOnly: true });
+    const id = place(s, {
+      ownerId: owner,
+      marketSlug: m.slug,
+      tokenId: bid ? yes : no,
+      side: 'BUY',
+      orderType: 'GTC',
+      price: bid ? yesPrice : ONE - yesPrice,
+      size,
+      postOnly: true,
+    });
     if (id !== null) live.push(id);
     quotes.set(key, live);
   };

@@ -111,21 +111,24 @@ export function createStreams(deps: StreamsDeps): Streams {
       const at = c.seen.get(eventId);
       if (at !== undefined && now - at < DEDUP_WINDOW_MS) return;
       c.seen.set(eventId, now);
-      if (c.seen.size > 20_000) for (const [k, t] of c.seen) {
-        if (now - t < DEDUP_WINDOW_MS) break;
-        c.seen.delete(k);
-      }
+      if (c.seen.size > 20_000)
+        for (const [k, t] of c.seen) {
+          if (now - t < DEDUP_WINDOW_MS) break;
+          c.seen.delete(k);
+        }
     }
     c.socket.emit(event, payload);
   };
 
   // ---- recipients ----
-  const parentOf = (state: SandboxState, profileId: number): number | undefined => state.profiles.find((p) => p.id === profileId)?.parentProfileId;
+  const parentOf = (state: SandboxState, profileId: number): number | undefined =>
+    state.profiles.find((p) => p.id === profileId)?.parentProfileId;
   /** Sockets that get a profile's private events: its own and its partner's. */
   const privateConns = (state: SandboxState, profileId: number, want: (c: Conn) => boolean): Conn[] => {
     const parent = parentOf(state, profileId);
     const res: Conn[] = [];
-    for (const c of conns.values()) if (c.profileId !== null && (c.profileId === profileId || (parent !== undefined && c.profileId === parent)) && want(c)) res.push(c);
+    for (const c of conns.values())
+      if (c.profileId !== null && (c.profileId === profileId || (parent !== undefined && c.profileId === parent)) && want(c)) res.push(c);
     return res;
   };
 
@@ -169,7 +172,14 @@ export function createStreams(deps: StreamsDeps): Streams {
   };
 
   /** SETTLEMENT orderEvents of one trade: one for the taker, one per maker order (fee 0). */
-  const settlement = (state: SandboxState, type: 'MATCHED' | 'MINED' | 'FAILED', taker: OrderRecord, market: MarketRecord, at: number, txHash: string | null): void => {
+  const settlement = (
+    state: SandboxState,
+    type: 'MATCHED' | 'MINED' | 'FAILED',
+    taker: OrderRecord,
+    market: MarketRecord,
+    at: number,
+    txHash: string | null,
+  ): void => {
     const totals = (taker.execution['totalsRaw'] ?? {}) as Record<string, string>;
     const tradeEventId = String(taker.execution['tradeEventId'] ?? taker.tradeEventId ?? '');
     const base: Record<string, unknown> = {
@@ -200,7 +210,12 @@ export function createStreams(deps: StreamsDeps): Streams {
       feeAmountContracts: '0',
       configuredFeeRateBps: taker.execution['feeRateBps'],
       effectiveFeeBps: taker.execution['effectiveFeeBps'],
-      makerMatches: taker.makerMatches.map((mm) => ({ account: addressOf(state, mm.ownerId), matchedSize: mm.matchedSize, orderId: mm.orderId, price: mm.price })),
+      makerMatches: taker.makerMatches.map((mm) => ({
+        account: addressOf(state, mm.ownerId),
+        matchedSize: mm.matchedSize,
+        orderId: mm.orderId,
+        price: mm.price,
+      })),
     });
     for (const mm of taker.makerMatches) {
       const m = orderById(state, mm.orderId);
@@ -232,14 +247,26 @@ export function createStreams(deps: StreamsDeps): Streams {
       type: market.tradeType === 'amm' ? 'AMM' : 'CLOB',
       positions: ids.map((tokenId, i) => {
         const p = acct?.positions[tokenId];
-        return { tokenId, outcome: i === 0 ? 'YES' : 'NO', outcomeIndex: i, balance: (p?.shares ?? 0n).toString(), locked: (p?.locked ?? 0n).toString() };
+        return {
+          tokenId,
+          outcome: i === 0 ? 'YES' : 'NO',
+          outcomeIndex: i,
+          balance: (p?.shares ?? 0n).toString(),
+          locked: (p?.locked ?? 0n).toString(),
+        };
       }),
       timestamp: new Date(at).toISOString(),
     };
   };
 
   const positionChanged = (state: SandboxState, profileId: number, market: MarketRecord, at: number): void => {
-    const targets = privateConns(state, profileId, (c) => c.positions !== null && (c.positions.size === 0 || c.positions.has(market.slug) || (market.address !== null && c.positions.has(market.address))));
+    const targets = privateConns(
+      state,
+      profileId,
+      (c) =>
+        c.positions !== null &&
+        (c.positions.size === 0 || c.positions.has(market.slug) || (market.address !== null && c.positions.has(market.address))),
+    );
     if (targets.length === 0) return;
     const payload = positionsPayload(state, profileId, market, at);
     out(() => {
@@ -252,10 +279,16 @@ export function createStreams(deps: StreamsDeps): Streams {
     const legs: { o: OrderRecord; contracts: string; usd: string; price: string }[] = [];
     const contracts = BigInt(totals['contractsGross'] ?? '0');
     const usd = BigInt(totals['usdGross'] ?? '0');
-    legs.push({ o: taker, contracts: contracts.toString(), usd: usd.toString(), price: contracts > 0n ? formatRaw((usd * ONE) / contracts) : '0' });
+    legs.push({
+      o: taker,
+      contracts: contracts.toString(),
+      usd: usd.toString(),
+      price: contracts > 0n ? formatRaw((usd * ONE) / contracts) : '0',
+    });
     for (const mm of taker.makerMatches) {
       const m = orderById(state, mm.orderId);
-      if (m) legs.push({ o: m, contracts: mm.matchedSize, usd: ((BigInt(mm.matchedSize) * (m.price ?? 0n)) / ONE).toString(), price: mm.price });
+      if (m)
+        legs.push({ o: m, contracts: mm.matchedSize, usd: ((BigInt(mm.matchedSize) * (m.price ?? 0n)) / ONE).toString(), price: mm.price });
     }
     for (const leg of legs) {
       const targets = privateConns(state, leg.o.ownerId, (c) => c.tx);
@@ -376,7 +409,11 @@ export function createStreams(deps: StreamsDeps): Streams {
           if (left > 0n) shadow.remaining.set(m.id, left);
           else shadow.remaining.delete(m.id);
           touched.add(m.ownerId);
-          orderEvent(state, m.ownerId, left === 0n ? ome('EXECUTION', m, market, 0n, e.at, e.seq, { status: 'FILLED' }) : ome('UPDATE', m, market, left, e.at, e.seq));
+          orderEvent(
+            state,
+            m.ownerId,
+            left === 0n ? ome('EXECUTION', m, market, 0n, e.at, e.seq, { status: 'FILLED' }) : ome('UPDATE', m, market, left, e.at, e.seq),
+          );
         }
         const matched = e.totals.contracts > 0n;
         if (o.status === 'LIVE') {
@@ -421,7 +458,14 @@ export function createStreams(deps: StreamsDeps): Streams {
         const m = e.market;
         lastPrice.set(m.slug, m.lastTradePrice);
         const categoryIds = (m.extra['categoryIds'] as number[] | undefined) ?? [];
-        lifecycle(['market.created', 'marketCreated'], { slug: m.slug, title: m.title, type: m.tradeType === 'amm' ? 'AMM' : 'CLOB', ...(m.groupSlug ? { groupSlug: m.groupSlug } : {}), categoryIds, createdAt: m.createdAt });
+        lifecycle(['market.created', 'marketCreated'], {
+          slug: m.slug,
+          title: m.title,
+          type: m.tradeType === 'amm' ? 'AMM' : 'CLOB',
+          ...(m.groupSlug ? { groupSlug: m.groupSlug } : {}),
+          categoryIds,
+          createdAt: m.createdAt,
+        });
         return;
       }
       case 'market.resolved': {
@@ -432,7 +476,13 @@ export function createStreams(deps: StreamsDeps): Streams {
           shadow.remaining.delete(id);
           if (x && m) orderEvent(state, x.ownerId, ome('CANCELLATION', x, m, left, e.at, e.seq, { reason: 'MARKET_RESOLVED' }));
         }
-        lifecycle(['market.resolved', 'marketResolved'], { slug: e.slug, type: m?.tradeType === 'amm' ? 'AMM' : 'CLOB', winningOutcome: e.winningOutcomeIndex === 0 ? 'YES' : 'NO', winningIndex: e.winningOutcomeIndex, resolutionDate: new Date(e.at).toISOString() });
+        lifecycle(['market.resolved', 'marketResolved'], {
+          slug: e.slug,
+          type: m?.tradeType === 'amm' ? 'AMM' : 'CLOB',
+          winningOutcome: e.winningOutcomeIndex === 0 ? 'YES' : 'NO',
+          winningIndex: e.winningOutcomeIndex,
+          resolutionDate: new Date(e.at).toISOString(),
+        });
         if (e.canceled.length > 0) touchBook(e.slug);
         return;
       }
@@ -448,10 +498,30 @@ export function createStreams(deps: StreamsDeps): Streams {
 
   const onConnection = (socket: Socket): void => {
     const h = socket.handshake.headers as Record<string, string | string[] | undefined>;
-    const c: Conn = { socket, profileId: null, authError: null, handshakeTimestamp: header(h, 'lmts-timestamp') ?? null, connectedAt: new Date().toISOString(), prices: new Set(), orders: false, positions: null, tx: false, lifecycle: false, seen: new Map() };
+    const c: Conn = {
+      socket,
+      profileId: null,
+      authError: null,
+      handshakeTimestamp: header(h, 'lmts-timestamp') ?? null,
+      connectedAt: new Date().toISOString(),
+      prices: new Set(),
+      orders: false,
+      positions: null,
+      tx: false,
+      lifecycle: false,
+      seen: new Map(),
+    };
     if (header(h, 'lmts-api-key') !== undefined || header(h, 'x-api-key') !== undefined) {
       // The clock-skew fault moves the server's clock for the handshake too, as for HTTP requests.
-      const a = authenticate(ctx.state, { kind: 'token', scopes: ['trading'], legacy: true, identity: false }, h, 'GET', HANDSHAKE_TARGET, '', ctx.now() + (faults.clockSkewMs ?? 0));
+      const a = authenticate(
+        ctx.state,
+        { kind: 'token', scopes: ['trading'], legacy: true, identity: false },
+        h,
+        'GET',
+        HANDSHAKE_TARGET,
+        '',
+        ctx.now() + (faults.clockSkewMs ?? 0),
+      );
       if (a.ok && a.auth) c.profileId = a.auth.profileId;
       else if (!a.ok) c.authError = a.message;
     }
@@ -464,10 +534,18 @@ export function createStreams(deps: StreamsDeps): Streams {
     socket.on('subscribe_market_prices', (opts: unknown) => {
       const wanted = slugList(opts);
       const state = ctx.state;
-      const known = wanted.map((k) => state.markets.find((m) => m.slug === k || (m.address !== null && m.address === k))).filter((m): m is MarketRecord => m !== undefined);
+      const known = wanted
+        .map((k) => state.markets.find((m) => m.slug === k || (m.address !== null && m.address === k)))
+        .filter((m): m is MarketRecord => m !== undefined);
       c.prices = new Set(known.map((m) => m.slug)); // replaces the previous set
       const snaps = known.map((m) => bookPayload(state, m.slug));
-      const ack = { message: 'Successfully subscribed to market price updates', markets: { slugs: known.filter((m) => m.address === null).map((m) => m.slug), addresses: known.filter((m) => m.address !== null).map((m) => m.address) } };
+      const ack = {
+        message: 'Successfully subscribed to market price updates',
+        markets: {
+          slugs: known.filter((m) => m.address === null).map((m) => m.slug),
+          addresses: known.filter((m) => m.address !== null).map((m) => m.address),
+        },
+      };
       out(() => {
         socket.emit('system', ack);
         for (const s of snaps) if (s) socket.emit('orderbookUpdate', s);
@@ -484,7 +562,12 @@ export function createStreams(deps: StreamsDeps): Streams {
       priv('subscribe_positions', () => {
         const wanted = slugList(opts);
         c.positions = new Set(wanted);
-        out(() => socket.emit('system', { message: 'Successfully subscribed to position updates', markets: { addresses: wanted.filter((w) => w.startsWith('0x')), slugs: wanted.filter((w) => !w.startsWith('0x')) } }));
+        out(() =>
+          socket.emit('system', {
+            message: 'Successfully subscribed to position updates',
+            markets: { addresses: wanted.filter((w) => w.startsWith('0x')), slugs: wanted.filter((w) => !w.startsWith('0x')) },
+          }),
+        );
       })(),
     );
     socket.on(
@@ -529,7 +612,13 @@ export function createStreams(deps: StreamsDeps): Streams {
             authError: c.authError,
             handshakeTimestamp: c.handshakeTimestamp,
             connectedAt: c.connectedAt,
-            subscriptions: { prices: [...c.prices], orders: c.orders, positions: c.positions ? [...c.positions] : null, tx: c.tx, lifecycle: c.lifecycle },
+            subscriptions: {
+              prices: [...c.prices],
+              orders: c.orders,
+              positions: c.positions ? [...c.positions] : null,
+              tx: c.tx,
+              lifecycle: c.lifecycle,
+            },
           })),
         }),
       },

@@ -9,14 +9,7 @@ export type Scope = 'trading' | 'account_creation' | 'delegated_signing' | 'with
 export type Outcome = 'YES' | 'NO';
 export type Side = 'BUY' | 'SELL';
 export type OrderType = 'GTC' | 'FOK' | 'FAK';
-export type SettlementStatus =
-  | 'UNMATCHED'
-  | 'MATCHED'
-  | 'MINED'
-  | 'CONFIRMED'
-  | 'RETRYING'
-  | 'FAILED'
-  | 'CANCELED';
+export type SettlementStatus = 'UNMATCHED' | 'MATCHED' | 'MINED' | 'CONFIRMED' | 'RETRYING' | 'FAILED' | 'CANCELED';
 export type OrderStatus = 'LIVE' | 'MATCHED' | 'CANCELED' | 'UNMATCHED';
 
 export interface Profile {
@@ -293,7 +286,15 @@ export type StateEvent =
   | { type: 'allowances'; at: number; profileId: number; targets: AllowanceTarget[] }
   /** USDC credited to a profile (the admin fund route). */
   | { type: 'deposit'; at: number; profileId: number; usdc: bigint }
-  | { type: 'settlement'; at: number; tradeEventId: string; takerOrderId: string; makerOrderIds: string[]; to: 'MINED' | 'CONFIRMED'; txHash: string }
+  | {
+      type: 'settlement';
+      at: number;
+      tradeEventId: string;
+      takerOrderId: string;
+      makerOrderIds: string[];
+      to: 'MINED' | 'CONFIRMED';
+      txHash: string;
+    }
   | { type: 'funds.deposited'; at: number; profileId: number; amount: bigint; txHash: string }
   | { type: 'funds.withdrawn'; at: number; profileId: number; amount: bigint; token: string; destination: string; txHash: string }
   | {

@@ -49,13 +49,21 @@ interface View {
 }
 
 /** An HMAC-signed request as the exchange's clients send it (node:crypto, not pm's code). */
-async function call(s: SandboxHandle, method: string, target: string, token: Tok, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+async function call(
+  s: SandboxHandle,
+  method: string,
+  target: string,
+  token: Tok,
+  body?: unknown,
+): Promise<{ status: number; json: Record<string, unknown> }> {
   const text = body === undefined ? '' : JSON.stringify(body);
   const ts = new Date().toISOString();
   const headers: Record<string, string> = {
     'lmts-api-key': token.tokenId,
     'lmts-timestamp': ts,
-    'lmts-signature': createHmac('sha256', Buffer.from(token.secret, 'base64')).update(`${ts}\n${method}\n${target}\n${text}`).digest('base64'),
+    'lmts-signature': createHmac('sha256', Buffer.from(token.secret, 'base64'))
+      .update(`${ts}\n${method}\n${target}\n${text}`)
+      .digest('base64'),
     ...(text ? { 'content-type': 'application/json' } : {}),
   };
   const res = await fetch(`${s.baseUrl}${target}`, { method, headers, ...(text ? { body: text } : {}) });
@@ -67,7 +75,8 @@ const partnerTok = (s: SandboxHandle): Tok => {
   if (!a) throw new Error('no partner');
   return a.token;
 };
-const admin = (s: SandboxHandle, path: string, body: unknown) => fetch(`${s.baseUrl}/__sandbox/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const admin = (s: SandboxHandle, path: string, body: unknown) =>
+  fetch(`${s.baseUrl}/__sandbox/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 /** No per-token pacing and no retry lock delay: these tests are about the chain. */
 async function quiet(s: SandboxHandle, sim: Record<string, number> = {}): Promise<void> {
   expect((await admin(s, 'faults', { rateLimit: false })).status).toBe(200);
@@ -117,7 +126,26 @@ describe('server-wallet allowance targets on a real chain', () => {
     expect((await admin(s, 'fund', { profileId: child.profileId, amount: '50000000' })).status).toBe(200);
     const yes = s.ctx.state.markets.find((m) => m.slug === 'btc-100k-2026')?.positionIds?.[0] ?? '';
     const ZERO = '0x0000000000000000000000000000000000000000';
-    const order = { order: { salt: 7, maker: ZERO, signer: ZERO, taker: ZERO, tokenId: yes, makerAmount: 2_000_000, takerAmount: 5_000_000, expiration: '0', nonce: 0, side: 0, signatureType: 0, price: 0.4 }, orderType: 'GTC', marketSlug: 'btc-100k-2026', ownerId: child.profileId, onBehalfOf: child.profileId };
+    const order = {
+      order: {
+        salt: 7,
+        maker: ZERO,
+        signer: ZERO,
+        taker: ZERO,
+        tokenId: yes,
+        makerAmount: 2_000_000,
+        takerAmount: 5_000_000,
+        expiration: '0',
+        nonce: 0,
+        side: 0,
+        signatureType: 0,
+        price: 0.4,
+      },
+      orderType: 'GTC',
+      marketSlug: 'btc-100k-2026',
+      ownerId: child.profileId,
+      onBehalfOf: child.profileId,
+    };
     const early = await call(s, 'POST', '/orders', partnerTok(s), order);
     expect(early.status).toBe(400);
     expect(early.json['message']).toMatch(/usdc:ctf-exchange missing/);
@@ -142,10 +170,22 @@ describe('server-wallet allowance targets on a real chain', () => {
 
     // The wallet revokes one approval on chain: the exchange's view follows.
     const key = s.ctx.state.profiles.find((p) => p.id === child.profileId)?.privateKey as Hex;
-    const chain = defineChain({ id: 31337, name: 'anvil', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [anvil.rpcUrl] } } });
+    const chain = defineChain({
+      id: 31337,
+      name: 'anvil',
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [anvil.rpcUrl] } },
+    });
     const w = createWalletClient({ account: privateKeyToAccount(key), chain, transport: http(anvil.rpcUrl) });
     const adapter = sent.targets.find((t) => t.label === 'ctf:negrisk-adapter')?.spenderOrOperator as Hex;
-    await anvil.client.waitForTransactionReceipt({ hash: await w.writeContract({ address: c.conditionalTokens, abi: TestCTF.abi, functionName: 'setApprovalForAll', args: [adapter, false] }) });
+    await anvil.client.waitForTransactionReceipt({
+      hash: await w.writeContract({
+        address: c.conditionalTokens,
+        abi: TestCTF.abi,
+        functionName: 'setApprovalForAll',
+        args: [adapter, false],
+      }),
+    });
     const revoked = await view(s, child.profileId);
     expect(revoked.targets.find((t) => t.label === 'ctf:negrisk-adapter')).toMatchObject({ status: 'missing', confirmed: false });
     expect(revoked.ready).toBe(false);
@@ -178,7 +218,8 @@ describe('server-wallet allowance targets on a real chain', () => {
     const s = (sb = await startSandbox({ port: 0, dataDir: null }));
     await quiet(s, { confirmAfterMs: 100 });
     const child = await serverChild(s, 'sim-1');
-    const r = (await call(s, 'POST', `/profiles/partner-accounts/${child.profileId}/allowances/retry`, partnerTok(s), {})).json as unknown as View;
+    const r = (await call(s, 'POST', `/profiles/partner-accounts/${child.profileId}/allowances/retry`, partnerTok(s), {}))
+      .json as unknown as View;
     expect(r.summary).toMatchObject({ submitted: 5 });
     expect((await view(s, child.profileId)).summary).toMatchObject({ submitted: 5 });
     await new Promise((res) => setTimeout(res, 150));
@@ -192,7 +233,14 @@ describe('sandbox reset with a chain', () => {
   const envOf = (s: SandboxHandle, h: string): Record<string, string> => {
     const a = s.info.accounts.find((x) => x.name === 'alice');
     if (!a) throw new Error('no alice');
-    return { PM_HOME: h, PM_BASE_URL: s.baseUrl, PM_TOKEN_ID: a.token.tokenId, PM_TOKEN_SECRET: a.token.secret, PM_PRIVATE_KEY: a.privateKey, PM_PACE: 'off' };
+    return {
+      PM_HOME: h,
+      PM_BASE_URL: s.baseUrl,
+      PM_TOKEN_ID: a.token.tokenId,
+      PM_TOKEN_SECRET: a.token.secret,
+      PM_PRIVATE_KEY: a.privateKey,
+      PM_PACE: 'off',
+    };
   };
   const missing = async (env: Record<string, string>): Promise<number> => {
     const r = await runPm(['--json', 'approve', 'check', 'btc-100k-2026'], { env });
@@ -243,8 +291,21 @@ describe('sandbox reset with a chain', () => {
     expect((await admin(s, 'reset', {})).status).toBe(200);
     expect(s.info.contracts).toEqual(c);
     expect(await anvil.usdcBalance(c.usdc, alice?.address as Hex)).toBe(10_000n * ONE); // the seed
-    expect(await anvil.usdcAllowance(c.usdc, alice?.address as Hex, s.ctx.state.markets.find((m) => m.slug === 'btc-100k-2026')?.venue?.exchange as Hex)).toBe(0n);
+    expect(
+      await anvil.usdcAllowance(
+        c.usdc,
+        alice?.address as Hex,
+        s.ctx.state.markets.find((m) => m.slug === 'btc-100k-2026')?.venue?.exchange as Hex,
+      ),
+    ).toBe(0n);
     expect(await missing(env)).toBe(2);
-    expect(await anvil.client.readContract({ address: c.usdc, abi: TestUSDC.abi, functionName: 'balanceOf', args: [s.info.accounts.find((x) => x.name === 'bob')?.address as Hex] })).toBe(1_000_000n * ONE);
+    expect(
+      await anvil.client.readContract({
+        address: c.usdc,
+        abi: TestUSDC.abi,
+        functionName: 'balanceOf',
+        args: [s.info.accounts.find((x) => x.name === 'bob')?.address as Hex],
+      }),
+    ).toBe(1_000_000n * ONE);
   });
 });

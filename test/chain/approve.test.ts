@@ -25,10 +25,18 @@ async function chainSandbox(): Promise<SandboxHandle> {
 function envOf(s: SandboxHandle, name: string): Record<string, string> {
   const a = s.info.accounts.find((x) => x.name === name);
   if (!a) throw new Error(`no ${name}`);
-  return { PM_HOME: home, PM_BASE_URL: s.baseUrl, PM_TOKEN_ID: a.token.tokenId, PM_TOKEN_SECRET: a.token.secret, PM_PRIVATE_KEY: a.privateKey, PM_PACE: 'off' };
+  return {
+    PM_HOME: home,
+    PM_BASE_URL: s.baseUrl,
+    PM_TOKEN_ID: a.token.tokenId,
+    PM_TOKEN_SECRET: a.token.secret,
+    PM_PRIVATE_KEY: a.privateKey,
+    PM_PACE: 'off',
+  };
 }
 const addr = (s: SandboxHandle, name: string): Hex => s.info.accounts.find((x) => x.name === name)?.address as Hex;
-const venue = (s: SandboxHandle, slug: string) => s.ctx.state.markets.find((m) => m.slug === slug)?.venue as { exchange: Hex; adapter: Hex | null };
+const venue = (s: SandboxHandle, slug: string) =>
+  s.ctx.state.markets.find((m) => m.slug === slug)?.venue as { exchange: Hex; adapter: Hex | null };
 
 interface CheckJson {
   approvals: { type: string; target: string; spender: string; requiredFor: string; status: string }[];
@@ -76,7 +84,10 @@ describe('pm approve', () => {
 
     const sell = await runPm(['--json', '--yes', 'approve', 'set', 'us-election-2028-democrat', '--side', 'sell'], { env });
     expect(sell.code).toBe(0);
-    expect(sell.json<SetJson>().sent.map((t) => t.what)).toEqual([expect.stringContaining('setApprovalForAll(exchange'), expect.stringContaining('setApprovalForAll(adapter')]);
+    expect(sell.json<SetJson>().sent.map((t) => t.what)).toEqual([
+      expect.stringContaining('setApprovalForAll(exchange'),
+      expect.stringContaining('setApprovalForAll(adapter'),
+    ]);
     // With --json the progress lines ("sending 1/2 …", "confirmed in block …") stay off stderr.
     expect(sell.stderr).toBe('');
     expect(await anvil.ctfApproved(ctf, alice, v.exchange)).toBe(true);
@@ -167,9 +178,16 @@ describe('pm balance and pm redeem-onchain', () => {
     expect(early.code).toBe(2);
     expect(early.stderr).toContain('not posted on chain');
 
-    const res = await fetch(`${s.baseUrl}/__sandbox/markets/btc-100k-2026/resolve`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ winner: 'YES' }) });
+    const res = await fetch(`${s.baseUrl}/__sandbox/markets/btc-100k-2026/resolve`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ winner: 'YES' }),
+    });
     expect(res.status).toBe(200);
-    const bal = (await runPm(['--json', 'balance', 'btc-100k-2026'], { env })).json<{ usdc: string; positions: { outcome: string; onChain: string; exchange: string | null }[] }>();
+    const bal = (await runPm(['--json', 'balance', 'btc-100k-2026'], { env })).json<{
+      usdc: string;
+      positions: { outcome: string; onChain: string; exchange: string | null }[];
+    }>();
     expect(bal.positions.map((p) => [p.outcome, p.onChain])).toEqual([
       ['YES', String(5000n * ONE)],
       ['NO', String(5000n * ONE)],

@@ -30,18 +30,35 @@ async function chainSandbox(): Promise<SandboxHandle> {
 function aliceEnv(s: SandboxHandle): Record<string, string> {
   const a = s.info.accounts.find((x) => x.name === 'alice');
   if (!a) throw new Error('no alice');
-  return { PM_HOME: home, PM_BASE_URL: s.baseUrl, PM_TOKEN_ID: a.token.tokenId, PM_TOKEN_SECRET: a.token.secret, PM_PRIVATE_KEY: a.privateKey, PM_PACE: 'off' };
+  return {
+    PM_HOME: home,
+    PM_BASE_URL: s.baseUrl,
+    PM_TOKEN_ID: a.token.tokenId,
+    PM_TOKEN_SECRET: a.token.secret,
+    PM_PRIVATE_KEY: a.privateKey,
+    PM_PACE: 'off',
+  };
 }
 
 async function aliceSends(s: SandboxHandle, fn: 'approve' | 'setApprovalForAll', target: Hex): Promise<void> {
-  const chain = defineChain({ id: 31337, name: 'anvil', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [anvil.rpcUrl] } } });
+  const chain = defineChain({
+    id: 31337,
+    name: 'anvil',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [anvil.rpcUrl] } },
+  });
   const w = createWalletClient({ account: privateKeyToAccount(ALICE_KEY), chain, transport: http(anvil.rpcUrl) });
   const c = s.info.contracts;
   if (!c) throw new Error('no contracts');
   const hash =
     fn === 'approve'
       ? await w.writeContract({ address: c.usdc as Hex, abi: TestUSDC.abi, functionName: 'approve', args: [target, 1000n * ONE] })
-      : await w.writeContract({ address: c.conditionalTokens as Hex, abi: TestCTF.abi, functionName: 'setApprovalForAll', args: [target, true] });
+      : await w.writeContract({
+          address: c.conditionalTokens as Hex,
+          abi: TestCTF.abi,
+          functionName: 'setApprovalForAll',
+          args: [target, true],
+        });
   await anvil.client.waitForTransactionReceipt({ hash });
 }
 
@@ -84,12 +101,26 @@ describe('sandbox --chain', () => {
   it('resolving a market posts its payout on chain', async () => {
     const s = await chainSandbox();
     const m = s.ctx.state.markets.find((x) => x.slug === 'sol-500-2026');
-    const res = await fetch(`${s.baseUrl}/__sandbox/markets/sol-500-2026/resolve`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ winner: 'NO' }) });
+    const res = await fetch(`${s.baseUrl}/__sandbox/markets/sol-500-2026/resolve`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ winner: 'NO' }),
+    });
     expect(res.status).toBe(200);
     const ctf = s.info.contracts?.conditionalTokens as Hex;
-    const den = await anvil.client.readContract({ address: ctf, abi: TestCTF.abi, functionName: 'payoutDenominator', args: [m?.conditionId as Hex] });
+    const den = await anvil.client.readContract({
+      address: ctf,
+      abi: TestCTF.abi,
+      functionName: 'payoutDenominator',
+      args: [m?.conditionId as Hex],
+    });
     expect(den).toBe(1n);
-    const no = await anvil.client.readContract({ address: ctf, abi: TestCTF.abi, functionName: 'payoutNumerators', args: [m?.conditionId as Hex, 1n] });
+    const no = await anvil.client.readContract({
+      address: ctf,
+      abi: TestCTF.abi,
+      functionName: 'payoutNumerators',
+      args: [m?.conditionId as Hex, 1n],
+    });
     expect(no).toBe(1n);
     expect(s.ctx.state.markets.find((x) => x.slug === 'sol-500-2026')?.status).toBe('RESOLVED');
     expect(s.ctx.state.orders.filter((o) => o.marketSlug === 'sol-500-2026' && o.status === 'LIVE')).toEqual([]);
@@ -99,7 +130,9 @@ describe('sandbox --chain', () => {
     sb = await startSandbox({ port: 0, dataDir: null });
     expect((await fetch(`${sb.baseUrl}/__sandbox/chain`)).status).toBe(404);
     expect(sb.info.rpcUrl).toBeUndefined();
-    const r = await runPm(['--json', 'order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.30', '--size', '5'], { env: aliceEnv(sb) });
+    const r = await runPm(['--json', 'order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.30', '--size', '5'], {
+      env: aliceEnv(sb),
+    });
     expect(r.code).toBe(0);
   });
 });
@@ -107,7 +140,10 @@ describe('sandbox --chain', () => {
 describe('pm sandbox start --chain (built bin/pm.js)', () => {
   it('starts anvil from npm (chain 8453), prints rpcUrl and contracts in the ready line, and stops it on Ctrl-C', async () => {
     const { spawn } = await import('node:child_process');
-    const child = spawn(process.execPath, ['bin/pm.js', '--json', 'sandbox', 'start', '--chain', '--port', '0', '--ephemeral'], { env: { PATH: process.env['PATH'], HOME: home, PM_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['bin/pm.js', '--json', 'sandbox', 'start', '--chain', '--port', '0', '--ephemeral'], {
+      env: { PATH: process.env['PATH'], HOME: home, PM_HOME: home },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const line = await new Promise<string>((resolve, reject) => {
       let buf = '';
       child.stdout.on('data', (c: Buffer) => {
@@ -119,7 +155,11 @@ describe('pm sandbox start --chain (built bin/pm.js)', () => {
     });
     const ready = JSON.parse(line) as { rpcUrl: string; rpcChainId: number; contracts: { usdc: string; conditionalTokens: string } };
     expect(ready.rpcChainId).toBe(8453);
-    const res = await fetch(ready.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getCode', params: [ready.contracts.usdc, 'latest'] }) });
+    const res = await fetch(ready.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getCode', params: [ready.contracts.usdc, 'latest'] }),
+    });
     expect(((await res.json()) as { result: string }).result.length).toBeGreaterThan(100);
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGINT');

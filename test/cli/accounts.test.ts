@@ -10,8 +10,15 @@ const sb = useSandbox();
 const { home, cleanup } = tempHome();
 afterAll(cleanup);
 const PASS = 'wallet-pass-1';
-const env = (extra: Record<string, string> = {}) => ({ PM_HOME: home, PM_SCRYPT_N: '1024', PM_PASSPHRASE: PASS, PM_BASE_URL: sb.current.baseUrl, ...extra });
-const pm = (argv: string[], extra: Record<string, string> = {}, stdin?: string) => runPm(argv, { env: env(extra), ...(stdin !== undefined ? { stdin } : {}) });
+const env = (extra: Record<string, string> = {}) => ({
+  PM_HOME: home,
+  PM_SCRYPT_N: '1024',
+  PM_PASSPHRASE: PASS,
+  PM_BASE_URL: sb.current.baseUrl,
+  ...extra,
+});
+const pm = (argv: string[], extra: Record<string, string> = {}, stdin?: string) =>
+  runPm(argv, { env: env(extra), ...(stdin !== undefined ? { stdin } : {}) });
 const partner = () => sb.current.info.accounts.find((a) => a.name === 'partner')!;
 
 describe('wallet', () => {
@@ -42,7 +49,9 @@ describe('wallet', () => {
     writeFileSync(f, `${k.privateKey}\n`);
     expect((await pm(['--json', 'wallet', 'import', 'fromfile', '--file', f])).json<{ address: string }>().address).toBe(k.address);
     const k2 = Wallet.createRandom();
-    expect((await pm(['--json', 'wallet', 'import', 'fromstdin', '--stdin'], {}, k2.privateKey.slice(2))).json<{ address: string }>().address).toBe(k2.address);
+    expect(
+      (await pm(['--json', 'wallet', 'import', 'fromstdin', '--stdin'], {}, k2.privateKey.slice(2))).json<{ address: string }>().address,
+    ).toBe(k2.address);
     const k3 = Wallet.createRandom();
     const ks = join(home, 'ethers.json');
     writeFileSync(ks, await encryptKeystoreJson({ address: k3.address, privateKey: k3.privateKey }, 'their-pass', { scrypt: { N: 1024 } }));
@@ -86,14 +95,21 @@ describe('token', () => {
     const idEnv = { PM_IDENTITY_TOKEN: partner().identityToken };
     const caps = await pm(['--json', 'token', 'capabilities'], idEnv);
     expect(caps.json<{ allowedScopes: string[] }>().allowedScopes).toContain('delegated_signing');
-    const d = await pm(['--json', '--profile', 'default', 'token', 'derive', '--scopes', 'trading,delegated_signing', '--label', 'bot'], idEnv);
+    const d = await pm(
+      ['--json', '--profile', 'default', 'token', 'derive', '--scopes', 'trading,delegated_signing', '--label', 'bot'],
+      idEnv,
+    );
     expect(d.code, d.stderr).toBe(0);
     const { tokenId } = d.json<{ tokenId: string }>();
     const secret = sb.current.ctx.state.tokens.find((t) => t.tokenId === tokenId)?.secret ?? 'missing';
     expect(d.stdout).not.toContain(secret);
     for (const f of ['config.json', join('secrets', 'default.json')]) expect(readFileSync(join(home, f), 'utf8')).not.toContain(secret);
     const who = await pm(['--json', 'whoami']);
-    expect(who.json<{ tokenId: string; scopes: string[]; profileId: number }>()).toMatchObject({ tokenId, profileId: partner().profileId, scopes: ['trading', 'delegated_signing'] });
+    expect(who.json<{ tokenId: string; scopes: string[]; profileId: number }>()).toMatchObject({
+      tokenId,
+      profileId: partner().profileId,
+      scopes: ['trading', 'delegated_signing'],
+    });
     const list = await pm(['--json', 'token', 'list']);
     expect(list.json<{ tokenId: string; inUse: boolean }[]>()).toContainEqual(expect.objectContaining({ tokenId, inUse: true }));
     expect((await pm(['token', 'derive', '--scopes', 'everything'], idEnv)).code).toBe(2);

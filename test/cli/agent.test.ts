@@ -36,8 +36,18 @@ async function keystoreHome(): Promise<string> {
 }
 
 const order = (i: number): UnsignedOrder => ({
-  salt: BigInt(1000 + i), maker: privateKeyToAccount(KEY).address, signer: privateKeyToAccount(KEY).address, taker: '0x0000000000000000000000000000000000000000',
-  tokenId: 123456789n + BigInt(i), makerAmount: 3_000_000n, takerAmount: 10_000_000n, expiration: 0n, nonce: 0n, feeRateBps: 300n, side: (i % 2) as 0 | 1, signatureType: 0,
+  salt: BigInt(1000 + i),
+  maker: privateKeyToAccount(KEY).address,
+  signer: privateKeyToAccount(KEY).address,
+  taker: '0x0000000000000000000000000000000000000000',
+  tokenId: 123456789n + BigInt(i),
+  makerAmount: 3_000_000n,
+  takerAmount: 10_000_000n,
+  expiration: 0n,
+  nonce: 0n,
+  feeRateBps: 300n,
+  side: (i % 2) as 0 | 1,
+  signatureType: 0,
 });
 const EXCHANGE = '0xa4409D988CA2218d956BeEFD3874100F444f0DC3' as const;
 
@@ -46,7 +56,12 @@ describe('session agent', () => {
     const home = await keystoreHome();
     const agent = await startAgent({ home, passphrase: PASS, ttlMs: 60_000 });
     try {
-      const creds = await resolveCredentials({ env: {}, profile: { wallet: 'w', secrets: 's' }, home, passphrase: () => Promise.reject(new Error('asked for the passphrase')) });
+      const creds = await resolveCredentials({
+        env: {},
+        profile: { wallet: 'w', secrets: 's' },
+        home,
+        passphrase: () => Promise.reject(new Error('asked for the passphrase')),
+      });
       const acct = await creds.account();
       const local = privateKeyToAccount(KEY);
       expect(acct?.address).toBe(local.address);
@@ -55,7 +70,9 @@ describe('session agent', () => {
       const auth = await creds.unlock('auto');
       const now = new Date('2026-03-23T12:34:56.789Z');
       const viaAgent = await authHeadersAsync(auth, 'auto', 'POST', '/orders', '{"a":1}', now);
-      expect(viaAgent.headers).toEqual(authHeaders({ hmac: hmacSigner(TOKEN_ID, SECRET) }, 'auto', 'POST', '/orders', '{"a":1}', now).headers);
+      expect(viaAgent.headers).toEqual(
+        authHeaders({ hmac: hmacSigner(TOKEN_ID, SECRET) }, 'auto', 'POST', '/orders', '{"a":1}', now).headers,
+      );
       expect(viaAgent.headers['lmts-signature']).toBe(signHmac(SECRET, now.toISOString(), 'POST', '/orders', '{"a":1}'));
       expect(statSync(agentSocketPath(home)).mode & 0o777).toBe(0o600);
       expect(statSync(`${home}/run`).mode & 0o777).toBe(0o700);
@@ -72,9 +89,17 @@ describe('session agent', () => {
     let bytes = Buffer.alloc(0);
     sock.on('data', (b: Buffer) => (bytes = Buffer.concat([bytes, b])));
     const requests = [
-      { op: 'status' }, { op: 'address', wallet: 'w' }, { op: 'signDigest', wallet: 'w', digest: `0x${'11'.repeat(32)}` },
-      { op: 'hmac', secrets: 's', message: 'ts\nGET\n/x\n' }, { op: 'privateKey', wallet: 'w' }, { op: 'export' }, { op: 'secret', secrets: 's' },
-      { op: 'signDigest', wallet: 'w', digest: 'nope' }, { op: 'hmac', secrets: 'nope', message: 'x' }, 'garbage', { op: 'lock' },
+      { op: 'status' },
+      { op: 'address', wallet: 'w' },
+      { op: 'signDigest', wallet: 'w', digest: `0x${'11'.repeat(32)}` },
+      { op: 'hmac', secrets: 's', message: 'ts\nGET\n/x\n' },
+      { op: 'privateKey', wallet: 'w' },
+      { op: 'export' },
+      { op: 'secret', secrets: 's' },
+      { op: 'signDigest', wallet: 'w', digest: 'nope' },
+      { op: 'hmac', secrets: 'nope', message: 'x' },
+      'garbage',
+      { op: 'lock' },
     ];
     await new Promise<void>((resolve) => sock.once('connect', () => resolve()));
     for (const r of requests) sock.write(`${typeof r === 'string' ? r : JSON.stringify(r)}\n`);
@@ -110,7 +135,11 @@ describe('session agent', () => {
     const path = agentSocketPath(home);
     const { mkdirSync } = await import('node:fs');
     mkdirSync(`${home}/run`, { recursive: true, mode: 0o700 });
-    const child = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(path)}, () => console.log('up'))`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      ['-e', `require('net').createServer().listen(${JSON.stringify(path)}, () => console.log('up'))`],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
     child.kill('SIGKILL');
     await new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -129,7 +158,8 @@ describe('pm unlock / pm lock (bin/pm.js)', () => {
     const { home, cleanup } = tempHome();
     homes.push(cleanup);
     const base = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', PM_HOME: home, PM_SCRYPT_N: '1024' };
-    const run = (args: string[], extra: Record<string, string> = {}) => execa(process.execPath, ['bin/pm.js', ...args], { env: { ...base, ...extra }, extendEnv: false, stdin: 'ignore', reject: false });
+    const run = (args: string[], extra: Record<string, string> = {}) =>
+      execa(process.execPath, ['bin/pm.js', ...args], { env: { ...base, ...extra }, extendEnv: false, stdin: 'ignore', reject: false });
     expect((await run(['--base-url', sb.current.baseUrl, 'init', '--sandbox', '--yes'], { PM_PASSPHRASE: PASS })).exitCode).toBe(0);
     expect((await run(['--json', 'unlock', '--status'])).stdout).toContain('"running":false');
     expect((await run(['unlock', '--for', '0s'], { PM_PASSPHRASE: PASS })).exitCode).toBe(2);
@@ -141,7 +171,11 @@ describe('pm unlock / pm lock (bin/pm.js)', () => {
     expect(st).toMatchObject({ running: true, pid: ready.pid, until: ready.until });
     // (With a report of what the process loaded: through the agent, a one-order command loads
     // no viem, @noble/curves, KDF or cipher code; issue 15, "keystore path within 1.2x".)
-    const place = await execa(process.execPath, ['-r', LOADED_PRELOAD, 'bin/pm.js', '--json', 'order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.30', '--size', '5'], { env: base, extendEnv: false, stdin: 'ignore', reject: false });
+    const place = await execa(
+      process.execPath,
+      ['-r', LOADED_PRELOAD, 'bin/pm.js', '--json', 'order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.30', '--size', '5'],
+      { env: base, extendEnv: false, stdin: 'ignore', reject: false },
+    );
     const loaded = parseLoaded(place.stderr);
     expect(place.exitCode, loaded.stderr).toBe(0);
     expect(JSON.parse(place.stdout)).toMatchObject({ market: 'btc-100k-2026', side: 'BUY' });

@@ -17,12 +17,16 @@ afterAll(() => {
 const build = readFileSync(new URL('../../dist/build-id', import.meta.url), 'utf8').trim();
 
 function pm(cache: string, ...argv: string[]) {
-  const r = spawnSync(process.execPath, ['bin/pm.js', ...argv], { env: { ...process.env, PM_HOME: home, PM_CODE_CACHE: cache }, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['bin/pm.js', ...argv], {
+    env: { ...process.env, PM_HOME: home, PM_CODE_CACHE: cache },
+    encoding: 'utf8',
+  });
   expect(r.status, r.stderr).toBe(0);
   return r.stdout;
 }
 const dirOf = (cache: string): string => join(cache, `${process.version}-${process.arch}`, build);
-const mtimes = (dir: string): Record<string, number> => Object.fromEntries(readdirSync(dir).map((n) => [n, statSync(join(dir, n)).mtimeMs]));
+const mtimes = (dir: string): Record<string, number> =>
+  Object.fromEntries(readdirSync(dir).map((n) => [n, statSync(join(dir, n)).mtimeMs]));
 
 it('writes a cache after the first run, uses it on the next, and replaces a damaged file', () => {
   const cache = join(root, 'a');

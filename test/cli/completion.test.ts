@@ -19,7 +19,8 @@ const bin = mkdtempSync(join(tmpdir(), 'pm-bin-'));
 symlinkSync(resolve('bin/pm.js'), join(bin, 'pm'));
 const env = { ...process.env, PM_HOME: home, PATH: `${bin}:${process.env['PATH'] ?? ''}` };
 // Asynchronous: the sandbox runs in this process and must keep answering.
-const run = async (cmd: string, args: string[]): Promise<string[]> => (await promisify(execFile)(cmd, args, { env, encoding: 'utf8' })).stdout.split('\n').filter(Boolean);
+const run = async (cmd: string, args: string[]): Promise<string[]> =>
+  (await promisify(execFile)(cmd, args, { env, encoding: 'utf8' })).stdout.split('\n').filter(Boolean);
 const has = (sh: string): boolean => spawnSync('sh', ['-c', `command -v ${sh}`]).status === 0;
 
 beforeAll(async () => {
@@ -59,7 +60,11 @@ describe('bash completion (COMP_WORDS / COMP_CWORD in a real bash)', () => {
 describe.runIf(has('zsh'))('zsh completion', () => {
   it('completes after a global option and completes slugs', async () => {
     const z = (words: string[]): Promise<string[]> =>
-      run('zsh', ['-f', '-c', `compdef(){}; source completions/_pm; compadd(){ shift; print -l -- "$@" }; _files(){ print __FILES }; words=(${words.map((w) => `'${w}'`).join(' ')}); CURRENT=${words.length}; _pm`]);
+      run('zsh', [
+        '-f',
+        '-c',
+        `compdef(){}; source completions/_pm; compadd(){ shift; print -l -- "$@" }; _files(){ print __FILES }; words=(${words.map((w) => `'${w}'`).join(' ')}); CURRENT=${words.length}; _pm`,
+      ]);
     expect(await z(['pm', '--profile', 'sandbox', 'ma'])).toEqual(['markets']);
     expect(await z(['pm', 'book', 'sol'])).toEqual(['sol-500-2026']);
   });
@@ -67,7 +72,8 @@ describe.runIf(has('zsh'))('zsh completion', () => {
 
 describe.runIf(has('fish'))('fish completion', () => {
   it('completes after a global option and completes enum values', async () => {
-    const f = async (line: string): Promise<string[]> => (await run('fish', ['--no-config', '-c', `source completions/pm.fish; complete -C '${line}'`])).map((l) => l.split('\t')[0] ?? '');
+    const f = async (line: string): Promise<string[]> =>
+      (await run('fish', ['--no-config', '-c', `source completions/pm.fish; complete -C '${line}'`])).map((l) => l.split('\t')[0] ?? '');
     expect(await f('pm --profile sandbox ma')).toEqual(['markets']);
     expect((await f('pm order place x buy ')).sort()).toEqual(['no', 'yes']);
   });

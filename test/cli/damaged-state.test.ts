@@ -17,7 +17,8 @@ function home(): string {
   homes.push(h.cleanup);
   return h.home;
 }
-const writeConfig = (h: string, cfg: unknown): void => writeFileSync(join(h, 'config.json'), typeof cfg === 'string' ? cfg : JSON.stringify(cfg));
+const writeConfig = (h: string, cfg: unknown): void =>
+  writeFileSync(join(h, 'config.json'), typeof cfg === 'string' ? cfg : JSON.stringify(cfg));
 
 describe('durations', () => {
   it('parses bare milliseconds and 500ms, 20s, 5m; refuses 2^31 ms and nonsense', () => {
@@ -25,19 +26,28 @@ describe('durations', () => {
     expect(parseDuration('500ms', 't')).toBe(500);
     expect(parseDuration('20s', 't')).toBe(20_000);
     expect(parseDuration('5m', 't')).toBe(300_000);
-    for (const bad of ['0', '2147483648', '2h', '-5', '1.5', 'abc', '5 m', '1e3', '']) expect(() => parseDuration(bad, 't'), bad).toThrow(/t must be/);
+    for (const bad of ['0', '2147483648', '2h', '-5', '1.5', 'abc', '5 m', '1e3', ''])
+      expect(() => parseDuration(bad, 't'), bad).toThrow(/t must be/);
   });
 
   it('--timeout and PM_TIMEOUT of 2^31 ms exit 2 before any request; units work', async () => {
     const h = home();
-    const big = await runPm(['--json', '--timeout', '2147483648', '--base-url', sb.current.baseUrl, 'markets', 'list'], { env: { PM_HOME: h } });
+    const big = await runPm(['--json', '--timeout', '2147483648', '--base-url', sb.current.baseUrl, 'markets', 'list'], {
+      env: { PM_HOME: h },
+    });
     expect(big.code).toBe(2);
     expect(big.stderr).toMatch(/--timeout/);
-    const env = await runPm(['--json', '--base-url', sb.current.baseUrl, 'markets', 'list'], { env: { PM_HOME: h, PM_TIMEOUT: '2147483648' } });
+    const env = await runPm(['--json', '--base-url', sb.current.baseUrl, 'markets', 'list'], {
+      env: { PM_HOME: h, PM_TIMEOUT: '2147483648' },
+    });
     expect(env.code).toBe(2);
     expect(env.stderr).toMatch(/PM_TIMEOUT/);
-    expect((await runPm(['--json', '--timeout', '20s', '--base-url', sb.current.baseUrl, 'markets', 'list'], { env: { PM_HOME: h } })).code).toBe(0);
-    expect((await runPm(['--json', '--base-url', sb.current.baseUrl, 'markets', 'list'], { env: { PM_HOME: h, PM_TIMEOUT: '5s' } })).code).toBe(0);
+    expect(
+      (await runPm(['--json', '--timeout', '20s', '--base-url', sb.current.baseUrl, 'markets', 'list'], { env: { PM_HOME: h } })).code,
+    ).toBe(0);
+    expect(
+      (await runPm(['--json', '--base-url', sb.current.baseUrl, 'markets', 'list'], { env: { PM_HOME: h, PM_TIMEOUT: '5s' } })).code,
+    ).toBe(0);
   });
 });
 

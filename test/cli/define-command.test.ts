@@ -9,7 +9,11 @@ import { defineCommand, isDefinedCommand, manifestEntry } from '../../src/cli/co
 const sample = defineCommand({
   path: ['demo', 'sample'],
   summary: 'a sample',
-  args: { slug: { description: 'market', required: true }, side: { description: 'side', choices: ['buy', 'sell'] }, ids: { description: 'ids', variadic: true } },
+  args: {
+    slug: { description: 'market', required: true },
+    side: { description: 'side', choices: ['buy', 'sell'] },
+    ids: { description: 'ids', variadic: true },
+  },
   options: {
     limit: { type: 'positiveInt', value: 'n', description: 'how many', default: 10 },
     postOnly: { type: 'boolean', description: 'maker only' },
@@ -38,14 +42,22 @@ const sample = defineCommand({
 });
 
 function walk(dir: string): string[] {
-  return readdirSync(dir).sort().flatMap((n) => (statSync(join(dir, n)).isDirectory() ? walk(join(dir, n)) : n.endsWith('.ts') ? [join(dir, n)] : []));
+  return readdirSync(dir)
+    .sort()
+    .flatMap((n) => (statSync(join(dir, n)).isDirectory() ? walk(join(dir, n)) : n.endsWith('.ts') ? [join(dir, n)] : []));
 }
 
 describe('defineCommand', () => {
   it('turns a definition into a manifest entry with commander flags', () => {
     const e = manifestEntry(sample, 'demo/sample.js');
     expect(e.args.map((a) => a.name)).toEqual(['slug', 'side', 'ids']);
-    expect(e.options.map((o) => o.flags)).toEqual(['--limit <n>', '--post-only', '--client-id <ids...>', '--sort <value>', '-n, --note <value>']);
+    expect(e.options.map((o) => o.flags)).toEqual([
+      '--limit <n>',
+      '--post-only',
+      '--client-id <ids...>',
+      '--sort <value>',
+      '-n, --note <value>',
+    ]);
     expect(e.options[0]?.default).toBe(10);
     expect(JSON.parse(JSON.stringify(e))).toEqual(e); // plain data
   });
@@ -55,7 +67,8 @@ describe('defineCommand', () => {
     const entries = [];
     for (const file of walk(dir)) {
       const mod = (await import(`../../${file.split(sep).join('/')}`)) as { default?: unknown };
-      if (isDefinedCommand(mod.default)) entries.push(manifestEntry(mod.default, relative(dir, file).split(sep).join('/').replace(/\.ts$/, '.js')));
+      if (isDefinedCommand(mod.default))
+        entries.push(manifestEntry(mod.default, relative(dir, file).split(sep).join('/').replace(/\.ts$/, '.js')));
     }
     expect(entries.length).toBeGreaterThan(25);
     expect(JSON.parse(readFileSync('src/app/manifest.json', 'utf8')), 'src/app/manifest.json is stale: run npm run build').toEqual(entries);
@@ -68,10 +81,14 @@ describe('defineCommand', () => {
     expect(new Set(paths).size).toBe(paths.length);
     for (const c of COMMANDS) {
       expect(typeof c.file, `${c.path.join(' ')} has no command file`).toBe('string');
-      expect(manifest.some((m) => m.file === c.file && m.path.join(' ') === c.path.join(' ')), c.path.join(' ')).toBe(true);
+      expect(
+        manifest.some((m) => m.file === c.file && m.path.join(' ') === c.path.join(' ')),
+        c.path.join(' '),
+      ).toBe(true);
     }
     // The portfolio, money, partner and chain commands were registry entries with untyped options.
-    for (const p of ['portfolio positions', 'positions', 'withdraw', 'redeem', 'partner onboard', 'approve set', 'balance', 'sandbox fund']) expect(paths).toContain(p);
+    for (const p of ['portfolio positions', 'positions', 'withdraw', 'redeem', 'partner onboard', 'approve set', 'balance', 'sandbox fund'])
+      expect(paths).toContain(p);
     expect(readdirSync('src/app').filter((n) => n.startsWith('registry-'))).toEqual([]);
   });
 });

@@ -18,16 +18,23 @@ describe('pm demo', () => {
     const [, id, address] = child ?? [];
     expect(r.stdout).toContain(`$ pm partner allowances ${id} --retry --wait`);
     expect(r.stdout).toMatch(/ready: allowances 5\/5 confirmed/);
-    expect(r.stdout).toMatch(new RegExp(`\\$ pm order place fed-cut-december buy yes --type fok --amount 10 --on-behalf-of ${id} --delegated\\n[^#]*status\\s+matched`));
-    expect(r.stdout).toMatch(new RegExp(`fed-cut-december\\tYES\\t[1-9]`));
-    expect(r.stdout).toMatch(new RegExp(`amount\\s+5 \\(5000000 raw\\)\\ntoken\\s+\\S+\\nfrom\\s+${address}\\nto\\s+0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC`));
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `\\$ pm order place fed-cut-december buy yes --type fok --amount 10 --on-behalf-of ${id} --delegated\\n[^#]*status\\s+matched`,
+      ),
+    );
+    expect(r.stdout).toMatch(/fed-cut-december\tYES\t[1-9]/);
+    expect(r.stdout).toMatch(
+      new RegExp(`amount\\s+5 \\(5000000 raw\\)\\ntoken\\s+\\S+\\nfrom\\s+${address}\\nto\\s+0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC`),
+    );
     expect(r.stdout).toMatch(new RegExp(`${id}\\t${address}\\tdemo-shop\\tserver wallet`));
     // The watch step: the events of a placed, filled (and settled) and cancelled order, live.
-    for (const kind of ['PLACEMENT', 'FILLED', 'MATCHED', 'MINED', 'CANCELLATION']) expect(r.stdout).toMatch(new RegExp(`\\[watch\\].*fed-cut-december\\s+${kind}\\b`));
+    for (const kind of ['PLACEMENT', 'FILLED', 'MATCHED', 'MINED', 'CANCELLATION'])
+      expect(r.stdout).toMatch(new RegExp(`\\[watch\\].*fed-cut-december\\s+${kind}\\b`));
     expect(r.stdout).toMatch(/Done\./);
     // The last lines say how to run pm from a clean clone, where it is not on PATH.
     const tail = r.stdout.trimEnd().split('\n').slice(-5).join('\n');
-    expect(tail).toMatch(/^  npx pm sandbox start/m);
+    expect(tail).toMatch(/^ {2}npx pm sandbox start/m);
     expect(tail).toMatch(/npm link/);
     expect(tail).not.toMatch(/^Done\. Run your own sandbox with: pm sandbox start$/m);
   }, 120_000);

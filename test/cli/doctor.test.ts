@@ -20,7 +20,12 @@ const doctor = async (extra: Record<string, string> = {}, argv: string[] = []) =
   return { code: r.code, report: JSON.parse(r.stdout) as Report, stderr: r.stderr };
 };
 const check = (r: Report, name: string) => r.checks.find((c) => c.name === name);
-const faults = (b: object) => fetch(`${sb.current.baseUrl}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) });
+const faults = (b: object) =>
+  fetch(`${sb.current.baseUrl}/__sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(b),
+  });
 
 beforeAll(async () => {
   chmodSync(home, 0o700);
@@ -31,7 +36,10 @@ beforeAll(async () => {
 describe('pm doctor', () => {
   it('passes on a healthy sandbox, with latency, skew, scopes, fee rate and the websocket', async () => {
     const { code, report } = await doctor();
-    expect(report.checks.filter((c) => c.status === 'fail'), JSON.stringify(report)).toEqual([]);
+    expect(
+      report.checks.filter((c) => c.status === 'fail'),
+      JSON.stringify(report),
+    ).toEqual([]);
     expect(code).toBe(0);
     expect(report.ok).toBe(true);
     expect(check(report, 'exchange')?.data?.['latencyMs']).toEqual(expect.any(Number));
@@ -58,7 +66,10 @@ describe('pm doctor', () => {
   });
 
   it('fails on a bad token secret and on a wrong passphrase', async () => {
-    const bad = await doctor({ PM_TOKEN_ID: sb.current.info.accounts[0]!.token.tokenId, PM_TOKEN_SECRET: Buffer.from('y'.repeat(32)).toString('base64') });
+    const bad = await doctor({
+      PM_TOKEN_ID: sb.current.info.accounts[0]!.token.tokenId,
+      PM_TOKEN_SECRET: Buffer.from('y'.repeat(32)).toString('base64'),
+    });
     expect(bad.code).toBe(1);
     expect(check(bad.report, 'token')?.status).toBe('fail');
     expect(check(bad.report, 'fee')?.status).toBe('skip');
@@ -80,7 +91,9 @@ describe('pm doctor', () => {
 
   it('fails on a PM_HOME others can read, a wrong chain id, and orders of unknown outcome', async () => {
     chmodSync(home, 0o755);
-    const rpc = await import('node:http').then(({ createServer }) => createServer((_q, s) => s.end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: '0x1' }))));
+    const rpc = await import('node:http').then(({ createServer }) =>
+      createServer((_q, s) => s.end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: '0x1' }))),
+    );
     await new Promise<void>((r) => rpc.listen(0, '127.0.0.1', () => r()));
     const port = (rpc.address() as { port: number }).port;
     mkdirSync(join(home, 'journal'), { recursive: true });

@@ -18,7 +18,12 @@ const acct = (name: string) => {
   if (!a) throw new Error(name);
   return a;
 };
-const faults = (b: object) => fetch(`${sb.current.baseUrl}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) });
+const faults = (b: object) =>
+  fetch(`${sb.current.baseUrl}/__sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(b),
+  });
 const ordersOf = (cid: string) => sb.current.ctx.state.orders.filter((o) => o.clientOrderId === cid);
 
 let child: { profileId: number; privateKey: string };
@@ -27,9 +32,28 @@ beforeAll(async () => {
   child = addSubAccount(sb.current, acct('partner').profileId, 10_000n);
 });
 
-const own = () => ({ PM_HOME: home, PM_PACE: 'off', PM_BASE_URL: sb.current.baseUrl, PM_TOKEN_ID: acct('alice').token.tokenId, PM_TOKEN_SECRET: acct('alice').token.secret, PM_PRIVATE_KEY: acct('alice').privateKey });
-const obo = () => ({ PM_HOME: home, PM_PACE: 'off', PM_BASE_URL: sb.current.baseUrl, PM_TOKEN_ID: acct('partner').token.tokenId, PM_TOKEN_SECRET: acct('partner').token.secret, PM_PRIVATE_KEY: child.privateKey });
-const FAULTS = [{ commitThenDrop: 1, match: 'POST /orders' }, { fail5xx: 1, match: 'POST /orders' }, { fail5xx: 2, match: 'POST /orders' }, {}];
+const own = () => ({
+  PM_HOME: home,
+  PM_PACE: 'off',
+  PM_BASE_URL: sb.current.baseUrl,
+  PM_TOKEN_ID: acct('alice').token.tokenId,
+  PM_TOKEN_SECRET: acct('alice').token.secret,
+  PM_PRIVATE_KEY: acct('alice').privateKey,
+});
+const obo = () => ({
+  PM_HOME: home,
+  PM_PACE: 'off',
+  PM_BASE_URL: sb.current.baseUrl,
+  PM_TOKEN_ID: acct('partner').token.tokenId,
+  PM_TOKEN_SECRET: acct('partner').token.secret,
+  PM_PRIVATE_KEY: child.privateKey,
+});
+const FAULTS = [
+  { commitThenDrop: 1, match: 'POST /orders' },
+  { fail5xx: 1, match: 'POST /orders' },
+  { fail5xx: 2, match: 'POST /orders' },
+  {},
+];
 
 describe('exactly once under faults', () => {
   it('single commands: 80 orders × 3 runs, own and on behalf', async () => {
@@ -37,7 +61,21 @@ describe('exactly once under faults', () => {
     const conflicts: string[] = [];
     const runOne = async (who: 'own' | 'obo', i: number): Promise<void> => {
       const cid = `soak-${who}-${i}`;
-      const argv = ['--json', 'order', 'place', 'sol-500-2026', 'buy', 'no', '--price', (0.001 + (i % 40) / 1000).toFixed(3), '--size', '1', '--client-id', cid, ...(who === 'obo' ? ['--on-behalf-of', String(child.profileId)] : [])];
+      const argv = [
+        '--json',
+        'order',
+        'place',
+        'sol-500-2026',
+        'buy',
+        'no',
+        '--price',
+        (0.001 + (i % 40) / 1000).toFixed(3),
+        '--size',
+        '1',
+        '--client-id',
+        cid,
+        ...(who === 'obo' ? ['--on-behalf-of', String(child.profileId)] : []),
+      ];
       for (let run = 0; run < 3; run++) {
         await faults(FAULTS[(i + run) % FAULTS.length] as object);
         const r = await runPm(argv, { env: who === 'own' ? own() : obo() });
@@ -64,10 +102,23 @@ describe('exactly once under faults', () => {
 
   it('batches: 120 lines × 3 runs, own and on behalf', async () => {
     const mk = (who: string) =>
-      Array.from({ length: 60 }, (_, i) => ({ market: 'sol-500-2026', side: 'buy', outcome: 'yes', price: (0.001 + (i % 30) / 1000).toFixed(3), size: String(1 + Math.floor(i / 30)), clientId: `batch-${who}-${i}`, ...(who === 'obo' ? { onBehalfOf: child.profileId } : {}) }));
+      Array.from({ length: 60 }, (_, i) => ({
+        market: 'sol-500-2026',
+        side: 'buy',
+        outcome: 'yes',
+        price: (0.001 + (i % 30) / 1000).toFixed(3),
+        size: String(1 + Math.floor(i / 30)),
+        clientId: `batch-${who}-${i}`,
+        ...(who === 'obo' ? { onBehalfOf: child.profileId } : {}),
+      }));
     for (const who of ['own', 'obo'] as const) {
       const file = join(home, `${who}.ndjson`);
-      writeFileSync(file, mk(who).map((l) => JSON.stringify(l)).join('\n'));
+      writeFileSync(
+        file,
+        mk(who)
+          .map((l) => JSON.stringify(l))
+          .join('\n'),
+      );
       for (let run = 0; run < 3; run++) {
         await faults({ commitThenDrop: 6, fail5xx: 6, match: 'POST /orders' });
         // Each run uses a fresh PM_HOME half of the time, so the exchange (not only the journal) answers.
@@ -76,12 +127,16 @@ describe('exactly once under faults', () => {
         const r = await runPm(['--json', 'order', 'place', '--file', file], { env });
         c2();
         expect(r.code, r.stderr).toBe(0);
-        const results = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { ok: boolean; clientOrderId: string });
+        const results = r.stdout
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as { ok: boolean; clientOrderId: string });
         expect(results).toHaveLength(60);
         expect(results.every((x) => x.ok)).toBe(true);
       }
     }
     await faults({ commitThenDrop: 0, fail5xx: 0, match: '' });
-    for (const who of ['own', 'obo']) for (let i = 0; i < 60; i++) expect(ordersOf(`batch-${who}-${i}`), `batch-${who}-${i}`).toHaveLength(1);
+    for (const who of ['own', 'obo'])
+      for (let i = 0; i < 60; i++) expect(ordersOf(`batch-${who}-${i}`), `batch-${who}-${i}`).toHaveLength(1);
   }, 120_000);
 });

@@ -49,14 +49,16 @@ export function zshPasteProblems(line: string): string[] {
 
 describe('help pages', () => {
   it('the paste check catches what zsh would break on', () => {
-    expect(zshPasteProblems("pm --json order status x | jq .[0].settlementStatus")).not.toEqual([]);
+    expect(zshPasteProblems('pm --json order status x | jq .[0].settlementStatus')).not.toEqual([]);
     expect(zshPasteProblems('pm order place --file o.ndjson   # again')).not.toEqual([]);
     expect(zshPasteProblems("pm --json markets list --all | jq -r '.[].slug'")).toEqual([]);
     expect(zshPasteProblems('pm completion zsh > "${fpath[1]}/_pm"')).toEqual([]);
   });
 
   it('every example on every help page can be pasted into zsh', async () => {
-    const pages = [[], ...new Set(COMMANDS.map((c) => c.path[0] ?? '')), ...COMMANDS.map((c) => c.path.join(' '))].map((p) => (Array.isArray(p) ? p : p.split(' ')));
+    const pages = [[], ...new Set(COMMANDS.map((c) => c.path[0] ?? '')), ...COMMANDS.map((c) => c.path.join(' '))].map((p) =>
+      Array.isArray(p) ? p : p.split(' '),
+    );
     const bad: string[] = [];
     for (const page of pages) {
       const r = await runPm([...page, '--help'], { env });

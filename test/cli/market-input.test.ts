@@ -26,11 +26,20 @@ beforeAll(async () => {
   deadUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(() => new Promise((r) => server.close(r)));
-const offline = (...argv: string[]) => runPm(['--base-url', deadUrl, '--timeout', '2000', ...argv], { env: { ...env, PM_TOKEN_ID: 'dGVzdA', PM_TOKEN_SECRET: 'c2VjcmV0', PM_PRIVATE_KEY: `0x${'11'.repeat(32)}` } });
+const offline = (...argv: string[]) =>
+  runPm(['--base-url', deadUrl, '--timeout', '2000', ...argv], {
+    env: { ...env, PM_TOKEN_ID: 'dGVzdA', PM_TOKEN_SECRET: 'c2VjcmV0', PM_PRIVATE_KEY: `0x${'11'.repeat(32)}` },
+  });
 
 describe('market arguments', () => {
   it('takes a slug in any case, or the exchange market URL (query, trailing slash, www)', async () => {
-    for (const m of ['BTC-100K-2026', 'https://limitless.exchange/markets/btc-100k-2026', 'https://limitless.exchange/markets/BTC-100k-2026/?r=XYZ#top', 'limitless.exchange/markets/btc-100k-2026', 'https://www.limitless.exchange/markets/btc%2D100k%2D2026']) {
+    for (const m of [
+      'BTC-100K-2026',
+      'https://limitless.exchange/markets/btc-100k-2026',
+      'https://limitless.exchange/markets/BTC-100k-2026/?r=XYZ#top',
+      'limitless.exchange/markets/btc-100k-2026',
+      'https://www.limitless.exchange/markets/btc%2D100k%2D2026',
+    ]) {
       const r = await pm('--json', 'markets', 'show', m);
       expect(r.code, m).toBe(0);
       expect(r.json<{ slug: string }>().slug).toBe('btc-100k-2026');
@@ -82,7 +91,12 @@ describe('market arguments', () => {
     const words = await pm('book', 'brazil-world-cup');
     expect(words.code).toBe(4);
     expect(words.stderr).toMatch(/Did you mean world-cup-2026-brazil/);
-    expect(suggestMarkets('solana-500', [{ slug: 'sol-500-2026', title: 'Will Solana reach $500 before 2027?' }, { slug: 'fed-cut', title: 'Fed' }])).toEqual(['sol-500-2026']);
+    expect(
+      suggestMarkets('solana-500', [
+        { slug: 'sol-500-2026', title: 'Will Solana reach $500 before 2027?' },
+        { slug: 'fed-cut', title: 'Fed' },
+      ]),
+    ).toEqual(['sol-500-2026']);
   });
 
   it('lists the child markets of a group for book and markets history', async () => {
@@ -91,13 +105,19 @@ describe('market arguments', () => {
       expect(r.code, cmd.join(' ')).toBe(0);
       expect(r.stdout).toMatch(/us-election-2028-democrat\t0\.480\t0\.520/);
       const j = await pm('--json', ...cmd, 'us-election-2028');
-      expect(j.json<{ group: boolean; markets: { slug: string; yes: string }[] }>().markets.map((m) => m.slug)).toContain('us-election-2028-republican');
+      expect(j.json<{ group: boolean; markets: { slug: string; yes: string }[] }>().markets.map((m) => m.slug)).toContain(
+        'us-election-2028-republican',
+      );
     }
   });
 
   it('book --outcome no shows the NO side (the YES book mirrored)', async () => {
     const yes = (await pm('--json', 'book', 'btc-100k-2026')).json<{ bestBid: string; bestAsk: string; outcome: string }>();
-    const no = (await pm('--json', 'book', 'btc-100k-2026', '--outcome', 'NO')).json<{ bestBid: string; bestAsk: string; outcome: string }>();
+    const no = (await pm('--json', 'book', 'btc-100k-2026', '--outcome', 'NO')).json<{
+      bestBid: string;
+      bestAsk: string;
+      outcome: string;
+    }>();
     expect(no.outcome).toBe('NO');
     expect(Number(no.bestBid)).toBeCloseTo(1 - Number(yes.bestAsk), 6);
     expect(Number(no.bestAsk)).toBeCloseTo(1 - Number(yes.bestBid), 6);

@@ -85,7 +85,15 @@ describe('market browsing against the sandbox', () => {
   it('shows the order book with exact spread, midpoint and depth', async () => {
     const r = await pm('--json', 'book', 'btc-100k-2026');
     expect(r.code).toBe(0);
-    const b = r.json<{ bids: { price: string; sizeRaw: string }[]; asks: { price: string; sizeRaw: string }[]; spread: string; midpoint: string; bestBid: string; bestAsk: string; depth: { bidsRaw: string } }>();
+    const b = r.json<{
+      bids: { price: string; sizeRaw: string }[];
+      asks: { price: string; sizeRaw: string }[];
+      spread: string;
+      midpoint: string;
+      bestBid: string;
+      bestAsk: string;
+      depth: { bidsRaw: string };
+    }>();
     expect(b.bids.length).toBeGreaterThan(0);
     expect(b.asks.length).toBeGreaterThan(0);
     const toMicro = (s: string) => Math.round(Number(s) * 1e6);

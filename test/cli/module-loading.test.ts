@@ -14,7 +14,10 @@ afterAll(cleanup);
 
 /** Runs pm; returns its exit code and the source modules (and node: built-ins) it loaded. */
 // (Spawned asynchronously: the sandbox answers from this process's event loop.)
-async function loads(argv: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; modules: string[]; files: string[]; packs: string[] }> {
+async function loads(
+  argv: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; modules: string[]; files: string[]; packs: string[] }> {
   const child = spawn(process.execPath, ['-r', LOADED_PRELOAD, 'bin/pm.js', ...argv], { env: { ...process.env, PM_HOME: home, ...env } });
   let stdout = '';
   let stderr = '';
@@ -55,7 +58,26 @@ describe('module loading of the bundle', () => {
     const alice = sb.current.info.accounts.find((a) => a.name === 'alice');
     if (!alice) throw new Error('no alice');
     const env = { PM_PRIVATE_KEY: alice.privateKey, PM_TOKEN_ID: alice.token.tokenId, PM_TOKEN_SECRET: alice.token.secret };
-    const r = await loads(['--json', '--base-url', sb.current.baseUrl, 'order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.2', '--size', '1', '--client-id', 'load-1', '--dry-run'], env);
+    const r = await loads(
+      [
+        '--json',
+        '--base-url',
+        sb.current.baseUrl,
+        'order',
+        'place',
+        'btc-100k-2026',
+        'buy',
+        'yes',
+        '--price',
+        '0.2',
+        '--size',
+        '1',
+        '--client-id',
+        'load-1',
+        '--dry-run',
+      ],
+      env,
+    );
     expect(r.code).toBe(0);
     // It does sign (so the checks below could fail): the credentials and pm's signer are loaded,
     // and the signer signs a process's first orders on node:crypto (src/keystore/secp256k1.ts).

@@ -9,15 +9,50 @@ afterAll(cleanup);
 const env = () => {
   const a = sb.current.info.accounts.find((x) => x.name === 'alice');
   if (!a) throw new Error('alice');
-  return { PM_HOME: home, PM_BASE_URL: sb.current.baseUrl, PM_TOKEN_ID: a.token.tokenId, PM_TOKEN_SECRET: a.token.secret, PM_PRIVATE_KEY: a.privateKey };
+  return {
+    PM_HOME: home,
+    PM_BASE_URL: sb.current.baseUrl,
+    PM_TOKEN_ID: a.token.tokenId,
+    PM_TOKEN_SECRET: a.token.secret,
+    PM_PRIVATE_KEY: a.privateKey,
+  };
 };
 const pm = (...argv: string[]) => runPm(argv, { env: env() });
 
 describe('pm order journal', () => {
   it('shows the request sent and the answer for a client id, and filters by --since', async () => {
-    const first = await pm('--json', 'order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.1', '--size', '5', '--client-id', 'j-1');
+    const first = await pm(
+      '--json',
+      'order',
+      'place',
+      'btc-100k-2026',
+      'buy',
+      'yes',
+      '--price',
+      '0.1',
+      '--size',
+      '5',
+      '--client-id',
+      'j-1',
+    );
     expect(first.code, first.stderr).toBe(0);
-    const bad = await pm('--json', 'order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.1', '--size', '5', '--client-id', 'j-2', '--post-only', '--type', 'gtc');
+    const bad = await pm(
+      '--json',
+      'order',
+      'place',
+      'btc-100k-2026',
+      'buy',
+      'yes',
+      '--price',
+      '0.1',
+      '--size',
+      '5',
+      '--client-id',
+      'j-2',
+      '--post-only',
+      '--type',
+      'gtc',
+    );
     expect([0, 9]).toContain(bad.code);
     const r = await pm('--json', 'order', 'journal', '--client-id', 'j-1');
     expect(r.code).toBe(0);
@@ -37,7 +72,12 @@ describe('pm order journal', () => {
 
 describe('retry notes match what happened', () => {
   it('a 429 is not reported as a request that did not reach the exchange', async () => {
-    const faults = (b: object) => fetch(`${sb.current.baseUrl}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) });
+    const faults = (b: object) =>
+      fetch(`${sb.current.baseUrl}/__sandbox/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(b),
+      });
     await faults({ burst429: 1, match: 'POST /orders' });
     try {
       const r = await pm('order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.1', '--size', '5', '--client-id', 'j-429');

@@ -18,7 +18,13 @@ const alice = () => {
   if (!a) throw new Error('alice');
   return a;
 };
-const env = () => ({ PM_HOME: home, PM_BASE_URL: sb.current.baseUrl, PM_TOKEN_ID: alice().token.tokenId, PM_TOKEN_SECRET: alice().token.secret, PM_PRIVATE_KEY: alice().privateKey });
+const env = () => ({
+  PM_HOME: home,
+  PM_BASE_URL: sb.current.baseUrl,
+  PM_TOKEN_ID: alice().token.tokenId,
+  PM_TOKEN_SECRET: alice().token.secret,
+  PM_PRIVATE_KEY: alice().privateKey,
+});
 const pm = (...argv: string[]) => runPm(argv, { env: env() });
 const account = () => {
   const a = sb.current.ctx.state.accounts[String(ALICE)];
@@ -32,7 +38,12 @@ const market = (slug: string) => {
 };
 const shares = (slug: string, outcome: 'yes' | 'no') => account().positions[market(slug)[outcome]]?.shares ?? 0n;
 const ordersOf = (cid: string) => sb.current.ctx.state.orders.filter((o) => o.clientOrderId === cid);
-const faults = (b: object) => fetch(`${sb.current.baseUrl}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) });
+const faults = (b: object) =>
+  fetch(`${sb.current.baseUrl}/__sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(b),
+  });
 
 interface PlacedJson {
   orderId: string;
@@ -48,7 +59,20 @@ describe('order place', () => {
     const before = account();
     const usdc0 = before.usdc;
     const locked0 = before.lockedUsdc;
-    const r = await pm('--json', 'order', 'place', 'gpt-6-release-2026', 'buy', 'yes', '--price', '0.301', '--size', '10', '--client-id', 'gtc-1');
+    const r = await pm(
+      '--json',
+      'order',
+      'place',
+      'gpt-6-release-2026',
+      'buy',
+      'yes',
+      '--price',
+      '0.301',
+      '--size',
+      '10',
+      '--client-id',
+      'gtc-1',
+    );
     expect(r.code, r.stderr).toBe(0);
     const j = r.json<PlacedJson>();
     expect(j.clientOrderId).toBe('gtc-1');
@@ -57,9 +81,15 @@ describe('order place', () => {
     expect(account().usdc).toBe(usdc0);
     expect(account().lockedUsdc - locked0).toBe(3_010_000n); // 10 × 0.301
     const book = await pm('--json', 'book', 'gpt-6-release-2026');
-    expect(book.json<{ bids: { price: string; size: string }[] }>().bids).toContainEqual({ price: '0.301', size: '10', sizeRaw: '10000000' });
+    expect(book.json<{ bids: { price: string; size: string }[] }>().bids).toContainEqual({
+      price: '0.301',
+      size: '10',
+      sizeRaw: '10000000',
+    });
     const list = await pm('--json', 'order', 'list', '--market', 'gpt-6-release-2026');
-    expect(list.json<{ clientOrderId: string; remainingRaw: string }[]>().find((o) => o.clientOrderId === 'gtc-1')?.remainingRaw).toBe('10000000');
+    expect(list.json<{ clientOrderId: string; remainingRaw: string }[]>().find((o) => o.clientOrderId === 'gtc-1')?.remainingRaw).toBe(
+      '10000000',
+    );
   });
 
   it('fills a crossing FOK by USDC amount at the maker price, with the taker fee', async () => {
@@ -104,15 +134,38 @@ describe('order place', () => {
   });
 
   it('prints the exact body with --dry-run, which the exchange then accepts as sent', async () => {
-    const r = await pm('order', 'place', 'sol-500-2026', 'buy', 'yes', '--price', '0.1', '--size', '3', '--client-id', 'dry-1', '--dry-run');
+    const r = await pm(
+      'order',
+      'place',
+      'sol-500-2026',
+      'buy',
+      'yes',
+      '--price',
+      '0.1',
+      '--size',
+      '3',
+      '--client-id',
+      'dry-1',
+      '--dry-run',
+    );
     expect(r.code).toBe(0);
     expect(ordersOf('dry-1')).toHaveLength(0);
     const body = JSON.stringify(JSON.parse(r.stdout));
-    expect(JSON.parse(body)).toMatchObject({ orderType: 'GTC', marketSlug: 'sol-500-2026', ownerId: ALICE, clientOrderId: 'dry-1', order: { price: 0.1, makerAmount: 300000, takerAmount: 3000000 } });
+    expect(JSON.parse(body)).toMatchObject({
+      orderType: 'GTC',
+      marketSlug: 'sol-500-2026',
+      ownerId: ALICE,
+      clientOrderId: 'dry-1',
+      order: { price: 0.1, makerAmount: 300000, takerAmount: 3000000 },
+    });
     await new Promise((res) => setTimeout(res, 350));
     const ts = new Date().toISOString();
     const sig = createHmac('sha256', Buffer.from(alice().token.secret, 'base64')).update(`${ts}\nPOST\n/orders\n${body}`).digest('base64');
-    const res = await fetch(`${sb.current.baseUrl}/orders`, { method: 'POST', headers: { 'content-type': 'application/json', 'lmts-api-key': alice().token.tokenId, 'lmts-timestamp': ts, 'lmts-signature': sig }, body });
+    const res = await fetch(`${sb.current.baseUrl}/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'lmts-api-key': alice().token.tokenId, 'lmts-timestamp': ts, 'lmts-signature': sig },
+      body,
+    });
     expect(res.status).toBe(201);
     expect(ordersOf('dry-1')).toHaveLength(1);
   });
@@ -156,7 +209,9 @@ describe('order place', () => {
     }
     expect((await pm('order', 'place', 'eth-5k-2025', 'buy', 'yes', '--price', '0.5', '--size', '1')).stderr).toMatch(/resolved/);
     expect((await pm('order', 'place', 'sp500-7000-nov-2026', 'buy', 'yes', '--price', '0.5', '--size', '1')).code).toBe(2);
-    expect((await pm('order', 'place', 'us-election-2028', 'buy', 'yes', '--price', '0.5', '--size', '1')).stderr).toMatch(/us-election-2028-democrat/);
+    expect((await pm('order', 'place', 'us-election-2028', 'buy', 'yes', '--price', '0.5', '--size', '1')).stderr).toMatch(
+      /us-election-2028-democrat/,
+    );
     expect((await pm('order', 'place', 'no-such-market', 'buy', 'yes', '--price', '0.5', '--size', '1')).code).toBe(4);
     expect(sb.current.ctx.state.orders.length).toBe(n0);
   });
@@ -173,7 +228,7 @@ describe('order place', () => {
 });
 
 describe('self-trade prevention (--stp)', () => {
-  it('cancel_taker: an order that would match the account\'s own resting order is cancelled, the resting one stays', async () => {
+  it("cancel_taker: an order that would match the account's own resting order is cancelled, the resting one stays", async () => {
     const slug = 'us-election-2028-other';
     const book = (await pm('--json', 'book', slug)).json<{ bids: { price: string }[]; asks: { price: string }[] }>();
     const bid = Math.max(0, ...book.bids.map((b) => Number(b.price)));
@@ -184,9 +239,28 @@ describe('self-trade prevention (--stp)', () => {
     const no = (Math.round((1 - p) * 1000) / 1000).toFixed(3);
     const rest = await pm('--json', 'order', 'place', slug, 'buy', 'no', '--price', no, '--size', '2', '--client-id', 'stp-rest');
     expect(rest.code, rest.stderr).toBe(0);
-    const r = await pm('--json', 'order', 'place', slug, 'buy', 'yes', '--price', p.toFixed(3), '--size', '2', '--client-id', 'stp-taker', '--stp', 'cancel_taker');
+    const r = await pm(
+      '--json',
+      'order',
+      'place',
+      slug,
+      'buy',
+      'yes',
+      '--price',
+      p.toFixed(3),
+      '--size',
+      '2',
+      '--client-id',
+      'stp-taker',
+      '--stp',
+      'cancel_taker',
+    );
     expect(r.code, r.stderr).toBe(0);
-    expect(r.json<PlacedJson & { reason: string | null }>()).toMatchObject({ matched: false, settlementStatus: 'CANCELED', reason: 'STP_TAKER_REJECTED' });
+    expect(r.json<PlacedJson & { reason: string | null }>()).toMatchObject({
+      matched: false,
+      settlementStatus: 'CANCELED',
+      reason: 'STP_TAKER_REJECTED',
+    });
     expect(ordersOf('stp-rest')[0]?.status).toBe('LIVE');
     expect(ordersOf('stp-taker')[0]?.status).toBe('CANCELED');
     // The same in text, and a policy the exchange does not know is a usage error (nothing sent).
@@ -216,9 +290,17 @@ describe('batch placement', () => {
     const r = await pm('--json', 'order', 'place', '--file', file);
     const ms = Date.now() - t0;
     expect(r.code).toBe(8);
-    const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { line: number; ok: boolean; error?: { code: string; status?: number } });
+    const out = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { line: number; ok: boolean; error?: { code: string; status?: number } });
     expect(out.map((o) => o.line).sort()).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(out.filter((o) => o.ok).map((o) => o.line).sort()).toEqual([1, 2, 5, 6]);
+    expect(
+      out
+        .filter((o) => o.ok)
+        .map((o) => o.line)
+        .sort(),
+    ).toEqual([1, 2, 5, 6]);
     expect(out.find((o) => o.line === 4)?.error?.code).toBe('VALIDATION');
     expect(out.some((o) => o.error?.status === 429)).toBe(false);
     for (const c of ['b-1', 'b-2', 'b-5', 'b-6']) expect(ordersOf(c)).toHaveLength(1);
@@ -227,7 +309,10 @@ describe('batch placement', () => {
   });
 
   it('reads a batch from stdin', async () => {
-    const r = await runPm(['--json', 'order', 'place', '--file', '-'], { env: env(), stdin: `${JSON.stringify({ market: 'sol-500-2026', side: 'buy', outcome: 'yes', price: '0.01', size: '1', clientId: 'stdin-1' })}\n` });
+    const r = await runPm(['--json', 'order', 'place', '--file', '-'], {
+      env: env(),
+      stdin: `${JSON.stringify({ market: 'sol-500-2026', side: 'buy', outcome: 'yes', price: '0.01', size: '1', clientId: 'stdin-1' })}\n`,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(ordersOf('stdin-1')).toHaveLength(1);
   });
@@ -236,7 +321,20 @@ describe('batch placement', () => {
 describe('cancel and status', () => {
   it('cancels by id, by client id and by market, and unlocks collateral', async () => {
     const place = async (cid: string) => {
-      const r = await pm('--json', 'order', 'place', 'world-cup-2026-brazil', 'buy', 'yes', '--price', '0.1', '--size', '1', '--client-id', cid);
+      const r = await pm(
+        '--json',
+        'order',
+        'place',
+        'world-cup-2026-brazil',
+        'buy',
+        'yes',
+        '--price',
+        '0.1',
+        '--size',
+        '1',
+        '--client-id',
+        cid,
+      );
       expect(r.code, r.stderr).toBe(0);
       return r.json<PlacedJson>();
     };
@@ -273,7 +371,10 @@ describe('cancel and status', () => {
     await new Promise((res) => setTimeout(res, 400));
     const s = await pm('--json', 'order', 'status', '--client-id', 'st-1');
     expect(s.code).toBe(0);
-    expect(s.json<{ orderId: string; settlementStatus: string }[]>()[0]).toMatchObject({ orderId: j.orderId, settlementStatus: 'CONFIRMED' });
+    expect(s.json<{ orderId: string; settlementStatus: string }[]>()[0]).toMatchObject({
+      orderId: j.orderId,
+      settlementStatus: 'CONFIRMED',
+    });
     const both = await pm('--json', 'order', 'status', j.orderId, '--client-id', 'nope');
     expect(both.code).toBe(8);
     expect(both.json<{ found: boolean }[]>().map((x) => x.found)).toEqual([true, false]);

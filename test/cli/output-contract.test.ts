@@ -30,12 +30,15 @@ beforeAll(async () => {
 
 const ndjsonLines = (stdout: string): Record<string, unknown>[] => {
   expect(stdout.endsWith('\n')).toBe(true);
-  return stdout.trimEnd().split('\n').map((l) => {
-    expect(l.trim()).toBe(l);
-    const v = JSON.parse(l) as unknown;
-    expect(typeof v === 'object' && v !== null && !Array.isArray(v)).toBe(true);
-    return v as Record<string, unknown>;
-  });
+  return stdout
+    .trimEnd()
+    .split('\n')
+    .map((l) => {
+      expect(l.trim()).toBe(l);
+      const v = JSON.parse(l) as unknown;
+      expect(typeof v === 'object' && v !== null && !Array.isArray(v)).toBe(true);
+      return v as Record<string, unknown>;
+    });
 };
 
 describe('errors with --json', () => {
@@ -115,13 +118,21 @@ describe('tables', () => {
     const all = (await pm('--json', 'markets', 'list', '--all')).json<{ slug: string; title: string }[]>();
     const longest = all.reduce((a, b) => (b.title.length > a.title.length ? b : a));
     expect(lines.find((l) => l.startsWith(`${longest.slug}\t`))?.split('\t')[1]).toBe(longest.title);
-    const cut = r.stdout.split('\n').slice(1).map((l) => l.split('\t')[0]).filter(Boolean);
+    const cut = r.stdout
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split('\t')[0])
+      .filter(Boolean);
     expect(cut).toEqual(all.map((m) => m.slug));
   });
 
   it('on a TTY: fitted to the terminal width', async () => {
     for (const columns of [60, 100]) {
-      const r = await runPm(['--base-url', sb.current.baseUrl, '--no-color', 'markets', 'list', '--limit', '5'], { env, tty: true, columns });
+      const r = await runPm(['--base-url', sb.current.baseUrl, '--no-color', 'markets', 'list', '--limit', '5'], {
+        env,
+        tty: true,
+        columns,
+      });
       expect(r.code).toBe(0);
       const lines = r.stdout.trimEnd().split('\n');
       expect(lines[0]).toMatch(/^SLUG\s+TITLE/);
@@ -141,7 +152,8 @@ describe('the output setting', () => {
   it('pm config set output json works, with flag > env > profile > default', async () => {
     const { home: h, cleanup: c } = tempHome();
     const e = { PM_HOME: h };
-    const run = (argv: string[], extra: Record<string, string> = {}) => runPm(['--base-url', sb.current.baseUrl, ...argv], { env: { ...e, ...extra } });
+    const run = (argv: string[], extra: Record<string, string> = {}) =>
+      runPm(['--base-url', sb.current.baseUrl, ...argv], { env: { ...e, ...extra } });
     try {
       expect((await run(['config', 'set', 'output', 'json'])).code).toBe(0);
       const j = await run(['markets', 'list', '--limit', '2']);
@@ -159,7 +171,9 @@ describe('the output setting', () => {
       expect(t.stdout).toMatch(/^SLUG/);
       const src = (await run(['--json', 'config', 'get', 'output'], { PM_OUTPUT: 'ndjson' })).json<{ value: string; source: string }>();
       expect(src).toEqual({ key: 'output', value: 'json', source: 'flag' });
-      expect((await run(['config', 'get', 'output'], { PM_OUTPUT: 'ndjson' })).stdout).toBe('{"key":"output","value":"ndjson","source":"env"}\n');
+      expect((await run(['config', 'get', 'output'], { PM_OUTPUT: 'ndjson' })).stdout).toBe(
+        '{"key":"output","value":"ndjson","source":"env"}\n',
+      );
       expect((await run(['markets', 'list'], { PM_OUTPUT: 'yaml' })).code).toBe(2);
     } finally {
       c();
@@ -196,7 +210,10 @@ describe('help', () => {
 describe('lazy loading', () => {
   it('pm --help and a group help import no command module', () => {
     const run = (argv: string[]) => {
-      const r = spawnSync(process.execPath, ['-r', LOADED_PRELOAD, 'bin/pm.js', ...argv], { env: { ...process.env, PM_HOME: home }, encoding: 'utf8' });
+      const r = spawnSync(process.execPath, ['-r', LOADED_PRELOAD, 'bin/pm.js', ...argv], {
+        env: { ...process.env, PM_HOME: home },
+        encoding: 'utf8',
+      });
       return { ...r, ...parseLoaded(r.stderr) };
     };
     for (const argv of [['--help'], ['markets', '--help'], ['help', 'order', 'place']]) {

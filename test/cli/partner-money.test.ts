@@ -22,7 +22,16 @@ const acct = (name: string) => {
   if (!a) throw new Error(name);
   return a;
 };
-const envFor = (tok: Tok, extra: Record<string, string> = {}) => ({ PM_HOME: home, PM_BASE_URL: sb.current.baseUrl, PM_TOKEN_ID: tok.tokenId, PM_TOKEN_SECRET: tok.secret, PM_PACE: 'off', PM_PASSPHRASE: 'money-pass-123', PM_SCRYPT_N: '16', ...extra });
+const envFor = (tok: Tok, extra: Record<string, string> = {}) => ({
+  PM_HOME: home,
+  PM_BASE_URL: sb.current.baseUrl,
+  PM_TOKEN_ID: tok.tokenId,
+  PM_TOKEN_SECRET: tok.secret,
+  PM_PACE: 'off',
+  PM_PASSPHRASE: 'money-pass-123',
+  PM_SCRYPT_N: '16',
+  ...extra,
+});
 /** pm as the seeded partner (scopes trading, account_creation, delegated_signing, withdrawal). */
 const pm = (...argv: string[]) => runPm(argv, { env: envFor(acct('partner').token) });
 const pmAs = (tok: Tok, ...argv: string[]) => runPm(argv, { env: envFor(tok) });
@@ -72,24 +81,58 @@ beforeAll(async () => {
     ['faults', { rateLimit: false }],
     ['allowances', { confirmAfterMs: 100, lockMs: 0, retryMax: 50, retryWindowMs: 1000, failures: [] }],
   ] as const) {
-    const r = await fetch(`${sb.current.baseUrl}/__sandbox/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const r = await fetch(`${sb.current.baseUrl}/__sandbox/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     expect(r.status).toBe(200);
   }
   const state = sb.current.ctx.state;
-  state.profiles.push({ id: 9301, name: 'p2', role: 'partner', address: privateKeyToAccount(generatePrivateKey()).address, feeRateBps: 300, displayName: 'p2', createdAt: new Date().toISOString() });
+  state.profiles.push({
+    id: 9301,
+    name: 'p2',
+    role: 'partner',
+    address: privateKeyToAccount(generatePrivateKey()).address,
+    feeRateBps: 300,
+    displayName: 'p2',
+    createdAt: new Date().toISOString(),
+  });
   other = { tokenId: 'p2-money-token', secret: Buffer.from('p2-money-secret-for-tests-012345').toString('base64') };
-  state.tokens.push({ ...other, profileId: 9301, scopes: ['trading', 'account_creation', 'delegated_signing', 'withdrawal'], label: null, createdAt: new Date().toISOString(), lastUsedAt: null, revokedAt: null });
+  state.tokens.push({
+    ...other,
+    profileId: 9301,
+    scopes: ['trading', 'account_creation', 'delegated_signing', 'withdrawal'],
+    label: null,
+    createdAt: new Date().toISOString(),
+    lastUsedAt: null,
+    revokedAt: null,
+  });
   sb.current.ctx.persist();
 });
 
-describe('withdraw and redeem on a child\'s behalf', () => {
+describe("withdraw and redeem on a child's behalf", () => {
   it('fund → allowances ready → delegated trade → resolve → withdraw and redeem, every raw balance exact', async () => {
     const FUND = 100_000_000n;
     const { id, sid, account } = await readyChild('money-flow', FUND);
     const slug = 'btc-100k-2026';
 
     // The child buys YES with 10 USDC (FOK, delegated: the server signs with the child's wallet).
-    const o = await pm('--json', 'order', 'place', slug, 'buy', 'yes', '--type', 'fok', '--amount', '10', '--on-behalf-of', sid, '--delegated');
+    const o = await pm(
+      '--json',
+      'order',
+      'place',
+      slug,
+      'buy',
+      'yes',
+      '--type',
+      'fok',
+      '--amount',
+      '10',
+      '--on-behalf-of',
+      sid,
+      '--delegated',
+    );
     expect(o.code, o.stderr).toBe(0);
     const fill = o.json<{ matched: boolean; filled: { sharesRaw: string; usdRaw: string; feeRaw: string; netRaw: string } }>();
     expect(fill.matched).toBe(true);
@@ -163,7 +206,9 @@ describe('withdraw and redeem on a child\'s behalf', () => {
     // The partner's own history books both withdrawals as deposits, under the same transactions.
     const ph = await pm('--json', 'portfolio', 'history', '--limit', '5');
     expect(ph.code, ph.stderr).toBe(0);
-    const deposits = ph.json<{ strategy: string; collateralAmount: string; transactionHash: string }[]>().filter((e) => e.strategy === 'Deposit');
+    const deposits = ph
+      .json<{ strategy: string; collateralAmount: string; transactionHash: string }[]>()
+      .filter((e) => e.strategy === 'Deposit');
     expect(deposits.slice(0, 2)).toEqual([
       expect.objectContaining({ collateralAmount: rest.toString(), transactionHash: entries[0]?.transactionHash }),
       expect.objectContaining({ collateralAmount: '5000000', transactionHash: entries[2]?.transactionHash }),
@@ -171,7 +216,7 @@ describe('withdraw and redeem on a child\'s behalf', () => {
     expect(auditState(sb.current.ctx.state)).toEqual([]);
   });
 
-  it('destination rules: the partner\'s own address or its allowlist; never the child\'s wallet or a stranger', async () => {
+  it("destination rules: the partner's own address or its allowlist; never the child's wallet or a stranger", async () => {
     const { id, sid, account } = await readyChild('money-dest', 20_000_000n);
     const partner0 = usdc(PARTNER());
     const stranger = acct('bob').address;
@@ -200,7 +245,9 @@ describe('withdraw and redeem on a child\'s behalf', () => {
     const notListed = refusal(await pm('--json', '--yes', 'withdraw', '2', '--on-behalf-of', sid, '--to', cold));
     expect(notListed).toMatchObject({ code: 3, status: 403 });
     expect(notListed.message).toMatch(/partner's \(profile \d+\) withdrawal allowlist/);
-    const add = await runPm(['--json', 'withdrawal-address', 'add', cold, '--label', 'cold'], { env: envFor(acct('partner').token, { PM_IDENTITY_TOKEN: acct('partner').identityToken }) });
+    const add = await runPm(['--json', 'withdrawal-address', 'add', cold, '--label', 'cold'], {
+      env: envFor(acct('partner').token, { PM_IDENTITY_TOKEN: acct('partner').identityToken }),
+    });
     expect(add.code, add.stderr).toBe(0);
     const toCold = await pm('--json', '--yes', 'withdraw', '2', '--on-behalf-of', sid, '--to', cold);
     expect(toCold.code, toCold.stderr).toBe(0);
@@ -215,7 +262,7 @@ describe('withdraw and redeem on a child\'s behalf', () => {
     expect(usdc(id)).toBe(16_500_000n);
   });
 
-  it('refusals: insufficient balance (exit 9), another partner\'s child and a trader\'s token (exit 3), an EOA child (exit 9)', async () => {
+  it("refusals: insufficient balance (exit 9), another partner's child and a trader's token (exit 3), an EOA child (exit 9)", async () => {
     const { id, sid } = await readyChild('money-refuse', 10_000_000n);
     const partner0 = usdc(PARTNER());
 
@@ -227,7 +274,21 @@ describe('withdraw and redeem on a child\'s behalf', () => {
 
     // Collateral locked by an open order is not available: a resting delegated BUY of 10 at 0.10
     // locks 1 USDC (+ fee), so withdrawing the whole 10 is refused, and the free part is not.
-    const gtc = await pm('--json', 'order', 'place', 'fed-cut-december', 'buy', 'yes', '--price', '0.1', '--size', '10', '--on-behalf-of', sid, '--delegated');
+    const gtc = await pm(
+      '--json',
+      'order',
+      'place',
+      'fed-cut-december',
+      'buy',
+      'yes',
+      '--price',
+      '0.1',
+      '--size',
+      '10',
+      '--on-behalf-of',
+      sid,
+      '--delegated',
+    );
     expect(gtc.code, gtc.stderr).toBe(0);
     const lock = locked(id);
     expect(lock).toBeGreaterThanOrEqual(1_000_000n);

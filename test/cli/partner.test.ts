@@ -23,10 +23,22 @@ const acct = (name: string) => {
   return a;
 };
 type Tok = { tokenId: string; secret: string };
-const envFor = (tok: Tok, h = home) => ({ PM_HOME: h, PM_BASE_URL: sb.current.baseUrl, PM_TOKEN_ID: tok.tokenId, PM_TOKEN_SECRET: tok.secret, PM_PASSPHRASE: 'partner-pass-123', PM_SCRYPT_N: '16', PM_PACE: 'off' });
+const envFor = (tok: Tok, h = home) => ({
+  PM_HOME: h,
+  PM_BASE_URL: sb.current.baseUrl,
+  PM_TOKEN_ID: tok.tokenId,
+  PM_TOKEN_SECRET: tok.secret,
+  PM_PASSPHRASE: 'partner-pass-123',
+  PM_SCRYPT_N: '16',
+  PM_PACE: 'off',
+});
 const pm = (...argv: string[]) => runPm(argv, { env: envFor(acct('partner').token) });
 const admin = async (path: string, body: unknown) => {
-  const r = await fetch(`${sb.current.baseUrl}/__sandbox/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const r = await fetch(`${sb.current.baseUrl}/__sandbox/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   expect(r.status).toBe(200);
 };
 const SIM = { confirmAfterMs: 100, lockMs: 0, retryMax: 50, retryWindowMs: 1000, failures: [] };
@@ -37,7 +49,11 @@ async function rawRetry(id: number): Promise<number> {
   const ts = new Date().toISOString();
   const target = `/profiles/partner-accounts/${id}/allowances/retry`;
   const sig = createHmac('sha256', Buffer.from(tok.secret, 'base64')).update(`${ts}\nPOST\n${target}\n{}`).digest('base64');
-  const r = await fetch(`${sb.current.baseUrl}${target}`, { method: 'POST', headers: { 'content-type': 'application/json', 'lmts-api-key': tok.tokenId, 'lmts-timestamp': ts, 'lmts-signature': sig }, body: '{}' });
+  const r = await fetch(`${sb.current.baseUrl}${target}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'lmts-api-key': tok.tokenId, 'lmts-timestamp': ts, 'lmts-signature': sig },
+    body: '{}',
+  });
   return r.status;
 }
 
@@ -63,12 +79,20 @@ describe('pm partner create / list', () => {
     const e = eoa.json<{ profileId: number; account: string; wallet: string }>();
     expect(e.wallet).toMatch(/^child-[0-9a-f]{8}$/);
     expect(new Keystore(home).walletAddress(e.wallet)).toBe(e.account);
-    expect(sb.current.ctx.state.profiles.find((p) => p.id === e.profileId)).toMatchObject({ parentProfileId: acct('partner').profileId, address: e.account });
+    expect(sb.current.ctx.state.profiles.find((p) => p.id === e.profileId)).toMatchObject({
+      parentProfileId: acct('partner').profileId,
+      address: e.account,
+    });
 
     const list = await pm('--json', 'partner', 'list', '--all');
     expect(list.code).toBe(0);
     const items = list.json<{ profileId: number; serverWallet: boolean }[]>();
-    expect(items).toEqual(expect.arrayContaining([expect.objectContaining({ profileId: s.profileId, serverWallet: true }), expect.objectContaining({ profileId: e.profileId, serverWallet: false, displayName: 'ada' })]));
+    expect(items).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ profileId: s.profileId, serverWallet: true }),
+        expect.objectContaining({ profileId: e.profileId, serverWallet: false, displayName: 'ada' }),
+      ]),
+    );
     const one = await pm('--json', 'partner', 'list', '--account', e.account.toLowerCase());
     expect(one.json<unknown[]>()).toEqual([expect.objectContaining({ profileId: e.profileId })]);
     const human = await pm('partner', 'list');
@@ -96,7 +120,11 @@ describe('pm partner create / list', () => {
     const alice = await runPm(['partner', 'create', '--server-wallet'], { env: envFor(acct('alice').token) });
     expect(alice.code).toBe(3);
     expect(alice.stderr).toMatch(/account_creation/);
-    const d = await fetch(`${sb.current.baseUrl}/auth/api-tokens/derive`, { method: 'POST', headers: { 'content-type': 'application/json', identity: `Bearer ${acct('partner').identityToken}` }, body: JSON.stringify({ scopes: ['account_creation'] }) });
+    const d = await fetch(`${sb.current.baseUrl}/auth/api-tokens/derive`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', identity: `Bearer ${acct('partner').identityToken}` },
+      body: JSON.stringify({ scopes: ['account_creation'] }),
+    });
     const tok = (await d.json()) as Tok;
     const noDelegated = await runPm(['partner', 'create', '--server-wallet'], { env: envFor(tok) });
     expect(noDelegated.code).toBe(3);
@@ -115,7 +143,14 @@ describe('pm partner create / list', () => {
 describe('pm partner allowances', () => {
   it('drives missing → ready with --retry --wait through a 409 (backed off) and a 429 (its retryAfterSeconds waited out)', async () => {
     const child = await serverChild('wait-1');
-    await admin('allowances', { ...SIM, lockMs: 300, retryMax: 2, retryWindowMs: 3000, failures: [{ label: 'ctf:negrisk-adapter', errorCode: 'PRIVY_SPONSORSHIP_UNAVAILABLE', retryable: true, times: 2 }], clearLog: true });
+    await admin('allowances', {
+      ...SIM,
+      lockMs: 300,
+      retryMax: 2,
+      retryWindowMs: 3000,
+      failures: [{ label: 'ctf:negrisk-adapter', errorCode: 'PRIVY_SPONSORSHIP_UNAVAILABLE', retryable: true, times: 2 }],
+      clearLog: true,
+    });
     try {
       const show = await pm('--json', 'partner', 'allowances', String(child.profileId));
       expect(show.json<{ ready: boolean; summary: { missing: number } }>()).toMatchObject({ ready: false, summary: { missing: 5 } });
@@ -130,7 +165,9 @@ describe('pm partner allowances', () => {
       expect(after.json<{ ready: boolean; summary: unknown }>()).toMatchObject({ ready: true, summary: { total: 5, confirmed: 5 } });
       expect(r.stderr).toMatch(/409: another retry is running/);
       expect(r.stderr).toMatch(/429: allowance retry rate limited; waiting \d s/);
-      const log = (await (await fetch(`${sb.current.baseUrl}/__sandbox/allowances`)).json()) as { answered: { profileId: number; status: number; at: number }[] };
+      const log = (await (await fetch(`${sb.current.baseUrl}/__sandbox/allowances`)).json()) as {
+        answered: { profileId: number; status: number; at: number }[];
+      };
       const mine = log.answered.filter((a) => a.profileId === child.profileId);
       expect(mine.map((a) => a.status)).toEqual([409, 200, 200, 429, 200]); // answers in time order: the 409 comes back while the other retry still holds the lock
       // The retry after the 429 came no sooner than the retryAfterSeconds the exchange named.
@@ -147,7 +184,12 @@ describe('pm partner allowances', () => {
 
   it('exits 6 with the seconds asked when the rate limit outlasts the timeout, and 7 when not ready in time', async () => {
     const child = await serverChild('slow-1');
-    await admin('allowances', { ...SIM, retryMax: 1, retryWindowMs: 9000, failures: [{ label: 'usdc:ctf-exchange', retryable: true, times: 1 }] });
+    await admin('allowances', {
+      ...SIM,
+      retryMax: 1,
+      retryWindowMs: 9000,
+      failures: [{ label: 'usdc:ctf-exchange', retryable: true, times: 1 }],
+    });
     try {
       expect(await rawRetry(child.profileId)).toBe(200); // one target failed (retryable), the window is used up
       const r = await pm('partner', 'allowances', String(child.profileId), '--retry', '--wait', '--wait-timeout', '2s');
@@ -170,13 +212,31 @@ describe('pm partner allowances', () => {
   it("another partner's child is not found (exit 4); the table shows each target", async () => {
     const child = await serverChild('mine-1');
     const state = sb.current.ctx.state;
-    state.profiles.push({ id: 9201, name: 'p2', role: 'partner', address: privateKeyToAccount(generatePrivateKey()).address, feeRateBps: 300, displayName: 'p2', createdAt: new Date().toISOString() });
+    state.profiles.push({
+      id: 9201,
+      name: 'p2',
+      role: 'partner',
+      address: privateKeyToAccount(generatePrivateKey()).address,
+      feeRateBps: 300,
+      displayName: 'p2',
+      createdAt: new Date().toISOString(),
+    });
     const other: Tok = { tokenId: 'p2-token', secret: Buffer.from('p2-secret-for-tests-0123456789').toString('base64') };
-    state.tokens.push({ ...other, profileId: 9201, scopes: ['trading', 'account_creation', 'delegated_signing'], label: null, createdAt: new Date().toISOString(), lastUsedAt: null, revokedAt: null });
+    state.tokens.push({
+      ...other,
+      profileId: 9201,
+      scopes: ['trading', 'account_creation', 'delegated_signing'],
+      label: null,
+      createdAt: new Date().toISOString(),
+      lastUsedAt: null,
+      revokedAt: null,
+    });
     sb.current.ctx.persist();
     const r = await runPm(['partner', 'allowances', String(child.profileId)], { env: envFor(other) });
     expect(r.code).toBe(4);
-    const cancel = await runPm(['order', 'cancel', '--all', 'btc-100k-2026', '--on-behalf-of', String(child.profileId)], { env: envFor(other) });
+    const cancel = await runPm(['order', 'cancel', '--all', 'btc-100k-2026', '--on-behalf-of', String(child.profileId)], {
+      env: envFor(other),
+    });
     expect(cancel.code).toBe(3);
     const table = await pm('partner', 'allowances', String(child.profileId));
     expect(table.code).toBe(0);
@@ -188,7 +248,20 @@ describe('delegated trading for a child', () => {
   it('is refused (exit 9) until allowances are ready; then the server signs with the child wallet; cancel on behalf', async () => {
     const child = await serverChild('trade-1');
     await admin('fund', { profileId: child.profileId, amount: '20000000' });
-    const args = ['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.1', '--size', '10', '--on-behalf-of', String(child.profileId), '--delegated'];
+    const args = [
+      'order',
+      'place',
+      'btc-100k-2026',
+      'buy',
+      'yes',
+      '--price',
+      '0.1',
+      '--size',
+      '10',
+      '--on-behalf-of',
+      String(child.profileId),
+      '--delegated',
+    ];
     const early = await pm('--json', ...args);
     expect(early.code).toBe(9);
     expect(early.stderr).toMatch(/run the allowance check/);
@@ -205,9 +278,18 @@ describe('delegated trading for a child', () => {
       types: ORDER_TYPES,
       primaryType: 'Order',
       message: {
-        salt: BigInt(String(so['salt'])), maker: child.account as `0x${string}`, signer: child.account as `0x${string}`, taker: '0x0000000000000000000000000000000000000000',
-        tokenId: BigInt(String(so['tokenId'])), makerAmount: BigInt(String(so['makerAmount'])), takerAmount: BigInt(String(so['takerAmount'])), expiration: 0n, nonce: 0n,
-        feeRateBps: BigInt(String(so['feeRateBps'])), side: 0, signatureType: 0,
+        salt: BigInt(String(so['salt'])),
+        maker: child.account as `0x${string}`,
+        signer: child.account as `0x${string}`,
+        taker: '0x0000000000000000000000000000000000000000',
+        tokenId: BigInt(String(so['tokenId'])),
+        makerAmount: BigInt(String(so['makerAmount'])),
+        takerAmount: BigInt(String(so['takerAmount'])),
+        expiration: 0n,
+        nonce: 0n,
+        feeRateBps: BigInt(String(so['feeRateBps'])),
+        side: 0,
+        signatureType: 0,
       },
       signature: so['signature'] as `0x${string}`,
     });
@@ -225,12 +307,35 @@ describe('pm partner onboard', () => {
     const noYes = await pm('partner', 'onboard', '--server-wallet', '--name', 'Shop 7');
     expect(noYes.code).toBe(2);
     expect(noYes.stderr).toMatch(/--yes/);
-    const r = await pm('--json', 'partner', 'onboard', '--server-wallet', '--name', 'Shop 7', '--yes', '--wait', '--fund', '100', '--first-order', 'btc-100k-2026', '--first-amount', '2');
+    const r = await pm(
+      '--json',
+      'partner',
+      'onboard',
+      '--server-wallet',
+      '--name',
+      'Shop 7',
+      '--yes',
+      '--wait',
+      '--fund',
+      '100',
+      '--first-order',
+      'btc-100k-2026',
+      '--first-amount',
+      '2',
+    );
     expect(r.code, r.stderr).toBe(0);
-    const out = r.json<{ profileId: number; profile: string; allowances: { ready: boolean }; funded: string; firstOrder: { orderId: string; contracts: string } }>();
+    const out = r.json<{
+      profileId: number;
+      profile: string;
+      allowances: { ready: boolean };
+      funded: string;
+      firstOrder: { orderId: string; contracts: string };
+    }>();
     expect(out).toMatchObject({ mode: 'server-wallet', profile: 'shop-7', allowances: { ready: true }, funded: '100' });
     expect(Number(out.firstOrder.contracts)).toBeGreaterThan(0);
-    const cfg = JSON.parse(readFileSync(join(home, 'config.json'), 'utf8')) as { profiles: Record<string, { onBehalfOf?: number; sandbox?: boolean }> };
+    const cfg = JSON.parse(readFileSync(join(home, 'config.json'), 'utf8')) as {
+      profiles: Record<string, { onBehalfOf?: number; sandbox?: boolean }>;
+    };
     expect(cfg.profiles['shop-7']).toMatchObject({ onBehalfOf: out.profileId, sandbox: true });
     // The saved profile acts for the child.
     const status = await pm('--json', '--profile', 'shop-7', 'order', 'status', out.firstOrder.orderId);

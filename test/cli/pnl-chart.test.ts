@@ -18,11 +18,19 @@ const carolEnv = () => {
 describe('pm portfolio pnl on a terminal', () => {
   it('draws a line chart through a pseudo-terminal, and only a plain series with --json', async () => {
     // not a pacing test: under a loaded machine the GET + POST pair could meet the per-token limit
-    await fetch(`${sb.current.baseUrl}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"rateLimit":false}' });
+    await fetch(`${sb.current.baseUrl}/__sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"rateLimit":false}',
+    });
     const redeemed = await runPm(['--json', 'redeem', '--all'], { env: carolEnv() });
     expect(redeemed.code, redeemed.stdout + redeemed.stderr).toBe(0);
     const { CI: _ci, ...rest } = process.env;
-    const { code, screen } = await runInPty(['node', 'bin/pm.js', 'portfolio', 'pnl', '--timeframe', '1d'], [], { ...rest, ...carolEnv(), NO_COLOR: '1' });
+    const { code, screen } = await runInPty(['node', 'bin/pm.js', 'portfolio', 'pnl', '--timeframe', '1d'], [], {
+      ...rest,
+      ...carolEnv(),
+      NO_COLOR: '1',
+    });
     expect(code, screen).toBe(0);
     expect(screen).toMatch(/realised PnL\s+110\.00/);
     // asciichart's axis and line glyphs, and the top of the scale at carol's realised 110

@@ -59,7 +59,14 @@ async function row(name: Who, market: string, outcome: 'YES' | 'NO' = 'YES'): Pr
 /** What the row must say for `shares` held at `cost`, realised `realised`, marked at `mark`. */
 function expectRow(r: Row, shares: bigint, cost: bigint, realised: bigint, mark: bigint): void {
   const value = (shares * mark) / ONE;
-  expect({ shares: r.sharesRaw, cost: r.costRaw, avg: r.avgPriceRaw, value: r.valueRaw, unrealised: r.unrealisedPnlRaw, realised: r.realisedPnlRaw }).toEqual({
+  expect({
+    shares: r.sharesRaw,
+    cost: r.costRaw,
+    avg: r.avgPriceRaw,
+    value: r.valueRaw,
+    unrealised: r.unrealisedPnlRaw,
+    realised: r.realisedPnlRaw,
+  }).toEqual({
     shares: shares.toString(),
     cost: cost.toString(),
     avg: shares > 0n ? ((cost * ONE) / shares).toString() : '0',
@@ -73,19 +80,51 @@ const fee = (usd: bigint): bigint => (usd * FEE_BPS) / 10_000n;
 
 // Not a pacing test: a loaded machine must not turn a command's GET + POST into a 429.
 beforeAll(async () => {
-  await fetch(`${sb.current.baseUrl}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"rateLimit":false}' });
+  await fetch(`${sb.current.baseUrl}/__sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"rateLimit":false}',
+  });
 });
 
 describe('pm portfolio positions', () => {
   it('a FAK across two levels, then a sell that realises PnL (sol-500-2026: asks 0.23/0.24, bids 0.21)', async () => {
-    const buy = await pmAs('alice', '--json', 'order', 'place', 'sol-500-2026', 'buy', 'yes', '--type', 'fak', '--price', '0.24', '--size', '150');
+    const buy = await pmAs(
+      'alice',
+      '--json',
+      'order',
+      'place',
+      'sol-500-2026',
+      'buy',
+      'yes',
+      '--type',
+      'fak',
+      '--price',
+      '0.24',
+      '--size',
+      '150',
+    );
     expect(buy.code, buy.stderr).toBe(0);
     // 100 @ 0.23 + 50 @ 0.24
     const gross = (100n * ONE * 230_000n) / ONE + (50n * ONE * 240_000n) / ONE;
     const cost = gross + fee(gross);
     expectRow(await row('alice', 'sol-500-2026'), 150n * ONE, cost, 0n, 240_000n);
 
-    const sell = await pmAs('alice', '--json', 'order', 'place', 'sol-500-2026', 'sell', 'yes', '--type', 'fak', '--price', '0.21', '--size', '50');
+    const sell = await pmAs(
+      'alice',
+      '--json',
+      'order',
+      'place',
+      'sol-500-2026',
+      'sell',
+      'yes',
+      '--type',
+      'fak',
+      '--price',
+      '0.21',
+      '--size',
+      '50',
+    );
     expect(sell.code, sell.stderr).toBe(0);
     const proceedsGross = (50n * ONE * 210_000n) / ONE;
     const proceeds = proceedsGross - fee(proceedsGross);
@@ -95,15 +134,57 @@ describe('pm portfolio positions', () => {
 
   it('a GTC filled in two parts: locked collateral and open orders between, average cost after', async () => {
     // gpt-6-release-2026 (fair 0.35): alice rests BUY YES 20 @ 0.345 between bob's 0.34 bid and 0.36 ask
-    const place = await pmAs('alice', '--json', 'order', 'place', 'gpt-6-release-2026', 'buy', 'yes', '--price', '0.345', '--size', '20', '--client-id', 'pf-gtc');
+    const place = await pmAs(
+      'alice',
+      '--json',
+      'order',
+      'place',
+      'gpt-6-release-2026',
+      'buy',
+      'yes',
+      '--price',
+      '0.345',
+      '--size',
+      '20',
+      '--client-id',
+      'pf-gtc',
+    );
     expect(place.code, place.stderr).toBe(0);
-    const first = await pmAs('bob', '--json', 'order', 'place', 'gpt-6-release-2026', 'sell', 'yes', '--type', 'fak', '--price', '0.345', '--size', '8');
+    const first = await pmAs(
+      'bob',
+      '--json',
+      'order',
+      'place',
+      'gpt-6-release-2026',
+      'sell',
+      'yes',
+      '--type',
+      'fak',
+      '--price',
+      '0.345',
+      '--size',
+      '8',
+    );
     expect(first.code, first.stderr).toBe(0);
     const mid = await row('alice', 'gpt-6-release-2026');
     expectRow(mid, 8n * ONE, 2_760_000n, 0n, 345_000n); // maker: 8 × 0.345, no fee
     expect(mid.openOrders).toBe(1);
     expect(mid.lockedCollateralRaw).toBe(((12n * ONE * 345_000n + ONE - 1n) / ONE).toString()); // ceil(12 × 0.345)
-    const second = await pmAs('bob', '--json', 'order', 'place', 'gpt-6-release-2026', 'sell', 'yes', '--type', 'fak', '--price', '0.345', '--size', '12');
+    const second = await pmAs(
+      'bob',
+      '--json',
+      'order',
+      'place',
+      'gpt-6-release-2026',
+      'sell',
+      'yes',
+      '--type',
+      'fak',
+      '--price',
+      '0.345',
+      '--size',
+      '12',
+    );
     expect(second.code, second.stderr).toBe(0);
     const done = await row('alice', 'gpt-6-release-2026');
     expectRow(done, 20n * ONE, 6_900_000n, 0n, 345_000n);
@@ -112,7 +193,21 @@ describe('pm portfolio positions', () => {
   });
 
   it('a NegRisk child shows up with its group (us-election-2028-other: ask 0.06)', async () => {
-    const r = await pmAs('alice', '--json', 'order', 'place', 'us-election-2028-other', 'buy', 'yes', '--type', 'fak', '--price', '0.06', '--size', '10');
+    const r = await pmAs(
+      'alice',
+      '--json',
+      'order',
+      'place',
+      'us-election-2028-other',
+      'buy',
+      'yes',
+      '--type',
+      'fak',
+      '--price',
+      '0.06',
+      '--size',
+      '10',
+    );
     expect(r.code, r.stderr).toBe(0);
     const gross = 600_000n;
     const p = await row('alice', 'us-election-2028-other');
@@ -122,7 +217,7 @@ describe('pm portfolio positions', () => {
     expect(filtered.json<{ positions: Row[] }>().positions.map((x) => x.market)).toEqual(['us-election-2028-other']);
   });
 
-  it('--on-behalf-of reads a sub-account\'s positions, and refuses a profile that is not a child', async () => {
+  it("--on-behalf-of reads a sub-account's positions, and refuses a profile that is not a child", async () => {
     const { addSubAccount } = await import('../helpers/subaccount.js');
     const child = addSubAccount(sb.current, 1003, 0n);
     const own = await pmAs('partner', '--json', 'portfolio', 'positions', '--on-behalf-of', String(child.profileId));
@@ -150,14 +245,46 @@ describe('pm portfolio positions', () => {
 
 describe('pm order list without --market', () => {
   it('lists open orders across markets', async () => {
-    const a = await pmAs('alice', '--json', 'order', 'place', 'world-cup-2026-brazil', 'buy', 'yes', '--price', '0.15', '--size', '5', '--client-id', 'everywhere-1');
-    const b = await pmAs('alice', '--json', 'order', 'place', 'eth-flip-btc', 'buy', 'yes', '--price', '0.05', '--size', '5', '--client-id', 'everywhere-2');
+    const a = await pmAs(
+      'alice',
+      '--json',
+      'order',
+      'place',
+      'world-cup-2026-brazil',
+      'buy',
+      'yes',
+      '--price',
+      '0.15',
+      '--size',
+      '5',
+      '--client-id',
+      'everywhere-1',
+    );
+    const b = await pmAs(
+      'alice',
+      '--json',
+      'order',
+      'place',
+      'eth-flip-btc',
+      'buy',
+      'yes',
+      '--price',
+      '0.05',
+      '--size',
+      '5',
+      '--client-id',
+      'everywhere-2',
+    );
     expect(a.code, a.stderr).toBe(0);
     expect(b.code, b.stderr).toBe(0);
     const r = await pmAs('alice', '--json', 'order', 'list');
     expect(r.code, r.stderr).toBe(0);
     const list = r.json<{ clientOrderId: string; market: string; remainingRaw: string; status: string }[]>();
-    expect(list.find((o) => o.clientOrderId === 'everywhere-1')).toMatchObject({ market: 'world-cup-2026-brazil', remainingRaw: '5000000', status: 'LIVE' });
+    expect(list.find((o) => o.clientOrderId === 'everywhere-1')).toMatchObject({
+      market: 'world-cup-2026-brazil',
+      remainingRaw: '5000000',
+      status: 'LIVE',
+    });
     expect(list.find((o) => o.clientOrderId === 'everywhere-2')).toMatchObject({ market: 'eth-flip-btc', status: 'LIVE' });
     expect(list.every((o) => o.status === 'LIVE')).toBe(true);
     const table = await pmAs('alice', 'order', 'list');
@@ -186,13 +313,24 @@ describe('pm withdraw', () => {
     expect(usdc(1004)).toBe(b1);
     const big = await pmCarol('--json', '--yes', 'withdraw', '1000000000');
     expect(big.code, big.stderr).toBe(0);
-    expect(big.json<{ amount: string; destination: string }>()).toMatchObject({ amount: '1000000000000000', destination: acct('carol').address });
+    expect(big.json<{ amount: string; destination: string }>()).toMatchObject({
+      amount: '1000000000000000',
+      destination: acct('carol').address,
+    });
     expect(b1 - usdc(1004)).toBe(1_000_000_000_000_000n);
   });
 
   it('refuses bad amounts and destinations before sending (exit 2), and asks for --yes without a TTY', async () => {
     const b0 = usdc(1004);
-    for (const amount of ['1.0000001', '0', '-1', '1e3', '1,000', '115792089237316195423570985008687907853269984665640564039457584007913.129639936', 'abc']) {
+    for (const amount of [
+      '1.0000001',
+      '0',
+      '-1',
+      '1e3',
+      '1,000',
+      '115792089237316195423570985008687907853269984665640564039457584007913.129639936',
+      'abc',
+    ]) {
       const r = await pmCarol('--yes', 'withdraw', '--', amount);
       expect(r.code, `${amount}: ${r.stderr}`).toBe(2);
     }
@@ -218,7 +356,11 @@ describe('pm withdraw', () => {
     expect(noIdentity.code).toBe(3);
     const add = await pmCarol('--json', 'withdrawal-address', 'add', dest, '--label', 'cold');
     expect(add.code, add.stderr).toBe(0);
-    expect(add.json<{ destinationAddress: string; deletedAt: null }>()).toMatchObject({ destinationAddress: dest, label: 'cold', deletedAt: null });
+    expect(add.json<{ destinationAddress: string; deletedAt: null }>()).toMatchObject({
+      destinationAddress: dest,
+      label: 'cold',
+      deletedAt: null,
+    });
     expect((await pmCarol('withdrawal-address', 'add', dest)).code).toBe(5);
     const list = await pmCarol('--json', 'withdrawal-address', 'list');
     expect(list.json<{ destinationAddress: string }[]>().map((e) => e.destinationAddress)).toContain(dest);
@@ -237,7 +379,21 @@ describe('pm withdraw', () => {
 describe('pm redeem', () => {
   it('resolve → redeem pays exactly the winning shares once; "not redeemable yet" before the payout', async () => {
     // alice buys 10 YES of fed-cut-december (fair 0.71, ask 0.72)
-    const buy = await pmAs('alice', '--json', 'order', 'place', 'fed-cut-december', 'buy', 'yes', '--type', 'fak', '--price', '0.72', '--size', '10');
+    const buy = await pmAs(
+      'alice',
+      '--json',
+      'order',
+      'place',
+      'fed-cut-december',
+      'buy',
+      'yes',
+      '--type',
+      'fak',
+      '--price',
+      '0.72',
+      '--size',
+      '10',
+    );
     expect(buy.code, buy.stderr).toBe(0);
     expect((await pmAs('alice', 'sandbox', 'resolve', 'fed-cut-december', 'yes', '--payout-pending')).code).toBe(0);
     const early = await pmAs('alice', 'redeem', 'fed-cut-december');
@@ -264,7 +420,9 @@ describe('pm redeem', () => {
     const b0 = usdc(1004);
     const r = await pmAs('carol', '--json', 'redeem', '--all');
     expect(r.code, r.stderr).toBe(0);
-    expect(r.json<{ market: string; status: string; payoutRaw: string }[]>()).toEqual([expect.objectContaining({ market: 'eth-5k-2025', status: 'redeemed', payoutRaw: '200000000' })]);
+    expect(r.json<{ market: string; status: string; payoutRaw: string }[]>()).toEqual([
+      expect.objectContaining({ market: 'eth-5k-2025', status: 'redeemed', payoutRaw: '200000000' }),
+    ]);
     expect(usdc(1004) - b0).toBe(200n * ONE);
     const none = await pmAs('carol', '--json', 'redeem', '--all');
     expect(none.json()).toEqual([]);
@@ -274,16 +432,32 @@ describe('pm redeem', () => {
 describe('pm portfolio history and pnl', () => {
   it('history --all --json streams NDJSON over 500+ entries with no duplicate and no gap', async () => {
     for (let i = 0; i < 520; i += 26) {
-      await Promise.all(Array.from({ length: 26 }, (_, k) => fetch(`${sb.current.baseUrl}/__sandbox/fund`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ profileId: 1003, amount: String(i + k + 1) }) })));
+      await Promise.all(
+        Array.from({ length: 26 }, (_, k) =>
+          fetch(`${sb.current.baseUrl}/__sandbox/fund`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ profileId: 1003, amount: String(i + k + 1) }),
+          }),
+        ),
+      );
     }
     const r = await runPm(['--json', 'portfolio', 'history', '--all'], { env: { ...env('partner'), PM_PACE: 'off' } });
     expect(r.code, r.stderr).toBe(0);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: string; collateralAmount: string });
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string; collateralAmount: string });
     const ids = lines.map((l) => l.id);
     expect(new Set(ids).size).toBe(ids.length);
     const ledgerLen = sb.current.ctx.state.ledger?.['1003']?.length ?? 0;
     expect(lines.length).toBe(ledgerLen); // partner has no grants: every ledger entry, once
-    expect(lines.map((l) => Number(l.collateralAmount)).filter((a) => a <= 520).sort((a, b) => a - b)).toEqual(Array.from({ length: 520 }, (_, i) => i + 1));
+    expect(
+      lines
+        .map((l) => Number(l.collateralAmount))
+        .filter((a) => a <= 520)
+        .sort((a, b) => a - b),
+    ).toEqual(Array.from({ length: 520 }, (_, i) => i + 1));
     const page = await pmAs('partner', '--json', 'portfolio', 'history', '--limit', '7');
     expect(page.json<unknown[]>()).toHaveLength(7);
     const future = await pmAs('partner', '--json', 'portfolio', 'history', '--since', '2999-01-01');

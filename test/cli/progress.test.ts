@@ -13,7 +13,13 @@ afterAll(cleanup);
 const env = () => {
   const a = sb.current.info.accounts.find((x) => x.name === 'alice');
   if (!a) throw new Error('alice');
-  return { PM_HOME: home, PM_BASE_URL: sb.current.baseUrl, PM_TOKEN_ID: a.token.tokenId, PM_TOKEN_SECRET: a.token.secret, PM_PRIVATE_KEY: a.privateKey };
+  return {
+    PM_HOME: home,
+    PM_BASE_URL: sb.current.baseUrl,
+    PM_TOKEN_ID: a.token.tokenId,
+    PM_TOKEN_SECRET: a.token.secret,
+    PM_PRIVATE_KEY: a.privateKey,
+  };
 };
 // eslint-disable-next-line no-control-regex
 const plain = (s: string): string => s.replace(/\x1b\[[0-9;?]*[A-Za-z]|\x1b[78]/g, '');
@@ -22,7 +28,15 @@ describe('progress on a TTY', () => {
   it('a batch shows placed / failed / remaining, rate and ETA; an invalid line is printed once, before any order', async () => {
     const file = join(home, 'orders.ndjson');
     const line = (price: string) => JSON.stringify({ market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price, size: '5' });
-    writeFileSync(file, [line('0.11'), JSON.stringify({ market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '7', size: '5' }), line('0.12'), line('0.13')].join('\n'));
+    writeFileSync(
+      file,
+      [
+        line('0.11'),
+        JSON.stringify({ market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '7', size: '5' }),
+        line('0.12'),
+        line('0.13'),
+      ].join('\n'),
+    );
     const r = await runPm(['order', 'place', '--file', file, '--batch-id', 'progress-1'], { env: env(), tty: true, columns: 160 });
     const err = plain(r.stderr);
     expect(r.code).toBe(8);
@@ -35,26 +49,42 @@ describe('progress on a TTY', () => {
   });
 
   it('markets list --all shows progress when it takes more than a moment', async () => {
-    await fetch(`${sb.current.baseUrl}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latencyMs: 900, match: 'GET /markets/active' }) });
+    await fetch(`${sb.current.baseUrl}/__sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ latencyMs: 900, match: 'GET /markets/active' }),
+    });
     try {
       const r = await runPm(['markets', 'list', '--all'], { env: env(), tty: true, columns: 160 });
       expect(r.code).toBe(0);
       expect(plain(r.stderr)).toMatch(/markets .* (\d+)\/\1/);
     } finally {
-      await fetch(`${sb.current.baseUrl}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latencyMs: 0, match: '' }) });
+      await fetch(`${sb.current.baseUrl}/__sandbox/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ latencyMs: 0, match: '' }),
+      });
     }
     const quick = await runPm(['markets', 'list', '--all'], { env: env(), tty: true, columns: 160 });
     expect(plain(quick.stderr)).not.toMatch(/ETA/);
   });
 
   it('portfolio history --all shows a live count when it takes more than a moment', async () => {
-    await fetch(`${sb.current.baseUrl}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latencyMs: 900, match: 'GET /portfolio/history' }) });
+    await fetch(`${sb.current.baseUrl}/__sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ latencyMs: 900, match: 'GET /portfolio/history' }),
+    });
     try {
       const r = await runPm(['portfolio', 'history', '--all'], { env: env(), tty: true, columns: 160 });
       expect(r.code).toBe(0);
       expect(plain(r.stderr)).toMatch(/history \d+ entries \| \d+ pages/);
     } finally {
-      await fetch(`${sb.current.baseUrl}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latencyMs: 0, match: '' }) });
+      await fetch(`${sb.current.baseUrl}/__sandbox/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ latencyMs: 0, match: '' }),
+      });
     }
     const quick = await runPm(['portfolio', 'history', '--all'], { env: env(), tty: true, columns: 160 });
     expect(quick.code).toBe(0);

@@ -98,12 +98,17 @@ describe('the CLI shell', () => {
     expect(g.stdout.trim()).toBe('http://127.0.0.1:9999');
     const e = await runPm(['--json', 'config', 'get', 'base-url'], { env: { ...env, PM_BASE_URL: 'http://127.0.0.1:8888' } });
     expect(e.json()).toMatchObject({ value: 'http://127.0.0.1:8888', source: 'env' });
-    const f = await runPm(['--json', '--base-url', 'http://127.0.0.1:7777', 'config', 'get', 'base-url'], { env: { ...env, PM_BASE_URL: 'http://127.0.0.1:8888' } });
+    const f = await runPm(['--json', '--base-url', 'http://127.0.0.1:7777', 'config', 'get', 'base-url'], {
+      env: { ...env, PM_BASE_URL: 'http://127.0.0.1:8888' },
+    });
     expect(f.json()).toMatchObject({ value: 'http://127.0.0.1:7777', source: 'flag' });
     const l = await runPm(['--json', 'config', 'list'], { env });
     expect(l.json<{ profile: string }>().profile).toBe('default');
     expect((await runPm(['--profile', 'fresh', 'config', 'set', 'timeout', '5000'], { env })).code).toBe(0);
-    expect((await runPm(['--json', '--profile', 'fresh', 'config', 'get', 'timeout'], { env })).json()).toMatchObject({ value: 5000, source: 'profile' });
+    expect((await runPm(['--json', '--profile', 'fresh', 'config', 'get', 'timeout'], { env })).json()).toMatchObject({
+      value: 5000,
+      source: 'profile',
+    });
     expect((await runPm(['config', 'set', 'timeout', 'soon'], { env })).code).toBe(2);
     expect((await runPm(['config', 'set', 'colour', 'red'], { env })).code).toBe(2);
     expect(statSync(join(home, 'config.json')).mode & 0o777).toBe(0o600);

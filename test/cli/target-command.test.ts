@@ -19,7 +19,16 @@ describe('targetCommand', () => {
   });
 
   it('leaves everything else to the whole program', () => {
-    for (const argv of [[], ['help', 'order', 'place'], ['order'], ['ordr', 'place'], ['-qy', 'order', 'place'], ['--bogus', 'order', 'place'], ['-h'], ['--version']]) {
+    for (const argv of [
+      [],
+      ['help', 'order', 'place'],
+      ['order'],
+      ['ordr', 'place'],
+      ['-qy', 'order', 'place'],
+      ['--bogus', 'order', 'place'],
+      ['-h'],
+      ['--version'],
+    ]) {
       expect(targetCommand(argv), argv.join(' ')).toBeUndefined();
     }
   });
@@ -28,7 +37,12 @@ describe('targetCommand', () => {
     const pages = (only?: (typeof COMMANDS)[number]) => {
       let out = '';
       const io = { stdout: { write: (s: string) => ((out += s), true) }, stderr: { write: () => true }, env: {} } as unknown as IO;
-      const program = buildProgram(io, () => undefined, () => undefined, only);
+      const program = buildProgram(
+        io,
+        () => undefined,
+        () => undefined,
+        only,
+      );
       const leaf = program.commands.find((c) => c.name() === 'order')?.commands.find((c) => c.name() === 'place');
       leaf?.outputHelp();
       return out;

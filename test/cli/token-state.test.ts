@@ -20,7 +20,13 @@ const ALL = ['trading', 'account_creation', 'delegated_signing', 'withdrawal'];
 describe('token capabilities', () => {
   it('a trader without a partner record can derive trading, and capabilities says so (and nothing more)', async () => {
     const h = home();
-    const env = { PM_HOME: h, PM_SCRYPT_N: '1024', PM_PASSPHRASE: PASS, PM_BASE_URL: sb.current.baseUrl, PM_IDENTITY_TOKEN: acct('alice').identityToken };
+    const env = {
+      PM_HOME: h,
+      PM_SCRYPT_N: '1024',
+      PM_PASSPHRASE: PASS,
+      PM_BASE_URL: sb.current.baseUrl,
+      PM_IDENTITY_TOKEN: acct('alice').identityToken,
+    };
     const caps = await runPm(['--json', 'token', 'capabilities'], { env });
     expect(caps.code, caps.stderr).toBe(0);
     const c = caps.json<{ tokenManagementEnabled: boolean; allowedScopes: string[]; derivableScopes: string[] }>();
@@ -28,7 +34,10 @@ describe('token capabilities', () => {
     expect(c.derivableScopes).toEqual(['trading']);
     // The claim is checked against derive itself: each derivable scope works, every other is refused.
     for (const scope of ALL) {
-      const d = await runPm(['--json', 'token', 'derive', '--scopes', scope === 'delegated_signing' ? 'trading,delegated_signing' : scope], { env });
+      const d = await runPm(
+        ['--json', 'token', 'derive', '--scopes', scope === 'delegated_signing' ? 'trading,delegated_signing' : scope],
+        { env },
+      );
       expect(d.code, `${scope}: ${d.stderr}`).toBe(c.derivableScopes.includes(scope) && scope !== 'delegated_signing' ? 0 : 3);
     }
     const human = await runPm(['token', 'capabilities'], { env });
@@ -38,8 +47,17 @@ describe('token capabilities', () => {
 
   it('a partner can derive every scope of its record, and capabilities lists them all', async () => {
     const h = home();
-    const env = { PM_HOME: h, PM_SCRYPT_N: '1024', PM_PASSPHRASE: PASS, PM_BASE_URL: sb.current.baseUrl, PM_IDENTITY_TOKEN: acct('partner').identityToken };
-    const c = (await runPm(['--json', 'token', 'capabilities'], { env })).json<{ tokenManagementEnabled: boolean; derivableScopes: string[] }>();
+    const env = {
+      PM_HOME: h,
+      PM_SCRYPT_N: '1024',
+      PM_PASSPHRASE: PASS,
+      PM_BASE_URL: sb.current.baseUrl,
+      PM_IDENTITY_TOKEN: acct('partner').identityToken,
+    };
+    const c = (await runPm(['--json', 'token', 'capabilities'], { env })).json<{
+      tokenManagementEnabled: boolean;
+      derivableScopes: string[];
+    }>();
     expect(c.tokenManagementEnabled).toBe(true);
     expect(c.derivableScopes).toEqual(ALL);
     const d = await runPm(['--json', 'token', 'derive', '--scopes', c.derivableScopes.join(',')], { env });
@@ -95,28 +113,58 @@ describe('token revoke of the token in use', () => {
     const { tokenId } = d.json<{ tokenId: string }>();
     const rv = await runPm(['--json', 'token', 'revoke', tokenId, '--yes'], { env });
     expect(rv.code, rv.stderr).toBe(0);
-    expect(rv.json()).toMatchObject({ wasInUse: true, removedFromProfile: true, nowUsing: { kind: 'none', source: null }, next: expect.stringMatching(/PM_IDENTITY_TOKEN=… pm token derive/) });
+    expect(rv.json()).toMatchObject({
+      wasInUse: true,
+      removedFromProfile: true,
+      nowUsing: { kind: 'none', source: null },
+      next: expect.stringMatching(/PM_IDENTITY_TOKEN=… pm token derive/),
+    });
     expect((await runPm(['whoami'], { env })).code).toBe(3);
   });
 
   it('a revoked token still named by PM_TOKEN_ID is called out', async () => {
     const h = home();
-    const env = { PM_HOME: h, PM_SCRYPT_N: '1024', PM_PASSPHRASE: PASS, PM_BASE_URL: sb.current.baseUrl, PM_IDENTITY_TOKEN: acct('alice').identityToken };
+    const env = {
+      PM_HOME: h,
+      PM_SCRYPT_N: '1024',
+      PM_PASSPHRASE: PASS,
+      PM_BASE_URL: sb.current.baseUrl,
+      PM_IDENTITY_TOKEN: acct('alice').identityToken,
+    };
     const d = await runPm(['--json', 'token', 'derive'], { env });
     const { tokenId } = d.json<{ tokenId: string }>();
     const secret = sb.current.ctx.state.tokens.find((t) => t.tokenId === tokenId)!.secret;
-    const rv = await runPm(['--json', 'token', 'revoke', tokenId, '--yes'], { env: { ...env, PM_TOKEN_ID: tokenId, PM_TOKEN_SECRET: secret } });
+    const rv = await runPm(['--json', 'token', 'revoke', tokenId, '--yes'], {
+      env: { ...env, PM_TOKEN_ID: tokenId, PM_TOKEN_SECRET: secret },
+    });
     expect(rv.code, rv.stderr).toBe(0);
-    expect(rv.json()).toMatchObject({ wasInUse: true, revokedStillSet: true, nowUsing: { kind: 'token', source: 'env', tokenId }, next: expect.stringMatching(/unset PM_TOKEN_ID/) });
+    expect(rv.json()).toMatchObject({
+      wasInUse: true,
+      revokedStillSet: true,
+      nowUsing: { kind: 'token', source: 'env', tokenId },
+      next: expect.stringMatching(/unset PM_TOKEN_ID/),
+    });
   });
 
   it('revoking some other token changes nothing for the profile and says nothing more', async () => {
     const { env, tokenId } = await sandboxProfile('partner');
-    const elsewhere = { PM_HOME: home(), PM_SCRYPT_N: '1024', PM_PASSPHRASE: PASS, PM_BASE_URL: sb.current.baseUrl, PM_IDENTITY_TOKEN: acct('partner').identityToken };
+    const elsewhere = {
+      PM_HOME: home(),
+      PM_SCRYPT_N: '1024',
+      PM_PASSPHRASE: PASS,
+      PM_BASE_URL: sb.current.baseUrl,
+      PM_IDENTITY_TOKEN: acct('partner').identityToken,
+    };
     const other = (await runPm(['--json', 'token', 'derive', '--label', 'other'], { env: elsewhere })).json<{ tokenId: string }>().tokenId;
     const rv = await runPm(['--json', 'token', 'revoke', other, '--yes'], { env });
     expect(rv.code, rv.stderr).toBe(0);
-    expect(rv.json()).toMatchObject({ revoked: other, wasInUse: false, removedFromProfile: false, next: null, nowUsing: { kind: 'token', source: 'keystore', tokenId } });
+    expect(rv.json()).toMatchObject({
+      revoked: other,
+      wasInUse: false,
+      removedFromProfile: false,
+      next: null,
+      nowUsing: { kind: 'token', source: 'keystore', tokenId },
+    });
     const human = await runPm(['token', 'revoke', other, '--yes'], { env });
     expect(human.code).toBe(4); // already revoked
     expect((await runPm(['--json', 'whoami'], { env })).json<{ tokenId: string }>().tokenId).toBe(tokenId);

@@ -16,11 +16,21 @@ const acct = (name: string) => {
   if (!a) throw new Error(name);
   return a;
 };
-const aliceEnv = () => ({ PM_HOME: home, PM_BASE_URL: sb.current.baseUrl, PM_TOKEN_ID: acct('alice').token.tokenId, PM_TOKEN_SECRET: acct('alice').token.secret, PM_PRIVATE_KEY: acct('alice').privateKey });
+const aliceEnv = () => ({
+  PM_HOME: home,
+  PM_BASE_URL: sb.current.baseUrl,
+  PM_TOKEN_ID: acct('alice').token.tokenId,
+  PM_TOKEN_SECRET: acct('alice').token.secret,
+  PM_PRIVATE_KEY: acct('alice').privateKey,
+});
 const pm = (...argv: string[]) => runPm(argv, { env: aliceEnv() });
 const ordersOf = (cid: string) => sb.current.ctx.state.orders.filter((o) => o.clientOrderId === cid);
 const faults = async (b: object) => {
-  const r = await fetch(`${sb.current.baseUrl}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) });
+  const r = await fetch(`${sb.current.baseUrl}/__sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(b),
+  });
   expect(r.status).toBe(200);
 };
 const clearFaults = () => faults({ commitThenDrop: 0, fail5xx: 0, burst429: 0, latencyMs: 0, match: '' });
@@ -29,7 +39,10 @@ const journal = () =>
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l) as { clientOrderId: string; state: string });
-const lastState = (cid: string) => journal().filter((e) => e.clientOrderId === cid).at(-1)?.state;
+const lastState = (cid: string) =>
+  journal()
+    .filter((e) => e.clientOrderId === cid)
+    .at(-1)?.state;
 
 interface PlacedJson {
   orderId: string;
@@ -43,7 +56,20 @@ interface PlacedJson {
 
 describe('a client id re-used for another order', () => {
   it('is a conflict (exit 5) showing both orders, and nothing new is placed', async () => {
-    const a = await pm('--json', 'order', 'place', 'sol-500-2026', 'buy', 'yes', '--price', '0.30', '--size', '10', '--client-id', 'reuse-1');
+    const a = await pm(
+      '--json',
+      'order',
+      'place',
+      'sol-500-2026',
+      'buy',
+      'yes',
+      '--price',
+      '0.30',
+      '--size',
+      '10',
+      '--client-id',
+      'reuse-1',
+    );
     expect(a.code, a.stderr).toBe(0);
     const b = await pm('order', 'place', 'sol-500-2026', 'sell', 'no', '--price', '0.2', '--size', '50', '--client-id', 'reuse-1');
     expect(b.code).toBe(5);
@@ -56,22 +82,60 @@ describe('a client id re-used for another order', () => {
   });
 
   it('the same order again is an idempotent success that prints the exchange-held fields', async () => {
-    const first = (await pm('--json', 'order', 'place', 'sol-500-2026', 'buy', 'no', '--price', '0.05', '--size', '2', '--client-id', 'same-2')).json<PlacedJson>();
+    const first = (
+      await pm('--json', 'order', 'place', 'sol-500-2026', 'buy', 'no', '--price', '0.05', '--size', '2', '--client-id', 'same-2')
+    ).json<PlacedJson>();
     // Same economics written differently (0.050, 2.0): the same order.
-    const again = await pm('--json', 'order', 'place', 'sol-500-2026', 'buy', 'no', '--price', '0.050', '--size', '2.0', '--client-id', 'same-2');
+    const again = await pm(
+      '--json',
+      'order',
+      'place',
+      'sol-500-2026',
+      'buy',
+      'no',
+      '--price',
+      '0.050',
+      '--size',
+      '2.0',
+      '--client-id',
+      'same-2',
+    );
     expect(again.code, again.stderr).toBe(0);
     const j = again.json<PlacedJson>();
-    expect(j).toMatchObject({ orderId: first.orderId, alreadyPlaced: true, side: 'BUY', outcome: 'NO', type: 'GTC', price: '0.05', size: '2' });
+    expect(j).toMatchObject({
+      orderId: first.orderId,
+      alreadyPlaced: true,
+      side: 'BUY',
+      outcome: 'NO',
+      type: 'GTC',
+      price: '0.05',
+      size: '2',
+    });
     expect(ordersOf('same-2')).toHaveLength(1);
   });
 });
 
 describe('a lookup that fails is "unknown", never "another order"', () => {
   it('retries a briefly failing status lookup and reports the re-run as already placed', async () => {
-    expect((await pm('order', 'place', 'sol-500-2026', 'buy', 'yes', '--price', '0.06', '--size', '1', '--client-id', 'flaky-lookup')).code).toBe(0);
+    expect(
+      (await pm('order', 'place', 'sol-500-2026', 'buy', 'yes', '--price', '0.06', '--size', '1', '--client-id', 'flaky-lookup')).code,
+    ).toBe(0);
     // The re-run gets 409; its first status lookups fail with 5xx (more than one request's retries).
     await faults({ fail5xx: 5, match: 'POST /orders/status' });
-    const r = await pm('--json', 'order', 'place', 'sol-500-2026', 'buy', 'yes', '--price', '0.06', '--size', '1', '--client-id', 'flaky-lookup');
+    const r = await pm(
+      '--json',
+      'order',
+      'place',
+      'sol-500-2026',
+      'buy',
+      'yes',
+      '--price',
+      '0.06',
+      '--size',
+      '1',
+      '--client-id',
+      'flaky-lookup',
+    );
     await clearFaults();
     expect(r.code, r.stderr).toBe(0);
     expect(r.json<PlacedJson>().alreadyPlaced).toBe(true);
@@ -79,9 +143,24 @@ describe('a lookup that fails is "unknown", never "another order"', () => {
   });
 
   it('exits 7 with "re-run the same command" when the lookup keeps failing, and never advises a new id', async () => {
-    expect((await pm('order', 'place', 'sol-500-2026', 'buy', 'yes', '--price', '0.07', '--size', '1', '--client-id', 'dead-lookup')).code).toBe(0);
+    expect(
+      (await pm('order', 'place', 'sol-500-2026', 'buy', 'yes', '--price', '0.07', '--size', '1', '--client-id', 'dead-lookup')).code,
+    ).toBe(0);
     await faults({ fail5xx: 1000, match: 'POST /orders/status' });
-    const r = await pm('--json', 'order', 'place', 'sol-500-2026', 'buy', 'yes', '--price', '0.07', '--size', '1', '--client-id', 'dead-lookup');
+    const r = await pm(
+      '--json',
+      'order',
+      'place',
+      'sol-500-2026',
+      'buy',
+      'yes',
+      '--price',
+      '0.07',
+      '--size',
+      '1',
+      '--client-id',
+      'dead-lookup',
+    );
     await clearFaults();
     expect(r.code).toBe(7);
     const err = JSON.parse(r.stderr.trim().split('\n').at(-1) ?? '') as { error: { code: string; message: string; hint: string } };
@@ -93,11 +172,16 @@ describe('a lookup that fails is "unknown", never "another order"', () => {
   }, 30_000);
 
   it('surfaces an auth failure of the lookup instead of swallowing it', async () => {
-    expect((await pm('order', 'place', 'sol-500-2026', 'buy', 'yes', '--price', '0.08', '--size', '1', '--client-id', 'auth-lookup')).code).toBe(0);
+    expect(
+      (await pm('order', 'place', 'sol-500-2026', 'buy', 'yes', '--price', '0.08', '--size', '1', '--client-id', 'auth-lookup')).code,
+    ).toBe(0);
     // Bob's token cannot see alice's order; alice's key signs: the 409 lookup must not say "another order".
-    const r = await runPm(['--json', 'order', 'place', 'sol-500-2026', 'buy', 'yes', '--price', '0.08', '--size', '1', '--client-id', 'auth-lookup'], {
-      env: { ...aliceEnv(), PM_TOKEN_SECRET: Buffer.from('wrong secret').toString('base64') },
-    });
+    const r = await runPm(
+      ['--json', 'order', 'place', 'sol-500-2026', 'buy', 'yes', '--price', '0.08', '--size', '1', '--client-id', 'auth-lookup'],
+      {
+        env: { ...aliceEnv(), PM_TOKEN_SECRET: Buffer.from('wrong secret').toString('base64') },
+      },
+    );
     expect(r.code).toBe(3);
     expect(r.stderr).not.toMatch(/another order/);
   });
@@ -106,9 +190,33 @@ describe('a lookup that fails is "unknown", never "another order"', () => {
 describe('acting for a sub-account is a property of the client', () => {
   it('keeps exactly-once on behalf of a sub-account when the answer is lost', async () => {
     const child = addSubAccount(sb.current, acct('partner').profileId);
-    const env = { PM_HOME: home, PM_BASE_URL: sb.current.baseUrl, PM_TOKEN_ID: acct('partner').token.tokenId, PM_TOKEN_SECRET: acct('partner').token.secret, PM_PRIVATE_KEY: child.privateKey };
+    const env = {
+      PM_HOME: home,
+      PM_BASE_URL: sb.current.baseUrl,
+      PM_TOKEN_ID: acct('partner').token.tokenId,
+      PM_TOKEN_SECRET: acct('partner').token.secret,
+      PM_PRIVATE_KEY: child.privateKey,
+    };
     await faults({ commitThenDrop: 1, match: 'POST /orders' });
-    const r = await runPm(['--json', 'order', 'place', 'sol-500-2026', 'buy', 'yes', '--price', '0.09', '--size', '1', '--client-id', 'obo-1', '--on-behalf-of', String(child.profileId)], { env });
+    const r = await runPm(
+      [
+        '--json',
+        'order',
+        'place',
+        'sol-500-2026',
+        'buy',
+        'yes',
+        '--price',
+        '0.09',
+        '--size',
+        '1',
+        '--client-id',
+        'obo-1',
+        '--on-behalf-of',
+        String(child.profileId),
+      ],
+      { env },
+    );
     await clearFaults();
     expect(r.code, r.stderr).toBe(0);
     expect(ordersOf('obo-1')).toHaveLength(1);
@@ -143,7 +251,10 @@ describe('batch lines are validated exactly like flags', () => {
     );
     const r = await pm('--json', 'order', 'place', '--file', file);
     expect(r.code).toBe(2); // every line invalid: nothing was sent
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { line: number; ok: boolean; error: { message: string } });
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { line: number; ok: boolean; error: { message: string } });
     expect(lines.map((l) => l.line)).toEqual([1, 2, 3, 4, 5]);
     expect(lines[0]?.error.message).toMatch(/postOnly must be true or false/);
     expect(lines[1]?.error.message).toMatch(/onBehalfOf must be a profile id/);
@@ -156,17 +267,29 @@ describe('batch lines are validated exactly like flags', () => {
 
   it('gives lines without clientId a deterministic id, so a re-run skips what was placed', async () => {
     const file = join(home, 'resume.ndjson');
-    const rows = [0.011, 0.012, 0.013, 0.012].map((p) => ({ market: 'sol-500-2026', side: 'buy', outcome: 'yes', price: String(p), size: '1' }));
+    const rows = [0.011, 0.012, 0.013, 0.012].map((p) => ({
+      market: 'sol-500-2026',
+      side: 'buy',
+      outcome: 'yes',
+      price: String(p),
+      size: '1',
+    }));
     writeFileSync(file, rows.map((l) => JSON.stringify(l)).join('\n'));
     const a = await pm('--json', 'order', 'place', '--file', file);
     expect(a.code, a.stderr).toBe(0);
-    const first = a.stdout.trim().split('\n').map((l) => JSON.parse(l) as { line: number; clientOrderId: string; orderId: string });
+    const first = a.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { line: number; clientOrderId: string; orderId: string });
     const ids = first.map((l) => l.clientOrderId);
     expect(new Set(ids).size).toBe(4); // two identical lines still get two ids
     for (const id of ids) expect(id).toMatch(/^pmb-[0-9a-f]{32}$/);
     const b = await pm('--json', 'order', 'place', '--file', file);
     expect(b.code, b.stderr).toBe(0);
-    const second = b.stdout.trim().split('\n').map((l) => JSON.parse(l) as { clientOrderId: string; skipped?: boolean; orderId: string });
+    const second = b.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { clientOrderId: string; skipped?: boolean; orderId: string });
     expect(second.every((l) => l.skipped === true)).toBe(true);
     expect(second.map((l) => l.clientOrderId).sort()).toEqual([...ids].sort());
     for (const id of ids) expect(ordersOf(id)).toHaveLength(1);
@@ -179,7 +302,10 @@ describe('batch lines are validated exactly like flags', () => {
     // A new --batch-id places the same lines again as new orders.
     const d = await pm('--json', 'order', 'place', '--file', file, '--batch-id', 'tomorrow');
     expect(d.code, d.stderr).toBe(0);
-    const fresh = d.stdout.trim().split('\n').map((l) => JSON.parse(l) as { clientOrderId: string });
+    const fresh = d.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { clientOrderId: string });
     expect(fresh.filter((l) => ids.includes(l.clientOrderId))).toHaveLength(0);
   });
 });
@@ -208,8 +334,26 @@ describe('exit codes and hints of refusals', () => {
     const cacheDir = join(home, 'cache');
     mkdirSync(cacheDir, { recursive: true });
     const key = `${sb.current.baseUrl} hmac:${acct('alice').token.tokenId}`;
-    writeFileSync(join(cacheDir, 'owners.json'), JSON.stringify({ [key]: { at: Date.now(), value: { profileId: acct('alice').profileId, feeRateBps: 100, account: acct('alice').address } } }));
-    const r = await pm('--json', 'order', 'place', 'sol-500-2026', 'buy', 'yes', '--price', '0.012', '--size', '1', '--client-id', 'stale-fee');
+    writeFileSync(
+      join(cacheDir, 'owners.json'),
+      JSON.stringify({
+        [key]: { at: Date.now(), value: { profileId: acct('alice').profileId, feeRateBps: 100, account: acct('alice').address } },
+      }),
+    );
+    const r = await pm(
+      '--json',
+      'order',
+      'place',
+      'sol-500-2026',
+      'buy',
+      'yes',
+      '--price',
+      '0.012',
+      '--size',
+      '1',
+      '--client-id',
+      'stale-fee',
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(ordersOf('stale-fee')).toHaveLength(1);
     const cached = JSON.parse(readFileSync(join(cacheDir, 'owners.json'), 'utf8')) as Record<string, { value: { feeRateBps: number } }>;

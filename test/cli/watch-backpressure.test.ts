@@ -44,14 +44,23 @@ describe('pm watch output under backpressure', () => {
       stdout,
       stderr: { write: () => true, isTTY: false },
       stdin: Object.assign((async function* () {})(), { isTTY: false }),
-      env: { PM_HOME: home.home, PM_BASE_URL: sb.current.baseUrl, PM_WS_URL: sb.current.wsUrl, PM_TOKEN_ID: alice?.token.tokenId, PM_TOKEN_SECRET: alice?.token.secret },
+      env: {
+        PM_HOME: home.home,
+        PM_BASE_URL: sb.current.baseUrl,
+        PM_WS_URL: sb.current.wsUrl,
+        PM_TOKEN_ID: alice?.token.tokenId,
+        PM_TOKEN_SECRET: alice?.token.secret,
+      },
       cwd: process.cwd(),
     };
     const done = main(['--json', 'watch', 'orders', '--market', 'bp-market', '--count', String(N)], io);
     const text = (): string => writes.join('');
     await until(() => text().includes('"type":"subscribed"'), 'the subscription');
     for (let t0 = Date.now(); ; ) {
-      const socks = (await (await fetch(`${sb.current.baseUrl}/__sandbox/sockets`)).json()) as { profileId: number | null; subscriptions: { orders: boolean } }[];
+      const socks = (await (await fetch(`${sb.current.baseUrl}/__sandbox/sockets`)).json()) as {
+        profileId: number | null;
+        subscriptions: { orders: boolean };
+      }[];
       if (socks.some((s) => s.profileId === 1001 && s.subscriptions.orders)) break;
       if (Date.now() - t0 > 8000) throw new Error('the sandbox never saw the subscription');
       await new Promise((r) => setTimeout(r, 10));
@@ -59,14 +68,19 @@ describe('pm watch output under backpressure', () => {
     const before = writes.length;
     full = true; // the reader stops reading
     // One burst: N orders committed at once, as a batch request does.
-    for (let i = 0; i < N; i++) place(sb.current, 1001, { slug: 'bp-market', side: 'BUY', price: 100_000n, size: 1_000_000n, clientOrderId: `bp-${i}` });
+    for (let i = 0; i < N; i++)
+      place(sb.current, 1001, { slug: 'bp-market', side: 'BUY', price: 100_000n, size: 1_000_000n, clientOrderId: `bp-${i}` });
     await until(() => pause.mock.calls.length > 0, `the stream to pause (${writes.length} writes, last ${writes.at(-1)?.slice(0, 200)})`);
     expect(resume).not.toHaveBeenCalled();
     full = false;
     stdout.emit('drain'); // the reader caught up
     expect(resume).toHaveBeenCalledTimes(1);
     expect(await done).toBe(0);
-    const records = text().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).filter((r) => r['event'] === 'orderEvent');
+    const records = text()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((r) => r['event'] === 'orderEvent');
     expect(records.map((r) => r['clientOrderId'])).toEqual(Array.from({ length: N }, (_, i) => `bp-${i}`));
     expect(records.every((r) => r['type'] === 'PLACEMENT')).toBe(true);
     expect(writes.length - before).toBeLessThan(N / 4); // a write per burst, not per event

@@ -111,14 +111,49 @@ describe('pm watch orders --json', () => {
     expect(await w.done).toBe(0);
     const recs = data(w);
     const ts = expect.stringMatching(/^\d{4}-/);
-    const common = { event: 'orderEvent', marketId: String(m?.id), marketSlug: 'watch-orders', orderId: a.id, clientOrderId: 'w-1', side: 'BUY', token: 'YES', userId: ALICE, timestamp: ts };
-    const settle = { event: 'orderEvent', source: 'SETTLEMENT', marketSlug: 'watch-orders', tradeEventId: b.tradeEventId, takerOrderId: b.id, takerAccount: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', orderId: a.id, clientOrderId: 'w-1', side: 'BUY', token: 'YES', tokenId: m?.positionIds?.[0], price: '0.35', amountContracts: '3000000', amountCollateral: '1050000', feeAmountCollateral: '0', feeAmountContracts: '0', timestamp: ts };
+    const common = {
+      event: 'orderEvent',
+      marketId: String(m?.id),
+      marketSlug: 'watch-orders',
+      orderId: a.id,
+      clientOrderId: 'w-1',
+      side: 'BUY',
+      token: 'YES',
+      userId: ALICE,
+      timestamp: ts,
+    };
+    const settle = {
+      event: 'orderEvent',
+      source: 'SETTLEMENT',
+      marketSlug: 'watch-orders',
+      tradeEventId: b.tradeEventId,
+      takerOrderId: b.id,
+      takerAccount: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      orderId: a.id,
+      clientOrderId: 'w-1',
+      side: 'BUY',
+      token: 'YES',
+      tokenId: m?.positionIds?.[0],
+      price: '0.35',
+      amountContracts: '3000000',
+      amountCollateral: '1050000',
+      feeAmountCollateral: '0',
+      feeAmountContracts: '0',
+      timestamp: ts,
+    };
     expect(recs).toEqual([
       { ...common, source: 'OME', type: 'PLACEMENT', eventId: expect.stringContaining(`${a.id}:`), price: 0.35, remainingSize: 8_000_000 },
       { ...common, source: 'OME', type: 'UPDATE', eventId: expect.stringContaining(`${a.id}:`), price: 0.35, remainingSize: 5_000_000 },
       { ...settle, type: 'MATCHED', eventId: `${b.tradeEventId}:MATCHED:${a.id}`, isEstimate: true },
       { ...settle, type: 'MINED', eventId: `${b.tradeEventId}:MINED:${a.id}`, txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) },
-      { ...common, source: 'OME', type: 'CANCELLATION', eventId: expect.stringContaining(`${a.id}:`), price: 0.35, remainingSize: 5_000_000 },
+      {
+        ...common,
+        source: 'OME',
+        type: 'CANCELLATION',
+        eventId: expect.stringContaining(`${a.id}:`),
+        price: 0.35,
+        remainingSize: 5_000_000,
+      },
     ]);
     // The lifecycle records are NDJSON of their own.
     expect(w.records()[0]).toMatchObject({ event: 'lifecycle', type: 'connected' });
@@ -131,7 +166,9 @@ describe('pm watch orders --json', () => {
     place(sb.current, ALICE, { slug: 'btc-100k-2026', side: 'BUY', price: 120_000n, size: 2_000_000n, clientOrderId: 'w-human' });
     expect(await w.done).toBe(0);
     expect(w.out).toHaveLength(1);
-    expect(w.out[0]).toMatch(/^\d\d:\d\d:\d\d\.\d{3} {2}btc-100k-2026 {2}PLACEMENT +BUY YES {2}@ 0\.12 {2}remaining 2 {2}order [0-9a-f]{8} {2}\[w-human\]$/);
+    expect(w.out[0]).toMatch(
+      /^\d\d:\d\d:\d\d\.\d{3} {2}btc-100k-2026 {2}PLACEMENT +BUY YES {2}@ 0\.12 {2}remaining 2 {2}order [0-9a-f]{8} {2}\[w-human\]$/,
+    );
     expect(w.err()).toMatch(/connected to ws:\/\/127\.0\.0\.1:\d+\/markets/);
   });
 });
@@ -159,7 +196,11 @@ describe('pm book --watch without a terminal', () => {
     w.abort();
     expect(await w.done).toBe(130);
     expect(w.out).toHaveLength(1);
-    expect(JSON.parse(w.out[0] ?? '')).toMatchObject({ event: 'orderbookUpdate', marketSlug: 'btc-100k-2026', orderbook: { bids: expect.any(Array), asks: expect.any(Array) } });
+    expect(JSON.parse(w.out[0] ?? '')).toMatchObject({
+      event: 'orderbookUpdate',
+      marketSlug: 'btc-100k-2026',
+      orderbook: { bids: expect.any(Array), asks: expect.any(Array) },
+    });
   });
 });
 
@@ -173,7 +214,13 @@ describe('refusals and bad input', () => {
 
   it('exits 2 before connecting on an unknown channel, an unknown slug, a bad --until or a malformed duration', async () => {
     const dead = env('alice', { ws: 'ws://127.0.0.1:9' });
-    for (const argv of [['watch', 'trades'], ['watch', 'prices', 'no-such-market'], ['watch', 'orders', '--until', 'tomorrow'], ['--timeout', '5x', 'watch', 'orders'], ['watch', 'orders', '--market', 'no-such-market']]) {
+    for (const argv of [
+      ['watch', 'trades'],
+      ['watch', 'prices', 'no-such-market'],
+      ['watch', 'orders', '--until', 'tomorrow'],
+      ['--timeout', '5x', 'watch', 'orders'],
+      ['watch', 'orders', '--market', 'no-such-market'],
+    ]) {
       const w = pm(argv, dead);
       expect(await w.done, argv.join(' ')).toBe(2);
       expect(w.err()).not.toMatch(/\n\s+at /);
@@ -220,7 +267,10 @@ describe('reconnect', () => {
     place(sb.current, ALICE, { slug: 'btc-100k-2026', side: 'BUY', price: 140_000n, size: 1_000_000n, clientOrderId: 'after-drop' });
     expect(await w.done).toBe(0);
     expect(data(w).map((r) => r['clientOrderId'])).toEqual(['before-drop', 'after-drop']);
-    const types = w.records().filter((r) => r['event'] === 'lifecycle').map((r) => r['type']);
+    const types = w
+      .records()
+      .filter((r) => r['event'] === 'lifecycle')
+      .map((r) => r['type']);
     expect(types).toEqual(['connected', 'subscribed', 'disconnected', 'reconnected', 'resubscribed']);
     // With --json the lifecycle is in the NDJSON records above; stderr stays empty (one output contract).
     expect(w.err()).toBe('');

@@ -13,7 +13,15 @@ interface Ready {
   wsUrl: string;
   pid: number;
   chainId: number;
-  accounts: { name: string; address: string; privateKey: string; profileId: number; token: { tokenId: string; secret: string; scopes: string[] }; apiKey: string; identityToken: string }[];
+  accounts: {
+    name: string;
+    address: string;
+    privateKey: string;
+    profileId: number;
+    token: { tokenId: string; secret: string; scopes: string[] };
+    apiKey: string;
+    identityToken: string;
+  }[];
   markets: { slug: string; type: string; negRisk: boolean }[];
 }
 
@@ -92,7 +100,10 @@ describe('pm as a process', () => {
 
 describe('signals', () => {
   it('stops the sandbox cleanly on SIGTERM (exit 0) and Ctrl-C (exit 130)', async () => {
-    for (const [sig, code] of [['SIGTERM', 0], ['SIGINT', 130]] as const) {
+    for (const [sig, code] of [
+      ['SIGTERM', 0],
+      ['SIGINT', 130],
+    ] as const) {
       const s = await startSandboxProcess();
       s.proc.kill(sig);
       const res = await s.proc;
@@ -118,8 +129,17 @@ describe('detached sandbox', () => {
       // own state included) holds a private key or token secret in plain text.
       const pe = { ...e, PM_PASSPHRASE: 'p4ssphrase', PM_SCRYPT_N: '1024', CI: '1' };
       expect((await execa('node', [BIN, 'init', '--sandbox', '--yes'], { env: pe, stdin: 'ignore' })).exitCode).toBe(0);
-      expect((await execa('node', [BIN, 'order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.5', '--size', '1'], { env: pe, stdin: 'ignore' })).exitCode).toBe(0);
-      const all = execaSync('grep', ['-rlF', '-e', ready.accounts[0]!.privateKey.slice(2), '-e', ready.accounts[0]!.token.secret, h], { reject: false });
+      expect(
+        (
+          await execa('node', [BIN, 'order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.5', '--size', '1'], {
+            env: pe,
+            stdin: 'ignore',
+          })
+        ).exitCode,
+      ).toBe(0);
+      const all = execaSync('grep', ['-rlF', '-e', ready.accounts[0]!.privateKey.slice(2), '-e', ready.accounts[0]!.token.secret, h], {
+        reject: false,
+      });
       expect(all.stdout).toBe('');
       const stop = await execa('node', [BIN, 'sandbox', 'stop'], { env: e });
       expect(stop.exitCode).toBe(0);

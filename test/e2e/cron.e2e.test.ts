@@ -18,7 +18,13 @@ describe('cron-style authenticated runs', () => {
   it('authenticates from PM_TOKEN_ID/PM_TOKEN_SECRET and exits 0', async () => {
     const alice = account('alice');
     const r = await execa('node', ['bin/pm.js', '--json', 'whoami'], {
-      env: { PM_HOME: home, PM_BASE_URL: sb.current.baseUrl, PM_TOKEN_ID: alice.token.tokenId, PM_TOKEN_SECRET: alice.token.secret, CI: '1' },
+      env: {
+        PM_HOME: home,
+        PM_BASE_URL: sb.current.baseUrl,
+        PM_TOKEN_ID: alice.token.tokenId,
+        PM_TOKEN_SECRET: alice.token.secret,
+        CI: '1',
+      },
       stdin: 'ignore',
     });
     expect(r.exitCode).toBe(0);
@@ -46,12 +52,23 @@ describe('cron-style authenticated runs', () => {
 
   it('works with the legacy key, and refuses a malformed secret before sending (exit 2)', async () => {
     const alice = account('alice');
-    const ok = await execa('node', ['bin/pm.js', '--json', 'whoami'], { env: { PM_HOME: home, PM_BASE_URL: sb.current.baseUrl, PM_API_KEY: alice.apiKey, CI: '1' }, stdin: 'ignore' });
+    const ok = await execa('node', ['bin/pm.js', '--json', 'whoami'], {
+      env: { PM_HOME: home, PM_BASE_URL: sb.current.baseUrl, PM_API_KEY: alice.apiKey, CI: '1' },
+      stdin: 'ignore',
+    });
     expect(JSON.parse(ok.stdout)).toMatchObject({ profileId: alice.profileId, auth: 'apiKey' });
-    const bad = await execa('node', ['bin/pm.js', 'whoami'], { env: { PM_HOME: home, PM_BASE_URL: sb.current.baseUrl, PM_TOKEN_ID: 'x', PM_TOKEN_SECRET: 'not base64!', CI: '1' }, stdin: 'ignore', reject: false });
+    const bad = await execa('node', ['bin/pm.js', 'whoami'], {
+      env: { PM_HOME: home, PM_BASE_URL: sb.current.baseUrl, PM_TOKEN_ID: 'x', PM_TOKEN_SECRET: 'not base64!', CI: '1' },
+      stdin: 'ignore',
+      reject: false,
+    });
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toMatch(/PM_TOKEN_SECRET/);
-    const none = await execa('node', ['bin/pm.js', 'whoami'], { env: { PM_HOME: home, PM_BASE_URL: sb.current.baseUrl, CI: '1' }, stdin: 'ignore', reject: false });
+    const none = await execa('node', ['bin/pm.js', 'whoami'], {
+      env: { PM_HOME: home, PM_BASE_URL: sb.current.baseUrl, CI: '1' },
+      stdin: 'ignore',
+      reject: false,
+    });
     expect(none.exitCode).toBe(3);
     expect(none.stderr).toMatch(/pm init/);
   });

@@ -39,7 +39,17 @@ describe('init is atomic', () => {
     const env = { PM_HOME: h, PM_SCRYPT_N: '1024', PM_PASSPHRASE: 'pass-phrase-1' };
     const bad = join(h, 'bad-secret.txt');
     writeFileSync(bad, Buffer.from('x'.repeat(32)).toString('base64'));
-    const args = ['--json', '--base-url', sb.current.baseUrl, 'init', '--yes', '--create-wallet', '--token-id', alice().token.tokenId, '--secret-file'];
+    const args = [
+      '--json',
+      '--base-url',
+      sb.current.baseUrl,
+      'init',
+      '--yes',
+      '--create-wallet',
+      '--token-id',
+      alice().token.tokenId,
+      '--secret-file',
+    ];
     const r = await runPm([...args, bad], { env });
     expect(r.code).toBe(3);
     expect(files(h).filter((f) => f !== bad)).toEqual([]);
@@ -66,12 +76,23 @@ describe('one keystore, one passphrase', () => {
   it('init with another passphrase on an existing keystore is refused; wallet passphrase changes it for every secret', async () => {
     const h = home();
     const env = (pass: string) => ({ PM_HOME: h, PM_SCRYPT_N: '1024', PM_PASSPHRASE: pass });
-    expect((await runPm(['--json', '--base-url', sb.current.baseUrl, 'init', '--sandbox', '--yes'], { env: env('first-pass-1') })).code).toBe(0);
-    const before = files(h).map((f) => readFileSync(f, 'utf8')).join('|');
-    const other = await runPm(['--json', '--base-url', sb.current.baseUrl, 'init', '--sandbox', '--account', 'bob', '--profile-name', 'mm', '--yes'], { env: env('second-pass-2') });
+    expect(
+      (await runPm(['--json', '--base-url', sb.current.baseUrl, 'init', '--sandbox', '--yes'], { env: env('first-pass-1') })).code,
+    ).toBe(0);
+    const before = files(h)
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('|');
+    const other = await runPm(
+      ['--json', '--base-url', sb.current.baseUrl, 'init', '--sandbox', '--account', 'bob', '--profile-name', 'mm', '--yes'],
+      { env: env('second-pass-2') },
+    );
     expect(other.code).toBe(3);
     expect(msg(other.stderr)).toMatch(/another passphrase.*pm wallet passphrase/);
-    expect(files(h).map((f) => readFileSync(f, 'utf8')).join('|')).toBe(before);
+    expect(
+      files(h)
+        .map((f) => readFileSync(f, 'utf8'))
+        .join('|'),
+    ).toBe(before);
 
     const nf = join(h, 'new-pass.txt');
     writeFileSync(nf, 'second-pass-2\n', { mode: 0o600 });
@@ -82,12 +103,24 @@ describe('one keystore, one passphrase', () => {
     expect(ch.json()).toEqual({ wallets: ['sandbox-alice'], secrets: ['sandbox'] });
     expect((await runPm(['--json', 'whoami'], { env: env('first-pass-1') })).code).toBe(3);
     expect((await runPm(['--json', 'whoami'], { env: env('second-pass-2') })).code).toBe(0);
-    expect((await runPm(['--json', '--yes', 'wallet', 'export', 'sandbox-alice', '--format', 'key', '--out', '-'], { env: env('second-pass-2') })).stdout).toContain(alice().privateKey.slice(2));
+    expect(
+      (
+        await runPm(['--json', '--yes', 'wallet', 'export', 'sandbox-alice', '--format', 'key', '--out', '-'], {
+          env: env('second-pass-2'),
+        })
+      ).stdout,
+    ).toContain(alice().privateKey.slice(2));
   });
 
   it('--passphrase-file beats PM_PASSPHRASE; a file others can read is refused', async () => {
     const h = home();
-    expect((await runPm(['--json', '--base-url', sb.current.baseUrl, 'init', '--sandbox', '--yes'], { env: { PM_HOME: h, PM_SCRYPT_N: '1024', PM_PASSPHRASE: 'right-pass-1' } })).code).toBe(0);
+    expect(
+      (
+        await runPm(['--json', '--base-url', sb.current.baseUrl, 'init', '--sandbox', '--yes'], {
+          env: { PM_HOME: h, PM_SCRYPT_N: '1024', PM_PASSPHRASE: 'right-pass-1' },
+        })
+      ).code,
+    ).toBe(0);
     const f = join(h, 'pass.txt');
     writeFileSync(f, 'right-pass-1\n', { mode: 0o600 });
     const env = { PM_HOME: h, PM_PASSPHRASE: 'wrong-pass-0' };
@@ -110,7 +143,7 @@ describe('the wizard re-asks bad answers in place (pseudo-terminal)', () => {
         { waitFor: 'no sandbox is running', send: '' },
         { waitFor: 'Which exchange?', send: KEY.down + KEY.down + KEY.enter }, // Another URL
         { waitFor: 'Exchange base URL', send: `not a url${KEY.enter}` },
-        { waitFor: 'is not an http(s) URL', send: '\x15'.repeat(1) + `${sb.current.baseUrl}${KEY.enter}` },
+        { waitFor: 'is not an http(s) URL', send: `${'\x15'.repeat(1)}${sb.current.baseUrl}${KEY.enter}` },
         { waitFor: 'Profile name', send: `bad name!${KEY.enter}` },
         { waitFor: 'invalid profile name', send: `${'\x7f'.repeat(20)}p1${KEY.enter}` },
         { waitFor: 'Signing wallet', send: KEY.down + KEY.enter }, // import
@@ -130,14 +163,23 @@ describe('the wizard re-asks bad answers in place (pseudo-terminal)', () => {
     );
     expect(code, screen).toBe(0);
     expect(screen).toMatch(/profile p1 is ready/);
-    const cfg = JSON.parse(readFileSync(join(h, 'config.json'), 'utf8')) as { activeProfile: string; profiles: Record<string, { profileId: number; address: string }> };
+    const cfg = JSON.parse(readFileSync(join(h, 'config.json'), 'utf8')) as {
+      activeProfile: string;
+      profiles: Record<string, { profileId: number; address: string }>;
+    };
     expect(cfg.activeProfile).toBe('p1');
     expect(cfg.profiles['p1']).toMatchObject({ profileId: 1001, address: alice().address });
   });
 
   it('a wrong passphrase on a TTY is asked again', async () => {
     const h = home();
-    expect((await runPm(['--json', '--base-url', sb.current.baseUrl, 'init', '--sandbox', '--yes'], { env: { PM_HOME: h, PM_SCRYPT_N: '1024', PM_PASSPHRASE: 'right-pass-1' } })).code).toBe(0);
+    expect(
+      (
+        await runPm(['--json', '--base-url', sb.current.baseUrl, 'init', '--sandbox', '--yes'], {
+          env: { PM_HOME: h, PM_SCRYPT_N: '1024', PM_PASSPHRASE: 'right-pass-1' },
+        })
+      ).code,
+    ).toBe(0);
     const { code, screen } = await runInPty(
       ['node', 'bin/pm.js', 'whoami'],
       [

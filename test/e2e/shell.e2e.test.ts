@@ -20,18 +20,23 @@ describe('pm shell', () => {
     const address = created.json<{ address: string }>().address;
     const env = { PATH: process.env['PATH'], HOME: process.env['HOME'], PM_HOME: home, PM_BASE_URL: sb.current.baseUrl };
     const exportLine = 'wallet export w --format key --out - --yes\r';
-    const { code, screen } = await runInPty(['node', 'bin/pm.js', 'shell'], [
-      { waitFor: /pm[^>\n]*> /, send: exportLine },
-      { waitFor: 'Keystore passphrase: ', send: `${PASS}\r` },
-      { waitFor: /0x[0-9a-f]{64}[\s\S]*pm[^>\n]*> /, send: exportLine },
-      { waitFor: /0x[0-9a-f]{64}[\s\S]*pm[^>\n]*> /, send: 'wallet address w\r' },
-      { waitFor: /0x[0-9a-fA-F]{40}[\s\S]*pm[^>\n]*> /, send: 'boo\t' },
-      { waitFor: 'book ', send: 'btc-100\t' },
-      { waitFor: 'btc-100k-2026 ', send: '--depth 1\r' },
-      { waitFor: /best bid \/ ask[\s\S]*pm[^>\n]*> /, send: 'this line is cancelled\x03' },
-      { waitFor: /\^C[\s\S]*pm[^>\n]*> /, send: '--json markets show sol-500-2026\r' },
-      { waitFor: /"slug": "sol-500-2026"[\s\S]*pm[^>\n]*> /, send: '\x04' },
-    ], env, 30_000);
+    const { code, screen } = await runInPty(
+      ['node', 'bin/pm.js', 'shell'],
+      [
+        { waitFor: /pm[^>\n]*> /, send: exportLine },
+        { waitFor: 'Keystore passphrase: ', send: `${PASS}\r` },
+        { waitFor: /0x[0-9a-f]{64}[\s\S]*pm[^>\n]*> /, send: exportLine },
+        { waitFor: /0x[0-9a-f]{64}[\s\S]*pm[^>\n]*> /, send: 'wallet address w\r' },
+        { waitFor: /0x[0-9a-fA-F]{40}[\s\S]*pm[^>\n]*> /, send: 'boo\t' },
+        { waitFor: 'book ', send: 'btc-100\t' },
+        { waitFor: 'btc-100k-2026 ', send: '--depth 1\r' },
+        { waitFor: /best bid \/ ask[\s\S]*pm[^>\n]*> /, send: 'this line is cancelled\x03' },
+        { waitFor: /\^C[\s\S]*pm[^>\n]*> /, send: '--json markets show sol-500-2026\r' },
+        { waitFor: /"slug": "sol-500-2026"[\s\S]*pm[^>\n]*> /, send: '\x04' },
+      ],
+      env,
+      30_000,
+    );
     expect(code).toBe(0);
     expect(screen.match(/Keystore passphrase:/g)).toHaveLength(1);
     expect(screen).not.toContain(PASS);

@@ -17,10 +17,21 @@ describe('pm book --watch on a terminal', () => {
       const { code, screen, raw } = await runInPty(
         ['node', 'bin/pm.js', 'book', 'pty-book', '--watch'],
         [
-          { waitFor: /bid\s+0\.30\s+4\b/, send: '', then: () => void place(sb.current, 1002, { slug: 'pty-book', side: 'BUY', outcome: 1, price: 700_000n, size: 1_000_000n, type: 'FAK' }) },
+          {
+            waitFor: /bid\s+0\.30\s+4\b/,
+            send: '',
+            then: () =>
+              void place(sb.current, 1002, { slug: 'pty-book', side: 'BUY', outcome: 1, price: 700_000n, size: 1_000_000n, type: 'FAK' }),
+          },
           { waitFor: /bid\s+0\.30\s+3\b/, send: '\x03' },
         ],
-        { PATH: process.env['PATH'], HOME: process.env['HOME'], PM_HOME: h.home, PM_BASE_URL: sb.current.baseUrl, PM_WS_URL: sb.current.wsUrl },
+        {
+          PATH: process.env['PATH'],
+          HOME: process.env['HOME'],
+          PM_HOME: h.home,
+          PM_BASE_URL: sb.current.baseUrl,
+          PM_WS_URL: sb.current.wsUrl,
+        },
       );
       expect(code).toBe(130);
       expect(screen).toContain('pty-book  order book (YES)');

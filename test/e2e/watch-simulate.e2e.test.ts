@@ -16,7 +16,11 @@ interface Ready {
 }
 
 async function sandboxProcess(extra: string[]) {
-  const proc = execa('node', [BIN, 'sandbox', 'start', '--port', '0', '--ephemeral', '--json', ...extra], { env, reject: false, buffer: false });
+  const proc = execa('node', [BIN, 'sandbox', 'start', '--port', '0', '--ephemeral', '--json', ...extra], {
+    env,
+    reject: false,
+    buffer: false,
+  });
   const ready = await new Promise<Ready>((resolve, reject) => {
     let buf = '';
     proc.stdout?.on('data', (c: Buffer) => {
@@ -30,7 +34,10 @@ async function sandboxProcess(extra: string[]) {
 }
 
 function records(stdout: string): Record<string, unknown>[] {
-  return stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  return stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 describe('pm sandbox start --simulate', () => {
@@ -40,7 +47,11 @@ describe('pm sandbox start --simulate', () => {
       expect(sb.ready.simulate?.rate).toBe(20);
       expect(sb.ready.simulate?.accounts.map((a) => a.name)).toContain('bob');
       const t0 = Date.now();
-      const r = await execa('node', [BIN, '--json', 'watch', 'prices', 'btc-100k-2026', '--count', '4', '--timeout', '10s'], { env: { ...env, PM_BASE_URL: sb.ready.baseUrl, PM_WS_URL: sb.ready.wsUrl }, reject: false, timeout: 20_000 });
+      const r = await execa('node', [BIN, '--json', 'watch', 'prices', 'btc-100k-2026', '--count', '4', '--timeout', '10s'], {
+        env: { ...env, PM_BASE_URL: sb.ready.baseUrl, PM_WS_URL: sb.ready.wsUrl },
+        reject: false,
+        timeout: 20_000,
+      });
       expect(r.exitCode, r.stderr).toBe(0);
       expect(Date.now() - t0).toBeLessThan(15_000);
       const evs = records(r.stdout).filter((x) => x['event'] !== 'lifecycle');
@@ -62,7 +73,11 @@ describe('pm sandbox start --simulate', () => {
     try {
       expect(sb.ready.simulate).toBeUndefined();
       const until = new Date(Date.now() + 3500).toISOString();
-      const r = await execa('node', [BIN, '--json', 'watch', 'prices', 'btc-100k-2026', '--until', until], { env: { ...env, PM_BASE_URL: sb.ready.baseUrl, PM_WS_URL: sb.ready.wsUrl }, reject: false, timeout: 20_000 });
+      const r = await execa('node', [BIN, '--json', 'watch', 'prices', 'btc-100k-2026', '--until', until], {
+        env: { ...env, PM_BASE_URL: sb.ready.baseUrl, PM_WS_URL: sb.ready.wsUrl },
+        reject: false,
+        timeout: 20_000,
+      });
       expect(r.exitCode, r.stderr).toBe(0);
       const evs = records(r.stdout).filter((x) => x['event'] !== 'lifecycle');
       expect(evs.map((x) => x['event'])).toEqual(['orderbookUpdate']);
@@ -73,7 +88,11 @@ describe('pm sandbox start --simulate', () => {
   }, 40_000);
 
   it('refuses --simulate-rate without --simulate (exit 2)', async () => {
-    const r = await execa('node', [BIN, 'sandbox', 'start', '--port', '0', '--ephemeral', '--simulate-rate', '5'], { env, reject: false, timeout: 20_000 });
+    const r = await execa('node', [BIN, 'sandbox', 'start', '--port', '0', '--ephemeral', '--simulate-rate', '5'], {
+      env,
+      reject: false,
+      timeout: 20_000,
+    });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/--simulate-rate needs --simulate/);
   });

@@ -28,15 +28,23 @@ export function useAnvil(o: { chainId?: number } = {}): AnvilRef {
       rpcUrl: node.rpcUrl,
       client,
       rpc: async (method: string, params: unknown[]) => {
-        const res = await fetch(node.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+        const res = await fetch(node.rpcUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+        });
         const j = (await res.json()) as { result?: unknown; error?: { message: string } };
         if (j.error) throw new Error(j.error.message);
         return j.result;
       },
-      usdcBalance: (usdc: Hex, who: Hex) => client.readContract({ address: usdc, abi: TestUSDC.abi, functionName: 'balanceOf', args: [who] }),
-      usdcAllowance: (usdc: Hex, who: Hex, spender: Hex) => client.readContract({ address: usdc, abi: TestUSDC.abi, functionName: 'allowance', args: [who, spender] }),
-      ctfApproved: (ctf: Hex, who: Hex, operator: Hex) => client.readContract({ address: ctf, abi: TestCTF.abi, functionName: 'isApprovedForAll', args: [who, operator] }),
-      ctfBalance: (ctf: Hex, who: Hex, id: bigint) => client.readContract({ address: ctf, abi: TestCTF.abi, functionName: 'balanceOf', args: [who, id] }),
+      usdcBalance: (usdc: Hex, who: Hex) =>
+        client.readContract({ address: usdc, abi: TestUSDC.abi, functionName: 'balanceOf', args: [who] }),
+      usdcAllowance: (usdc: Hex, who: Hex, spender: Hex) =>
+        client.readContract({ address: usdc, abi: TestUSDC.abi, functionName: 'allowance', args: [who, spender] }),
+      ctfApproved: (ctf: Hex, who: Hex, operator: Hex) =>
+        client.readContract({ address: ctf, abi: TestCTF.abi, functionName: 'isApprovedForAll', args: [who, operator] }),
+      ctfBalance: (ctf: Hex, who: Hex, id: bigint) =>
+        client.readContract({ address: ctf, abi: TestCTF.abi, functionName: 'balanceOf', args: [who, id] }),
     });
   });
   afterAll(async () => {

@@ -17,7 +17,6 @@ export const ORDER_TYPES = {
   ],
 };
 
-
 /** The published Go/Rust order vector (wire-facts §3.1): key, signer, venue, order, signature. */
 export const VECTOR_KEY = '0x59c6995e998f97a5a0044966f0945382d7f84be58f4d1e8e8f8d0f9f5c5e7d5a' as const;
 export const VECTOR_ADDRESS = '0xa00BCB04073B243E8A55f3B5899AefF596bF17C6' as const;

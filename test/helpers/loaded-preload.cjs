@@ -8,7 +8,8 @@ const { writeSync } = require('node:fs');
 process.once('exit', () => {
   const lines = [];
   // A pack (*.pack.cjs) holds modules, each in the cache under its own file's path: `LOADED pack:…`.
-  for (const file of Object.keys(require.cache)) if (/[\\/]dist[\\/].*\.cjs$/.test(file)) lines.push(file.endsWith('.pack.cjs') ? `LOADED pack:${file}` : `LOADED ${file}`);
+  for (const file of Object.keys(require.cache))
+    if (/[\\/]dist[\\/].*\.cjs$/.test(file)) lines.push(file.endsWith('.pack.cjs') ? `LOADED pack:${file}` : `LOADED ${file}`);
   for (const m of process.moduleLoadList) {
     const name = /^NativeModule (.+)$/.exec(m)?.[1];
     if (name !== undefined && !name.startsWith('internal/')) lines.push(`LOADED node:${name}`);

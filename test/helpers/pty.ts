@@ -19,7 +19,12 @@ export interface Step {
 export const KEY = { enter: '\r', down: '\x1b[B', up: '\x1b[A' };
 
 /** Runs `argv` under a TTY, plays the steps, resolves with the exit code and the screen text. */
-export function runInPty(argv: string[], steps: Step[], env: Record<string, string | undefined>, timeoutMs = 20_000): Promise<{ code: number | null; screen: string; raw: string }> {
+export function runInPty(
+  argv: string[],
+  steps: Step[],
+  env: Record<string, string | undefined>,
+  timeoutMs = 20_000,
+): Promise<{ code: number | null; screen: string; raw: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn('python3', [PTY, ...argv], { env: { ...env, TERM: 'xterm' }, stdio: ['pipe', 'pipe', 'inherit'] });
     let screen = '';
@@ -34,10 +39,15 @@ export function runInPty(argv: string[], steps: Step[], env: Record<string, stri
         const step = steps[i];
         if (!step) break;
         const text = screen.replace(ANSI, '').slice(consumed);
-        const m = typeof step.waitFor === 'string' ? (text.includes(step.waitFor) ? { index: text.indexOf(step.waitFor), len: step.waitFor.length } : null) : (() => {
-          const r = step.waitFor.exec(text);
-          return r ? { index: r.index, len: r[0].length } : null;
-        })();
+        const m =
+          typeof step.waitFor === 'string'
+            ? text.includes(step.waitFor)
+              ? { index: text.indexOf(step.waitFor), len: step.waitFor.length }
+              : null
+            : (() => {
+                const r = step.waitFor.exec(text);
+                return r ? { index: r.index, len: r[0].length } : null;
+              })();
         if (!m) break;
         consumed += m.index + m.len;
         i++;

@@ -29,7 +29,11 @@ export function tempHome(): { home: string; cleanup: () => void } {
 
 /** Whether argv asks for JSON or NDJSON output (flag forms main.ts accepts). */
 export function asksJson(argv: string[]): boolean {
-  return argv.includes('--json') || argv.some((a, i) => (a === '-o' || a === '--output') && /^(nd)?json$/.test(argv[i + 1] ?? '')) || argv.some((a) => /^(--output|-o)=?(nd)?json$/.test(a));
+  return (
+    argv.includes('--json') ||
+    argv.some((a, i) => (a === '-o' || a === '--output') && /^(nd)?json$/.test(argv[i + 1] ?? '')) ||
+    argv.some((a) => /^(--output|-o)=?(nd)?json$/.test(a))
+  );
 }
 
 /**
@@ -48,13 +52,16 @@ export function checkJsonContract(argv: string[], code: number, stdout: string, 
   try {
     doc = JSON.parse(stderr);
   } catch {
-    throw new Error(`output contract: ${where} failed with --json, but stderr is not exactly one JSON document:\n${stderr}\n(stdout: ${stdout.slice(0, 500)})`);
+    throw new Error(
+      `output contract: ${where} failed with --json, but stderr is not exactly one JSON document:\n${stderr}\n(stdout: ${stdout.slice(0, 500)})`,
+    );
   }
   const err = (doc as { error?: { code?: unknown; message?: unknown } } | null)?.error;
   if (typeof err !== 'object' || err === null || typeof err.code !== 'string' || typeof err.message !== 'string') {
     throw new Error(`output contract: ${where} failed with --json, but stderr is not {"error":{"code","message",…}}:\n${stderr}`);
   }
-  if (!stderr.endsWith('}\n') || stderr.trimEnd().includes('\n')) throw new Error(`output contract: ${where}: the error object must be one line ending in a newline:\n${stderr}`);
+  if (!stderr.endsWith('}\n') || stderr.trimEnd().includes('\n'))
+    throw new Error(`output contract: ${where}: the error object must be one line ending in a newline:\n${stderr}`);
 }
 
 /** Runs pm in-process; every run is checked against the JSON output contract (checkJsonContract). */
@@ -63,11 +70,18 @@ export async function runPm(argv: string[], opts: RunOptions = {}): Promise<RunR
   let stderr = '';
   const input = opts.stdin ?? '';
   const io: IO = {
-    stdout: { write: (s: string) => (stdout += s), isTTY: opts.tty ?? false, ...(opts.columns !== undefined ? { columns: opts.columns } : {}) },
+    stdout: {
+      write: (s: string) => (stdout += s),
+      isTTY: opts.tty ?? false,
+      ...(opts.columns !== undefined ? { columns: opts.columns } : {}),
+    },
     stderr: { write: (s: string) => (stderr += s), isTTY: opts.tty ?? false },
-    stdin: Object.assign((async function* () {
-      if (input) yield Buffer.from(input);
-    })(), { isTTY: opts.tty ?? false }),
+    stdin: Object.assign(
+      (async function* () {
+        if (input) yield Buffer.from(input);
+      })(),
+      { isTTY: opts.tty ?? false },
+    ),
     env: { PATH: process.env['PATH'], HOME: process.env['HOME'], ...opts.env },
     cwd: process.cwd(),
     signal: opts.signal,

@@ -27,8 +27,17 @@ export function authHeaders(sb: SandboxHandle, name: string, o: { badSecret?: bo
 }
 
 /** Connects a bare socket.io client to /markets and records every event. */
-export async function record(sb: SandboxHandle, headers: Record<string, string> = {}, opts: { reconnection?: boolean } = {}): Promise<Recorder> {
-  const socket = connect(`${sb.wsUrl}/markets`, { transports: ['websocket'], extraHeaders: headers, reconnection: opts.reconnection ?? false, forceNew: true });
+export async function record(
+  sb: SandboxHandle,
+  headers: Record<string, string> = {},
+  opts: { reconnection?: boolean } = {},
+): Promise<Recorder> {
+  const socket = connect(`${sb.wsUrl}/markets`, {
+    transports: ['websocket'],
+    extraHeaders: headers,
+    reconnection: opts.reconnection ?? false,
+    forceNew: true,
+  });
   const events: [string, Record<string, unknown>][] = [];
   socket.onAny((name: string, payload: Record<string, unknown>) => events.push([name, payload]));
   await new Promise<void>((resolve, reject) => {
@@ -69,7 +78,25 @@ export function place(sb: SandboxHandle, ownerId: number, o: PlaceOpts): OrderRe
   const m = state.markets.find((x) => x.slug === o.slug);
   const tokenId = m?.positionIds?.[o.outcome ?? 0] ?? '';
   const fee = state.profiles.find((p) => p.id === ownerId)?.feeRateBps ?? 0;
-  const r = submitOrder(state, { ownerId, marketSlug: o.slug, tokenId, side: o.side, orderType: o.type ?? 'GTC', price: o.price, size: o.size, makerAmount: 0n, takerAmount: 0n, postOnly: false, clientOrderId: o.clientOrderId ?? null, feeRateBps: fee, signedOrder: {} }, sb.ctx.now());
+  const r = submitOrder(
+    state,
+    {
+      ownerId,
+      marketSlug: o.slug,
+      tokenId,
+      side: o.side,
+      orderType: o.type ?? 'GTC',
+      price: o.price,
+      size: o.size,
+      makerAmount: 0n,
+      takerAmount: 0n,
+      postOnly: false,
+      clientOrderId: o.clientOrderId ?? null,
+      feeRateBps: fee,
+      signedOrder: {},
+    },
+    sb.ctx.now(),
+  );
   if (!r.ok) throw new Error(r.message);
   sb.ctx.persist();
   if (r.order.tradeEventId !== null) scheduleSettlement(sb.ctx, r.order.id);
@@ -84,11 +111,19 @@ export function cancel(sb: SandboxHandle, ownerId: number, orderId: string): voi
 
 /** Creates a fresh, empty CLOB market through the admin route. */
 export async function newMarket(sb: SandboxHandle, slug: string): Promise<void> {
-  const r = await fetch(`${sb.baseUrl}/__sandbox/markets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ slug, title: `Test market ${slug}` }) });
+  const r = await fetch(`${sb.baseUrl}/__sandbox/markets`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ slug, title: `Test market ${slug}` }),
+  });
   if (r.status !== 201) throw new Error(`market create: ${r.status} ${await r.text()}`);
 }
 
 export async function faults(sb: SandboxHandle, body: Record<string, unknown>): Promise<void> {
-  const r = await fetch(`${sb.baseUrl}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const r = await fetch(`${sb.baseUrl}/__sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (r.status !== 200) throw new Error(`faults: ${r.status} ${await r.text()}`);
 }

@@ -51,10 +51,18 @@ describe('sandbox start', () => {
   it('--detach on a port in use exits 2 with the clean message; --host 0.0.0.0 needs --yes', async () => {
     const h = tempHome();
     homes.push(h.cleanup);
-    const r = await execa('node', ['bin/pm.js', 'sandbox', 'start', '--detach', '--port', String(sb.current.port)], { env: { ...base(), PM_HOME: h.home }, reject: false, stdin: 'ignore' });
+    const r = await execa('node', ['bin/pm.js', 'sandbox', 'start', '--detach', '--port', String(sb.current.port)], {
+      env: { ...base(), PM_HOME: h.home },
+      reject: false,
+      stdin: 'ignore',
+    });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/already in use/);
-    const pub = await execa('node', ['bin/pm.js', 'sandbox', 'start', '--host', '0.0.0.0', '--port', '0', '--ephemeral'], { env: { ...base(), PM_HOME: h.home }, reject: false, stdin: 'ignore' });
+    const pub = await execa('node', ['bin/pm.js', 'sandbox', 'start', '--host', '0.0.0.0', '--port', '0', '--ephemeral'], {
+      env: { ...base(), PM_HOME: h.home },
+      reject: false,
+      stdin: 'ignore',
+    });
     expect(pub.exitCode).toBe(2);
     expect(pub.stderr).toMatch(/PUBLIC dev keys/);
   });
@@ -62,7 +70,13 @@ describe('sandbox start', () => {
   it('a detached sandbox does not inherit PM_* secrets', async () => {
     const h = tempHome();
     homes.push(h.cleanup);
-    const env = { ...base(), PM_HOME: h.home, PM_PASSPHRASE: 'secret-pass-x', PM_TOKEN_SECRET: 'c2VjcmV0', PM_PRIVATE_KEY: '0x' + '1'.repeat(64) };
+    const env = {
+      ...base(),
+      PM_HOME: h.home,
+      PM_PASSPHRASE: 'secret-pass-x',
+      PM_TOKEN_SECRET: 'c2VjcmV0',
+      PM_PRIVATE_KEY: `0x${'1'.repeat(64)}`,
+    };
     const r = await execa('node', ['bin/pm.js', '--json', 'sandbox', 'start', '--detach', '--port', '0'], { env, stdin: 'ignore' });
     const pid = (JSON.parse(r.stdout) as { pid: number }).pid;
     try {

@@ -27,7 +27,11 @@ function fromScratch(state: SandboxState): ReturnType<typeof describeIndex> {
     const b = books.get(k) ?? new Map<bigint, OrderRecord[]>();
     out[k] = [...b.entries()]
       .sort(([a], [c]) => (a < c ? -1 : 1))
-      .map(([p, os]) => ({ price: p.toString(), size: os.reduce((s, o) => s + o.remainingSize, 0n).toString(), orders: [...os].sort((x, y) => x.seq - y.seq).map((o) => o.id) }));
+      .map(([p, os]) => ({
+        price: p.toString(),
+        size: os.reduce((s, o) => s + o.remainingSize, 0n).toString(),
+        orders: [...os].sort((x, y) => x.seq - y.seq).map((o) => o.id),
+      }));
   }
   return out;
 }
@@ -45,7 +49,8 @@ function scanBook(state: SandboxState, slug: string): { bids: [bigint, bigint][]
     const side = (o.side === 'BUY') === isYes ? bids : asks;
     side.set(price, (side.get(price) ?? 0n) + o.remainingSize);
   }
-  const sorted = (x: Map<bigint, bigint>, desc: boolean): [bigint, bigint][] => [...x.entries()].sort(([a], [b]) => (desc ? (b > a ? 1 : -1) : a > b ? 1 : -1));
+  const sorted = (x: Map<bigint, bigint>, desc: boolean): [bigint, bigint][] =>
+    [...x.entries()].sort(([a], [b]) => (desc ? (b > a ? 1 : -1) : a > b ? 1 : -1));
   return { bids: sorted(bids, true), asks: sorted(asks, false) };
 }
 
@@ -149,7 +154,15 @@ describe('price-level book index', () => {
     const m = state.markets[0];
     const canceled = state.orders.filter((o) => o.marketSlug === m?.slug && o.status === 'LIVE').map((o) => o.id);
     expect(canceled.length).toBeGreaterThan(0);
-    commit(state, { type: 'market.resolved', at: 1_700_000_200_000, slug: m?.slug ?? '', winningOutcomeIndex: 0, canceled, payoutPosted: true, txHash: '0x' });
+    commit(state, {
+      type: 'market.resolved',
+      at: 1_700_000_200_000,
+      slug: m?.slug ?? '',
+      winningOutcomeIndex: 0,
+      canceled,
+      payoutPosted: true,
+      txHash: '0x',
+    });
     expect(describeIndex(state)).toEqual({});
     expect(yesBook(state, m?.slug ?? '')?.bids).toEqual([]);
   });

@@ -26,8 +26,14 @@ interface Ready {
 }
 
 /** Runs pm in a child; resolves with the first stdout line (or the exit, whichever first). */
-function pm(home: string, args: string[]): { child: ChildProcess; first: Promise<{ line: string | null; code: number | null; stderr: string }> } {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env['PATH'], HOME: process.env['HOME'], PM_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+function pm(
+  home: string,
+  args: string[],
+): { child: ChildProcess; first: Promise<{ line: string | null; code: number | null; stderr: string }> } {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env['PATH'], HOME: process.env['HOME'], PM_HOME: home },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let out = '';
   let err = '';
@@ -56,18 +62,54 @@ function tempHome(): string {
   return h;
 }
 
-async function signedBody(wallet: Wallet, ownerId: number, fee: number, exchange: string, slug: string, tokenId: string, salt: number): Promise<Record<string, unknown>> {
+async function signedBody(
+  wallet: Wallet,
+  ownerId: number,
+  fee: number,
+  exchange: string,
+  slug: string,
+  tokenId: string,
+  salt: number,
+): Promise<Record<string, unknown>> {
   const shares = 10_000_000n;
   const price = 100_000n; // 0.10: far below the asks, so every order rests
   const makerAmount = (shares * price) / 1_000_000n;
-  const msg = { salt: BigInt(salt), maker: wallet.address, signer: wallet.address, taker: ZERO, tokenId: BigInt(tokenId), makerAmount, takerAmount: shares, expiration: 0n, nonce: 0n, feeRateBps: BigInt(fee), side: 0, signatureType: 0 };
+  const msg = {
+    salt: BigInt(salt),
+    maker: wallet.address,
+    signer: wallet.address,
+    taker: ZERO,
+    tokenId: BigInt(tokenId),
+    makerAmount,
+    takerAmount: shares,
+    expiration: 0n,
+    nonce: 0n,
+    feeRateBps: BigInt(fee),
+    side: 0,
+    signatureType: 0,
+  };
   const signature = await wallet.signTypedData(
     { name: 'Limitless CTF Exchange', version: '1', chainId: 8453, verifyingContract: exchange },
     ORDER_TYPES,
     msg,
   );
   return {
-    order: { salt, maker: wallet.address, signer: wallet.address, taker: ZERO, tokenId, makerAmount: Number(makerAmount), takerAmount: Number(shares), expiration: '0', nonce: 0, feeRateBps: fee, side: 0, signatureType: 0, signature, price: 0.1 },
+    order: {
+      salt,
+      maker: wallet.address,
+      signer: wallet.address,
+      taker: ZERO,
+      tokenId,
+      makerAmount: Number(makerAmount),
+      takerAmount: Number(shares),
+      expiration: '0',
+      nonce: 0,
+      feeRateBps: fee,
+      side: 0,
+      signatureType: 0,
+      signature,
+      price: 0.1,
+    },
     orderType: 'GTC',
     marketSlug: slug,
     ownerId,
@@ -80,7 +122,10 @@ describe('sandbox process', () => {
     const home = tempHome();
     const { child, ready } = await startChild(home);
     const slug = 'btc-100k-2026';
-    const market = (await (await fetch(`${ready.baseUrl}/markets/${slug}`)).json()) as { venue: { exchange: string }; positionIds: string[] };
+    const market = (await (await fetch(`${ready.baseUrl}/markets/${slug}`)).json()) as {
+      venue: { exchange: string };
+      positionIds: string[];
+    };
     const tokenId = market.positionIds[0] ?? '';
     const fees: Record<string, number> = { alice: 300, bob: 0, partner: 300 };
     const acked: string[] = [];
@@ -92,7 +137,11 @@ describe('sandbox process', () => {
         const body = await signedBody(wallet, acct.profileId, fees[acct.name] ?? 0, market.venue.exchange, slug, tokenId, salt++);
         const started = Date.now();
         try {
-          const r = await fetch(`${ready.baseUrl}/orders`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': acct.apiKey }, body: JSON.stringify(body) });
+          const r = await fetch(`${ready.baseUrl}/orders`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-api-key': acct.apiKey },
+            body: JSON.stringify(body),
+          });
           if (r.status >= 200 && r.status < 300) acked.push(((await r.json()) as { order: { id: string } }).order.id);
         } catch {
           return; // the process died mid-request: no answer, no promise

@@ -129,7 +129,11 @@ describe('submitOrder: GTC resting and crossing', () => {
     expect(market?.volume).toBe(4_060_000n);
     expect(market?.priceHistory.at(-1)?.price).toBe(520_000n);
     expect(s.feesCollected).toBe('121800');
-    expect(s.feed.at(-1)).toMatchObject({ eventType: 'NEW_TRADE', marketSlug: 'btc-100k', data: { outcome: 'YES', strategy: 'Buy', contracts: '8' } });
+    expect(s.feed.at(-1)).toMatchObject({
+      eventType: 'NEW_TRADE',
+      marketSlug: 'btc-100k',
+      data: { outcome: 'YES', strategy: 'Buy', contracts: '8' },
+    });
     expect(auditState(s)).toEqual([]);
     const settlement = r.events.filter((e) => e.type === 'orderEvent' && e.payload['source'] === 'SETTLEMENT');
     expect(settlement.map((e) => (e.type === 'orderEvent' ? e.profileId : 0))).toEqual([IDS.alice, IDS.bob, IDS.bob]);
@@ -286,7 +290,8 @@ describe('submitOrder: FAK, FOK, postOnly, balances', () => {
     expect(auditState(s)).toEqual([]);
   });
 
-  const takerEvent = (events: SandboxEvent[], id: string) => events.flatMap((e) => (e.type === 'orderEvent' && e.payload['orderId'] === id ? [e.payload] : []))[0];
+  const takerEvent = (events: SandboxEvent[], id: string) =>
+    events.flatMap((e) => (e.type === 'orderEvent' && e.payload['orderId'] === id ? [e.payload] : []))[0];
 
   // bob rests SELL YES 5 @ 0.50; alice's BUY NO 5 @ 0.60 is a YES ask at 0.40 for a YES buyer
   // (mint). bob's BUY YES 10 @ 0.50 meets alice's first, then his own.
@@ -294,7 +299,11 @@ describe('submitOrder: FAK, FOK, postOnly, balances', () => {
     const s = tradingFixture();
     const own = place(s, { owner: IDS.bob, outcome: 'YES', side: 'SELL', price: 500_000n, size: 5n * M });
     place(s, { owner: IDS.alice, outcome: 'NO', side: 'BUY', price: 600_000n, size: 5n * M });
-    const r = submitOrder(s, { ...input(s, { owner: IDS.bob, outcome: 'YES', side: 'BUY', price: 500_000n, size: 10n * M }), stpPolicy: policy }, NOW);
+    const r = submitOrder(
+      s,
+      { ...input(s, { owner: IDS.bob, outcome: 'YES', side: 'BUY', price: 500_000n, size: 10n * M }), stpPolicy: policy },
+      NOW,
+    );
     if (!r.ok) throw new Error(r.message);
     return { s, own, r };
   }
@@ -326,14 +335,28 @@ describe('submitOrder: FAK, FOK, postOnly, balances', () => {
     const s = tradingFixture();
     const own = place(s, { owner: IDS.bob, outcome: 'YES', side: 'SELL', price: 500_000n, size: 5n * M });
     for (const type of ['GTC', 'FAK', 'FOK'] as const) {
-      const r = submitOrder(s, { ...input(s, { owner: IDS.bob, outcome: 'YES', side: 'BUY', type, price: 500_000n, size: 5n * M, amount: 2n * M }), stpPolicy: 'cancel_taker' }, NOW);
+      const r = submitOrder(
+        s,
+        {
+          ...input(s, { owner: IDS.bob, outcome: 'YES', side: 'BUY', type, price: 500_000n, size: 5n * M, amount: 2n * M }),
+          stpPolicy: 'cancel_taker',
+        },
+        NOW,
+      );
       if (!r.ok) throw new Error(r.message);
       expect(r.order.status, type).toBe('CANCELED');
       expect(r.order.execution, type).toMatchObject({ matched: false, settlementStatus: 'CANCELED', reason: 'STP_TAKER_REJECTED' });
       expect(takerEvent(r.events, r.order.id), type).toMatchObject({ type: 'EXECUTION', status: 'KILLED', reason: 'STP_TAKER_REJECTED' });
     }
     expect(own.order.status).toBe('LIVE');
-    const post = submitOrder(s, { ...input(s, { owner: IDS.bob, outcome: 'YES', side: 'BUY', price: 500_000n, size: 5n * M, postOnly: true }), stpPolicy: 'cancel_taker' }, NOW);
+    const post = submitOrder(
+      s,
+      {
+        ...input(s, { owner: IDS.bob, outcome: 'YES', side: 'BUY', price: 500_000n, size: 5n * M, postOnly: true }),
+        stpPolicy: 'cancel_taker',
+      },
+      NOW,
+    );
     expect(post).toEqual({ ok: false, status: 400, message: 'Post-only order would execute immediately' });
     expect(auditState(s)).toEqual([]);
   });

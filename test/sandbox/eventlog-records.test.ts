@@ -23,7 +23,11 @@ async function start(dataDir: string): Promise<SandboxHandle> {
 
 async function derive(h: SandboxHandle, label: string): Promise<string> {
   const alice = h.info.accounts.find((a) => a.name === 'alice');
-  const res = await fetch(`${h.baseUrl}/auth/api-tokens/derive`, { method: 'POST', headers: { identity: `Bearer ${alice?.identityToken ?? ''}`, 'content-type': 'application/json' }, body: JSON.stringify({ label }) });
+  const res = await fetch(`${h.baseUrl}/auth/api-tokens/derive`, {
+    method: 'POST',
+    headers: { identity: `Bearer ${alice?.identityToken ?? ''}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ label }),
+  });
   expect(res.status).toBe(201);
   return ((await res.json()) as { tokenId: string }).tokenId;
 }
@@ -58,7 +62,12 @@ it('logs in-place, in-array and deleting changes of records, and nothing for unc
   if (!bob) throw new Error('bob');
   bob.displayName = 'Bob the maker';
   a.ctx.persist();
-  expect(entries.map((e) => `${e.type}:${'key' in e ? e.key : ''}`)).toEqual([`put:${ids[3]}`, `put:${ids[4]}`, `del:${ids[5]}`, 'put:1002']);
+  expect(entries.map((e) => `${e.type}:${'key' in e ? e.key : ''}`)).toEqual([
+    `put:${ids[3]}`,
+    `put:${ids[4]}`,
+    `del:${ids[5]}`,
+    'put:1002',
+  ]);
   // Unchanged again: nothing more.
   a.ctx.persist();
   expect(entries).toHaveLength(4);

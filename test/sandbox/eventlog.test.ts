@@ -37,12 +37,37 @@ async function start(opts: Parameters<typeof startSandbox>[0] = {}): Promise<San
 }
 
 /** Places one order the way the route does (engine, then persist). */
-function place(h: SandboxHandle, ownerId: number, side: 'BUY' | 'SELL', price: bigint, size: bigint, opts: { slug?: string; outcome?: 0 | 1; type?: 'GTC' | 'FAK'; salt?: bigint; noPersist?: boolean } = {}): void {
+function place(
+  h: SandboxHandle,
+  ownerId: number,
+  side: 'BUY' | 'SELL',
+  price: bigint,
+  size: bigint,
+  opts: { slug?: string; outcome?: 0 | 1; type?: 'GTC' | 'FAK'; salt?: bigint; noPersist?: boolean } = {},
+): void {
   const state = h.ctx.state;
   const m = state.markets.find((x) => x.slug === (opts.slug ?? 'btc-100k-2026'));
   const tokenId = m?.positionIds?.[opts.outcome ?? 0] ?? '';
   const fee = state.profiles.find((p) => p.id === ownerId)?.feeRateBps ?? 0;
-  const r = submitOrder(state, { ownerId, marketSlug: m?.slug ?? '', tokenId, side, orderType: opts.type ?? 'GTC', price, size, makerAmount: 0n, takerAmount: 0n, postOnly: false, clientOrderId: null, feeRateBps: fee, signedOrder: { salt: opts.salt ?? 1n } }, h.ctx.now());
+  const r = submitOrder(
+    state,
+    {
+      ownerId,
+      marketSlug: m?.slug ?? '',
+      tokenId,
+      side,
+      orderType: opts.type ?? 'GTC',
+      price,
+      size,
+      makerAmount: 0n,
+      takerAmount: 0n,
+      postOnly: false,
+      clientOrderId: null,
+      feeRateBps: fee,
+      signedOrder: { salt: opts.salt ?? 1n },
+    },
+    h.ctx.now(),
+  );
   expect(r.ok, r.ok ? '' : r.message).toBe(true);
   if (!opts.noPersist) h.ctx.persist();
   if (r.ok && r.order.tradeEventId !== null) scheduleSettlement(h.ctx, r.order.id);
@@ -64,7 +89,11 @@ async function session(h: SandboxHandle): Promise<void> {
   for (const o of live) cancelLive(h.ctx.state, o, h.ctx.now());
   h.ctx.persist();
   const partner = h.info.accounts.find((a) => a.name === 'partner');
-  const res = await fetch(`${h.baseUrl}/auth/api-tokens/derive`, { method: 'POST', headers: { identity: `Bearer ${partner?.identityToken ?? ''}`, 'content-type': 'application/json' }, body: '{"label":"logged"}' });
+  const res = await fetch(`${h.baseUrl}/auth/api-tokens/derive`, {
+    method: 'POST',
+    headers: { identity: `Bearer ${partner?.identityToken ?? ''}`, 'content-type': 'application/json' },
+    body: '{"label":"logged"}',
+  });
   expect(res.status).toBe(201);
   // Settlement MINED → CONFIRMED of every trade.
   const settled = (): boolean => h.ctx.state.orders.every((o) => o.tradeEventId === null || o.settlementStatus === 'CONFIRMED');
@@ -123,9 +152,15 @@ describe('ledger', () => {
     await session(h);
     const state = h.ctx.state;
     const ledger = state.ledger ?? {};
-    expect(ledger[String(ALICE)]?.some((e) => e.kind === 'trade' && e.role === 'taker' && (e.fee ?? 0n) > 0n && typeof e.tradeId === 'string')).toBe(true);
+    expect(
+      ledger[String(ALICE)]?.some((e) => e.kind === 'trade' && e.role === 'taker' && (e.fee ?? 0n) > 0n && typeof e.tradeId === 'string'),
+    ).toBe(true);
     expect(ledger[String(BOB)]?.some((e) => e.kind === 'trade' && e.role === 'maker')).toBe(true);
-    expect(Object.values(ledger).flat().some((e) => e.via?.includes('mint'))).toBe(true);
+    expect(
+      Object.values(ledger)
+        .flat()
+        .some((e) => e.via?.includes('mint')),
+    ).toBe(true);
     for (const id of [ALICE, BOB, PARTNER]) {
       const acct = state.accounts[String(id)];
       const p = projectAccount(ledger[String(id)] ?? []);

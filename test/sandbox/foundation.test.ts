@@ -5,7 +5,7 @@ import { createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectedSignature } from '../../src/sandbox/auth.js';
 import { startSandbox, seedState } from '../../src/sandbox/index.js';
 import { yesBook } from '../../src/sandbox/book.js';
@@ -23,7 +23,17 @@ function sign(secret: string, ts: string, method: string, target: string, body: 
   return createHmac('sha256', Buffer.from(secret, 'base64')).update(`${ts}\n${method}\n${target}\n${body}`).digest('base64');
 }
 
-async function call(method: string, target: string, opts: { token?: { tokenId: string; secret: string }; body?: string; sendBody?: string; ts?: string; headers?: Record<string, string> } = {}) {
+async function call(
+  method: string,
+  target: string,
+  opts: {
+    token?: { tokenId: string; secret: string };
+    body?: string;
+    sendBody?: string;
+    ts?: string;
+    headers?: Record<string, string>;
+  } = {},
+) {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   const body = opts.body ?? '';
   if (opts.token) {
@@ -51,10 +61,14 @@ describe('seed', () => {
   it('is deterministic and internally consistent (locks match resting orders)', () => {
     const a = seedState(1_800_000_000_000);
     const b = seedState(1_800_000_000_000);
-    expect(JSON.stringify(a, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))).toBe(JSON.stringify(b, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)));
+    expect(JSON.stringify(a, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))).toBe(
+      JSON.stringify(b, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)),
+    );
     for (const acc of Object.values(a.accounts)) {
       const live = a.orders.filter((o) => o.ownerId === acc.profileId && o.status === 'LIVE');
-      const locked = live.filter((o) => o.side === 'BUY').reduce((s, o) => s + ((o.remainingSize * (o.price ?? 0n)) + 999_999n) / 1_000_000n, 0n);
+      const locked = live
+        .filter((o) => o.side === 'BUY')
+        .reduce((s, o) => s + (o.remainingSize * (o.price ?? 0n) + 999_999n) / 1_000_000n, 0n);
       expect(acc.lockedUsdc).toBe(locked);
       expect(acc.usdc).toBeGreaterThanOrEqual(acc.lockedUsdc);
       for (const [token, pos] of Object.entries(acc.positions)) {
@@ -84,7 +98,25 @@ describe('public routes', () => {
     const data = r.json['data'] as Record<string, unknown>[];
     expect(data).toHaveLength(2);
     expect(typeof r.json['totalMarketsCount']).toBe('number');
-    for (const k of ['id', 'slug', 'title', 'description', 'collateralToken', 'prices', 'categories', 'tags', 'status', 'expired', 'expirationDate', 'expirationTimestamp', 'volume', 'volumeFormatted', 'liquidity', 'tradeType', 'marketType']) {
+    for (const k of [
+      'id',
+      'slug',
+      'title',
+      'description',
+      'collateralToken',
+      'prices',
+      'categories',
+      'tags',
+      'status',
+      'expired',
+      'expirationDate',
+      'expirationTimestamp',
+      'volume',
+      'volumeFormatted',
+      'liquidity',
+      'tradeType',
+      'marketType',
+    ]) {
       expect(data[0], k).toHaveProperty(k);
     }
     expect((await call('GET', '/markets/active?limit=26')).status).toBe(400);
@@ -104,7 +136,11 @@ describe('public routes', () => {
     expect(m['negRiskRequestId']).toMatch(/^0x/);
   });
   it('serves the book with raw sizes, sorted sides', async () => {
-    const b = (await call('GET', '/markets/btc-100k-2026/orderbook')).json as { bids: { price: number; size: number }[]; asks: { price: number; size: number }[]; minSize: string };
+    const b = (await call('GET', '/markets/btc-100k-2026/orderbook')).json as {
+      bids: { price: number; size: number }[];
+      asks: { price: number; size: number }[];
+      minSize: string;
+    };
     expect(b.bids[0]?.price).toBe(0.61);
     expect(b.asks[0]?.price).toBe(0.63);
     expect(b.bids[0]?.size).toBe(100_000_000);
@@ -125,7 +161,9 @@ describe('public routes', () => {
 
 describe('authentication (server side)', () => {
   it('pins the server HMAC to the published vector', () => {
-    expect(expectedSignature('c3VwZXItc2VjcmV0LWtleQ==', '2026-03-23T12:34:56.789Z', 'PATCH', '/orders?market=btc', '{"foo":"bar"}')).toBe('mgMUpOd7FH4sOSti2MF30YKF9yDq+67VjFksPa5I5eE=');
+    expect(expectedSignature('c3VwZXItc2VjcmV0LWtleQ==', '2026-03-23T12:34:56.789Z', 'PATCH', '/orders?market=btc', '{"foo":"bar"}')).toBe(
+      'mgMUpOd7FH4sOSti2MF30YKF9yDq+67VjFksPa5I5eE=',
+    );
   });
   it('accepts a correct signature and rejects a wrong secret, a tampered body, a stale timestamp', async () => {
     const alice = acct('alice');
@@ -134,11 +172,17 @@ describe('authentication (server side)', () => {
     expect(ok.status).toBe(200);
     expect(ok.json['id']).toBe(alice.profileId);
     await pause(320);
-    const wrong = await call('GET', '/profiles/me', { token: { tokenId: alice.token.tokenId, secret: Buffer.from('nope').toString('base64') } });
+    const wrong = await call('GET', '/profiles/me', {
+      token: { tokenId: alice.token.tokenId, secret: Buffer.from('nope').toString('base64') },
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.json['message']).toBe('Invalid HMAC authentication');
     await pause(320);
-    const tampered = await call('POST', '/orders/status/batch', { token: alice.token, body: '{"items":[{"orderId":"a"}]}', sendBody: '{"items":[{"orderId":"b"}]}' });
+    const tampered = await call('POST', '/orders/status/batch', {
+      token: alice.token,
+      body: '{"items":[{"orderId":"a"}]}',
+      sendBody: '{"items":[{"orderId":"b"}]}',
+    });
     expect(tampered.status).toBe(401);
     await pause(320);
     const stale = await call('GET', '/profiles/me', { token: alice.token, ts: new Date(Date.now() - 31_000).toISOString() });
@@ -150,7 +194,10 @@ describe('authentication (server side)', () => {
     const alice = acct('alice');
     const partner = acct('partner');
     // alice's seeded token has only "trading": deriving account_creation is refused.
-    const denied = await call('POST', '/auth/api-tokens/derive', { headers: { identity: `Bearer ${alice.identityToken}` }, body: '{"scopes":["account_creation"]}' });
+    const denied = await call('POST', '/auth/api-tokens/derive', {
+      headers: { identity: `Bearer ${alice.identityToken}` },
+      body: '{"scopes":["account_creation"]}',
+    });
     expect(denied.status).toBe(403);
     // identity-only routes refuse HMAC and legacy keys.
     await pause(320);
@@ -161,7 +208,10 @@ describe('authentication (server side)', () => {
     const none = await call('GET', '/profiles/me');
     expect(none.status).toBe(401);
     // a derived token without trading may not trade: 403 Missing required scope.
-    const d = await call('POST', '/auth/api-tokens/derive', { headers: { identity: `Bearer ${partner.identityToken}` }, body: '{"scopes":["account_creation"],"label":"no-trading"}' });
+    const d = await call('POST', '/auth/api-tokens/derive', {
+      headers: { identity: `Bearer ${partner.identityToken}` },
+      body: '{"scopes":["account_creation"],"label":"no-trading"}',
+    });
     expect(d.status).toBe(201);
     const tok = { tokenId: d.json['tokenId'] as string, secret: d.json['secret'] as string };
     const trade = await call('POST', '/orders/status/batch', { token: tok, body: '{"items":[{"orderId":"x"}]}' });
@@ -173,7 +223,10 @@ describe('authentication (server side)', () => {
     const me = await call('GET', '/profiles/me', { headers: { 'x-api-key': bob.apiKey } });
     expect(me.json['id']).toBe(bob.profileId);
     const partner = acct('partner');
-    const d = await call('POST', '/auth/api-tokens/derive', { headers: { identity: `Bearer ${partner.identityToken}` }, body: '{"label":"temp"}' });
+    const d = await call('POST', '/auth/api-tokens/derive', {
+      headers: { identity: `Bearer ${partner.identityToken}` },
+      body: '{"label":"temp"}',
+    });
     const tok = { tokenId: d.json['tokenId'] as string, secret: d.json['secret'] as string };
     expect(d.json['scopes']).toEqual(['trading']);
     await pause(320);
@@ -199,7 +252,11 @@ describe('lifecycle', () => {
     try {
       const a = await startSandbox({ port: 0, dataDir: join(dir, 'sandbox') });
       const partner = a.info.accounts.find((x) => x.name === 'partner');
-      const res = await fetch(`${a.baseUrl}/auth/api-tokens/derive`, { method: 'POST', headers: { identity: `Bearer ${partner?.identityToken ?? ''}`, 'content-type': 'application/json' }, body: '{"label":"kept"}' });
+      const res = await fetch(`${a.baseUrl}/auth/api-tokens/derive`, {
+        method: 'POST',
+        headers: { identity: `Bearer ${partner?.identityToken ?? ''}`, 'content-type': 'application/json' },
+        body: '{"label":"kept"}',
+      });
       const tokenId = ((await res.json()) as { tokenId: string }).tokenId;
       const derivedSecret = a.ctx.state.tokens.find((t) => t.tokenId === tokenId)?.secret ?? 'missing';
       await a.close();
@@ -229,7 +286,12 @@ describe('lifecycle', () => {
     await expect(startSandbox({ port: sb.current.port })).rejects.toMatchObject({ code: 'EADDRINUSE' });
   });
   it('injects latency, 5xx and 429 faults', async () => {
-    const set = (b: object) => fetch(`${sb.current.baseUrl}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) });
+    const set = (b: object) =>
+      fetch(`${sb.current.baseUrl}/__sandbox/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(b),
+      });
     await set({ fail5xx: 1, match: 'GET /markets/active' });
     expect((await call('GET', '/markets/active')).status).toBe(503);
     expect((await call('GET', '/markets/active')).status).toBe(200);

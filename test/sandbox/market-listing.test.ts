@@ -24,7 +24,11 @@ async function start(dataDir: string | null = null): Promise<SandboxHandle> {
 }
 
 async function post(h: SandboxHandle, path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await fetch(`${h.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${h.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 }
 
@@ -89,7 +93,9 @@ describe('synthetic markets', () => {
     const { data } = await page(h, 'limit=25&page=2');
     expect(data.length).toBeGreaterThan(0);
     for (const m of data) {
-      expect(m.expirationDate).toBe(new Date(m.expirationTimestamp).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' }));
+      expect(m.expirationDate).toBe(
+        new Date(m.expirationTimestamp).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' }),
+      );
       expect(m.expirationDate).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}$/);
     }
   });
@@ -136,12 +142,28 @@ describe('the listing follows changes of the markets', () => {
     if (!m?.positionIds) throw new Error(last);
     // bob rests a NO bid at 0.50; alice's YES bid at 0.50 mints against it: 10M shares, 5M USDC
     // of volume, more than any seeded market has.
-    for (const profileId of [1001, 1002]) expect((await post(s, '/__sandbox/fund', { profileId, amount: '6000000000000' })).status).toBe(200);
+    for (const profileId of [1001, 1002])
+      expect((await post(s, '/__sandbox/fund', { profileId, amount: '6000000000000' })).status).toBe(200);
     const size = 10_000_000_000_000n;
-    const base = { marketSlug: last, orderType: 'GTC' as const, side: 'BUY' as const, price: 500_000n, size, makerAmount: 0n, takerAmount: 0n, postOnly: false, clientOrderId: null, feeRateBps: 0 };
+    const base = {
+      marketSlug: last,
+      orderType: 'GTC' as const,
+      side: 'BUY' as const,
+      price: 500_000n,
+      size,
+      makerAmount: 0n,
+      takerAmount: 0n,
+      postOnly: false,
+      clientOrderId: null,
+      feeRateBps: 0,
+    };
     const bid = submitOrder(s.ctx.state, { ...base, ownerId: 1002, tokenId: m.positionIds[1], signedOrder: { salt: 1n } }, s.ctx.now());
     expect(bid.ok && bid.order.status).toBe('LIVE');
-    const taken = submitOrder(s.ctx.state, { ...base, ownerId: 1001, tokenId: m.positionIds[0], feeRateBps: 300, signedOrder: { salt: 2n } }, s.ctx.now());
+    const taken = submitOrder(
+      s.ctx.state,
+      { ...base, ownerId: 1001, tokenId: m.positionIds[0], feeRateBps: 300, signedOrder: { salt: 2n } },
+      s.ctx.now(),
+    );
     expect(taken.ok && taken.order.status).toBe('MATCHED');
     s.ctx.persist();
     const after = await all(s, '&sortBy=high_value');

@@ -6,11 +6,20 @@ import { auditState } from '../../src/sandbox/engine.js';
 import { DEV, FIXTURE_EXCHANGE, IDS, tradingFixture } from '../../src/sandbox/orders/fixture.js';
 import { orderRoutes } from '../../src/sandbox/routes/orders.js';
 import { resumeSettlement, txHashForTrade } from '../../src/sandbox/settlement.js';
-import type { AuthContext, Route, SandboxContext, SandboxEvent, SandboxRequest, SandboxResponse, SandboxState, Scope } from '../../src/sandbox/types.js';
+import type {
+  AuthContext,
+  Route,
+  SandboxContext,
+  SandboxEvent,
+  SandboxRequest,
+  SandboxResponse,
+  SandboxState,
+  Scope,
+} from '../../src/sandbox/types.js';
 import { ORDER_TYPES } from '../helpers/eip712.js';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
-const ALL: Scope[] = ['trading', 'account_creation', 'delegated_signing', 'withdrawal'];
+const _ALL: Scope[] = ['trading', 'account_creation', 'delegated_signing', 'withdrawal'];
 const ZERO = '0x0000000000000000000000000000000000000000';
 
 interface Harness {
@@ -233,7 +242,10 @@ describe('POST /orders', () => {
     });
     expect(h.persists()).toBe(1);
     expect(h.events.map((e) => e.type)).toEqual(['orderEvent', 'orderbook']);
-    expect(h.events[0]).toMatchObject({ profileId: IDS.alice, payload: { source: 'OME', type: 'PLACEMENT', price: 0.42, remainingSize: 10_000_000 } });
+    expect(h.events[0]).toMatchObject({
+      profileId: IDS.alice,
+      payload: { source: 'OME', type: 'PLACEMENT', price: 0.42, remainingSize: 10_000_000 },
+    });
     expect(h.state.accounts[String(IDS.alice)]?.lockedUsdc).toBe(4_200_000n);
   });
 
@@ -243,7 +255,13 @@ describe('POST /orders', () => {
   });
 
   it('matches, answers MATCHED with makerMatches, then settles MINED and CONFIRMED', async () => {
-    const ask = await call(h, 'POST', '/orders', await orderBody(h.state, { who: 'bob', side: 1, price: '0.5', size: 4_000_000n }), bobAuth);
+    const ask = await call(
+      h,
+      'POST',
+      '/orders',
+      await orderBody(h.state, { who: 'bob', side: 1, price: '0.5', size: 4_000_000n }),
+      bobAuth,
+    );
     expect(ask.status).toBe(201);
     const askId = (body(ask)['order'] as Record<string, unknown>)['id'];
     h.events.length = 0;
@@ -252,11 +270,22 @@ describe('POST /orders', () => {
     const b = body(r);
     const exec = b['execution'] as Record<string, unknown>;
     expect(exec).toMatchObject({ matched: true, settlementStatus: 'MATCHED', txHash: null, clientOrderId: 'x-1' });
-    expect(exec['totalsRaw']).toEqual({ contractsGross: '4000000', contractsFee: '0', contractsNet: '4000000', usdGross: '2000000', usdFee: '60000', usdNet: '2060000' });
+    expect(exec['totalsRaw']).toEqual({
+      contractsGross: '4000000',
+      contractsFee: '0',
+      contractsNet: '4000000',
+      usdGross: '2000000',
+      usdFee: '60000',
+      usdNet: '2060000',
+    });
     const tradeId = exec['tradeEventId'];
     expect(typeof tradeId).toBe('string');
-    expect(b['makerMatches']).toEqual([{ id: expect.any(String), createdAt: new Date(NOW).toISOString(), matchedSize: '4000000', orderId: askId }]);
-    const kinds = h.events.map((e) => (e.type === 'orderEvent' ? `${e.profileId}:${String(e.payload['source'])}:${String(e.payload['type'])}` : e.type));
+    expect(b['makerMatches']).toEqual([
+      { id: expect.any(String), createdAt: new Date(NOW).toISOString(), matchedSize: '4000000', orderId: askId },
+    ]);
+    const kinds = h.events.map((e) =>
+      e.type === 'orderEvent' ? `${e.profileId}:${String(e.payload['source'])}:${String(e.payload['type'])}` : e.type,
+    );
     expect(kinds).toContain(`${IDS.bob}:OME:EXECUTION`);
     expect(kinds).toContain(`${IDS.alice}:OME:EXECUTION`);
     expect(kinds).toContain(`${IDS.alice}:SETTLEMENT:MATCHED`);
@@ -268,7 +297,11 @@ describe('POST /orders', () => {
     h.runTimers();
     const hash = txHashForTrade(String(tradeId));
     expect(hash).toMatch(/^0x[0-9a-f]{64}$/);
-    expect(h.events.filter((e) => e.type === 'orderEvent').map((e) => (e.type === 'orderEvent' ? [e.profileId, e.payload['type'], e.payload['txHash']] : []))).toEqual([
+    expect(
+      h.events
+        .filter((e) => e.type === 'orderEvent')
+        .map((e) => (e.type === 'orderEvent' ? [e.profileId, e.payload['type'], e.payload['txHash']] : [])),
+    ).toEqual([
       [IDS.alice, 'MINED', hash],
       [IDS.bob, 'MINED', hash],
     ]);
@@ -283,7 +316,9 @@ describe('POST /orders', () => {
     expect(data['execution']).toMatchObject({ settlementStatus: 'CONFIRMED', txHash: hash, tradeEventId: tradeId });
     expect(data['makerMatches']).toHaveLength(1);
     const bobOrders = await call(h, 'GET', '/markets/btc-100k/user-orders?statuses=MATCHED', undefined, bobAuth);
-    expect(body(bobOrders)['orders']).toMatchObject([{ id: askId, status: 'MATCHED', settlementStatus: 'CONFIRMED', remainingSize: '0', side: 'SELL', token: 'YES' }]);
+    expect(body(bobOrders)['orders']).toMatchObject([
+      { id: askId, status: 'MATCHED', settlementStatus: 'CONFIRMED', remainingSize: '0', side: 'SELL', token: 'YES' },
+    ]);
     expect(auditState(h.state)).toEqual([]);
   });
 
@@ -309,7 +344,10 @@ describe('POST /orders', () => {
 
   it('refuses a maker that is not the owner’s wallet, and a signature by someone else', async () => {
     const bobsOrder = await orderBody(h.state, { who: 'bob', ownerId: IDS.alice, feeRateBps: 300 });
-    expect(await call(h, 'POST', '/orders', bobsOrder)).toEqual({ status: 400, body: { message: 'Maker does not match expected profile wallet' } });
+    expect(await call(h, 'POST', '/orders', bobsOrder)).toEqual({
+      status: 400,
+      body: { message: 'Maker does not match expected profile wallet' },
+    });
     const forged = await call(h, 'POST', '/orders', await orderBody(h.state, { signWith: wallets.bob }));
     expect(forged.status).toBe(400);
     expect(String(body(forged)['message'])).toMatch(/^Invalid order signature: recovered 0x70997970C51812dc3A010C7d01b50e0d17dc79C8/);
@@ -348,7 +386,9 @@ describe('POST /orders', () => {
     const again = await call(h, 'POST', '/orders', await orderBody(h.state, { clientOrderId: 'dup' }));
     expect(again).toEqual({ status: 409, body: { message: 'Order with clientOrderId dup already exists' } });
     // Another owner may use the same client id.
-    expect((await call(h, 'POST', '/orders', await orderBody(h.state, { who: 'bob', clientOrderId: 'dup', price: '0.3' }), bobAuth)).status).toBe(201);
+    expect(
+      (await call(h, 'POST', '/orders', await orderBody(h.state, { who: 'bob', clientOrderId: 'dup', price: '0.3' }), bobAuth)).status,
+    ).toBe(201);
   });
 
   it('refuses markets that are expired, resolved, AMM or unknown, and foreign token ids', async () => {
@@ -374,7 +414,19 @@ describe('POST /orders', () => {
   it('places a delegated order for a server-wallet sub-account and signs it with the managed key', async () => {
     const yes = h.state.markets[0]?.positionIds?.[0] ?? '';
     const delegated = {
-      order: { salt: 7, maker: ZERO, signer: ZERO, taker: ZERO, tokenId: yes, makerAmount: 2_000_000, takerAmount: 5_000_000, expiration: '0', nonce: 0, side: 0, price: 0.4 },
+      order: {
+        salt: 7,
+        maker: ZERO,
+        signer: ZERO,
+        taker: ZERO,
+        tokenId: yes,
+        makerAmount: 2_000_000,
+        takerAmount: 5_000_000,
+        expiration: '0',
+        nonce: 0,
+        side: 0,
+        price: 0.4,
+      },
       orderType: 'GTC',
       marketSlug: 'btc-100k',
       ownerId: IDS.sub,
@@ -387,7 +439,20 @@ describe('POST /orders', () => {
     const recovered = verifyTypedData(
       { name: 'Limitless CTF Exchange', version: '1', chainId: 8453, verifyingContract: FIXTURE_EXCHANGE },
       ORDER_TYPES,
-      { salt: 7, maker: DEV.sub.address, signer: DEV.sub.address, taker: ZERO, tokenId: yes, makerAmount: 2_000_000, takerAmount: 5_000_000, expiration: 0, nonce: 0, feeRateBps: 300, side: 0, signatureType: 0 },
+      {
+        salt: 7,
+        maker: DEV.sub.address,
+        signer: DEV.sub.address,
+        taker: ZERO,
+        tokenId: yes,
+        makerAmount: 2_000_000,
+        takerAmount: 5_000_000,
+        expiration: 0,
+        nonce: 0,
+        feeRateBps: 300,
+        side: 0,
+        signatureType: 0,
+      },
       String(order['signature']),
     );
     expect(recovered).toBe(DEV.sub.address);

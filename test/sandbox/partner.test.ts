@@ -31,7 +31,9 @@ async function call(method: string, target: string, o: { token?: Tok; body?: unk
     const ts = new Date(Date.now() + skew).toISOString();
     headers['lmts-api-key'] = o.token.tokenId;
     headers['lmts-timestamp'] = ts;
-    headers['lmts-signature'] = createHmac('sha256', Buffer.from(o.token.secret, 'base64')).update(`${ts}\n${method}\n${target}\n${body}`).digest('base64');
+    headers['lmts-signature'] = createHmac('sha256', Buffer.from(o.token.secret, 'base64'))
+      .update(`${ts}\n${method}\n${target}\n${body}`)
+      .digest('base64');
   }
   if (body) headers['content-type'] = 'application/json';
   const res = await fetch(`${sb.current.baseUrl}${target}`, { method, headers, ...(body ? { body } : {}) });
@@ -62,7 +64,10 @@ async function proof(key: `0x${string}`, claim?: string, message?: string): Prom
 }
 
 async function serverChild(name = 'sw'): Promise<{ profileId: number; account: string }> {
-  const r = await call('POST', '/profiles/partner-accounts', { token: partnerTok(), body: { displayName: name, createServerWallet: true } });
+  const r = await call('POST', '/profiles/partner-accounts', {
+    token: partnerTok(),
+    body: { displayName: name, createServerWallet: true },
+  });
   expect(r.status).toBe(201);
   return r.json as { profileId: number; account: string };
 }
@@ -71,15 +76,27 @@ interface View {
   ready: boolean;
   walletAddress: string;
   summary: Record<string, number>;
-  targets: { label: string; status: string; confirmed: boolean; retryable: boolean; errorCode?: string; requiredFor: string; type: string; transactionId?: string }[];
+  targets: {
+    label: string;
+    status: string;
+    confirmed: boolean;
+    retryable: boolean;
+    errorCode?: string;
+    requiredFor: string;
+    type: string;
+    transactionId?: string;
+  }[];
 }
 const allowances = async (id: number, token = partnerTok()) => call('GET', `/profiles/partner-accounts/${id}/allowances`, { token });
-const retry = async (id: number, token = partnerTok()) => call('POST', `/profiles/partner-accounts/${id}/allowances/retry`, { token, body: {} });
+const retry = async (id: number, token = partnerTok()) =>
+  call('POST', `/profiles/partner-accounts/${id}/allowances/retry`, { token, body: {} });
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
   expect((await admin('faults', { rateLimit: false })).status).toBe(200);
-  expect((await admin('allowances', { confirmAfterMs: 100, lockMs: 150, retryMax: 50, retryWindowMs: 1000, failures: [] })).status).toBe(200);
+  expect((await admin('allowances', { confirmAfterMs: 100, lockMs: 150, retryMax: 50, retryWindowMs: 1000, failures: [] })).status).toBe(
+    200,
+  );
 });
 
 describe('partner sub-accounts', () => {
@@ -94,19 +111,39 @@ describe('partner sub-accounts', () => {
     expect(me.json).toMatchObject({ id, parentProfileId: acct('partner').profileId, displayName: 'Ada' });
 
     // The same message again: spent.
-    const again = await call('POST', '/profiles/partner-accounts', { token: partnerTok(), body: {}, headers: await proof(generatePrivateKey(), undefined, Buffer.from(headers['x-signing-message']!.slice(2), 'hex').toString('utf8')) });
+    const again = await call('POST', '/profiles/partner-accounts', {
+      token: partnerTok(),
+      body: {},
+      headers: await proof(generatePrivateKey(), undefined, Buffer.from(headers['x-signing-message']!.slice(2), 'hex').toString('utf8')),
+    });
     expect(again.status).toBe(400);
     expect(again.json['message']).toMatch(/unknown or was already used/);
 
-    const list = await call('GET', `/profiles/partner-accounts?account=${privateKeyToAccount(key).address.toLowerCase()}`, { token: partnerTok() });
+    const list = await call('GET', `/profiles/partner-accounts?account=${privateKeyToAccount(key).address.toLowerCase()}`, {
+      token: partnerTok(),
+    });
     expect(list.status).toBe(200);
-    expect(list.json).toEqual({ data: [{ profileId: id, account: privateKeyToAccount(key).address, displayName: 'Ada', serverWallet: false, createdAt: expect.any(String) }], page: 1, limit: 25, hasMore: false });
+    expect(list.json).toEqual({
+      data: [
+        {
+          profileId: id,
+          account: privateKeyToAccount(key).address,
+          displayName: 'Ada',
+          serverWallet: false,
+          createdAt: expect.any(String),
+        },
+      ],
+      page: 1,
+      limit: 25,
+      hasMore: false,
+    });
   });
 
   it('refuses a wrong signer, a lower-case x-account, an unknown or expired message, an existing address and the partner itself', async () => {
     const key = generatePrivateKey();
     const other = privateKeyToAccount(generatePrivateKey()).address;
-    const post = (headers: Record<string, string>, body: unknown = {}) => call('POST', '/profiles/partner-accounts', { token: partnerTok(), body, headers });
+    const post = (headers: Record<string, string>, body: unknown = {}) =>
+      call('POST', '/profiles/partner-accounts', { token: partnerTok(), body, headers });
 
     const wrong = await post(await proof(key, other));
     expect(wrong.status).toBe(400);
@@ -115,7 +152,13 @@ describe('partner sub-accounts', () => {
     const lower = await post(await proof(key, privateKeyToAccount(key).address.toLowerCase()));
     expect(lower).toMatchObject({ status: 400, json: { message: expect.stringMatching(/EIP-55/) } });
 
-    const forged = await post(await proof(key, undefined, `Welcome to Limitless.exchange! Please sign this message to verify your identity.\n\nNonce: 0x${'ab'.repeat(32)}`));
+    const forged = await post(
+      await proof(
+        key,
+        undefined,
+        `Welcome to Limitless.exchange! Please sign this message to verify your identity.\n\nNonce: 0x${'ab'.repeat(32)}`,
+      ),
+    );
     expect(forged).toMatchObject({ status: 400, json: { message: expect.stringMatching(/unknown or was already used/) } });
 
     const stale = await proof(key);
@@ -128,7 +171,10 @@ describe('partner sub-accounts', () => {
     }
 
     const missing = await post({});
-    expect(missing).toMatchObject({ status: 400, json: { message: expect.stringMatching(/x-account, x-signing-message and x-signature/) } });
+    expect(missing).toMatchObject({
+      status: 400,
+      json: { message: expect.stringMatching(/x-account, x-signing-message and x-signature/) },
+    });
 
     const existing = await post(await proof(acct('alice').privateKey as `0x${string}`));
     expect(existing.status).toBe(409);
@@ -144,7 +190,10 @@ describe('partner sub-accounts', () => {
     const body = { createServerWallet: true };
     const legacy = await call('POST', '/profiles/partner-accounts', { body, headers: { 'x-api-key': acct('partner').apiKey } });
     expect(legacy.status).toBe(403);
-    const identity = await call('POST', '/profiles/partner-accounts', { body, headers: { identity: `Bearer ${acct('partner').identityToken}` } });
+    const identity = await call('POST', '/profiles/partner-accounts', {
+      body,
+      headers: { identity: `Bearer ${acct('partner').identityToken}` },
+    });
     expect(identity.status).toBe(403);
     const trader = await call('POST', '/profiles/partner-accounts', { token: acct('alice').token, body });
     expect(trader).toMatchObject({ status: 403, json: { message: 'Missing required scope: account_creation' } });
@@ -159,7 +208,10 @@ describe('partner sub-accounts', () => {
   it('capabilities and derivation honour allowedScopes', async () => {
     const caps = await call('GET', '/auth/api-tokens/capabilities', { headers: { identity: `Bearer ${acct('alice').identityToken}` } });
     expect(caps.json).toEqual({ partnerProfileId: acct('alice').profileId, tokenManagementEnabled: false, allowedScopes: [] });
-    const denied = await call('POST', '/auth/api-tokens/derive', { body: { scopes: ['account_creation'] }, headers: { identity: `Bearer ${acct('alice').identityToken}` } });
+    const denied = await call('POST', '/auth/api-tokens/derive', {
+      body: { scopes: ['account_creation'] },
+      headers: { identity: `Bearer ${acct('alice').identityToken}` },
+    });
     expect(denied.status).toBe(403);
     const t = await derive(['trading', 'account_creation', 'delegated_signing']);
     expect((await call('GET', '/profiles/partner-accounts', { token: t })).status).toBe(200);
@@ -185,10 +237,20 @@ describe('allowance readiness', () => {
     const g = await allowances(child.profileId);
     expect(g.status).toBe(200);
     const v = g.json as unknown as View;
-    expect(v).toMatchObject({ profileId: child.profileId, partnerProfileId: acct('partner').profileId, chainId: 8453, walletAddress: child.account, ready: false });
-    expect(v.targets.map((t) => `${t.type}/${t.requiredFor}/${t.label}`).sort()).toEqual(
-      ['CTF_APPROVAL/SELL/ctf:ctf-exchange', 'CTF_APPROVAL/SELL/ctf:negrisk-adapter', 'CTF_APPROVAL/SELL/ctf:negrisk-exchange', 'USDC_ALLOWANCE/BUY/usdc:ctf-exchange', 'USDC_ALLOWANCE/BUY/usdc:negrisk-exchange'],
-    );
+    expect(v).toMatchObject({
+      profileId: child.profileId,
+      partnerProfileId: acct('partner').profileId,
+      chainId: 8453,
+      walletAddress: child.account,
+      ready: false,
+    });
+    expect(v.targets.map((t) => `${t.type}/${t.requiredFor}/${t.label}`).sort()).toEqual([
+      'CTF_APPROVAL/SELL/ctf:ctf-exchange',
+      'CTF_APPROVAL/SELL/ctf:negrisk-adapter',
+      'CTF_APPROVAL/SELL/ctf:negrisk-exchange',
+      'USDC_ALLOWANCE/BUY/usdc:ctf-exchange',
+      'USDC_ALLOWANCE/BUY/usdc:negrisk-exchange',
+    ]);
     expect(v.summary).toEqual({ total: 5, confirmed: 0, missing: 5, submitted: 0, failed: 0 });
     const r = await retry(child.profileId);
     expect(r.status).toBe(200);
@@ -222,7 +284,12 @@ describe('allowance readiness', () => {
 
   it('a failure switch makes a target fail with errorCode and retryable; a later retry submits it', async () => {
     const child = await serverChild('fail-1');
-    await admin('allowances', { failures: [{ label: 'ctf:negrisk-adapter', errorCode: 'PRIVY_SPONSORSHIP_UNAVAILABLE', retryable: true, times: 1 }, { label: 'usdc:negrisk', errorCode: 'REQUEST_BUDGET_EXCEEDED', retryable: false, times: 0 }] });
+    await admin('allowances', {
+      failures: [
+        { label: 'ctf:negrisk-adapter', errorCode: 'PRIVY_SPONSORSHIP_UNAVAILABLE', retryable: true, times: 1 },
+        { label: 'usdc:negrisk', errorCode: 'REQUEST_BUDGET_EXCEEDED', retryable: false, times: 0 },
+      ],
+    });
     const r = (await retry(child.profileId)).json as unknown as View;
     const failed = r.targets.find((t) => t.label === 'ctf:negrisk-adapter');
     expect(failed).toMatchObject({ status: 'failed', retryable: true, errorCode: 'PRIVY_SPONSORSHIP_UNAVAILABLE', confirmed: false });
@@ -240,17 +307,40 @@ describe('allowance readiness', () => {
   it("refuses another partner's child (404), a trader's token (403) and an EOA child (400)", async () => {
     const child = await serverChild('mine');
     const state = sb.current.ctx.state;
-    state.profiles.push({ id: 9101, name: 'partner2', role: 'partner', address: privateKeyToAccount(generatePrivateKey()).address, feeRateBps: 300, displayName: 'partner2', createdAt: new Date().toISOString() });
+    state.profiles.push({
+      id: 9101,
+      name: 'partner2',
+      role: 'partner',
+      address: privateKeyToAccount(generatePrivateKey()).address,
+      feeRateBps: 300,
+      displayName: 'partner2',
+      createdAt: new Date().toISOString(),
+    });
     const other: Tok = { tokenId: 'partner2-token', secret: Buffer.from('partner2-secret-0123456789abcdef').toString('base64') };
-    state.tokens.push({ ...other, profileId: 9101, scopes: ['trading', 'account_creation', 'delegated_signing'], label: null, createdAt: new Date().toISOString(), lastUsedAt: null, revokedAt: null });
+    state.tokens.push({
+      ...other,
+      profileId: 9101,
+      scopes: ['trading', 'account_creation', 'delegated_signing'],
+      label: null,
+      createdAt: new Date().toISOString(),
+      lastUsedAt: null,
+      revokedAt: null,
+    });
     sb.current.ctx.persist();
     expect((await allowances(child.profileId, other)).status).toBe(404);
     expect((await retry(child.profileId, other)).status).toBe(404);
     expect((await allowances(child.profileId, acct('alice').token)).status).toBe(403);
-    expect((await call('GET', `/profiles/partner-accounts/${child.profileId}/allowances`, { headers: { 'x-api-key': acct('partner').apiKey } })).status).toBe(403);
+    expect(
+      (await call('GET', `/profiles/partner-accounts/${child.profileId}/allowances`, { headers: { 'x-api-key': acct('partner').apiKey } }))
+        .status,
+    ).toBe(403);
     const onlyCreate = await derive(['account_creation']);
     expect((await allowances(child.profileId, onlyCreate)).json).toEqual({ message: 'Missing required scope: delegated_signing' });
-    const eoa = await call('POST', '/profiles/partner-accounts', { token: partnerTok(), body: {}, headers: await proof(generatePrivateKey()) });
+    const eoa = await call('POST', '/profiles/partner-accounts', {
+      token: partnerTok(),
+      body: {},
+      headers: await proof(generatePrivateKey()),
+    });
     expect((await allowances(Number(eoa.json['profileId']))).status).toBe(400);
     expect((await allowances(0)).status).toBe(400);
     // The other partner's list does not show this partner's children.
@@ -263,7 +353,20 @@ describe('delegated orders for server-wallet children', () => {
   const ZERO = '0x0000000000000000000000000000000000000000';
   const slug = 'btc-100k-2026';
   const delegated = (childId: number, tokenId: string) => ({
-    order: { salt: 11, maker: ZERO, signer: ZERO, taker: ZERO, tokenId, makerAmount: 2_000_000, takerAmount: 5_000_000, expiration: '0', nonce: 0, side: 0, signatureType: 0, price: 0.4 },
+    order: {
+      salt: 11,
+      maker: ZERO,
+      signer: ZERO,
+      taker: ZERO,
+      tokenId,
+      makerAmount: 2_000_000,
+      takerAmount: 5_000_000,
+      expiration: '0',
+      nonce: 0,
+      side: 0,
+      signatureType: 0,
+      price: 0.4,
+    },
     orderType: 'GTC',
     marketSlug: slug,
     ownerId: childId,
@@ -291,7 +394,20 @@ describe('delegated orders for server-wallet children', () => {
       domain: { name: 'Limitless CTF Exchange', version: '1', chainId: 8453, verifyingContract: m?.venue?.exchange as `0x${string}` },
       types: ORDER_TYPES,
       primaryType: 'Order',
-      message: { salt: 11n, maker: child.account as `0x${string}`, signer: child.account as `0x${string}`, taker: ZERO, tokenId: BigInt(yes), makerAmount: 2_000_000n, takerAmount: 5_000_000n, expiration: 0n, nonce: 0n, feeRateBps: 300n, side: 0, signatureType: 0 },
+      message: {
+        salt: 11n,
+        maker: child.account as `0x${string}`,
+        signer: child.account as `0x${string}`,
+        taker: ZERO,
+        tokenId: BigInt(yes),
+        makerAmount: 2_000_000n,
+        takerAmount: 5_000_000n,
+        expiration: 0n,
+        nonce: 0n,
+        feeRateBps: 300n,
+        side: 0,
+        signatureType: 0,
+      },
       signature: order['signature'] as `0x${string}`,
     });
     expect(ok).toBe(true);
@@ -306,7 +422,10 @@ describe('delegated orders for server-wallet children', () => {
     expect(sb.current.ctx.state.accounts[String(child.profileId)]?.lockedUsdc).toBe(0n);
 
     // SELL needs the CTF approvals, which a failure now keeps from confirming.
-    const sell = { ...delegated(child.profileId, yes), order: { ...delegated(child.profileId, yes).order, side: 1, makerAmount: 5_000_000, takerAmount: 2_000_000 } };
+    const sell = {
+      ...delegated(child.profileId, yes),
+      order: { ...delegated(child.profileId, yes).order, side: 1, makerAmount: 5_000_000, takerAmount: 2_000_000 },
+    };
     sb.current.ctx.state.allowances![String(child.profileId)]!.find((t) => t.label === 'ctf:ctf-exchange')!.status = 'failed';
     const refused = await call('POST', '/orders', { token: partnerTok(), body: sell });
     expect(refused.json['message']).toMatch(/SELL orders .*ctf:ctf-exchange failed/);
@@ -317,7 +436,10 @@ describe('delegated orders for server-wallet children', () => {
     await admin('fund', { profileId: child.profileId, amount: '1000000' });
     await admin('fund', { profileId: child.profileId, amount: '2500000' });
     const ledger = sb.current.ctx.state.ledger?.[String(child.profileId)] ?? [];
-    expect(ledger.map((e) => [e.kind, e.usdc])).toEqual([['deposit', 1_000_000n], ['deposit', 2_500_000n]]);
+    expect(ledger.map((e) => [e.kind, e.usdc])).toEqual([
+      ['deposit', 1_000_000n],
+      ['deposit', 2_500_000n],
+    ]);
     expect((await admin('fund', { profileId: 999_999, amount: '1' })).status).toBe(404);
     expect((await admin('fund', { profileId: child.profileId, amount: '-1' })).status).toBe(400);
     expect((await admin('fund', { profileId: child.profileId, amount: 1.5 })).status).toBe(400);
@@ -342,19 +464,39 @@ describe('persistence', () => {
       const ts = new Date().toISOString();
       const raw = JSON.stringify(body);
       const sig = createHmac('sha256', Buffer.from(tok.secret, 'base64')).update(`${ts}\nPOST\n${target}\n${raw}`).digest('base64');
-      const r = await fetch(`${s?.baseUrl}${target}`, { method: 'POST', headers: { 'content-type': 'application/json', 'lmts-api-key': tok.tokenId, 'lmts-timestamp': ts, 'lmts-signature': sig }, body: raw });
+      const r = await fetch(`${s?.baseUrl}${target}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'lmts-api-key': tok.tokenId, 'lmts-timestamp': ts, 'lmts-signature': sig },
+        body: raw,
+      });
       return (await r.json()) as Record<string, unknown>;
     };
     const child = await post('/profiles/partner-accounts', { createServerWallet: true });
     const id = Number(child['profileId']);
-    await fetch(`${s.baseUrl}/__sandbox/allowances`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ lockMs: 0 }) });
+    await fetch(`${s.baseUrl}/__sandbox/allowances`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ lockMs: 0 }),
+    });
     await pause(310);
     await post(`/profiles/partner-accounts/${id}/allowances/retry`, {});
-    await fetch(`${s.baseUrl}/__sandbox/fund`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ profileId: id, amount: '7000000' }) });
-    const before = structuredClone({ allowances: s.ctx.state.allowances, usdc: s.ctx.state.accounts[String(id)]?.usdc, profile: s.ctx.state.profiles.find((p) => p.id === id) });
+    await fetch(`${s.baseUrl}/__sandbox/fund`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ profileId: id, amount: '7000000' }),
+    });
+    const before = structuredClone({
+      allowances: s.ctx.state.allowances,
+      usdc: s.ctx.state.accounts[String(id)]?.usdc,
+      profile: s.ctx.state.profiles.find((p) => p.id === id),
+    });
     await s.close();
     s = await startSandbox({ port: 0, dataDir: dir });
-    expect({ allowances: s.ctx.state.allowances, usdc: s.ctx.state.accounts[String(id)]?.usdc, profile: s.ctx.state.profiles.find((p) => p.id === id) }).toEqual(before);
+    expect({
+      allowances: s.ctx.state.allowances,
+      usdc: s.ctx.state.accounts[String(id)]?.usdc,
+      profile: s.ctx.state.profiles.find((p) => p.id === id),
+    }).toEqual(before);
     expect(before.profile?.privateKey).toMatch(/^0x[0-9a-f]{64}$/);
   });
 });

@@ -29,7 +29,11 @@ interface Res {
   body: Record<string, unknown> & { message?: string };
 }
 
-async function call(method: string, target: string, o: { as?: Who; auth?: 'hmac' | 'identity' | 'apiKey'; body?: unknown; headers?: Record<string, string> } = {}): Promise<Res> {
+async function call(
+  method: string,
+  target: string,
+  o: { as?: Who; auth?: 'hmac' | 'identity' | 'apiKey'; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Res> {
   const body = o.body === undefined ? '' : JSON.stringify(o.body);
   const headers: Record<string, string> = { ...(o.headers ?? {}) };
   if (body) headers['content-type'] = 'application/json';
@@ -42,7 +46,9 @@ async function call(method: string, target: string, o: { as?: Who; auth?: 'hmac'
       const ts = new Date().toISOString();
       headers['lmts-api-key'] = a.token.tokenId;
       headers['lmts-timestamp'] = ts;
-      headers['lmts-signature'] = createHmac('sha256', Buffer.from(a.token.secret, 'base64')).update(`${ts}\n${method}\n${target}\n${body}`).digest('base64');
+      headers['lmts-signature'] = createHmac('sha256', Buffer.from(a.token.secret, 'base64'))
+        .update(`${ts}\n${method}\n${target}\n${body}`)
+        .digest('base64');
     }
   }
   // The sandbox paces each token (one start per 300 ms); tests turn that off below.
@@ -67,21 +73,32 @@ describe('portfolio routes', () => {
     expect(acct('partner').profileId).toBe(1003);
   });
 
-  it('withdraws from carol\'s server wallet to her own account (shape 2) and refuses other destinations', async () => {
+  it("withdraws from carol's server wallet to her own account (shape 2) and refuses other destinations", async () => {
     const before = usdc(1004);
     const ok = await call('POST', '/portfolio/withdraw', { as: 'carol', body: { amount: '12500000', destination: acct('carol').address } });
     expect(ok.status, ok.body.message).toBe(201);
-    expect(ok.body).toMatchObject({ walletAddress: acct('carol').serverWallet, destination: acct('carol').address, amount: '12500000', token: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' });
+    expect(ok.body).toMatchObject({
+      walletAddress: acct('carol').serverWallet,
+      destination: acct('carol').address,
+      amount: '12500000',
+      token: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+    });
     expect(before - usdc(1004)).toBe(12_500_000n);
 
     const stranger = '0x000000000000000000000000000000000000dEaD';
     const no = await call('POST', '/portfolio/withdraw', { as: 'carol', body: { amount: '1', destination: stranger } });
     expect(no.status).toBe(403);
     expect(no.body.message).toMatch(/not allowed.*allowlist/);
-    const bad = await call('POST', '/portfolio/withdraw', { as: 'carol', body: { amount: '1', destination: '0x000000000000000000000000000000000000DEAD' } });
+    const bad = await call('POST', '/portfolio/withdraw', {
+      as: 'carol',
+      body: { amount: '1', destination: '0x000000000000000000000000000000000000DEAD' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/checksum/);
-    const tooMuch = await call('POST', '/portfolio/withdraw', { as: 'carol', body: { amount: (usdc(1004) + 1n).toString(), destination: acct('carol').address } });
+    const tooMuch = await call('POST', '/portfolio/withdraw', {
+      as: 'carol',
+      body: { amount: (usdc(1004) + 1n).toString(), destination: acct('carol').address },
+    });
     expect(tooMuch.status).toBe(400);
     expect(tooMuch.body.message).toMatch(/Insufficient balance/);
     for (const amount of ['0', '1.5', 12, '-1', '1e3']) {
@@ -92,13 +109,21 @@ describe('portfolio routes', () => {
   });
 
   it('refuses a legacy key, a token without the withdrawal scope, and a profile without a server wallet', async () => {
-    const legacy = await call('POST', '/portfolio/withdraw', { as: 'carol', auth: 'apiKey', body: { amount: '1', destination: acct('carol').address } });
+    const legacy = await call('POST', '/portfolio/withdraw', {
+      as: 'carol',
+      auth: 'apiKey',
+      body: { amount: '1', destination: acct('carol').address },
+    });
     expect(legacy.status).toBe(403);
     expect(legacy.body.message).toMatch(/Legacy API keys/);
     const alice = await call('POST', '/portfolio/withdraw', { as: 'alice', body: { amount: '1', destination: acct('alice').address } });
     expect(alice.status).toBe(403);
     expect(alice.body.message).toMatch(/scope: withdrawal/);
-    const aliceId = await call('POST', '/portfolio/withdraw', { as: 'alice', auth: 'identity', body: { amount: '1', destination: acct('alice').address } });
+    const aliceId = await call('POST', '/portfolio/withdraw', {
+      as: 'alice',
+      auth: 'identity',
+      body: { amount: '1', destination: acct('alice').address },
+    });
     expect(aliceId.status).toBe(400);
     expect(aliceId.body.message).toMatch(/no managed server wallet/);
   });
@@ -109,11 +134,19 @@ describe('portfolio routes', () => {
     expect(byToken.status).toBe(403);
     const byKey = await call('POST', '/portfolio/withdrawal-addresses', { as: 'carol', auth: 'apiKey', body: { address: dest } });
     expect(byKey.status).toBe(403);
-    const add = await call('POST', '/portfolio/withdrawal-addresses', { as: 'carol', auth: 'identity', body: { address: dest, label: 'cold' } });
+    const add = await call('POST', '/portfolio/withdrawal-addresses', {
+      as: 'carol',
+      auth: 'identity',
+      body: { address: dest, label: 'cold' },
+    });
     expect(add.status).toBe(201);
     expect(add.body).toMatchObject({ profileId: 1004, destinationAddress: dest, label: 'cold', deletedAt: null });
     expect(typeof add.body['id']).toBe('string');
-    const again = await call('POST', '/portfolio/withdrawal-addresses', { as: 'carol', auth: 'identity', body: { address: dest.toLowerCase() } });
+    const again = await call('POST', '/portfolio/withdrawal-addresses', {
+      as: 'carol',
+      auth: 'identity',
+      body: { address: dest.toLowerCase() },
+    });
     expect(again.status).toBe(409);
 
     const before = usdc(1004);
@@ -132,7 +165,7 @@ describe('portfolio routes', () => {
     expect(usdc(1004)).toBe(before - ONE);
   });
 
-  it('withdraws for a server-wallet child: shape 1 to the partner, shape 3 to the partner\'s allowlist, never the child\'s', async () => {
+  it("withdraws for a server-wallet child: shape 1 to the partner, shape 3 to the partner's allowlist, never the child's", async () => {
     const child = addSubAccount(sb.current, 1003, 0n);
     const p = sb.current.ctx.state.profiles.find((x) => x.id === child.profileId);
     if (p) p.serverWallet = true;
@@ -142,18 +175,29 @@ describe('portfolio routes', () => {
     expect(s1.status, s1.body.message).toBe(201);
     expect(s1.body).toMatchObject({ walletAddress: child.address, destination: acct('partner').address });
     const dest = '0x000000000000000000000000000000000000cafE';
-    const notYet = await call('POST', '/portfolio/withdraw', { as: 'partner', body: { amount: '1000000', onBehalfOf: child.profileId, destination: dest } });
+    const notYet = await call('POST', '/portfolio/withdraw', {
+      as: 'partner',
+      body: { amount: '1000000', onBehalfOf: child.profileId, destination: dest },
+    });
     expect(notYet.status).toBe(403);
     expect(notYet.body.message).toMatch(/partner's \(profile 1003\) withdrawal allowlist/);
-    expect((await call('POST', '/portfolio/withdrawal-addresses', { as: 'partner', auth: 'identity', body: { address: dest } })).status).toBe(201);
-    const s3 = await call('POST', '/portfolio/withdraw', { as: 'partner', body: { amount: '1000000', onBehalfOf: child.profileId, destination: dest } });
+    expect(
+      (await call('POST', '/portfolio/withdrawal-addresses', { as: 'partner', auth: 'identity', body: { address: dest } })).status,
+    ).toBe(201);
+    const s3 = await call('POST', '/portfolio/withdraw', {
+      as: 'partner',
+      body: { amount: '1000000', onBehalfOf: child.profileId, destination: dest },
+    });
     expect(s3.status, s3.body.message).toBe(201);
     expect(c0 - usdc(child.profileId)).toBe(3_000_000n);
     const notChild = await call('POST', '/portfolio/withdraw', { as: 'partner', body: { amount: '1', onBehalfOf: 1004 } });
     expect(notChild.status).toBe(403);
     expect(notChild.body.message).toMatch(/not a sub-account/);
     // reads honour x-on-behalf-of and refuse a stranger
-    const h = await call('GET', '/portfolio/history?cursor=&limit=5', { as: 'partner', headers: { 'x-on-behalf-of': String(child.profileId) } });
+    const h = await call('GET', '/portfolio/history?cursor=&limit=5', {
+      as: 'partner',
+      headers: { 'x-on-behalf-of': String(child.profileId) },
+    });
     expect(h.status).toBe(200);
     expect((h.body['data'] as { strategy: string }[]).map((x) => x.strategy)).toEqual(['Withdraw', 'Withdraw', 'Deposit']);
     expect((await call('GET', '/portfolio/positions', { as: 'partner', headers: { 'x-on-behalf-of': '1004' } })).status).toBe(403);
@@ -168,7 +212,12 @@ describe('portfolio routes', () => {
     const before = usdc(1004);
     const r = await call('POST', '/portfolio/redeem', { as: 'carol', body: { conditionId: m?.conditionId } });
     expect(r.status, r.body.message).toBe(201);
-    expect(r.body).toMatchObject({ payout: '200000000', sharesRedeemed: '200000000', losingSharesBurnt: '50000000', walletAddress: acct('carol').serverWallet });
+    expect(r.body).toMatchObject({
+      payout: '200000000',
+      sharesRedeemed: '200000000',
+      losingSharesBurnt: '50000000',
+      walletAddress: acct('carol').serverWallet,
+    });
     expect(usdc(1004) - before).toBe(200n * ONE);
     const twice = await call('POST', '/portfolio/redeem', { as: 'carol', body: { conditionId: m?.conditionId } });
     expect(twice.status).toBe(409);
@@ -235,7 +284,10 @@ describe('portfolio routes', () => {
     }
     expect(new Set(ids).size).toBe(ids.length);
     // every funding of 1..520 exactly once (plus the seed deposit), newest first (ids descend)
-    const funded = amounts.filter((a) => a !== '1000000000000' && a !== '999').map(Number).sort((a, b) => a - b);
+    const funded = amounts
+      .filter((a) => a !== '1000000000000' && a !== '999')
+      .map(Number)
+      .sort((a, b) => a - b);
     expect(funded).toEqual(Array.from({ length: 520 }, (_, i) => i + 1));
     const idx = ids.map((x) => Number(x.split('-')[1]));
     expect(idx).toEqual([...idx].sort((a, b) => b - a));
@@ -251,8 +303,24 @@ describe('portfolio routes', () => {
     const pos = await call('GET', '/portfolio/positions', { as: 'alice' });
     expect(Object.keys(pos.body).sort()).toEqual(['accumulativePoints', 'amm', 'clob', 'group', 'points', 'rewards']);
     const item = (pos.body['clob'] as Record<string, unknown>[]).find((c) => (c['market'] as { slug: string }).slug === 'eth-5k-2025');
-    expect(Object.keys(item ?? {}).sort()).toEqual(['latestTrade', 'makerAddress', 'market', 'orders', 'positions', 'rewards', 'tokensBalance']);
-    expect(item?.['positions']).toMatchObject({ yes: { cost: expect.any(String), fillPrice: expect.any(String), marketValue: expect.any(String), realisedPnl: expect.any(String), unrealizedPnl: expect.any(String) } });
+    expect(Object.keys(item ?? {}).sort()).toEqual([
+      'latestTrade',
+      'makerAddress',
+      'market',
+      'orders',
+      'positions',
+      'rewards',
+      'tokensBalance',
+    ]);
+    expect(item?.['positions']).toMatchObject({
+      yes: {
+        cost: expect.any(String),
+        fillPrice: expect.any(String),
+        marketValue: expect.any(String),
+        realisedPnl: expect.any(String),
+        unrealizedPnl: expect.any(String),
+      },
+    });
     expect((await call('GET', '/portfolio/positions', { as: 'alice', auth: 'identity' })).status).toBe(403);
   });
 
@@ -267,24 +335,50 @@ describe('portfolio routes', () => {
     try {
       const a = await startSandbox({ port: 0, dataDir: dir });
       const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-        fetch(`${a.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+        fetch(`${a.baseUrl}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify(body),
+        });
       expect((await post('/__sandbox/fund', { profileId: 1004, amount: '7000000' })).status).toBe(200);
       expect((await post('/__sandbox/resolve', { slug: 'sol-500-2026', winningOutcome: 'NO', payout: false })).status).toBe(200);
       expect((await post('/__sandbox/resolve', { slug: 'sol-500-2026', winningOutcome: 'NO' })).status).toBe(200);
       const idt = { identity: 'Bearer idt_sandbox_carol' };
-      expect((await post('/portfolio/withdrawal-addresses', { address: '0x000000000000000000000000000000000000bEEF' }, idt)).status).toBe(201);
-      expect((await post('/portfolio/withdraw', { amount: '3000000', destination: '0x000000000000000000000000000000000000bEEF' }, idt)).status).toBe(201);
-      expect((await fetch(`${a.baseUrl}/portfolio/withdrawal-addresses/0x000000000000000000000000000000000000bEEF`, { method: 'DELETE', headers: idt })).status).toBe(200);
+      expect((await post('/portfolio/withdrawal-addresses', { address: '0x000000000000000000000000000000000000bEEF' }, idt)).status).toBe(
+        201,
+      );
+      expect(
+        (await post('/portfolio/withdraw', { amount: '3000000', destination: '0x000000000000000000000000000000000000bEEF' }, idt)).status,
+      ).toBe(201);
+      expect(
+        (
+          await fetch(`${a.baseUrl}/portfolio/withdrawal-addresses/0x000000000000000000000000000000000000bEEF`, {
+            method: 'DELETE',
+            headers: idt,
+          })
+        ).status,
+      ).toBe(200);
       const m = a.ctx.state.markets.find((x) => x.slug === 'eth-5k-2025');
       expect((await post('/portfolio/redeem', { conditionId: m?.conditionId }, idt)).status).toBe(201);
-      const snap = (s: typeof a.ctx.state) => encode({ accounts: s.accounts, ledger: s.ledger, allow: s.withdrawalAddresses, markets: s.markets, orders: s.orders.map((o) => [o.id, o.status]) });
+      const snap = (s: typeof a.ctx.state) =>
+        encode({
+          accounts: s.accounts,
+          ledger: s.ledger,
+          allow: s.withdrawalAddresses,
+          markets: s.markets,
+          orders: s.orders.map((o) => [o.id, o.status]),
+        });
       const before = snap(a.ctx.state);
       await a.close();
       const b = await startSandbox({ port: 0, dataDir: dir });
       try {
         expect(snap(b.ctx.state)).toBe(before);
         expect(auditState(b.ctx.state)).toEqual([]);
-        expect(b.ctx.state.markets.find((x) => x.slug === 'sol-500-2026')).toMatchObject({ status: 'RESOLVED', winningOutcomeIndex: 1, payoutPending: false });
+        expect(b.ctx.state.markets.find((x) => x.slug === 'sol-500-2026')).toMatchObject({
+          status: 'RESOLVED',
+          winningOutcomeIndex: 1,
+          payoutPending: false,
+        });
       } finally {
         await b.close();
       }

@@ -79,7 +79,9 @@ async function runChildren(script: string, args: string[], n: number): Promise<C
     const done = new Promise<ChildResult>((resolve, reject) => {
       p.on('error', reject);
       p.on('exit', (code) => onFail(new Error(`child exited ${code} before it was ready`)));
-      p.on('exit', (code) => (code === 0 ? resolve(JSON.parse(buf.slice('ready\n'.length)) as ChildResult) : reject(new Error(`child exited ${code}`))));
+      p.on('exit', (code) =>
+        code === 0 ? resolve(JSON.parse(buf.slice('ready\n'.length)) as ChildResult) : reject(new Error(`child exited ${code}`)),
+      );
     });
     return { p, ready, done };
   });
@@ -109,7 +111,12 @@ describe('shared rate limiter across processes', () => {
     // (The slot is reserved at 300 ms; the send follows a moment later in each process, so a
     // few ms of scheduling jitter show between sends. The sandbox tolerates 20 ms.)
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(290);
-    if (process.env.RL_DEBUG) console.log(reqs.map((r, i) => `${r.start - reqs[0]!.start} +${i ? r.start - reqs[i - 1]!.start : 0} dur ${r.end - r.start} ${r.status}`).join('\n'));
+    if (process.env.RL_DEBUG)
+      console.log(
+        reqs
+          .map((r, i) => `${r.start - reqs[0]!.start} +${i ? r.start - reqs[i - 1]!.start : 0} dur ${r.end - r.start} ${r.status}`)
+          .join('\n'),
+      );
     const maxInFlight = Math.max(...reqs.map((r) => reqs.filter((q) => q.start <= r.start && q.end > r.start).length));
     expect(maxInFlight).toBeLessThanOrEqual(2);
     // What the exchange saw. The sandbox stamps a request's arrival when its handler runs; when
@@ -121,7 +128,10 @@ describe('shared rate limiter across processes', () => {
     const n429 = results.reduce((s, r) => s + r.n429, 0);
     const unexplained = reqs.filter((r, i) => {
       if (r.status !== 429) return false;
-      const prev = reqs.slice(0, i).reverse().find((q) => q.status !== 429);
+      const prev = reqs
+        .slice(0, i)
+        .reverse()
+        .find((q) => q.status !== 429);
       return !prev || prev.end - prev.start <= r.start - prev.start - 280;
     });
     expect(unexplained).toEqual([]);

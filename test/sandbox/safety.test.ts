@@ -51,7 +51,9 @@ class Client {
   headers(method: string, target: string, body?: unknown): Record<string, string> {
     const raw = rawOf(body);
     const ts = new Date().toISOString();
-    const sig = createHmac('sha256', Buffer.from(this.acct.token.secret, 'base64')).update(`${ts}\n${method}\n${target}\n${raw}`).digest('base64');
+    const sig = createHmac('sha256', Buffer.from(this.acct.token.secret, 'base64'))
+      .update(`${ts}\n${method}\n${target}\n${raw}`)
+      .digest('base64');
     return { 'lmts-api-key': this.acct.token.tokenId, 'lmts-timestamp': ts, 'lmts-signature': sig };
   }
 }
@@ -151,7 +153,20 @@ async function orderBody(m: MarketInfo, who: ReadyAccount, o: OrderOpts = {}): P
   const signature = await wallet.signTypedData(
     { name: 'Limitless CTF Exchange', version: '1', chainId: 8453, verifyingContract: m.exchange },
     ORDER_TYPES,
-    { salt, maker: wallet.address, signer: wallet.address, taker: ZERO, tokenId: BigInt(tokenId), makerAmount, takerAmount, expiration: BigInt(expiration), nonce: 0n, feeRateBps: BigInt(fee), side, signatureType: 0 },
+    {
+      salt,
+      maker: wallet.address,
+      signer: wallet.address,
+      taker: ZERO,
+      tokenId: BigInt(tokenId),
+      makerAmount,
+      takerAmount,
+      expiration: BigInt(expiration),
+      nonce: 0n,
+      feeRateBps: BigInt(fee),
+      side,
+      signatureType: 0,
+    },
   );
   const order: Json = {
     salt,
@@ -214,14 +229,26 @@ describe('post-only orders', () => {
     const before = await liveOrders(bob);
     expect(Object.keys(before)).toHaveLength(6);
     // Direct: BUY YES at 0.63 meets bob's own ask at 0.63.
-    const direct = await bobKey.req('POST', '/orders', await orderBody(m, bob.acct, { side: 'BUY', price: '0.63', size: 5_000_000n, postOnly: true }));
+    const direct = await bobKey.req(
+      'POST',
+      '/orders',
+      await orderBody(m, bob.acct, { side: 'BUY', price: '0.63', size: 5_000_000n, postOnly: true }),
+    );
     expect(direct).toEqual({ status: 400, json: { message: 'Post-only order would execute immediately' } });
     // Complement: BUY NO at 0.40 meets bob's own BUY YES at 0.61 (a mint).
-    const mint = await bob.req('POST', '/orders', await orderBody(m, bob.acct, { outcome: 'NO', side: 'BUY', price: '0.4', size: 5_000_000n, postOnly: true }));
+    const mint = await bob.req(
+      'POST',
+      '/orders',
+      await orderBody(m, bob.acct, { outcome: 'NO', side: 'BUY', price: '0.4', size: 5_000_000n, postOnly: true }),
+    );
     expect(mint).toEqual({ status: 400, json: { message: 'Post-only order would execute immediately' } });
     expect(await liveOrders(bobKey)).toEqual(before);
     // A post-only order inside the spread still rests.
-    const inside = await bob.req('POST', '/orders', await orderBody(m, bob.acct, { side: 'BUY', price: '0.62', size: 5_000_000n, postOnly: true }));
+    const inside = await bob.req(
+      'POST',
+      '/orders',
+      await orderBody(m, bob.acct, { side: 'BUY', price: '0.62', size: 5_000_000n, postOnly: true }),
+    );
     expect(inside.status).toBe(201);
     expect(orderOf(inside)['status']).toBe('LIVE');
     const after = await liveOrders(bobKey);
@@ -242,7 +269,9 @@ describe('minimum order size', () => {
     const bob = client(sb.current, 'bob');
     const msg = { status: 400, json: { message: 'Order size 0.5 is below the market minimum size 1' } };
     expect(await alice.req('POST', '/orders', await orderBody(m, alice.acct, { price: '0.5', size: 500_000n }))).toEqual(msg);
-    expect(await aliceKey.req('POST', '/orders', await orderBody(m, alice.acct, { type: 'FAK', price: '0.63', size: 500_000n }))).toEqual(msg);
+    expect(await aliceKey.req('POST', '/orders', await orderBody(m, alice.acct, { type: 'FAK', price: '0.63', size: 500_000n }))).toEqual(
+      msg,
+    );
     expect(await bob.req('POST', '/orders', await orderBody(m, bob.acct, { type: 'FOK', side: 'SELL', amount: 500_000n }))).toEqual(msg);
     const small = await alice.req('POST', '/orders', await orderBody(m, alice.acct, { price: '0.5', size: 999_000n }));
     expect(small).toEqual({ status: 400, json: { message: 'Order size 0.999 is below the market minimum size 1' } });
@@ -318,7 +347,10 @@ describe('malformed order bodies', () => {
     const aliceKey = client(sb, 'alice');
     const body = await orderBody(m, alice.acct, { price: '0.5' });
     (body['order'] as Json)['makerAmount'] = [5_000_000];
-    expect(await alice.req('POST', '/orders', body)).toEqual({ status: 400, json: { message: 'order.makerAmount must be number or string, not array' } });
+    expect(await alice.req('POST', '/orders', body)).toEqual({
+      status: 400,
+      json: { message: 'order.makerAmount must be number or string, not array' },
+    });
     const cancel = await aliceKey.req('POST', '/orders/batch-cancel', { orderIds: ['x'], extra: { a: 1 } });
     expect(cancel.status).toBe(400);
     expect(String(cancel.json['message'])).toMatch(/^extra is not a field of a batch-cancel request/);
@@ -338,9 +370,15 @@ describe('malformed order bodies', () => {
     const bob = client(sb, 'bob');
     const bad = await orderBody(m, bob.acct, { price: '0.5' });
     bad['stpPolicy'] = 'cancel_everyone';
-    expect(await bob.req('POST', '/orders', bad)).toEqual({ status: 400, json: { message: 'stpPolicy must be one of cancel_maker, cancel_taker, cancel_both' } });
+    expect(await bob.req('POST', '/orders', bad)).toEqual({
+      status: 400,
+      json: { message: 'stpPolicy must be one of cancel_maker, cancel_taker, cancel_both' },
+    });
     // bob's SELL one cent above the best bid is the best ask; his BUY at that price meets it first.
-    const book = (await bob.req('GET', `/markets/${m.slug}/orderbook`)).json as { bids: { price: number | string }[]; asks: { price: number | string }[] };
+    const book = (await bob.req('GET', `/markets/${m.slug}/orderbook`)).json as {
+      bids: { price: number | string }[];
+      asks: { price: number | string }[];
+    };
     const bestBid = Math.max(0, ...book.bids.map((b) => Number(b.price)));
     const bestAsk = Math.min(1, ...book.asks.map((a) => Number(a.price)));
     const price = (Math.round(bestBid * 100) + 1) / 100;
@@ -348,7 +386,10 @@ describe('malformed order bodies', () => {
     const rest = await bob.req('POST', '/orders', await orderBody(m, bob.acct, { side: 'SELL', price: String(price), size: 2_000_000n }));
     expect(rest.status).toBe(201);
     const ownId = String((rest.json['order'] as Json)['id']);
-    const taker = await bob.req('POST', '/orders', { ...(await orderBody(m, bob.acct, { side: 'BUY', price: String(price), size: 2_000_000n })), stpPolicy: 'cancel_taker' });
+    const taker = await bob.req('POST', '/orders', {
+      ...(await orderBody(m, bob.acct, { side: 'BUY', price: String(price), size: 2_000_000n })),
+      stpPolicy: 'cancel_taker',
+    });
     expect(taker.status).toBe(201);
     expect(taker.json['execution']).toMatchObject({ matched: false, settlementStatus: 'CANCELED', reason: 'STP_TAKER_REJECTED' });
     expect(sb.ctx.state.orders.find((o) => o.id === ownId)?.status).toBe('LIVE');
@@ -373,7 +414,8 @@ async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 40
   return v;
 }
 
-const allConfirmed = (d: Json) => ((d['trades'] as Json[] | undefined) ?? []).length > 0 && (d['trades'] as Json[]).every((t) => t['settlementStatus'] === 'CONFIRMED');
+const allConfirmed = (d: Json) =>
+  ((d['trades'] as Json[] | undefined) ?? []).length > 0 && (d['trades'] as Json[]).every((t) => t['settlementStatus'] === 'CONFIRMED');
 
 describe('maker trades', () => {
   const sb = freshSandbox({ settlement: { minedAfterMs: 300, confirmedAfterMs: 100 } });
@@ -397,7 +439,9 @@ describe('maker trades', () => {
 
     const data = await until(() => statusOf(bob, askId), allConfirmed);
     const trades = data['trades'] as Json[];
-    expect(trades.map((t) => [t['role'], t['tradeEventId'], t['takerOrderId'], t['matchedSize'], t['price'], t['settlementStatus']])).toEqual([
+    expect(
+      trades.map((t) => [t['role'], t['tradeEventId'], t['takerOrderId'], t['matchedSize'], t['price'], t['settlementStatus']]),
+    ).toEqual([
       ['maker', tA, orderOf(a)['id'], '2000000', '0.63', 'CONFIRMED'],
       ['maker', tP, orderOf(p)['id'], '3000000', '0.63', 'CONFIRMED'],
     ]);
@@ -415,7 +459,7 @@ describe('maker trades', () => {
     const live = await bob.req('GET', `/markets/${SLUG}/user-orders`);
     const item = (live.json['orders'] as Json[]).find((o) => o['id'] === askId);
     expect(item?.['remainingSize']).toBe('95000000');
-    expect((item?.['trades'] as Json[]).map((t) => t['tradeEventId'])).toEqual([tA, tP]);
+    expect((item!['trades'] as Json[]).map((t) => t['tradeEventId'])).toEqual([tA, tP]);
   });
 
   it('an order that traded as taker and is then hit as maker settles both trades', async () => {
@@ -429,11 +473,18 @@ describe('maker trades', () => {
     const aliceId = String(orderOf(a)['id']);
     const t1 = String(execOf(a)['tradeEventId']);
     // bob sells 1 into it before the first trade settles: alice's order is now a maker.
-    const b = await bob.req('POST', '/orders', await orderBody(m, bob.acct, { type: 'FAK', side: 'SELL', price: '0.63', size: 1_000_000n }));
+    const b = await bob.req(
+      'POST',
+      '/orders',
+      await orderBody(m, bob.acct, { type: 'FAK', side: 'SELL', price: '0.63', size: 1_000_000n }),
+    );
     expect(b.status).toBe(201);
     expect((b.json['makerMatches'] as Json[])[0]?.['orderId']).toBe(aliceId);
     const t2 = String(execOf(b)['tradeEventId']);
-    const data = await until(() => statusOf(alice, aliceId), (d) => allConfirmed(d) && (d['execution'] as Json)['settlementStatus'] === 'CONFIRMED');
+    const data = await until(
+      () => statusOf(alice, aliceId),
+      (d) => allConfirmed(d) && (d['execution'] as Json)['settlementStatus'] === 'CONFIRMED',
+    );
     expect((data['execution'] as Json)['settlementStatus']).toBe('CONFIRMED');
     expect((data['trades'] as Json[]).map((t) => [t['role'], t['tradeEventId'], t['matchedSize'], t['settlementStatus']])).toEqual([
       ['taker', t1, '100000000', 'CONFIRMED'],
@@ -481,7 +532,10 @@ interface PacedResult {
 }
 
 function runPacedClient(sb: SandboxHandle, who: ReadyAccount, n: number, gap: number, target: string): Promise<PacedResult[]> {
-  const w = new Worker(PACED_CLIENT, { eval: true, workerData: { baseUrl: sb.baseUrl, tokenId: who.token.tokenId, secret: who.token.secret, n, gap, target } });
+  const w = new Worker(PACED_CLIENT, {
+    eval: true,
+    workerData: { baseUrl: sb.baseUrl, tokenId: who.token.tokenId, secret: who.token.secret, n, gap, target },
+  });
   return new Promise((resolve, reject) => {
     w.once('message', (m: PacedResult[]) => {
       void w.terminate();
@@ -497,11 +551,22 @@ describe('rate limit under load', () => {
   it('a client starting requests 300 ms apart (≤ 2 in flight) gets no 429 while the server is busy and slow', async () => {
     const base = sb.current.baseUrl;
     const target = `/markets/${SLUG}/user-orders`;
-    await fetch(`${base}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latencyMs: 60, match: `GET ${target}` }) });
+    await fetch(`${base}/__sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ latencyMs: 60, match: `GET ${target}` }),
+    });
     // Heavy public requests keep the server's event loop busy the whole time.
     let stop = false;
     const burst = async () => {
-      while (!stop) await Promise.all(Array.from({ length: 8 }, () => fetch(`${base}/markets/active?limit=25`).then((r) => r.text()).catch(() => '')));
+      while (!stop)
+        await Promise.all(
+          Array.from({ length: 8 }, () =>
+            fetch(`${base}/markets/active?limit=25`)
+              .then((r) => r.text())
+              .catch(() => ''),
+          ),
+        );
     };
     const loads = [burst()];
     let results: PacedResult[];

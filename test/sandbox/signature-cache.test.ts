@@ -4,7 +4,13 @@
 import { describe, expect, it } from 'vitest';
 import { privateKeyToAccount } from 'viem/accounts';
 import { secp256k1 } from '@noble/curves/secp256k1';
-import { checkOrderSignature, forgetKnownKeys, recoverOrderSigner, signOrderWithKey, type SignedOrderFields } from '../../src/sandbox/eip712.js';
+import {
+  checkOrderSignature,
+  forgetKnownKeys,
+  recoverOrderSigner,
+  signOrderWithKey,
+  type SignedOrderFields,
+} from '../../src/sandbox/eip712.js';
 import { DEV } from '../../src/sandbox/orders/fixture.js';
 import type { Hex } from '../../src/sandbox/types.js';
 import { VECTOR_ADDRESS, VECTOR_EXCHANGE, VECTOR_ORDER, VECTOR_SIGNATURE } from '../helpers/eip712.js';
@@ -28,8 +34,14 @@ function highS(sig: string): string {
 describe('signature check against a cached key', () => {
   it('accepts the vector, by recovery first and by the cached point after', async () => {
     forgetKnownKeys();
-    expect(await checkOrderSignature(vectorOrder, VECTOR_SIGNATURE, VECTOR_EXCHANGE, VECTOR_ADDRESS)).toEqual({ ok: true, via: 'recovery' });
-    expect(await checkOrderSignature(vectorOrder, VECTOR_SIGNATURE, VECTOR_EXCHANGE, VECTOR_ADDRESS)).toEqual({ ok: true, via: 'cached-key' });
+    expect(await checkOrderSignature(vectorOrder, VECTOR_SIGNATURE, VECTOR_EXCHANGE, VECTOR_ADDRESS)).toEqual({
+      ok: true,
+      via: 'recovery',
+    });
+    expect(await checkOrderSignature(vectorOrder, VECTOR_SIGNATURE, VECTOR_EXCHANGE, VECTOR_ADDRESS)).toEqual({
+      ok: true,
+      via: 'cached-key',
+    });
   });
 
   it('still refuses a signature by another key once the signer is cached, naming the recovered address', async () => {
@@ -40,10 +52,15 @@ describe('signature check against a cached key', () => {
     const forged = await signOrderWithKey(alice, DEV.bob.key, OTHER_EXCHANGE);
     expect(await checkOrderSignature(alice, forged, OTHER_EXCHANGE, DEV.alice.address)).toEqual({ ok: false, recovered: DEV.bob.address });
     // The cached key is not fooled by another field, another venue or a flipped recovery bit.
-    expect((await checkOrderSignature({ ...alice, makerAmount: alice.makerAmount + 1n }, good, OTHER_EXCHANGE, DEV.alice.address)).ok).toBe(false);
+    expect((await checkOrderSignature({ ...alice, makerAmount: alice.makerAmount + 1n }, good, OTHER_EXCHANGE, DEV.alice.address)).ok).toBe(
+      false,
+    );
     expect((await checkOrderSignature(alice, good, VECTOR_EXCHANGE, DEV.alice.address)).ok).toBe(false);
     expect((await checkOrderSignature(alice, flipV(good), OTHER_EXCHANGE, DEV.alice.address)).ok).toBe(false);
-    expect(await checkOrderSignature(alice, `0x${'00'.repeat(65)}`, OTHER_EXCHANGE, DEV.alice.address)).toEqual({ ok: false, recovered: null });
+    expect(await checkOrderSignature(alice, `0x${'00'.repeat(65)}`, OTHER_EXCHANGE, DEV.alice.address)).toEqual({
+      ok: false,
+      recovered: null,
+    });
     expect(await checkOrderSignature(alice, '0x1234', OTHER_EXCHANGE, DEV.alice.address)).toEqual({ ok: false, recovered: null });
     expect(await checkOrderSignature(alice, good, OTHER_EXCHANGE, DEV.alice.address)).toEqual({ ok: true, via: 'cached-key' });
   });
@@ -60,7 +77,14 @@ describe('signature check against a cached key', () => {
     for (let i = 0; i < 300; i++) {
       const claimed = privateKeyToAccount(keys[rnd(3)] as Hex).address;
       const signingKey = rnd(4) === 0 ? (keys[rnd(3)] as Hex) : (keys.find((k) => privateKeyToAccount(k).address === claimed) as Hex);
-      const order: SignedOrderFields = { ...vectorOrder, maker: claimed, signer: claimed, salt: BigInt(rnd(1e9)), makerAmount: BigInt(1 + rnd(1e9)), side: rnd(2) };
+      const order: SignedOrderFields = {
+        ...vectorOrder,
+        maker: claimed,
+        signer: claimed,
+        salt: BigInt(rnd(1e9)),
+        makerAmount: BigInt(1 + rnd(1e9)),
+        side: rnd(2),
+      };
       let sig: string = await signOrderWithKey(order, signingKey, OTHER_EXCHANGE);
       const t = rnd(6);
       if (t === 0) sig = flipV(sig);

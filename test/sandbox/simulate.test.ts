@@ -33,7 +33,12 @@ async function until(pred: () => boolean, ms: number): Promise<void> {
 
 describe('sandbox simulate', () => {
   it('quotes and trades through the event log, with valid balances and no self-trade', async () => {
-    const sb = await startSandbox({ port: 0, dataDir: null, simulate: { rate: 200, random: seeded(7) }, settlement: { minedAfterMs: 20, confirmedAfterMs: 20 } });
+    const sb = await startSandbox({
+      port: 0,
+      dataDir: null,
+      simulate: { rate: 200, random: seeded(7) },
+      settlement: { minedAfterMs: 20, confirmedAfterMs: 20 },
+    });
     const log: LogEntry[] = [];
     const off = sb.subscribe(sb.seq() + 1, (e) => log.push(e));
     try {
@@ -41,7 +46,13 @@ describe('sandbox simulate', () => {
       expect(sb.info.simulate?.accounts.map((a) => a.name)).toEqual(['bob', ...SIM_BOTS.map((b) => b.name)]);
       const placedBy = (ids: number[]): LogEntry[] => log.filter((e) => e.type === 'order.placed' && ids.includes(e.order.ownerId));
       const takers = SIM_BOTS.filter((b) => b.role === 'taker').map((b) => b.id);
-      await until(() => placedBy(takers).filter((e) => e.type === 'order.placed' && e.fills.length > 0).length >= 5 && log.some((e) => e.type === 'order.cancelled') && log.some((e) => e.type === 'settlement'), 15_000);
+      await until(
+        () =>
+          placedBy(takers).filter((e) => e.type === 'order.placed' && e.fills.length > 0).length >= 5 &&
+          log.some((e) => e.type === 'order.cancelled') &&
+          log.some((e) => e.type === 'settlement'),
+        15_000,
+      );
 
       const state = sb.ctx.state;
       expect(auditState(state)).toEqual([]); // reservations, balances ≥ 0, ledgers agree
@@ -50,7 +61,8 @@ describe('sandbox simulate', () => {
         if (e.type !== 'order.placed') continue;
         expect(e.stpCanceled).toEqual([]); // nobody's quote was cancelled by its own order
         for (const f of e.fills) expect(state.orders.find((o) => o.id === f.makerOrderId)?.ownerId).not.toBe(e.order.ownerId);
-        if (takers.includes(e.order.ownerId)) expect(e.order.orderType).toBe('FAK'); // takers rest nothing
+        if (takers.includes(e.order.ownerId))
+          expect(e.order.orderType).toBe('FAK'); // takers rest nothing
         else expect(e.order.postOnly).toBe(true); // quotes never execute
       }
       // Quotes come from bob and the quoting bot, with client ids.

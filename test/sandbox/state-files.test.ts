@@ -2,7 +2,7 @@
 // 0600 file, never in the snapshot or the log; every entry read back is shape-checked, so a
 // damaged one is a clear error naming the file and the line or entry (exit 2 from the CLI,
 // with `pm sandbox reset` as the way out), while a torn last line is dropped with a warning.
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, appendFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, appendFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -37,7 +37,11 @@ async function stop(h: SandboxHandle): Promise<void> {
 /** Derives a token through the route, as `pm token derive` does. */
 async function derive(h: SandboxHandle, label: string): Promise<string> {
   const alice = h.info.accounts.find((a) => a.name === 'alice')!;
-  const res = await fetch(`${h.baseUrl}/auth/api-tokens/derive`, { method: 'POST', headers: { identity: `Bearer ${alice.identityToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ label }) });
+  const res = await fetch(`${h.baseUrl}/auth/api-tokens/derive`, {
+    method: 'POST',
+    headers: { identity: `Bearer ${alice.identityToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ label }),
+  });
   expect(res.status).toBe(201);
   return ((await res.json()) as { tokenId: string }).tokenId;
 }
@@ -149,7 +153,9 @@ describe('damaged entries', () => {
     lines[i] = lines[i]!.replace(/"scopes":\[[^\]]*\]/, '"scopes":"trading"');
     writeFileSync(log, lines.join('\n'));
     await expect(startSandbox({ port: 0, dataDir: dir })).rejects.toThrow(
-      new RegExp(`events\\.ndjson is corrupt \\(line ${i + 1}, event \\d+ \\(put\\): value\\.scopes should be a list\\); run \`pm sandbox reset\``),
+      new RegExp(
+        `events\\.ndjson is corrupt \\(line ${i + 1}, event \\d+ \\(put\\): value\\.scopes should be a list\\); run \`pm sandbox reset\``,
+      ),
     );
   });
 
@@ -178,7 +184,25 @@ describe('damaged entries', () => {
     const alice = h.ctx.state.profiles.find((p) => p.name === 'alice')!;
     const m = h.ctx.state.markets.find((x) => x.slug === 'btc-100k-2026')!;
     const { submitOrder } = await import('../../src/sandbox/engine.js');
-    const r = submitOrder(h.ctx.state, { ownerId: alice.id, marketSlug: m.slug, tokenId: m.positionIds![0], side: 'BUY', orderType: 'GTC', price: 100_000n, size: 1_000_000n, makerAmount: 0n, takerAmount: 0n, postOnly: false, clientOrderId: null, feeRateBps: alice.feeRateBps, signedOrder: { salt: 1n } }, h.ctx.now());
+    const r = submitOrder(
+      h.ctx.state,
+      {
+        ownerId: alice.id,
+        marketSlug: m.slug,
+        tokenId: m.positionIds![0],
+        side: 'BUY',
+        orderType: 'GTC',
+        price: 100_000n,
+        size: 1_000_000n,
+        makerAmount: 0n,
+        takerAmount: 0n,
+        postOnly: false,
+        clientOrderId: null,
+        feeRateBps: alice.feeRateBps,
+        signedOrder: { salt: 1n },
+      },
+      h.ctx.now(),
+    );
     expect(r.ok).toBe(true);
     h.ctx.persist();
     await stop(h);
@@ -187,11 +211,15 @@ describe('damaged entries', () => {
     const n = snap.orders.length - 1;
     snap.orders[n]!['price'] = 'a lot';
     writeFileSync(file, JSON.stringify(snap));
-    await expect(startSandbox({ port: 0, dataDir: dir })).rejects.toThrow(new RegExp(`state\\.json is corrupt \\(entry orders\\[${n}\\]\\.price should be a tagged bigint`));
+    await expect(startSandbox({ port: 0, dataDir: dir })).rejects.toThrow(
+      new RegExp(`state\\.json is corrupt \\(entry orders\\[${n}\\]\\.price should be a tagged bigint`),
+    );
     snap.orders[n]!['price'] = { $bigint: '100000' };
     snap.state['profiles'] = null;
     writeFileSync(file, JSON.stringify(snap));
-    await expect(startSandbox({ port: 0, dataDir: dir })).rejects.toThrow(/state\.json is corrupt \(entry state\.profiles should be a list\)/);
+    await expect(startSandbox({ port: 0, dataDir: dir })).rejects.toThrow(
+      /state\.json is corrupt \(entry state\.profiles should be a list\)/,
+    );
   });
 
   it('pm sandbox start on a damaged log exits 2 with the file, the line and pm sandbox reset; no stack trace', async () => {

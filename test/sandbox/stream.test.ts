@@ -31,11 +31,17 @@ describe('subscribe_market_prices', () => {
     r.socket.emit('subscribe_market_prices', { marketSlugs: ['stream-prices', 'btc-100k-2026'] });
     await r.waitFor((ev) => ev.filter(([n]) => n === 'orderbookUpdate').length === 2);
     expect(r.events[0]?.[0]).toBe('system');
-    expect(r.events[0]?.[1]).toEqual({ message: 'Successfully subscribed to market price updates', markets: { slugs: ['stream-prices', 'btc-100k-2026'], addresses: [] } });
+    expect(r.events[0]?.[1]).toEqual({
+      message: 'Successfully subscribed to market price updates',
+      markets: { slugs: ['stream-prices', 'btc-100k-2026'], addresses: [] },
+    });
     const [empty, btc] = r.of('orderbookUpdate');
-    expect(empty).toMatchObject({ marketSlug: 'stream-prices', orderbook: { bids: [], asks: [], adjustedMidpoint: 0.5, maxSpread: '0.05', minSize: '1000000' } });
+    expect(empty).toMatchObject({
+      marketSlug: 'stream-prices',
+      orderbook: { bids: [], asks: [], adjustedMidpoint: 0.5, maxSpread: '0.05', minSize: '1000000' },
+    });
     expect(typeof empty?.['timestamp']).toBe('string');
-    expect((btc?.['orderbook'] as { bids: unknown[] }).bids.length).toBeGreaterThan(0);
+    expect((btc!['orderbook'] as { bids: unknown[] }).bids.length).toBeGreaterThan(0);
 
     // Three changes in one tick: one update, carrying all three.
     place(sb.current, ALICE, { slug: 'stream-prices', side: 'BUY', price: 400_000n, size: 10_000_000n });
@@ -45,7 +51,14 @@ describe('subscribe_market_prices', () => {
     await tick();
     const updates = r.of('orderbookUpdate').filter((u) => u['marketSlug'] === 'stream-prices');
     expect(updates).toHaveLength(2);
-    expect(updates[1]?.['orderbook']).toMatchObject({ bids: [{ price: 0.41, size: 5_000_000 }, { price: 0.4, size: 10_000_000 }], asks: [{ price: 0.5, size: 2_000_000 }], adjustedMidpoint: 0.455 });
+    expect(updates[1]?.['orderbook']).toMatchObject({
+      bids: [
+        { price: 0.41, size: 5_000_000 },
+        { price: 0.4, size: 10_000_000 },
+      ],
+      asks: [{ price: 0.5, size: 2_000_000 }],
+      adjustedMidpoint: 0.455,
+    });
     expect(r.of('newPriceData')).toHaveLength(0); // nothing traded yet
 
     // A trade moves the price: an update and newPriceData.
@@ -76,8 +89,22 @@ describe('subscribe_order_events', () => {
     const yes = market?.positionIds?.[0];
     const no = market?.positionIds?.[1];
 
-    const a = place(sb.current, ALICE, { slug: 'stream-orders', side: 'BUY', price: 400_000n, size: 10_000_000n, clientOrderId: 'alice-1' });
-    const b = place(sb.current, BOB, { slug: 'stream-orders', side: 'BUY', outcome: 1, price: 600_000n, size: 4_000_000n, type: 'FAK', clientOrderId: 'bob-1' });
+    const a = place(sb.current, ALICE, {
+      slug: 'stream-orders',
+      side: 'BUY',
+      price: 400_000n,
+      size: 10_000_000n,
+      clientOrderId: 'alice-1',
+    });
+    const b = place(sb.current, BOB, {
+      slug: 'stream-orders',
+      side: 'BUY',
+      outcome: 1,
+      price: 600_000n,
+      size: 4_000_000n,
+      type: 'FAK',
+      clientOrderId: 'bob-1',
+    });
     await alice.waitFor((ev) => ev.filter(([n, p]) => n === 'orderEvent' && p['type'] === 'MINED').length === 1);
     cancel(sb.current, ALICE, a.id);
     await alice.waitFor((ev) => ev.some(([n, p]) => n === 'orderEvent' && p['type'] === 'CANCELLATION'));
@@ -85,24 +112,116 @@ describe('subscribe_order_events', () => {
 
     const ts = expect.stringMatching(/^\d{4}-\d\d-\d\dT/);
     const ae = orderEvents(alice);
-    expect(ae.map((e) => `${e['source']}:${e['type']}`)).toEqual(['OME:PLACEMENT', 'OME:UPDATE', 'SETTLEMENT:MATCHED', 'SETTLEMENT:MINED', 'OME:CANCELLATION']);
-    const common = { marketId: String(market?.id), marketSlug: 'stream-orders', orderId: a.id, clientOrderId: 'alice-1', side: 'BUY', token: 'YES', userId: ALICE, timestamp: ts };
-    expect(ae[0]).toEqual({ source: 'OME', type: 'PLACEMENT', eventId: expect.stringMatching(new RegExp(`^${a.id}:\\d+$`)), price: 0.4, remainingSize: 10_000_000, ...common });
-    expect(ae[1]).toEqual({ source: 'OME', type: 'UPDATE', eventId: expect.stringMatching(new RegExp(`^${a.id}:\\d+$`)), price: 0.4, remainingSize: 6_000_000, ...common });
+    expect(ae.map((e) => `${e['source']}:${e['type']}`)).toEqual([
+      'OME:PLACEMENT',
+      'OME:UPDATE',
+      'SETTLEMENT:MATCHED',
+      'SETTLEMENT:MINED',
+      'OME:CANCELLATION',
+    ]);
+    const common = {
+      marketId: String(market?.id),
+      marketSlug: 'stream-orders',
+      orderId: a.id,
+      clientOrderId: 'alice-1',
+      side: 'BUY',
+      token: 'YES',
+      userId: ALICE,
+      timestamp: ts,
+    };
+    expect(ae[0]).toEqual({
+      source: 'OME',
+      type: 'PLACEMENT',
+      eventId: expect.stringMatching(new RegExp(`^${a.id}:\\d+$`)),
+      price: 0.4,
+      remainingSize: 10_000_000,
+      ...common,
+    });
+    expect(ae[1]).toEqual({
+      source: 'OME',
+      type: 'UPDATE',
+      eventId: expect.stringMatching(new RegExp(`^${a.id}:\\d+$`)),
+      price: 0.4,
+      remainingSize: 6_000_000,
+      ...common,
+    });
     const tradeEventId = b.tradeEventId;
-    const settle = { source: 'SETTLEMENT', marketSlug: 'stream-orders', tradeEventId, takerOrderId: b.id, takerAccount: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', orderId: a.id, clientOrderId: 'alice-1', side: 'BUY', token: 'YES', tokenId: yes, price: '0.4', amountContracts: '4000000', amountCollateral: '1600000', feeAmountCollateral: '0', feeAmountContracts: '0', timestamp: ts };
+    const settle = {
+      source: 'SETTLEMENT',
+      marketSlug: 'stream-orders',
+      tradeEventId,
+      takerOrderId: b.id,
+      takerAccount: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      orderId: a.id,
+      clientOrderId: 'alice-1',
+      side: 'BUY',
+      token: 'YES',
+      tokenId: yes,
+      price: '0.4',
+      amountContracts: '4000000',
+      amountCollateral: '1600000',
+      feeAmountCollateral: '0',
+      feeAmountContracts: '0',
+      timestamp: ts,
+    };
     expect(ae[2]).toEqual({ ...settle, type: 'MATCHED', eventId: `${tradeEventId}:MATCHED:${a.id}`, isEstimate: true });
-    expect(ae[3]).toEqual({ ...settle, type: 'MINED', eventId: `${tradeEventId}:MINED:${a.id}`, txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
-    expect(ae[4]).toEqual({ source: 'OME', type: 'CANCELLATION', eventId: expect.stringMatching(new RegExp(`^${a.id}:\\d+$`)), price: 0.4, remainingSize: 6_000_000, ...common });
+    expect(ae[3]).toEqual({
+      ...settle,
+      type: 'MINED',
+      eventId: `${tradeEventId}:MINED:${a.id}`,
+      txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
+    expect(ae[4]).toEqual({
+      source: 'OME',
+      type: 'CANCELLATION',
+      eventId: expect.stringMatching(new RegExp(`^${a.id}:\\d+$`)),
+      price: 0.4,
+      remainingSize: 6_000_000,
+      ...common,
+    });
 
     // The taker: EXECUTION FILLED (terminal id, average price), then its own settlement with the maker matches.
     const be = orderEvents(bob);
     expect(be.map((e) => `${e['source']}:${e['type']}`)).toEqual(['OME:EXECUTION', 'SETTLEMENT:MATCHED', 'SETTLEMENT:MINED']);
-    expect(be[0]).toEqual({ source: 'OME', type: 'EXECUTION', status: 'FILLED', eventId: `terminal:${b.id}`, marketId: String(market?.id), marketSlug: 'stream-orders', orderId: b.id, clientOrderId: 'bob-1', price: 0.6, remainingSize: 0, side: 'BUY', token: 'NO', userId: BOB, timestamp: ts });
+    expect(be[0]).toEqual({
+      source: 'OME',
+      type: 'EXECUTION',
+      status: 'FILLED',
+      eventId: `terminal:${b.id}`,
+      marketId: String(market?.id),
+      marketSlug: 'stream-orders',
+      orderId: b.id,
+      clientOrderId: 'bob-1',
+      price: 0.6,
+      remainingSize: 0,
+      side: 'BUY',
+      token: 'NO',
+      userId: BOB,
+      timestamp: ts,
+    });
     expect(be[1]).toEqual({
-      source: 'SETTLEMENT', type: 'MATCHED', eventId: `${tradeEventId}:MATCHED:${b.id}`, isEstimate: true, marketSlug: 'stream-orders', tradeEventId, takerOrderId: b.id, takerAccount: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
-      orderId: b.id, clientOrderId: 'bob-1', side: 'BUY', token: 'NO', tokenId: no, price: '0.6', amountContracts: '4000000', amountCollateral: '2400000', feeAmountCollateral: '0', feeAmountContracts: '0', configuredFeeRateBps: 0, effectiveFeeBps: 0,
-      makerMatches: [{ account: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', matchedSize: '4000000', orderId: a.id, price: '0.4' }], timestamp: ts,
+      source: 'SETTLEMENT',
+      type: 'MATCHED',
+      eventId: `${tradeEventId}:MATCHED:${b.id}`,
+      isEstimate: true,
+      marketSlug: 'stream-orders',
+      tradeEventId,
+      takerOrderId: b.id,
+      takerAccount: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      orderId: b.id,
+      clientOrderId: 'bob-1',
+      side: 'BUY',
+      token: 'NO',
+      tokenId: no,
+      price: '0.6',
+      amountContracts: '4000000',
+      amountCollateral: '2400000',
+      feeAmountCollateral: '0',
+      feeAmountContracts: '0',
+      configuredFeeRateBps: 0,
+      effectiveFeeBps: 0,
+      makerMatches: [{ account: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', matchedSize: '4000000', orderId: a.id, price: '0.4' }],
+      timestamp: ts,
     });
     // Nobody hears another user's orders.
     expect(ae.some((e) => e['orderId'] === b.id)).toBe(false);
@@ -147,7 +266,13 @@ describe('subscribe_order_events', () => {
     alice.socket.emit('subscribe_order_events', {});
     await partner.waitFor((ev) => ev.some(([n]) => n === 'system'));
     await alice.waitFor((ev) => ev.some(([n]) => n === 'system'));
-    const o = place(sb.current, child.profileId, { slug: 'btc-100k-2026', side: 'BUY', price: 100_000n, size: 1_000_000n, clientOrderId: 'child-1' });
+    const o = place(sb.current, child.profileId, {
+      slug: 'btc-100k-2026',
+      side: 'BUY',
+      price: 100_000n,
+      size: 1_000_000n,
+      clientOrderId: 'child-1',
+    });
     await partner.waitFor((ev) => ev.some(([n]) => n === 'orderEvent'));
     expect(orderEvents(partner)[0]).toMatchObject({ type: 'PLACEMENT', orderId: o.id, userId: child.profileId, clientOrderId: 'child-1' });
     await tick();
@@ -167,17 +292,50 @@ describe('positions, tx and market lifecycle', () => {
     place(sb.current, BOB, { slug: 'stream-pos', side: 'BUY', outcome: 1, price: 600_000n, size: 5_000_000n, type: 'FAK' });
     await alice.waitFor((ev) => ev.some(([n]) => n === 'tx'));
     expect(alice.of('positions')).toHaveLength(1);
-    expect(alice.of('positions')[0]).toMatchObject({ account: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', marketSlug: 'stream-pos', type: 'CLOB', positions: [{ outcome: 'YES', outcomeIndex: 0, balance: '5000000', locked: '0' }, { outcome: 'NO', balance: '0' }] });
-    expect(alice.of('tx')[0]).toMatchObject({ userId: ALICE, status: 'CONFIRMED', source: 'CLOB', marketSlug: 'stream-pos', amountContracts: '5000000', amountCollateral: '2000000', price: '0.4', side: 'BUY', txHash: expect.stringMatching(/^0x/) });
+    expect(alice.of('positions')[0]).toMatchObject({
+      account: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+      marketSlug: 'stream-pos',
+      type: 'CLOB',
+      positions: [
+        { outcome: 'YES', outcomeIndex: 0, balance: '5000000', locked: '0' },
+        { outcome: 'NO', balance: '0' },
+      ],
+    });
+    expect(alice.of('tx')[0]).toMatchObject({
+      userId: ALICE,
+      status: 'CONFIRMED',
+      source: 'CLOB',
+      marketSlug: 'stream-pos',
+      amountContracts: '5000000',
+      amountCollateral: '2000000',
+      price: '0.4',
+      side: 'BUY',
+      txHash: expect.stringMatching(/^0x/),
+    });
 
     await newMarket(sb.current, 'stream-new');
-    const res = await fetch(`${sb.current.baseUrl}/__sandbox/markets/stream-new/resolve`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"winner":"NO"}' });
+    const res = await fetch(`${sb.current.baseUrl}/__sandbox/markets/stream-new/resolve`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"winner":"NO"}',
+    });
     expect(res.status).toBe(200);
     await alice.waitFor((ev) => ev.some(([n]) => n === 'marketResolved'));
     const names = alice.events.map(([n]) => n).filter((n) => n.startsWith('market'));
     expect(names).toEqual(['market.created', 'marketCreated', 'market.resolved', 'marketResolved']);
-    expect(alice.of('marketCreated')[0]).toMatchObject({ slug: 'stream-new', title: 'Test market stream-new', type: 'CLOB', createdAt: expect.any(String) });
-    expect(alice.of('market.resolved')[0]).toMatchObject({ slug: 'stream-new', type: 'CLOB', winningOutcome: 'NO', winningIndex: 1, resolutionDate: expect.any(String) });
+    expect(alice.of('marketCreated')[0]).toMatchObject({
+      slug: 'stream-new',
+      title: 'Test market stream-new',
+      type: 'CLOB',
+      createdAt: expect.any(String),
+    });
+    expect(alice.of('market.resolved')[0]).toMatchObject({
+      slug: 'stream-new',
+      type: 'CLOB',
+      winningOutcome: 'NO',
+      winningIndex: 1,
+      resolutionDate: expect.any(String),
+    });
     // A position filter for another market hears nothing of this one.
     const other = await rec(sb.current, authHeaders(sb.current, 'alice'));
     other.socket.emit('subscribe_positions', { marketSlugs: ['btc-100k-2026'] });
@@ -205,7 +363,10 @@ describe('fault switches and reconnects', () => {
     place(sb.current, ALICE, { slug: 'btc-100k-2026', side: 'BUY', price: 110_000n, size: 1_000_000n });
     await tick();
     expect(r.of('orderEvent')).toEqual([]); // subscriptions are not kept across reconnects
-    const socks = (await (await fetch(`${sb.current.baseUrl}/__sandbox/sockets`)).json()) as { id: string; subscriptions: { orders: boolean } }[];
+    const socks = (await (await fetch(`${sb.current.baseUrl}/__sandbox/sockets`)).json()) as {
+      id: string;
+      subscriptions: { orders: boolean };
+    }[];
     expect(socks.find((s) => s.id === r.socket.id)?.subscriptions.orders).toBe(false);
     const f = (await (await fetch(`${sb.current.baseUrl}/__sandbox/faults`)).json()) as { dropSockets: number };
     expect(f.dropSockets).toBe(0); // a one-shot switch

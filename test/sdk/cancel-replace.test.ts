@@ -50,7 +50,16 @@ describe('OrderClient.cancelReplace', () => {
     const stop = sb.current.subscribe(sb.current.seq() + 1, (e) => logged.push(e as (typeof logged)[number]));
     const r: CancelReplaceResponse = await orders.cancelReplace({
       cancel: { orderId: old.id },
-      replacement: { tokenId: yes, price: 0.41, size: 3, side: Side.BUY, orderType: OrderType.GTC, marketSlug: SLUG, clientOrderId: `new-${randomUUID()}`, postOnly: true },
+      replacement: {
+        tokenId: yes,
+        price: 0.41,
+        size: 3,
+        side: Side.BUY,
+        orderType: OrderType.GTC,
+        marketSlug: SLUG,
+        clientOrderId: `new-${randomUUID()}`,
+        postOnly: true,
+      },
       mode: CancelReplaceMode.STOP_ON_FAILURE,
     });
     expect(r.cancel).toEqual({ status: 'SUCCESS', orderId: old.id, clientOrderId: old.clientOrderId });
@@ -107,12 +116,17 @@ describe('OrderClient.cancelReplace', () => {
       mode: CancelReplaceMode.STOP_ON_FAILURE,
     });
     expect(r.cancel.status).toBe('FAILURE');
-    if (r.cancel.status === 'FAILURE') expect(r.cancel.error).toEqual({ code: 'ORDER_NOT_FOUND', message: 'Order not found or already canceled' });
+    if (r.cancel.status === 'FAILURE')
+      expect(r.cancel.error).toEqual({ code: 'ORDER_NOT_FOUND', message: 'Order not found or already canceled' });
     expect(r.replacement).toEqual({ status: 'NOT_ATTEMPTED' });
     expect(await liveIds()).toEqual(before);
     // The status itself is 409 (which cancelReplace lets through): the SDK's plain post calls it a ConflictError.
     const unsigned = await orders.buildUnsignedOrder({ tokenId: yes, price: 0.3, size: 2, side: Side.BUY });
-    const body = JSON.stringify({ cancel: { orderId: randomUUID() }, replacement: { order: { ...unsigned, signature: '0x' }, orderType: 'GTC', marketSlug: SLUG, ownerId: orders.ownerId }, mode: 'STOP_ON_FAILURE' });
+    const body = JSON.stringify({
+      cancel: { orderId: randomUUID() },
+      replacement: { order: { ...unsigned, signature: '0x' }, orderType: 'GTC', marketSlug: SLUG, ownerId: orders.ownerId },
+      mode: 'STOP_ON_FAILURE',
+    });
     const conflict = await rejection(() => client.http.post('/orders/cancel-replace', body));
     expect(conflict).toBeInstanceOf(ConflictError);
     expect(conflict.status).toBe(409);
@@ -136,7 +150,15 @@ describe('OrderClient.cancelReplace', () => {
     const dup = await restingBid(0.36);
     const r = await orders.cancelReplace({
       cancel: { orderId: first.id },
-      replacement: { tokenId: yes, price: 0.35, size: 2, side: Side.BUY, orderType: OrderType.GTC, marketSlug: SLUG, clientOrderId: dup.clientOrderId },
+      replacement: {
+        tokenId: yes,
+        price: 0.35,
+        size: 2,
+        side: Side.BUY,
+        orderType: OrderType.GTC,
+        marketSlug: SLUG,
+        clientOrderId: dup.clientOrderId,
+      },
       mode: CancelReplaceMode.STOP_ON_FAILURE,
     });
     expect(r.cancel.status).toBe('SUCCESS');
@@ -172,12 +194,30 @@ describe('OrderClient.cancelReplace', () => {
     const { orders, yes } = await alice();
     const base = { tokenId: yes, size: 2, side: Side.BUY, orderType: OrderType.GTC, marketSlug: SLUG } as const;
     const miss = { orderId: randomUUID() };
-    const ok = await orders.cancelReplace({ cancel: miss, replacement: { ...base, price: 0.21, timestamp: Date.now(), recvWindow: 5000 }, mode: CancelReplaceMode.ALLOW_FAILURE });
+    const ok = await orders.cancelReplace({
+      cancel: miss,
+      replacement: { ...base, price: 0.21, timestamp: Date.now(), recvWindow: 5000 },
+      mode: CancelReplaceMode.ALLOW_FAILURE,
+    });
     expect(ok.replacement.status).toBe('SUCCESS');
-    const stale = await orders.cancelReplace({ cancel: miss, replacement: { ...base, price: 0.22, timestamp: Date.now() - 8000, recvWindow: 1000 }, mode: CancelReplaceMode.ALLOW_FAILURE });
-    expect(stale.replacement).toMatchObject({ status: 'FAILURE', error: { code: 'RECV_WINDOW_EXCEEDED', message: expect.stringMatching(/recvWindow/) } });
-    const wide = await orders.cancelReplace({ cancel: miss, replacement: { ...base, price: 0.23, timestamp: Date.now(), recvWindow: 60_000 }, mode: CancelReplaceMode.ALLOW_FAILURE });
-    expect(wide.replacement).toMatchObject({ status: 'FAILURE', error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(/recvWindow must be/) } });
+    const stale = await orders.cancelReplace({
+      cancel: miss,
+      replacement: { ...base, price: 0.22, timestamp: Date.now() - 8000, recvWindow: 1000 },
+      mode: CancelReplaceMode.ALLOW_FAILURE,
+    });
+    expect(stale.replacement).toMatchObject({
+      status: 'FAILURE',
+      error: { code: 'RECV_WINDOW_EXCEEDED', message: expect.stringMatching(/recvWindow/) },
+    });
+    const wide = await orders.cancelReplace({
+      cancel: miss,
+      replacement: { ...base, price: 0.23, timestamp: Date.now(), recvWindow: 60_000 },
+      mode: CancelReplaceMode.ALLOW_FAILURE,
+    });
+    expect(wide.replacement).toMatchObject({
+      status: 'FAILURE',
+      error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(/recvWindow must be/) },
+    });
   });
 });
 
@@ -188,8 +228,16 @@ describe('OrderClient.cancelReplaceBatch', () => {
     const b = await restingBid(0.31);
     const r = await orders.cancelReplaceBatch({
       operations: [
-        { cancel: { orderId: a.id }, replacement: { tokenId: yes, price: 0.3, size: 2, side: Side.BUY, orderType: OrderType.GTC, marketSlug: SLUG }, mode: CancelReplaceMode.STOP_ON_FAILURE },
-        { cancel: { clientOrderId: b.clientOrderId }, replacement: { tokenId: yes, price: 0.29, size: 2, side: Side.BUY, orderType: OrderType.GTC, marketSlug: SLUG }, mode: CancelReplaceMode.STOP_ON_FAILURE },
+        {
+          cancel: { orderId: a.id },
+          replacement: { tokenId: yes, price: 0.3, size: 2, side: Side.BUY, orderType: OrderType.GTC, marketSlug: SLUG },
+          mode: CancelReplaceMode.STOP_ON_FAILURE,
+        },
+        {
+          cancel: { clientOrderId: b.clientOrderId },
+          replacement: { tokenId: yes, price: 0.29, size: 2, side: Side.BUY, orderType: OrderType.GTC, marketSlug: SLUG },
+          mode: CancelReplaceMode.STOP_ON_FAILURE,
+        },
       ],
     });
     expect(r.results.map((x) => x.index)).toEqual([0, 1]);
@@ -209,26 +257,51 @@ describe('OrderClient.cancelReplaceBatch', () => {
     const a = await restingBid(0.28);
     const r = await orders.cancelReplaceBatch({
       operations: [
-        { cancel: { orderId: a.id }, replacement: { tokenId: yes, price: 0.27, size: 2, side: Side.BUY, orderType: OrderType.GTC, marketSlug: SLUG }, mode: CancelReplaceMode.STOP_ON_FAILURE },
-        { cancel: { orderId: randomUUID() }, replacement: { tokenId: yes, price: 0.26, size: 2, side: Side.BUY, orderType: OrderType.GTC, marketSlug: SLUG }, mode: CancelReplaceMode.STOP_ON_FAILURE },
+        {
+          cancel: { orderId: a.id },
+          replacement: { tokenId: yes, price: 0.27, size: 2, side: Side.BUY, orderType: OrderType.GTC, marketSlug: SLUG },
+          mode: CancelReplaceMode.STOP_ON_FAILURE,
+        },
+        {
+          cancel: { orderId: randomUUID() },
+          replacement: { tokenId: yes, price: 0.26, size: 2, side: Side.BUY, orderType: OrderType.GTC, marketSlug: SLUG },
+          mode: CancelReplaceMode.STOP_ON_FAILURE,
+        },
       ],
     });
     expect(r.results[0]).toMatchObject({ index: 0, cancel: { status: 'SUCCESS' }, replacement: { status: 'SUCCESS' } });
-    expect(r.results[1]).toMatchObject({ index: 1, cancel: { status: 'FAILURE', error: { code: 'ORDER_NOT_FOUND' } }, replacement: { status: 'NOT_ATTEMPTED' } });
+    expect(r.results[1]).toMatchObject({
+      index: 1,
+      cancel: { status: 'FAILURE', error: { code: 'ORDER_NOT_FOUND' } },
+      replacement: { status: 'NOT_ATTEMPTED' },
+    });
     const unsigned = await orders.buildUnsignedOrder({ tokenId: yes, price: 0.25, size: 2, side: Side.BUY });
-    const op = { cancel: { orderId: randomUUID() }, replacement: { order: { ...unsigned, signature: '0x' }, orderType: 'GTC', marketSlug: SLUG, ownerId: orders.ownerId }, mode: 'STOP_ON_FAILURE' };
-    const raw = await client.http.post('/orders/cancel-replace/batch', JSON.stringify({ operations: [op] }), { withRawResponse: true, validateStatus: () => true });
+    const op = {
+      cancel: { orderId: randomUUID() },
+      replacement: { order: { ...unsigned, signature: '0x' }, orderType: 'GTC', marketSlug: SLUG, ownerId: orders.ownerId },
+      mode: 'STOP_ON_FAILURE',
+    };
+    const raw = await client.http.post('/orders/cancel-replace/batch', JSON.stringify({ operations: [op] }), {
+      withRawResponse: true,
+      validateStatus: () => true,
+    });
     expect(raw.status).toBe(207);
   });
 
   it('more than 4 operations, or a malformed operation, is refused as a whole (ValidationError) and nothing runs', async () => {
     const { orders, yes } = await alice();
     const a = await restingBid(0.24);
-    const op = { cancel: { orderId: a.id }, replacement: { tokenId: yes, price: 0.23, size: 2, side: Side.BUY, orderType: OrderType.GTC, marketSlug: SLUG }, mode: CancelReplaceMode.STOP_ON_FAILURE };
+    const op = {
+      cancel: { orderId: a.id },
+      replacement: { tokenId: yes, price: 0.23, size: 2, side: Side.BUY, orderType: OrderType.GTC, marketSlug: SLUG },
+      mode: CancelReplaceMode.STOP_ON_FAILURE,
+    };
     const tooMany = await rejection(() => orders.cancelReplaceBatch({ operations: [op, op, op, op, op] }));
     expect(tooMany).toBeInstanceOf(ValidationError);
     expect(tooMany.message).toMatch(/1 to 4/);
-    const badMode = await rejection(() => orders.cancelReplaceBatch({ operations: [op, { ...op, mode: 'SOMETIMES' as CancelReplaceMode }] }));
+    const badMode = await rejection(() =>
+      orders.cancelReplaceBatch({ operations: [op, { ...op, mode: 'SOMETIMES' as CancelReplaceMode }] }),
+    );
     expect(badMode).toBeInstanceOf(ValidationError);
     expect(badMode.message).toMatch(/operations\[1\]\.mode/);
     expect(await liveIds()).toContain(a.id);

@@ -23,7 +23,17 @@ async function turn(key: string): Promise<void> {
   if (at > now) await sleep(at - now);
 }
 
-const METHODS = ['get', 'getWithIdentity', 'getRaw', 'post', 'postWithIdentity', 'postWithHeaders', 'patch', 'delete', 'deleteWithIdentity'] as const;
+const METHODS = [
+  'get',
+  'getWithIdentity',
+  'getRaw',
+  'post',
+  'postWithIdentity',
+  'postWithHeaders',
+  'patch',
+  'delete',
+  'deleteWithIdentity',
+] as const;
 
 /** The SDK's HttpClient with every request method paced per credential (the HMAC is signed after the wait). */
 export function pacedHttpClient(config: HttpClientConfig): HttpClient {
@@ -51,7 +61,8 @@ export function account(sb: SandboxHandle, name: string): ReadyAccount {
 /** A root SDK client for a seeded account: HMAC (default) or the legacy X-API-Key. */
 export function sdkClient(sb: SandboxHandle, name: string, auth: 'hmac' | 'apiKey' = 'hmac'): Client {
   const a = account(sb, name);
-  const creds: HttpClientConfig = auth === 'hmac' ? { hmacCredentials: { tokenId: a.token.tokenId, secret: a.token.secret } } : { apiKey: a.apiKey };
+  const creds: HttpClientConfig =
+    auth === 'hmac' ? { hmacCredentials: { tokenId: a.token.tokenId, secret: a.token.secret } } : { apiKey: a.apiKey };
   return Client.fromHttpClient(pacedHttpClient({ baseURL: sb.baseUrl, timeout: 10_000, ...creds }));
 }
 

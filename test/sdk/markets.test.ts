@@ -100,7 +100,14 @@ describe('legacy X-API-Key client', () => {
     expect(me.id).toBe(account(sb.current, 'alice').profileId);
     const orders = c.newOrderClient(account(sb.current, 'alice').privateKey);
     const market = await c.markets.getMarket('sol-500-2026');
-    const r = await orders.createOrder({ tokenId: market.tokens?.no ?? '', price: 0.5, size: 2, side: Side.BUY, orderType: OrderType.GTC, marketSlug: 'sol-500-2026' });
+    const r = await orders.createOrder({
+      tokenId: market.tokens?.no ?? '',
+      price: 0.5,
+      size: 2,
+      side: Side.BUY,
+      orderType: OrderType.GTC,
+      marketSlug: 'sol-500-2026',
+    });
     expect(r.execution?.matched).toBe(false);
     const open = (await market.getUserOrders()) as { id: string }[];
     expect(open.map((o) => o.id)).toContain(r.order.id);

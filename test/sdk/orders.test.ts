@@ -42,10 +42,25 @@ describe('OrderClient (HMAC)', () => {
 
   it('GTC BUY postOnly rests unmatched, is listed by market.getUserOrders, and cancel removes it', async () => {
     const { orders, market, yes } = await alice();
-    const r = await orders.createOrder({ tokenId: yes, price: 0.55, size: 10, side: Side.BUY, orderType: OrderType.GTC, marketSlug: SLUG, postOnly: true });
+    const r = await orders.createOrder({
+      tokenId: yes,
+      price: 0.55,
+      size: 10,
+      side: Side.BUY,
+      orderType: OrderType.GTC,
+      marketSlug: SLUG,
+      postOnly: true,
+    });
     expect(r.order.id).toMatch(/^[0-9a-f-]{36}$/);
     // wire-facts §3.3: BUY 10 @ 0.55 → maker 5,500,000 / taker 10,000,000, numbers after the SDK's coercion.
-    expect(r.order).toMatchObject({ makerAmount: 5_500_000, takerAmount: 10_000_000, price: 0.55, side: Side.BUY, orderType: 'GTC', tokenId: yes });
+    expect(r.order).toMatchObject({
+      makerAmount: 5_500_000,
+      takerAmount: 10_000_000,
+      price: 0.55,
+      side: Side.BUY,
+      orderType: 'GTC',
+      tokenId: yes,
+    });
     expect(r.order.maker).toBe(orders.walletAddress);
     expect(r.execution).toMatchObject({ matched: false, settlementStatus: 'UNMATCHED' });
     expect(r.makerMatches).toBeUndefined();
@@ -66,7 +81,10 @@ describe('OrderClient (HMAC)', () => {
 
   it('withRawResponse: POST /orders answers 201 and the raw body carries amounts as the wire has them', async () => {
     const { orders, yes } = await alice();
-    const r = await orders.createOrder({ tokenId: yes, price: 0.5, size: 1, side: Side.BUY, orderType: OrderType.GTC, marketSlug: SLUG }, { withRawResponse: true });
+    const r = await orders.createOrder(
+      { tokenId: yes, price: 0.5, size: 1, side: Side.BUY, orderType: OrderType.GTC, marketSlug: SLUG },
+      { withRawResponse: true },
+    );
     expect(r.getRaw().status).toBe(201);
     expect(r.data.order.makerAmount).toBe(500_000);
     expect(Number((r.getRaw().data as { order: { makerAmount: unknown } }).order.makerAmount)).toBe(500_000);
@@ -77,14 +95,31 @@ describe('OrderClient (HMAC)', () => {
     const { client, orders } = await alice();
     const child = await client.markets.getMarket('us-election-2028-democrat');
     expect(child.venue?.adapter).toBeTruthy();
-    const r = await orders.createOrder({ tokenId: child.tokens?.yes ?? '', price: 0.1, size: 3, side: Side.BUY, orderType: OrderType.GTC, marketSlug: child.slug });
+    const r = await orders.createOrder({
+      tokenId: child.tokens?.yes ?? '',
+      price: 0.1,
+      size: 3,
+      side: Side.BUY,
+      orderType: OrderType.GTC,
+      marketSlug: child.slug,
+    });
     expect(r.execution).toMatchObject({ matched: false, settlementStatus: 'UNMATCHED' });
     expect((await orders.cancel(r.order.id)).message).toBe('Order canceled successfully');
   });
 
   it('postOnly that would cross is refused with a typed ValidationError', async () => {
     const { orders, yes } = await alice();
-    const e = await rejection(() => orders.createOrder({ tokenId: yes, price: 0.63, size: 5, side: Side.BUY, orderType: OrderType.GTC, marketSlug: SLUG, postOnly: true }));
+    const e = await rejection(() =>
+      orders.createOrder({
+        tokenId: yes,
+        price: 0.63,
+        size: 5,
+        side: Side.BUY,
+        orderType: OrderType.GTC,
+        marketSlug: SLUG,
+        postOnly: true,
+      }),
+    );
     expect(e).toBeInstanceOf(ValidationError);
     expect(e.message).toMatch(/post-only/i);
   });
@@ -116,11 +151,25 @@ describe('OrderClient (HMAC)', () => {
   it('FAK SELL fills against the bids; a FAK that cannot match is killed, not rested', async () => {
     const { orders, market, yes } = await alice();
     await buyTenYes();
-    const sold = await orders.createOrder({ tokenId: yes, price: 0.6, size: 4, side: Side.SELL, orderType: OrderType.FAK, marketSlug: SLUG });
+    const sold = await orders.createOrder({
+      tokenId: yes,
+      price: 0.6,
+      size: 4,
+      side: Side.SELL,
+      orderType: OrderType.FAK,
+      marketSlug: SLUG,
+    });
     // SELL: maker = shares, taker = collateral floored (wire-facts §3.3).
     expect(sold.order).toMatchObject({ makerAmount: 4_000_000, takerAmount: 2_400_000, side: Side.SELL, orderType: 'FAK' });
     expect(sold.execution?.matched).toBe(true);
-    const killed = await orders.createOrder({ tokenId: yes, price: 0.2, size: 3, side: Side.BUY, orderType: OrderType.FAK, marketSlug: SLUG });
+    const killed = await orders.createOrder({
+      tokenId: yes,
+      price: 0.2,
+      size: 3,
+      side: Side.BUY,
+      orderType: OrderType.FAK,
+      marketSlug: SLUG,
+    });
     expect(killed.execution).toMatchObject({ matched: false, settlementStatus: 'UNMATCHED' });
     const open = (await market.getUserOrders()) as { id: string }[];
     expect(open.map((o) => o.id)).not.toContain(killed.order.id);
@@ -132,7 +181,14 @@ describe('OrderClient (HMAC)', () => {
     const fok = await orders.createOrder({ tokenId: yes, makerAmount: 2, side: Side.SELL, orderType: OrderType.FOK, marketSlug: SLUG });
     expect(fok.order).toMatchObject({ makerAmount: 2_000_000, takerAmount: 1, side: Side.SELL });
     expect(fok.execution?.matched).toBe(true);
-    const gtc = await orders.createOrder({ tokenId: yes, price: 0.9, size: 2, side: Side.SELL, orderType: OrderType.GTC, marketSlug: SLUG });
+    const gtc = await orders.createOrder({
+      tokenId: yes,
+      price: 0.9,
+      size: 2,
+      side: Side.SELL,
+      orderType: OrderType.GTC,
+      marketSlug: SLUG,
+    });
     expect(gtc.execution?.matched).toBe(false);
     const { client } = await alice();
     const book = await client.markets.getOrderBook(SLUG);
@@ -151,7 +207,10 @@ describe('OrderClient (HMAC)', () => {
   it('a wrong HMAC secret is an AuthenticationError (401)', async () => {
     const a = account(sb.current, 'alice');
     const { Client } = await import('@limitless-exchange/sdk');
-    const bad = new Client({ baseURL: sb.current.baseUrl, hmacCredentials: { tokenId: a.token.tokenId, secret: Buffer.from('wrong secret').toString('base64') } });
+    const bad = new Client({
+      baseURL: sb.current.baseUrl,
+      hmacCredentials: { tokenId: a.token.tokenId, secret: Buffer.from('wrong secret').toString('base64') },
+    });
     const e = await rejection(() => bad.portfolio.getProfile());
     expect(e).toBeInstanceOf(AuthenticationError);
     expect(e.status).toBe(401);
@@ -180,10 +239,25 @@ describe('PortfolioFetcher (HMAC)', () => {
     expect(BigInt(btc?.tokensBalance.yes ?? '0')).toBeGreaterThan(0n);
     // The SDK's PositionMarket (camelCase, `closed` required) alongside the contract's snake_case fields.
     const { market } = await alice();
-    expect(btc?.market).toMatchObject({ id: market.id, slug: SLUG, title: market.title, closed: false, deadline: expect.any(String), conditionId: market.conditionId, winningOutcomeIndex: null, condition_id: market.conditionId });
+    expect(btc?.market).toMatchObject({
+      id: market.id,
+      slug: SLUG,
+      title: market.title,
+      closed: false,
+      deadline: expect.any(String),
+      conditionId: market.conditionId,
+      winningOutcomeIndex: null,
+      condition_id: market.conditionId,
+    });
     expect(btc?.makerAddress).toBe(account(sb.current, 'alice').address);
     for (const side of [btc?.positions.yes, btc?.positions.no]) {
-      expect(side).toEqual({ cost: expect.stringMatching(/^-?\d+$/), fillPrice: expect.any(String), marketValue: expect.any(String), realisedPnl: expect.any(String), unrealizedPnl: expect.any(String) });
+      expect(side).toEqual({
+        cost: expect.stringMatching(/^-?\d+$/),
+        fillPrice: expect.any(String),
+        marketValue: expect.any(String),
+        realisedPnl: expect.any(String),
+        unrealizedPnl: expect.any(String),
+      });
     }
     expect(btc?.latestTrade).toMatchObject({ latestYesPrice: expect.any(Number), latestNoPrice: expect.any(Number) });
   });

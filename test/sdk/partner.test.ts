@@ -15,7 +15,11 @@ const SLUG = 'sol-500-2026'; // bob's book around 0.22
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 async function admin(path: string, body: Record<string, unknown>): Promise<unknown> {
-  const r = await fetch(`${sb.current.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const r = await fetch(`${sb.current.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (r.status !== 200) throw new Error(`${path}: ${r.status} ${await r.text()}`);
   return r.json();
 }
@@ -37,7 +41,8 @@ function serverWalletChild(): Promise<{ profileId: number; account: string }> {
     for (let i = 0; i < 20; i++) {
       const a = await partner().partnerAccounts.checkAllowances(created.profileId);
       if (a.ready) return created;
-      if (a.targets.some((t) => t.status === 'missing' || (t.status === 'failed' && t.retryable))) await partner().partnerAccounts.retryAllowances(created.profileId);
+      if (a.targets.some((t) => t.status === 'missing' || (t.status === 'failed' && t.retryable)))
+        await partner().partnerAccounts.retryAllowances(created.profileId);
       await sleep(60);
     }
     throw new Error('allowances never became ready');
@@ -61,12 +66,23 @@ describe('PartnerAccountService', () => {
     const wallet = new Wallet(key.key);
     const message = await partner().http.get<string>('/auth/signing-message');
     expect(typeof message).toBe('string');
-    const headers = { account: wallet.address, signingMessage: `0x${Buffer.from(message, 'utf8').toString('hex')}`, signature: await wallet.signMessage(message) };
+    const headers = {
+      account: wallet.address,
+      signingMessage: `0x${Buffer.from(message, 'utf8').toString('hex')}`,
+      signature: await wallet.signMessage(message),
+    };
     const r = await partner().partnerAccounts.createAccount({ displayName: 'sdk eoa' }, headers);
     expect(r).toEqual({ profileId: expect.any(Number), account: wallet.address });
     const message2 = await partner().http.get<string>('/auth/signing-message');
     const again = await rejection(() =>
-      partner().partnerAccounts.createAccount({ displayName: 'sdk eoa' }, { account: wallet.address, signingMessage: `0x${Buffer.from(message2, 'utf8').toString('hex')}`, signature: wallet.signMessageSync(message2) }),
+      partner().partnerAccounts.createAccount(
+        { displayName: 'sdk eoa' },
+        {
+          account: wallet.address,
+          signingMessage: `0x${Buffer.from(message2, 'utf8').toString('hex')}`,
+          signature: wallet.signMessageSync(message2),
+        },
+      ),
     );
     expect(again).toBeInstanceOf(ConflictError);
     expect(again.status).toBe(409);
@@ -86,7 +102,13 @@ describe('PartnerAccountService', () => {
     await admin('/__sandbox/allowances', { confirmAfterMs: 50 });
     const created = await partner().partnerAccounts.createAccount({ createServerWallet: true });
     const before = await partner().partnerAccounts.checkAllowances(created.profileId);
-    expect(before).toMatchObject({ profileId: created.profileId, partnerProfileId: account(sb.current, 'partner').profileId, chainId: 8453, walletAddress: created.account, ready: false });
+    expect(before).toMatchObject({
+      profileId: created.profileId,
+      partnerProfileId: account(sb.current, 'partner').profileId,
+      chainId: 8453,
+      walletAddress: created.account,
+      ready: false,
+    });
     expect(before.summary.total).toBe(before.targets.length);
     expect(before.targets.every((t) => t.status === 'missing' && ['USDC_ALLOWANCE', 'CTF_APPROVAL'].includes(t.type))).toBe(true);
     const retried = await partner().partnerAccounts.retryAllowances(created.profileId);
@@ -119,7 +141,12 @@ describe('DelegatedOrderService (server signs for a server-wallet child)', () =>
     const c = await serverWalletChild();
     const market = await partner().markets.getMarket(SLUG);
     const yes = market.tokens?.yes ?? '';
-    const r = await partner().delegatedOrders.createOrder({ marketSlug: SLUG, orderType: OrderType.GTC, onBehalfOf: c.profileId, args: { tokenId: yes, price: 0.1, size: 5, side: Side.BUY } });
+    const r = await partner().delegatedOrders.createOrder({
+      marketSlug: SLUG,
+      orderType: OrderType.GTC,
+      onBehalfOf: c.profileId,
+      args: { tokenId: yes, price: 0.1, size: 5, side: Side.BUY },
+    });
     expect(r.order).toMatchObject({ maker: c.account, signer: c.account, ownerId: c.profileId });
     expect(r.order.signature).toMatch(/^0x[0-9a-f]{130}$/i);
     expect(r.execution).toMatchObject({ matched: false, settlementStatus: 'UNMATCHED' });
@@ -131,12 +158,30 @@ describe('DelegatedOrderService (server signs for a server-wallet child)', () =>
     const c = await serverWalletChild();
     const market = await partner().markets.getMarket(SLUG);
     const yes = market.tokens?.yes ?? '';
-    const fok = await partner().delegatedOrders.createOrder({ marketSlug: SLUG, orderType: OrderType.FOK, onBehalfOf: c.profileId, args: { tokenId: yes, makerAmount: 2.3, side: Side.BUY } });
+    const fok = await partner().delegatedOrders.createOrder({
+      marketSlug: SLUG,
+      orderType: OrderType.FOK,
+      onBehalfOf: c.profileId,
+      args: { tokenId: yes, makerAmount: 2.3, side: Side.BUY },
+    });
     expect(fok.execution?.matched).toBe(true);
-    const resting = await partner().delegatedOrders.createOrder({ marketSlug: SLUG, orderType: OrderType.GTC, onBehalfOf: c.profileId, args: { tokenId: yes, price: 0.1, size: 5, side: Side.BUY } });
+    const resting = await partner().delegatedOrders.createOrder({
+      marketSlug: SLUG,
+      orderType: OrderType.GTC,
+      onBehalfOf: c.profileId,
+      args: { tokenId: yes, price: 0.1, size: 5, side: Side.BUY },
+    });
     const cr = await partner().delegatedOrders.cancelReplace({
       cancel: { orderId: resting.order.id },
-      replacement: { tokenId: yes, price: 0.11, size: 5, side: Side.BUY, orderType: OrderType.GTC, marketSlug: SLUG, clientOrderId: `dlg-${Date.now()}` },
+      replacement: {
+        tokenId: yes,
+        price: 0.11,
+        size: 5,
+        side: Side.BUY,
+        orderType: OrderType.GTC,
+        marketSlug: SLUG,
+        clientOrderId: `dlg-${Date.now()}`,
+      },
       mode: CancelReplaceMode.STOP_ON_FAILURE,
       onBehalfOf: c.profileId,
     });
@@ -164,7 +209,12 @@ describe('ServerWalletService', () => {
     const market = await partner().markets.getMarket(slug);
     const yes = market.tokens?.yes ?? '';
     const conditionId = market.conditionId ?? '';
-    const fok = await partner().delegatedOrders.createOrder({ marketSlug: slug, orderType: OrderType.FOK, onBehalfOf: c.profileId, args: { tokenId: yes, makerAmount: 3.6, side: Side.BUY } });
+    const fok = await partner().delegatedOrders.createOrder({
+      marketSlug: slug,
+      orderType: OrderType.FOK,
+      onBehalfOf: c.profileId,
+      args: { tokenId: yes, makerAmount: 3.6, side: Side.BUY },
+    });
     expect(fok.execution?.matched).toBe(true);
     await admin('/__sandbox/resolve', { slug, winningOutcome: 'YES' });
     const r = await partner().serverWallets.redeemPositions({ conditionId, onBehalfOf: c.profileId });

@@ -32,7 +32,10 @@ export function requiredFields(name: string): string[] {
     if (m?.[1] && m[2] === '') fields.push(m[1]);
     depth += (line.match(/\{/g) ?? []).length - (line.match(/\}/g) ?? []).length;
   }
-  const parents = (head[1] ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const parents = (head[1] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   return [...parents.flatMap((p) => requiredFields(p)), ...fields];
 }
 

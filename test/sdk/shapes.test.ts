@@ -22,7 +22,15 @@ function gaps(checks: [string, unknown][]): Record<string, string[]> {
 describe("responses carry the SDK's required fields", () => {
   it('reads the declarations (guards the reader itself)', () => {
     expect(requiredFields('Venue')).toEqual(['exchange', 'adapter']);
-    expect(requiredFields('WithdrawServerWalletResponse')).toEqual(['hash', 'userOperationHash', 'transactionId', 'walletAddress', 'token', 'destination', 'amount']);
+    expect(requiredFields('WithdrawServerWalletResponse')).toEqual([
+      'hash',
+      'userOperationHash',
+      'transactionId',
+      'walletAddress',
+      'token',
+      'destination',
+      'amount',
+    ]);
     expect(missingFields('Venue', { exchange: '0x' })).toEqual(['adapter']);
   });
 
@@ -59,7 +67,10 @@ describe("responses carry the SDK's required fields", () => {
     const c = sdkClient(sb.current, 'alice');
     const orders = c.newOrderClient(account(sb.current, 'alice').privateKey);
     const market = await c.markets.getMarket(SLUG);
-    const r = await orders.createOrder({ tokenId: market.tokens?.yes ?? '', makerAmount: 6.3, side: Side.BUY, orderType: OrderType.FOK, marketSlug: SLUG }, { withRawResponse: true });
+    const r = await orders.createOrder(
+      { tokenId: market.tokens?.yes ?? '', makerAmount: 6.3, side: Side.BUY, orderType: OrderType.FOK, marketSlug: SLUG },
+      { withRawResponse: true },
+    );
     const raw = r.getRaw().data as { order: unknown; execution: { totalsRaw: unknown }; makerMatches: unknown[] };
     const positions = await c.portfolio.getPositions();
     const clob = positions.clob.find((p) => p.market.slug === SLUG);
@@ -93,8 +104,14 @@ describe("responses carry the SDK's required fields", () => {
     const child = await c.partnerAccounts.createAccount({ createServerWallet: true });
     const allowances = await c.partnerAccounts.checkAllowances(child.profileId);
     const list = await c.partnerAccounts.listAccounts();
-    const address = await c.partnerAccounts.addWithdrawalAddress(p.identityToken, { address: '0x976EA74026E726554dB657fA54763abd0C3a0aa9' });
-    const funded = await fetch(`${sb.current.baseUrl}/__sandbox/fund`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ profileId: child.profileId, amount: '2000000' }) });
+    const address = await c.partnerAccounts.addWithdrawalAddress(p.identityToken, {
+      address: '0x976EA74026E726554dB657fA54763abd0C3a0aa9',
+    });
+    const funded = await fetch(`${sb.current.baseUrl}/__sandbox/fund`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ profileId: child.profileId, amount: '2000000' }),
+    });
     expect(funded.status).toBe(200);
     const withdrawn = await c.serverWallets.withdraw({ amount: '1000000', onBehalfOf: child.profileId });
     expect(
@@ -118,7 +135,8 @@ describe("responses carry the SDK's required fields", () => {
     const c = sdkClient(sb.current, 'alice');
     const ws = c.newWebSocketClient({ url: sb.current.wsUrl, autoReconnect: false });
     const seen: [string, unknown][] = [];
-    for (const name of ['orderbookUpdate', 'orderEvent', 'marketCreated', 'marketResolved'] as const) ws.on(name, (x: unknown) => seen.push([name, x]));
+    for (const name of ['orderbookUpdate', 'orderEvent', 'marketCreated', 'marketResolved'] as const)
+      ws.on(name, (x: unknown) => seen.push([name, x]));
     await ws.connect();
     try {
       await ws.subscribe('subscribe_order_events');
@@ -127,9 +145,27 @@ describe("responses carry the SDK's required fields", () => {
       await eventually(() => seen.some(([n]) => n === 'orderbookUpdate'));
       const orders = c.newOrderClient(account(sb.current, 'alice').privateKey);
       const market = await c.markets.getMarket(SLUG);
-      await orders.createOrder({ tokenId: market.tokens?.yes ?? '', price: 0.3, size: 1, side: Side.BUY, orderType: OrderType.GTC, marketSlug: SLUG });
-      await orders.createOrder({ tokenId: market.tokens?.yes ?? '', makerAmount: 1.26, side: Side.BUY, orderType: OrderType.FOK, marketSlug: SLUG });
-      const post = (path: string, body: unknown): Promise<Response> => fetch(`${sb.current.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      await orders.createOrder({
+        tokenId: market.tokens?.yes ?? '',
+        price: 0.3,
+        size: 1,
+        side: Side.BUY,
+        orderType: OrderType.GTC,
+        marketSlug: SLUG,
+      });
+      await orders.createOrder({
+        tokenId: market.tokens?.yes ?? '',
+        makerAmount: 1.26,
+        side: Side.BUY,
+        orderType: OrderType.FOK,
+        marketSlug: SLUG,
+      });
+      const post = (path: string, body: unknown): Promise<Response> =>
+        fetch(`${sb.current.baseUrl}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
       expect((await post('/__sandbox/markets', { slug: 'shape-check', title: 'Shape check' })).status).toBe(201);
       expect((await post('/__sandbox/resolve', { slug: 'shape-check', winningOutcome: 'YES' })).status).toBe(200);
       const of = (n: string, pred: (x: Record<string, unknown>) => boolean = () => true): Record<string, unknown> | undefined =>

@@ -19,7 +19,9 @@ describe('ApiTokenService', () => {
     expect(derived).toMatchObject({ tokenId: derived.apiKey, scopes: ['trading'], profile: { id: p.profileId, account: p.address } });
     expect(Buffer.from(derived.secret, 'base64').length).toBeGreaterThan(0);
 
-    const fresh = Client.fromHttpClient(pacedHttpClient({ baseURL: sb.current.baseUrl, hmacCredentials: { tokenId: derived.tokenId, secret: derived.secret } }));
+    const fresh = Client.fromHttpClient(
+      pacedHttpClient({ baseURL: sb.current.baseUrl, hmacCredentials: { tokenId: derived.tokenId, secret: derived.secret } }),
+    );
     expect((await fresh.portfolio.getProfile()).id).toBe(p.profileId);
 
     const listed = await partner.apiTokens.listTokens();
@@ -43,9 +45,17 @@ describe('withdrawal allowlist (identity) and ServerWalletService.withdraw', () 
   it('withdraw to an allowlisted destination works only while it is on the list', async () => {
     const p = account(sb.current, 'partner');
     const partner = sdkClient(sb.current, 'partner');
-    await fetch(`${sb.current.baseUrl}/__sandbox/allowances`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ confirmAfterMs: 20 }) });
+    await fetch(`${sb.current.baseUrl}/__sandbox/allowances`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ confirmAfterMs: 20 }),
+    });
     const child = await partner.partnerAccounts.createAccount({ createServerWallet: true });
-    const fund = await fetch(`${sb.current.baseUrl}/__sandbox/fund`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ profileId: child.profileId, amount: '5000000' }) });
+    const fund = await fetch(`${sb.current.baseUrl}/__sandbox/fund`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ profileId: child.profileId, amount: '5000000' }),
+    });
     expect(fund.status).toBe(200);
     const treasury = '0x976EA74026E726554dB657fA54763abd0C3a0aa9';
 
@@ -55,7 +65,9 @@ describe('withdrawal allowlist (identity) and ServerWalletService.withdraw', () 
     expect(w).toMatchObject({ walletAddress: child.account, destination: treasury, amount: '2000000' });
 
     await partner.partnerAccounts.deleteWithdrawalAddress(p.identityToken, treasury);
-    const blocked = await rejection(() => partner.serverWallets.withdraw({ amount: '1000000', onBehalfOf: child.profileId, destination: treasury }));
+    const blocked = await rejection(() =>
+      partner.serverWallets.withdraw({ amount: '1000000', onBehalfOf: child.profileId, destination: treasury }),
+    );
     expect([400, 403]).toContain(blocked.status);
   });
 });

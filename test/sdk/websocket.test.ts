@@ -25,7 +25,11 @@ afterEach(async () => {
 });
 
 async function faults(body: Record<string, unknown>): Promise<void> {
-  const r = await fetch(`${sb.current.baseUrl}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const r = await fetch(`${sb.current.baseUrl}/__sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (r.status !== 200) throw new Error(`faults: ${r.status} ${await r.text()}`);
 }
 
@@ -60,16 +64,39 @@ describe('WebSocketClient', () => {
 
     const orders = client.newOrderClient(account(sb.current, 'alice').privateKey);
     const market = await client.markets.getMarket(SLUG);
-    const placed = await orders.createOrder({ tokenId: market.tokens?.yes ?? '', price: 0.021, size: 7, side: Side.BUY, orderType: OrderType.GTC, marketSlug: SLUG });
+    const placed = await orders.createOrder({
+      tokenId: market.tokens?.yes ?? '',
+      price: 0.021,
+      size: 7,
+      side: Side.BUY,
+      orderType: OrderType.GTC,
+      marketSlug: SLUG,
+    });
     const ev = await eventually(() => ome(seen, placed.order.id, 'PLACEMENT'));
-    expect(ev).toMatchObject({ source: 'OME', type: 'PLACEMENT', side: 'BUY', price: 0.021, remainingSize: 7_000_000, userId: account(sb.current, 'alice').profileId, marketId: String(market.id) });
+    expect(ev).toMatchObject({
+      source: 'OME',
+      type: 'PLACEMENT',
+      side: 'BUY',
+      price: 0.021,
+      remainingSize: 7_000_000,
+      userId: account(sb.current, 'alice').profileId,
+      marketId: String(market.id),
+    });
     const book = await eventually(() => seen.books.find((b) => b.marketSlug === SLUG && b.orderbook.bids.some((l) => l.price === 0.021)));
     expect(book.orderbook.bids.find((l) => l.price === 0.021)?.size).toBe(7_000_000);
 
     // cancel-replace shows up as a CANCELLATION of the old order and a PLACEMENT of the new one.
     const cr = await orders.cancelReplace({
       cancel: { orderId: placed.order.id },
-      replacement: { tokenId: market.tokens?.yes ?? '', price: 0.022, size: 7, side: Side.BUY, orderType: OrderType.GTC, marketSlug: SLUG, clientOrderId: `ws-${randomUUID()}` },
+      replacement: {
+        tokenId: market.tokens?.yes ?? '',
+        price: 0.022,
+        size: 7,
+        side: Side.BUY,
+        orderType: OrderType.GTC,
+        marketSlug: SLUG,
+        clientOrderId: `ws-${randomUUID()}`,
+      },
       mode: CancelReplaceMode.STOP_ON_FAILURE,
     });
     if (cr.replacement.status !== 'SUCCESS') throw new Error(JSON.stringify(cr));
@@ -77,7 +104,11 @@ describe('WebSocketClient', () => {
     await eventually(() => ome(seen, placed.order.id, 'CANCELLATION'));
     const replacement = await eventually(() => ome(seen, newId, 'PLACEMENT'));
     expect(replacement).toMatchObject({ clientOrderId: cr.replacement.data.execution.clientOrderId });
-    await eventually(() => seen.books.find((b) => b.marketSlug === SLUG && !b.orderbook.bids.some((l) => l.price === 0.021) && b.orderbook.bids.some((l) => l.price === 0.022)));
+    await eventually(() =>
+      seen.books.find(
+        (b) => b.marketSlug === SLUG && !b.orderbook.bids.some((l) => l.price === 0.021) && b.orderbook.bids.some((l) => l.price === 0.022),
+      ),
+    );
   });
 
   it('a fill reports EXECUTION and SETTLEMENT events for the taker order', async () => {
@@ -88,11 +119,19 @@ describe('WebSocketClient', () => {
     await eventually(() => seen.system.length > 0);
     const orders = client.newOrderClient(account(sb.current, 'alice').privateKey);
     const market = await client.markets.getMarket(SLUG);
-    const fok = await orders.createOrder({ tokenId: market.tokens?.yes ?? '', makerAmount: 0.9, side: Side.BUY, orderType: OrderType.FOK, marketSlug: SLUG });
+    const fok = await orders.createOrder({
+      tokenId: market.tokens?.yes ?? '',
+      makerAmount: 0.9,
+      side: Side.BUY,
+      orderType: OrderType.FOK,
+      marketSlug: SLUG,
+    });
     expect(fok.execution?.matched).toBe(true);
     const exec = await eventually(() => ome(seen, fok.order.id, 'EXECUTION'));
     expect(exec).toMatchObject({ eventId: `terminal:${fok.order.id}`, status: 'FILLED' });
-    const matched = await eventually(() => seen.orders.find((e) => e.source === 'SETTLEMENT' && e.type === 'MATCHED' && e.orderId === fok.order.id));
+    const matched = await eventually(() =>
+      seen.orders.find((e) => e.source === 'SETTLEMENT' && e.type === 'MATCHED' && e.orderId === fok.order.id),
+    );
     expect(matched).toMatchObject({ marketSlug: SLUG, side: 'BUY', token: 'YES', tradeEventId: fok.execution?.tradeEventId });
     expect(typeof (matched as { amountCollateral?: unknown }).amountCollateral).toBe('string');
   });
@@ -116,7 +155,11 @@ describe('WebSocketClient', () => {
     expect(refused.message).toMatch(/Authentication is required/);
 
     const a = account(sb.current, 'alice');
-    const bad = new WebSocketClient({ url: sb.current.wsUrl, autoReconnect: false, hmacCredentials: { tokenId: a.token.tokenId, secret: Buffer.from('not the secret').toString('base64') } });
+    const bad = new WebSocketClient({
+      url: sb.current.wsUrl,
+      autoReconnect: false,
+      hmacCredentials: { tokenId: a.token.tokenId, secret: Buffer.from('not the secret').toString('base64') },
+    });
     // The handshake is accepted; the private subscription answers `exception` and sends no data.
     const badSeen = await connect(bad);
     await bad.subscribe('subscribe_order_events');
@@ -150,7 +193,14 @@ describe('WebSocketClient', () => {
     expect(seen.exceptions).toEqual([]);
     const orders = client.newOrderClient(account(sb.current, 'alice').privateKey);
     const market = await client.markets.getMarket(SLUG);
-    const placed = await orders.createOrder({ tokenId: market.tokens?.yes ?? '', price: 0.011, size: 2, side: Side.BUY, orderType: OrderType.GTC, marketSlug: SLUG });
+    const placed = await orders.createOrder({
+      tokenId: market.tokens?.yes ?? '',
+      price: 0.011,
+      size: 2,
+      side: Side.BUY,
+      orderType: OrderType.GTC,
+      marketSlug: SLUG,
+    });
     await eventually(() => ome(seen, placed.order.id, 'PLACEMENT'));
   });
 
@@ -177,7 +227,11 @@ describe('WebSocketClient', () => {
     const seen = await connect(ws);
     await ws.subscribe('subscribe_market_lifecycle');
     await eventually(() => seen.system.length > 0);
-    const r = await fetch(`${sb.current.baseUrl}/__sandbox/resolve`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ slug: 'world-cup-2026-brazil', winningOutcome: 'NO' }) });
+    const r = await fetch(`${sb.current.baseUrl}/__sandbox/resolve`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ slug: 'world-cup-2026-brazil', winningOutcome: 'NO' }),
+    });
     expect(r.status).toBe(200);
     const ev = await eventually(() => seen.resolved.find((e) => e.slug === 'world-cup-2026-brazil'));
     expect(ev).toMatchObject({ winningOutcome: 'NO', winningIndex: 1 });

@@ -3,7 +3,14 @@ import { hmacHeaders, hmacMessage, isBase64, signHmac } from '../../src/core/hma
 import { authHeaders, hmacSigner } from '../../src/core/auth.js';
 
 // wire-facts §2.1, the published vector.
-const V = { secret: 'c3VwZXItc2VjcmV0LWtleQ==', ts: '2026-03-23T12:34:56.789Z', method: 'PATCH', path: '/orders?market=btc', body: '{"foo":"bar"}', sig: 'mgMUpOd7FH4sOSti2MF30YKF9yDq+67VjFksPa5I5eE=' };
+const V = {
+  secret: 'c3VwZXItc2VjcmV0LWtleQ==',
+  ts: '2026-03-23T12:34:56.789Z',
+  method: 'PATCH',
+  path: '/orders?market=btc',
+  body: '{"foo":"bar"}',
+  sig: 'mgMUpOd7FH4sOSti2MF30YKF9yDq+67VjFksPa5I5eE=',
+};
 
 describe('HMAC signing (client)', () => {
   it('matches the published vector', () => {
@@ -20,7 +27,14 @@ describe('HMAC signing (client)', () => {
   it('builds the three headers, and the signer closure agrees with the pure function', () => {
     const h = hmacHeaders('tok', V.secret, V.method, V.path, V.body, new Date(V.ts));
     expect(h).toEqual({ 'lmts-api-key': 'tok', 'lmts-timestamp': V.ts, 'lmts-signature': V.sig });
-    const a = authHeaders({ hmac: hmacSigner('tok', V.secret), apiKey: { id: 'k', header: () => 'lmts_x' } }, 'auto', V.method, V.path, V.body, new Date(V.ts));
+    const a = authHeaders(
+      { hmac: hmacSigner('tok', V.secret), apiKey: { id: 'k', header: () => 'lmts_x' } },
+      'auto',
+      V.method,
+      V.path,
+      V.body,
+      new Date(V.ts),
+    );
     expect(a.headers['lmts-signature']).toBe(V.sig);
     expect(a.headers['X-API-Key']).toBeUndefined(); // HMAC suppresses the legacy key
     expect(a.used).toBe('hmac');

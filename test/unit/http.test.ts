@@ -28,7 +28,10 @@ describe('TokenLimiter', () => {
     // Grants are 60 ms apart in the limiter; what the test sees is when each await resumed, which
     // a loaded machine can delay for one and not the next. So: the span, and the typical gap.
     expect(starts.at(-1)! - starts[0]!).toBeGreaterThanOrEqual(5 * 60 - 5);
-    const gaps = starts.slice(1).map((t, i) => t - starts[i]!).sort((a, b) => a - b);
+    const gaps = starts
+      .slice(1)
+      .map((t, i) => t - starts[i]!)
+      .sort((a, b) => a - b);
     expect(gaps[Math.floor(gaps.length / 2)]).toBeGreaterThanOrEqual(55);
   });
 });
@@ -55,13 +58,17 @@ describe('status mapping and redaction', () => {
     expect(errorMessage(null, 'fallback')).toBe('fallback');
   });
   it('redacts credentials', () => {
-    expect(redactHeaders({ 'lmts-signature': 'abc', 'X-API-Key': 'lmts_123', identity: 'Bearer t', 'lmts-api-key': 'token-id-123' })).toEqual({
+    expect(
+      redactHeaders({ 'lmts-signature': 'abc', 'X-API-Key': 'lmts_123', identity: 'Bearer t', 'lmts-api-key': 'token-id-123' }),
+    ).toEqual({
       'lmts-signature': '[redacted]',
       'X-API-Key': '[redacted]',
       identity: '[redacted]',
       'lmts-api-key': 'toke…',
     });
-    expect(redactBody('{"tokenId":"a","secret":"c2VjcmV0","apiKey":"x"}')).toBe('{"tokenId":"a","secret":"[redacted]","apiKey":"[redacted]"}');
+    expect(redactBody('{"tokenId":"a","secret":"c2VjcmV0","apiKey":"x"}')).toBe(
+      '{"tokenId":"a","secret":"[redacted]","apiKey":"[redacted]"}',
+    );
   });
   it('backs off with jitter within bounds', () => {
     expect(backoffMs(0, () => 0)).toBe(125);

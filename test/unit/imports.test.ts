@@ -111,9 +111,21 @@ const rel = (f: string): string => relative(ROOT, f);
 
 describe('the module graph of src/', () => {
   it('finds a cycle when there is one (the checker itself works)', () => {
-    const g = new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]);
+    const g = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a']],
+      ['d', ['a']],
+    ]);
     expect(findCycles(g)).toHaveLength(1);
-    expect(findCycles(new Map([['a', ['b']], ['b', []]]))).toEqual([]);
+    expect(
+      findCycles(
+        new Map([
+          ['a', ['b']],
+          ['b', []],
+        ]),
+      ),
+    ).toEqual([]);
     expect(graph.get(join(ROOT, 'cli', 'context.ts'))).toContain(join(ROOT, 'cli', 'env.ts'));
   });
 

@@ -21,11 +21,20 @@ beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), 'pm-cred-'));
   const ks = new Keystore(home, { scrypt: { n: 1024 } });
   await ks.importWalletKey('alice', ALICE_KEY, 'pw');
-  await ks.saveSecrets('alice', { tokenId: 'stored-tok', tokenSecret: STORED_SECRET, apiKey: 'lmts_storedkey123', identityToken: 'stored-identity' }, 'pw');
+  await ks.saveSecrets(
+    'alice',
+    { tokenId: 'stored-tok', tokenSecret: STORED_SECRET, apiKey: 'lmts_storedkey123', identityToken: 'stored-identity' },
+    'pw',
+  );
 });
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-function input(env: CredentialsInput['env'], counter: { n: number }, pass = 'pw', profile: CredentialsInput['profile'] = { wallet: 'alice', secrets: 'alice' }): CredentialsInput {
+function input(
+  env: CredentialsInput['env'],
+  counter: { n: number },
+  pass = 'pw',
+  profile: CredentialsInput['profile'] = { wallet: 'alice', secrets: 'alice' },
+): CredentialsInput {
   return {
     env,
     profile,
@@ -73,14 +82,18 @@ describe('resolveCredentials', () => {
 
   it('environment wins over the profile, and then needs no passphrase', async () => {
     const c = { n: 0 };
-    const creds = await resolveCredentials(input({ privateKey: BOB_KEY.slice(2), tokenId: 'env-tok', tokenSecret: ENV_SECRET, identityToken: 'Bearer env-id' }, c));
+    const creds = await resolveCredentials(
+      input({ privateKey: BOB_KEY.slice(2), tokenId: 'env-tok', tokenSecret: ENV_SECRET, identityToken: 'Bearer env-id' }, c),
+    );
     expect(creds.address).toBe(BOB);
     expect(creds.sources).toEqual({ wallet: 'env', token: 'env', apiKey: null, identity: 'env' });
     const auth = await creds.unlock('all');
     expect(auth.hmac?.tokenId).toBe('env-tok');
     expect(auth.apiKey).toBeUndefined();
     expect(auth.identity?.header()).toBe('Bearer env-id');
-    expect(authHeaders(auth, 'auto', 'PATCH', '/orders?market=btc', '{"foo":"bar"}', TS).headers['lmts-signature']).toBe('mgMUpOd7FH4sOSti2MF30YKF9yDq+67VjFksPa5I5eE=');
+    expect(authHeaders(auth, 'auto', 'PATCH', '/orders?market=btc', '{"foo":"bar"}', TS).headers['lmts-signature']).toBe(
+      'mgMUpOd7FH4sOSti2MF30YKF9yDq+67VjFksPa5I5eE=',
+    );
     expect((await creds.account())?.address).toBe(BOB);
     expect(c.n).toBe(0);
   });

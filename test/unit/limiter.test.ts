@@ -177,7 +177,13 @@ describe('FileLimiter (across processes)', () => {
     const now = Date.now();
     writeFileSync(
       lim.stateFile,
-      JSON.stringify({ lastStart: now, inflight: [ { pid: victim.pid, id: 'v-1', since: now, until: now + 60_000 }, { pid: victim.pid, id: 'v-2', since: now, until: now + 60_000 } ] }),
+      JSON.stringify({
+        lastStart: now,
+        inflight: [
+          { pid: victim.pid, id: 'v-1', since: now, until: now + 60_000 },
+          { pid: victim.pid, id: 'v-2', since: now, until: now + 60_000 },
+        ],
+      }),
     );
     // Both slots are taken by a live process: a wait does not get through.
     const ac = new AbortController();
@@ -193,7 +199,16 @@ describe('FileLimiter (across processes)', () => {
     b();
     // A live process's entry past its deadline (a hung request) is dropped too.
     const stuck = idleChild();
-    writeFileSync(lim.stateFile, JSON.stringify({ lastStart: 0, inflight: [ { pid: stuck.pid, id: 's-1', since: 0, until: Date.now() - 1 }, { pid: stuck.pid, id: 's-2', since: 0, until: Date.now() - 1 } ] }));
+    writeFileSync(
+      lim.stateFile,
+      JSON.stringify({
+        lastStart: 0,
+        inflight: [
+          { pid: stuck.pid, id: 's-1', since: 0, until: Date.now() - 1 },
+          { pid: stuck.pid, id: 's-2', since: 0, until: Date.now() - 1 },
+        ],
+      }),
+    );
     const c = await lim.acquire();
     expect(JSON.parse(readFileSync(lim.stateFile, 'utf8')).inflight.map((e: { pid: number }) => e.pid)).toEqual([process.pid]);
     c();

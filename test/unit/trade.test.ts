@@ -55,7 +55,16 @@ const market = parseMarket({
 });
 
 describe('request building', () => {
-  const base = { market, outcome: 'YES' as const, side: 'BUY' as const, clientOrderId: 'cid-1', ownerId: 7, feeRateBps: 300, maker: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' as const, salt: 123n };
+  const base = {
+    market,
+    outcome: 'YES' as const,
+    side: 'BUY' as const,
+    clientOrderId: 'cid-1',
+    ownerId: 7,
+    feeRateBps: 300,
+    maker: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' as const,
+    salt: 123n,
+  };
   it('builds the body with the SDK key order and types', () => {
     const { body } = prepareOrder({ ...base, type: 'GTC', price: 550_000n, size: 10_000_000n, postOnly: true });
     expect(JSON.stringify(body)).toBe(
@@ -68,7 +77,15 @@ describe('request building', () => {
     expect(fok.postOnly).toBeUndefined();
   });
   it('builds a delegated order: zero-address maker, no signature, owner = sub-account', () => {
-    const { body } = prepareOrder({ ...base, type: 'GTC', price: 500_000n, size: 1_000_000n, delegated: true, onBehalfOf: 99, maker: null });
+    const { body } = prepareOrder({
+      ...base,
+      type: 'GTC',
+      price: 500_000n,
+      size: 1_000_000n,
+      delegated: true,
+      onBehalfOf: 99,
+      maker: null,
+    });
     expect(body.order.maker).toBe('0x0000000000000000000000000000000000000000');
     expect(body.ownerId).toBe(99);
     expect(body.onBehalfOf).toBe(99);
@@ -97,8 +114,8 @@ describe('request building', () => {
   });
 });
 
-describe('self-trade prevention policy (--stp, a batch line\'s stp)', () => {
-  it('is parsed, sent at the top level of the body, and changes a batch line\'s id only when given', () => {
+describe("self-trade prevention policy (--stp, a batch line's stp)", () => {
+  it("is parsed, sent at the top level of the body, and changes a batch line's id only when given", () => {
     const base = { market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.4', size: '1', clientId: 'c-1' };
     expect(parseOrderInput(base).stpPolicy).toBeUndefined();
     expect(parseOrderInput({ ...base, stp: 'CANCEL_TAKER' }).stpPolicy).toBe('cancel_taker');

@@ -13,13 +13,22 @@ export function stateText(s: ApprovalState): string {
 }
 
 export function stateJson(s: ApprovalState): Record<string, unknown> {
-  return { type: s.kind, target: s.label, spender: s.spender, requiredFor: s.requiredFor, status: s.ok ? 'confirmed' : 'missing', current: s.kind === 'USDC_ALLOWANCE' ? s.current.toString() : s.ok, markets: s.markets };
+  return {
+    type: s.kind,
+    target: s.label,
+    spender: s.spender,
+    requiredFor: s.requiredFor,
+    status: s.ok ? 'confirmed' : 'missing',
+    current: s.kind === 'USDC_ALLOWANCE' ? s.current.toString() : s.ok,
+    markets: s.markets,
+  };
 }
 
 export default defineCommand({
   path: ['approve', 'check'],
   summary: "Show the USDC allowance and CTF approvals your wallet needs for a market's venue",
-  description: 'Reads on chain: USDC allowance to venue.exchange (needed to BUY), CTF setApprovalForAll to venue.exchange (to SELL), and to venue.adapter on NegRisk markets.\n\nExit codes: 0 read, 2 no RPC configured or wrong chain, 7 RPC unreachable.',
+  description:
+    'Reads on chain: USDC allowance to venue.exchange (needed to BUY), CTF setApprovalForAll to venue.exchange (to SELL), and to venue.adapter on NegRisk markets.\n\nExit codes: 0 read, 2 no RPC configured or wrong chain, 7 RPC unreachable.',
   args: { slug: { description: 'market slug' } },
   options: { all: { type: 'boolean', description: 'every venue of the active markets' }, rpcUrl: RPC_URL },
   examples: ['pm approve check btc-100k-2026', 'pm approve check --all', 'pm --json approve check us-election-2028-democrat | jq .missing'],
@@ -29,14 +38,23 @@ export default defineCommand({
     const chain = await connectChain(ctx, opts);
     const states = await chain.approvals(owner, approvalTargets(markets, ['BUY', 'SELL']));
     const missing = states.filter((s) => !s.ok).length;
-    ctx.out.data({ wallet: owner, chainId: chain.setup.chainId, rpcUrl: chain.setup.rpcUrl, approvals: states.map(stateJson), missing }, () => {
-      ctx.out.line(`wallet ${owner} on chain ${chain.setup.chainId}`);
-      ctx.out.table(
-        [{ header: 'TOKEN' }, { header: 'TARGET' }, { header: 'ADDRESS' }, { header: 'NEEDED FOR' }, { header: 'STATE' }],
-        states.map((s) => [s.kind === 'USDC_ALLOWANCE' ? 'USDC allowance' : 'CTF approval', s.label, s.spender, s.requiredFor, stateText(s)]),
-      );
-      ctx.out.info(missing ? `${missing} missing: pm approve set ${args.slug ?? '--all'}` : 'all approvals in place');
-    });
+    ctx.out.data(
+      { wallet: owner, chainId: chain.setup.chainId, rpcUrl: chain.setup.rpcUrl, approvals: states.map(stateJson), missing },
+      () => {
+        ctx.out.line(`wallet ${owner} on chain ${chain.setup.chainId}`);
+        ctx.out.table(
+          [{ header: 'TOKEN' }, { header: 'TARGET' }, { header: 'ADDRESS' }, { header: 'NEEDED FOR' }, { header: 'STATE' }],
+          states.map((s) => [
+            s.kind === 'USDC_ALLOWANCE' ? 'USDC allowance' : 'CTF approval',
+            s.label,
+            s.spender,
+            s.requiredFor,
+            stateText(s),
+          ]),
+        );
+        ctx.out.info(missing ? `${missing} missing: pm approve set ${args.slug ?? '--all'}` : 'all approvals in place');
+      },
+    );
     return 0;
   },
 });

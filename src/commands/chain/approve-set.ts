@@ -11,7 +11,8 @@ import { RPC_URL, connectChain, marketsFor, walletAddress } from './common.js';
 export default defineCommand({
   path: ['approve', 'set'],
   summary: 'Send the missing approvals only (gas estimate, confirmation, receipts)',
-  description: 'Sends only what approve check reports missing: a second run sends nothing. Shows the gas estimate and asks first (--yes in scripts); progress on stderr, transaction hashes on stdout.\n\nExit codes: 0 done (or nothing to do), 1 reverted or not enough ETH for gas, 2 bad input / no RPC / wrong chain, 7 RPC lost (run approve check to see the truth).',
+  description:
+    'Sends only what approve check reports missing: a second run sends nothing. Shows the gas estimate and asks first (--yes in scripts); progress on stderr, transaction hashes on stdout.\n\nExit codes: 0 done (or nothing to do), 1 reverted or not enough ETH for gas, 2 bad input / no RPC / wrong chain, 7 RPC lost (run approve check to see the truth).',
   args: { slug: { description: 'market slug' } },
   options: {
     all: { type: 'boolean', description: 'every venue of the active markets' },
@@ -21,7 +22,11 @@ export default defineCommand({
     dryRun: { type: 'boolean', description: 'print the transactions and send nothing' },
     rpcUrl: RPC_URL,
   },
-  examples: ['pm approve set btc-100k-2026', 'pm approve set --all --side buy --amount 500 --yes', 'pm approve set us-election-2028-democrat --dry-run'],
+  examples: [
+    'pm approve set btc-100k-2026',
+    'pm approve set --all --side buy --amount 500 --yes',
+    'pm approve set us-election-2028-democrat --dry-run',
+  ],
   run: async (ctx, { args, opts }) => {
     const side = (opts.side ?? 'both').toLowerCase();
     const sides: Side[] = side === 'buy' ? ['BUY'] : side === 'sell' ? ['SELL'] : ['BUY', 'SELL'];
@@ -35,7 +40,9 @@ export default defineCommand({
     const states = await chain.approvals(owner, approvalTargets(markets, sides), amount === MAX_UINT ? UNLIMITED_FLOOR : amount);
     const missing = states.filter((s) => !s.ok);
     if (missing.length === 0) {
-      ctx.out.data({ wallet: owner, sent: [], approvals: states.map(stateJson) }, () => ctx.out.line('all approvals in place: nothing to send'));
+      ctx.out.data({ wallet: owner, sent: [], approvals: states.map(stateJson) }, () =>
+        ctx.out.line('all approvals in place: nothing to send'),
+      );
       return 0;
     }
     const txs = chain.plan(missing, amount);
@@ -45,7 +52,9 @@ export default defineCommand({
     if (!ctx.out.isJson || !dry) {
       ctx.out.info(`wallet ${owner} on chain ${chain.setup.chainId}: ${txs.length} transaction(s) to send`);
       for (const t of txs) ctx.out.info(`  ${t.what}  (gas ~${t.gas ?? '?'})`);
-      ctx.out.info(`estimated cost ${formatEther(est.total)} ETH at ${formatEther(est.gasPrice, 'gwei')} gwei; balance ${formatEther(est.balance)} ETH`);
+      ctx.out.info(
+        `estimated cost ${formatEther(est.total)} ETH at ${formatEther(est.gasPrice, 'gwei')} gwei; balance ${formatEther(est.balance)} ETH`,
+      );
     }
     if (dry) {
       ctx.out.data({ wallet: owner, dryRun: true, transactions: planJson, estimatedCostWei: est.total.toString() }, () => {
@@ -54,7 +63,10 @@ export default defineCommand({
       return 0;
     }
     if (est.balance < est.total) {
-      throw new PmError(`the wallet ${owner} has ${formatEther(est.balance)} ETH, not enough for the estimated ${formatEther(est.total)} ETH of gas`, { hint: 'Fund it with ETH on this chain and run the same command again; nothing was sent.' });
+      throw new PmError(
+        `the wallet ${owner} has ${formatEther(est.balance)} ETH, not enough for the estimated ${formatEther(est.total)} ETH of gas`,
+        { hint: 'Fund it with ETH on this chain and run the same command again; nothing was sent.' },
+      );
     }
     if (!ctx.flags.yes) {
       const { confirm } = await import('../../cli/prompt.js');
@@ -64,9 +76,21 @@ export default defineCommand({
     const account = await creds.account();
     if (!account) throw new UsageError('no signing wallet', { hint: 'Import one with pm wallet import, or set PM_PRIVATE_KEY.' });
     const sent = await chain.send(account, txs, (l) => ctx.out.info(l));
-    ctx.out.data({ wallet: owner, sent: sent.map((s) => ({ what: s.what, hash: s.hash, status: s.status, blockNumber: s.blockNumber.toString(), gasUsed: s.gasUsed.toString() })) }, () => {
-      for (const s of sent) ctx.out.line(`${s.hash}  ${s.what}`);
-    });
+    ctx.out.data(
+      {
+        wallet: owner,
+        sent: sent.map((s) => ({
+          what: s.what,
+          hash: s.hash,
+          status: s.status,
+          blockNumber: s.blockNumber.toString(),
+          gasUsed: s.gasUsed.toString(),
+        })),
+      },
+      () => {
+        for (const s of sent) ctx.out.line(`${s.hash}  ${s.what}`);
+      },
+    );
     void stateText;
     return 0;
   },

@@ -51,11 +51,31 @@ export default defineCommand({
         const m = await getMarket(api, slugFrom(s));
         if (!m.positionIds) continue;
         const bal = await chain.positions(owner, m.positionIds);
-        m.positionIds.forEach((id, i) => rows.push({ market: m.slug, outcome: i === 0 ? 'YES' : 'NO', tokenId: id, onChain: bal[i] ?? 0n, exchange: view ? (view.get(id) ?? 0n) : null }));
+        m.positionIds.forEach((id, i) =>
+          rows.push({
+            market: m.slug,
+            outcome: i === 0 ? 'YES' : 'NO',
+            tokenId: id,
+            onChain: bal[i] ?? 0n,
+            exchange: view ? (view.get(id) ?? 0n) : null,
+          }),
+        );
       }
     }
     ctx.out.data(
-      { wallet: owner, chainId: chain.setup.chainId, eth: eth.toString(), usdc: usdc.toString(), positions: rows.map((r) => ({ market: r.market, outcome: r.outcome, tokenId: r.tokenId, onChain: r.onChain.toString(), exchange: r.exchange === null ? null : r.exchange.toString() })) },
+      {
+        wallet: owner,
+        chainId: chain.setup.chainId,
+        eth: eth.toString(),
+        usdc: usdc.toString(),
+        positions: rows.map((r) => ({
+          market: r.market,
+          outcome: r.outcome,
+          tokenId: r.tokenId,
+          onChain: r.onChain.toString(),
+          exchange: r.exchange === null ? null : r.exchange.toString(),
+        })),
+      },
       () => {
         ctx.out.keyValue([
           ['wallet', owner],
@@ -66,8 +86,18 @@ export default defineCommand({
         if (rows.length) {
           const differ = rows.some((r) => r.exchange !== null && r.exchange !== r.onChain);
           ctx.out.table(
-            [{ header: 'MARKET' }, { header: 'OUTCOME' }, { header: 'ON CHAIN', align: 'right' }, ...(differ ? [{ header: 'EXCHANGE', align: 'right' as const }] : [])],
-            rows.map((r) => [r.market, r.outcome, formatUnits(r.onChain), ...(differ ? [r.exchange === null ? '?' : formatUnits(r.exchange)] : [])]),
+            [
+              { header: 'MARKET' },
+              { header: 'OUTCOME' },
+              { header: 'ON CHAIN', align: 'right' },
+              ...(differ ? [{ header: 'EXCHANGE', align: 'right' as const }] : []),
+            ],
+            rows.map((r) => [
+              r.market,
+              r.outcome,
+              formatUnits(r.onChain),
+              ...(differ ? [r.exchange === null ? '?' : formatUnits(r.exchange)] : []),
+            ]),
           );
         }
       },

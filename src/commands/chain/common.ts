@@ -8,7 +8,11 @@ import type { Hex } from 'viem';
 import { isSandbox } from '../order/deps.js';
 
 /** --rpc-url, as every on-chain command takes it. */
-export const RPC_URL = { type: 'string', value: 'url', description: 'JSON-RPC URL (else PM_RPC_URL, a sandbox chain, or the profile rpc-url)' } as const;
+export const RPC_URL = {
+  type: 'string',
+  value: 'url',
+  description: 'JSON-RPC URL (else PM_RPC_URL, a sandbox chain, or the profile rpc-url)',
+} as const;
 
 /** The chain for this command, connected and checked (chain.ts is loaded here, lazily). */
 export async function connectChain(ctx: Context, opts: { rpcUrl?: string | undefined }): Promise<Chain> {
@@ -21,14 +25,20 @@ export async function connectChain(ctx: Context, opts: { rpcUrl?: string | undef
 /** The active wallet's address (no passphrase needed). */
 export async function walletAddress(ctx: Context): Promise<Hex> {
   const creds = await ctx.credentials();
-  if (!creds.address) throw new UsageError('no wallet: on-chain commands need the EOA that trades', { hint: 'Import one with pm wallet import, or set PM_PRIVATE_KEY.' });
+  if (!creds.address)
+    throw new UsageError('no wallet: on-chain commands need the EOA that trades', {
+      hint: 'Import one with pm wallet import, or set PM_PRIVATE_KEY.',
+    });
   return creds.address;
 }
 
 /** The markets of `<slug>` or `--all` (every active market). Exactly one of them is required. */
 export async function marketsFor(ctx: Context, slug: string | undefined, opts: { all: boolean }): Promise<Market[]> {
   const all = opts.all;
-  if ((slug === undefined) === !all) throw new UsageError('name a market, or pass --all for every active market', { hint: 'pm approve check btc-100k-2026, or pm approve check --all' });
+  if ((slug === undefined) === !all)
+    throw new UsageError('name a market, or pass --all for every active market', {
+      hint: 'pm approve check btc-100k-2026, or pm approve check --all',
+    });
   const { getMarket, listAllMarkets, slugFrom } = await import('../../core/markets.js');
   const api = await ctx.api();
   if (slug !== undefined) return [await getMarket(api, slugFrom(slug))];

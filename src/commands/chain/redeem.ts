@@ -10,7 +10,8 @@ import { RPC_URL, connectChain, walletAddress } from './common.js';
 export default defineCommand({
   path: ['redeem-onchain'],
   summary: "Redeem a resolved market's positions on chain from your EOA (after checking the payout is posted)",
-  description: 'Calls the conditional-token contract (redeemPositions) for a resolved market once its payout is posted on chain; the winning tokens become USDC in your wallet. Server-wallet accounts use the exchange route instead.\n\nExit codes: 0 redeemed (or nothing to redeem), 1 reverted or not enough ETH, 2 payout not posted / no RPC / wrong chain, 7 RPC lost.',
+  description:
+    'Calls the conditional-token contract (redeemPositions) for a resolved market once its payout is posted on chain; the winning tokens become USDC in your wallet. Server-wallet accounts use the exchange route instead.\n\nExit codes: 0 redeemed (or nothing to redeem), 1 reverted or not enough ETH, 2 payout not posted / no RPC / wrong chain, 7 RPC lost.',
   args: { slug: { description: 'market slug', required: true } },
   options: { dryRun: { type: 'boolean', description: 'print the transaction and send nothing' }, rpcUrl: RPC_URL },
   examples: ['pm redeem-onchain eth-5k-2025', 'pm --json redeem-onchain eth-5k-2025 --yes | jq .payout'],
@@ -23,29 +24,49 @@ export default defineCommand({
     const chain = await connectChain(ctx, opts);
     const plan = await chain.redeemPlan(owner, market);
     if (!plan.tx) {
-      ctx.out.data({ wallet: owner, market: market.slug, redeemed: false, payout: '0' }, () => ctx.out.line(`no ${market.slug} positions on chain for ${owner}: nothing to redeem`));
+      ctx.out.data({ wallet: owner, market: market.slug, redeemed: false, payout: '0' }, () =>
+        ctx.out.line(`no ${market.slug} positions on chain for ${owner}: nothing to redeem`),
+      );
       return 0;
     }
-    ctx.out.info(`${market.slug}: YES ${formatUnits(plan.yes)}, NO ${formatUnits(plan.no)} on chain → payout ${formatUnits(plan.payout)} USDC`);
+    ctx.out.info(
+      `${market.slug}: YES ${formatUnits(plan.yes)}, NO ${formatUnits(plan.no)} on chain → payout ${formatUnits(plan.payout)} USDC`,
+    );
     const est = await chain.estimate(owner, [plan.tx]);
     ctx.out.info(`estimated gas cost ${formatEther(est.total)} ETH; balance ${formatEther(est.balance)} ETH`);
     if (opts.dryRun) {
-      ctx.out.data({ wallet: owner, market: market.slug, dryRun: true, transaction: { to: plan.tx.to, data: plan.tx.data }, payout: plan.payout.toString() }, () => ctx.out.line(`${plan.tx?.to} ${plan.tx?.data}  # ${plan.tx?.what}`));
+      ctx.out.data(
+        {
+          wallet: owner,
+          market: market.slug,
+          dryRun: true,
+          transaction: { to: plan.tx.to, data: plan.tx.data },
+          payout: plan.payout.toString(),
+        },
+        () => ctx.out.line(`${plan.tx?.to} ${plan.tx?.data}  # ${plan.tx?.what}`),
+      );
       return 0;
     }
-    if (est.balance < est.total) throw new PmError(`the wallet ${owner} has not enough ETH for gas (${formatEther(est.total)} ETH estimated)`, { hint: 'Fund it with ETH on this chain; nothing was sent.' });
+    if (est.balance < est.total)
+      throw new PmError(`the wallet ${owner} has not enough ETH for gas (${formatEther(est.total)} ETH estimated)`, {
+        hint: 'Fund it with ETH on this chain; nothing was sent.',
+      });
     if (!ctx.flags.yes) {
       const { confirm } = await import('../../cli/prompt.js');
-      if (!(await confirm(ctx, `Redeem ${market.slug} for ${formatUnits(plan.payout)} USDC?`))) throw new UsageError('cancelled: nothing was sent');
+      if (!(await confirm(ctx, `Redeem ${market.slug} for ${formatUnits(plan.payout)} USDC?`)))
+        throw new UsageError('cancelled: nothing was sent');
     }
     const account = await (await ctx.credentials()).account();
     if (!account) throw new UsageError('no signing wallet', { hint: 'Import one with pm wallet import, or set PM_PRIVATE_KEY.' });
     const before = await chain.usdc(owner);
     const [sent] = await chain.send(account, [plan.tx], (l) => ctx.out.info(l));
     const after = await chain.usdc(owner);
-    ctx.out.data({ wallet: owner, market: market.slug, redeemed: true, hash: sent?.hash, payout: (after - before).toString(), usdc: after.toString() }, () => {
-      ctx.out.line(`${sent?.hash}  redeemed ${market.slug}: +${formatUnits(after - before)} USDC (now ${formatUnits(after)})`);
-    });
+    ctx.out.data(
+      { wallet: owner, market: market.slug, redeemed: true, hash: sent?.hash, payout: (after - before).toString(), usdc: after.toString() },
+      () => {
+        ctx.out.line(`${sent?.hash}  redeemed ${market.slug}: +${formatUnits(after - before)} USDC (now ${formatUnits(after)})`);
+      },
+    );
     return 0;
   },
 });

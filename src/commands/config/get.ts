@@ -10,7 +10,12 @@ export default defineCommand({
   run: async (ctx, { args }) => {
     const key = args.key;
     const row = configRows(ctx).find((r) => r.key === key);
-    if (!row) throw new UsageError(`unknown setting "${key}"`, { hint: `Settings: ${configRows(ctx).map((r) => r.key).join(', ')}` });
+    if (!row)
+      throw new UsageError(`unknown setting "${key}"`, {
+        hint: `Settings: ${configRows(ctx)
+          .map((r) => r.key)
+          .join(', ')}`,
+      });
     ctx.out.data({ key: row.key, value: row.value, source: row.source }, () => ctx.out.line(row.value === null ? '' : String(row.value)));
   },
 });

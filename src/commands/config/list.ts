@@ -14,8 +14,21 @@ export function configRows(ctx: Context): ConfigRow[] {
   const p = ctx.profile();
   const f = ctx.flags;
   const e = ctx.env;
-  const pick = (flag: string | number | undefined, env: string | undefined, prof: string | number | undefined, def: string | number | null): Pick<ConfigRow, 'value' | 'source'> =>
-    flag !== undefined ? { value: flag, source: 'flag' } : env !== undefined ? { value: env, source: 'env' } : prof !== undefined ? { value: prof, source: 'profile' } : def !== null ? { value: def, source: 'default' } : { value: null, source: 'unset' };
+  const pick = (
+    flag: string | number | undefined,
+    env: string | undefined,
+    prof: string | number | undefined,
+    def: string | number | null,
+  ): Pick<ConfigRow, 'value' | 'source'> =>
+    flag !== undefined
+      ? { value: flag, source: 'flag' }
+      : env !== undefined
+        ? { value: env, source: 'env' }
+        : prof !== undefined
+          ? { value: prof, source: 'profile' }
+          : def !== null
+            ? { value: def, source: 'default' }
+            : { value: null, source: 'unset' };
   const rows: Record<string, Pick<ConfigRow, 'value' | 'source'>> = {
     'base-url': pick(f.baseUrl, e.PM_BASE_URL, p.baseUrl, DEFAULT_BASE_URL),
     'ws-url': pick(f.wsUrl, e.PM_WS_URL, p.wsUrl, DEFAULT_WS_URL),
@@ -35,9 +48,16 @@ export default defineCommand({
   run: async (ctx) => {
     const rows = configRows(ctx);
     const profile = ctx.profileName() ?? null;
-    ctx.out.data({ profile, home: ctx.home, settings: rows }, () => {
-      ctx.out.info(`profile: ${profile ?? '(none)'}   home: ${ctx.home}`);
-      ctx.out.table([{ header: 'KEY' }, { header: 'VALUE' }, { header: 'SOURCE' }, { header: 'MEANING' }], rows.map((r) => [r.key, r.value === null ? '-' : String(r.value), r.source, r.doc]));
-    }, { records: rows });
+    ctx.out.data(
+      { profile, home: ctx.home, settings: rows },
+      () => {
+        ctx.out.info(`profile: ${profile ?? '(none)'}   home: ${ctx.home}`);
+        ctx.out.table(
+          [{ header: 'KEY' }, { header: 'VALUE' }, { header: 'SOURCE' }, { header: 'MEANING' }],
+          rows.map((r) => [r.key, r.value === null ? '-' : String(r.value), r.source, r.doc]),
+        );
+      },
+      { records: rows },
+    );
   },
 });

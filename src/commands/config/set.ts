@@ -19,7 +19,9 @@ export default defineCommand({
     // Setting a value on a profile that does not exist yet creates it (under a valid name only).
     const name = checkProfileName(ctx.flags.profile ?? ctx.env.PM_PROFILE ?? ctx.config().activeProfile ?? 'default');
     if (spec.field === 'wallet' && !(await ctx.keystore()).hasWallet(String(parsed))) {
-      throw new UsageError(`there is no keystore wallet named "${String(parsed)}"`, { hint: 'List wallets with pm wallet list, or create one with pm wallet create.' });
+      throw new UsageError(`there is no keystore wallet named "${String(parsed)}"`, {
+        hint: 'List wallets with pm wallet list, or create one with pm wallet create.',
+      });
     }
     const profile = cfg.profiles[name] ?? {};
     Object.assign(profile, { [spec.field]: parsed });

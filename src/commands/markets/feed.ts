@@ -22,7 +22,15 @@ export default defineCommand({
     const res = await feedEvents(await ctx.api(), slug, { page: opts.page, limit: opts.limit });
     ctx.out.data(res.events, () => {
       ctx.out.table(
-        [{ header: 'TIME' }, { header: 'EVENT' }, { header: 'USER' }, { header: 'ACTION' }, { header: 'OUTCOME' }, { header: 'CONTRACTS', align: 'right' }, { header: 'USD', align: 'right' }],
+        [
+          { header: 'TIME' },
+          { header: 'EVENT' },
+          { header: 'USER' },
+          { header: 'ACTION' },
+          { header: 'OUTCOME' },
+          { header: 'CONTRACTS', align: 'right' },
+          { header: 'USD', align: 'right' },
+        ],
         res.events.map((e) => [
           field(e, 'timestamp').replace('T', ' ').slice(0, 19),
           field(e, 'eventType'),

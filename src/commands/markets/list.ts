@@ -17,7 +17,12 @@ export default defineCommand({
     type: { type: 'string', value: 'type', description: 'trade type', choices: TRADE_TYPES },
     category: { type: 'positiveInt', value: 'id', description: 'category id' },
   },
-  examples: ['pm markets list', 'pm markets list --sort ending_soon --limit 5', "pm --json markets list --all | jq -r '.[].slug'", 'pm -o ndjson markets list --all | jq -r .slug'],
+  examples: [
+    'pm markets list',
+    'pm markets list --sort ending_soon --limit 5',
+    "pm --json markets list --all | jq -r '.[].slug'",
+    'pm -o ndjson markets list --all | jq -r .slug',
+  ],
   run: async (ctx, { opts }) => {
     const params = { limit: opts.limit, page: opts.page, sortBy: opts.sort, tradeType: opts.type, categoryId: opts.category };
     const api = await ctx.api();
@@ -29,20 +34,27 @@ export default defineCommand({
       let markets;
       try {
         markets = await listAllMarkets(api, params, (fetched, total) => {
-          if (bar === undefined && Date.now() - t0 >= after) bar = ctx.out.progress(total, 'markets {bar} {value}/{total} | ETA {eta_formatted}');
+          if (bar === undefined && Date.now() - t0 >= after)
+            bar = ctx.out.progress(total, 'markets {bar} {value}/{total} | ETA {eta_formatted}');
           bar?.setTotal(total);
           bar?.update(fetched, {});
         });
       } finally {
         bar?.stop();
       }
-      ctx.out.data(markets.map((m) => m.raw), () => marketTable(ctx.out, markets));
+      ctx.out.data(
+        markets.map((m) => m.raw),
+        () => marketTable(ctx.out, markets),
+      );
       return;
     }
     const page = await listMarkets(api, params);
-    ctx.out.data(page.markets.map((m) => m.raw), () => {
-      marketTable(ctx.out, page.markets);
-      ctx.out.info(`${page.markets.length} of ${page.total} active markets (page ${params.page ?? 1}; --all for every page)`);
-    });
+    ctx.out.data(
+      page.markets.map((m) => m.raw),
+      () => {
+        marketTable(ctx.out, page.markets);
+        ctx.out.info(`${page.markets.length} of ${page.total} active markets (page ${params.page ?? 1}; --all for every page)`);
+      },
+    );
   },
 });

@@ -30,15 +30,27 @@ export default defineCommand({
         if (!res.nextCursor) break;
         cursor = res.nextCursor;
       }
-      ctx.out.data(all.map((m) => m.raw), () => marketTable(ctx.out, all));
+      ctx.out.data(
+        all.map((m) => m.raw),
+        () => marketTable(ctx.out, all),
+      );
       return;
     }
     const res = await pageMarkets(api, page.id, { limit, page: opts.page ?? (opts.cursor ? undefined : 1), cursor: opts.cursor, sort });
-    ctx.out.data({ page: { id: page.id, name: page.name, path: page.fullPath }, markets: res.markets.map((m) => m.raw), nextCursor: res.nextCursor, pagination: res.pagination }, () => {
-      ctx.out.info(`${page.name || page.id} (${page.fullPath})`);
-      marketTable(ctx.out, res.markets);
-      if (res.pagination) ctx.out.info(`page ${res.pagination.page} of ${res.pagination.totalPages} (${res.pagination.total} markets)`);
-      if (res.nextCursor) ctx.out.info(`more: pm markets page ${args.path} --cursor ${res.nextCursor}`);
-    }, { records: res.markets.map((m) => m.raw) });
+    ctx.out.data(
+      {
+        page: { id: page.id, name: page.name, path: page.fullPath },
+        markets: res.markets.map((m) => m.raw),
+        nextCursor: res.nextCursor,
+        pagination: res.pagination,
+      },
+      () => {
+        ctx.out.info(`${page.name || page.id} (${page.fullPath})`);
+        marketTable(ctx.out, res.markets);
+        if (res.pagination) ctx.out.info(`page ${res.pagination.page} of ${res.pagination.totalPages} (${res.pagination.total} markets)`);
+        if (res.nextCursor) ctx.out.info(`more: pm markets page ${args.path} --cursor ${res.nextCursor}`);
+      },
+      { records: res.markets.map((m) => m.raw) },
+    );
   },
 });

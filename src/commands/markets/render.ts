@@ -11,7 +11,15 @@ export const usd = (out: Output, raw: bigint): string => out.usd(formatUnits(raw
 /** One row per market: slug, YES/NO price, volume, deadline, status. */
 export function marketTable(out: Output, markets: Market[]): void {
   out.table(
-    [{ header: 'SLUG' }, { header: 'TITLE' }, { header: 'YES', align: 'right' }, { header: 'NO', align: 'right' }, { header: 'VOLUME', align: 'right' }, { header: 'DEADLINE' }, { header: 'TYPE' }],
+    [
+      { header: 'SLUG' },
+      { header: 'TITLE' },
+      { header: 'YES', align: 'right' },
+      { header: 'NO', align: 'right' },
+      { header: 'VOLUME', align: 'right' },
+      { header: 'DEADLINE' },
+      { header: 'TYPE' },
+    ],
     markets.map((m) => [
       m.slug,
       m.title,
@@ -31,14 +39,18 @@ export function marketTable(out: Output, markets: Market[]): void {
 export function groupChildren(ctx: Context, group: Market, command: string): number {
   const price = (v: bigint | null | undefined): string | null => (v === null || v === undefined ? null : formatUnits(v));
   const children = group.children.map((c) => ({ slug: c.slug, title: c.title, yes: price(c.prices?.[0]), no: price(c.prices?.[1]) }));
-  ctx.out.data({ slug: group.slug, title: group.title, group: true, markets: children }, () => {
-    ctx.out.info(`${group.slug} is a group of ${children.length} markets: ${command} takes one of them.`);
-    ctx.out.table(
-      [{ header: 'CHILD MARKET' }, { header: 'YES', align: 'right' }, { header: 'NO', align: 'right' }, { header: 'TITLE' }],
-      group.children.map((c) => [c.slug, formatPrice(c.prices?.[0] ?? null), formatPrice(c.prices?.[1] ?? null), c.title]),
-    );
-    const first = children[0]?.slug;
-    if (first) ctx.out.info(`For example: pm ${command} ${first}`);
-  }, { records: children });
+  ctx.out.data(
+    { slug: group.slug, title: group.title, group: true, markets: children },
+    () => {
+      ctx.out.info(`${group.slug} is a group of ${children.length} markets: ${command} takes one of them.`);
+      ctx.out.table(
+        [{ header: 'CHILD MARKET' }, { header: 'YES', align: 'right' }, { header: 'NO', align: 'right' }, { header: 'TITLE' }],
+        group.children.map((c) => [c.slug, formatPrice(c.prices?.[0] ?? null), formatPrice(c.prices?.[1] ?? null), c.title]),
+      );
+      const first = children[0]?.slug;
+      if (first) ctx.out.info(`For example: pm ${command} ${first}`);
+    },
+    { records: children },
+  );
   return 0;
 }

@@ -14,9 +14,12 @@ export default defineCommand({
   run: async (ctx, { args, opts }) => {
     const query = args.query.join(' ').trim();
     const res = await searchMarkets(await ctx.api(), query, { limit: opts.limit, page: opts.page });
-    ctx.out.data(res.markets.map((m) => m.raw), () => {
-      marketTable(ctx.out, res.markets);
-      ctx.out.info(`${res.markets.length} of ${res.total} matches for "${query}"`);
-    });
+    ctx.out.data(
+      res.markets.map((m) => m.raw),
+      () => {
+        marketTable(ctx.out, res.markets);
+        ctx.out.info(`${res.markets.length} of ${res.total} matches for "${query}"`);
+      },
+    );
   },
 });

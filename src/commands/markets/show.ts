@@ -19,7 +19,12 @@ export default defineCommand({
   run: async (ctx, { args }) => {
     const m = await getMarket(await ctx.api(), slugFrom(args.slug));
     ctx.out.data(m.raw, () => {
-      const status = m.winningOutcomeIndex !== null ? `${m.status} (winner: ${m.winningOutcomeIndex === 0 ? 'YES' : 'NO'})` : m.expired ? `${m.status} (expired)` : m.status;
+      const status =
+        m.winningOutcomeIndex !== null
+          ? `${m.status} (winner: ${m.winningOutcomeIndex === 0 ? 'YES' : 'NO'})`
+          : m.expired
+            ? `${m.status} (expired)`
+            : m.status;
       const pairs: [string, string][] = [
         ['title', m.title],
         ['slug', m.slug],

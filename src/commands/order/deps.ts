@@ -30,7 +30,9 @@ export async function tradingApi(ctx: Context, o: { actingAs?: number | undefine
   const creds = await ctx.credentials();
   const auth = await creds.unlock('auto');
   if (!auth.hmac && !auth.apiKey) {
-    throw new AuthError('trading needs an API token', { hint: 'Run pm init (pm init --sandbox for the sandbox), or set PM_TOKEN_ID and PM_TOKEN_SECRET.' });
+    throw new AuthError('trading needs an API token', {
+      hint: 'Run pm init (pm init --sandbox for the sandbox), or set PM_TOKEN_ID and PM_TOKEN_SECRET.',
+    });
   }
   return ctx.api(auth, { actingAs: o.actingAs });
 }
@@ -48,9 +50,13 @@ export async function tradingDeps(ctx: Context, o: { actingAs?: number | undefin
     cache: new TradeCache(ctx.home),
     account: () => creds.account(),
     credentialId: auth.hmac ? `hmac:${auth.hmac.tokenId}` : `key:${auth.apiKey?.id ?? ''}`,
-    owner: own && p.profileId !== undefined && p.feeRateBps !== undefined ? { profileId: p.profileId, feeRateBps: p.feeRateBps } : undefined,
+    owner:
+      own && p.profileId !== undefined && p.feeRateBps !== undefined ? { profileId: p.profileId, feeRateBps: p.feeRateBps } : undefined,
     // A fee refusal refreshed the rate: the profile must not pin the stale one.
-    onOwnerRefresh: own && name !== undefined ? (fresh) => void ctx.updateProfile({ feeRateBps: fresh.feeRateBps, profileId: fresh.profileId }, name) : undefined,
+    onOwnerRefresh:
+      own && name !== undefined
+        ? (fresh) => void ctx.updateProfile({ feeRateBps: fresh.feeRateBps, profileId: fresh.profileId }, name)
+        : undefined,
     journal: new Journal(join(ctx.home, 'journal')),
     sandbox: isSandbox(ctx),
   };

@@ -29,7 +29,17 @@ export async function openOrdersEverywhere(ctx: Context, api: ApiClient): Promis
   });
   ctx.out.data(json, () =>
     ctx.out.table(
-      [{ header: 'MARKET' }, { header: 'ORDER ID' }, { header: 'CLIENT ID' }, { header: 'SIDE' }, { header: 'OUTCOME' }, { header: 'PRICE', align: 'right' }, { header: 'SIZE', align: 'right' }, { header: 'REMAINING', align: 'right' }, { header: 'STATUS' }],
+      [
+        { header: 'MARKET' },
+        { header: 'ORDER ID' },
+        { header: 'CLIENT ID' },
+        { header: 'SIDE' },
+        { header: 'OUTCOME' },
+        { header: 'PRICE', align: 'right' },
+        { header: 'SIZE', align: 'right' },
+        { header: 'REMAINING', align: 'right' },
+        { header: 'STATUS' },
+      ],
       json.map((o) => [o.market, o.id, o.clientOrderId ?? '-', o.side, o.outcome, o.price ?? '-', o.size, o.remaining, o.status]),
     ),
   );

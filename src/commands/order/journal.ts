@@ -12,12 +12,16 @@ function sinceMs(v: string, now = Date.now()): number {
   try {
     return parseIsoTime(v, '--since');
   } catch {
-    throw new UsageError(`--since must be a time (2026-01-31, 2026-01-31T12:00:00Z) or a duration back from now (30m, 12h, 7d), got "${v}"`);
+    throw new UsageError(
+      `--since must be a time (2026-01-31, 2026-01-31T12:00:00Z) or a duration back from now (30m, 12h, 7d), got "${v}"`,
+    );
   }
 }
 
 const sent = (e: JournalEntry): string => {
-  const r = e.request as { orderType?: string; order?: { side?: number; makerAmount?: number; takerAmount?: number; price?: number } } | undefined;
+  const r = e.request as
+    | { orderType?: string; order?: { side?: number; makerAmount?: number; takerAmount?: number; price?: number } }
+    | undefined;
   if (!r?.order) return '';
   const side = r.order.side === 0 ? 'BUY' : r.order.side === 1 ? 'SELL' : '?';
   return `${r.orderType ?? ''} ${side}${r.order.price !== undefined ? ` @ ${r.order.price}` : ''} maker ${r.order.makerAmount ?? '?'} taker ${r.order.takerAmount ?? '?'}`;
@@ -33,19 +37,34 @@ export default defineCommand({
     clientId: { type: 'string', value: 'id', description: 'every entry of one client order id' },
     limit: { type: 'positiveInt', value: 'n', description: 'at most the last n entries', default: 50 },
   },
-  examples: ['pm order journal', 'pm order journal --since 2h', 'pm order journal --client-id bot-42', "pm --json order journal --client-id bot-42 | jq '.[0].request'"],
+  examples: [
+    'pm order journal',
+    'pm order journal --since 2h',
+    'pm order journal --client-id bot-42',
+    "pm --json order journal --client-id bot-42 | jq '.[0].request'",
+  ],
   run: async (ctx, { opts }) => {
     const since = opts.since !== undefined ? sinceMs(opts.since) : undefined;
     const clientId = opts.clientId !== undefined ? checkClientOrderId(opts.clientId) : undefined;
     const journal = new Journal(join(ctx.home, 'journal'));
     const entries = journal.entries({ since, clientId, limit: opts.limit });
-    ctx.out.data(entries, () => {
-      ctx.out.table(
-        [{ header: 'TIME' }, { header: 'CLIENT ID' }, { header: 'STATE' }, { header: 'MARKET' }, { header: 'SENT / CAME BACK' }],
-        entries.map((e) => [e.ts.replace('T', ' ').slice(0, 19), e.clientOrderId, e.state, e.marketSlug ?? '', e.state === 'pending' ? sent(e) : (e.orderId ?? e.error ?? '')]),
-      );
-      if (clientId !== undefined && entries.length === 0) ctx.out.info(`no journal entry for client id ${clientId}`);
-    }, { records: entries });
+    ctx.out.data(
+      entries,
+      () => {
+        ctx.out.table(
+          [{ header: 'TIME' }, { header: 'CLIENT ID' }, { header: 'STATE' }, { header: 'MARKET' }, { header: 'SENT / CAME BACK' }],
+          entries.map((e) => [
+            e.ts.replace('T', ' ').slice(0, 19),
+            e.clientOrderId,
+            e.state,
+            e.marketSlug ?? '',
+            e.state === 'pending' ? sent(e) : (e.orderId ?? e.error ?? ''),
+          ]),
+        );
+        if (clientId !== undefined && entries.length === 0) ctx.out.info(`no journal entry for client id ${clientId}`);
+      },
+      { records: entries },
+    );
     return 0;
   },
 });

@@ -14,13 +14,19 @@ export default defineCommand({
     all: { type: 'boolean', description: 'include matched, canceled and unmatched orders' },
     onBehalfOf: { type: 'positiveInt', value: 'profileId', description: 'orders of a partner sub-account' },
   },
-  examples: ['pm order list', 'pm order list --market btc-100k-2026', 'pm --json order list --market btc-100k-2026 | jq length', 'pm -o ndjson order list --market btc-100k-2026 | jq -r .id'],
+  examples: [
+    'pm order list',
+    'pm order list --market btc-100k-2026',
+    'pm --json order list --market btc-100k-2026 | jq length',
+    'pm -o ndjson order list --market btc-100k-2026 | jq -r .id',
+  ],
   run: async (ctx, { opts }) => {
     const market = opts.market;
     const api = await tradingApi(ctx, { actingAs: opts.onBehalfOf ?? ctx.profile().onBehalfOf });
     if (market === undefined) {
       // No market: every open order, from the portfolio's live orders across markets.
-      if (opts.all) throw new UsageError('--all (closed orders too) needs --market <slug>', { hint: 'pm order list --market btc-100k-2026 --all' });
+      if (opts.all)
+        throw new UsageError('--all (closed orders too) needs --market <slug>', { hint: 'pm order list --market btc-100k-2026 --all' });
       const { openOrdersEverywhere } = await import('./everywhere.js');
       return openOrdersEverywhere(ctx, api);
     }
@@ -44,7 +50,16 @@ export default defineCommand({
     }));
     ctx.out.data(json, () =>
       ctx.out.table(
-        [{ header: 'ORDER ID' }, { header: 'CLIENT ID' }, { header: 'SIDE' }, { header: 'OUTCOME' }, { header: 'PRICE', align: 'right' }, { header: 'SIZE', align: 'right' }, { header: 'REMAINING', align: 'right' }, { header: 'STATUS' }],
+        [
+          { header: 'ORDER ID' },
+          { header: 'CLIENT ID' },
+          { header: 'SIDE' },
+          { header: 'OUTCOME' },
+          { header: 'PRICE', align: 'right' },
+          { header: 'SIZE', align: 'right' },
+          { header: 'REMAINING', align: 'right' },
+          { header: 'STATUS' },
+        ],
         json.map((o) => [o.id, o.clientOrderId ?? '-', o.side, o.outcome, o.price, o.size, o.remaining, o.status]),
       ),
     );

@@ -26,13 +26,18 @@ async function readBatch(ctx: Context, file: string): Promise<string> {
 async function confirmPlace(ctx: Context, sandbox: boolean, what: string): Promise<void> {
   if (ctx.flags.yes || sandbox) return;
   if (!ctx.interactive) {
-    throw new UsageError('placing an order on the real exchange needs confirmation', { hint: 'Pass --yes (scripts), or run in a terminal to confirm.' });
+    throw new UsageError('placing an order on the real exchange needs confirmation', {
+      hint: 'Pass --yes (scripts), or run in a terminal to confirm.',
+    });
   }
   if (!(await confirm(ctx, what))) throw new UsageError('not placed: declined');
 }
 
 function describe(s: OrderSummary): string {
-  const qty = s.type === 'FOK' ? `${s.amount ?? ''} ${s.side === 'BUY' ? 'USDC of' : 'shares of'}` : `${s.size ?? ''} ${s.outcome} @ ${s.price ?? ''}`;
+  const qty =
+    s.type === 'FOK'
+      ? `${s.amount ?? ''} ${s.side === 'BUY' ? 'USDC of' : 'shares of'}`
+      : `${s.size ?? ''} ${s.outcome} @ ${s.price ?? ''}`;
   return `${s.type} ${s.side} ${qty}${s.type === 'FOK' ? ` ${s.outcome}` : ''} on ${s.market} (${s.side === 'BUY' ? 'up to' : 'at least'} $${s.notional} + fee at ${s.feeRateBps} bps)`;
 }
 
@@ -42,25 +47,41 @@ export default defineCommand({
   path: ['order', 'place'],
   summary: 'Place a signed order (GTC, FOK, FAK), or a batch from NDJSON',
   description:
-    'Place a signed order. Every order carries a client id (generated when absent, always shown) and is journaled under PM_HOME before it is sent; if an answer is lost, pm asks the exchange by client id before sending again, so re-running the same command with the same --client-id never creates a second order. If the client id already holds an order, pm compares it with the request: the same order is reported (exit 0, alreadyPlaced), a different one is a conflict (exit 5).\n\nBatch: --file orders.ndjson (or - for stdin), one JSON object per line with the fields market, side, outcome, type, price, size, amount, postOnly, stp, clientId, onBehalfOf, delegated, each typed as its flag (postOnly and delegated JSON booleans). A line without clientId gets a deterministic one (pmb-…, from the line\'s order fields and --batch-id), so running the same batch again skips the lines the journal says were placed and places the rest: an interrupted batch is resumed by re-running it. One result per line (NDJSON with --json); exit 8 when some failed, 2 when every line is invalid, 130 on Ctrl-C (placed and unsent lines are listed).\n\nExit codes: 0 placed (or already placed with the same parameters), 2 refused locally (nothing sent), 5 the client id holds a different order, 7 unknown outcome (re-run the same command), 9 refused by the exchange.',
+    "Place a signed order. Every order carries a client id (generated when absent, always shown) and is journaled under PM_HOME before it is sent; if an answer is lost, pm asks the exchange by client id before sending again, so re-running the same command with the same --client-id never creates a second order. If the client id already holds an order, pm compares it with the request: the same order is reported (exit 0, alreadyPlaced), a different one is a conflict (exit 5).\n\nBatch: --file orders.ndjson (or - for stdin), one JSON object per line with the fields market, side, outcome, type, price, size, amount, postOnly, stp, clientId, onBehalfOf, delegated, each typed as its flag (postOnly and delegated JSON booleans). A line without clientId gets a deterministic one (pmb-…, from the line's order fields and --batch-id), so running the same batch again skips the lines the journal says were placed and places the rest: an interrupted batch is resumed by re-running it. One result per line (NDJSON with --json); exit 8 when some failed, 2 when every line is invalid, 130 on Ctrl-C (placed and unsent lines are listed).\n\nExit codes: 0 placed (or already placed with the same parameters), 2 refused locally (nothing sent), 5 the client id holds a different order, 7 unknown outcome (re-run the same command), 9 refused by the exchange.",
   args: {
     slug: { description: 'market slug (a child market for NegRisk groups)' },
     side: { description: 'buy or sell', choices: ['buy', 'sell', 'BUY', 'SELL'] },
     outcome: { description: 'yes or no', choices: ['yes', 'no', 'YES', 'NO'] },
   },
   options: {
-    type: { type: 'string', value: 'type', description: 'gtc (rests), fok (all or nothing by amount), fak (fill what it can)', choices: TYPES, default: 'gtc' },
+    type: {
+      type: 'string',
+      value: 'type',
+      description: 'gtc (rests), fok (all or nothing by amount), fak (fill what it can)',
+      choices: TYPES,
+      default: 'gtc',
+    },
     price: { type: 'string', value: 'p', description: 'limit price, 0.001 to 1 on a 0.001 tick (GTC, FAK)' },
     size: { type: 'string', value: 'shares', description: 'shares, up to 3 decimals (GTC, FAK)' },
     amount: { type: 'string', value: 'n', description: 'FOK: USDC to spend (BUY) or shares to sell (SELL)' },
     postOnly: { type: 'boolean', description: 'GTC only: refuse if it would match immediately' },
-    stp: { type: 'string', value: 'policy', description: 'if it would match your own resting order: cancel_maker (the exchange default: cancel that order and go on), cancel_taker (stop this order there), cancel_both', choices: ['cancel_maker', 'cancel_taker', 'cancel_both'] },
+    stp: {
+      type: 'string',
+      value: 'policy',
+      description:
+        'if it would match your own resting order: cancel_maker (the exchange default: cancel that order and go on), cancel_taker (stop this order there), cancel_both',
+      choices: ['cancel_maker', 'cancel_taker', 'cancel_both'],
+    },
     clientId: { type: 'string', value: 'id', description: 'your idempotency key (≤128 chars); generated when absent' },
     onBehalfOf: { type: 'positiveInt', value: 'profileId', description: 'trade for a partner sub-account' },
     delegated: { type: 'boolean', description: 'unsigned order; the server signs for the sub-account (needs --on-behalf-of)' },
     dryRun: { type: 'boolean', description: 'print the exact signed request body and send nothing' },
     file: { type: 'string', value: 'file', description: 'NDJSON batch file, or - for stdin' },
-    batchId: { type: 'string', value: 'id', description: 'with --file: namespace for generated client ids (a new id places the same lines again as new orders)' },
+    batchId: {
+      type: 'string',
+      value: 'id',
+      description: 'with --file: namespace for generated client ids (a new id places the same lines again as new orders)',
+    },
   },
   examples: [
     'pm order place btc-100k-2026 buy yes --price 0.42 --size 10',
@@ -106,7 +127,11 @@ export default defineCommand({
       await confirmPlace(ctx, deps.sandbox, `Place ${describe(signed.summary)}?`);
     }
     ctx.out.info(`placing ${parsed.side} ${parsed.outcome} on ${parsed.slug} (client id ${parsed.clientOrderId})`);
-    const { placed, summary } = await placeParsed(deps, parsed, { journal: deps.journal, signal: ctx.signal, onNote: (n) => ctx.out.info(n) });
+    const { placed, summary } = await placeParsed(deps, parsed, {
+      journal: deps.journal,
+      signal: ctx.signal,
+      onNote: (n) => ctx.out.info(n),
+    });
     ctx.out.data(placedJson(placed, summary), () => placedText(ctx.out, placed, summary));
     return 0;
   },
@@ -115,7 +140,13 @@ export default defineCommand({
 function lineJson(r: LineResult): Record<string, unknown> {
   if ('dryRun' in r) return { line: r.line, dryRun: true, body: r.body };
   if (r.ok) return { line: r.line, ok: true, ...(r.skipped ? { skipped: true } : {}), ...placedJson(r.placed, r.summary) };
-  return { line: r.line, ok: false, ...(r.clientOrderId ? { clientOrderId: r.clientOrderId } : {}), sent: r.sent, error: { code: r.error.code, message: r.error.shortMessage, ...(r.error.status !== undefined ? { status: r.error.status } : {}) } };
+  return {
+    line: r.line,
+    ok: false,
+    ...(r.clientOrderId ? { clientOrderId: r.clientOrderId } : {}),
+    sent: r.sent,
+    error: { code: r.error.code, message: r.error.shortMessage, ...(r.error.status !== undefined ? { status: r.error.status } : {}) },
+  };
 }
 
 /** "1-4, 7, 9-12" */
@@ -130,7 +161,11 @@ function ranges(ns: number[]): string {
   return out.join(', ');
 }
 
-async function placeBatch(ctx: Context, file: string, o: { dryRun: boolean; batchId: string | undefined; onBehalfOf: number | undefined }): Promise<number> {
+async function placeBatch(
+  ctx: Context,
+  file: string,
+  o: { dryRun: boolean; batchId: string | undefined; onBehalfOf: number | undefined },
+): Promise<number> {
   const text = await readBatch(ctx, file);
   const lines = parseBatch(text, { batchId: o.batchId });
   if (lines.length === 0) throw new UsageError(`no orders in ${file === '-' ? 'stdin' : file}`);
@@ -138,17 +173,31 @@ async function placeBatch(ctx: Context, file: string, o: { dryRun: boolean; batc
   // Locally invalid lines are reported (once) before anything is sent.
   for (const l of invalid) {
     if (ctx.out.format === 'table') ctx.io.stderr.write(`line ${l.line}: ${l.error?.shortMessage ?? 'invalid'}\n`);
-    else ctx.out.record({ line: l.line, ok: false, sent: 'no', error: { code: l.error?.code ?? 'VALIDATION', message: l.error?.shortMessage ?? 'invalid' } });
+    else
+      ctx.out.record({
+        line: l.line,
+        ok: false,
+        sent: 'no',
+        error: { code: l.error?.code ?? 'VALIDATION', message: l.error?.shortMessage ?? 'invalid' },
+      });
   }
   if (invalid.length === lines.length) throw new UsageError(`every line of the batch is invalid (${invalid.length}); nothing was sent`);
   const deps = await tradingDeps(ctx, { actingAs: o.onBehalfOf });
-  if (o.onBehalfOf !== undefined) for (const l of lines) if (l.parsed && l.parsed.onBehalfOf === undefined) l.parsed.onBehalfOf = o.onBehalfOf;
-  if (!o.dryRun) await confirmPlace(ctx, deps.sandbox, `Place ${lines.length - invalid.length} orders from ${file === '-' ? 'stdin' : file}?`);
+  if (o.onBehalfOf !== undefined)
+    for (const l of lines) if (l.parsed && l.parsed.onBehalfOf === undefined) l.parsed.onBehalfOf = o.onBehalfOf;
+  if (!o.dryRun)
+    await confirmPlace(ctx, deps.sandbox, `Place ${lines.length - invalid.length} orders from ${file === '-' ? 'stdin' : file}?`);
   const started = Date.now();
   // Live progress on a TTY (stderr): placed / failed / remaining, rate, ETA.
   const total = lines.length - invalid.length;
   const counts = { placed: 0, failed: 0, remaining: total, rate: '0.0' };
-  const bar = o.dryRun ? null : ctx.out.progress(total, 'placing {bar} {value}/{total} | {placed} placed, {failed} failed, {remaining} left | {rate}/s | ETA {eta_formatted}', counts);
+  const bar = o.dryRun
+    ? null
+    : ctx.out.progress(
+        total,
+        'placing {bar} {value}/{total} | {placed} placed, {failed} failed, {remaining} left | {rate}/s | ETA {eta_formatted}',
+        counts,
+      );
   let results: LineResult[];
   try {
     results = await runBatch(deps, lines, {
@@ -168,24 +217,61 @@ async function placeBatch(ctx: Context, file: string, o: { dryRun: boolean; batc
     bar?.stop();
   }
   if (o.dryRun) return 0;
-  const all = [...results, ...invalid.map((l) => ({ line: l.line, ok: false as const, error: l.error as NonNullable<typeof l.error>, clientOrderId: undefined, sent: 'no' as const }))].sort((a, b) => a.line - b.line);
+  const all = [
+    ...results,
+    ...invalid.map((l) => ({
+      line: l.line,
+      ok: false as const,
+      error: l.error as NonNullable<typeof l.error>,
+      clientOrderId: undefined,
+      sent: 'no' as const,
+    })),
+  ].sort((a, b) => a.line - b.line);
   const placed = all.filter((r) => r.ok);
   const skipped = results.filter((r) => r.ok && 'skipped' in r && r.skipped);
   const failed = all.filter((r): r is Extract<LineResult, { ok: false }> => !r.ok);
   if (ctx.out.format === 'table') {
     ctx.out.table(
-      [{ header: 'LINE', align: 'right' }, { header: 'RESULT' }, { header: 'ORDER ID' }, { header: 'CLIENT ID' }, { header: 'STATUS' }, { header: 'FILLED', align: 'right' }],
-      all.filter((r) => !invalid.some((l) => l.line === r.line)).map((r) =>
-        r.ok && 'placed' in r
-          ? [String(r.line), r.skipped ? 'already placed (skipped)' : 'placed', r.placed.orderId, r.placed.clientOrderId, r.placed.settlementStatus, r.skipped ? '-' : formatUnits(r.placed.totals.contractsNet)]
-          : !r.ok
-            ? [String(r.line), r.sent === 'no' ? 'NOT SENT' : r.sent === 'unknown' ? 'UNKNOWN' : 'FAILED', '-', r.clientOrderId ?? '-', r.error.shortMessage, '-']
-            : [String(r.line), '', '', '', '', ''],
-      ),
+      [
+        { header: 'LINE', align: 'right' },
+        { header: 'RESULT' },
+        { header: 'ORDER ID' },
+        { header: 'CLIENT ID' },
+        { header: 'STATUS' },
+        { header: 'FILLED', align: 'right' },
+      ],
+      all
+        .filter((r) => !invalid.some((l) => l.line === r.line))
+        .map((r) =>
+          r.ok && 'placed' in r
+            ? [
+                String(r.line),
+                r.skipped ? 'already placed (skipped)' : 'placed',
+                r.placed.orderId,
+                r.placed.clientOrderId,
+                r.placed.settlementStatus,
+                r.skipped ? '-' : formatUnits(r.placed.totals.contractsNet),
+              ]
+            : !r.ok
+              ? [
+                  String(r.line),
+                  r.sent === 'no' ? 'NOT SENT' : r.sent === 'unknown' ? 'UNKNOWN' : 'FAILED',
+                  '-',
+                  r.clientOrderId ?? '-',
+                  r.error.shortMessage,
+                  '-',
+                ]
+              : [String(r.line), '', '', '', '', ''],
+        ),
     );
   }
-  if (skipped.length > 0) ctx.out.info(`${skipped.length} line${skipped.length > 1 ? 's were' : ' was'} already placed by an earlier run (journal) and skipped; to place them again as new orders, pass a new --batch-id.`);
-  ctx.out.info(`${placed.length - skipped.length} placed, ${skipped.length} skipped, ${failed.length} failed, in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (skipped.length > 0)
+    ctx.out.info(
+      `${skipped.length} line${skipped.length > 1 ? 's were' : ' was'} already placed by an earlier run (journal) and skipped; to place them again as new orders, pass a new --batch-id.`,
+    );
+  ctx.out.info(
+    `${placed.length - skipped.length} placed, ${skipped.length} skipped, ${failed.length} failed, in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   const notSent = failed.filter((f) => f.sent === 'no' && f.error instanceof InterruptedError);
   if (ctx.signal?.aborted) {
     const unknown = failed.filter((f) => f.sent === 'unknown');
@@ -194,7 +280,10 @@ async function placeBatch(ctx: Context, file: string, o: { dryRun: boolean; batc
       `not sent: ${notSent.length ? `line${notSent.length > 1 ? 's' : ''} ${ranges(notSent.map((r) => r.line))}` : 'none'}`,
       ...(unknown.length ? [`unknown: lines ${ranges(unknown.map((r) => r.line))}`] : []),
     ].join('\n');
-    throw new InterruptedError(`interrupted: ${placed.length} of ${all.length} lines placed, ${notSent.length} not sent`, { details, hint: 'Run the same command again: it skips the placed lines and places the rest.' });
+    throw new InterruptedError(`interrupted: ${placed.length} of ${all.length} lines placed, ${notSent.length} not sent`, {
+      details,
+      hint: 'Run the same command again: it skips the placed lines and places the rest.',
+    });
   }
   if (failed.length > 0) {
     throw new PartialFailureError(`${failed.length} of ${all.length} orders failed`, {
@@ -204,4 +293,3 @@ async function placeBatch(ctx: Context, file: string, o: { dryRun: boolean; batc
   }
   return 0;
 }
-

@@ -44,14 +44,21 @@ export function placedJson(p: Placed, _s: OrderSummary | null): Record<string, u
 /** The human block for one placed order. */
 export function placedText(out: Output, p: Placed, _s: OrderSummary | null): void {
   const v = p.order;
-  const s = v.side !== null && v.type !== null ? { side: v.side, outcome: v.outcome ?? '?', type: v.type, size: v.size, price: v.price, amount: v.amount } : null;
+  const s =
+    v.side !== null && v.type !== null
+      ? { side: v.side, outcome: v.outcome ?? '?', type: v.type, size: v.size, price: v.price, amount: v.amount }
+      : null;
   const t = p.totals;
   const pairs: [string, string][] = [
     ['order id', p.orderId],
     ['client id', p.clientOrderId],
     ['market', p.marketSlug],
   ];
-  if (s) pairs.push(['order', `${s.type} ${s.side} ${s.outcome} ${s.size !== null ? `${s.size} @ ${s.price ?? ''}` : `${s.amount ?? ''} ${s.side === 'BUY' ? 'USDC' : 'shares'}`}`]);
+  if (s)
+    pairs.push([
+      'order',
+      `${s.type} ${s.side} ${s.outcome} ${s.size !== null ? `${s.size} @ ${s.price ?? ''}` : `${s.amount ?? ''} ${s.side === 'BUY' ? 'USDC' : 'shares'}`}`,
+    ]);
   const immediate = s !== null && s.type !== 'GTC';
   const stp = p.reason === 'STP_TAKER_REJECTED';
   const state = stp
@@ -69,7 +76,10 @@ export function placedText(out: Output, p: Placed, _s: OrderSummary | null): voi
           : 'resting on the book';
   pairs.push(['status', `${state}, settlement ${p.settlementStatus}`]);
   if (t.contractsGross > 0n) {
-    pairs.push(['filled', `${formatUnits(t.contractsNet)} shares at avg ${formatUnits((t.usdGross * 1_000_000n) / t.contractsGross)} ($${formatUnits(t.usdGross, 6, 2)})`]);
+    pairs.push([
+      'filled',
+      `${formatUnits(t.contractsNet)} shares at avg ${formatUnits((t.usdGross * 1_000_000n) / t.contractsGross)} ($${formatUnits(t.usdGross, 6, 2)})`,
+    ]);
     pairs.push(['fees', `$${formatUnits(t.usdFee, 6, 2)}`]);
   }
   out.keyValue(pairs);

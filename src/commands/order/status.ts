@@ -13,7 +13,11 @@ export default defineCommand({
     clientId: { type: 'list', value: 'ids', description: 'look up by client order ids' },
     onBehalfOf: { type: 'positiveInt', value: 'profileId', description: 'orders of a partner sub-account' },
   },
-  examples: ['pm order status 7d0c…', 'pm order status --client-id bot-42', "pm --json order status --client-id bot-42 | jq '.[0].settlementStatus'"],
+  examples: [
+    'pm order status 7d0c…',
+    'pm order status --client-id bot-42',
+    "pm --json order status --client-id bot-42 | jq '.[0].settlementStatus'",
+  ],
   run: async (ctx, { args, opts }) => {
     const rest = args.ids;
     const clientIds = opts.clientId;
@@ -22,26 +26,55 @@ export default defineCommand({
     const api = await tradingApi(ctx, { actingAs: opts.onBehalfOf ?? ctx.profile().onBehalfOf });
     const results = await orderStatus(api, { ids: rest, clientIds });
     const rows = results.map((r) => {
-      if (r.status !== 'found' || !r.data) return { found: false, status: r.status, orderId: r.orderId, clientOrderId: r.clientOrderId, error: r.error };
+      if (r.status !== 'found' || !r.data)
+        return { found: false, status: r.status, orderId: r.orderId, clientOrderId: r.clientOrderId, error: r.error };
       const order = (r.data['order'] ?? {}) as Record<string, unknown>;
       const market = (order['market'] ?? {}) as Record<string, unknown>;
       const slug = typeof market['slug'] === 'string' ? market['slug'] : '';
-      return { found: true, ...placedJson(parsePlaced(r.data, r.clientOrderId ?? '', slug, false, 0), null), status: typeof order['status'] === 'string' ? order['status'] : null };
+      return {
+        found: true,
+        ...placedJson(parsePlaced(r.data, r.clientOrderId ?? '', slug, false, 0), null),
+        status: typeof order['status'] === 'string' ? order['status'] : null,
+      };
     });
     ctx.out.data(rows, () =>
       ctx.out.table(
-        [{ header: 'ORDER ID' }, { header: 'CLIENT ID' }, { header: 'MARKET' }, { header: 'STATE' }, { header: 'SETTLEMENT' }, { header: 'FILLED', align: 'right' }],
+        [
+          { header: 'ORDER ID' },
+          { header: 'CLIENT ID' },
+          { header: 'MARKET' },
+          { header: 'STATE' },
+          { header: 'SETTLEMENT' },
+          { header: 'FILLED', align: 'right' },
+        ],
         rows.map((r) => {
           const x = r as Record<string, unknown>;
           const filled = (x['filled'] ?? {}) as { shares?: string };
           return r.found
-            ? [String(x['orderId'] ?? ''), String(x['clientOrderId'] ?? ''), String(x['market'] ?? ''), String(x['status'] ?? '-'), String(x['settlementStatus'] ?? ''), filled.shares ?? '0']
-            : [String(x['orderId'] ?? '-'), String(x['clientOrderId'] ?? '-'), '-', String(x['status'] ?? 'not_found'), String(x['error'] ?? ''), '-'];
+            ? [
+                String(x['orderId'] ?? ''),
+                String(x['clientOrderId'] ?? ''),
+                String(x['market'] ?? ''),
+                String(x['status'] ?? '-'),
+                String(x['settlementStatus'] ?? ''),
+                filled.shares ?? '0',
+              ]
+            : [
+                String(x['orderId'] ?? '-'),
+                String(x['clientOrderId'] ?? '-'),
+                '-',
+                String(x['status'] ?? 'not_found'),
+                String(x['error'] ?? ''),
+                '-',
+              ];
         }),
       ),
     );
     const missing = rows.filter((r) => !r.found).length;
-    if (missing === rows.length) throw new NotFoundError(rows.length === 1 ? 'no such order' : `none of the ${rows.length} orders was found`, { hint: 'Check the id (or --client-id); with a partner token, add --on-behalf-of <profileId> for a sub-account.' });
+    if (missing === rows.length)
+      throw new NotFoundError(rows.length === 1 ? 'no such order' : `none of the ${rows.length} orders was found`, {
+        hint: 'Check the id (or --client-id); with a partner token, add --on-behalf-of <profileId> for a sub-account.',
+      });
     if (missing) throw new PartialFailureError(`${missing} of ${rows.length} orders not found`);
     return 0;
   },

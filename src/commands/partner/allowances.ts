@@ -14,7 +14,11 @@ export default defineCommand({
     wait: { type: 'boolean', description: 'keep going until every target is confirmed' },
     waitTimeout: { type: 'string', value: 'duration', description: 'give up after this long (e.g. 120s, 2m)', default: '120s' },
   },
-  examples: ['pm partner allowances 2001', 'pm partner allowances 2001 --retry --wait', 'pm --json partner allowances 2001 --retry --wait --wait-timeout 3m | jq .ready'],
+  examples: [
+    'pm partner allowances 2001',
+    'pm partner allowances 2001 --retry --wait',
+    'pm --json partner allowances 2001 --retry --wait --wait-timeout 3m | jq .ready',
+  ],
   run: async (ctx, { args, opts }) => {
     const profileId = parseProfileId(args.profileId);
     const timeoutMs = parseDuration(opts.waitTimeout ?? '120s', '--wait-timeout');

@@ -14,17 +14,26 @@ export async function partnerApi(ctx: Context): Promise<ApiClient> {
 
 /** Refuses flag combinations that cannot work, before any request. */
 export function checkModeFlags(serverWallet: boolean, wallet: string | undefined): void {
-  if (serverWallet && wallet !== undefined) throw new UsageError('--wallet names the key of an EOA sub-account; a --server-wallet sub-account has no local key', { hint: 'Drop one of --server-wallet and --wallet.' });
+  if (serverWallet && wallet !== undefined)
+    throw new UsageError('--wallet names the key of an EOA sub-account; a --server-wallet sub-account has no local key', {
+      hint: 'Drop one of --server-wallet and --wallet.',
+    });
 }
 
 /**
  * The EOA child's signer: the keystore wallet `wallet`, or a new key stored in the keystore as
  * child-<address prefix> (encrypted with the keystore passphrase) before anything is sent.
  */
-export async function childSigner(ctx: Context, wallet: string | undefined): Promise<{ signer: MessageSigner; wallet: string; created: boolean }> {
+export async function childSigner(
+  ctx: Context,
+  wallet: string | undefined,
+): Promise<{ signer: MessageSigner; wallet: string; created: boolean }> {
   const ks = await ctx.keystore();
   if (wallet !== undefined) {
-    if (!ks.hasWallet(wallet)) throw new NotFoundError(`no keystore wallet named ${wallet}`, { hint: 'See pm wallet list, or leave out --wallet to generate a new key.' });
+    if (!ks.hasWallet(wallet))
+      throw new NotFoundError(`no keystore wallet named ${wallet}`, {
+        hint: 'See pm wallet list, or leave out --wallet to generate a new key.',
+      });
     const account = await ks.openWallet(wallet, await ctx.passphrase());
     return { signer: account, wallet, created: false };
   }
@@ -48,17 +57,33 @@ export async function dropChildKey(ctx: Context, wallet: string): Promise<void> 
 
 const summaryText = (a: Allowances): string => {
   const s = a.summary;
-  const extra = [s.submitted ? `${s.submitted} submitted` : '', s.missing ? `${s.missing} missing` : '', s.failed ? `${s.failed} failed` : ''].filter(Boolean).join(', ');
+  const extra = [
+    s.submitted ? `${s.submitted} submitted` : '',
+    s.missing ? `${s.missing} missing` : '',
+    s.failed ? `${s.failed} failed` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
   return `allowances ${s.confirmed}/${s.total} confirmed${extra ? ` (${extra})` : ''}`;
 };
 
 /** Waits for a child's allowances with live progress on stderr. */
-export async function waitWithProgress(ctx: Context, api: ApiClient, profileId: number, o: { retry: boolean; timeoutMs: number }): Promise<Allowances> {
+export async function waitWithProgress(
+  ctx: Context,
+  api: ApiClient,
+  profileId: number,
+  o: { retry: boolean; timeoutMs: number },
+): Promise<Allowances> {
   const tty = ctx.io.stderr.isTTY === true && process.stderr.isTTY === true && !ctx.flags.quiet;
   let spinner: { text: string; succeed(t?: string): unknown; fail(t?: string): unknown; stop(): unknown } | null = null;
   if (tty) {
     const { default: ora } = await import('ora');
-    spinner = ora({ text: `checking the allowances of profile ${profileId}`, stream: process.stderr, discardStdin: false, isEnabled: true }).start();
+    spinner = ora({
+      text: `checking the allowances of profile ${profileId}`,
+      stream: process.stderr,
+      discardStdin: false,
+      isEnabled: true,
+    }).start();
   }
   let last = '';
   const say = (text: string): void => {
@@ -94,6 +119,12 @@ export function renderAllowances(ctx: Context, a: Allowances): void {
   ctx.out.line();
   ctx.out.table(
     [{ header: 'TARGET' }, { header: 'TYPE' }, { header: 'FOR' }, { header: 'STATUS' }, { header: 'DETAIL' }],
-    a.targets.map((t) => [t.label, t.type, t.requiredFor, t.status, t.errorCode ? `${t.errorCode}${t.retryable ? ' (retryable)' : ''}` : (t.txHash ?? t.transactionId ?? '')]),
+    a.targets.map((t) => [
+      t.label,
+      t.type,
+      t.requiredFor,
+      t.status,
+      t.errorCode ? `${t.errorCode}${t.retryable ? ' (retryable)' : ''}` : (t.txHash ?? t.transactionId ?? ''),
+    ]),
   );
 }

@@ -12,7 +12,11 @@ export default defineCommand({
     name: { type: 'string', value: 'displayName', description: 'display name (at most 44 characters; default: the address)' },
     wallet: { type: 'string', value: 'name', description: 'EOA mode: sign with this keystore wallet instead of a new key' },
   },
-  examples: ['pm partner create --server-wallet --name alice-shop', 'pm partner create --name bob', 'pm --json partner create --server-wallet | jq .profileId'],
+  examples: [
+    'pm partner create --server-wallet --name alice-shop',
+    'pm partner create --name bob',
+    'pm --json partner create --server-wallet | jq .profileId',
+  ],
   run: async (ctx, { opts }) => {
     const serverWallet = opts.serverWallet;
     const wallet = opts.wallet;
@@ -28,7 +32,13 @@ export default defineCommand({
       if (child?.created) await dropChildKey(ctx, child.wallet);
       throw e;
     }
-    const out = { profileId: created.profileId, account: created.account, mode: serverWallet ? 'server-wallet' : 'eoa', displayName: name ?? created.account, ...(child ? { wallet: child.wallet } : {}) };
+    const out = {
+      profileId: created.profileId,
+      account: created.account,
+      mode: serverWallet ? 'server-wallet' : 'eoa',
+      displayName: name ?? created.account,
+      ...(child ? { wallet: child.wallet } : {}),
+    };
     ctx.out.data(out, () => {
       ctx.out.keyValue([
         ['profile id', String(out.profileId)],
@@ -37,7 +47,11 @@ export default defineCommand({
         ['name', out.displayName],
         ...(child ? ([['wallet', `${child.wallet} (keystore)`]] as [string, string][]) : []),
       ]);
-      ctx.out.info(serverWallet ? `Next: pm partner allowances ${out.profileId} --retry --wait, then pm order place … --on-behalf-of ${out.profileId} --delegated` : `Next: pm order place … --on-behalf-of ${out.profileId} (signed by ${child?.wallet ?? 'the child wallet'})`);
+      ctx.out.info(
+        serverWallet
+          ? `Next: pm partner allowances ${out.profileId} --retry --wait, then pm order place … --on-behalf-of ${out.profileId} --delegated`
+          : `Next: pm order place … --on-behalf-of ${out.profileId} (signed by ${child?.wallet ?? 'the child wallet'})`,
+      );
     });
     return 0;
   },

@@ -16,7 +16,8 @@ export default defineCommand({
   examples: ['pm partner list', 'pm partner list --all', "pm --json partner list --all | jq -r '.[].profileId'"],
   run: async (ctx, { opts }) => {
     const account = opts.account;
-    if (account !== undefined && !/^0x[0-9a-fA-F]{40}$/.test(account)) throw new ValidationError(`--account must be an address (0x + 40 hex), got "${account}"`);
+    if (account !== undefined && !/^0x[0-9a-fA-F]{40}$/.test(account))
+      throw new ValidationError(`--account must be an address (0x + 40 hex), got "${account}"`);
     const limit = Math.min(opts.limit ?? 25, 25);
     let page = opts.page ?? 1;
     const all = opts.all;
@@ -37,7 +38,12 @@ export default defineCommand({
       }
       ctx.out.table(
         [{ header: 'PROFILE ID', align: 'right' }, { header: 'ADDRESS' }, { header: 'NAME' }, { header: 'MODE' }],
-        items.map((i) => [String(i.profileId), i.account, i.displayName, i.serverWallet === undefined ? '-' : i.serverWallet ? 'server wallet' : 'eoa']),
+        items.map((i) => [
+          String(i.profileId),
+          i.account,
+          i.displayName,
+          i.serverWallet === undefined ? '-' : i.serverWallet ? 'server wallet' : 'eoa',
+        ]),
       );
       if (more) ctx.out.info(`more on page ${page + 1} (or pass --all)`);
     });

@@ -23,7 +23,11 @@ export function fit(values: readonly number[], width: number): number[] {
  * The chart for a terminal `columns` wide: an asciichart line chart (height rows) when at least
  * 50 columns are free, else a sparkline. `label` formats the y axis.
  */
-export async function drawChart(values: readonly number[], columns: number | undefined, o: { height?: number; label?: (v: number) => string } = {}): Promise<string> {
+export async function drawChart(
+  values: readonly number[],
+  columns: number | undefined,
+  o: { height?: number; label?: (v: number) => string } = {},
+): Promise<string> {
   const cols = columns ?? 80;
   if (cols < 50) return sparkline(fit(values, Math.max(8, cols - 2)));
   const { default: asciichart } = await import('asciichart');

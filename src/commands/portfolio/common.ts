@@ -6,7 +6,11 @@ import { formatUnits } from '../../core/money.js';
 import { tradingApi } from '../order/deps.js';
 
 /** --on-behalf-of, as every portfolio and money command takes it. */
-export const ON_BEHALF = { type: 'positiveInt', value: 'profileId', description: 'a partner sub-account instead of your own profile' } as const;
+export const ON_BEHALF = {
+  type: 'positiveInt',
+  value: 'profileId',
+  description: 'a partner sub-account instead of your own profile',
+} as const;
 
 /** The portfolio client: the caller's own profile, or --on-behalf-of (or the profile's default). */
 export async function portfolioApi(ctx: Context, opts: { onBehalfOf?: number | undefined }): Promise<ApiClient> {

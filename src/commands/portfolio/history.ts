@@ -22,7 +22,10 @@ export default defineCommand({
     let since: number | undefined;
     if (sinceRaw !== undefined) {
       since = Date.parse(sinceRaw);
-      if (!Number.isFinite(since)) throw new UsageError(`--since "${sinceRaw}" is not a date`, { hint: 'use ISO 8601, e.g. --since 2026-01-31 or --since 2026-01-31T12:00:00Z' });
+      if (!Number.isFinite(since))
+        throw new UsageError(`--since "${sinceRaw}" is not a date`, {
+          hint: 'use ISO 8601, e.g. --since 2026-01-31 or --since 2026-01-31T12:00:00Z',
+        });
     }
     const api = await portfolioApi(ctx, opts);
     // --all follows every cursor in pages of 100; otherwise one page of --limit entries.
@@ -36,10 +39,12 @@ export default defineCommand({
     // With --all on a terminal, a live count once it takes more than a moment (no total is known:
     // the history is cursor-paged).
     let bar = null as Progress | null; // set by the timer below
-    const timer = all ? setTimeout(() => {
-      bar = ctx.out.progress(0, 'history {value} entries | {pages} pages', { pages: 0 });
-      bar?.update(list.length, { pages: Math.ceil(list.length / 100) });
-    }, 700) : undefined;
+    const timer = all
+      ? setTimeout(() => {
+          bar = ctx.out.progress(0, 'history {value} entries | {pages} pages', { pages: 0 });
+          bar?.update(list.length, { pages: Math.ceil(list.length / 100) });
+        }, 700)
+      : undefined;
     timer?.unref();
     try {
       for await (const e of entries) {
@@ -53,12 +58,26 @@ export default defineCommand({
     ctx.out.data(list, () => {
       if (list.length === 0) return ctx.out.info('(no history)');
       ctx.out.table(
-        [{ header: 'TIME' }, { header: 'WHAT' }, { header: 'MARKET' }, { header: 'OUTCOME' }, { header: 'SHARES', align: 'right' }, { header: 'USDC', align: 'right' }],
+        [
+          { header: 'TIME' },
+          { header: 'WHAT' },
+          { header: 'MARKET' },
+          { header: 'OUTCOME' },
+          { header: 'SHARES', align: 'right' },
+          { header: 'USDC', align: 'right' },
+        ],
         list.map((e) => {
           const m = (e['market'] ?? {}) as Record<string, unknown>;
           const ts = typeof e['blockTimestamp'] === 'number' ? new Date(e['blockTimestamp'] * 1000).toISOString() : '';
           const shares = e['outcomeTokenAmount'] === undefined ? '' : formatUnits(rawFromWire(e['outcomeTokenAmount']));
-          return [ts, String(e['strategy'] ?? ''), String(m['slug'] ?? ''), e['outcomeIndex'] === undefined ? '' : e['outcomeIndex'] === 0 ? 'YES' : 'NO', shares, formatUnits(rawFromWire(e['collateralAmount']))];
+          return [
+            ts,
+            String(e['strategy'] ?? ''),
+            String(m['slug'] ?? ''),
+            e['outcomeIndex'] === undefined ? '' : e['outcomeIndex'] === 0 ? 'YES' : 'NO',
+            shares,
+            formatUnits(rawFromWire(e['collateralAmount'])),
+          ];
         }),
       );
     });

@@ -41,14 +41,19 @@ export default defineCommand({
   path: ['portfolio', 'positions'],
   summary: 'Positions: shares, average price, cost, value, unrealised and realised PnL, open orders, locked collateral',
   description:
-    'One row per market and outcome, with a totals line. Numbers come from the exchange\'s positions (average cost basis): cost is what the shares still held cost (fees included), value is shares × the last price (1 or 0 once resolved), unrealised = value − cost, realised is booked by sales and redemptions. --json prints {positions: [...], totals}, every amount also as a *Raw integer string.',
+    "One row per market and outcome, with a totals line. Numbers come from the exchange's positions (average cost basis): cost is what the shares still held cost (fees included), value is shares × the last price (1 or 0 once resolved), unrealised = value − cost, realised is booked by sales and redemptions. --json prints {positions: [...], totals}, every amount also as a *Raw integer string.",
   options: {
     market: { type: 'string', value: 'slug', description: 'only this market (or NegRisk group)' },
     resolved: { type: 'boolean', description: 'only resolved markets' },
     redeemable: { type: 'boolean', description: 'only positions that can be redeemed now' },
     onBehalfOf: ON_BEHALF,
   },
-  examples: ['pm portfolio positions', 'pm positions --market btc-100k-2026', "pm --json portfolio positions | jq '.totals'", 'pm portfolio positions --redeemable'],
+  examples: [
+    'pm portfolio positions',
+    'pm positions --market btc-100k-2026',
+    "pm --json portfolio positions | jq '.totals'",
+    'pm portfolio positions --redeemable',
+  ],
   run: async (ctx, { opts }) => {
     const api = await portfolioApi(ctx, opts);
     const market = opts.market;
@@ -58,22 +63,87 @@ export default defineCommand({
     if (opts.resolved) rows = rows.filter((r) => r.resolved);
     if (opts.redeemable) rows = rows.filter((r) => r.redeemable);
     const sum = (f: (r: PositionRow) => bigint): bigint => rows.reduce((a, r) => a + f(r), 0n);
-    const totals = { cost: sum((r) => r.cost), value: sum((r) => r.value), unrealisedPnl: sum((r) => r.unrealisedPnl), realisedPnl: sum((r) => r.realisedPnl), lockedCollateral: sum((r) => r.lockedCollateral) };
+    const totals = {
+      cost: sum((r) => r.cost),
+      value: sum((r) => r.value),
+      unrealisedPnl: sum((r) => r.unrealisedPnl),
+      realisedPnl: sum((r) => r.realisedPnl),
+      lockedCollateral: sum((r) => r.lockedCollateral),
+    };
     const json = {
       positions: rows.map(positionJson),
-      totals: Object.fromEntries(Object.entries(totals).flatMap(([k, v]) => [[k, formatUnits(v)], [`${k}Raw`, v.toString()]])),
+      totals: Object.fromEntries(
+        Object.entries(totals).flatMap(([k, v]) => [
+          [k, formatUnits(v)],
+          [`${k}Raw`, v.toString()],
+        ]),
+      ),
     };
-    ctx.out.data(json, () => {
-      if (rows.length === 0) return ctx.out.info('(no positions)');
-      const pnl = (v: bigint): string => (v > 0n ? ctx.out.c.green(`+${usd(v)}`) : v < 0n ? ctx.out.c.red(usd(v)) : usd(v));
-      const state = (r: PositionRow): string => (r.redeemable ? 'redeemable' : r.payoutPending ? 'resolved (payout pending)' : r.resolved ? (r.won ? (r.shares === 0n ? 'redeemed' : 'won') : 'lost') : 'open');
-      ctx.out.table(
-        [{ header: 'MARKET' }, { header: 'OUTCOME' }, { header: 'SHARES', align: 'right' }, { header: 'AVG', align: 'right' }, { header: 'COST', align: 'right' }, { header: 'PRICE', align: 'right' }, { header: 'VALUE', align: 'right' }, { header: 'UNREALISED', align: 'right' }, { header: 'REALISED', align: 'right' }, { header: 'ORDERS', align: 'right' }, { header: 'LOCKED', align: 'right' }, { header: 'STATE' }],
-        [
-          ...rows.map((r) => [r.market, r.outcome, formatUnits(r.shares), formatUnits(r.avgPrice), usd(r.cost), formatUnits(r.price), usd(r.value), pnl(r.unrealisedPnl), pnl(r.realisedPnl), String(r.openOrders), usd(r.lockedCollateral), state(r)]),
-          ['TOTAL', '', '', '', usd(totals.cost), '', usd(totals.value), pnl(totals.unrealisedPnl), pnl(totals.realisedPnl), '', usd(totals.lockedCollateral), ''],
-        ],
-      );
-    }, { records: json.positions });
+    ctx.out.data(
+      json,
+      () => {
+        if (rows.length === 0) return ctx.out.info('(no positions)');
+        const pnl = (v: bigint): string => (v > 0n ? ctx.out.c.green(`+${usd(v)}`) : v < 0n ? ctx.out.c.red(usd(v)) : usd(v));
+        const state = (r: PositionRow): string =>
+          r.redeemable
+            ? 'redeemable'
+            : r.payoutPending
+              ? 'resolved (payout pending)'
+              : r.resolved
+                ? r.won
+                  ? r.shares === 0n
+                    ? 'redeemed'
+                    : 'won'
+                  : 'lost'
+                : 'open';
+        ctx.out.table(
+          [
+            { header: 'MARKET' },
+            { header: 'OUTCOME' },
+            { header: 'SHARES', align: 'right' },
+            { header: 'AVG', align: 'right' },
+            { header: 'COST', align: 'right' },
+            { header: 'PRICE', align: 'right' },
+            { header: 'VALUE', align: 'right' },
+            { header: 'UNREALISED', align: 'right' },
+            { header: 'REALISED', align: 'right' },
+            { header: 'ORDERS', align: 'right' },
+            { header: 'LOCKED', align: 'right' },
+            { header: 'STATE' },
+          ],
+          [
+            ...rows.map((r) => [
+              r.market,
+              r.outcome,
+              formatUnits(r.shares),
+              formatUnits(r.avgPrice),
+              usd(r.cost),
+              formatUnits(r.price),
+              usd(r.value),
+              pnl(r.unrealisedPnl),
+              pnl(r.realisedPnl),
+              String(r.openOrders),
+              usd(r.lockedCollateral),
+              state(r),
+            ]),
+            [
+              'TOTAL',
+              '',
+              '',
+              '',
+              usd(totals.cost),
+              '',
+              usd(totals.value),
+              pnl(totals.unrealisedPnl),
+              pnl(totals.realisedPnl),
+              '',
+              usd(totals.lockedCollateral),
+              '',
+            ],
+          ],
+        );
+      },
+      { records: json.positions },
+    );
   },
 });

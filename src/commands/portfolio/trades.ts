@@ -13,10 +13,28 @@ export default defineCommand({
     ctx.out.data(trades, () => {
       if (trades.length === 0) return ctx.out.info('(no trades)');
       ctx.out.table(
-        [{ header: 'TIME' }, { header: 'MARKET' }, { header: 'SIDE' }, { header: 'OUTCOME' }, { header: 'SHARES', align: 'right' }, { header: 'PRICE', align: 'right' }, { header: 'USDC', align: 'right' }, { header: 'FEE', align: 'right' }],
+        [
+          { header: 'TIME' },
+          { header: 'MARKET' },
+          { header: 'SIDE' },
+          { header: 'OUTCOME' },
+          { header: 'SHARES', align: 'right' },
+          { header: 'PRICE', align: 'right' },
+          { header: 'USDC', align: 'right' },
+          { header: 'FEE', align: 'right' },
+        ],
         trades.map((t) => {
           const m = (t['market'] ?? {}) as Record<string, unknown>;
-          return [String(t['blockTimestamp'] ?? ''), String(m['slug'] ?? ''), String(t['strategy'] ?? ''), t['outcomeIndex'] === 0 ? 'YES' : 'NO', formatUnits(rawFromWire(t['outcomeTokenAmount'])), String(t['outcomeTokenPrice'] ?? ''), formatUnits(rawFromWire(t['collateralAmount'])), formatUnits(rawFromWire(t['fee']))];
+          return [
+            String(t['blockTimestamp'] ?? ''),
+            String(m['slug'] ?? ''),
+            String(t['strategy'] ?? ''),
+            t['outcomeIndex'] === 0 ? 'YES' : 'NO',
+            formatUnits(rawFromWire(t['outcomeTokenAmount'])),
+            String(t['outcomeTokenPrice'] ?? ''),
+            formatUnits(rawFromWire(t['collateralAmount'])),
+            formatUnits(rawFromWire(t['fee'])),
+          ];
         }),
       );
     });

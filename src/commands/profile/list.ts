@@ -20,8 +20,22 @@ export default defineCommand({
     }));
     ctx.out.data(rows, () =>
       ctx.out.table(
-        [{ header: '' }, { header: 'PROFILE' }, { header: 'EXCHANGE' }, { header: 'WALLET' }, { header: 'ADDRESS' }, { header: 'PROFILE ID' }],
-        rows.map((r) => [r.active ? '*' : '', r.name, r.sandbox ? `${r.baseUrl} (sandbox)` : r.baseUrl, r.wallet ?? '-', r.address ?? '-', r.profileId === null ? '-' : String(r.profileId)]),
+        [
+          { header: '' },
+          { header: 'PROFILE' },
+          { header: 'EXCHANGE' },
+          { header: 'WALLET' },
+          { header: 'ADDRESS' },
+          { header: 'PROFILE ID' },
+        ],
+        rows.map((r) => [
+          r.active ? '*' : '',
+          r.name,
+          r.sandbox ? `${r.baseUrl} (sandbox)` : r.baseUrl,
+          r.wallet ?? '-',
+          r.address ?? '-',
+          r.profileId === null ? '-' : String(r.profileId),
+        ]),
       ),
     );
   },

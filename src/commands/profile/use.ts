@@ -11,7 +11,9 @@ export default defineCommand({
     const cfg = structuredClone(ctx.config());
     if (!cfg.profiles[name]) {
       const known = Object.keys(cfg.profiles);
-      throw new NotFoundError(`no profile named "${name}"`, { hint: known.length ? `Known profiles: ${known.join(', ')}` : 'Create one with pm init.' });
+      throw new NotFoundError(`no profile named "${name}"`, {
+        hint: known.length ? `Known profiles: ${known.join(', ')}` : 'Create one with pm init.',
+      });
     }
     cfg.activeProfile = name;
     ctx.saveConfig(cfg);

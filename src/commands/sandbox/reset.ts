@@ -22,12 +22,16 @@ export default defineCommand({
       } finally {
         await api.close();
       }
-      ctx.out.data({ reset: true, running: true, baseUrl: info.baseUrl }, () => ctx.out.info(`reset the running sandbox at ${info.baseUrl}`));
+      ctx.out.data({ reset: true, running: true, baseUrl: info.baseUrl }, () =>
+        ctx.out.info(`reset the running sandbox at ${info.baseUrl}`),
+      );
       return 0;
     }
     const dir = sandboxDir(ctx.home);
     // The snapshot, the event log and its rotated segments, and temp files a kill left.
-    if (existsSync(dir)) for (const f of readdirSync(dir)) if (/^(state\.json|events(\.\d+)?\.ndjson|\.(state|snapshot)\..*\.tmp)$/.test(f)) rmSync(join(dir, f), { force: true });
+    if (existsSync(dir))
+      for (const f of readdirSync(dir))
+        if (/^(state\.json|events(\.\d+)?\.ndjson|\.(state|snapshot)\..*\.tmp)$/.test(f)) rmSync(join(dir, f), { force: true });
     ctx.out.data({ reset: true, running: false }, () => ctx.out.info('reset the stored sandbox state; the next start is seeded afresh'));
     return 0;
   },

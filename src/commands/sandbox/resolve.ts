@@ -16,8 +16,19 @@ export default defineCommand({
     const winningOutcome = (args.outcome ?? '').toUpperCase();
     const api = await sandboxAdmin(ctx);
     try {
-      const r = (await api.request<Record<string, unknown>>({ method: 'POST', path: '/__sandbox/resolve', body: { slug, winningOutcome, payout: !opts.payoutPending }, retry: 'never' })).data;
-      ctx.out.data(r, () => ctx.out.info(`resolved ${slug}: ${winningOutcome} won${r['payoutPosted'] === false ? ' (payout not posted yet: not redeemable until you resolve again without --payout-pending)' : '; winning shares are redeemable'}${Number(r['canceledOrders'] ?? 0) > 0 ? `; ${String(r['canceledOrders'])} open orders cancelled` : ''}`));
+      const r = (
+        await api.request<Record<string, unknown>>({
+          method: 'POST',
+          path: '/__sandbox/resolve',
+          body: { slug, winningOutcome, payout: !opts.payoutPending },
+          retry: 'never',
+        })
+      ).data;
+      ctx.out.data(r, () =>
+        ctx.out.info(
+          `resolved ${slug}: ${winningOutcome} won${r['payoutPosted'] === false ? ' (payout not posted yet: not redeemable until you resolve again without --payout-pending)' : '; winning shares are redeemable'}${Number(r['canceledOrders'] ?? 0) > 0 ? `; ${String(r['canceledOrders'])} open orders cancelled` : ''}`,
+        ),
+      );
     } finally {
       await api.close();
     }

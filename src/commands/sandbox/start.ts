@@ -25,12 +25,27 @@ function printReady(ctx: Context, ready: Ready, line: string): void {
   for (const w of ready.warnings ?? []) ctx.out.warn(`sandbox: ${w}`);
   ctx.out.line(`sandbox ready at ${ready.baseUrl} (socket.io ${ready.wsUrl}/markets), pid ${ready.pid}`);
   ctx.out.table(
-    [{ header: 'ACCOUNT' }, { header: 'ROLE' }, { header: 'ADDRESS' }, { header: 'PROFILE ID', align: 'right' }, { header: 'TOKEN ID' }, { header: 'SCOPES' }],
+    [
+      { header: 'ACCOUNT' },
+      { header: 'ROLE' },
+      { header: 'ADDRESS' },
+      { header: 'PROFILE ID', align: 'right' },
+      { header: 'TOKEN ID' },
+      { header: 'SCOPES' },
+    ],
     ready.accounts.map((a) => [a.name, a.role, a.address, String(a.profileId), a.token.tokenId, a.token.scopes.join(',')]),
   );
-  if (ready.rpcUrl) ctx.out.line(`chain at ${ready.rpcUrl}: USDC ${ready.contracts?.usdc ?? '?'}, conditional tokens ${ready.contracts?.conditionalTokens ?? '?'}`);
-  if (ready.simulate) ctx.out.line(`simulating market activity: ${ready.simulate.rate} actions/s by ${ready.simulate.accounts.map((a) => a.name).join(', ')}`);
-  ctx.out.info(`${ready.markets.length} markets. Keys and token secrets of these public dev accounts: pm --json sandbox start … (ready line).`);
+  if (ready.rpcUrl)
+    ctx.out.line(
+      `chain at ${ready.rpcUrl}: USDC ${ready.contracts?.usdc ?? '?'}, conditional tokens ${ready.contracts?.conditionalTokens ?? '?'}`,
+    );
+  if (ready.simulate)
+    ctx.out.line(
+      `simulating market activity: ${ready.simulate.rate} actions/s by ${ready.simulate.accounts.map((a) => a.name).join(', ')}`,
+    );
+  ctx.out.info(
+    `${ready.markets.length} markets. Keys and token secrets of these public dev accounts: pm --json sandbox start … (ready line).`,
+  );
   ctx.out.info(`Try: pm --base-url ${ready.baseUrl} markets list`);
 }
 
@@ -85,8 +100,10 @@ export default defineCommand({
     const chainRpc = opts.chainRpc;
     const chain = opts.chain || chainRpc !== undefined ? { rpcUrl: chainRpc } : undefined;
     const simulateRate = opts.simulateRate;
-    if (simulateRate !== undefined && !opts.simulate) throw new UsageError('--simulate-rate needs --simulate', { hint: 'pm sandbox start --simulate --simulate-rate 20' });
-    if (simulateRate !== undefined && simulateRate > 1000) throw new UsageError(`--simulate-rate must be at most 1000 actions per second, got ${simulateRate}`);
+    if (simulateRate !== undefined && !opts.simulate)
+      throw new UsageError('--simulate-rate needs --simulate', { hint: 'pm sandbox start --simulate --simulate-rate 20' });
+    if (simulateRate !== undefined && simulateRate > 1000)
+      throw new UsageError(`--simulate-rate must be at most 1000 actions per second, got ${simulateRate}`);
     const simulate = opts.simulate ? { rate: simulateRate } : undefined;
     if (!ephemeral) {
       const running = await findSandbox(ctx.home);
@@ -94,12 +111,24 @@ export default defineCommand({
     }
     if (!isLoopback(host)) {
       const warning = `--host ${host} makes the sandbox reachable from other machines: its seeded accounts use PUBLIC dev keys and its admin routes (faults, reset) have no authentication.`;
-      if (!ctx.flags.yes) throw new UsageError(warning, { hint: `Keep the default --host 127.0.0.1, or pass --yes if you really mean it.` });
+      if (!ctx.flags.yes)
+        throw new UsageError(warning, { hint: `Keep the default --host 127.0.0.1, or pass --yes if you really mean it.` });
       ctx.io.stderr.write(`${ctx.out.c.red('WARNING')}: ${warning}\n`);
     }
     if (opts.detach) {
       const bin = fileURLToPath(new URL('../../../bin/pm.js', import.meta.url));
-      const args = ['--json', 'sandbox', 'start', '--port', String(port), '--host', host, ...(ephemeral ? ['--ephemeral'] : []), ...(chain ? (chainRpc ? ['--chain-rpc', chainRpc] : ['--chain']) : []), ...(simulate ? ['--simulate', ...(simulateRate !== undefined ? ['--simulate-rate', String(simulateRate)] : [])] : [])];
+      const args = [
+        '--json',
+        'sandbox',
+        'start',
+        '--port',
+        String(port),
+        '--host',
+        host,
+        ...(ephemeral ? ['--ephemeral'] : []),
+        ...(chain ? (chainRpc ? ['--chain-rpc', chainRpc] : ['--chain']) : []),
+        ...(simulate ? ['--simulate', ...(simulateRate !== undefined ? ['--simulate-rate', String(simulateRate)] : [])] : []),
+      ];
       const line = await spawnDetached(ctx.home, bin, [...(ctx.flags.yes ? ['--yes'] : []), ...args], withoutSecrets(ctx.io.env));
       const ready = JSON.parse(line) as Ready;
       printReady(ctx, ready, line);

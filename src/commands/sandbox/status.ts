@@ -35,7 +35,10 @@ export default defineCommand({
         ['state', info.ephemeral ? 'in memory (ephemeral)' : 'persisted under PM_HOME/sandbox'],
       ]),
     );
-    if (!healthy) throw new NetworkError(`the sandbox (pid ${info.pid}) at ${info.baseUrl} is not answering`, { hint: 'Stop it with pm sandbox stop and start it again.' });
+    if (!healthy)
+      throw new NetworkError(`the sandbox (pid ${info.pid}) at ${info.baseUrl} is not answering`, {
+        hint: 'Stop it with pm sandbox stop and start it again.',
+      });
     return 0;
   },
 });

@@ -31,13 +31,23 @@ export default defineCommand({
       for await (const c of ctx.io.stdin) secret += typeof c === 'string' ? c : c.toString('utf8');
     } else secret = await password(ctx, 'Token secret (base64)', hint);
     secret = secret.trim();
-    if (!isBase64(secret)) throw new ValidationError('the token secret is not base64', { hint: 'Paste it exactly as the exchange returned it when the token was derived.' });
+    if (!isBase64(secret))
+      throw new ValidationError('the token secret is not base64', {
+        hint: 'Paste it exactly as the exchange returned it when the token was derived.',
+      });
     if (!tokenId.trim()) throw new ValidationError('the token id is empty');
     const ks = await ctx.keystore();
     const name = secretsName(ctx);
     const label = opts.label;
-    await ks.saveSecrets(name, { tokenId: tokenId.trim(), tokenSecret: secret }, await ctx.newPassphrase(), label === undefined ? {} : { label });
+    await ks.saveSecrets(
+      name,
+      { tokenId: tokenId.trim(), tokenSecret: secret },
+      await ctx.newPassphrase(),
+      label === undefined ? {} : { label },
+    );
     const profile = ctx.updateProfile({ secrets: name, tokenId: tokenId.trim() });
-    ctx.out.data({ tokenId: tokenId.trim(), profile, stored: ks.secretsPath(name) }, () => ctx.out.info(`stored token ${tokenId.trim()} (encrypted) for profile ${profile}; check it with pm whoami`));
+    ctx.out.data({ tokenId: tokenId.trim(), profile, stored: ks.secretsPath(name) }, () =>
+      ctx.out.info(`stored token ${tokenId.trim()} (encrypted) for profile ${profile}; check it with pm whoami`),
+    );
   },
 });

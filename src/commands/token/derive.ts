@@ -20,10 +20,23 @@ export default defineCommand({
     // Store the secret before printing anything: the exchange never shows it again.
     const name = secretsName(ctx);
     await ks.saveSecrets(name, { tokenId: t.tokenId, tokenSecret: t.secret }, pass, { label: opts.label ?? `derived ${t.createdAt}` });
-    const profile = ctx.updateProfile({ secrets: name, tokenId: t.tokenId, ...(t.profileId ? { profileId: t.profileId } : {}), ...(t.account ? { address: t.account } : {}) });
-    ctx.out.data({ tokenId: t.tokenId, scopes: t.scopes, createdAt: t.createdAt, profileId: t.profileId, profile, stored: ks.secretsPath(name) }, () => {
-      ctx.out.keyValue([['token id', t.tokenId], ['scopes', t.scopes.join(', ')], ['profile id', String(t.profileId)], ['stored', `${ks.secretsPath(name)} (encrypted)`]]);
-      ctx.out.info(`profile ${profile} now uses this token; the secret is stored encrypted and never printed`);
+    const profile = ctx.updateProfile({
+      secrets: name,
+      tokenId: t.tokenId,
+      ...(t.profileId ? { profileId: t.profileId } : {}),
+      ...(t.account ? { address: t.account } : {}),
     });
+    ctx.out.data(
+      { tokenId: t.tokenId, scopes: t.scopes, createdAt: t.createdAt, profileId: t.profileId, profile, stored: ks.secretsPath(name) },
+      () => {
+        ctx.out.keyValue([
+          ['token id', t.tokenId],
+          ['scopes', t.scopes.join(', ')],
+          ['profile id', String(t.profileId)],
+          ['stored', `${ks.secretsPath(name)} (encrypted)`],
+        ]);
+        ctx.out.info(`profile ${profile} now uses this token; the secret is stored encrypted and never printed`);
+      },
+    );
   },
 });

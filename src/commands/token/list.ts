@@ -12,7 +12,14 @@ export default defineCommand({
     ctx.out.data(tokens, () =>
       ctx.out.table(
         [{ header: '' }, { header: 'TOKEN ID' }, { header: 'LABEL' }, { header: 'SCOPES' }, { header: 'CREATED' }, { header: 'LAST USED' }],
-        tokens.map((t) => [t.inUse ? '*' : '', t.tokenId, t.label ?? '-', t.scopes.join(','), t.createdAt.slice(0, 19), t.lastUsedAt?.slice(0, 19) ?? '-']),
+        tokens.map((t) => [
+          t.inUse ? '*' : '',
+          t.tokenId,
+          t.label ?? '-',
+          t.scopes.join(','),
+          t.createdAt.slice(0, 19),
+          t.lastUsedAt?.slice(0, 19) ?? '-',
+        ]),
       ),
     );
   },

@@ -23,7 +23,10 @@ export default defineCommand({
     const ks = await ctx.keystore();
     const storedInfo = ks.hasSecrets(name) ? ks.secretsInfo(name) : undefined;
     const own = ctx.profile().tokenId === id || storedInfo?.tokenId === id;
-    if (!ctx.flags.yes && !(await confirm(ctx, `Revoke token ${id}${own ? ' (the one this profile uses)' : ''}? Programs using it stop working.`))) {
+    if (
+      !ctx.flags.yes &&
+      !(await confirm(ctx, `Revoke token ${id}${own ? ' (the one this profile uses)' : ''}? Programs using it stop working.`))
+    ) {
       throw new UsageError('not revoked: declined');
     }
     const api = await ctx.authedApi('auto');
@@ -43,15 +46,21 @@ export default defineCommand({
     const now = credentialAfterRevoke({
       revoked: id,
       env: { tokenId: ctx.env.PM_TOKEN_ID, apiKey: ctx.env.PM_API_KEY },
-      stored: { tokenId: after?.fields.includes('tokenSecret') ? after.tokenId : undefined, apiKey: after?.fields.includes('apiKey') === true },
+      stored: {
+        tokenId: after?.fields.includes('tokenSecret') ? after.tokenId : undefined,
+        apiKey: after?.fields.includes('apiKey') === true,
+      },
     });
     const changed = own || inUse;
     const profile = ctx.profileName() ?? 'default';
-    const deriveHint = after?.fields.includes('identityToken') || ctx.env.PM_IDENTITY_TOKEN ? 'pm token derive' : 'PM_IDENTITY_TOKEN=… pm token derive (or pm token add)';
+    const deriveHint =
+      after?.fields.includes('identityToken') || ctx.env.PM_IDENTITY_TOKEN
+        ? 'pm token derive'
+        : 'PM_IDENTITY_TOKEN=… pm token derive (or pm token add)';
     const next = !changed
       ? null
       : now.revokedStillSet
-        ? 'unset PM_TOKEN_ID and PM_TOKEN_SECRET (they name the revoked token), then derive a new one: ' + deriveHint
+        ? `unset PM_TOKEN_ID and PM_TOKEN_SECRET (they name the revoked token), then derive a new one: ${deriveHint}`
         : now.kind === 'token'
           ? null
           : `derive a new token for profile ${profile}: ${deriveHint}`;

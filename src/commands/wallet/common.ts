@@ -8,9 +8,12 @@ const KEY_LIKE = /^(0x)?[0-9a-fA-F]{64}$/;
 export function walletName(arg: string | undefined, fallback = 'default'): string {
   const name = arg ?? fallback;
   if (KEY_LIKE.test(name)) {
-    throw new UsageError('that argument looks like a private key: pm never takes keys on the command line (they end up in shell history and process lists)', {
-      hint: 'Run pm wallet import NAME and paste the key at the hidden prompt, or use --file FILE or --stdin.',
-    });
+    throw new UsageError(
+      'that argument looks like a private key: pm never takes keys on the command line (they end up in shell history and process lists)',
+      {
+        hint: 'Run pm wallet import NAME and paste the key at the hidden prompt, or use --file FILE or --stdin.',
+      },
+    );
   }
   return name;
 }

@@ -14,7 +14,11 @@ export default defineCommand({
     const w = await ks.createWallet(name, pass, { force: opts.force });
     const profile = attachWallet(ctx, name, w.address);
     ctx.out.data({ name, address: w.address, path: w.path, profile }, () => {
-      ctx.out.keyValue([['wallet', name], ['address', w.address ?? '-'], ['file', w.path]]);
+      ctx.out.keyValue([
+        ['wallet', name],
+        ['address', w.address ?? '-'],
+        ['file', w.path],
+      ]);
       if (profile) ctx.out.info(`profile ${profile} now signs with this wallet`);
       ctx.out.info('The key is encrypted with your passphrase; back it up with pm wallet export --out FILE.');
     });

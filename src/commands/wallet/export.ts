@@ -9,7 +9,13 @@ export default defineCommand({
   summary: 'Export a wallet as its keystore file or plain key, to a file (or stdout with --out -)',
   args: { name: { description: "wallet name (default: the profile's)" } },
   options: {
-    format: { type: 'string', value: 'format', description: 'keystore (encrypted JSON) or key (plain hex)', choices: ['keystore', 'key'], default: 'keystore' },
+    format: {
+      type: 'string',
+      value: 'format',
+      description: 'keystore (encrypted JSON) or key (plain hex)',
+      choices: ['keystore', 'key'],
+      default: 'keystore',
+    },
     out: { type: 'string', value: 'file', description: 'where to write (mode 0600); - for stdout' },
   },
   examples: ['pm wallet export --out backup.json', 'pm wallet export bot --format key --out - --yes'],
@@ -18,11 +24,19 @@ export default defineCommand({
     const format = opts.format;
     const out = opts.out;
     if (out === undefined) {
-      throw new UsageError('say where the export goes: --out FILE (written 0600), or --out - for stdout', { hint: `pm wallet export ${name} --format ${format} --out ${name}.json` });
+      throw new UsageError('say where the export goes: --out FILE (written 0600), or --out - for stdout', {
+        hint: `pm wallet export ${name} --format ${format} --out ${name}.json`,
+      });
     }
     const ks = await ctx.keystore();
     const address = ks.walletAddress(name);
-    if (!ctx.flags.yes && !(await confirm(ctx, `Export ${format === 'key' ? 'the PLAIN private key' : 'the encrypted keystore'} of ${name} (${address}) to ${out === '-' ? 'stdout' : out}?`))) {
+    if (
+      !ctx.flags.yes &&
+      !(await confirm(
+        ctx,
+        `Export ${format === 'key' ? 'the PLAIN private key' : 'the encrypted keystore'} of ${name} (${address}) to ${out === '-' ? 'stdout' : out}?`,
+      ))
+    ) {
       throw new UsageError('not exported: declined');
     }
     const text = format === 'key' ? `${await ks.exportWalletKey(name, await ctx.passphrase())}\n` : `${ks.exportWalletJson(name)}\n`;

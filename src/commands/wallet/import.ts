@@ -36,10 +36,15 @@ export default defineCommand({
         json = JSON.parse(readFile(keystoreFile, 'keystore file'));
       } catch (e) {
         if (e instanceof UsageError) throw e;
-        throw new ValidationError(`${keystoreFile} is not a keystore: it is not JSON`, { hint: 'A Web3 Secret Storage v3 file (geth, cast, ethers) is a JSON object with a "crypto" section.' });
+        throw new ValidationError(`${keystoreFile} is not a keystore: it is not JSON`, {
+          hint: 'A Web3 Secret Storage v3 file (geth, cast, ethers) is a JSON object with a "crypto" section.',
+        });
       }
       const srcFile = opts.keystorePassphraseFile;
-      const source = srcFile !== undefined ? readFile(srcFile, 'passphrase file').replace(/\r?\n$/, '') : await password(ctx, `Passphrase of ${keystoreFile}`, 'Pass --keystore-passphrase-file FILE.');
+      const source =
+        srcFile !== undefined
+          ? readFile(srcFile, 'passphrase file').replace(/\r?\n$/, '')
+          : await password(ctx, `Passphrase of ${keystoreFile}`, 'Pass --keystore-passphrase-file FILE.');
       const pass = await ctx.newPassphrase();
       info = await ks.importWalletJson(name, json, source, pass, { force });
     } else {
@@ -55,7 +60,11 @@ export default defineCommand({
     }
     const profile = attachWallet(ctx, name, info.address);
     ctx.out.data({ name, address: info.address, path: info.path, profile }, () => {
-      ctx.out.keyValue([['wallet', name], ['address', info.address ?? '-'], ['file', info.path]]);
+      ctx.out.keyValue([
+        ['wallet', name],
+        ['address', info.address ?? '-'],
+        ['file', info.path],
+      ]);
       if (profile) ctx.out.info(`profile ${profile} now signs with this wallet`);
     });
   },

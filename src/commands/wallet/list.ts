@@ -7,9 +7,19 @@ export default defineCommand({
   run: async (ctx) => {
     const ks = await ctx.keystore();
     const active = ctx.profile().wallet;
-    const list = ks.listWallets().map((w) => ({ name: w.name, address: w.address, path: w.path, createdAt: w.createdAt, active: w.name === active, ...(w.error ? { error: w.error } : {}) }));
+    const list = ks.listWallets().map((w) => ({
+      name: w.name,
+      address: w.address,
+      path: w.path,
+      createdAt: w.createdAt,
+      active: w.name === active,
+      ...(w.error ? { error: w.error } : {}),
+    }));
     ctx.out.data(list, () =>
-      ctx.out.table([{ header: '' }, { header: 'WALLET' }, { header: 'ADDRESS' }, { header: 'CREATED' }, { header: 'FILE' }], list.map((w) => [w.active ? '*' : '', w.name, w.address ?? `(unreadable: ${w.error ?? '?'})`, w.createdAt.slice(0, 19), w.path])),
+      ctx.out.table(
+        [{ header: '' }, { header: 'WALLET' }, { header: 'ADDRESS' }, { header: 'CREATED' }, { header: 'FILE' }],
+        list.map((w) => [w.active ? '*' : '', w.name, w.address ?? `(unreadable: ${w.error ?? '?'})`, w.createdAt.slice(0, 19), w.path]),
+      ),
     );
   },
 });

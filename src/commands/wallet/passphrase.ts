@@ -8,7 +8,8 @@ import { defineCommand } from '../../cli/command.js';
 function readNewPassphrase(file: string): string {
   let text: string;
   try {
-    if (process.platform !== 'win32' && (statSync(file).mode & 0o077) !== 0) throw new UsageError(`the passphrase file ${file} is readable by others`, { hint: `chmod 600 ${file}` });
+    if (process.platform !== 'win32' && (statSync(file).mode & 0o077) !== 0)
+      throw new UsageError(`the passphrase file ${file} is readable by others`, { hint: `chmod 600 ${file}` });
     text = readFileSync(file, 'utf8');
   } catch (e) {
     if (e instanceof UsageError) throw e;
@@ -28,7 +29,10 @@ export default defineCommand({
   examples: ['pm wallet passphrase', 'pm wallet passphrase --passphrase-file old.txt --new-passphrase-file new.txt'],
   run: async (ctx, { opts }) => {
     const ks = await ctx.keystore();
-    if (ks.encryptedFiles().length === 0) throw new NotFoundError(`the keystore in ${ctx.home} is empty: there is no passphrase to change`, { hint: 'Create a wallet with pm wallet create, or run pm init.' });
+    if (ks.encryptedFiles().length === 0)
+      throw new NotFoundError(`the keystore in ${ctx.home} is empty: there is no passphrase to change`, {
+        hint: 'Create a wallet with pm wallet create, or run pm init.',
+      });
     const old = await ctx.passphrase('Current keystore passphrase');
     const check = await ks.checkPassphrase(old);
     if (check === false) {

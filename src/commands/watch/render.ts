@@ -55,14 +55,36 @@ export function eventLine(name: string, p: P, c: Colors): string {
     }
     case 'newPriceData': {
       const u = (Array.isArray(p['updatedPrices']) ? p['updatedPrices'][0] : p['updatedPrices']) as P | undefined;
-      return [t, slug || str(p['marketAddress']), c.bold('PRICE'.padEnd(16)), `YES ${price(u?.['yesPrice'] ?? u?.['yes'])}`, `NO ${price(u?.['noPrice'] ?? u?.['no'])}`].join('  ');
+      return [
+        t,
+        slug || str(p['marketAddress']),
+        c.bold('PRICE'.padEnd(16)),
+        `YES ${price(u?.['yesPrice'] ?? u?.['yes'])}`,
+        `NO ${price(u?.['noPrice'] ?? u?.['no'])}`,
+      ].join('  ');
     }
     case 'positions': {
       const ps = Array.isArray(p['positions']) ? (p['positions'] as P[]) : [];
-      return [t, slug, c.bold('POSITION'.padEnd(16)), ...ps.map((x) => `${str(x['outcome'] ?? x['outcomeIndex'])} ${shares(x['balance'])}${rawFromWire(x['locked']) > 0n ? ` (locked ${shares(x['locked'])})` : ''}`)].join('  ');
+      return [
+        t,
+        slug,
+        c.bold('POSITION'.padEnd(16)),
+        ...ps.map(
+          (x) =>
+            `${str(x['outcome'] ?? x['outcomeIndex'])} ${shares(x['balance'])}${rawFromWire(x['locked']) > 0n ? ` (locked ${shares(x['locked'])})` : ''}`,
+        ),
+      ].join('  ');
     }
     case 'tx':
-      return [t, slug, c.bold(str(p['status']).padEnd(16)), sideWord(c, p['side'], ''), `${shares(p['amountContracts'])} @ ${price(p['price'])}`, `$${formatUnits(rawFromWire(p['amountCollateral']), 6, 2)}`, c.dim(`tx ${str(p['txHash']).slice(0, 12)}…`)].join('  ');
+      return [
+        t,
+        slug,
+        c.bold(str(p['status']).padEnd(16)),
+        sideWord(c, p['side'], ''),
+        `${shares(p['amountContracts'])} @ ${price(p['price'])}`,
+        `$${formatUnits(rawFromWire(p['amountCollateral']), 6, 2)}`,
+        c.dim(`tx ${str(p['txHash']).slice(0, 12)}…`),
+      ].join('  ');
     case 'marketCreated':
     case 'market.created':
       return [c.dim(clock(p['createdAt'])), slug, c.bold('CREATED'.padEnd(16)), str(p['type']), JSON.stringify(str(p['title']))].join('  ');

@@ -33,7 +33,8 @@ async function checkSlugs(ctx: Context, slugs: string[]): Promise<void> {
     try {
       await getMarket(api, slug);
     } catch (e) {
-      if (e instanceof NotFoundError) throw new UsageError(`unknown market "${slug}"`, { hint: 'See pm markets list or pm markets search <words>.' });
+      if (e instanceof NotFoundError)
+        throw new UsageError(`unknown market "${slug}"`, { hint: 'See pm markets list or pm markets search <words>.' });
       throw e;
     }
   }
@@ -42,7 +43,10 @@ async function checkSlugs(ctx: Context, slugs: string[]): Promise<void> {
 async function streamAuth(ctx: Context): Promise<AuthProvider> {
   const creds = await ctx.credentials();
   const auth = await creds.unlock('auto');
-  if (!auth.hmac && !auth.apiKey) throw new AuthError('this stream is private and needs an API token', { hint: 'Run pm init (pm init --sandbox for the sandbox), or set PM_TOKEN_ID and PM_TOKEN_SECRET.' });
+  if (!auth.hmac && !auth.apiKey)
+    throw new AuthError('this stream is private and needs an API token', {
+      hint: 'Run pm init (pm init --sandbox for the sandbox), or set PM_TOKEN_ID and PM_TOKEN_SECRET.',
+    });
   return auth;
 }
 
@@ -66,7 +70,8 @@ export async function watch(ctx: Context, kind: WatchKind, opts: Opts, slugArgs:
   let until: number | undefined;
   if (untilRaw !== undefined) {
     until = Date.parse(untilRaw);
-    if (!/^\d{4}-\d\d-\d\d/.test(untilRaw) || !Number.isFinite(until)) throw new UsageError(`--until must be an ISO 8601 time such as 2026-12-31T18:00:00Z, got "${untilRaw}"`);
+    if (!/^\d{4}-\d\d-\d\d/.test(untilRaw) || !Number.isFinite(until))
+      throw new UsageError(`--until must be an ISO 8601 time such as 2026-12-31T18:00:00Z, got "${untilRaw}"`);
   }
   const marketRaw = optStr(opts, 'market');
   const market = marketRaw === undefined ? undefined : slugFrom(marketRaw);
@@ -99,7 +104,12 @@ export async function watch(ctx: Context, kind: WatchKind, opts: Opts, slugArgs:
     const chunk = pending.length === 1 ? (pending[0] as string) : pending.join('');
     pending.length = 0;
     // Up to OUTPUT_BUFFER bytes may wait for the reader (it keeps the pipe full); past that, pause.
-    if (out.write(chunk) === false && !blocked && typeof drainable.once === 'function' && (drainable.writableLength ?? Infinity) > OUTPUT_BUFFER) {
+    if (
+      out.write(chunk) === false &&
+      !blocked &&
+      typeof drainable.once === 'function' &&
+      (drainable.writableLength ?? Infinity) > OUTPUT_BUFFER
+    ) {
       blocked = true;
       client?.pause();
       drainable.once('drain', () => {
@@ -152,7 +162,16 @@ export async function watch(ctx: Context, kind: WatchKind, opts: Opts, slugArgs:
     if (!screen) ctx.out.info(ctx.out.c.dim(lifecycleLine(l)));
   };
 
-  client = new StreamClient({ wsUrl: ctx.wsUrl, auth, subscriptions: subs, onEvent, onLifecycle, giveUpAfterMs: ctx.timeoutMs, userAgent: 'pm-cli', signal: ctx.signal });
+  client = new StreamClient({
+    wsUrl: ctx.wsUrl,
+    auth,
+    subscriptions: subs,
+    onEvent,
+    onLifecycle,
+    giveUpAfterMs: ctx.timeoutMs,
+    userAgent: 'pm-cli',
+    signal: ctx.signal,
+  });
   if (until !== undefined) {
     const c = client;
     untilTimer = setTimeout(() => c.stop(), Math.max(0, until - Date.now()));

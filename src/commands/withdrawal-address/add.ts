@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { ConflictError, PmError } from '../../core/errors.js';
+import { ConflictError, type PmError } from '../../core/errors.js';
 import { addWithdrawalAddress, parseAddress } from '../../core/funds.js';
 
 export default defineCommand({
@@ -15,9 +15,12 @@ export default defineCommand({
     try {
       e = await addWithdrawalAddress(api, address, opts.label);
     } catch (err) {
-      if (err instanceof ConflictError) throw new ConflictError((err as PmError).shortMessage, { status: 409, hint: 'It is already allowed: pm withdrawal-address list' });
+      if (err instanceof ConflictError)
+        throw new ConflictError((err as PmError).shortMessage, { status: 409, hint: 'It is already allowed: pm withdrawal-address list' });
       throw err;
     }
-    ctx.out.data(e, () => ctx.out.info(`added ${e.destinationAddress}${e.label ? ` (${e.label})` : ''} to the withdrawal allowlist (id ${e.id})`));
+    ctx.out.data(e, () =>
+      ctx.out.info(`added ${e.destinationAddress}${e.label ? ` (${e.label})` : ''} to the withdrawal allowlist (id ${e.id})`),
+    );
   },
 });

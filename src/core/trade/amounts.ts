@@ -9,7 +9,10 @@ export type Side = 'BUY' | 'SELL';
 export const MAX_RAW = BigInt(Number.MAX_SAFE_INTEGER);
 
 function checkMax(raw: bigint, input: string, field: string, unit: string): bigint {
-  if (raw > MAX_RAW) throw new ValidationError(`${field} ${input} is too large: the exchange takes at most ${formatUnits(MAX_RAW)} ${unit} (2^53 - 1 raw units)`);
+  if (raw > MAX_RAW)
+    throw new ValidationError(
+      `${field} ${input} is too large: the exchange takes at most ${formatUnits(MAX_RAW)} ${unit} (2^53 - 1 raw units)`,
+    );
   return raw;
 }
 
@@ -21,7 +24,10 @@ export function parsePrice(input: string): bigint {
   } catch {
     throw new ValidationError(`price "${input}" is not a decimal between 0 and 1`, { hint: 'for example --price 0.42' });
   }
-  if (raw <= 0n || raw > ONE) throw new ValidationError(`price ${input} is out of range: it must be above 0 and at most 1`, { hint: 'Prices are probabilities, e.g. 0.42 for 42¢.' });
+  if (raw <= 0n || raw > ONE)
+    throw new ValidationError(`price ${input} is out of range: it must be above 0 and at most 1`, {
+      hint: 'Prices are probabilities, e.g. 0.42 for 42¢.',
+    });
   if (raw % PRICE_TICK !== 0n) {
     const lo = raw - (raw % PRICE_TICK);
     const hi = lo + PRICE_TICK;
@@ -54,7 +60,10 @@ export function parseAmount(input: string): bigint {
   try {
     raw = parseUnits(input, 6, 'amount');
   } catch (e) {
-    throw new ValidationError(`amount "${input}" is not a positive decimal with at most 6 decimals`, { hint: 'for example --amount 25 (USDC to spend on BUY, shares on SELL)', cause: e });
+    throw new ValidationError(`amount "${input}" is not a positive decimal with at most 6 decimals`, {
+      hint: 'for example --amount 25 (USDC to spend on BUY, shares on SELL)',
+      cause: e,
+    });
   }
   if (raw <= 0n) throw new ValidationError('amount must be greater than 0');
   return checkMax(raw, input, 'amount', 'units');
@@ -65,7 +74,9 @@ export function checkFokSellAmount(raw: bigint, input: string): bigint {
   if (raw % SIZE_STEP !== 0n) {
     const lo = raw - (raw % SIZE_STEP);
     const options = [lo, lo + SIZE_STEP].filter((v) => v > 0n).map((v) => formatUnits(v));
-    throw new ValidationError(`amount ${input} is off the 0.001-share grid (a FOK SELL amount is shares): use ${options.join(' or ')}`, { hint: 'FOK SELL sells --amount shares, in steps of 0.001; FOK BUY spends --amount USDC (6 decimals).' });
+    throw new ValidationError(`amount ${input} is off the 0.001-share grid (a FOK SELL amount is shares): use ${options.join(' or ')}`, {
+      hint: 'FOK SELL sells --amount shares, in steps of 0.001; FOK BUY spends --amount USDC (6 decimals).',
+    });
   }
   return raw;
 }

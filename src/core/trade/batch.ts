@@ -12,7 +12,22 @@ import type { OrderBody } from './build.js';
 import type { Placed } from './place.js';
 
 /** The fields a batch line may have, with the flag each one mirrors. */
-export const LINE_FIELDS = ['market', 'slug', 'side', 'outcome', 'type', 'price', 'size', 'amount', 'postOnly', 'stp', 'clientId', 'clientOrderId', 'onBehalfOf', 'delegated'] as const;
+export const LINE_FIELDS = [
+  'market',
+  'slug',
+  'side',
+  'outcome',
+  'type',
+  'price',
+  'size',
+  'amount',
+  'postOnly',
+  'stp',
+  'clientId',
+  'clientOrderId',
+  'onBehalfOf',
+  'delegated',
+] as const;
 
 const decimal = (v: unknown, field: string): string | undefined => {
   if (v === undefined || v === null) return undefined;
@@ -41,12 +56,19 @@ const profileId = (v: unknown, field: string): number | undefined => {
 export function lineInput(o: unknown): OrderInput {
   if (typeof o !== 'object' || o === null || Array.isArray(o)) throw new ValidationError('each line must be a JSON object');
   const r = o as Record<string, unknown>;
-  if ('expires' in r || 'expiration' in r) throw new ValidationError('orders do not expire on this exchange (it refuses a non-zero expiration): remove "expires" and cancel the order instead');
+  if ('expires' in r || 'expiration' in r)
+    throw new ValidationError(
+      'orders do not expire on this exchange (it refuses a non-zero expiration): remove "expires" and cancel the order instead',
+    );
   const known = new Set<string>(LINE_FIELDS);
   const unknown = Object.keys(r).filter((k) => !known.has(k));
-  if (unknown.length) throw new ValidationError(`unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`, { hint: `Fields: ${LINE_FIELDS.join(', ')}` });
+  if (unknown.length)
+    throw new ValidationError(`unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`, {
+      hint: `Fields: ${LINE_FIELDS.join(', ')}`,
+    });
   if (r['market'] !== undefined && r['slug'] !== undefined) throw new ValidationError('give market or slug, not both');
-  if (r['clientId'] !== undefined && r['clientOrderId'] !== undefined) throw new ValidationError('give clientId or clientOrderId, not both');
+  if (r['clientId'] !== undefined && r['clientOrderId'] !== undefined)
+    throw new ValidationError('give clientId or clientOrderId, not both');
   return {
     market: text(r['market'], 'market') ?? text(r['slug'], 'slug'),
     side: text(r['side'], 'side'),
@@ -71,8 +93,22 @@ export function lineInput(o: unknown): OrderInput {
  */
 export function batchClientId(p: ParsedOrder, occurrence: number, batchId = ''): string {
   // (The policy only when given, so that the ids of lines without one stay what they were.)
-  const fields = [p.slug, p.side, p.outcome, p.type, p.price ?? '', p.size ?? '', p.amount ?? '', p.postOnly, p.onBehalfOf ?? '', p.delegated, ...(p.stpPolicy ? [p.stpPolicy] : [])].map(String);
-  const h = createHash('sha256').update(['pm-batch-v1', batchId, ...fields, String(occurrence)].join('\n')).digest('hex');
+  const fields = [
+    p.slug,
+    p.side,
+    p.outcome,
+    p.type,
+    p.price ?? '',
+    p.size ?? '',
+    p.amount ?? '',
+    p.postOnly,
+    p.onBehalfOf ?? '',
+    p.delegated,
+    ...(p.stpPolicy ? [p.stpPolicy] : []),
+  ].map(String);
+  const h = createHash('sha256')
+    .update(['pm-batch-v1', batchId, ...fields, String(occurrence)].join('\n'))
+    .digest('hex');
   return `pmb-${h.slice(0, 32)}`;
 }
 
@@ -84,7 +120,10 @@ export interface BatchLine {
 
 /** Splits and validates a batch; nothing is sent. Blank lines and # comments are skipped. */
 export function parseBatch(input: string, o: { batchId?: string | undefined } = {}): BatchLine[] {
-  const rows = input.split('\n').map((l, i) => ({ n: i + 1, text: l.trim() })).filter((l) => l.text && !l.text.startsWith('#'));
+  const rows = input
+    .split('\n')
+    .map((l, i) => ({ n: i + 1, text: l.trim() }))
+    .filter((l) => l.text && !l.text.startsWith('#'));
   const out: BatchLine[] = [];
   const seen = new Map<string, number>();
   const ids = new Set<string>();
@@ -137,7 +176,17 @@ function fromJournal(e: JournalEntry, p: ParsedOrder): Placed {
     feeRateBps: null,
     alreadyPlaced: true,
     attempts: 0,
-    order: { side: null, outcome: null, type: null, price: null, size: null, amount: null, tokenId: null, makerAmount: null, takerAmount: null },
+    order: {
+      side: null,
+      outcome: null,
+      type: null,
+      price: null,
+      size: null,
+      amount: null,
+      tokenId: null,
+      makerAmount: null,
+      takerAmount: null,
+    },
     raw: {},
   };
 }
@@ -148,7 +197,11 @@ function fromJournal(e: JournalEntry, p: ParsedOrder): Placed {
  * On Ctrl-C nothing new is sent, requests on the wire are waited for, and every line gets a
  * result (`sent: 'no'` for the ones not sent).
  */
-export async function runBatch(deps: BatchDeps, lines: BatchLine[], o: { signal?: AbortSignal | undefined; dryRun?: boolean; onResult?: (r: LineResult) => void; onNote?: (n: string) => void }): Promise<LineResult[]> {
+export async function runBatch(
+  deps: BatchDeps,
+  lines: BatchLine[],
+  o: { signal?: AbortSignal | undefined; dryRun?: boolean; onResult?: (r: LineResult) => void; onNote?: (n: string) => void },
+): Promise<LineResult[]> {
   const valid = lines.filter((l): l is BatchLine & { parsed: ParsedOrder } => l.parsed !== undefined);
   if (valid.length === 0) throw new UsageError('no valid order lines in the batch');
   const journal = deps.journal.latestAll();
@@ -165,10 +218,16 @@ export async function runBatch(deps: BatchDeps, lines: BatchLine[], o: { signal?
       }
       const prior = journal.get(p.clientOrderId);
       if (prior?.state === 'placed') return done({ line, ok: true, placed: fromJournal(prior, p), summary: null, skipped: true });
-      if (o.signal?.aborted) return done({ line, ok: false, error: new InterruptedError('interrupted: not sent'), clientOrderId: p.clientOrderId, sent: 'no' });
+      if (o.signal?.aborted)
+        return done({ line, ok: false, error: new InterruptedError('interrupted: not sent'), clientOrderId: p.clientOrderId, sent: 'no' });
       try {
         const lookupFirst = prior !== undefined && (prior.state === 'pending' || prior.state === 'unknown');
-        const { placed, summary } = await placeParsed(deps, p, { journal: deps.journal, signal: o.signal, lookupFirst, onNote: (n) => o.onNote?.(`line ${line}: ${n}`) });
+        const { placed, summary } = await placeParsed(deps, p, {
+          journal: deps.journal,
+          signal: o.signal,
+          lookupFirst,
+          onNote: (n) => o.onNote?.(`line ${line}: ${n}`),
+        });
         done({ line, ok: true, placed, summary, skipped: false });
       } catch (e) {
         const err = e instanceof PmError ? e : new PmError(String(e), { cause: e });

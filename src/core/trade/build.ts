@@ -99,13 +99,25 @@ function priceNumber(p: bigint): number {
 }
 
 /** The flags each order type takes: FOK an amount and no price; GTC/FAK a price and a size. */
-export function checkShape(type: OrderType, price: bigint | undefined, size: bigint | undefined, amount: bigint | undefined, postOnly: boolean): void {
+export function checkShape(
+  type: OrderType,
+  price: bigint | undefined,
+  size: bigint | undefined,
+  amount: bigint | undefined,
+  postOnly: boolean,
+): void {
   if (type === 'FOK') {
-    if (price !== undefined) throw new ValidationError('FOK orders take --amount and no --price', { hint: 'FOK spends --amount USDC (BUY) or sells --amount shares (SELL), all or nothing.' });
+    if (price !== undefined)
+      throw new ValidationError('FOK orders take --amount and no --price', {
+        hint: 'FOK spends --amount USDC (BUY) or sells --amount shares (SELL), all or nothing.',
+      });
     if (size !== undefined) throw new ValidationError('FOK orders take --amount, not --size');
     if (amount === undefined) throw new ValidationError('FOK orders need --amount (USDC to spend on BUY, shares to sell on SELL)');
   } else {
-    if (amount !== undefined) throw new ValidationError(`${type} orders take --price and --size, not --amount`, { hint: 'Use --type fok to spend an amount at market prices.' });
+    if (amount !== undefined)
+      throw new ValidationError(`${type} orders take --price and --size, not --amount`, {
+        hint: 'Use --type fok to spend an amount at market prices.',
+      });
     if (price === undefined) throw new ValidationError(`${type} orders need --price (0.001 to 1)`);
     if (size === undefined) throw new ValidationError(`${type} orders need --size (shares)`);
   }
@@ -117,22 +129,34 @@ export function prepareOrder(p: OrderParams): { unsigned: UnsignedOrder; body: O
   const m = p.market;
   if (m.tradeType === 'group' || m.children.length > 0) {
     const children = m.children.map((c) => c.slug).join(', ');
-    throw new ValidationError(`${m.slug} is a NegRisk group: orders go to one of its child markets${children ? ` (${children})` : ''}`, { hint: `See pm markets show ${m.slug}` });
+    throw new ValidationError(`${m.slug} is a NegRisk group: orders go to one of its child markets${children ? ` (${children})` : ''}`, {
+      hint: `See pm markets show ${m.slug}`,
+    });
   }
   if (m.tradeType === 'amm') throw new ValidationError(`${m.slug} is an AMM market: it has no order book`);
-  if (m.status === 'RESOLVED' || m.winningOutcomeIndex !== null) throw new ValidationError(`${m.slug} is resolved: it no longer trades`, { hint: 'Claim winnings with pm redeem.' });
-  if (m.expired || (m.expirationTimestamp !== null && m.expirationTimestamp < Date.now())) throw new ValidationError(`${m.slug} is past its deadline: it no longer trades`);
+  if (m.status === 'RESOLVED' || m.winningOutcomeIndex !== null)
+    throw new ValidationError(`${m.slug} is resolved: it no longer trades`, { hint: 'Claim winnings with pm redeem.' });
+  if (m.expired || (m.expirationTimestamp !== null && m.expirationTimestamp < Date.now()))
+    throw new ValidationError(`${m.slug} is past its deadline: it no longer trades`);
   if (m.status && m.status !== 'FUNDED') throw new ValidationError(`${m.slug} is ${m.status}: it does not trade now`);
   if (!m.venue || !m.positionIds) throw new ValidationError(`${m.slug} has no venue or position ids: it is not a CLOB market`);
   checkClientOrderId(p.clientOrderId);
   checkShape(p.type, p.price, p.size, p.amount, p.postOnly === true);
-  if (p.delegated && p.onBehalfOf === undefined) throw new ValidationError('--delegated needs --on-behalf-of <profileId> (the server signs for that sub-account)');
-  if (!p.delegated && p.maker === null) throw new ValidationError('no wallet to sign with', { hint: 'Create or import one (pm wallet create), or set PM_PRIVATE_KEY.' });
+  if (p.delegated && p.onBehalfOf === undefined)
+    throw new ValidationError('--delegated needs --on-behalf-of <profileId> (the server signs for that sub-account)');
+  if (!p.delegated && p.maker === null)
+    throw new ValidationError('no wallet to sign with', { hint: 'Create or import one (pm wallet create), or set PM_PRIVATE_KEY.' });
   // The share size of the order: GTC/FAK size, or the shares a FOK SELL sells.
   const shares = p.type === 'FOK' ? (p.side === 'SELL' ? p.amount : undefined) : p.size;
   if (m.minSize !== null && shares !== undefined && shares < m.minSize) {
-    const fmt = (v: bigint): string => (v % 1_000_000n === 0n ? String(v / 1_000_000n) : `${v / 1_000_000n}.${(v % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '')}`);
-    throw new ValidationError(`${p.type === 'FOK' ? 'amount' : 'size'} ${fmt(shares)} is below the market's minimum order size of ${fmt(m.minSize)} shares`, { hint: `Use --${p.type === 'FOK' ? 'amount' : 'size'} ${fmt(m.minSize)} or more.` });
+    const fmt = (v: bigint): string =>
+      v % 1_000_000n === 0n
+        ? String(v / 1_000_000n)
+        : `${v / 1_000_000n}.${(v % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '')}`;
+    throw new ValidationError(
+      `${p.type === 'FOK' ? 'amount' : 'size'} ${fmt(shares)} is below the market's minimum order size of ${fmt(m.minSize)} shares`,
+      { hint: `Use --${p.type === 'FOK' ? 'amount' : 'size'} ${fmt(m.minSize)} or more.` },
+    );
   }
   const { makerAmount, takerAmount } = p.type === 'FOK' ? fokAmounts(p.amount ?? 0n) : limitAmounts(p.side, p.price ?? 0n, p.size ?? 0n);
   const maker = p.delegated ? ZERO_ADDRESS : (p.maker ?? ZERO_ADDRESS);

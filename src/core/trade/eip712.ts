@@ -49,7 +49,8 @@ export function orderDomain(exchange: Hex) {
 
 /** Signs an order for the venue's exchange with a viem account (the key stays in the account). */
 export function signOrder(account: LocalAccount, exchange: Hex, order: UnsignedOrder): Promise<Hex> {
-  if (!account.sign) return account.signTypedData({ domain: orderDomain(exchange), types: ORDER_TYPES, primaryType: 'Order', message: order });
+  if (!account.sign)
+    return account.signTypedData({ domain: orderDomain(exchange), types: ORDER_TYPES, primaryType: 'Order', message: order });
   return account.sign({ hash: toHex(orderDigest(exchange, order)) });
 }
 
@@ -69,7 +70,8 @@ const MAX_UINT256 = (1n << 256n) - 1n;
 const separators = new Map<string, Uint8Array>();
 
 function putUint(buf: Uint8Array, offset: number, v: bigint, bits: number, field: string): void {
-  if (v < 0n || v > (bits === 256 ? MAX_UINT256 : (1n << BigInt(bits)) - 1n)) throw new RangeError(`${field} ${v} does not fit uint${bits}`);
+  if (v < 0n || v > (bits === 256 ? MAX_UINT256 : (1n << BigInt(bits)) - 1n))
+    throw new RangeError(`${field} ${v} does not fit uint${bits}`);
   let x = v;
   for (let i = 31; i >= 0 && x > 0n; i--) {
     buf[offset + i] = Number(x & 0xffn);

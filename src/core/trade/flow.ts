@@ -50,7 +50,8 @@ export interface ParsedOrder {
 function oneOf<T extends string>(v: string | undefined, allowed: readonly T[], field: string): T {
   const u = (v ?? '').toUpperCase();
   const hit = allowed.find((a) => a === u);
-  if (!hit) throw new ValidationError(`${field} must be one of ${allowed.map((a) => a.toLowerCase()).join(', ')}${v ? `, got "${v}"` : ''}`);
+  if (!hit)
+    throw new ValidationError(`${field} must be one of ${allowed.map((a) => a.toLowerCase()).join(', ')}${v ? `, got "${v}"` : ''}`);
   return hit;
 }
 
@@ -67,7 +68,8 @@ export function parseOrderInput(i: OrderInput): ParsedOrder {
   checkShape(type, price, size, amount, i.postOnly === true);
   if (type === 'FOK' && side === 'SELL' && amount !== undefined) checkFokSellAmount(amount, i.amount ?? '');
   if (i.delegated && i.onBehalfOf === undefined) throw new ValidationError('--delegated needs --on-behalf-of <profileId>');
-  if (i.onBehalfOf !== undefined && (!Number.isInteger(i.onBehalfOf) || i.onBehalfOf <= 0)) throw new ValidationError('on-behalf-of must be a profile id (a positive whole number)');
+  if (i.onBehalfOf !== undefined && (!Number.isInteger(i.onBehalfOf) || i.onBehalfOf <= 0))
+    throw new ValidationError('on-behalf-of must be a profile id (a positive whole number)');
   return {
     slug,
     side,
@@ -80,7 +82,14 @@ export function parseOrderInput(i: OrderInput): ParsedOrder {
     clientOrderId: checkClientOrderId(i.clientId ?? newClientOrderId()),
     onBehalfOf: i.onBehalfOf,
     delegated: i.delegated === true,
-    stpPolicy: i.stp === undefined ? undefined : (oneOf(i.stp, STP_POLICIES.map((x) => x.toUpperCase()), 'stp').toLowerCase() as StpPolicy),
+    stpPolicy:
+      i.stp === undefined
+        ? undefined
+        : (oneOf(
+            i.stp,
+            STP_POLICIES.map((x) => x.toUpperCase()),
+            'stp',
+          ).toLowerCase() as StpPolicy),
   };
 }
 
@@ -123,7 +132,10 @@ export async function buildSignedOrder(deps: SignDeps, p: ParsedOrder): Promise<
   const market = await deps.cache.market(deps.api, p.slug);
   const owner = deps.owner ?? (await deps.cache.owner(deps.api, deps.credentialId));
   const account = p.delegated ? null : await deps.account();
-  if (!p.delegated && !account) throw new ValidationError('no wallet to sign with', { hint: 'Create or import one (pm wallet create / pm init), or set PM_PRIVATE_KEY.' });
+  if (!p.delegated && !account)
+    throw new ValidationError('no wallet to sign with', {
+      hint: 'Create or import one (pm wallet create / pm init), or set PM_PRIVATE_KEY.',
+    });
   const { unsigned, body, exchange } = prepareOrder({
     market,
     outcome: p.outcome,
@@ -143,7 +155,8 @@ export async function buildSignedOrder(deps: SignDeps, p: ParsedOrder): Promise<
     salt: newSalt(),
   });
   if (account) body.order.signature = await signOrder(account, exchange, unsigned);
-  const notional = p.type === 'FOK' ? (p.side === 'BUY' ? unsigned.makerAmount : 0n) : p.side === 'BUY' ? unsigned.makerAmount : unsigned.takerAmount;
+  const notional =
+    p.type === 'FOK' ? (p.side === 'BUY' ? unsigned.makerAmount : 0n) : p.side === 'BUY' ? unsigned.makerAmount : unsigned.takerAmount;
   return {
     body,
     summary: {
@@ -175,7 +188,11 @@ export interface PlaceParsedOptions {
  * client's own acting profile). A refusal for a stale fee rate refreshes the owner data and
  * signs again once.
  */
-export async function placeParsed(deps: SignDeps, p: ParsedOrder, o: PlaceParsedOptions): Promise<{ placed: Placed; summary: OrderSummary }> {
+export async function placeParsed(
+  deps: SignDeps,
+  p: ParsedOrder,
+  o: PlaceParsedOptions,
+): Promise<{ placed: Placed; summary: OrderSummary }> {
   const api = deps.api.actingFor(p.onBehalfOf ?? deps.api.actingAs);
   const market = await deps.cache.market(deps.api, p.slug);
   let signed = await buildSignedOrder(deps, p);

@@ -7,7 +7,19 @@
 // client id, and the segment's first and last times); the newest `keep` segments are kept. A
 // lookup reads the active file backwards from its end and stops at the first match, then the
 // segment indexes, newest first. `pm order journal` shows the entries themselves.
-import { closeSync, existsSync, fstatSync, fsyncSync, linkSync, openSync, readdirSync, readFileSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  fsyncSync,
+  linkSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { ensurePrivateDir, writePrivateFileAtomic } from '../fsutil.js';
@@ -181,13 +193,22 @@ export class Journal {
       text = readFileSync(file, 'utf8');
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      throw new JournalError(`cannot read the order journal ${file}${code ? ` (${code})` : ''}`, { cause: e, hint: code === 'EISDIR' ? `Something replaced the journal with a directory: move it away (mv ${file} ${file}.bak).` : `Check the file's permissions (chmod 600 ${file}).` });
+      throw new JournalError(`cannot read the order journal ${file}${code ? ` (${code})` : ''}`, {
+        cause: e,
+        hint:
+          code === 'EISDIR'
+            ? `Something replaced the journal with a directory: move it away (mv ${file} ${file}.bak).`
+            : `Check the file's permissions (chmod 600 ${file}).`,
+      });
     }
     const out: JournalEntry[] = [];
     text.split('\n').forEach((line, i) => {
       const e = parseLine(line);
       if (e) out.push(e);
-      else if (damaged(line)) throw new JournalError(`the order journal ${file} is damaged at line ${i + 1}`, { hint: 'Fix or delete that line by hand (pm never rewrites the journal); it records which client ids were sent.' });
+      else if (damaged(line))
+        throw new JournalError(`the order journal ${file} is damaged at line ${i + 1}`, {
+          hint: 'Fix or delete that line by hand (pm never rewrites the journal); it records which client ids were sent.',
+        });
     });
     return out;
   }
@@ -233,7 +254,11 @@ export class Journal {
         carry = pos > 0 ? (lines.shift() ?? '') : '';
         for (let i = lines.length - 1; i >= 0; i--) {
           const line = lines[i] ?? '';
-          if (damaged(line)) throw new JournalError(`the order journal ${file} is damaged (a line that is not an entry: ${JSON.stringify(line.slice(0, 60))})`, { hint: 'Fix or delete that line by hand (pm never rewrites the journal); it records which client ids were sent.' });
+          if (damaged(line))
+            throw new JournalError(
+              `the order journal ${file} is damaged (a line that is not an entry: ${JSON.stringify(line.slice(0, 60))})`,
+              { hint: 'Fix or delete that line by hand (pm never rewrites the journal); it records which client ids were sent.' },
+            );
           if (!line.includes(needle)) continue;
           const e = parseLine(line);
           if (e && match(e)) return e;
@@ -279,7 +304,9 @@ export class Journal {
         if (q.clientId !== undefined && !idx.latest[q.clientId]) continue;
         if (q.since !== undefined && idx.last && Date.parse(idx.last) < q.since) break;
       }
-      const es = this.readAll(files[i] ?? '').filter((e) => (q.clientId === undefined || e.clientOrderId === q.clientId) && (q.since === undefined || Date.parse(e.ts) >= q.since));
+      const es = this.readAll(files[i] ?? '').filter(
+        (e) => (q.clientId === undefined || e.clientOrderId === q.clientId) && (q.since === undefined || Date.parse(e.ts) >= q.since),
+      );
       out.unshift(...es);
       if (q.since === undefined && q.clientId === undefined && q.limit !== undefined && out.length >= q.limit) break;
     }

@@ -6,7 +6,18 @@
 // re-run the same command), never "another order".
 import type { ApiClient } from '../http.js';
 import { sleep } from '../http.js';
-import { AuthError, ConflictError, ExchangeError, ExchangeValidationError, InterruptedError, NetworkError, PmError, RateLimitError, UnknownStateError, ValidationError } from '../errors.js';
+import {
+  AuthError,
+  ConflictError,
+  ExchangeError,
+  ExchangeValidationError,
+  InterruptedError,
+  NetworkError,
+  PmError,
+  RateLimitError,
+  UnknownStateError,
+  ValidationError,
+} from '../errors.js';
 import { formatUnits } from '../money.js';
 import type { Journal, JournalState } from './journal.js';
 import type { OrderBody } from './build.js';
@@ -14,8 +25,10 @@ import type { OrderBody } from './build.js';
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (o: Json, k: string): string => (typeof o[k] === 'string' ? (o[k] as string) : typeof o[k] === 'number' ? String(o[k]) : '');
-const big = (v: unknown): bigint => (typeof v === 'string' && /^-?\d+$/.test(v) ? BigInt(v) : typeof v === 'number' && Number.isInteger(v) ? BigInt(v) : 0n);
-const bigOrNull = (v: unknown): bigint | null => (typeof v === 'string' && /^-?\d+$/.test(v) ? BigInt(v) : typeof v === 'number' && Number.isSafeInteger(v) ? BigInt(v) : null);
+const big = (v: unknown): bigint =>
+  typeof v === 'string' && /^-?\d+$/.test(v) ? BigInt(v) : typeof v === 'number' && Number.isInteger(v) ? BigInt(v) : 0n;
+const bigOrNull = (v: unknown): bigint | null =>
+  typeof v === 'string' && /^-?\d+$/.test(v) ? BigInt(v) : typeof v === 'number' && Number.isSafeInteger(v) ? BigInt(v) : null;
 
 export interface Totals {
   contractsGross: bigint;
@@ -86,7 +99,14 @@ export function orderView(order: Json, positionIds?: readonly [string, string] |
 }
 
 /** Reads a create-order answer (or a status-batch `data`) into a Placed. */
-export function parsePlaced(d: unknown, clientOrderId: string, marketSlug: string, alreadyPlaced: boolean, attempts: number, positionIds?: readonly [string, string] | null): Placed {
+export function parsePlaced(
+  d: unknown,
+  clientOrderId: string,
+  marketSlug: string,
+  alreadyPlaced: boolean,
+  attempts: number,
+  positionIds?: readonly [string, string] | null,
+): Placed {
   if (!isObj(d) || !isObj(d['order'])) throw new ExchangeError('unexpected answer to POST /orders (no order)');
   const order = d['order'];
   const ex = isObj(d['execution']) ? d['execution'] : {};
@@ -99,7 +119,14 @@ export function parsePlaced(d: unknown, clientOrderId: string, marketSlug: strin
     matched: ex['matched'] === true,
     settlementStatus: str(ex, 'settlementStatus') || str(order, 'settlementStatus') || 'UNKNOWN',
     reason: str(ex, 'reason') || null,
-    totals: { contractsGross: big(t['contractsGross']), contractsFee: big(t['contractsFee']), contractsNet: big(t['contractsNet']), usdGross: big(t['usdGross']), usdFee: big(t['usdFee']), usdNet: big(t['usdNet']) },
+    totals: {
+      contractsGross: big(t['contractsGross']),
+      contractsFee: big(t['contractsFee']),
+      contractsNet: big(t['contractsNet']),
+      usdGross: big(t['usdGross']),
+      usdFee: big(t['usdFee']),
+      usdNet: big(t['usdNet']),
+    },
     makerMatches: Array.isArray(d['makerMatches']) ? d['makerMatches'].length : 0,
     feeRateBps: typeof ex['feeRateBps'] === 'number' ? ex['feeRateBps'] : null,
     alreadyPlaced,
@@ -119,18 +146,30 @@ export interface StatusResult {
 }
 
 /** Order status by ids or client ids, in chunks of 50 (acting for the client's sub-account, if any). */
-export async function orderStatus(api: ApiClient, q: { ids?: string[]; clientIds?: string[] }, retry: 'read' | 'never' = 'read'): Promise<StatusResult[]> {
+export async function orderStatus(
+  api: ApiClient,
+  q: { ids?: string[]; clientIds?: string[] },
+  retry: 'read' | 'never' = 'read',
+): Promise<StatusResult[]> {
   const items = [...(q.ids ?? []).map((orderId) => ({ orderId })), ...(q.clientIds ?? []).map((clientOrderId) => ({ clientOrderId }))];
   if (items.length === 0) throw new ValidationError('give at least one order id or --client-id');
   const out: StatusResult[] = [];
   for (let i = 0; i < items.length; i += 50) {
     const chunk = items.slice(i, i + 50);
     // A status read changes nothing, so it may be retried like a GET.
-    const d = (await api.request<unknown>({ method: 'POST', path: '/orders/status/batch', body: { items: chunk }, auth: 'auto', retry })).data;
+    const d = (await api.request<unknown>({ method: 'POST', path: '/orders/status/batch', body: { items: chunk }, auth: 'auto', retry }))
+      .data;
     if (!isObj(d) || !Array.isArray(d['results'])) throw new ExchangeError('unexpected answer to POST /orders/status/batch (no results)');
     for (const r of d['results'].filter(isObj)) {
       const index = typeof r['index'] === 'number' ? r['index'] + i : out.length;
-      out.push({ index, status: str(r, 'status'), orderId: str(r, 'orderId') || null, clientOrderId: str(r, 'clientOrderId') || null, error: str(r, 'error') || null, data: isObj(r['data']) ? r['data'] : null });
+      out.push({
+        index,
+        status: str(r, 'status'),
+        orderId: str(r, 'orderId') || null,
+        clientOrderId: str(r, 'clientOrderId') || null,
+        error: str(r, 'error') || null,
+        data: isObj(r['data']) ? r['data'] : null,
+      });
     }
   }
   return out.sort((a, b) => a.index - b.index);
@@ -143,7 +182,11 @@ export type Lookup = { kind: 'found'; data: Json } | { kind: 'absent' };
  * keeps failing is "unknown" (UnknownStateError, exit 7), never "absent". Auth errors and
  * Ctrl-C go straight up.
  */
-export async function lookupClientId(api: ApiClient, clientOrderId: string, o: { tries?: number; signal?: AbortSignal | undefined } = {}): Promise<Lookup> {
+export async function lookupClientId(
+  api: ApiClient,
+  clientOrderId: string,
+  o: { tries?: number; signal?: AbortSignal | undefined } = {},
+): Promise<Lookup> {
   const tries = o.tries ?? 4;
   const signal = o.signal ?? api.signal;
   let last: PmError | undefined;
@@ -163,10 +206,13 @@ export async function lookupClientId(api: ApiClient, clientOrderId: string, o: {
 }
 
 function unknownState(cid: string, cause: PmError | undefined): UnknownStateError {
-  return new UnknownStateError(`the state of order ${cid} is unknown: its answer was lost and the exchange could not be asked (${cause?.shortMessage ?? 'no answer'})`, {
-    cause,
-    hint: `Re-run the same command (same --client-id ${cid}): it never places a second order. Or check with pm order status --client-id ${cid}.`,
-  });
+  return new UnknownStateError(
+    `the state of order ${cid} is unknown: its answer was lost and the exchange could not be asked (${cause?.shortMessage ?? 'no answer'})`,
+    {
+      cause,
+      hint: `Re-run the same command (same --client-id ${cid}): it never places a second order. Or check with pm order status --client-id ${cid}.`,
+    },
+  );
 }
 
 /** Differences between a request and the order the exchange holds under the same client id. */
@@ -177,8 +223,10 @@ export function orderDifferences(body: OrderBody, existing: Json): string[] {
   const side = body.order.side === 0 ? 'BUY' : 'SELL';
   if (v.tokenId !== null && v.tokenId !== body.order.tokenId) diffs.push(`token ${v.tokenId} ≠ ${body.order.tokenId}`);
   if (v.side !== null && v.side !== side) diffs.push(`side ${v.side} ≠ ${side}`);
-  if (v.makerAmount !== null && v.makerAmount !== BigInt(body.order.makerAmount)) diffs.push(`makerAmount ${v.makerAmount} ≠ ${body.order.makerAmount}`);
-  if (v.takerAmount !== null && v.takerAmount !== BigInt(body.order.takerAmount)) diffs.push(`takerAmount ${v.takerAmount} ≠ ${body.order.takerAmount}`);
+  if (v.makerAmount !== null && v.makerAmount !== BigInt(body.order.makerAmount))
+    diffs.push(`makerAmount ${v.makerAmount} ≠ ${body.order.makerAmount}`);
+  if (v.takerAmount !== null && v.takerAmount !== BigInt(body.order.takerAmount))
+    diffs.push(`takerAmount ${v.takerAmount} ≠ ${body.order.takerAmount}`);
   if (v.type !== null && v.type !== body.orderType) diffs.push(`type ${v.type} ≠ ${body.orderType}`);
   if (v.tokenId === null && v.side === null && v.makerAmount === null) diffs.push('the exchange did not say what the existing order is');
   return diffs;
@@ -186,7 +234,8 @@ export function orderDifferences(body: OrderBody, existing: Json): string[] {
 
 /** "BUY YES 10 @ 0.3 (GTC)" for an order view. */
 export function describeView(v: OrderView): string {
-  const qty = v.size !== null ? `${v.size} @ ${v.price ?? '?'}` : v.amount !== null ? `${v.amount} ${v.side === 'BUY' ? 'USDC' : 'shares'}` : '?';
+  const qty =
+    v.size !== null ? `${v.size} @ ${v.price ?? '?'}` : v.amount !== null ? `${v.amount} ${v.side === 'BUY' ? 'USDC' : 'shares'}` : '?';
   return `${v.side ?? '?'} ${v.outcome ?? v.tokenId ?? '?'} ${qty} (${v.type ?? '?'})`;
 }
 
@@ -199,18 +248,18 @@ export function explain(e: unknown): unknown {
   const hint = /insufficient .*allowance/i.test(m)
     ? 'The on-chain approval this order needs is missing: pm approve check <market> shows it, pm approve set <market> sends it.'
     : /conditional token|shares|position/i.test(m) && /insufficient|not enough/i.test(m)
-    ? 'Not enough free shares of that outcome: resting SELL orders lock theirs. Check pm order list, lower --size, or cancel resting SELL orders.'
-    : /insufficient|not enough/i.test(m) && /collateral|usdc|balance|funds|allowance/i.test(m)
-      ? 'Not enough free USDC: resting BUY orders lock theirs. Lower --size/--amount, or cancel resting orders (pm order list).'
-      : /post-only|would execute immediately|would cross/i.test(m)
-        ? 'A post-only order must not cross: lower a BUY price (or raise a SELL price) below the best opposite quote (pm book …).'
-        : /minimum size|below the market min/i.test(m)
-          ? "Raise --size to at least the market's minimum (pm book shows minSize)."
-          : /fee/i.test(m)
-            ? 'The fee rate must equal your profile rate: run pm whoami to refresh it.'
-            : /Profile ID does not match/i.test(m)
-              ? 'The token and the signing wallet belong to different profiles: check pm whoami.'
-              : undefined;
+      ? 'Not enough free shares of that outcome: resting SELL orders lock theirs. Check pm order list, lower --size, or cancel resting SELL orders.'
+      : /insufficient|not enough/i.test(m) && /collateral|usdc|balance|funds|allowance/i.test(m)
+        ? 'Not enough free USDC: resting BUY orders lock theirs. Lower --size/--amount, or cancel resting orders (pm order list).'
+        : /post-only|would execute immediately|would cross/i.test(m)
+          ? 'A post-only order must not cross: lower a BUY price (or raise a SELL price) below the best opposite quote (pm book …).'
+          : /minimum size|below the market min/i.test(m)
+            ? "Raise --size to at least the market's minimum (pm book shows minSize)."
+            : /fee/i.test(m)
+              ? 'The fee rate must equal your profile rate: run pm whoami to refresh it.'
+              : /Profile ID does not match/i.test(m)
+                ? 'The token and the signing wallet belong to different profiles: check pm whoami.'
+                : undefined;
   return hint ? Object.assign(e, { hint }) : e;
 }
 
@@ -265,7 +314,10 @@ export async function placeOrder(api: ApiClient, body: OrderBody, journal: Journ
     } catch (e) {
       rec('unknown', { error: e instanceof PmError ? e.shortMessage : String(e) });
       if (e instanceof InterruptedError) {
-        throw new InterruptedError(`interrupted: the state of order ${cid} is unknown`, { cause: e, hint: `Re-run the same command (same --client-id ${cid}): it never places a second order.` });
+        throw new InterruptedError(`interrupted: the state of order ${cid} is unknown`, {
+          cause: e,
+          hint: `Re-run the same command (same --client-id ${cid}): it never places a second order.`,
+        });
       }
       throw e;
     }
@@ -297,10 +349,13 @@ export async function placeOrder(api: ApiClient, body: OrderBody, journal: Journ
         const l = await ask();
         if (l.kind === 'found') return adopt(l.data, attempt);
         rec('failed', { error: e.shortMessage });
-        throw new ConflictError(`the exchange refused order ${cid} as a duplicate (${e.shortMessage}), but holds no order under that client id`, {
-          status: 409,
-          hint: 'Another order with the same signed content may exist: check pm order list.',
-        });
+        throw new ConflictError(
+          `the exchange refused order ${cid} as a duplicate (${e.shortMessage}), but holds no order under that client id`,
+          {
+            status: 409,
+            hint: 'Another order with the same signed content may exist: check pm order list.',
+          },
+        );
       }
       const ambiguous = (e instanceof NetworkError && e.ambiguous) || (e instanceof PmError && e.status === 429);
       if (!ambiguous) {
@@ -316,7 +371,10 @@ export async function placeOrder(api: ApiClient, body: OrderBody, journal: Journ
       }
       if (attempt === maxAttempts) break;
       // Say what happened: a 429 did reach the exchange (it refused it); only a lost request may not have.
-      const what = lastError?.status === 429 ? `was refused by the exchange's rate limit (429)` : `got no answer (${lastError?.shortMessage ?? 'no answer'})`;
+      const what =
+        lastError?.status === 429
+          ? `was refused by the exchange's rate limit (429)`
+          : `got no answer (${lastError?.shortMessage ?? 'no answer'})`;
       opts.onNote?.(`${cid} ${what} and the exchange holds no order under it; sending it again (attempt ${attempt + 1})`);
       try {
         await sleep(Math.min(2000, 150 * 2 ** (attempt - 1)), signal);
@@ -344,7 +402,9 @@ function cancelResult(d: unknown): CancelOutcome {
   const o = isObj(d) ? d : {};
   return {
     canceled: Array.isArray(o['canceled']) ? o['canceled'].map(String) : [],
-    failed: Array.isArray(o['failed']) ? o['failed'].filter(isObj).map((f) => ({ orderId: str(f, 'orderId'), reason: str(f, 'reason'), message: str(f, 'message') })) : [],
+    failed: Array.isArray(o['failed'])
+      ? o['failed'].filter(isObj).map((f) => ({ orderId: str(f, 'orderId'), reason: str(f, 'reason'), message: str(f, 'message') }))
+      : [],
   };
 }
 
@@ -354,14 +414,28 @@ export async function cancelOrders(api: ApiClient, q: { ids?: string[]; clientId
   const query = undefined;
   if (q.slug !== undefined) {
     // Cancelling twice is harmless, so a lost answer or a 429 may be retried.
-    const d = (await api.request<unknown>({ method: 'DELETE', path: `/orders/all/${encodeURIComponent(q.slug)}`, query, auth: 'auto', retry: 'read', okStatuses: [207] })).data;
+    const d = (
+      await api.request<unknown>({
+        method: 'DELETE',
+        path: `/orders/all/${encodeURIComponent(q.slug)}`,
+        query,
+        auth: 'auto',
+        retry: 'read',
+        okStatuses: [207],
+      })
+    ).data;
     return cancelResult(d);
   }
-  for (const [key, list] of [['orderIds', q.ids ?? []], ['clientOrderIds', q.clientIds ?? []]] as const) {
+  for (const [key, list] of [
+    ['orderIds', q.ids ?? []],
+    ['clientOrderIds', q.clientIds ?? []],
+  ] as const) {
     for (let i = 0; i < list.length; i += 50) {
       const chunk = list.slice(i, i + 50);
       const body: Json = { [key]: chunk };
-      const d = (await api.request<unknown>({ method: 'POST', path: '/orders/batch-cancel', body, auth: 'auto', retry: 'read', okStatuses: [207] })).data;
+      const d = (
+        await api.request<unknown>({ method: 'POST', path: '/orders/batch-cancel', body, auth: 'auto', retry: 'read', okStatuses: [207] })
+      ).data;
       const r = cancelResult(d);
       out.canceled.push(...r.canceled);
       out.failed.push(...r.failed);
@@ -386,7 +460,14 @@ export interface OpenOrder {
 
 /** Open orders of the caller in one market (bare array or {orders}). */
 export async function listOpenOrders(api: ApiClient, slug: string, statuses?: string[]): Promise<OpenOrder[]> {
-  const d = (await api.request<unknown>({ method: 'GET', path: `/markets/${encodeURIComponent(slug)}/user-orders`, query: statuses ? { statuses } : undefined, auth: 'auto' })).data;
+  const d = (
+    await api.request<unknown>({
+      method: 'GET',
+      path: `/markets/${encodeURIComponent(slug)}/user-orders`,
+      query: statuses ? { statuses } : undefined,
+      auth: 'auto',
+    })
+  ).data;
   const list = Array.isArray(d) ? d : isObj(d) && Array.isArray(d['orders']) ? d['orders'] : null;
   if (!list) throw new ExchangeError('unexpected answer from user-orders');
   return list.filter(isObj).map((o) => ({

@@ -10,7 +10,17 @@ import { scheduleSettlement } from '../settlement.js';
 import { ONE, PRICE_TICK, SIZE_STEP, ceilDiv, formatRaw, parseDecimal6, parseWireInt } from './amounts.js';
 import { createOrderShapeError } from './shape.js';
 import { createdView } from './views.js';
-import type { Hex, MarketRecord, OrderRecord, OrderType, Profile, SandboxContext, SandboxRequest, SandboxResponse, SandboxState } from '../types.js';
+import type {
+  Hex,
+  MarketRecord,
+  OrderRecord,
+  OrderType,
+  Profile,
+  SandboxContext,
+  SandboxRequest,
+  SandboxResponse,
+  SandboxState,
+} from '../types.js';
 
 /**
  * Client order ids in use, per owner: a derived index over state.orders (append-only; a client
@@ -106,10 +116,14 @@ export function receiveWindowRefusal(timestamp: unknown, recvWindow: unknown, no
   const ts = asInt(timestamp);
   const win = asInt(recvWindow);
   if (Number.isNaN(ts)) return fail(400, 'timestamp must be the order time in Unix milliseconds (an integer)');
-  if (Number.isNaN(win) || (win !== null && (win < 1 || win > MAX_RECV_WINDOW_MS))) return fail(400, `recvWindow must be an integer from 1 to ${MAX_RECV_WINDOW_MS} (milliseconds)`);
+  if (Number.isNaN(win) || (win !== null && (win < 1 || win > MAX_RECV_WINDOW_MS)))
+    return fail(400, `recvWindow must be an integer from 1 to ${MAX_RECV_WINDOW_MS} (milliseconds)`);
   if (ts === null || win === null) return null;
   if (Math.abs(now - ts) > win) {
-    return fail(425, `Request outside recvWindow: timestamp ${ts} is ${now - ts} ms from server time ${now}, more than recvWindow ${win} ms`);
+    return fail(
+      425,
+      `Request outside recvWindow: timestamp ${ts} is ${now - ts} ms from server time ${now}, more than recvWindow ${win} ms`,
+    );
   }
   return null;
 }
@@ -172,7 +186,10 @@ export async function createOrder(req: SandboxRequest, ctx: SandboxContext): Pro
   if (tokenIdInt === null) return fail(400, 'order.tokenId must be a decimal string');
   const tokenId = tokenIdInt.toString();
   if (tokenId !== market.positionIds[0] && tokenId !== market.positionIds[1]) {
-    return fail(400, `order.tokenId ${tokenId} is not a position of market ${slug} (YES ${market.positionIds[0]}, NO ${market.positionIds[1]})`);
+    return fail(
+      400,
+      `order.tokenId ${tokenId} is not a position of market ${slug} (YES ${market.positionIds[0]}, NO ${market.positionIds[1]})`,
+    );
   }
   const side = order['side'];
   if (side !== 0 && side !== 1 && side !== '0' && side !== '1') return fail(400, 'order.side must be 0 (BUY) or 1 (SELL)');
@@ -218,7 +235,10 @@ export async function createOrder(req: SandboxRequest, ctx: SandboxContext): Pro
     if (price === null || price <= 0n || price > ONE) return fail(400, `price ${String(priceRaw)} must be a decimal in (0, 1]`);
     if (price % PRICE_TICK !== 0n) {
       const lo = (price / PRICE_TICK) * PRICE_TICK;
-      return fail(400, `price ${String(priceRaw)} is not on the 0.001 tick; nearest valid prices are ${Number(lo) / 1e6} and ${Number(lo + PRICE_TICK) / 1e6}`);
+      return fail(
+        400,
+        `price ${String(priceRaw)} is not on the 0.001 tick; nearest valid prices are ${Number(lo) / 1e6} and ${Number(lo + PRICE_TICK) / 1e6}`,
+      );
     }
     size = isBuy ? takerAmount : makerAmount;
     const collateral = isBuy ? makerAmount : takerAmount;
@@ -228,7 +248,10 @@ export async function createOrder(req: SandboxRequest, ctx: SandboxContext): Pro
     const floor = (size * price) / ONE;
     const ceil = ceilDiv(size * price, ONE);
     if (collateral !== floor && collateral !== ceil) {
-      return fail(400, `${isBuy ? 'makerAmount' : 'takerAmount'} ${collateral} does not match price ${String(priceRaw)} × size ${size}: expected ${ceil}`);
+      return fail(
+        400,
+        `${isBuy ? 'makerAmount' : 'takerAmount'} ${collateral} does not match price ${String(priceRaw)} × size ${size}: expected ${ceil}`,
+      );
     }
   }
   // The market's minimum size counts shares: GTC/FAK size, FOK SELL shares sold (a FOK BUY spends USDC).
@@ -244,7 +267,9 @@ export async function createOrder(req: SandboxRequest, ctx: SandboxContext): Pro
   if (isResponse(owner)) return owner;
   const ownerIdRaw = parseId(body['ownerId']);
   const signature = order['signature'];
-  const delegated = (signature === undefined || signature === null || signature === '') && (order['maker'] === undefined || (typeof order['maker'] === 'string' && sameAddress(order['maker'], ZERO_ADDRESS)));
+  const delegated =
+    (signature === undefined || signature === null || signature === '') &&
+    (order['maker'] === undefined || (typeof order['maker'] === 'string' && sameAddress(order['maker'], ZERO_ADDRESS)));
   if (Number.isNaN(ownerIdRaw) || (ownerIdRaw === null && !delegated)) return fail(400, 'ownerId is required and must be a profile id');
   if (ownerIdRaw !== null && ownerIdRaw !== owner.id) return fail(400, 'Profile ID does not match the order owner');
 
@@ -256,14 +281,18 @@ export async function createOrder(req: SandboxRequest, ctx: SandboxContext): Pro
     if (auth.method !== 'hmac' || !auth.scopes.includes('delegated_signing')) {
       return fail(403, 'Delegated signing requires an API token with the delegated_signing scope');
     }
-    if (parseId(onBehalfOf) === null || owner.id === auth.profileId) return fail(400, 'Delegated orders need onBehalfOf (a server-wallet sub-account)');
+    if (parseId(onBehalfOf) === null || owner.id === auth.profileId)
+      return fail(400, 'Delegated orders need onBehalfOf (a server-wallet sub-account)');
     if (!owner.serverWallet) return fail(400, `Profile ${owner.id} has no server wallet; sign the order yourself`);
     if (order['signer'] !== undefined && !(typeof order['signer'] === 'string' && sameAddress(order['signer'], ZERO_ADDRESS))) {
       return fail(400, 'Delegated orders must leave maker and signer as the zero address');
     }
     const pending = await missingFor(ctx, owner.id, market, isBuy ? 'BUY' : 'SELL');
     if (pending.length > 0) {
-      return fail(400, `Allowances of profile ${owner.id} for ${isBuy ? 'BUY' : 'SELL'} orders on this venue are not confirmed (${pending.map((t) => `${t.label} ${t.status}`).join(', ')}): run the allowance check (GET /profiles/partner-accounts/${owner.id}/allowances, POST …/allowances/retry) until ready`);
+      return fail(
+        400,
+        `Allowances of profile ${owner.id} for ${isBuy ? 'BUY' : 'SELL'} orders on this venue are not confirmed (${pending.map((t) => `${t.label} ${t.status}`).join(', ')}): run the allowance check (GET /profiles/partner-accounts/${owner.id}/allowances, POST …/allowances/retry) until ready`,
+      );
     }
     maker = owner.address;
     signer = owner.address;
@@ -308,7 +337,10 @@ export async function createOrder(req: SandboxRequest, ctx: SandboxContext): Pro
     const check = await checkOrderSignature(fields, sig, exchange, signer);
     if (!check.ok) {
       if (check.recovered === null) return fail(400, 'order.signature is not a valid 65-byte signature');
-      return fail(400, `Invalid order signature: recovered ${check.recovered}, expected signer ${signer} (domain verifyingContract ${exchange})`);
+      return fail(
+        400,
+        `Invalid order signature: recovered ${check.recovered}, expected signer ${signer} (domain verifyingContract ${exchange})`,
+      );
     }
   } else if (owner.privateKey) {
     sig = await signOrderWithKey(fields, owner.privateKey, exchange);

@@ -9,10 +9,22 @@ export const FIXTURE_NO = '72018851405387006316458327460738766454328962402236102
 
 /** Public dev-mnemonic accounts (test test … junk), indexes 0–3. */
 export const DEV = {
-  alice: { address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' as Hex, key: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80' as Hex },
-  bob: { address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' as Hex, key: '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d' as Hex },
-  partner: { address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC' as Hex, key: '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a' as Hex },
-  sub: { address: '0x90F79bf6EB2c4f870365E785982E1f101E93b906' as Hex, key: '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6' as Hex },
+  alice: {
+    address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' as Hex,
+    key: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80' as Hex,
+  },
+  bob: {
+    address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' as Hex,
+    key: '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d' as Hex,
+  },
+  partner: {
+    address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC' as Hex,
+    key: '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a' as Hex,
+  },
+  sub: {
+    address: '0x90F79bf6EB2c4f870365E785982E1f101E93b906' as Hex,
+    key: '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6' as Hex,
+  },
 } as const;
 
 export const IDS = { alice: 1, bob: 2, partner: 3, sub: 4 } as const;
@@ -76,7 +88,11 @@ export function tradingFixture(): SandboxState {
       profile(IDS.alice, 'alice', 'trader', DEV.alice.address, 300),
       profile(IDS.bob, 'bob', 'market_maker', DEV.bob.address, 0),
       profile(IDS.partner, 'partner', 'partner', DEV.partner.address, 300),
-      profile(IDS.sub, 'sub-1', 'sub_account', DEV.sub.address, 300, { parentProfileId: IDS.partner, serverWallet: true, privateKey: DEV.sub.key }),
+      profile(IDS.sub, 'sub-1', 'sub_account', DEV.sub.address, 300, {
+        parentProfileId: IDS.partner,
+        serverWallet: true,
+        privateKey: DEV.sub.key,
+      }),
     ],
     tokens: [],
     apiKeys: [],

@@ -76,7 +76,8 @@ function parseOperation(v: unknown, where: string): Operation | string {
   const ok = (x: unknown): x is string => typeof x === 'string' && x !== '' && x.length <= 128;
   if ((orderId === undefined) === (clientOrderId === undefined)) return `${where}cancel needs exactly one of orderId or clientOrderId`;
   if (orderId !== undefined && !ok(orderId)) return `${where}cancel.orderId must be a non-empty string of at most 128 characters`;
-  if (clientOrderId !== undefined && !ok(clientOrderId)) return `${where}cancel.clientOrderId must be a non-empty string of at most 128 characters`;
+  if (clientOrderId !== undefined && !ok(clientOrderId))
+    return `${where}cancel.clientOrderId must be a non-empty string of at most 128 characters`;
   const mode = op['mode'];
   if (typeof mode !== 'string' || !(MODES as readonly string[]).includes(mode)) return `${where}mode must be one of ${MODES.join(', ')}`;
   const replacement = asObject(op['replacement']);
@@ -107,14 +108,19 @@ async function runOperation(req: SandboxRequest, ctx: SandboxContext, auth: Auth
     return { cancel: { status: 'FAILURE', error: { code: codeFor(who.status), message } }, replacement: { status: 'NOT_ATTEMPTED' } };
   }
   let cancel: CancelLeg;
-  const target = 'orderId' in op.cancel
-    ? ctx.state.orders.find((o) => o.ownerId === who.id && o.id === (op.cancel as { orderId: string }).orderId)
-    : ctx.state.orders.find((o) => o.ownerId === who.id && o.clientOrderId === (op.cancel as { clientOrderId: string }).clientOrderId);
+  const target =
+    'orderId' in op.cancel
+      ? ctx.state.orders.find((o) => o.ownerId === who.id && o.id === (op.cancel as { orderId: string }).orderId)
+      : ctx.state.orders.find((o) => o.ownerId === who.id && o.clientOrderId === (op.cancel as { clientOrderId: string }).clientOrderId);
   const r = target && target.status === 'LIVE' ? cancelOrder(ctx.state, target.id, who.id, ctx.now()) : null;
-  if (r && r.ok) {
+  if (r?.ok) {
     ctx.persist();
     for (const e of r.events) ctx.emit(e);
-    cancel = { status: 'SUCCESS', orderId: r.order.id, ...(r.order.clientOrderId !== null ? { clientOrderId: r.order.clientOrderId } : {}) };
+    cancel = {
+      status: 'SUCCESS',
+      orderId: r.order.id,
+      ...(r.order.clientOrderId !== null ? { clientOrderId: r.order.clientOrderId } : {}),
+    };
   } else {
     cancel = { status: 'FAILURE', error: { code: 'ORDER_NOT_FOUND', message: r && !r.ok ? r.message : NOT_FOUND_MESSAGE } };
   }

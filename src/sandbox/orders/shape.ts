@@ -75,7 +75,8 @@ export function createOrderShapeError(body: unknown, rawBytes: number): string |
   if (top) return top;
   const inner = checkScalars(order as Record<string, unknown>, ORDER_FIELDS, 'order.', 'a signed order');
   if (inner) return inner;
-  if (rawBytes > MAX_ORDER_BODY_BYTES) return `Request body is ${rawBytes} bytes; a create-order request may be at most ${MAX_ORDER_BODY_BYTES}`;
+  if (rawBytes > MAX_ORDER_BODY_BYTES)
+    return `Request body is ${rawBytes} bytes; a create-order request may be at most ${MAX_ORDER_BODY_BYTES}`;
   return null;
 }
 

@@ -11,7 +11,17 @@ export function addTrade(o: OrderRecord, t: Omit<OrderTrade, 'settlementStatus' 
 /** The taker's own trade of one submission: total shares at the average price. */
 export function takerTrade(tradeEventId: string, takerOrderId: string, contracts: bigint, usd: bigint, createdAt: string): OrderTrade {
   const price = contracts > 0n ? formatRaw((usd * ONE) / contracts) : '0';
-  return { id: tradeEventId, role: 'taker', tradeEventId, takerOrderId, matchedSize: contracts.toString(), price, settlementStatus: 'MATCHED', txHash: null, createdAt };
+  return {
+    id: tradeEventId,
+    role: 'taker',
+    tradeEventId,
+    takerOrderId,
+    matchedSize: contracts.toString(),
+    price,
+    settlementStatus: 'MATCHED',
+    txHash: null,
+    createdAt,
+  };
 }
 
 /**

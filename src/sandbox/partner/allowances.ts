@@ -44,7 +44,12 @@ export interface AllowanceSim {
   answered: { profileId: number; status: number; at: number }[];
 }
 
-export const DEFAULT_SIM: Omit<AllowanceSim, 'failures' | 'answered'> = { confirmAfterMs: 800, lockMs: 150, retryMax: 3, retryWindowMs: 10_000 };
+export const DEFAULT_SIM: Omit<AllowanceSim, 'failures' | 'answered'> = {
+  confirmAfterMs: 800,
+  lockMs: 150,
+  retryMax: 3,
+  retryWindowMs: 10_000,
+};
 
 const sims = new WeakMap<SandboxContext, AllowanceSim>();
 const locks = new WeakMap<SandboxContext, Set<string>>();
@@ -72,9 +77,31 @@ export function initialTargets(state: SandboxState, ctx?: SandboxContext): Allow
   for (const v of venues.values()) {
     const name = v.adapter ? 'negrisk-exchange' : 'ctf-exchange';
     const base = { status: 'missing' as const, retryable: true };
-    out.push({ type: 'USDC_ALLOWANCE', tokenAddress: tokens.usdc, spenderOrOperator: v.exchange, label: `usdc:${name}`, requiredFor: 'BUY', ...base });
-    out.push({ type: 'CTF_APPROVAL', tokenAddress: tokens.conditionalTokens, spenderOrOperator: v.exchange, label: `ctf:${name}`, requiredFor: 'SELL', ...base });
-    if (v.adapter) out.push({ type: 'CTF_APPROVAL', tokenAddress: tokens.conditionalTokens, spenderOrOperator: v.adapter, label: 'ctf:negrisk-adapter', requiredFor: 'SELL', ...base });
+    out.push({
+      type: 'USDC_ALLOWANCE',
+      tokenAddress: tokens.usdc,
+      spenderOrOperator: v.exchange,
+      label: `usdc:${name}`,
+      requiredFor: 'BUY',
+      ...base,
+    });
+    out.push({
+      type: 'CTF_APPROVAL',
+      tokenAddress: tokens.conditionalTokens,
+      spenderOrOperator: v.exchange,
+      label: `ctf:${name}`,
+      requiredFor: 'SELL',
+      ...base,
+    });
+    if (v.adapter)
+      out.push({
+        type: 'CTF_APPROVAL',
+        tokenAddress: tokens.conditionalTokens,
+        spenderOrOperator: v.adapter,
+        label: 'ctf:negrisk-adapter',
+        requiredFor: 'SELL',
+        ...base,
+      });
   }
   return out;
 }
@@ -105,7 +132,14 @@ function fromChain(t: AllowanceTarget, r: { approved: boolean; receipt: 'success
   if (r.approved) return t.status === 'confirmed' ? t : { ...rest, status: 'confirmed', retryable: false };
   if (t.status === 'submitted') {
     if (r.receipt === null) return t;
-    if (r.receipt === 'reverted') return { ...rest, status: 'failed', retryable: true, errorCode: 'TRANSACTION_REVERTED', errorMessage: `transaction ${t.txHash ?? ''} reverted` };
+    if (r.receipt === 'reverted')
+      return {
+        ...rest,
+        status: 'failed',
+        retryable: true,
+        errorCode: 'TRANSACTION_REVERTED',
+        errorMessage: `transaction ${t.txHash ?? ''} reverted`,
+      };
   }
   if (t.status === 'confirmed' || t.status === 'submitted') {
     const { txHash: _h, transactionId: _t, ...bare } = rest;
@@ -157,7 +191,10 @@ export async function missingFor(ctx: SandboxContext, profileId: number, market:
 }
 
 /** The readiness object of the contract. */
-export function allowanceView(profile: { id: number; address: string; parentProfileId?: number | undefined }, targets: readonly AllowanceTarget[]): Record<string, unknown> {
+export function allowanceView(
+  profile: { id: number; address: string; parentProfileId?: number | undefined },
+  targets: readonly AllowanceTarget[],
+): Record<string, unknown> {
   const count = (s: AllowanceTarget['status']): number => targets.filter((t) => t.status === s).length;
   const confirmed = count('confirmed');
   return {
@@ -202,7 +239,11 @@ export async function retryAllowances(ctx: SandboxContext, profileId: number, wa
     const waitMs = (recent[0] ?? t0) + sim.retryWindowMs - t0;
     const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
     byWallet.set(key, recent);
-    return answer({ ok: false, status: 429, body: { message: `allowance retry rate limited for wallet ${wallet}: try again in ${retryAfterSeconds} s`, retryAfterSeconds } });
+    return answer({
+      ok: false,
+      status: 429,
+      body: { message: `allowance retry rate limited for wallet ${wallet}: try again in ${retryAfterSeconds} s`, retryAfterSeconds },
+    });
   }
   recent.push(t0);
   byWallet.set(key, recent);
@@ -226,15 +267,29 @@ export async function retryAllowances(ctx: SandboxContext, profileId: number, wa
         f.times -= 1;
         next.push({ ...rest, status: 'failed', retryable: f.retryable, errorCode: f.errorCode, errorMessage: f.errorMessage });
       } else if (!chain) {
-        next.push({ ...rest, status: 'submitted', retryable: false, transactionId: randomUUID(), userOperationHash: `0x${randomBytes(32).toString('hex')}`, confirmAt: now + sim.confirmAfterMs });
+        next.push({
+          ...rest,
+          status: 'submitted',
+          retryable: false,
+          transactionId: randomUUID(),
+          userOperationHash: `0x${randomBytes(32).toString('hex')}`,
+          confirmAt: now + sim.confirmAfterMs,
+        });
       } else if (!walletKey) {
-        next.push({ ...rest, status: 'failed', retryable: false, errorCode: 'WALLET_KEY_UNAVAILABLE', errorMessage: `the sandbox holds no key for server wallet ${wallet}` });
+        next.push({
+          ...rest,
+          status: 'failed',
+          retryable: false,
+          errorCode: 'WALLET_KEY_UNAVAILABLE',
+          errorMessage: `the sandbox holds no key for server wallet ${wallet}`,
+        });
       } else {
         try {
           const txHash = await chain.submitTarget(walletKey, t);
           next.push({ ...rest, status: 'submitted', retryable: false, transactionId: randomUUID(), txHash });
         } catch (e) {
-          const msg = e instanceof Error ? (e as Error & { shortMessage?: string }).shortMessage ?? e.message.split('\n')[0] ?? '' : String(e);
+          const msg =
+            e instanceof Error ? ((e as Error & { shortMessage?: string }).shortMessage ?? e.message.split('\n')[0] ?? '') : String(e);
           next.push({ ...rest, status: 'failed', retryable: true, errorCode: 'TRANSACTION_SUBMISSION_FAILED', errorMessage: msg });
         }
       }

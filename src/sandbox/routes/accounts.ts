@@ -35,22 +35,37 @@ export const accountRoutes: Route[] = [
       const body = (req.json ?? {}) as Record<string, unknown>;
       if (typeof body !== 'object' || Array.isArray(body)) return err(400, 'body must be an object');
       const label = body['label'];
-      if (label !== undefined && (typeof label !== 'string' || label.length > 128)) return err(400, 'label must be a string of at most 128 characters');
+      if (label !== undefined && (typeof label !== 'string' || label.length > 128))
+        return err(400, 'label must be a string of at most 128 characters');
       const raw = body['scopes'] ?? ['trading'];
-      if (!Array.isArray(raw) || raw.some((s) => typeof s !== 'string' || !SCOPES.includes(s as Scope))) return err(400, `scopes must be a list of ${SCOPES.join(', ')}`);
+      if (!Array.isArray(raw) || raw.some((s) => typeof s !== 'string' || !SCOPES.includes(s as Scope)))
+        return err(400, `scopes must be a list of ${SCOPES.join(', ')}`);
       const scopes = [...new Set(raw as Scope[])];
       const allowed = allowedScopes(ctx.state, profileId);
       const denied = scopes.filter((s) => !allowed.includes(s));
       if (denied.length) return err(403, `Scopes not allowed for this profile: ${denied.join(', ')}`);
-      if (scopes.includes('delegated_signing') && !scopes.includes('trading')) return err(400, 'delegated_signing requires the trading scope');
+      if (scopes.includes('delegated_signing') && !scopes.includes('trading'))
+        return err(400, 'delegated_signing requires the trading scope');
       const now = new Date(ctx.now()).toISOString();
       const tokenId = `tok_${randomBytes(9).toString('base64url')}`;
       ctx.state.serverKey ??= randomBytes(32).toString('hex');
       const secret = tokenSecret(ctx.state.serverKey, tokenId);
-      ctx.state.tokens.push({ tokenId, secret, profileId, scopes, label: typeof label === 'string' ? label : null, createdAt: now, lastUsedAt: null, revokedAt: null });
+      ctx.state.tokens.push({
+        tokenId,
+        secret,
+        profileId,
+        scopes,
+        label: typeof label === 'string' ? label : null,
+        createdAt: now,
+        lastUsedAt: null,
+        revokedAt: null,
+      });
       ctx.persist();
       const p = me(ctx.state, profileId);
-      return { status: 201, body: { apiKey: tokenId, secret, tokenId, createdAt: now, scopes, profile: { id: profileId, account: p?.address ?? '' } } };
+      return {
+        status: 201,
+        body: { apiKey: tokenId, secret, tokenId, createdAt: now, scopes, profile: { id: profileId, account: p?.address ?? '' } },
+      };
     },
   },
   {
@@ -69,7 +84,9 @@ export const accountRoutes: Route[] = [
     pattern: '/auth/api-tokens/:tokenId',
     auth: { kind: 'token', scopes: [], legacy: true, identity: true },
     handler: (req, ctx) => {
-      const t = ctx.state.tokens.find((x) => x.tokenId === req.params['tokenId'] && x.profileId === req.auth?.profileId && x.revokedAt === null);
+      const t = ctx.state.tokens.find(
+        (x) => x.tokenId === req.params['tokenId'] && x.profileId === req.auth?.profileId && x.revokedAt === null,
+      );
       if (!t) return err(404, 'Token not found');
       t.revokedAt = new Date(ctx.now()).toISOString();
       ctx.persist();
@@ -84,7 +101,10 @@ export const accountRoutes: Route[] = [
       const id = req.auth?.profileId ?? 0;
       const p = me(ctx.state, id);
       const partner = p?.role === 'partner';
-      return { status: 200, body: { partnerProfileId: id, tokenManagementEnabled: partner, allowedScopes: partner ? allowedScopes(ctx.state, id) : [] } };
+      return {
+        status: 200,
+        body: { partnerProfileId: id, tokenManagementEnabled: partner, allowedScopes: partner ? allowedScopes(ctx.state, id) : [] },
+      };
     },
   },
   {

@@ -3,11 +3,23 @@
 import type { FaultConfig, Route } from '../types.js';
 
 /** Each fault's largest sensible value: absurd ones (a latency of days, 2^53 failures) are refused. */
-const FAULT_LIMITS = { latencyMs: 60_000, fail5xx: 10_000, burst429: 10_000, commitThenDrop: 10_000, dropSockets: 1_000, eventDelayMs: 60_000 } as const;
+const FAULT_LIMITS = {
+  latencyMs: 60_000,
+  fail5xx: 10_000,
+  burst429: 10_000,
+  commitThenDrop: 10_000,
+  dropSockets: 1_000,
+  eventDelayMs: 60_000,
+} as const;
 const FAULT_KEYS = Object.keys(FAULT_LIMITS) as (keyof typeof FAULT_LIMITS)[];
 const MAX_SKEW_MS = 86_400_000;
 
-export function adminRoutes(deps: { faults: FaultConfig; reset: () => Promise<void>; accounts: () => unknown[]; onFaults?: () => void }): Route[] {
+export function adminRoutes(deps: {
+  faults: FaultConfig;
+  reset: () => Promise<void>;
+  accounts: () => unknown[];
+  onFaults?: () => void;
+}): Route[] {
   const pub: Route['auth'] = { kind: 'public' };
   return [
     { method: 'GET', pattern: '/__sandbox/faults', auth: pub, handler: () => ({ status: 200, body: deps.faults }) },
@@ -16,17 +28,22 @@ export function adminRoutes(deps: { faults: FaultConfig; reset: () => Promise<vo
       pattern: '/__sandbox/faults',
       auth: pub,
       handler: (req) => {
-        if (req.json !== undefined && (typeof req.json !== 'object' || req.json === null || Array.isArray(req.json))) return { status: 400, body: { message: 'the body must be a JSON object' } };
+        if (req.json !== undefined && (typeof req.json !== 'object' || req.json === null || Array.isArray(req.json)))
+          return { status: 400, body: { message: 'the body must be a JSON object' } };
         const b = (req.json ?? {}) as Record<string, unknown>;
         for (const k of FAULT_KEYS) {
           const v = b[k];
           if (v === undefined) continue;
-          if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > FAULT_LIMITS[k]) return { status: 400, body: { message: `${k} must be an integer from 0 to ${FAULT_LIMITS[k]}` } };
+          if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > FAULT_LIMITS[k])
+            return { status: 400, body: { message: `${k} must be an integer from 0 to ${FAULT_LIMITS[k]}` } };
         }
         const skew = b['clockSkewMs'];
-        if (skew !== undefined && (typeof skew !== 'number' || !Number.isInteger(skew) || Math.abs(skew) > MAX_SKEW_MS)) return { status: 400, body: { message: `clockSkewMs must be an integer from -${MAX_SKEW_MS} to ${MAX_SKEW_MS}` } };
-        if (b['match'] !== undefined && (typeof b['match'] !== 'string' || b['match'].length > 200)) return { status: 400, body: { message: 'match must be a string of at most 200 characters' } };
-        if (b['rateLimit'] !== undefined && typeof b['rateLimit'] !== 'boolean') return { status: 400, body: { message: 'rateLimit must be true or false' } };
+        if (skew !== undefined && (typeof skew !== 'number' || !Number.isInteger(skew) || Math.abs(skew) > MAX_SKEW_MS))
+          return { status: 400, body: { message: `clockSkewMs must be an integer from -${MAX_SKEW_MS} to ${MAX_SKEW_MS}` } };
+        if (b['match'] !== undefined && (typeof b['match'] !== 'string' || b['match'].length > 200))
+          return { status: 400, body: { message: 'match must be a string of at most 200 characters' } };
+        if (b['rateLimit'] !== undefined && typeof b['rateLimit'] !== 'boolean')
+          return { status: 400, body: { message: 'rateLimit must be true or false' } };
         for (const k of FAULT_KEYS) if (typeof b[k] === 'number') deps.faults[k] = b[k];
         if (typeof skew === 'number') deps.faults.clockSkewMs = skew;
         if (typeof b['rateLimit'] === 'boolean') deps.faults.rateLimit = b['rateLimit'];

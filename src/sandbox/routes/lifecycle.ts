@@ -21,7 +21,8 @@ export const lifecycleRoutes: Route[] = [
     handler: (req, ctx) => {
       const b = (req.json ?? {}) as Record<string, unknown>;
       const slug = b['slug'];
-      if (typeof slug !== 'string' || !SLUG.test(slug)) return { status: 400, body: { message: 'slug must be lower-case letters, digits and dashes' } };
+      if (typeof slug !== 'string' || !SLUG.test(slug))
+        return { status: 400, body: { message: 'slug must be lower-case letters, digits and dashes' } };
       if (ctx.state.markets.some((m) => m.slug === slug)) return { status: 409, body: { message: `Market ${slug} already exists` } };
       const title = typeof b['title'] === 'string' && b['title'] !== '' ? b['title'] : slug;
       const id = Math.max(0, ...ctx.state.markets.map((m) => m.id)) + 1;
@@ -37,16 +38,27 @@ export const lifecycleRoutes: Route[] = [
     auth: { kind: 'public' },
     handler: (req, ctx) => {
       const count = ((req.json ?? {}) as Record<string, unknown>)['count'];
-      if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > MAX_SYNTHETIC) return { status: 400, body: { message: `count must be an integer from 1 to ${MAX_SYNTHETIC}` } };
+      if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > MAX_SYNTHETIC)
+        return { status: 400, body: { message: `count must be an integer from 1 to ${MAX_SYNTHETIC}` } };
       let maxId = 0;
       for (const m of ctx.state.markets) if (m.id > maxId) maxId = m.id;
       const firstId = maxId + 1;
       for (let id = firstId; id < firstId + count; id++) {
-        if (marketBySlug(ctx.state, syntheticSlug(id))) return { status: 409, body: { message: `Market ${syntheticSlug(id)} already exists` } };
+        if (marketBySlug(ctx.state, syntheticSlug(id)))
+          return { status: 409, body: { message: `Market ${syntheticSlug(id)} already exists` } };
       }
       commit(ctx.state, { type: 'markets.synthetic', at: ctx.now(), firstId, count });
       ctx.persist();
-      return { status: 201, body: { firstId, count, first: syntheticSlug(firstId), last: syntheticSlug(firstId + count - 1), markets: ctx.state.markets.length } };
+      return {
+        status: 201,
+        body: {
+          firstId,
+          count,
+          first: syntheticSlug(firstId),
+          last: syntheticSlug(firstId + count - 1),
+          markets: ctx.state.markets.length,
+        },
+      };
     },
   },
   {
@@ -61,13 +73,31 @@ export const lifecycleRoutes: Route[] = [
       const w = (req.json as Record<string, unknown> | undefined)?.['winner'];
       if (w !== 'YES' && w !== 'NO') return { status: 400, body: { message: 'winner must be "YES" or "NO"' } };
       const canceled = ctx.state.orders.filter((o) => o.marketSlug === slug && o.status === 'LIVE').map((o) => o.id);
-      commit(ctx.state, { type: 'market.resolved', at: ctx.now(), slug, winningOutcomeIndex: w === 'YES' ? 0 : 1, payoutPosted: true, txHash: `0x${randomBytes(32).toString('hex')}`, canceled });
+      commit(ctx.state, {
+        type: 'market.resolved',
+        at: ctx.now(),
+        slug,
+        winningOutcomeIndex: w === 'YES' ? 0 : 1,
+        payoutPosted: true,
+        txHash: `0x${randomBytes(32).toString('hex')}`,
+        canceled,
+      });
       ctx.persist();
       // With a chain (--chain), the payout is posted on chain before answering, so an on-chain
       // redemption can follow at once.
       const chain = chainOf(ctx);
       if (chain) await chain.postPayout(m, w === 'YES' ? 0 : 1);
-      return { status: 200, body: { slug, status: 'RESOLVED', winningOutcome: w, winningOutcomeIndex: w === 'YES' ? 0 : 1, canceledOrders: canceled.length, payoutOnChain: chain !== undefined } };
+      return {
+        status: 200,
+        body: {
+          slug,
+          status: 'RESOLVED',
+          winningOutcome: w,
+          winningOutcomeIndex: w === 'YES' ? 0 : 1,
+          canceledOrders: canceled.length,
+          payoutOnChain: chain !== undefined,
+        },
+      };
     },
   },
 ];

@@ -145,7 +145,8 @@ function pageMarkets(state: SandboxState, id: string, q: URLSearchParams): Sandb
   if (sort !== null) {
     const m = /^(-?)(createdAt|updatedAt|deadline|id)$/.exec(sort);
     if (!m) return err(400, 'sort must be one of createdAt, updatedAt, deadline, id, optionally prefixed with -');
-    const key = (x: MarketRecord): string | number => (m[2] === 'deadline' ? x.expirationTimestamp : m[2] === 'id' ? x.id : m[2] === 'createdAt' ? x.createdAt : x.updatedAt);
+    const key = (x: MarketRecord): string | number =>
+      m[2] === 'deadline' ? x.expirationTimestamp : m[2] === 'id' ? x.id : m[2] === 'createdAt' ? x.createdAt : x.updatedAt;
     const dir = m[1] === '-' ? -1 : 1;
     list = [...list].sort((a, b) => (key(a) < key(b) ? -dir : key(a) > key(b) ? dir : a.id - b.id));
   }
@@ -163,12 +164,20 @@ function pageMarkets(state: SandboxState, id: string, q: URLSearchParams): Sandb
   const pg = intParam(q, 'page', 1);
   if (typeof pg !== 'number') return pg;
   const data = list.slice((pg - 1) * limit, pg * limit).map((m) => marketJson(state, m));
-  return { status: 200, body: { data, pagination: { page: pg, limit, total: list.length, totalPages: Math.max(1, Math.ceil(list.length / limit)) } } };
+  return {
+    status: 200,
+    body: { data, pagination: { page: pg, limit, total: list.length, totalPages: Math.max(1, Math.ceil(list.length / limit)) } },
+  };
 }
 
 export const marketRoutes: Route[] = [
   { method: 'GET', pattern: '/markets/active', auth: P, handler: (req, ctx) => active(ctx.state, req.query) },
-  { method: 'GET', pattern: '/markets/active/:categoryId', auth: P, handler: (req, ctx) => active(ctx.state, req.query, req.params['categoryId']) },
+  {
+    method: 'GET',
+    pattern: '/markets/active/:categoryId',
+    auth: P,
+    handler: (req, ctx) => active(ctx.state, req.query, req.params['categoryId']),
+  },
   {
     method: 'GET',
     pattern: '/markets/search',
@@ -185,7 +194,13 @@ export const marketRoutes: Route[] = [
         const text = `${m.slug} ${m.title} ${m.description} ${m.tags.join(' ')} ${m.categories.join(' ')}`.toLowerCase();
         return words.every((w) => text.includes(w));
       });
-      return { status: 200, body: { markets: hits.slice((page - 1) * limit, page * limit).map((m) => marketJson(ctx.state, m)), totalMarketsCount: hits.length } };
+      return {
+        status: 200,
+        body: {
+          markets: hits.slice((page - 1) * limit, page * limit).map((m) => marketJson(ctx.state, m)),
+          totalMarketsCount: hits.length,
+        },
+      };
     },
   },
   {
@@ -236,7 +251,10 @@ export const marketRoutes: Route[] = [
       const to = req.query.get('to') ? Date.parse(req.query.get('to') ?? '') : Infinity;
       if (Number.isNaN(from) || Number.isNaN(to)) return err(400, 'from and to must be ISO 8601 timestamps');
       const pts = m.priceHistory.filter((p, i, all) => p.t >= from && p.t <= to && (all.length - 1 - i) % step === 0);
-      return { status: 200, body: [{ title: 'YES Token', prices: pts.map((p) => ({ price: price(p.price), timestamp: new Date(p.t).toISOString() })) }] };
+      return {
+        status: 200,
+        body: [{ title: 'YES Token', prices: pts.map((p) => ({ price: price(p.price), timestamp: new Date(p.t).toISOString() })) }],
+      };
     },
   },
   {
@@ -268,15 +286,38 @@ export const marketRoutes: Route[] = [
     handler: (req) => {
       const path = req.query.get('path') ?? '';
       const alias = ALIASES[path];
-      if (alias) return { status: 301, headers: { location: `/market-pages/by-path?path=${encodeURIComponent(alias)}` }, body: { message: `Moved to ${alias}` } };
+      if (alias)
+        return {
+          status: 301,
+          headers: { location: `/market-pages/by-path?path=${encodeURIComponent(alias)}` },
+          body: { message: `Moved to ${alias}` },
+        };
       const p = PAGES.find((x) => x.path === path);
       if (!p) return err(404, `No market page at ${path}`);
       return {
         status: 200,
-        body: { id: p.id, name: p.name, slug: p.slug, fullPath: p.path, description: null, baseFilter: { category: p.category }, filterGroups: [], metadata: {}, breadcrumb: [{ name: 'Home', slug: 'home', path: '/' }, { name: p.name, slug: p.slug, path: p.path }] },
+        body: {
+          id: p.id,
+          name: p.name,
+          slug: p.slug,
+          fullPath: p.path,
+          description: null,
+          baseFilter: { category: p.category },
+          filterGroups: [],
+          metadata: {},
+          breadcrumb: [
+            { name: 'Home', slug: 'home', path: '/' },
+            { name: p.name, slug: p.slug, path: p.path },
+          ],
+        },
       };
     },
   },
-  { method: 'GET', pattern: '/market-pages/:id/markets', auth: P, handler: (req, ctx) => pageMarkets(ctx.state, req.params['id'] ?? '', req.query) },
+  {
+    method: 'GET',
+    pattern: '/market-pages/:id/markets',
+    auth: P,
+    handler: (req, ctx) => pageMarkets(ctx.state, req.params['id'] ?? '', req.query),
+  },
   { method: 'GET', pattern: '/maintenance/status', auth: P, handler: () => ({ status: 200, body: { active: [], scheduled: [] } }) },
 ];

@@ -60,10 +60,8 @@ function cancelByIds(ctx: SandboxContext, profileId: number, ids: readonly strin
   const failed: CancelOutcome['failed'] = [];
   const seen = new Set<string>();
   for (const id of ids) {
-    const o = ctx.state.orders.find(
-      (x) => x.ownerId === profileId && (byClientId ? x.clientOrderId === id : x.id === id),
-    );
-    if (!o || o.status !== 'LIVE' || seen.has(o.id)) {
+    const o = ctx.state.orders.find((x) => x.ownerId === profileId && (byClientId ? x.clientOrderId === id : x.id === id));
+    if (o?.status !== 'LIVE' || seen.has(o.id)) {
       failed.push({ orderId: id, reason: 'ORDER_NOT_FOUND', message: NOT_FOUND_MESSAGE });
       continue;
     }
@@ -78,7 +76,8 @@ function stringList(v: unknown, field: string, maxLen: number): string[] | strin
   if (!Array.isArray(v)) return `${field} must be an array of strings`;
   if (v.length === 0 || v.length > 50) return `${field} must hold 1 to 50 entries`;
   for (const x of v) {
-    if (typeof x !== 'string' || x === '' || x.length > maxLen) return `${field} entries must be non-empty strings of at most ${maxLen} characters`;
+    if (typeof x !== 'string' || x === '' || x.length > maxLen)
+      return `${field} entries must be non-empty strings of at most ${maxLen} characters`;
   }
   return v as string[];
 }
@@ -185,9 +184,7 @@ function statusBatch(req: SandboxRequest, ctx: SandboxContext): SandboxResponse 
     if (!it || hasId === hasClient || (orderId !== undefined && !hasId) || (clientOrderId !== undefined && !hasClient)) {
       return { index, status: 'error', error: 'Exactly one of orderId or clientOrderId is required' };
     }
-    const o = ctx.state.orders.find(
-      (x) => x.ownerId === who.id && (hasId ? x.id === orderId : x.clientOrderId === clientOrderId),
-    );
+    const o = ctx.state.orders.find((x) => x.ownerId === who.id && (hasId ? x.id === orderId : x.clientOrderId === clientOrderId));
     const ids = hasId ? { orderId: orderId as string } : { clientOrderId: clientOrderId as string };
     if (!o) return { index, status: 'not_found', ...ids };
     const found: Record<string, unknown> = { index, status: 'found', orderId: o.id, data: createdView(ctx.state, o) };

@@ -56,8 +56,10 @@ async function eoaProof(req: SandboxRequest, ctx: SandboxContext): Promise<Hex |
   if (account === undefined || msgHex === undefined || signature === undefined) {
     return fail(400, 'EOA mode needs the x-account, x-signing-message and x-signature headers (or createServerWallet: true)');
   }
-  if (!isAddress(account, { strict: true }) || getAddress(account) !== account) return fail(400, `x-account must be an EIP-55 checksummed address, got ${account}`);
-  if (!isHex(msgHex) || msgHex.length < 4) return fail(400, 'x-signing-message must be the 0x-prefixed hex of the UTF-8 message from GET /auth/signing-message');
+  if (!isAddress(account, { strict: true }) || getAddress(account) !== account)
+    return fail(400, `x-account must be an EIP-55 checksummed address, got ${account}`);
+  if (!isHex(msgHex) || msgHex.length < 4)
+    return fail(400, 'x-signing-message must be the 0x-prefixed hex of the UTF-8 message from GET /auth/signing-message');
   let message: string;
   try {
     message = hexToString(msgHex);
@@ -67,10 +69,15 @@ async function eoaProof(req: SandboxRequest, ctx: SandboxContext): Promise<Hex |
   const nonce = /Nonce: (0x[0-9a-f]{64})\s*$/.exec(message)?.[1];
   const list = nonces(ctx.state);
   const rec = nonce === undefined ? undefined : list.get(nonce);
-  if (nonce === undefined || !rec || rec.message !== message) return fail(400, 'The signing message is unknown or was already used: get a fresh one from GET /auth/signing-message');
+  if (nonce === undefined || !rec || rec.message !== message)
+    return fail(400, 'The signing message is unknown or was already used: get a fresh one from GET /auth/signing-message');
   // Single use: the first presentation spends it, whatever the outcome.
   list.delete(nonce);
-  if (ctx.now() - rec.issuedAt > NONCE_TTL_MS) return fail(400, `The signing message expired (valid ${NONCE_TTL_MS / 60_000} minutes): get a fresh one from GET /auth/signing-message`);
+  if (ctx.now() - rec.issuedAt > NONCE_TTL_MS)
+    return fail(
+      400,
+      `The signing message expired (valid ${NONCE_TTL_MS / 60_000} minutes): get a fresh one from GET /auth/signing-message`,
+    );
   if (!/^0x[0-9a-fA-F]{130}$/.test(signature)) return fail(400, 'x-signature must be a 65-byte 0x-prefixed hex signature');
   let recovered: Hex;
   try {
@@ -89,7 +96,8 @@ async function createAccount(req: SandboxRequest, ctx: SandboxContext): Promise<
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return fail(400, 'Request body must be a JSON object');
   const b = body as Record<string, unknown>;
   const displayName = b['displayName'];
-  if (displayName !== undefined && (typeof displayName !== 'string' || displayName.length > 44)) return fail(400, 'displayName must be a string of at most 44 characters');
+  if (displayName !== undefined && (typeof displayName !== 'string' || displayName.length > 44))
+    return fail(400, 'displayName must be a string of at most 44 characters');
   const server = b['createServerWallet'];
   if (server !== undefined && typeof server !== 'boolean') return fail(400, 'createServerWallet must be a boolean');
   const partner = ctx.state.profiles.find((p) => p.id === auth.profileId);
@@ -109,8 +117,10 @@ async function createAccount(req: SandboxRequest, ctx: SandboxContext): Promise<
   }
   // No await past this point: the uniqueness check and the commit must not interleave.
   const state = ctx.state;
-  if (address.toLowerCase() === partner.address.toLowerCase()) return fail(400, 'A partner cannot create a sub-account for its own address');
-  if (state.profiles.some((p) => p.address.toLowerCase() === address.toLowerCase())) return fail(409, `A profile already exists for address ${address}`);
+  if (address.toLowerCase() === partner.address.toLowerCase())
+    return fail(400, 'A partner cannot create a sub-account for its own address');
+  if (state.profiles.some((p) => p.address.toLowerCase() === address.toLowerCase()))
+    return fail(409, `A profile already exists for address ${address}`);
   const id = state.nextProfileId;
   state.nextProfileId += 1;
   const name = typeof displayName === 'string' && displayName !== '' ? displayName : address;
@@ -152,7 +162,13 @@ function listAccounts(req: SandboxRequest, ctx: SandboxContext): SandboxResponse
   const all = ctx.state.profiles
     .filter((p) => p.parentProfileId === auth.profileId && (account === null || p.address.toLowerCase() === account.toLowerCase()))
     .sort((a, b) => a.id - b.id);
-  const data = all.slice((page - 1) * size, page * size).map((p) => ({ profileId: p.id, account: p.address, displayName: p.displayName, serverWallet: p.serverWallet === true, createdAt: p.createdAt }));
+  const data = all.slice((page - 1) * size, page * size).map((p) => ({
+    profileId: p.id,
+    account: p.address,
+    displayName: p.displayName,
+    serverWallet: p.serverWallet === true,
+    createdAt: p.createdAt,
+  }));
   return { status: 200, body: { data, page, limit: size, hasMore: all.length > page * size } };
 }
 
@@ -162,8 +178,13 @@ function childOf(req: SandboxRequest, ctx: SandboxContext): Profile | SandboxRes
   if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1) return fail(400, `profileId must be a positive integer, got ${raw}`);
   const id = Number(raw);
   const child = ctx.state.profiles.find((p) => p.id === id);
-  if (!child || child.parentProfileId !== req.auth?.profileId) return fail(404, `Profile ${id} is not a sub-account of the authenticated partner`);
-  if (!child.serverWallet) return fail(400, `Profile ${id} is an EOA sub-account: its wallet sets its own approvals on chain; allowances are tracked for server wallets only`);
+  if (!child || child.parentProfileId !== req.auth?.profileId)
+    return fail(404, `Profile ${id} is not a sub-account of the authenticated partner`);
+  if (!child.serverWallet)
+    return fail(
+      400,
+      `Profile ${id} is an EOA sub-account: its wallet sets its own approvals on chain; allowances are tracked for server wallets only`,
+    );
   return child;
 }
 
@@ -177,12 +198,20 @@ async function getAllowances(req: SandboxRequest, ctx: SandboxContext): Promise<
 async function retry(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxResponse> {
   const child = childOf(req, ctx);
   if ('status' in child) return child;
-  if (req.json !== undefined && (typeof req.json !== 'object' || req.json === null || Array.isArray(req.json) || Object.keys(req.json).length > 0)) {
+  if (
+    req.json !== undefined &&
+    (typeof req.json !== 'object' || req.json === null || Array.isArray(req.json) || Object.keys(req.json).length > 0)
+  ) {
     return fail(400, 'The retry route takes an empty JSON object {}');
   }
   if (!ctx.state.allowances?.[String(child.id)]) return { status: 200, body: allowanceView(child, []) };
   const r = await retryAllowances(ctx, child.id, child.address);
-  if (!r.ok) return { status: r.status, body: r.body, ...(r.status === 429 ? { headers: { 'retry-after': String(r.body['retryAfterSeconds']) } } : {}) };
+  if (!r.ok)
+    return {
+      status: r.status,
+      body: r.body,
+      ...(r.status === 429 ? { headers: { 'retry-after': String(r.body['retryAfterSeconds']) } } : {}),
+    };
   return { status: 200, body: allowanceView(child, r.targets) };
 }
 
@@ -194,7 +223,8 @@ export const partnerRoutes: Route[] = [
     handler: (_req, ctx) => {
       const list = nonces(ctx.state);
       const now = ctx.now();
-      if (list.size >= MAX_OUTSTANDING) for (const [k, v] of list) if (now - v.issuedAt > NONCE_TTL_MS || list.size >= MAX_OUTSTANDING) list.delete(k);
+      if (list.size >= MAX_OUTSTANDING)
+        for (const [k, v] of list) if (now - v.issuedAt > NONCE_TTL_MS || list.size >= MAX_OUTSTANDING) list.delete(k);
       const nonce = `0x${randomBytes(32).toString('hex')}`;
       const message = signingMessage(nonce);
       list.set(nonce, { message, issuedAt: now });

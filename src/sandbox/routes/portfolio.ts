@@ -49,7 +49,8 @@ function readProfile(req: SandboxRequest, ctx: SandboxContext): Profile | Sandbo
 function needScope(req: SandboxRequest, scope: 'trading' | 'withdrawal'): SandboxResponse | null {
   const a = req.auth;
   if (!a) return fail(401, 'Authentication required');
-  if (a.method === 'hmac' && !a.scopes.includes(scope)) return fail(403, `Missing required scope: ${scope} (this API token cannot ${scope === 'withdrawal' ? 'withdraw' : 'redeem'})`);
+  if (a.method === 'hmac' && !a.scopes.includes(scope))
+    return fail(403, `Missing required scope: ${scope} (this API token cannot ${scope === 'withdrawal' ? 'withdraw' : 'redeem'})`);
   return null;
 }
 
@@ -79,7 +80,8 @@ function history(req: SandboxRequest, ctx: SandboxContext): SandboxResponse {
   const limitRaw = req.query.get('limit');
   let limit = HISTORY_DEFAULT_LIMIT;
   if (limitRaw !== null) {
-    if (!/^\d{1,4}$/.test(limitRaw) || Number(limitRaw) < 1 || Number(limitRaw) > HISTORY_MAX_LIMIT) return fail(400, `limit must be an integer from 1 to ${HISTORY_MAX_LIMIT}`);
+    if (!/^\d{1,4}$/.test(limitRaw) || Number(limitRaw) < 1 || Number(limitRaw) > HISTORY_MAX_LIMIT)
+      return fail(400, `limit must be an integer from 1 to ${HISTORY_MAX_LIMIT}`);
     limit = Number(limitRaw);
   }
   const cursor = req.query.get('cursor') ?? '';
@@ -94,7 +96,10 @@ function history(req: SandboxRequest, ctx: SandboxContext): SandboxResponse {
 function points(req: SandboxRequest, ctx: SandboxContext): SandboxResponse {
   const who = readProfile(req, ctx);
   if (isResponse(who)) return who;
-  return { status: 200, body: { profileId: who.id, points: 0, accumulativePoints: 0, enrolledInPointsProgram: false, leaderboardPosition: null } };
+  return {
+    status: 200,
+    body: { profileId: who.id, points: 0, accumulativePoints: 0, enrolledInPointsProgram: false, leaderboardPosition: null },
+  };
 }
 
 /** A checksum-valid (or all-lowercase) address, normalised; or a message. */
@@ -120,7 +125,8 @@ function withdraw(req: SandboxRequest, ctx: SandboxContext): SandboxResponse {
   const body = asObject(req.json);
   if (!body) return fail(400, 'Request body must be a JSON object: {amount, token?, onBehalfOf?, destination?}');
   const amountRaw = body['amount'];
-  if (typeof amountRaw !== 'string' || !/^\d{1,78}$/.test(amountRaw)) return fail(400, 'amount must be an integer string of raw token units (1000000 is one USDC), e.g. "12500000"');
+  if (typeof amountRaw !== 'string' || !/^\d{1,78}$/.test(amountRaw))
+    return fail(400, 'amount must be an integer string of raw token units (1000000 is one USDC), e.g. "12500000"');
   const amount = BigInt(amountRaw);
   if (amount === 0n) return fail(400, 'amount must be greater than zero');
   if (amount > MAX_UINT256) return fail(400, 'amount exceeds 2^256-1');
@@ -128,7 +134,8 @@ function withdraw(req: SandboxRequest, ctx: SandboxContext): SandboxResponse {
   if (body['token'] !== undefined) {
     const t = address(body['token'], 'token');
     if (!t.startsWith('0x') || t.length !== 42) return fail(400, t);
-    if (!same(t, USDC_ADDRESS)) return fail(400, `token ${t} is not supported: this exchange's server wallets hold only USDC (${USDC_ADDRESS}); omit token for USDC`);
+    if (!same(t, USDC_ADDRESS))
+      return fail(400, `token ${t} is not supported: this exchange's server wallets hold only USDC (${USDC_ADDRESS}); omit token for USDC`);
     token = t as Hex;
   }
   let destination: Hex | null = null;
@@ -143,26 +150,36 @@ function withdraw(req: SandboxRequest, ctx: SandboxContext): SandboxResponse {
   const source = actingProfile(ctx, callerId, onBehalfOf);
   if (isResponse(source)) return source;
   if (!source.serverWallet) {
-    return fail(400, source.id === callerId
-      ? `Profile ${source.id} has no managed server wallet: its funds are in its own wallet (${source.address}); move them on chain`
-      : `Profile ${source.id} has no managed server wallet to withdraw from`);
+    return fail(
+      400,
+      source.id === callerId
+        ? `Profile ${source.id} has no managed server wallet: its funds are in its own wallet (${source.address}); move them on chain`
+        : `Profile ${source.id} has no managed server wallet to withdraw from`,
+    );
   }
   const from = tradingWallet(source);
   // The destination rules (caller = the authenticated profile, the partner when onBehalfOf is used).
   if (destination === null) {
     destination = caller.serverWallet && caller.id !== source.id ? tradingWallet(caller) : caller.address;
   } else {
-    const own = same(destination, caller.address) || (caller.serverWalletAddress !== undefined && same(destination, caller.serverWalletAddress));
+    const own =
+      same(destination, caller.address) || (caller.serverWalletAddress !== undefined && same(destination, caller.serverWalletAddress));
     const listed = allowlist(ctx, caller.id).some((e) => same(e.destinationAddress, destination as string));
     if (!own && !listed) {
-      return fail(403, `Destination ${destination} is not allowed: a withdrawal may go only to your account address (${caller.address})${caller.serverWalletAddress ? `, your smart wallet (${caller.serverWalletAddress})` : ''} or an active address on ${caller.id === source.id ? 'your' : `the partner's (profile ${caller.id})`} withdrawal allowlist; add it with POST /portfolio/withdrawal-addresses (identity token)`);
+      return fail(
+        403,
+        `Destination ${destination} is not allowed: a withdrawal may go only to your account address (${caller.address})${caller.serverWalletAddress ? `, your smart wallet (${caller.serverWalletAddress})` : ''} or an active address on ${caller.id === source.id ? 'your' : `the partner's (profile ${caller.id})`} withdrawal allowlist; add it with POST /portfolio/withdrawal-addresses (identity token)`,
+      );
     }
   }
   if (same(destination, from)) return fail(400, `Destination ${destination} is the wallet being withdrawn from`);
   const acct = ctx.state.accounts[String(source.id)];
   const available = acct ? acct.usdc - acct.lockedUsdc : 0n;
   if (available < amount) {
-    return fail(400, `Insufficient balance: wallet ${from} has ${formatRaw(available)} USDC available (${available} raw${acct && acct.lockedUsdc > 0n ? `, ${formatRaw(acct.lockedUsdc)} more locked by open orders` : ''}), asked ${formatRaw(amount)} (${amount} raw)`);
+    return fail(
+      400,
+      `Insufficient balance: wallet ${from} has ${formatRaw(available)} USDC available (${available} raw${acct && acct.lockedUsdc > 0n ? `, ${formatRaw(acct.lockedUsdc)} more locked by open orders` : ''}), asked ${formatRaw(amount)} (${amount} raw)`,
+    );
   }
   const hash = txHash();
   commit(ctx.state, { type: 'funds.withdrawn', at: ctx.now(), profileId: source.id, amount, token, destination, txHash: hash });
@@ -172,7 +189,16 @@ function withdraw(req: SandboxRequest, ctx: SandboxContext): SandboxResponse {
   if (to !== undefined && to !== source.id) ctx.emit({ type: 'position', profileId: to, tokenId: 'USDC' });
   return {
     status: 201,
-    body: { hash: '', userOperationHash: hash, transactionId: randomUUID(), walletAddress: from, token, destination, amount: amount.toString(), profileId: source.id },
+    body: {
+      hash: '',
+      userOperationHash: hash,
+      transactionId: randomUUID(),
+      walletAddress: from,
+      token,
+      destination,
+      amount: amount.toString(),
+      profileId: source.id,
+    },
   };
 }
 
@@ -185,10 +211,18 @@ function addAddress(req: SandboxRequest, ctx: SandboxContext): SandboxResponse {
   const a = address(body['address'], 'address');
   if (a.length !== 42 || !a.startsWith('0x')) return fail(400, a);
   const label = body['label'];
-  if (label !== undefined && (typeof label !== 'string' || label.length > 64)) return fail(400, 'label must be a string of at most 64 characters');
+  if (label !== undefined && (typeof label !== 'string' || label.length > 64))
+    return fail(400, 'label must be a string of at most 64 characters');
   const existing = allowlist(ctx, profileId).find((e) => same(e.destinationAddress, a));
   if (existing) return fail(409, `Address ${a} is already on your withdrawal allowlist (id ${existing.id})`);
-  const entry = { id: randomUUID(), profileId, destinationAddress: a as Hex, label: typeof label === 'string' ? label : '', createdAt: new Date(ctx.now()).toISOString(), deletedAt: null };
+  const entry = {
+    id: randomUUID(),
+    profileId,
+    destinationAddress: a as Hex,
+    label: typeof label === 'string' ? label : '',
+    createdAt: new Date(ctx.now()).toISOString(),
+    deletedAt: null,
+  };
   commit(ctx.state, { type: 'allowlist.added', entry });
   ctx.persist();
   return { status: 201, body: entry };
@@ -197,7 +231,10 @@ function addAddress(req: SandboxRequest, ctx: SandboxContext): SandboxResponse {
 function listAddresses(req: SandboxRequest, ctx: SandboxContext): SandboxResponse {
   const profileId = req.auth?.profileId ?? 0;
   const all = req.query.get('includeDeleted') === 'true';
-  return { status: 200, body: (ctx.state.withdrawalAddresses ?? []).filter((e) => e.profileId === profileId && (all || e.deletedAt === null)) };
+  return {
+    status: 200,
+    body: (ctx.state.withdrawalAddresses ?? []).filter((e) => e.profileId === profileId && (all || e.deletedAt === null)),
+  };
 }
 
 function removeAddress(req: SandboxRequest, ctx: SandboxContext): SandboxResponse {
@@ -218,27 +255,49 @@ function redeem(req: SandboxRequest, ctx: SandboxContext): SandboxResponse {
   const body = asObject(req.json);
   if (!body) return fail(400, 'Request body must be a JSON object: {conditionId, onBehalfOf?}');
   const cid = body['conditionId'];
-  if (typeof cid !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(cid)) return fail(400, 'conditionId must be a bytes32 hex string (0x + 64 hex digits)');
+  if (typeof cid !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(cid))
+    return fail(400, 'conditionId must be a bytes32 hex string (0x + 64 hex digits)');
   const who = actingProfile(ctx, req.auth?.profileId ?? 0, body['onBehalfOf']);
   if (isResponse(who)) return who;
   const market = ctx.state.markets.find((m) => m.conditionId !== null && same(m.conditionId, cid));
-  if (!market || !market.positionIds) return fail(404, `No market has condition id ${cid}`);
-  if (market.status !== 'RESOLVED' || market.winningOutcomeIndex === null) return fail(400, `Market ${market.slug} is not resolved: positions can be redeemed only after resolution`);
-  if (!payoutPosted(market)) return fail(400, `Market ${market.slug} is resolved (${market.winningOutcomeIndex === 0 ? 'YES' : 'NO'}) but its payout is not posted on chain yet: not redeemable yet, try again later`);
+  if (!market?.positionIds) return fail(404, `No market has condition id ${cid}`);
+  if (market.status !== 'RESOLVED' || market.winningOutcomeIndex === null)
+    return fail(400, `Market ${market.slug} is not resolved: positions can be redeemed only after resolution`);
+  if (!payoutPosted(market))
+    return fail(
+      400,
+      `Market ${market.slug} is resolved (${market.winningOutcomeIndex === 0 ? 'YES' : 'NO'}) but its payout is not posted on chain yet: not redeemable yet, try again later`,
+    );
   const acct = projectAccount(ledgerOf(ctx.state, who.id));
   const win = market.positionIds[market.winningOutcomeIndex];
   const lose = market.positionIds[market.winningOutcomeIndex === 0 ? 1 : 0];
   const winShares = acct.positions[win]?.shares ?? 0n;
   const loseShares = acct.positions[lose]?.shares ?? 0n;
   if (winShares === 0n) {
-    const done = ledgerOf(ctx.state, who.id).find((e) => e.kind === 'redemption' && e.conditionId !== undefined && same(e.conditionId, cid));
-    if (done) return fail(409, `Already redeemed: the winning shares of ${market.slug} were paid out (tx ${done.txHash ?? '?'}); nothing is left to redeem`);
-    return fail(400, `Nothing to redeem: profile ${who.id} holds no winning ${market.winningOutcomeIndex === 0 ? 'YES' : 'NO'} shares of ${market.slug}`);
+    const done = ledgerOf(ctx.state, who.id).find(
+      (e) => e.kind === 'redemption' && e.conditionId !== undefined && same(e.conditionId, cid),
+    );
+    if (done)
+      return fail(
+        409,
+        `Already redeemed: the winning shares of ${market.slug} were paid out (tx ${done.txHash ?? '?'}); nothing is left to redeem`,
+      );
+    return fail(
+      400,
+      `Nothing to redeem: profile ${who.id} holds no winning ${market.winningOutcomeIndex === 0 ? 'YES' : 'NO'} shares of ${market.slug}`,
+    );
   }
   const payouts = [{ tokenId: win, shares: winShares, usdc: winShares }];
   if (loseShares > 0n) payouts.push({ tokenId: lose, shares: loseShares, usdc: 0n });
   const hash = txHash();
-  commit(ctx.state, { type: 'position.redeemed', at: ctx.now(), profileId: who.id, conditionId: market.conditionId ?? cid, payouts, txHash: hash });
+  commit(ctx.state, {
+    type: 'position.redeemed',
+    at: ctx.now(),
+    profileId: who.id,
+    conditionId: market.conditionId ?? cid,
+    payouts,
+    txHash: hash,
+  });
   ctx.persist();
   ctx.emit({ type: 'position', profileId: who.id, tokenId: win });
   return {
@@ -299,7 +358,8 @@ function fund(req: SandboxRequest, ctx: SandboxContext): SandboxResponse {
   const id = parseId(body['profileId']);
   if (id === null || Number.isNaN(id)) return fail(400, 'profileId must be a profile id (integer)');
   const amountRaw = body['amount'];
-  if (typeof amountRaw !== 'string' || !/^\d{1,30}$/.test(amountRaw) || BigInt(amountRaw) === 0n) return fail(400, 'amount must be a positive integer string of raw USDC units (1000000 is one USDC)');
+  if (typeof amountRaw !== 'string' || !/^\d{1,30}$/.test(amountRaw) || BigInt(amountRaw) === 0n)
+    return fail(400, 'amount must be a positive integer string of raw USDC units (1000000 is one USDC)');
   const profile = ctx.state.profiles.find((p) => p.id === id);
   if (!profile) return fail(404, `Profile ${id} not found`);
   const amount = BigInt(amountRaw);
@@ -307,7 +367,16 @@ function fund(req: SandboxRequest, ctx: SandboxContext): SandboxResponse {
   commit(ctx.state, { type: 'funds.deposited', at: ctx.now(), profileId: id, amount, txHash: hash });
   ctx.persist();
   const acct = ctx.state.accounts[String(id)];
-  return { status: 200, body: { profileId: id, wallet: tradingWallet(profile), amount: amount.toString(), balance: (acct?.usdc ?? 0n).toString(), txHash: hash } };
+  return {
+    status: 200,
+    body: {
+      profileId: id,
+      wallet: tradingWallet(profile),
+      amount: amount.toString(),
+      balance: (acct?.usdc ?? 0n).toString(),
+      txHash: hash,
+    },
+  };
 }
 
 async function resolve(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxResponse> {
@@ -321,20 +390,46 @@ async function resolve(req: SandboxRequest, ctx: SandboxContext): Promise<Sandbo
   const w = body['winningOutcome'];
   if (w !== 'YES' && w !== 'NO') return fail(400, 'winningOutcome must be "YES" or "NO"');
   const payoutRaw = body['payout'] ?? true;
-  if (typeof payoutRaw !== 'boolean') return fail(400, 'payout must be true (post the payout now, the default) or false (resolved, not redeemable yet)');
+  if (typeof payoutRaw !== 'boolean')
+    return fail(400, 'payout must be true (post the payout now, the default) or false (resolved, not redeemable yet)');
   const market = ctx.state.markets.find((m) => m.slug === slug);
   if (!market) return fail(404, `Market ${slug} not found`);
-  if (!market.positionIds || !market.conditionId) return fail(400, `Market ${slug} has no outcome tokens to resolve${market.marketType === 'group' ? ': resolve its child markets' : ''}`);
+  if (!market.positionIds || !market.conditionId)
+    return fail(
+      400,
+      `Market ${slug} has no outcome tokens to resolve${market.marketType === 'group' ? ': resolve its child markets' : ''}`,
+    );
   const index: 0 | 1 = w === 'YES' ? 0 : 1;
   if (market.status === 'RESOLVED' && market.winningOutcomeIndex !== null) {
-    if (market.winningOutcomeIndex !== index) return fail(409, `Market ${slug} is already resolved ${market.winningOutcomeIndex === 0 ? 'YES' : 'NO'}`);
-    if (!market.payoutPending || !payoutRaw) return fail(409, `Market ${slug} is already resolved ${w}${market.payoutPending ? ' (payout pending: resolve again with payout true to post it)' : ''}`);
+    if (market.winningOutcomeIndex !== index)
+      return fail(409, `Market ${slug} is already resolved ${market.winningOutcomeIndex === 0 ? 'YES' : 'NO'}`);
+    if (!market.payoutPending || !payoutRaw)
+      return fail(
+        409,
+        `Market ${slug} is already resolved ${w}${market.payoutPending ? ' (payout pending: resolve again with payout true to post it)' : ''}`,
+      );
   }
   const canceled = ctx.state.orders.filter((o) => o.marketSlug === slug && o.status === 'LIVE').map((o) => o.id);
   const hash = txHash();
-  commit(ctx.state, { type: 'market.resolved', at: ctx.now(), slug, winningOutcomeIndex: index, payoutPosted: payoutRaw, txHash: hash, canceled });
+  commit(ctx.state, {
+    type: 'market.resolved',
+    at: ctx.now(),
+    slug,
+    winningOutcomeIndex: index,
+    payoutPosted: payoutRaw,
+    txHash: hash,
+    canceled,
+  });
   ctx.persist();
-  const payload = { marketId: market.id, slug, conditionId: market.conditionId, winningOutcome: w, winningOutcomeIndex: index, payoutPosted: payoutRaw, txHash: hash };
+  const payload = {
+    marketId: market.id,
+    slug,
+    conditionId: market.conditionId,
+    winningOutcome: w,
+    winningOutcomeIndex: index,
+    payoutPosted: payoutRaw,
+    txHash: hash,
+  };
   ctx.emit({ type: 'marketResolved', payload });
   if (canceled.length > 0) ctx.emit({ type: 'orderbook', slug });
   // With a chain (--chain), the payout goes on chain too before answering.

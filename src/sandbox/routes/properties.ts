@@ -29,7 +29,11 @@ interface PropertyKey {
   updatedAt: string;
 }
 
-const slugOf = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slugOf = (s: string): string =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 /** The property keys of the current markets (deterministic ids, so they are stable across reads). */
 export function propertyKeys(state: SandboxState): PropertyKey[] {

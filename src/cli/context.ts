@@ -2,7 +2,9 @@
 // API clients. Precedence is resolved here once: flag > environment > profile > default.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_BASE_URL, DEFAULT_WS_URL, checkUrl, loadConfig, saveConfig } from '../core/config.js';
+import { checkUrl, loadConfig, saveConfig } from '../core/config.js';
+import { usableEndpoints, resolveEndpoints } from '../core/endpoints.js';
+import type { Endpoints, Given } from '../core/endpoints.js';
 import type { ConfigFile, ProfileConfig } from '../core/config.js';
 import type { ApiClient } from '../core/http.js';
 import type { AuthProvider } from '../core/auth.js';
@@ -153,17 +155,50 @@ export class Context {
     return (name ? this.config().profiles[name] : undefined) ?? {};
   }
 
-  /** The REST URL: --base-url > PM_BASE_URL > the profile > the real exchange (checked: a bad one is exit 2). */
-  get baseUrl(): string {
-    if (this.flags.baseUrl !== undefined) return checkUrl(this.flags.baseUrl, '--base-url');
-    if (this.env.PM_BASE_URL !== undefined) return checkUrl(this.env.PM_BASE_URL, 'PM_BASE_URL');
-    return this.profile().baseUrl ?? DEFAULT_BASE_URL;
+  /** What was given for the base URL and the stream URL at each level (checked: a bad URL is exit 2). */
+  private givenUrls(): { bases: Given[]; streams: Given[] } {
+    const f = this.flags;
+    const e = this.env;
+    const p = this.profile();
+    const bases: Given[] = [];
+    const streams: Given[] = [];
+    if (f.baseUrl !== undefined) bases.push({ level: 'flag', url: checkUrl(f.baseUrl, '--base-url'), name: '--base-url' });
+    if (e.PM_BASE_URL !== undefined) bases.push({ level: 'env', url: checkUrl(e.PM_BASE_URL, 'PM_BASE_URL'), name: 'PM_BASE_URL' });
+    if (p.baseUrl !== undefined) bases.push({ level: 'profile', url: p.baseUrl, name: "the profile's base-url" });
+    if (f.wsUrl !== undefined) streams.push({ level: 'flag', url: checkUrl(f.wsUrl, '--ws-url', 'ws'), name: '--ws-url' });
+    if (e.PM_WS_URL !== undefined) streams.push({ level: 'env', url: checkUrl(e.PM_WS_URL, 'PM_WS_URL', 'ws'), name: 'PM_WS_URL' });
+    if (p.wsUrl !== undefined) streams.push({ level: 'profile', url: p.wsUrl, name: "the profile's ws-url" });
+    return { bases, streams };
   }
 
+  /**
+   * The REST and stream URLs and where each comes from, without refusing a local/remote mix
+   * (config list and doctor report it; everything else uses `baseUrl`/`wsUrl`, which refuse it).
+   */
+  endpointsUnchecked(): Endpoints {
+    const { bases, streams } = this.givenUrls();
+    return resolveEndpoints(bases, streams);
+  }
+
+  /** The URLs in use: flag > environment > profile > the real exchange; a local/remote mix is exit 2. */
+  endpoints(): Endpoints {
+    const { bases, streams } = this.givenUrls();
+    return usableEndpoints(bases, streams);
+  }
+
+  /** The REST URL (see endpoints()). */
+  get baseUrl(): string {
+    return this.endpoints().baseUrl;
+  }
+
+  /** The socket.io URL: follows the base URL unless given at the same or a higher level. */
   get wsUrl(): string {
-    if (this.flags.wsUrl !== undefined) return checkUrl(this.flags.wsUrl, '--ws-url', 'ws');
-    if (this.env.PM_WS_URL !== undefined) return checkUrl(this.env.PM_WS_URL, 'PM_WS_URL', 'ws');
-    return this.profile().wsUrl ?? DEFAULT_WS_URL;
+    return this.endpoints().wsUrl;
+  }
+
+  /** A local sandbox (no confirmation for orders and money): decided by the URL alone. */
+  get sandbox(): boolean {
+    return this.endpoints().sandbox;
   }
 
   get timeoutMs(): number {

@@ -15,10 +15,23 @@ async function runChecks(ctx: Context): Promise<CheckResult[]> {
   const config = await guarded('config', async () => {
     ctx.config();
     const name = ctx.profileName();
-    return { name: 'config', status: 'pass', detail: name ? `profile ${name}, ${ctx.baseUrl}` : `no profile: ${ctx.baseUrl}` };
+    const base = ctx.endpointsUnchecked().baseUrl;
+    return { name: 'config', status: 'pass', detail: name ? `profile ${name}, ${base}` : `no profile: ${base}` };
   });
   out.push(config);
   if (config.status === 'fail') return out; // everything below reads the config
+  const urls = ctx.endpointsUnchecked();
+  if (urls.mismatch) {
+    // Everything below talks to the exchange: not to a half-local, half-remote pair.
+    out.push({ name: 'urls', status: 'fail', detail: urls.mismatch.shortMessage, fix: urls.mismatch.hint ?? '' });
+    return out;
+  }
+  out.push({
+    name: 'urls',
+    status: 'pass',
+    detail: `REST ${urls.baseUrl} (${urls.baseSource}), stream ${urls.wsUrl} (${urls.wsSource})`,
+    data: { baseUrl: urls.baseUrl, wsUrl: urls.wsUrl, wsSource: urls.wsSource, sandbox: urls.sandbox },
+  });
   const p = ctx.profile();
   // Keystore: readable with the passphrase (only when the profile keeps something encrypted).
   const ks = await ctx.keystore();

@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import type { Context } from '../cli/context.js';
 import { input, password, select, validating } from '../cli/prompt.js';
-import { DEFAULT_BASE_URL, DEFAULT_WS_URL, checkProfileName, checkUrl } from '../core/config.js';
+import { checkProfileName, checkUrl } from '../core/config.js';
+import { DEFAULT_BASE_URL, isLoopbackUrl } from '../core/endpoints.js';
 import type { ProfileConfig } from '../core/config.js';
 import { ConflictError, ExchangeError, NetworkError, UsageError, ValidationError } from '../core/errors.js';
 import { hmacSigner } from '../core/auth.js';
@@ -69,7 +70,7 @@ async function initSandbox(
       hint: `Accounts: ${accounts.map((a) => a.name).join(', ')}`,
     });
   // Re-running init --sandbox for the same sandbox profile refreshes it.
-  guardProfile(ctx, profileName, force, ctx.config().profiles[profileName]?.sandbox === true);
+  guardProfile(ctx, profileName, force, isLoopbackUrl(ctx.config().profiles[profileName]?.baseUrl ?? DEFAULT_BASE_URL));
   const wallet = `sandbox-${acct.name}`;
   // Atomic: every check and request first, then the writes (keystore, then config).
   const feeRateBps = await feeRate(ctx, baseUrl, acct.token.tokenId, acct.token.secret);
@@ -84,8 +85,6 @@ async function initSandbox(
   );
   const profile: ProfileConfig = {
     baseUrl,
-    wsUrl: baseUrl.replace(/^http/, 'ws'),
-    sandbox: true,
     wallet,
     secrets: profileName,
     address: acct.address,
@@ -169,7 +168,6 @@ async function initExchange(
   const pass = await ctx.newPassphrase();
   const profile: ProfileConfig = {
     baseUrl,
-    ...(baseUrl === DEFAULT_BASE_URL ? { wsUrl: DEFAULT_WS_URL } : {}),
     ...(wallet ? { wallet } : {}),
     ...(address ? { address } : {}),
   };
@@ -268,7 +266,7 @@ async function wizard(ctx: Context, force: boolean): Promise<Record<string, unkn
     );
     const sandboxName = (v: string): void => {
       checkProfileName(v);
-      if (ctx.config().profiles[v] && !force && ctx.config().profiles[v]?.sandbox !== true)
+      if (ctx.config().profiles[v] && !force && !isLoopbackUrl(ctx.config().profiles[v]?.baseUrl ?? DEFAULT_BASE_URL))
         throw new ConflictError(`a profile named ${v} already exists (pick another, or run pm init --force)`);
     };
     const name = await input(ctx, 'Profile name', hint, 'sandbox', validating(sandboxName));

@@ -6,8 +6,7 @@ import { PmError, UsageError } from './errors.js';
 import { writePrivateFileAtomic } from './fsutil.js';
 import { MAX_TIMEOUT_MS, parseDuration } from './duration.js';
 
-export const DEFAULT_BASE_URL = 'https://api.limitless.exchange';
-export const DEFAULT_WS_URL = 'wss://ws.limitless.exchange';
+export { DEFAULT_BASE_URL, DEFAULT_WS_URL } from './endpoints.js';
 
 export interface ProfileConfig {
   baseUrl?: string;
@@ -24,6 +23,7 @@ export interface ProfileConfig {
   onBehalfOf?: number;
   timeout?: number;
   output?: 'table' | 'json' | 'ndjson';
+  /** Written by older versions; ignored: whether a target is a sandbox follows its URL alone. */
   sandbox?: boolean;
 }
 

@@ -5,7 +5,6 @@ import { UsageError } from '../../core/errors.js';
 import type { Chain } from '../../core/chain.js';
 import type { Market } from '../../core/markets.js';
 import type { Hex } from 'viem';
-import { isSandbox } from '../order/deps.js';
 
 /** --rpc-url, as every on-chain command takes it. */
 export const RPC_URL = {
@@ -17,7 +16,7 @@ export const RPC_URL = {
 /** The chain for this command, connected and checked (chain.ts is loaded here, lazily). */
 export async function connectChain(ctx: Context, opts: { rpcUrl?: string | undefined }): Promise<Chain> {
   const { Chain: ChainClass, chainSetup, sandboxChainInfo } = await import('../../core/chain.js');
-  const sandbox = isSandbox(ctx) ? await sandboxChainInfo(ctx.baseUrl, ctx.timeoutMs) : null;
+  const sandbox = ctx.sandbox ? await sandboxChainInfo(ctx.baseUrl, ctx.timeoutMs) : null;
   const setup = chainSetup({ flag: opts.rpcUrl, env: ctx.env.PM_RPC_URL, profile: ctx.profile().rpcUrl, sandbox });
   return ChainClass.connect(setup, { timeoutMs: ctx.timeoutMs });
 }

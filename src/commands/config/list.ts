@@ -1,11 +1,12 @@
 import type { Context } from '../../cli/context.js';
-import { CONFIG_KEYS, DEFAULT_BASE_URL, DEFAULT_WS_URL } from '../../core/config.js';
+import { CONFIG_KEYS } from '../../core/config.js';
+import type { WsSource } from '../../core/endpoints.js';
 import { defineCommand } from '../../cli/command.js';
 
 export interface ConfigRow {
   key: string;
   value: string | number | null;
-  source: 'flag' | 'env' | 'profile' | 'default' | 'unset';
+  source: WsSource | 'unset';
   doc: string;
 }
 
@@ -29,9 +30,10 @@ export function configRows(ctx: Context): ConfigRow[] {
           : def !== null
             ? { value: def, source: 'default' }
             : { value: null, source: 'unset' };
+  const urls = ctx.endpointsUnchecked();
   const rows: Record<string, Pick<ConfigRow, 'value' | 'source'>> = {
-    'base-url': pick(f.baseUrl, e.PM_BASE_URL, p.baseUrl, DEFAULT_BASE_URL),
-    'ws-url': pick(f.wsUrl, e.PM_WS_URL, p.wsUrl, DEFAULT_WS_URL),
+    'base-url': { value: urls.baseUrl, source: urls.baseSource },
+    'ws-url': { value: urls.wsUrl, source: urls.wsSource },
     'rpc-url': pick(undefined, e.PM_RPC_URL, p.rpcUrl, null),
     timeout: pick(f.timeout, e.PM_TIMEOUT, p.timeout, 30000),
     output: pick(f.output ?? (f.json ? 'json' : undefined), e.PM_OUTPUT, p.output, 'table'),
@@ -48,6 +50,8 @@ export default defineCommand({
   run: async (ctx) => {
     const rows = configRows(ctx);
     const profile = ctx.profileName() ?? null;
+    const mismatch = ctx.endpointsUnchecked().mismatch;
+    if (mismatch) ctx.out.warn(`${mismatch.shortMessage}. ${mismatch.hint ?? ''}`);
     ctx.out.data(
       { profile, home: ctx.home, settings: rows },
       () => {

@@ -9,17 +9,6 @@ import type { SignDeps } from '../../core/trade/index.js';
 
 export interface TradingDeps extends SignDeps {
   journal: Journal;
-  sandbox: boolean;
-}
-
-/** True for the embedded sandbox (a loopback address, or a profile marked sandbox). */
-export function isSandbox(ctx: Context): boolean {
-  if (ctx.profile().sandbox === true && ctx.flags.baseUrl === undefined && ctx.env.PM_BASE_URL === undefined) return true;
-  try {
-    return /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/.test(new URL(ctx.baseUrl).hostname);
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -58,6 +47,5 @@ export async function tradingDeps(ctx: Context, o: { actingAs?: number | undefin
         ? (fresh) => void ctx.updateProfile({ feeRateBps: fresh.feeRateBps, profileId: fresh.profileId }, name)
         : undefined,
     journal: new Journal(join(ctx.home, 'journal')),
-    sandbox: isSandbox(ctx),
   };
 }

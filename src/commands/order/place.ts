@@ -23,13 +23,20 @@ async function readBatch(ctx: Context, file: string): Promise<string> {
   return text;
 }
 
-async function confirmPlace(ctx: Context, sandbox: boolean, what: string): Promise<void> {
-  if (ctx.flags.yes || sandbox) return;
-  if (!ctx.interactive) {
-    throw new UsageError('placing an order on the real exchange needs confirmation', {
-      hint: 'Pass --yes (scripts), or run in a terminal to confirm.',
-    });
-  }
+/**
+ * Orders on a real exchange need a yes: --yes, or a confirmation on a terminal. Without either
+ * this refuses before anything is looked up or sent (exit 2). The sandbox is judged by its URL.
+ */
+function checkCanConfirm(ctx: Context): void {
+  if (ctx.flags.yes || ctx.sandbox || ctx.interactive) return;
+  throw new UsageError(`placing an order on the real exchange (${ctx.baseUrl}) needs confirmation`, {
+    hint: 'Pass --yes (scripts), or run in a terminal to confirm.',
+  });
+}
+
+async function confirmPlace(ctx: Context, what: string): Promise<void> {
+  if (ctx.flags.yes || ctx.sandbox) return;
+  checkCanConfirm(ctx);
   if (!(await confirm(ctx, what))) throw new UsageError('not placed: declined');
 }
 
@@ -115,6 +122,7 @@ export default defineCommand({
       delegated: opts.delegated,
       stp: opts.stp,
     });
+    if (!opts.dryRun) checkCanConfirm(ctx);
     const deps = await tradingDeps(ctx, { actingAs: onBehalfOf });
     if (opts.dryRun) {
       const signed = await buildSignedOrder(deps, parsed);
@@ -122,9 +130,9 @@ export default defineCommand({
       ctx.out.info(`dry run: ${describe(signed.summary)}; nothing was sent (POST /orders with this exact body).`);
       return 0;
     }
-    if (!deps.sandbox && !ctx.flags.yes) {
+    if (!ctx.sandbox && !ctx.flags.yes) {
       const signed = await buildSignedOrder(deps, parsed);
-      await confirmPlace(ctx, deps.sandbox, `Place ${describe(signed.summary)}?`);
+      await confirmPlace(ctx, `Place ${describe(signed.summary)}?`);
     }
     ctx.out.info(`placing ${parsed.side} ${parsed.outcome} on ${parsed.slug} (client id ${parsed.clientOrderId})`);
     const { placed, summary } = await placeParsed(deps, parsed, {
@@ -182,11 +190,12 @@ async function placeBatch(
       });
   }
   if (invalid.length === lines.length) throw new UsageError(`every line of the batch is invalid (${invalid.length}); nothing was sent`);
+  if (!o.dryRun) checkCanConfirm(ctx);
   const deps = await tradingDeps(ctx, { actingAs: o.onBehalfOf });
   if (o.onBehalfOf !== undefined)
     for (const l of lines) if (l.parsed && l.parsed.onBehalfOf === undefined) l.parsed.onBehalfOf = o.onBehalfOf;
   if (!o.dryRun)
-    await confirmPlace(ctx, deps.sandbox, `Place ${lines.length - invalid.length} orders from ${file === '-' ? 'stdin' : file}?`);
+    await confirmPlace(ctx, `Place ${lines.length - invalid.length} orders from ${file === '-' ? 'stdin' : file}?`);
   const started = Date.now();
   // Live progress on a TTY (stderr): placed / failed / remaining, rate, ETA.
   const total = lines.length - invalid.length;

@@ -12,7 +12,7 @@ import { parseDuration } from '../../core/duration.js';
 import { checkDisplayName, createPartnerAccount } from '../../core/partner.js';
 import type { Allowances } from '../../core/partner.js';
 import { parseOrderInput, placeParsed } from '../../core/trade/index.js';
-import { isSandbox, tradingDeps } from '../order/deps.js';
+import { tradingDeps } from '../order/deps.js';
 import { checkModeFlags, childSigner, dropChildKey, partnerApi, waitWithProgress } from './common.js';
 
 const slugOf = (name: string): string | undefined => {
@@ -72,7 +72,7 @@ export default defineCommand({
     parseUnits(firstAmount, 6, '--first-amount');
     let profileName = opts.profileName;
     if (profileName !== undefined) guardProfile(ctx, profileName);
-    const sandbox = isSandbox(ctx);
+    const sandbox = ctx.sandbox;
 
     if (interactive) {
       if (!serverWallet && wallet === undefined) {
@@ -182,14 +182,16 @@ export default defineCommand({
 
     // A profile for the child: the partner's exchange and token, acting for the child.
     const pname = profileName ?? guardProfile(ctx, `child-${id}`);
-    const { profileId: _p, feeRateBps: _f, address: _a, onBehalfOf: _o, wallet: ownWallet, ...base } = ctx.profile();
+    const { profileId: _p, feeRateBps: _f, address: _a, onBehalfOf: _o, wallet: ownWallet, wsUrl: _w, sandbox: _s, ...base } = ctx.profile();
+    const urls = ctx.endpoints();
     const childProfile: ProfileConfig = {
       ...base,
-      baseUrl: ctx.baseUrl,
+      baseUrl: urls.baseUrl,
+      // A stream URL that follows the base URL is not stored (it would pin a stale one).
+      ...(urls.wsSource === 'derived from base-url' || urls.wsSource === 'default' ? {} : { wsUrl: urls.wsUrl }),
       onBehalfOf: id,
       address: created.account,
       ...(child ? { wallet: child.wallet } : ownWallet !== undefined ? { wallet: ownWallet } : {}),
-      ...(sandbox ? { sandbox: true } : {}),
     };
     const cfg = structuredClone(ctx.config());
     cfg.profiles[pname] = childProfile;

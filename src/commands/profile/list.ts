@@ -1,4 +1,4 @@
-import { DEFAULT_BASE_URL } from '../../core/config.js';
+import { DEFAULT_BASE_URL, isLoopbackUrl } from '../../core/endpoints.js';
 import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
@@ -12,7 +12,7 @@ export default defineCommand({
       name,
       active: name === active,
       baseUrl: p.baseUrl ?? DEFAULT_BASE_URL,
-      sandbox: p.sandbox === true,
+      sandbox: isLoopbackUrl(p.baseUrl ?? DEFAULT_BASE_URL),
       wallet: p.wallet ?? null,
       address: p.address ?? null,
       profileId: p.profileId ?? null,

@@ -49,10 +49,14 @@ function printReady(ctx: Context, ready: Ready, line: string): void {
   ctx.out.info(`Try: pm --base-url ${ready.baseUrl} markets list`);
 }
 
-/** Upserts the "sandbox" profile so `--profile sandbox` reaches a persistent sandbox. */
-function rememberProfile(ctx: Context, baseUrl: string, wsUrl: string): void {
+/**
+ * Upserts the "sandbox" profile so `--profile sandbox` reaches a persistent sandbox. Only the
+ * base URL is stored: the stream URL follows it (and older versions' wsUrl/sandbox fields go).
+ */
+function rememberProfile(ctx: Context, baseUrl: string): void {
   const cfg = structuredClone(ctx.config());
-  cfg.profiles['sandbox'] = { ...(cfg.profiles['sandbox'] ?? {}), baseUrl, wsUrl, sandbox: true };
+  const { wsUrl: _ws, sandbox: _flag, ...rest } = cfg.profiles['sandbox'] ?? {};
+  cfg.profiles['sandbox'] = { ...rest, baseUrl };
   ctx.saveConfig(cfg);
 }
 
@@ -146,7 +150,7 @@ export default defineCommand({
     }
     const info = handle.info;
     writeRunInfo(ctx.home, { pid: process.pid, baseUrl: info.baseUrl, wsUrl: info.wsUrl, startedAt: new Date().toISOString(), ephemeral });
-    if (!ephemeral) rememberProfile(ctx, info.baseUrl, info.wsUrl);
+    if (!ephemeral) rememberProfile(ctx, info.baseUrl);
     printReady(ctx, info, JSON.stringify(info));
     const signal = ctx.signal;
     const reason = await new Promise<unknown>((resolve) => {

@@ -129,9 +129,24 @@ export class Context {
     return this.cfg;
   }
 
-  saveConfig(cfg: ConfigFile): void {
-    saveConfig(this.home, cfg);
-    this.cfg = cfg;
+  /**
+   * Changes the config file under PM_HOME's config lock: the file is read again under the lock,
+   * `change` edits that fresh copy, and it is written atomically, so parallel pm processes never
+   * lose each other's writes. A writer that cannot get the lock within 10 s exits 5.
+   */
+  async editConfig<T>(change: (cfg: ConfigFile) => T): Promise<T> {
+    const { withLock } = await import('../core/filelock.js');
+    return withLock(
+      join(this.home, 'run', 'config.lock'),
+      () => {
+        const cfg = loadConfig(this.home);
+        const r = change(cfg);
+        saveConfig(this.home, cfg);
+        this.cfg = cfg;
+        return r;
+      },
+      { what: `the config (${join(this.home, 'config.json')})`, signal: this.signal },
+    );
   }
 
   /** The profile in use: --profile > PM_PROFILE > the active profile > none. */
@@ -213,12 +228,17 @@ export class Context {
     if (this.flags.verbose) this.io.stderr.write(`${this.out.c.dim(`[http] ${line}`)}\n`);
   };
 
-  /** An API client for the active profile, with the given credentials (none = public). */
-  async api(auth?: AuthProvider, o: { actingAs?: number | undefined } = {}): Promise<ApiClient> {
+  /**
+   * An API client for the active profile, with the given credentials (none = public). Every
+   * client pm makes comes from here: the shared per-token limiter (across processes), the
+   * timeout, Ctrl-C and the --verbose trace apply to all of them.
+   */
+  async api(auth?: AuthProvider, o: { actingAs?: number | undefined; baseUrl?: string | undefined } = {}): Promise<ApiClient> {
     const { ApiClient } = await import('../core/http.js');
     const { filePaceStore } = await import('../core/cache.js');
     const client = new ApiClient({
-      baseUrl: this.baseUrl,
+      // `baseUrl`: an exchange being set up (init) rather than the profile's.
+      baseUrl: o.baseUrl ?? this.baseUrl,
       auth,
       timeoutMs: this.timeoutMs,
       trace: this.flags.verbose ? this.trace : undefined,
@@ -341,11 +361,11 @@ export class Context {
   }
 
   /** Updates the active profile (or `name`) in the config file. */
-  updateProfile(patch: Partial<ProfileConfig>, name = this.profileName() ?? 'default'): string {
-    const cfg = structuredClone(this.config());
-    cfg.profiles[name] = { ...(cfg.profiles[name] ?? {}), ...patch };
-    cfg.activeProfile ??= name;
-    this.saveConfig(cfg);
+  async updateProfile(patch: Partial<ProfileConfig>, name = this.profileName() ?? 'default'): Promise<string> {
+    await this.editConfig((cfg) => {
+      cfg.profiles[name] = { ...(cfg.profiles[name] ?? {}), ...patch };
+      cfg.activeProfile ??= name;
+    });
     return name;
   }
 

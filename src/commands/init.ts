@@ -35,9 +35,8 @@ function sandboxUrl(ctx: Context): string {
   });
 }
 
-async function sandboxAccounts(_ctx: Context, baseUrl: string): Promise<SandboxAccount[]> {
-  const { ApiClient } = await import('../core/http.js');
-  const api = new ApiClient({ baseUrl, timeoutMs: 5000, maxRetries: 0 });
+async function sandboxAccounts(ctx: Context, baseUrl: string): Promise<SandboxAccount[]> {
+  const api = await ctx.api(undefined, { baseUrl });
   try {
     const d = (await api.request<unknown>({ method: 'GET', path: '/__sandbox/accounts' })).data;
     if (!Array.isArray(d)) throw new ExchangeError(`${baseUrl} does not look like a pm sandbox (no seeded accounts)`);
@@ -92,7 +91,7 @@ async function initSandbox(
     tokenId: acct.token.tokenId,
     feeRateBps,
   };
-  writeProfile(ctx, profileName, profile);
+  await writeProfile(ctx, profileName, profile);
   return {
     profile: profileName,
     baseUrl,
@@ -105,8 +104,7 @@ async function initSandbox(
 }
 
 async function feeRate(ctx: Context, baseUrl: string, tokenId: string, secret: string): Promise<number> {
-  const { ApiClient } = await import('../core/http.js');
-  const api = new ApiClient({ baseUrl, auth: { hmac: hmacSigner(tokenId, secret) }, timeoutMs: ctx.timeoutMs });
+  const api = await ctx.api({ hmac: hmacSigner(tokenId, secret) }, { baseUrl });
   try {
     return (await profileMe(api)).feeRateBps;
   } finally {
@@ -114,11 +112,11 @@ async function feeRate(ctx: Context, baseUrl: string, tokenId: string, secret: s
   }
 }
 
-function writeProfile(ctx: Context, name: string, profile: ProfileConfig): void {
-  const cfg = structuredClone(ctx.config());
-  cfg.profiles[name] = profile;
-  cfg.activeProfile = name;
-  ctx.saveConfig(cfg);
+function writeProfile(ctx: Context, name: string, profile: ProfileConfig): Promise<void> {
+  return ctx.editConfig((cfg) => {
+    cfg.profiles[name] = profile;
+    cfg.activeProfile = name;
+  });
 }
 
 function readSecretFile(file: string): string {
@@ -171,11 +169,10 @@ async function initExchange(
     ...(wallet ? { wallet } : {}),
     ...(address ? { address } : {}),
   };
-  const { ApiClient } = await import('../core/http.js');
   let secrets: { tokenId: string; tokenSecret: string; identityToken?: string } | undefined;
   if (o.derive) {
     const identity = ctx.env.PM_IDENTITY_TOKEN ?? '';
-    const api = new ApiClient({ baseUrl, auth: { identity: { header: () => `Bearer ${identity}` } }, timeoutMs: ctx.timeoutMs });
+    const api = await ctx.api({ identity: { header: () => `Bearer ${identity}` } }, { baseUrl });
     try {
       const { parseScopes } = await import('../core/tokens.js');
       const t = await deriveToken(api, { label: `pm init ${o.profileName}`, scopes: o.scopes ? parseScopes(o.scopes) : undefined });
@@ -188,7 +185,7 @@ async function initExchange(
   }
   if (secrets) {
     // Verify the token now, so a typo fails here (with nothing written) rather than at the first order.
-    const api = new ApiClient({ baseUrl, auth: { hmac: hmacSigner(secrets.tokenId, secrets.tokenSecret) }, timeoutMs: ctx.timeoutMs });
+    const api = await ctx.api({ hmac: hmacSigner(secrets.tokenId, secrets.tokenSecret) }, { baseUrl });
     try {
       const me = await profileMe(api);
       Object.assign(profile, { secrets: o.profileName, tokenId: secrets.tokenId, profileId: me.id, feeRateBps: me.feeRateBps });
@@ -202,7 +199,7 @@ async function initExchange(
   // The writes.
   if (key !== undefined && wallet !== undefined) await ks.importWalletKey(wallet, key, pass, { force: o.force });
   if (secrets) await ks.saveSecrets(o.profileName, secrets, pass, { force: true });
-  writeProfile(ctx, o.profileName, profile);
+  await writeProfile(ctx, o.profileName, profile);
   return {
     profile: o.profileName,
     baseUrl,

@@ -49,7 +49,7 @@ export default defineCommand({
     if (name !== undefined && source === 'keystore' && (p.feeRateBps !== me.feeRateBps || p.profileId !== me.id)) {
       if (p.feeRateBps !== undefined && p.feeRateBps !== me.feeRateBps)
         ctx.out.info(`fee rate updated in profile ${name}: ${p.feeRateBps} → ${me.feeRateBps} bps`);
-      ctx.updateProfile({ feeRateBps: me.feeRateBps, profileId: me.id }, name);
+      await ctx.updateProfile({ feeRateBps: me.feeRateBps, profileId: me.id }, name);
     }
     if (creds.address && me.account && creds.address.toLowerCase() !== me.account.toLowerCase()) {
       ctx.out.warn(`the wallet ${creds.address} is not the account of this token (${me.account}): orders would be refused`);

@@ -65,6 +65,12 @@ export function checkUrl(v: string, what: string, kind: 'http' | 'ws' = 'http'):
       hint: 'e.g. https://api.limitless.exchange or http://127.0.0.1:8787',
     });
   }
+  if (kind === 'http' && u.pathname !== '/' && u.pathname !== '') {
+    // Requests are signed over the path from the root: a base URL with a path can never work.
+    throw new UsageError(`${what} "${v}" has a path (${u.pathname}); the exchange's API is served at the root of its host`, {
+      hint: `Use ${u.origin}`,
+    });
+  }
   return v.replace(/\/+$/, '');
 }
 

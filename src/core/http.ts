@@ -14,6 +14,7 @@ import {
   NotFoundError,
   PmError,
   RateLimitError,
+  UsageError,
 } from './errors.js';
 import { TokenLimiter } from './limiter.js';
 import type { Limiter } from './limiter.js';
@@ -27,8 +28,13 @@ export interface RequestOptions {
   body?: unknown;
   /** Which credential to attach (default 'none'). */
   auth?: AuthMode | undefined;
-  /** 'read' retries 429/5xx/network with backoff; 'never' sends once. Default: read for GET. */
-  retry?: 'read' | 'never' | undefined;
+  /**
+   * 'read' retries 429/5xx/network with backoff; 'rate-limit' retries only a 429 (the exchange
+   * did nothing), honouring Retry-After; 'never' sends once. Default: read for GET, else never.
+   */
+  retry?: 'read' | 'rate-limit' | 'never' | undefined;
+  /** Extra headers for this one request (e.g. the EOA proof of partner create); never credentials. */
+  headers?: Record<string, string> | undefined;
   signal?: AbortSignal | undefined;
   timeoutMs?: number | undefined;
   /** Statuses returned as data instead of thrown (e.g. 207). 2xx always are. */
@@ -235,17 +241,21 @@ export class ApiClient {
   private readonly counter: { seq: number };
 
   constructor(opts: ApiClientOptions, shared?: { agent: http.Agent; limiters: Map<string, TokenLimiter>; counter: { seq: number } }) {
+    // A bad base URL is a local mistake (exit 2): nothing was sent, so never exit 9.
     let url: URL;
     try {
       url = new URL(opts.baseUrl);
     } catch {
-      throw new ExchangeValidationError(`invalid base URL "${opts.baseUrl}"`, {
+      throw new UsageError(`invalid base URL "${opts.baseUrl}"`, {
         hint: 'Use a URL such as https://api.limitless.exchange or http://127.0.0.1:8787',
       });
     }
+    if (!/^https?:$/.test(url.protocol)) throw new UsageError(`base URL "${opts.baseUrl}" is not http(s)`);
     if (url.pathname !== '/' && url.pathname !== '') {
       // HMAC signs the path from the root; a prefix would make every signature wrong.
-      throw new ExchangeValidationError(`base URL "${opts.baseUrl}" has a path; the API is served at the root of its host`);
+      throw new UsageError(`base URL "${opts.baseUrl}" has a path (${url.pathname}); the API is served at the root of its host`, {
+        hint: `Use ${url.origin} (pm config set base-url ${url.origin}).`,
+      });
     }
     this.opts = opts;
     this.origin = url.origin;
@@ -301,7 +311,7 @@ export class ApiClient {
   /** Sends one request (with retries for reads) and returns the parsed answer or throws. */
   async request<T = unknown>(o: RequestOptions): Promise<ApiResponse<T>> {
     const retry = o.retry ?? (o.method === 'GET' ? 'read' : 'never');
-    const maxRetries = retry === 'read' ? (this.opts.maxRetries ?? 3) : 0;
+    const maxRetries = retry === 'never' ? 0 : (this.opts.maxRetries ?? 3);
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.once<T>(o);
@@ -310,7 +320,7 @@ export class ApiClient {
         const localRefusal = e instanceof NetworkError && !e.ambiguous && /^(127\.|localhost|\[::1\])/.test(new URL(this.origin).host);
         const retriable =
           !localRefusal &&
-          (e instanceof RateLimitError || (e instanceof NetworkError && (e.status === undefined || e.status >= 500))) &&
+          (e instanceof RateLimitError || (retry === 'read' && e instanceof NetworkError && (e.status === undefined || e.status >= 500))) &&
           attempt < maxRetries;
         if (!retriable) throw e;
         const hinted = e instanceof RateLimitError ? e.retryAfterMs : undefined;
@@ -373,6 +383,7 @@ export class ApiClient {
         'user-agent': this.opts.userAgent ?? 'pm',
         ...authH,
       };
+      if (o.headers) for (const [k, v] of Object.entries(o.headers)) if (!(k.toLowerCase() in headers)) headers[k.toLowerCase()] = v;
       if (body !== '') headers['content-type'] = 'application/json';
       if (acting !== undefined && !(o.method === 'GET' && o.path === '/profiles/partner-accounts'))
         headers['x-on-behalf-of'] = String(acting);

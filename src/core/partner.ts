@@ -3,9 +3,8 @@
 // server wallet, the partner's listing, and allowance readiness of server wallets with the
 // contract's recommended loop (poll, retry when needed, honour 429 retryAfterSeconds, back off
 // on 409).
-import { authHeadersAsync } from './auth.js';
 import { ConflictError, ExchangeError, ExchangeValidationError, NetworkError, RateLimitError, ValidationError } from './errors.js';
-import { errorForStatus, sleep } from './http.js';
+import { sleep } from './http.js';
 import type { ApiClient } from './http.js';
 
 type Json = Record<string, unknown>;
@@ -51,56 +50,6 @@ export function messageHex(message: string): `0x${string}` {
   return `0x${Buffer.from(message, 'utf8').toString('hex')}`;
 }
 
-/**
- * Sends one authenticated request with extra headers (the EOA proof). The API client has no
- * per-request headers, so this request is signed with the client's own credentials and sent
- * once; a 429 of the per-token limit (nothing was done) is waited out and sent again.
- */
-async function postWithHeaders(
-  api: ApiClient,
-  path: string,
-  body: Json,
-  extra: Record<string, string>,
-  signal?: AbortSignal,
-): Promise<unknown> {
-  const raw = JSON.stringify(body);
-  for (let attempt = 0; ; attempt++) {
-    const { headers } = await authHeadersAsync(api.auth, 'auto', 'POST', path, raw, new Date());
-    let res: Response;
-    try {
-      res = await fetch(`${api.baseUrl}${path}`, {
-        method: 'POST',
-        headers: { accept: 'application/json', 'content-type': 'application/json', 'user-agent': 'pm-cli', ...headers, ...extra },
-        body: raw,
-        ...(signal ? { signal } : {}),
-      });
-    } catch (e) {
-      const ne = new NetworkError(`POST ${path} failed: ${e instanceof Error ? e.message : String(e)}`, {
-        cause: e,
-        hint: 'Check that the exchange is reachable (pm sandbox status for the sandbox).',
-      });
-      ne.ambiguous = true;
-      throw ne;
-    }
-    const text = await res.text();
-    let data: unknown = text;
-    try {
-      data = text ? JSON.parse(text) : null;
-    } catch {
-      data = text;
-    }
-    if (res.ok) return data;
-    const hs: Record<string, string> = {};
-    res.headers.forEach((v, k) => (hs[k.toLowerCase()] = v));
-    const err = errorForStatus(res.status, data, hs, `POST ${path}`);
-    if (err instanceof RateLimitError && attempt < 3) {
-      await sleep(Math.min(err.retryAfterMs ?? 500, 5000), signal);
-      continue;
-    }
-    throw err;
-  }
-}
-
 function accountOf(d: unknown): PartnerAccount {
   if (!isObj(d) || typeof d['profileId'] !== 'number' || typeof d['account'] !== 'string')
     throw new ExchangeError('unexpected answer from POST /profiles/partner-accounts (want {profileId, account})');
@@ -128,7 +77,8 @@ export async function createPartnerAccount(
           body,
           auth: 'auto',
           actingAs: 'self',
-          retry: 'never',
+          retry: 'rate-limit',
+          signal: p.signal,
         })
       ).data,
     );
@@ -139,7 +89,17 @@ export async function createPartnerAccount(
     throw new ExchangeError('unexpected answer from GET /auth/signing-message (want the plain-text message with a nonce)');
   const signature = await p.signer.signMessage({ message });
   const headers = { 'x-account': p.signer.address, 'x-signing-message': messageHex(message), 'x-signature': signature };
-  return accountOf(await postWithHeaders(api, '/profiles/partner-accounts', body, headers, p.signal));
+  const res = await api.request<unknown>({
+    method: 'POST',
+    path: '/profiles/partner-accounts',
+    body,
+    headers,
+    auth: 'auto',
+    actingAs: 'self',
+    retry: 'rate-limit',
+    signal: p.signal,
+  });
+  return accountOf(res.data);
 }
 
 export interface PartnerAccountItem {

@@ -202,6 +202,20 @@ export class Keystore {
     passphrase: string,
     opts: WriteOptions & { label?: string } = {},
   ): Promise<SecretsInfo> {
+    // Merging reads the file and writes it back: under a lock, so parallel writers of one
+    // profile's secrets never drop each other's fields.
+    const { withLock } = await import('../core/filelock.js');
+    return withLock(join(this.home, 'run', `secrets-${name}.lock`), () => this.saveSecretsLocked(name, secrets, passphrase, opts), {
+      what: `the secrets of ${name} (${this.secretsPath(name)})`,
+    });
+  }
+
+  private async saveSecretsLocked(
+    name: string,
+    secrets: StoredSecrets,
+    passphrase: string,
+    opts: WriteOptions & { label?: string },
+  ): Promise<SecretsInfo> {
     const path = this.secretsPath(name);
     const clean = checkSecrets(secrets, 'secrets to save');
     let merged = clean;

@@ -137,7 +137,11 @@ describe('a local and a remote URL never pair', () => {
     const home = newHome();
     writeFileSync(
       join(home, 'config.json'),
-      JSON.stringify({ version: 1, activeProfile: 'p', profiles: { p: { baseUrl: 'https://api.example.com', wsUrl: 'wss://ws.example.com' } } }),
+      JSON.stringify({
+        version: 1,
+        activeProfile: 'p',
+        profiles: { p: { baseUrl: 'https://api.example.com', wsUrl: 'wss://ws.example.com' } },
+      }),
       { mode: 0o600 },
     );
     const r = await runPm(['--json', 'config', 'list'], { env: env(home, { PM_BASE_URL: sb.current.baseUrl }) });
@@ -165,10 +169,26 @@ describe('whether a target is a sandbox follows its URL, never a stored flag', (
     const cfg = JSON.parse(readFileSync(file, 'utf8')) as { profiles: Record<string, Record<string, unknown>> };
     (cfg.profiles['sandbox'] as Record<string, unknown>)['sandbox'] = true;
     writeFileSync(file, JSON.stringify(cfg), { mode: 0o600 });
-    expect((await runPm(['--profile', 'sandbox', 'config', 'set', 'base-url', 'https://api.example.invalid'], { env: env(home) })).code).toBe(0);
+    expect(
+      (await runPm(['--profile', 'sandbox', 'config', 'set', 'base-url', 'https://api.example.invalid'], { env: env(home) })).code,
+    ).toBe(0);
     const before = sb.current.ctx.state.orders.length;
     const r = await runPm(
-      ['--profile', 'sandbox', 'order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.1', '--size', '10', '--client-id', 'edge-remote'],
+      [
+        '--profile',
+        'sandbox',
+        'order',
+        'place',
+        'btc-100k-2026',
+        'buy',
+        'yes',
+        '--price',
+        '0.1',
+        '--size',
+        '10',
+        '--client-id',
+        'edge-remote',
+      ],
       { env: env(home) },
     );
     expect(r.code).toBe(2);
@@ -191,5 +211,29 @@ describe('whether a target is a sandbox follows its URL, never a stored flag', (
       { env: env(home) },
     );
     expect(r.code, r.stderr).toBe(0);
+  });
+});
+
+describe('a local configuration mistake is exit 2, never 9 (issue 20 #9)', () => {
+  it('a base URL with a path is refused before anything is sent; a refused connection stays 7', async () => {
+    const home = newHome();
+    const a = await runPm(['--json', '--base-url', 'http://127.0.0.1:1/api', 'markets', 'list'], { env: env(home) });
+    expect(a.code).toBe(2);
+    expect((JSON.parse(a.stderr) as { error: { message: string } }).error.message).toMatch(/has a path/);
+    const b = await runPm(['--base-url', 'http://127.0.0.1:1', 'markets', 'list'], { env: env(home) });
+    expect(b.code).toBe(7);
+  });
+
+  it('the transport itself refuses a bad or path-bearing base URL with a usage error', async () => {
+    const { ApiClient } = await import('../../src/core/http.js');
+    for (const u of ['http://127.0.0.1:1/api', 'nonsense', 'ftp://127.0.0.1']) {
+      let err: unknown;
+      try {
+        new ApiClient({ baseUrl: u });
+      } catch (e) {
+        err = e;
+      }
+      expect((err as { exitCode?: number }).exitCode, u).toBe(2);
+    }
   });
 });

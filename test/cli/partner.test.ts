@@ -336,7 +336,7 @@ describe('pm partner onboard', () => {
     const cfg = JSON.parse(readFileSync(join(home, 'config.json'), 'utf8')) as {
       profiles: Record<string, { onBehalfOf?: number; sandbox?: boolean }>;
     };
-    expect(cfg.profiles['shop-7']).toMatchObject({ onBehalfOf: out.profileId, sandbox: true });
+    expect(cfg.profiles['shop-7']).toMatchObject({ onBehalfOf: out.profileId });
     // The saved profile acts for the child.
     const status = await pm('--json', '--profile', 'shop-7', 'order', 'status', out.firstOrder.orderId);
     expect(status.code, status.stderr).toBe(0);

@@ -51,7 +51,7 @@ describe('pm init', () => {
       profiles: Record<string, { profileId: number; sandbox: boolean }>;
     };
     expect(cfg.activeProfile).toBe('mm');
-    expect(cfg.profiles['mm']).toMatchObject({ profileId: 1002, sandbox: true });
+    expect(cfg.profiles['mm']).toMatchObject({ profileId: 1002 });
     const who = await execa('node', ['bin/pm.js', '--json', 'whoami'], {
       env: { ...baseEnv(), PM_HOME: h, PM_PASSPHRASE: 'correct-horse', CI: '1' },
       stdin: 'ignore',

@@ -15,7 +15,6 @@ export default defineCommand({
     const spec = CONFIG_KEYS[key];
     if (!spec) throw new UsageError(`unknown setting "${key}"`, { hint: `Settings: ${Object.keys(CONFIG_KEYS).join(', ')}` });
     const parsed = spec.parse(value);
-    const cfg = structuredClone(ctx.config());
     // Setting a value on a profile that does not exist yet creates it (under a valid name only).
     const name = checkProfileName(ctx.flags.profile ?? ctx.env.PM_PROFILE ?? ctx.config().activeProfile ?? 'default');
     if (spec.field === 'wallet' && !(await ctx.keystore()).hasWallet(String(parsed))) {
@@ -23,11 +22,10 @@ export default defineCommand({
         hint: 'List wallets with pm wallet list, or create one with pm wallet create.',
       });
     }
-    const profile = cfg.profiles[name] ?? {};
-    Object.assign(profile, { [spec.field]: parsed });
-    cfg.profiles[name] = profile;
-    cfg.activeProfile ??= name;
-    ctx.saveConfig(cfg);
+    await ctx.editConfig((cfg) => {
+      cfg.profiles[name] = { ...(cfg.profiles[name] ?? {}), [spec.field]: parsed };
+      cfg.activeProfile ??= name;
+    });
     ctx.out.data({ profile: name, key, value: parsed }, () => ctx.out.info(`${key} = ${String(parsed)} (profile ${name})`));
   },
 });

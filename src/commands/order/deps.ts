@@ -44,7 +44,7 @@ export async function tradingDeps(ctx: Context, o: { actingAs?: number | undefin
     // A fee refusal refreshed the rate: the profile must not pin the stale one.
     onOwnerRefresh:
       own && name !== undefined
-        ? (fresh) => void ctx.updateProfile({ feeRateBps: fresh.feeRateBps, profileId: fresh.profileId }, name)
+        ? (fresh) => void ctx.updateProfile({ feeRateBps: fresh.feeRateBps, profileId: fresh.profileId }, name).catch(() => undefined)
         : undefined,
     journal: new Journal(join(ctx.home, 'journal')),
   };

@@ -194,8 +194,7 @@ async function placeBatch(
   const deps = await tradingDeps(ctx, { actingAs: o.onBehalfOf });
   if (o.onBehalfOf !== undefined)
     for (const l of lines) if (l.parsed && l.parsed.onBehalfOf === undefined) l.parsed.onBehalfOf = o.onBehalfOf;
-  if (!o.dryRun)
-    await confirmPlace(ctx, `Place ${lines.length - invalid.length} orders from ${file === '-' ? 'stdin' : file}?`);
+  if (!o.dryRun) await confirmPlace(ctx, `Place ${lines.length - invalid.length} orders from ${file === '-' ? 'stdin' : file}?`);
   const started = Date.now();
   // Live progress on a TTY (stderr): placed / failed / remaining, rate, ETA.
   const total = lines.length - invalid.length;

@@ -182,7 +182,16 @@ export default defineCommand({
 
     // A profile for the child: the partner's exchange and token, acting for the child.
     const pname = profileName ?? guardProfile(ctx, `child-${id}`);
-    const { profileId: _p, feeRateBps: _f, address: _a, onBehalfOf: _o, wallet: ownWallet, wsUrl: _w, sandbox: _s, ...base } = ctx.profile();
+    const {
+      profileId: _p,
+      feeRateBps: _f,
+      address: _a,
+      onBehalfOf: _o,
+      wallet: ownWallet,
+      wsUrl: _w,
+      sandbox: _s,
+      ...base
+    } = ctx.profile();
     const urls = ctx.endpoints();
     const childProfile: ProfileConfig = {
       ...base,
@@ -193,9 +202,9 @@ export default defineCommand({
       address: created.account,
       ...(child ? { wallet: child.wallet } : ownWallet !== undefined ? { wallet: ownWallet } : {}),
     };
-    const cfg = structuredClone(ctx.config());
-    cfg.profiles[pname] = childProfile;
-    ctx.saveConfig(cfg);
+    await ctx.editConfig((cfg) => {
+      cfg.profiles[pname] = childProfile;
+    });
 
     const result = {
       profileId: id,

@@ -9,14 +9,14 @@ export default defineCommand({
   examples: ['pm profile remove old-bot --yes'],
   run: async (ctx, { args }) => {
     const name = args.name;
-    const cfg = structuredClone(ctx.config());
-    if (!cfg.profiles[name]) throw new NotFoundError(`no profile named "${name}"`);
+    if (!ctx.config().profiles[name]) throw new NotFoundError(`no profile named "${name}"`);
     if (!ctx.flags.yes && !(await confirm(ctx, `Remove profile ${name}? Its wallet and secrets stay in the keystore.`))) {
       throw new UsageError('not removed: declined');
     }
-    delete cfg.profiles[name];
-    if (cfg.activeProfile === name) delete cfg.activeProfile;
-    ctx.saveConfig(cfg);
+    await ctx.editConfig((cfg) => {
+      delete cfg.profiles[name];
+      if (cfg.activeProfile === name) delete cfg.activeProfile;
+    });
     ctx.out.data({ removed: name }, () => ctx.out.info(`removed profile ${name}`));
   },
 });

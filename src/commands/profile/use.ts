@@ -8,15 +8,15 @@ export default defineCommand({
   examples: ['pm profile use sandbox'],
   run: async (ctx, { args }) => {
     const name = args.name;
-    const cfg = structuredClone(ctx.config());
-    if (!cfg.profiles[name]) {
-      const known = Object.keys(cfg.profiles);
+    if (!ctx.config().profiles[name]) {
+      const known = Object.keys(ctx.config().profiles);
       throw new NotFoundError(`no profile named "${name}"`, {
         hint: known.length ? `Known profiles: ${known.join(', ')}` : 'Create one with pm init.',
       });
     }
-    cfg.activeProfile = name;
-    ctx.saveConfig(cfg);
+    await ctx.editConfig((cfg) => {
+      cfg.activeProfile = name;
+    });
     ctx.out.data({ activeProfile: name }, () => ctx.out.info(`now using profile ${name}`));
   },
 });

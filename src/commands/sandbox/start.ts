@@ -53,11 +53,11 @@ function printReady(ctx: Context, ready: Ready, line: string): void {
  * Upserts the "sandbox" profile so `--profile sandbox` reaches a persistent sandbox. Only the
  * base URL is stored: the stream URL follows it (and older versions' wsUrl/sandbox fields go).
  */
-function rememberProfile(ctx: Context, baseUrl: string): void {
-  const cfg = structuredClone(ctx.config());
-  const { wsUrl: _ws, sandbox: _flag, ...rest } = cfg.profiles['sandbox'] ?? {};
-  cfg.profiles['sandbox'] = { ...rest, baseUrl };
-  ctx.saveConfig(cfg);
+function rememberProfile(ctx: Context, baseUrl: string): Promise<void> {
+  return ctx.editConfig((cfg) => {
+    const { wsUrl: _ws, sandbox: _flag, ...rest } = cfg.profiles['sandbox'] ?? {};
+    cfg.profiles['sandbox'] = { ...rest, baseUrl };
+  });
 }
 
 /** Exit 5: the state under PM_HOME/sandbox is locked by a live sandbox (the lock, not server.json, decides). */
@@ -150,7 +150,7 @@ export default defineCommand({
     }
     const info = handle.info;
     writeRunInfo(ctx.home, { pid: process.pid, baseUrl: info.baseUrl, wsUrl: info.wsUrl, startedAt: new Date().toISOString(), ephemeral });
-    if (!ephemeral) rememberProfile(ctx, info.baseUrl);
+    if (!ephemeral) await rememberProfile(ctx, info.baseUrl);
     printReady(ctx, info, JSON.stringify(info));
     const signal = ctx.signal;
     const reason = await new Promise<unknown>((resolve) => {

@@ -45,7 +45,7 @@ export default defineCommand({
       await ctx.newPassphrase(),
       label === undefined ? {} : { label },
     );
-    const profile = ctx.updateProfile({ secrets: name, tokenId: tokenId.trim() });
+    const profile = await ctx.updateProfile({ secrets: name, tokenId: tokenId.trim() });
     ctx.out.data({ tokenId: tokenId.trim(), profile, stored: ks.secretsPath(name) }, () =>
       ctx.out.info(`stored token ${tokenId.trim()} (encrypted) for profile ${profile}; check it with pm whoami`),
     );

@@ -20,7 +20,7 @@ export default defineCommand({
     // Store the secret before printing anything: the exchange never shows it again.
     const name = secretsName(ctx);
     await ks.saveSecrets(name, { tokenId: t.tokenId, tokenSecret: t.secret }, pass, { label: opts.label ?? `derived ${t.createdAt}` });
-    const profile = ctx.updateProfile({
+    const profile = await ctx.updateProfile({
       secrets: name,
       tokenId: t.tokenId,
       ...(t.profileId ? { profileId: t.profileId } : {}),

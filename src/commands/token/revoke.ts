@@ -37,10 +37,11 @@ export default defineCommand({
       const pass = await ctx.passphrase();
       const { tokenId: _t, tokenSecret: _s, ...rest } = await ks.loadSecrets(name, pass);
       await ks.saveSecrets(name, rest, pass, { force: true });
-      const cfg = structuredClone(ctx.config());
-      const p = cfg.profiles[ctx.profileName() ?? 'default'];
-      if (p) delete p.tokenId;
-      ctx.saveConfig(cfg);
+      const profileName = ctx.profileName() ?? 'default';
+      await ctx.editConfig((cfg) => {
+        const p = cfg.profiles[profileName];
+        if (p) delete p.tokenId;
+      });
     }
     const after = ks.hasSecrets(name) ? ks.secretsInfo(name) : undefined;
     const now = credentialAfterRevoke({

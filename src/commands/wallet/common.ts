@@ -19,7 +19,7 @@ export function walletName(arg: string | undefined, fallback = 'default'): strin
 }
 
 /** Sets the wallet on the active profile when it has none; returns the profile name if set. */
-export function attachWallet(ctx: Context, name: string, address: string | null): string | null {
+export async function attachWallet(ctx: Context, name: string, address: string | null): Promise<string | null> {
   const current = ctx.profile();
   if (current.wallet) return null;
   return ctx.updateProfile({ wallet: name, ...(address ? { address } : {}) });

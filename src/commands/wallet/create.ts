@@ -12,7 +12,7 @@ export default defineCommand({
     const ks = await ctx.keystore();
     const pass = await ctx.newPassphrase();
     const w = await ks.createWallet(name, pass, { force: opts.force });
-    const profile = attachWallet(ctx, name, w.address);
+    const profile = await attachWallet(ctx, name, w.address);
     ctx.out.data({ name, address: w.address, path: w.path, profile }, () => {
       ctx.out.keyValue([
         ['wallet', name],

@@ -58,7 +58,7 @@ export default defineCommand({
       const pass = await ctx.newPassphrase();
       info = await ks.importWalletKey(name, key.trim(), pass, { force });
     }
-    const profile = attachWallet(ctx, name, info.address);
+    const profile = await attachWallet(ctx, name, info.address);
     ctx.out.data({ name, address: info.address, path: info.path, profile }, () => {
       ctx.out.keyValue([
         ['wallet', name],

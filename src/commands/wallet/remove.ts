@@ -16,9 +16,9 @@ export default defineCommand({
       throw new UsageError('not removed: declined');
     }
     ks.removeWallet(name);
-    const cfg = structuredClone(ctx.config());
-    for (const p of Object.values(cfg.profiles)) if (p.wallet === name) delete p.wallet;
-    ctx.saveConfig(cfg);
+    await ctx.editConfig((cfg) => {
+      for (const p of Object.values(cfg.profiles)) if (p.wallet === name) delete p.wallet;
+    });
     ctx.out.data({ removed: name, address }, () => ctx.out.info(`removed wallet ${name} (${address})`));
   },
 });

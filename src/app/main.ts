@@ -30,6 +30,9 @@ function parseValue(kind: Exclude<OptionKind, 'string' | 'boolean' | 'list'>, fl
   return (raw: string): number => {
     if (!/^\d+$/.test(raw)) throw new InvalidArgumentError(`expected a whole number, got "${raw}".`);
     const n = Number(raw);
+    // Above 2^53 a number is rounded: 9007199254740993 would silently become …992.
+    if (!Number.isSafeInteger(n))
+      throw new InvalidArgumentError(`${flag} is too large (at most ${Number.MAX_SAFE_INTEGER}), got "${raw}".`);
     if (kind === 'positiveInt' && n < 1) throw new InvalidArgumentError(`${flag} must be at least 1.`);
     if (kind === 'port' && n > 65535) throw new InvalidArgumentError(`a port is 0-65535, got ${n}.`);
     return n;

@@ -8,6 +8,16 @@ import { MAX_TIMEOUT_MS, parseDuration } from './duration.js';
 
 export { DEFAULT_BASE_URL, DEFAULT_WS_URL } from './endpoints.js';
 
+/** A partner's sub-account as `partner create` made it: whose key signs its orders. */
+export interface SubAccountRecord {
+  /** The child's address. */
+  address: string;
+  /** The keystore wallet holding the child's key (EOA mode). */
+  wallet?: string;
+  /** A server wallet: the exchange signs (orders need --delegated). */
+  serverWallet?: boolean;
+}
+
 export interface ProfileConfig {
   baseUrl?: string;
   wsUrl?: string;
@@ -23,6 +33,8 @@ export interface ProfileConfig {
   onBehalfOf?: number;
   timeout?: number;
   output?: 'table' | 'json' | 'ndjson';
+  /** Sub-accounts this partner profile created, by profile id. */
+  subAccounts?: Record<string, SubAccountRecord>;
   /** Written by older versions; ignored: whether a target is a sandbox follows its URL alone. */
   sandbox?: boolean;
 }
@@ -175,6 +187,21 @@ function parseProfile(file: string, name: string, raw: unknown): ProfileConfig {
   if (p['output'] !== undefined && !['table', 'json', 'ndjson'].includes(p['output'] as string))
     throw damaged(file, at('output'), 'table, json or ndjson');
   if (p['sandbox'] !== undefined && typeof p['sandbox'] !== 'boolean') throw damaged(file, at('sandbox'), 'true or false');
+  const subs = p['subAccounts'];
+  if (subs !== undefined) {
+    if (typeof subs !== 'object' || subs === null || Array.isArray(subs)) throw damaged(file, at('subAccounts'), 'an object');
+    for (const [id, rec] of Object.entries(subs as Record<string, unknown>)) {
+      const r = rec as Record<string, unknown> | null;
+      const ok =
+        /^\d{1,15}$/.test(id) &&
+        typeof r === 'object' &&
+        r !== null &&
+        typeof r['address'] === 'string' &&
+        (r['wallet'] === undefined || (typeof r['wallet'] === 'string' && PROFILE_NAME.test(r['wallet']))) &&
+        (r['serverWallet'] === undefined || typeof r['serverWallet'] === 'boolean');
+      if (!ok) throw damaged(file, at(`subAccounts.${id}`), '{address, wallet?, serverWallet?} under a profile id');
+    }
+  }
   return p as ProfileConfig;
 }
 

@@ -13,12 +13,25 @@ const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && 
 /** The longest display name the exchange accepts. */
 export const MAX_DISPLAY_NAME = 44;
 
-/** Checks a display name before anything is sent. */
+/**
+ * Checks a display name before anything is sent: not blank, no control or invisible formatting
+ * characters (newlines, U+202E and other bidi overrides, zero-width marks), at most 44 characters.
+ */
 export function checkDisplayName(name: string | undefined): string | undefined {
   if (name === undefined) return undefined;
-  if (name.length > MAX_DISPLAY_NAME) {
-    throw new ValidationError(`the display name is ${name.length} characters long; the exchange accepts at most ${MAX_DISPLAY_NAME}`, {
-      hint: 'Pass a shorter --name.',
+  if (name.trim() === '')
+    throw new ValidationError('the display name is empty', {
+      hint: 'Give a name with at least one visible character, or leave it out (the address is used).',
+    });
+  const bad = /[\p{Cc}\p{Cf}\u2028\u2029]/u.exec(name);
+  if (bad)
+    throw new ValidationError(
+      `the display name holds an invisible or control character (U+${(bad[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')})`,
+      { hint: 'Use letters, digits, spaces and punctuation only.' },
+    );
+  if ([...name].length > MAX_DISPLAY_NAME) {
+    throw new ValidationError(`the display name is ${[...name].length} characters long; the exchange accepts at most ${MAX_DISPLAY_NAME}`, {
+      hint: `Use at most ${MAX_DISPLAY_NAME} characters.`,
     });
   }
   return name;

@@ -49,6 +49,11 @@ export interface Credentials {
   account: () => Promise<LocalAccount | null>;
   /** The wallet's address, known without the passphrase (null when there is no wallet). */
   address: Hex | null;
+  /**
+   * Another keystore wallet by name (a partner's EOA sub-account signs its orders with its own
+   * key): through the session agent when it holds it, else decrypted with the one passphrase.
+   */
+  walletAccount: (name: string) => Promise<LocalAccount>;
   sources: { wallet: CredentialSource; token: CredentialSource; apiKey: CredentialSource; identity: CredentialSource };
 }
 
@@ -196,7 +201,29 @@ export async function resolveCredentials(input: CredentialsInput): Promise<Crede
     return auth;
   };
 
-  return { auth, unlock, account, address, sources };
+  const others = new Map<string, Promise<LocalAccount>>();
+  const walletAccount = (name: string): Promise<LocalAccount> => {
+    if (name === walletName && envKey === undefined) {
+      return account().then((a) => {
+        if (!a) throw new UsageError(`cannot open the wallet ${name}`);
+        return a;
+      });
+    }
+    const known = others.get(name);
+    if (known) return known;
+    const opened = (async (): Promise<LocalAccount> => {
+      const store = ks ?? new (await import('./store.js')).Keystore(input.home);
+      const addr = store.walletAddress(name);
+      const a = await agent();
+      const viaAgent = a ? await a.account(name, addr).catch(() => null) : null;
+      return viaAgent ?? forget(passphrase().then((pw) => store.openWallet(name, pw)));
+    })();
+    opened.catch(() => others.delete(name));
+    others.set(name, opened);
+    return opened;
+  };
+
+  return { auth, unlock, account, address, sources, walletAccount };
 }
 
 function nonEmpty(v: string | undefined): string | undefined {

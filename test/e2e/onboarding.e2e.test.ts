@@ -20,10 +20,12 @@ const ptyEnv = (h: string) => {
   const { CI: _ci, PM_PASSPHRASE: _p, ...rest } = process.env;
   return { ...rest, PM_HOME: h, PM_SCRYPT_N: '1024', NO_COLOR: '1' };
 };
+/** What PM_HOME holds, but run/ (runtime state: request pacing shared by processes, locks). */
 function files(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir).flatMap((f) => {
     const p = join(dir, f);
+    if (f === 'run') return [];
     return statSync(p).isDirectory() ? files(p) : [p];
   });
 }

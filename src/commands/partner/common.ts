@@ -46,6 +46,31 @@ export async function childSigner(
   return { signer: account, wallet: name, created: true };
 }
 
+/**
+ * Records a new sub-account on the partner's profile, at once (before anything else can fail):
+ * which keystore wallet signs its orders, or that the exchange does (server wallet). `order
+ * place --on-behalf-of` reads it to sign with the child's key.
+ */
+export async function recordSubAccount(
+  ctx: Context,
+  profileId: number,
+  rec: { address: string; wallet?: string | undefined; serverWallet: boolean },
+): Promise<void> {
+  const name = ctx.profileName() ?? 'default';
+  await ctx.editConfig((cfg) => {
+    const p = cfg.profiles[name];
+    if (!p) return;
+    p.subAccounts = {
+      ...(p.subAccounts ?? {}),
+      [String(profileId)]: {
+        address: rec.address,
+        ...(rec.wallet !== undefined ? { wallet: rec.wallet } : {}),
+        ...(rec.serverWallet ? { serverWallet: true } : {}),
+      },
+    };
+  });
+}
+
 /** Forgets a generated child key whose sub-account was not created. */
 export async function dropChildKey(ctx: Context, wallet: string): Promise<void> {
   try {

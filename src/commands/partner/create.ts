@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
 import { checkDisplayName, createPartnerAccount } from '../../core/partner.js';
-import { checkModeFlags, childSigner, dropChildKey, partnerApi } from './common.js';
+import { checkModeFlags, childSigner, dropChildKey, partnerApi, recordSubAccount } from './common.js';
 
 export default defineCommand({
   path: ['partner', 'create'],
@@ -32,6 +32,7 @@ export default defineCommand({
       if (child?.created) await dropChildKey(ctx, child.wallet);
       throw e;
     }
+    await recordSubAccount(ctx, created.profileId, { address: created.account, wallet: child?.wallet, serverWallet });
     const out = {
       profileId: created.profileId,
       account: created.account,

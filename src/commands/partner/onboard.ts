@@ -13,7 +13,7 @@ import { checkDisplayName, createPartnerAccount } from '../../core/partner.js';
 import type { Allowances } from '../../core/partner.js';
 import { parseOrderInput, placeParsed } from '../../core/trade/index.js';
 import { tradingDeps } from '../order/deps.js';
-import { checkModeFlags, childSigner, dropChildKey, partnerApi, waitWithProgress } from './common.js';
+import { checkModeFlags, childSigner, dropChildKey, partnerApi, recordSubAccount, waitWithProgress } from './common.js';
 
 const slugOf = (name: string): string | undefined => {
   const s = name
@@ -119,6 +119,7 @@ export default defineCommand({
       throw e;
     }
     const id = created.profileId;
+    await recordSubAccount(ctx, id, { address: created.account, wallet: child?.wallet, serverWallet });
     ctx.out.info(`created sub-account ${id} (${created.account})`);
 
     // Allowances: server wallets only; an EOA sets its own approvals on chain.

@@ -96,8 +96,11 @@ export function parseOrderInput(i: OrderInput): ParsedOrder {
 export interface SignDeps {
   api: ApiClient;
   cache: TradeCache;
-  /** Resolves the signing account lazily (not needed for delegated orders). */
-  account: () => Promise<LocalAccount | null>;
+  /**
+   * Resolves the signing account lazily (not needed for delegated orders): the caller's own, or,
+   * for an order on behalf of an EOA sub-account, that child's (refusing when pm holds no key).
+   */
+  account: (actingAs?: number) => Promise<LocalAccount | null>;
   /** Identifies the credential, for the owner cache. */
   credentialId: string;
   /** Profile id and fee rate known from the profile config, skipping a lookup. */
@@ -131,7 +134,7 @@ export interface OrderSummary {
 export async function buildSignedOrder(deps: SignDeps, p: ParsedOrder): Promise<SignedOrder> {
   const market = await deps.cache.market(deps.api, p.slug);
   const owner = deps.owner ?? (await deps.cache.owner(deps.api, deps.credentialId));
-  const account = p.delegated ? null : await deps.account();
+  const account = p.delegated ? null : await deps.account(p.onBehalfOf ?? deps.api.actingAs);
   if (!p.delegated && !account)
     throw new ValidationError('no wallet to sign with', {
       hint: 'Create or import one (pm wallet create / pm init), or set PM_PRIVATE_KEY.',

@@ -1,0 +1,142 @@
+// Issue 20 #4 and #10: an order on behalf of an EOA sub-account is signed by the child's key
+// (before the fix the partner's wallet signed it: maker = the partner, exit 9 "Maker does not
+// match"), a server-wallet child without --delegated and a child pm holds no key for are refused
+// before anything is sent; out-of-range profile ids and unprintable display names are exit 2.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runPm, tempHome } from '../helpers/run.js';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const sb = useSandbox();
+const { home, cleanup } = tempHome();
+afterAll(cleanup);
+const env = { PM_HOME: home, PM_SCRYPT_N: '1024', PM_PASSPHRASE: 'correct horse battery' };
+const pm = (...argv: string[]) => runPm(['--profile', 'partner', ...argv], { env });
+const partnersBefore = () => sb.current.ctx.state.profiles.filter((p) => p.role === 'sub_account').length;
+
+beforeAll(async () => {
+  const r = await runPm(
+    ['--base-url', sb.current.baseUrl, 'init', '--sandbox', '--account', 'partner', '--profile-name', 'partner', '--yes'],
+    {
+      env,
+    },
+  );
+  expect(r.code, r.stderr).toBe(0);
+});
+
+describe('orders on behalf of a sub-account are signed by the right key', () => {
+  it("an EOA child made by partner create: the child's key signs, the exchange accepts it", async () => {
+    const c = await pm('--json', 'partner', 'create', '--name', 'bob');
+    expect(c.code, c.stderr).toBe(0);
+    const child = c.json<{ profileId: number; account: string; wallet: string }>();
+    const cfg = JSON.parse(readFileSync(join(home, 'config.json'), 'utf8')) as {
+      profiles: Record<string, { subAccounts?: Record<string, unknown> }>;
+    };
+    expect(cfg.profiles['partner']?.subAccounts?.[String(child.profileId)]).toEqual({ address: child.account, wallet: child.wallet });
+    // Fund the child so the order can rest.
+    const f = await fetch(`${sb.current.baseUrl}/__sandbox/fund`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ profileId: child.profileId, amount: '50000000' }),
+    });
+    expect(f.status).toBe(200);
+    const args = [
+      'order',
+      'place',
+      'btc-100k-2026',
+      'buy',
+      'yes',
+      '--price',
+      '0.1',
+      '--size',
+      '10',
+      '--on-behalf-of',
+      String(child.profileId),
+    ];
+    const dry = await pm('--json', ...args, '--dry-run');
+    expect(dry.code, dry.stderr).toBe(0);
+    expect((JSON.parse(dry.stdout) as { order: { maker: string } }).order.maker.toLowerCase()).toBe(child.account.toLowerCase());
+    const placed = await pm('--json', ...args, '--client-id', 'eoa-child-1');
+    expect(placed.code, placed.stderr).toBe(0);
+    const order = sb.current.ctx.state.orders.find((o) => o.clientOrderId === 'eoa-child-1');
+    expect(order?.ownerId).toBe(child.profileId);
+  });
+
+  it('a server-wallet child without --delegated is refused before sending (exit 2, hint --delegated)', async () => {
+    const c = await pm('--json', 'partner', 'create', '--server-wallet', '--name', 'sw');
+    expect(c.code, c.stderr).toBe(0);
+    const id = c.json<{ profileId: number }>().profileId;
+    const before = sb.current.ctx.state.orders.length;
+    const r = await pm(
+      '--json',
+      'order',
+      'place',
+      'btc-100k-2026',
+      'buy',
+      'yes',
+      '--price',
+      '0.1',
+      '--size',
+      '10',
+      '--on-behalf-of',
+      String(id),
+    );
+    expect(r.code).toBe(2);
+    expect((JSON.parse(r.stderr) as { error: { hint: string } }).error.hint).toMatch(/--delegated/);
+    expect(sb.current.ctx.state.orders.length).toBe(before);
+  });
+
+  it('a child pm holds no key for is refused (exit 2), never signed with the partner wallet', async () => {
+    const before = sb.current.ctx.state.orders.length;
+    const r = await pm(
+      'order',
+      'place',
+      'btc-100k-2026',
+      'buy',
+      'yes',
+      '--price',
+      '0.1',
+      '--size',
+      '10',
+      '--on-behalf-of',
+      '4242',
+      '--dry-run',
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no key for sub-account 4242/);
+    expect(sb.current.ctx.state.orders.length).toBe(before);
+  });
+});
+
+describe('bad input never reaches the network (#10)', () => {
+  it('a profile id beyond 2^53 is refused, not rounded', async () => {
+    for (const id of ['9007199254740993', '99999999999999999999']) {
+      const r = await pm(
+        'order',
+        'place',
+        'btc-100k-2026',
+        'buy',
+        'yes',
+        '--price',
+        '0.1',
+        '--size',
+        '10',
+        '--on-behalf-of',
+        id,
+        '--dry-run',
+      );
+      expect(r.code, id).toBe(2);
+      expect(r.stderr).toMatch(/too large/);
+    }
+  });
+
+  it('a blank or unprintable display name creates nothing', async () => {
+    const n = partnersBefore();
+    for (const name of ['', '   ', 'a\nb', 'evil\u202Etxt', 'zero\u200Bwidth']) {
+      const r = await pm('partner', 'create', '--server-wallet', '--name', name);
+      expect(r.code, JSON.stringify(name)).toBe(2);
+    }
+    expect(partnersBefore()).toBe(n);
+  });
+});

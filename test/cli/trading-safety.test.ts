@@ -113,6 +113,21 @@ describe('a client id re-used for another order', () => {
     });
     expect(ordersOf('same-2')).toHaveLength(1);
   });
+
+  it('a different --post-only or --stp under the same client id is a conflict (exit 5), not "already placed" (issue 20 #11)', async () => {
+    const base = ['--json', 'order', 'place', 'sol-500-2026', 'buy', 'no', '--price', '0.04', '--size', '2'];
+    expect((await pm(...base, '--client-id', 'same-po')).code).toBe(0);
+    const po = await pm(...base, '--post-only', '--client-id', 'same-po');
+    expect(po.code).toBe(5);
+    expect(po.stderr).toMatch(/postOnly/);
+    expect((await pm(...base, '--stp', 'cancel_taker', '--client-id', 'same-stp')).code).toBe(0);
+    const stp = await pm(...base, '--stp', 'cancel_both', '--client-id', 'same-stp');
+    expect(stp.code).toBe(5);
+    // The default policy written out is the same order.
+    expect((await pm(...base, '--client-id', 'same-po', '--stp', 'cancel_maker')).code).toBe(0);
+    expect(ordersOf('same-po')).toHaveLength(1);
+    expect(ordersOf('same-stp')).toHaveLength(1);
+  });
 });
 
 describe('a lookup that fails is "unknown", never "another order"', () => {

@@ -19,7 +19,7 @@ import {
   ValidationError,
 } from '../errors.js';
 import { formatUnits } from '../money.js';
-import type { Journal, JournalState } from './journal.js';
+import type { Journal, JournalEntry, JournalState } from './journal.js';
 import type { OrderBody } from './build.js';
 
 type Json = Record<string, unknown>;
@@ -216,10 +216,20 @@ function unknownState(cid: string, cause: PmError | undefined): UnknownStateErro
 }
 
 /** Differences between a request and the order the exchange holds under the same client id. */
-export function orderDifferences(body: OrderBody, existing: Json): string[] {
+export function orderDifferences(body: OrderBody, existing: Json, earlier?: unknown): string[] {
   const order = isObj(existing['order']) ? existing['order'] : {};
   const v = orderView(order);
   const diffs: string[] = [];
+  // Unsigned fields: post-only as the exchange reports it (else as an earlier run sent it), and
+  // the self-trade policy as an earlier run sent it (the exchange does not report it).
+  const before = isObj(earlier) ? earlier : undefined;
+  const postOnly = body.postOnly === true;
+  const heldPostOnly = typeof order['postOnly'] === 'boolean' ? order['postOnly'] : before ? before['postOnly'] === true : undefined;
+  if (heldPostOnly !== undefined && heldPostOnly !== postOnly) diffs.push(`postOnly ${heldPostOnly} ≠ ${postOnly}`);
+  if (before) {
+    const stp = (x: unknown): string => (typeof x === 'string' ? x : 'cancel_maker');
+    if (stp(before['stpPolicy']) !== stp(body.stpPolicy)) diffs.push(`stp ${stp(before['stpPolicy'])} ≠ ${stp(body.stpPolicy)}`);
+  }
   const side = body.order.side === 0 ? 'BUY' : 'SELL';
   if (v.tokenId !== null && v.tokenId !== body.order.tokenId) diffs.push(`token ${v.tokenId} ≠ ${body.order.tokenId}`);
   if (v.side !== null && v.side !== side) diffs.push(`side ${v.side} ≠ ${side}`);
@@ -230,6 +240,16 @@ export function orderDifferences(body: OrderBody, existing: Json): string[] {
   if (v.type !== null && v.type !== body.orderType) diffs.push(`type ${v.type} ≠ ${body.orderType}`);
   if (v.tokenId === null && v.side === null && v.makerAmount === null) diffs.push('the exchange did not say what the existing order is');
   return diffs;
+}
+
+/**
+ * The request behind the order an earlier run placed: the last one sent before the first
+ * "placed" entry, else (no answer was ever seen) the first one sent.
+ */
+function requestBefore(entries: JournalEntry[]): unknown {
+  const firstPlaced = entries.findIndex((e) => e.state === 'placed');
+  const sent = (firstPlaced < 0 ? entries : entries.slice(0, firstPlaced)).filter((e) => e.state === 'pending' && e.request !== undefined);
+  return (firstPlaced < 0 ? sent[0] : sent.at(-1))?.request;
 }
 
 /** "BUY YES 10 @ 0.3 (GTC)" for an order view. */
@@ -287,13 +307,15 @@ export interface PlaceOptions {
  */
 export async function placeOrder(api: ApiClient, body: OrderBody, journal: Journal, opts: PlaceOptions = {}): Promise<Placed> {
   const cid = body.clientOrderId;
+  // What an earlier run sent under this client id (only read when the journal knows the id).
+  const earlier = journal.lookup(cid) ? requestBefore(journal.entries({ clientId: cid })) : undefined;
   const maxAttempts = opts.maxAttempts ?? 4;
   const signal = opts.signal ?? api.signal;
   const rec = (state: JournalState, extra: { orderId?: string | undefined; error?: string | undefined } = {}): void =>
     journal.record({ clientOrderId: cid, state, marketSlug: body.marketSlug, ...extra, ...(state === 'pending' ? { request: body } : {}) });
   /** The exchange holds an order under this client id: the same one is success, another a conflict. */
   const adopt = (data: Json, attempt: number): Placed => {
-    const diffs = orderDifferences(body, data);
+    const diffs = orderDifferences(body, data, earlier);
     const placed = parsePlaced(data, cid, body.marketSlug, true, attempt, opts.positionIds);
     if (diffs.length > 0) {
       rec('failed', { error: 'client id used by a different order' });

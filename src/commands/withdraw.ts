@@ -1,7 +1,9 @@
 import { defineCommand } from '../cli/command.js';
+import type { Context } from '../cli/context.js';
 import { confirm } from '../cli/prompt.js';
 import { AuthError, ExchangeValidationError, PmError, UsageError } from '../core/errors.js';
-import { USDC_ADDRESS, parseAddress, parseAmount, withdraw, withdrawBody } from '../core/funds.js';
+import { USDC_ADDRESS, parseAddress, parseAmount, withdrawBody } from '../core/funds.js';
+import { WithdrawalJournal, withdrawOnce } from '../core/withdrawals.js';
 import { formatUnits } from '../core/money.js';
 import { ON_BEHALF, portfolioApi } from './portfolio/common.js';
 
@@ -27,17 +29,33 @@ function explained(e: unknown, to: string | undefined): unknown {
   return e;
 }
 
+/** The source wallet's USDC balance, read from the chain when one is configured; else undefined. */
+async function balanceReader(ctx: Context): Promise<((wallet: string) => Promise<bigint>) | undefined> {
+  if (ctx.env.PM_RPC_URL === undefined && ctx.profile().rpcUrl === undefined && !ctx.sandbox) return undefined;
+  try {
+    const { connectChain } = await import('./chain/common.js');
+    const chain = await connectChain(ctx, {});
+    return (wallet) => chain.usdc(wallet as `0x${string}`);
+  } catch {
+    return undefined; // no chain after all (a sandbox without --chain): exit 7 says how to check
+  }
+}
+
 export default defineCommand({
   path: ['withdraw'],
   summary: 'Withdraw USDC from a server wallet to your account, smart wallet or an allowlisted address',
   description:
-    'The amount is a decimal of whole tokens (12.5 USDC), sent as the exact raw integer string ("12500000"); more than 6 decimals, zero, negatives, 1e3 and commas are refused before anything is sent (exit 2). A confirmation shows amount, token, source wallet and destination; --yes skips it, and without a TTY --yes is required (exit 2, nothing sent). --dry-run prints the exact body.\n\nExit codes: 0 sent, 2 bad input or declined, 3 destination not allowed or wrong credential, 9 refused by the exchange (e.g. insufficient balance).',
+    'The amount is a decimal of whole tokens (12.5 USDC), sent as the exact raw integer string ("12500000"); more than 6 decimals, zero, negatives, 1e3 and commas are refused before anything is sent (exit 2). A confirmation shows amount, token, source wallet and destination; --yes skips it, and without a TTY --yes is required (exit 2, nothing sent). --dry-run prints the exact body.\n\nWithdrawals have no idempotency key, so pm journals each one (PM_HOME/journal/withdrawals.ndjson) before sending it. If the answer is lost, pm settles the outcome from the source wallet\'s USDC balance where it can read the chain (an RPC URL, or a sandbox started with --chain): withdrawn when it fell by at least the amount. Otherwise it exits 7 naming the wallet whose transfers to check, never advising a re-run, and refuses an identical withdrawal (same amount, token, source and destination) for 10 minutes unless --force.\n\nExit codes: 0 sent (or settled from the balance), 2 bad input or declined, 3 destination not allowed or wrong credential, 5 an identical withdrawal has an unknown outcome (check, then --force), 7 outcome unknown (check the wallet\'s transfers), 9 refused by the exchange (e.g. insufficient balance).',
   args: { amount: { description: 'USDC amount, e.g. 12.5', required: true } },
   options: {
     to: { type: 'string', value: 'address', description: "destination (default: your account address; with --on-behalf-of the partner's)" },
     token: { type: 'string', value: 'address', description: 'ERC-20 token (default USDC)' },
     onBehalfOf: ON_BEHALF,
     dryRun: { type: 'boolean', description: 'print the exact request body and send nothing' },
+    force: {
+      type: 'boolean',
+      description: 'send although an identical withdrawal of the last 10 minutes has an unknown outcome (check its wallet first)',
+    },
   },
   examples: ['pm withdraw 12.5 --to 0x…', 'pm --yes withdraw 100 --on-behalf-of 2001', 'pm withdraw 0.000001 --dry-run'],
   run: async (ctx, { args, opts }) => {
@@ -61,12 +79,25 @@ export default defineCommand({
       if (!(await confirm(ctx, 'Send this withdrawal?'))) throw new UsageError('not sent: declined');
     }
     const api = await portfolioApi(ctx, opts);
+    const wallet = onBehalfOf === undefined ? undefined : ctx.profile().subAccounts?.[String(onBehalfOf)]?.address;
+    const usdc = token === undefined || token.toLowerCase() === USDC_ADDRESS.toLowerCase();
     let r;
     try {
-      r = await withdraw(api, body);
+      r = await withdrawOnce(api, body, {
+        journal: new WithdrawalJournal(ctx.home),
+        force: opts.force,
+        wallet,
+        // Where a chain can be read (an RPC URL, or the sandbox's chain), a lost answer is settled
+        // from the source wallet's USDC balance.
+        balance: usdc ? await balanceReader(ctx) : undefined,
+      });
     } catch (e) {
       throw explained(e, to);
     }
+    if (r.via === 'balance')
+      ctx.out.warn(
+        `the exchange's answer was lost, but the USDC balance of ${r.walletAddress} fell by at least ${formatUnits(amount)}: counted as withdrawn`,
+      );
     ctx.out.data(r, () =>
       ctx.out.keyValue([
         ['amount', `${formatUnits(BigInt(r.amount))} (${r.amount} raw)`],

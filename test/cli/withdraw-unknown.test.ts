@@ -1,0 +1,96 @@
+// Issue 20 #6: a withdrawal whose answer is lost is never met with "retry". Before the fix pm
+// exited 7 with "may or may not have reached the exchange; retry", and re-running moved the
+// money again. Now the intent is journaled, the outcome is settled from the source wallet's
+// balance where pm can read it, else exit 7 says how to check; an identical withdrawal within
+// 10 minutes is refused (exit 5) unless --force.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dropProxy } from '../helpers/drop-proxy.js';
+import type { DropProxy } from '../helpers/drop-proxy.js';
+import { runPm, tempHome } from '../helpers/run.js';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const sb = useSandbox();
+const { home, cleanup } = tempHome();
+let proxy: DropProxy;
+let dropsLeft = 1;
+beforeAll(async () => {
+  proxy = await dropProxy(sb.current.baseUrl, (m, p) => m === 'POST' && p === '/portfolio/withdraw' && dropsLeft-- > 0);
+});
+afterAll(async () => {
+  await proxy.close();
+  cleanup();
+});
+
+const carol = () => {
+  const a = sb.current.info.accounts.find((x) => x.name === 'carol');
+  if (!a) throw new Error('no carol');
+  return a;
+};
+const env = () => ({
+  PM_HOME: home,
+  PM_BASE_URL: proxy.baseUrl,
+  PM_TOKEN_ID: carol().token.tokenId,
+  PM_TOKEN_SECRET: carol().token.secret,
+});
+const usdc = (): bigint => sb.current.ctx.state.accounts[String(carol().profileId)]?.usdc ?? 0n;
+const journal = () =>
+  readFileSync(join(home, 'journal', 'withdrawals.ndjson'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { id: string; state: string; amount: string });
+
+describe('a withdrawal whose answer is lost', () => {
+  it('exits 7 saying how to check, never "retry"; the same withdrawal is then refused (exit 5); --force sends it', async () => {
+    const start = usdc();
+    const r = await runPm(['--json', '--yes', 'withdraw', '10'], { env: env() });
+    expect(r.code).toBe(7);
+    expect(proxy.dropped).toBe(1);
+    const err = (JSON.parse(r.stderr) as { error: { code: string; message: string; hint: string } }).error;
+    expect(err.code).toBe('UNKNOWN_STATE');
+    expect(`${err.message} ${err.hint}`).not.toMatch(/retry|re-run/i);
+    expect(err.hint).toMatch(/check the transfers of/i);
+    expect(usdc()).toBe(start - 10_000_000n); // it did go through, once
+    expect(journal().map((e) => e.state)).toEqual(['pending', 'unknown']);
+
+    const again = await runPm(['--json', '--yes', 'withdraw', '10'], { env: env() });
+    expect(again.code).toBe(5);
+    expect((JSON.parse(again.stderr) as { error: { hint: string } }).error.hint).toMatch(/--force/);
+    expect(usdc()).toBe(start - 10_000_000n);
+
+    // Another amount is not the same withdrawal.
+    const other = await runPm(['--json', '--yes', 'withdraw', '1'], { env: env() });
+    expect(other.code, other.stderr).toBe(0);
+    expect(usdc()).toBe(start - 11_000_000n);
+
+    const forced = await runPm(['--json', '--yes', 'withdraw', '10', '--force'], { env: env() });
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.json<{ via: string; amount: string }>()).toMatchObject({ via: 'answer', amount: '10000000' });
+    expect(usdc()).toBe(start - 21_000_000n);
+  });
+
+  it('a refused withdrawal is journaled as failed and blocks nothing', async () => {
+    const r = await runPm(['--json', '--yes', 'withdraw', '999999'], { env: env() });
+    expect(r.code).toBe(9);
+    expect(journal().at(-1)?.state).toBe('failed');
+    const again = await runPm(['--json', '--yes', 'withdraw', '999999'], { env: env() });
+    expect(again.code).toBe(9);
+  });
+
+  it('a damaged withdrawal journal is a clear error naming the file, with nothing sent', async () => {
+    const { home: h, cleanup: c } = tempHome();
+    try {
+      const { mkdirSync, writeFileSync } = await import('node:fs');
+      mkdirSync(join(h, 'journal'), { recursive: true });
+      writeFileSync(join(h, 'journal', 'withdrawals.ndjson'), 'garbage\n');
+      const before = usdc();
+      const r = await runPm(['--json', '--yes', 'withdraw', '2'], { env: { ...env(), PM_HOME: h } });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('withdrawals.ndjson');
+      expect(usdc()).toBe(before);
+    } finally {
+      c();
+    }
+  });
+});

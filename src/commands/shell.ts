@@ -3,17 +3,13 @@
 // session; TAB completes commands, flags and values (market slugs, profiles…) with the same
 // engine as the shell completion scripts; history is kept under PM_HOME. Ctrl-C cancels the line
 // being typed or the command running; Ctrl-D (or exit) leaves.
-import { appendFileSync, chmodSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { defineCommand } from '../cli/command.js';
 import type { IO, ShellSession } from '../cli/output.js';
-import { ensurePrivateDir, writePrivateFileAtomic } from '../core/fsutil.js';
+import { HISTORY_MAX, appendHistory, historyFile as historyPath, isSecret, loadHistory, scrubHistoryFile } from '../cli/history.js';
 import { UsageError } from '../core/errors.js';
-
-const HISTORY_MAX = 1000;
 
 /** Splits a line into words as a POSIX shell would for plain words and quotes ('…', "…", \x). */
 export function splitWords(line: string): { words: string[]; open: boolean } {
@@ -46,40 +42,6 @@ export function splitWords(line: string): { words: string[]; open: boolean } {
   }
   if (inWord) words.push(cur);
   return { words, open: quote !== '' };
-}
-
-function loadHistory(file: string): string[] {
-  try {
-    return readFileSync(file, 'utf8').split('\n').filter(Boolean).slice(-HISTORY_MAX).reverse();
-  } catch {
-    return [];
-  }
-}
-
-/** Whether a history line is `secret` as typed (the shell stores lines trimmed). */
-const isSecret = (line: string, secret: string): boolean => secret.trim() !== '' && line.trim() === secret.trim();
-
-/**
- * Takes every line equal to `secret` out of the history file (other lines untouched), so that a
- * passphrase once run as a command, or written by an older pm, does not stay on disk.
- */
-function scrubHistoryFile(file: string, secret: string): void {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return;
-  }
-  const lines = text.split('\n');
-  const kept = lines.filter((l) => !isSecret(l, secret));
-  if (kept.length !== lines.length) writePrivateFileAtomic(file, kept.join('\n'));
-}
-
-/** Appends a command line to the history file, which stays 0600 even if something widened it. */
-function appendHistory(home: string, file: string, line: string): void {
-  ensurePrivateDir(home);
-  appendFileSync(file, `${line}\n`, { mode: 0o600 });
-  chmodSync(file, 0o600);
 }
 
 /** Asks a question with the typed characters hidden (the passphrase). */
@@ -119,7 +81,7 @@ export default defineCommand({
     const stdin = ctx.io.stdin as unknown as Readable & { isTTY?: boolean };
     const stdout = ctx.io.stdout as unknown as Writable & { isTTY?: boolean };
     const tty = stdin.isTTY === true && stdout.isTTY === true;
-    const historyFile = join(ctx.home, 'shell_history');
+    const historyFile = historyPath(ctx.home);
     // Global options given to `pm shell` itself apply to every line.
     const globals: string[] = [];
     if (ctx.flags.profile !== undefined) globals.push('--profile', ctx.flags.profile);
@@ -237,7 +199,7 @@ export default defineCommand({
       if (words[0] === 'pm') words.shift();
       if (tty && line.trim()) {
         try {
-          appendHistory(ctx.home, historyFile, line.trim());
+          appendHistory(ctx.home, line.trim());
         } catch {
           // history is a convenience
         }

@@ -55,6 +55,13 @@ export default defineCommand({
         hint: 'Create one with pm init or pm wallet create.',
       });
     if (!ok) throw new AuthError('wrong passphrase');
+    // Verified: a pm shell history line equal to it (typed there by mistake) goes.
+    try {
+      const { historyFile, scrubHistoryFile } = await import('../cli/history.js');
+      scrubHistoryFile(historyFile(ctx.home), passphrase);
+    } catch {
+      // the history is a convenience; unlocking does not depend on it
+    }
     const replaced = await stopAgent(ctx);
     const ready = await spawnAgent(ctx.home, ttlMs, passphrase, ctx.io.env);
     ctx.out.data(ready, () =>

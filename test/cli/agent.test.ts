@@ -2,7 +2,7 @@
 // never a key or secret on the wire, socket 0600, ends on lock and at its deadline, stale sockets
 // cleaned, and a real order placed through it with no passphrase in the environment.
 import { spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { execa } from 'execa';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -204,8 +204,11 @@ describe('pm unlock / pm lock (bin/pm.js)', () => {
     const path = agentSocketPath(home);
     mkdirSync(`${home}/run`, { recursive: true, mode: 0o700 });
     writeFileSync(path, 'left over\n');
+    // (pm shell's history: the passphrase verified by pm unlock is taken out of it, nothing else.)
+    writeFileSync(`${home}/shell_history`, `markets list\n${PASS}\nwhoami\n`, { mode: 0o600 });
     const u = await pm(home, ['--json', 'unlock', '--for', '1m'], { PM_PASSPHRASE: PASS });
     expect(u.exitCode, u.stderr).toBe(0);
+    expect(readFileSync(`${home}/shell_history`, 'utf8')).toBe('markets list\nwhoami\n');
     expect(lstatSync(path).isSocket()).toBe(true);
     expect(await running(home)).toMatchObject({ running: true, pid: (JSON.parse(u.stdout) as { pid: number }).pid });
     expect((await pm(home, ['lock'])).exitCode).toBe(0);

@@ -336,17 +336,18 @@ export class Keystore {
    * does not.
    */
   async checkFiles(passphrase: string): Promise<FileCheck[]> {
-    const out: FileCheck[] = [];
-    for (const f of this.encryptedFiles()) {
-      try {
-        if (f.kind === 'wallet') await this.exportWalletKey(f.name, passphrase);
-        else await this.loadSecrets(f.name, passphrase);
-        out.push(f);
-      } catch (e) {
-        out.push({ ...f, problem: e instanceof PmError ? e.shortMessage : errText(e), wrongPassphrase: e instanceof AuthError });
-      }
-    }
-    return out;
+    // scrypt runs on the thread pool: the files are opened in parallel.
+    return Promise.all(
+      this.encryptedFiles().map(async (f): Promise<FileCheck> => {
+        try {
+          if (f.kind === 'wallet') await this.exportWalletKey(f.name, passphrase);
+          else await this.loadSecrets(f.name, passphrase);
+          return f;
+        } catch (e) {
+          return { ...f, problem: e instanceof PmError ? e.shortMessage : errText(e), wrongPassphrase: e instanceof AuthError };
+        }
+      }),
+    );
   }
 
   /**

@@ -44,9 +44,11 @@ export async function stopAgent(ctx: Context): Promise<{ pid: number } | null> {
   try {
     pid = (await c.status()).pid;
     await c.lock();
+  } catch {
+    // It closed the connection: another pm lock or pm unlock is ending it, which is what we want.
   } finally {
     c.close();
   }
   for (let i = 0; i < 100 && pid !== process.pid && processAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
-  return { pid };
+  return pid > 0 ? { pid } : null;
 }

@@ -37,26 +37,18 @@ export async function printAgentStatus(ctx: Context): Promise<number> {
 
 /** Asks the agent to end and waits (up to 5 s) until its process is gone; null when none ran. */
 export async function stopAgent(ctx: Context): Promise<{ pid: number } | null> {
-  const { AgentClient } = await import('../keystore/agent.js');
+  const { AgentClient, processAlive } = await import('../keystore/agent.js');
   const c = await AgentClient.connect(ctx.home);
   if (!c) return null;
   let pid = 0;
   try {
     pid = (await c.status()).pid;
     await c.lock();
+  } catch {
+    // It closed the connection: another pm lock or pm unlock is ending it, which is what we want.
   } finally {
     c.close();
   }
-  for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
-  return { pid };
-}
-
-function alive(pid: number): boolean {
-  if (pid <= 0 || pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  for (let i = 0; i < 100 && pid !== process.pid && processAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+  return pid > 0 ? { pid } : null;
 }

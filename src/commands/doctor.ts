@@ -2,7 +2,7 @@
 // it; --json for scripts; exit 0 only when every check passes (skipped ones: not configured).
 import type { Context } from '../cli/context.js';
 import { PmError } from '../core/errors.js';
-import { checkExchange, checkHome, checkNode, checkRpc, checkWebsocket, guarded, journalDir } from '../core/doctor.js';
+import { checkExchange, checkHome, checkKeystore, checkNode, checkRpc, checkWebsocket, guarded, journalDir } from '../core/doctor.js';
 import type { CheckResult } from '../core/doctor.js';
 import { defineCommand } from '../cli/command.js';
 
@@ -33,23 +33,13 @@ async function runChecks(ctx: Context): Promise<CheckResult[]> {
     data: { baseUrl: urls.baseUrl, wsUrl: urls.wsUrl, wsSource: urls.wsSource, sandbox: urls.sandbox },
   });
   const p = ctx.profile();
-  // Keystore: readable with the passphrase (only when the profile keeps something encrypted).
+  // Keystore: every file opens with the passphrase (only when something is kept encrypted).
   const ks = await ctx.keystore();
   const encrypted = ks.encryptedFiles().length > 0;
   out.push(
     !encrypted
       ? { name: 'keystore', status: 'skip', detail: 'no wallet or token secret stored' }
-      : await guarded('keystore', async () => {
-          const ok = await ks.checkPassphrase(await ctx.passphrase());
-          return ok === false
-            ? {
-                name: 'keystore',
-                status: 'fail',
-                detail: 'the passphrase does not open the keystore',
-                fix: 'Check --passphrase-file / PM_PASSPHRASE (pm wallet passphrase changes it).',
-              }
-            : { name: 'keystore', status: 'pass', detail: `${ks.encryptedFiles().length} encrypted file(s) open with the passphrase` };
-        }),
+      : await guarded('keystore', async () => checkKeystore(ks, await ctx.passphrase())),
   );
   // Exchange, latency and clock.
   let reachable = false;

@@ -3,17 +3,13 @@
 // session; TAB completes commands, flags and values (market slugs, profiles…) with the same
 // engine as the shell completion scripts; history is kept under PM_HOME. Ctrl-C cancels the line
 // being typed or the command running; Ctrl-D (or exit) leaves.
-import { appendFileSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { defineCommand } from '../cli/command.js';
 import type { IO, ShellSession } from '../cli/output.js';
-import { ensurePrivateDir } from '../core/fsutil.js';
+import { HISTORY_MAX, appendHistory, historyFile as historyPath, isSecret, loadHistory, scrubHistoryFile } from '../cli/history.js';
 import { UsageError } from '../core/errors.js';
-
-const HISTORY_MAX = 1000;
 
 /** Splits a line into words as a POSIX shell would for plain words and quotes ('…', "…", \x). */
 export function splitWords(line: string): { words: string[]; open: boolean } {
@@ -48,14 +44,6 @@ export function splitWords(line: string): { words: string[]; open: boolean } {
   return { words, open: quote !== '' };
 }
 
-function loadHistory(file: string): string[] {
-  try {
-    return readFileSync(file, 'utf8').split('\n').filter(Boolean).slice(-HISTORY_MAX).reverse();
-  } catch {
-    return [];
-  }
-}
-
 /** Asks a question with the typed characters hidden (the passphrase). */
 function askHidden(rl: Interface, out: Writable, query: string, signal: AbortSignal): Promise<string> {
   const r = rl as unknown as { _writeToOutput(s: string): void };
@@ -87,13 +75,13 @@ export default defineCommand({
   path: ['shell'],
   summary: 'An interactive shell: pm commands with history, TAB completion and one passphrase per session',
   description:
-    'Each line is an ordinary pm command, with or without the leading "pm" (global options such as --json or --profile work per line). TAB completes commands, flags and values (market slugs, profiles, wallets, enum values). The keystore passphrase is asked once for the session. History is kept in PM_HOME/shell_history. Ctrl-C cancels the line being typed or the command running; Ctrl-D or "exit" leaves. Without a terminal, lines are read from stdin and run in order.',
+    'Each line is an ordinary pm command, with or without the leading "pm" (global options such as --json or --profile work per line). TAB completes commands, flags and values (market slugs, profiles, wallets, enum values). The keystore passphrase is asked once for the session. History is kept in PM_HOME/shell_history (0600) and holds only command lines, never an answer to a prompt; once the passphrase is verified, lines equal to it are removed from it. Ctrl-C cancels the line being typed or the command running; Ctrl-D or "exit" leaves. Without a terminal, lines are read from stdin and run in order.',
   examples: ['pm shell', 'pm --profile sandbox shell', "printf 'markets list\\nbook btc-100k-2026\\n' | pm shell"],
   run: async (ctx) => {
     const stdin = ctx.io.stdin as unknown as Readable & { isTTY?: boolean };
     const stdout = ctx.io.stdout as unknown as Writable & { isTTY?: boolean };
     const tty = stdin.isTTY === true && stdout.isTTY === true;
-    const historyFile = join(ctx.home, 'shell_history');
+    const historyFile = historyPath(ctx.home);
     // Global options given to `pm shell` itself apply to every line.
     const globals: string[] = [];
     if (ctx.flags.profile !== undefined) globals.push('--profile', ctx.flags.profile);
@@ -103,11 +91,13 @@ export default defineCommand({
 
     let running: AbortController | null = null;
     let asking: AbortController | null = null;
+    // readline keeps this very array: the shell's history, newest first.
+    const history = tty ? loadHistory(historyFile) : [];
     const rl = createInterface({
       input: stdin,
       output: stdout,
       terminal: tty,
-      history: tty ? loadHistory(historyFile) : [],
+      history,
       historySize: HISTORY_MAX,
       removeHistoryDuplicates: true,
       ...(tty
@@ -129,12 +119,40 @@ export default defineCommand({
           }
         : {}),
     });
+    // readline adds every line it reads to the history, answers to questions too: only lines read
+    // as commands may stay, so a line that arrives while a prompt is open is taken out again.
+    let commands = [...history];
+    rl.on('history', (h: string[]) => {
+      if (asking) h.splice(0, h.length, ...commands);
+      else commands = [...h];
+    });
+    /** Forgets every trace of a secret in the history, in memory and on disk. */
+    const scrub = (secret: string): void => {
+      for (const list of [history, commands])
+        for (let i = list.length - 1; i >= 0; i--) if (isSecret(list[i] ?? '', secret)) list.splice(i, 1);
+      try {
+        scrubHistoryFile(historyFile, secret);
+      } catch (e) {
+        ctx.out.warn(`could not clean ${historyFile}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    };
     const session: ShellSession = {
-      askPassphrase: (message) => {
+      askPassphrase: async (message) => {
         asking = new AbortController();
-        return askHidden(rl, stdout, `${message}: `, asking.signal).finally(() => {
+        let answer: string;
+        try {
+          answer = await askHidden(rl, stdout, `${message}: `, asking.signal);
+        } finally {
           asking = null;
-        });
+        }
+        // Only once the keystore accepts it is the answer known to be the passphrase (history
+        // lines equal to a wrong guess are ordinary lines and stay).
+        const verified = await ctx
+          .keystore()
+          .then((ks) => ks.checkPassphrase(answer))
+          .catch(() => null);
+        if (verified === true) scrub(answer);
+        return answer;
       },
     };
     rl.on('SIGINT', () => {
@@ -181,8 +199,7 @@ export default defineCommand({
       if (words[0] === 'pm') words.shift();
       if (tty && line.trim()) {
         try {
-          ensurePrivateDir(ctx.home);
-          appendFileSync(historyFile, `${line.trim()}\n`, { mode: 0o600 });
+          appendHistory(ctx.home, line.trim());
         } catch {
           // history is a convenience
         }

@@ -1,12 +1,13 @@
 // pm unlock: decrypt the keystore once into a session agent (a detached local process, like
 // ssh-agent) that signs for every later command until its deadline or pm lock.
 import { spawn } from 'node:child_process';
-import { existsSync, openSync, closeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineCommand } from '../cli/command.js';
 import { ENV_VARS } from '../cli/env.js';
-import { AuthError, PmError, UsageError } from '../core/errors.js';
+import { AuthError, ConflictError, PmError, UsageError } from '../core/errors.js';
+import type { PmErrorOptions } from '../core/errors.js';
 import { parseDuration } from '../core/duration.js';
 import { ensurePrivateDir } from '../core/fsutil.js';
 import { printAgentStatus, stopAgent } from './agentctl.js';
@@ -54,6 +55,13 @@ export default defineCommand({
         hint: 'Create one with pm init or pm wallet create.',
       });
     if (!ok) throw new AuthError('wrong passphrase');
+    // Verified: a pm shell history line equal to it (typed there by mistake) goes.
+    try {
+      const { historyFile, scrubHistoryFile } = await import('../cli/history.js');
+      scrubHistoryFile(historyFile(ctx.home), passphrase);
+    } catch {
+      // the history is a convenience; unlocking does not depend on it
+    }
     const replaced = await stopAgent(ctx);
     const ready = await spawnAgent(ctx.home, ttlMs, passphrase, ctx.io.env);
     ctx.out.data(ready, () =>
@@ -95,6 +103,7 @@ async function spawnAgent(home: string, ttlMs: number, passphrase: string, env: 
   ensurePrivateDir(dir);
   const logPath = join(dir, 'agent.log');
   const log = openSync(logPath, 'a', 0o600);
+  const logStart = fstatSync(log).size;
   const child = spawn(process.execPath, [findBin(), '--json', 'unlock', '--foreground', '--for', `${ttlMs}ms`], {
     detached: true,
     stdio: ['pipe', 'pipe', log],
@@ -125,9 +134,41 @@ async function spawnAgent(home: string, ttlMs: number, passphrase: string, env: 
     });
     child.on('exit', (code) => {
       clearTimeout(timer);
-      reject(new PmError(`the session agent exited with code ${code ?? '?'} before it was ready`, { hint: `See ${logPath}` }));
+      reject(
+        childError(logPath, logStart) ??
+          new PmError(`the session agent exited with code ${code ?? '?'} before it was ready`, { hint: `See ${logPath}` }),
+      );
     });
   });
+}
+
+/** Error classes by the code the agent reports, so its refusal is this command's (a lost race is exit 5). */
+const BY_CODE: Partial<Record<string, new (message: string, opts?: PmErrorOptions) => PmError>> = {
+  CONFLICT: ConflictError,
+  AUTH: AuthError,
+  USAGE: UsageError,
+  VALIDATION: UsageError,
+};
+
+/** The error the agent wrote to its log (--json: one object on stderr) since `from`, as this command's own. */
+function childError(logPath: string, from: number): PmError | undefined {
+  let text: string;
+  try {
+    text = readFileSync(logPath).subarray(from).toString('utf8');
+  } catch {
+    return undefined;
+  }
+  for (const line of text.trim().split('\n').reverse()) {
+    try {
+      const e = (JSON.parse(line) as { error?: { code?: unknown; message?: unknown; hint?: unknown } }).error;
+      if (typeof e?.message !== 'string') continue;
+      const Err = (typeof e.code === 'string' && BY_CODE[e.code]) || PmError;
+      return new Err(`the session agent did not start: ${e.message}`, { hint: typeof e.hint === 'string' ? e.hint : `See ${logPath}` });
+    } catch {
+      // not the error line
+    }
+  }
+  return undefined;
 }
 
 async function readLine(stdin: AsyncIterable<Buffer | string>): Promise<string> {

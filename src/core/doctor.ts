@@ -74,6 +74,42 @@ export async function guarded(name: string, run: () => Promise<CheckResult>, fix
   }
 }
 
+/** What the keystore check needs: every encrypted file opened with the passphrase (src/keystore/store.ts). */
+export interface KeystoreFiles {
+  checkFiles(
+    passphrase: string,
+  ): Promise<{ kind: 'wallet' | 'secrets'; name: string; path: string; problem?: string; wrongPassphrase?: boolean }[]>;
+}
+
+/** Every wallet and secrets file opens with the passphrase; a damaged one is named with its path. */
+export async function checkKeystore(ks: KeystoreFiles, passphrase: string): Promise<CheckResult> {
+  const files = await ks.checkFiles(passphrase);
+  const bad = files.filter((f) => f.problem !== undefined);
+  const first = bad[0];
+  if (first === undefined)
+    return { name: 'keystore', status: 'pass', detail: `${files.length} encrypted file(s) open with the passphrase` };
+  if (bad.length === files.length && bad.every((f) => f.wrongPassphrase))
+    return {
+      name: 'keystore',
+      status: 'fail',
+      detail: 'the passphrase does not open the keystore',
+      fix: 'Check --passphrase-file / PM_PASSPHRASE (pm wallet passphrase changes it).',
+    };
+  const restore =
+    first.kind === 'wallet'
+      ? `import the wallet again (pm wallet import ${first.name}) or restore the file from a backup`
+      : 'add the token again (pm token add) or restore the file from a backup';
+  return {
+    name: 'keystore',
+    status: 'fail',
+    detail: `${bad.length} of ${files.length} encrypted file(s) do not open: ${bad.map((f) => `${f.path} (${f.problem})`).join('; ')}`,
+    fix: first.wrongPassphrase
+      ? `${first.path} is under another passphrase: pm keeps one for the whole keystore; move it aside (mv ${first.path} ${first.path}.other) or ${restore}.`
+      : `Move it aside (mv ${first.path} ${first.path}.damaged) and ${restore}.`,
+    data: { files: bad.map((f) => ({ path: f.path, kind: f.kind, name: f.name, problem: f.problem })) },
+  };
+}
+
 /** HMAC signatures are accepted within ±30 s of the exchange's clock; warn well before that. */
 export const MAX_SKEW_MS = 10_000;
 

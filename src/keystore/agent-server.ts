@@ -9,14 +9,14 @@
 // SO_PEERCRED); like ssh-agent, anyone who can connect can ask for signatures, not for keys.
 import { createServer } from 'node:net';
 import type { Server, Socket } from 'node:net';
-import { chmodSync, lstatSync, statSync } from 'node:fs';
-import { readFileSync } from 'node:fs';
+import { chmodSync, closeSync, lstatSync, openSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 import type { LocalAccount } from 'viem/accounts';
 import { hmacSigner } from '../core/auth.js';
 import type { HmacSigner } from '../core/auth.js';
 import { AuthError, ConflictError, PmError, UsageError } from '../core/errors.js';
 import { ensurePrivateDir } from '../core/fsutil.js';
-import { AgentClient, agentDir, agentSocketPath, removeStaleSocket } from './agent.js';
+import { AgentClient, agentDir, agentSocketPath, processAlive, removeStaleSocket } from './agent.js';
 import type { AgentStatus } from './agent.js';
 import { Keystore } from './store.js';
 import { keyAccount } from './key-account.js';
@@ -79,14 +79,6 @@ export async function startAgent(o: AgentOptions): Promise<AgentHandle> {
   const path = agentSocketPath(o.home);
   if (Buffer.byteLength(path) > 100)
     throw new UsageError(`the agent socket path is too long for a Unix socket: ${path}`, { hint: 'Use a shorter PM_HOME.' });
-  const live = await AgentClient.connect(o.home);
-  if (live) {
-    const until = (await live.status().catch(() => null))?.until;
-    live.close();
-    throw new ConflictError(`an agent already runs for ${o.home}${until ? ` (until ${until})` : ''}`, { hint: 'pm lock ends it.' });
-  }
-  removeStaleSocket(path);
-
   const until = new Date(Date.now() + o.ttlMs);
   const status: AgentStatus = {
     pid: process.pid,
@@ -159,15 +151,29 @@ export async function startAgent(o: AgentOptions): Promise<AgentHandle> {
     sock.on('close', () => conns.delete(sock));
   });
 
-  // Created 0600 from the start (umask), not chmod-ed after a window where others could connect.
-  const oldMask = process.umask(0o177);
+  // One start at a time per home: between "nobody listens there" and listen() another agent
+  // could bind the path, and clearing the path then would orphan it.
+  const release = takeStartLock(dir, o.home);
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(path, () => resolve());
-    });
+    const live = await AgentClient.connect(o.home);
+    if (live) {
+      const until = (await live.status().catch(() => null))?.until;
+      live.close();
+      throw new ConflictError(`an agent already runs for ${o.home}${until ? ` (until ${until})` : ''}`, { hint: 'pm lock ends it.' });
+    }
+    clearSocketPath(path);
+    // Created 0600 from the start (umask), not chmod-ed after a window where others could connect.
+    const oldMask = process.umask(0o177);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(path, () => resolve());
+      });
+    } finally {
+      process.umask(oldMask);
+    }
   } finally {
-    process.umask(oldMask);
+    release();
   }
   chmodSync(path, 0o600);
   const ino = lstatSync(path).ino;
@@ -196,6 +202,74 @@ export async function startAgent(o: AgentOptions): Promise<AgentHandle> {
   server.on('close', () => clearTimeout(timer));
   // connections must not keep a finished agent alive
   return { socket: path, status, closed, close: shutdown };
+}
+
+/** A start lock older than this is broken even if a process with its pid runs (the pid was reused). */
+const START_LOCK_STALE_MS = 30_000;
+
+/**
+ * Takes run/agent.lock (created exclusively, holding this pid) and returns its release; when a
+ * live process holds it, another agent is starting: a ConflictError. A lock whose holder died is
+ * broken, unless someone else took it meanwhile.
+ */
+function takeStartLock(dir: string, home: string): () => void {
+  const file = join(dir, 'agent.lock');
+  const me = String(process.pid);
+  let held = '';
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const fd = openSync(file, 'wx', 0o600);
+      try {
+        writeSync(fd, me);
+      } finally {
+        closeSync(fd);
+      }
+      return () => {
+        try {
+          if (readFileSync(file, 'utf8') === me) unlinkSync(file);
+        } catch {
+          // already gone
+        }
+      };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    let age: number;
+    try {
+      held = readFileSync(file, 'utf8');
+      age = Date.now() - statSync(file).mtimeMs;
+    } catch {
+      continue; // released meanwhile
+    }
+    // An empty lock is one being written this very moment.
+    if ((held === '' || processAlive(Number(held))) && age < START_LOCK_STALE_MS) break;
+    try {
+      if (readFileSync(file, 'utf8') === held) unlinkSync(file);
+    } catch {
+      // taken or released meanwhile: try again
+    }
+  }
+  throw new ConflictError(`another session agent is starting for ${home}${held ? ` (pid ${held})` : ''}`, {
+    hint: 'pm unlock --status shows it once it runs; pm lock ends it.',
+  });
+}
+
+/**
+ * Clears the socket path once nothing listens there: a dead socket, or any other file left
+ * there (a stale file would make listen() fail); never a directory.
+ */
+function clearSocketPath(path: string): void {
+  let isDir: boolean;
+  try {
+    isDir = lstatSync(path).isDirectory();
+  } catch {
+    return; // nothing there
+  }
+  if (isDir)
+    throw new UsageError(`${path} is a directory, where the session agent's socket goes`, {
+      hint: `Move it away (mv ${path} ${path}.bak) and run pm unlock again.`,
+    });
+  rmSync(path, { force: true });
 }
 
 /** The run directory must be ours and closed to others, or the socket's mode would not protect it. */

@@ -62,6 +62,17 @@ export interface SecretsInfo {
   updatedAt: string;
 }
 
+/** One encrypted file as `checkFiles` found it. */
+export interface FileCheck {
+  kind: 'wallet' | 'secrets';
+  name: string;
+  path: string;
+  /** Why it does not open (absent when it opens). */
+  problem?: string;
+  /** It is sound but the passphrase does not open it. */
+  wrongPassphrase?: boolean;
+}
+
 export interface KeystoreOptions {
   /** scrypt cost for files pm writes; defaults to n=131072, r=8, p=1 (lower only in tests). */
   scrypt?: { n?: number; r?: number; p?: number };
@@ -330,6 +341,27 @@ export class Keystore {
       }
     }
     return null;
+  }
+
+  /**
+   * Opens every encrypted file with `passphrase`, each through the same code that uses it (a
+   * wallet into a key, secrets into their fields); only the verdict comes back. `checkPassphrase`
+   * stops at the first file that opens; this is for `pm doctor`, which must find every one that
+   * does not.
+   */
+  async checkFiles(passphrase: string): Promise<FileCheck[]> {
+    // scrypt runs on the thread pool: the files are opened in parallel.
+    return Promise.all(
+      this.encryptedFiles().map(async (f): Promise<FileCheck> => {
+        try {
+          if (f.kind === 'wallet') await this.exportWalletKey(f.name, passphrase);
+          else await this.loadSecrets(f.name, passphrase);
+          return f;
+        } catch (e) {
+          return { ...f, problem: e instanceof PmError ? e.shortMessage : errText(e), wrongPassphrase: e instanceof AuthError };
+        }
+      }),
+    );
   }
 
   /**

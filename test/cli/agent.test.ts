@@ -2,7 +2,7 @@
 // never a key or secret on the wire, socket 0600, ends on lock and at its deadline, stale sockets
 // cleaned, and a real order placed through it with no passphrase in the environment.
 import { spawn } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { execa } from 'execa';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -133,7 +133,6 @@ describe('session agent', () => {
     const home = await keystoreHome();
     await expect(startAgent({ home, passphrase: 'wrong', ttlMs: 1000 })).rejects.toThrow();
     const path = agentSocketPath(home);
-    const { mkdirSync } = await import('node:fs');
     mkdirSync(`${home}/run`, { recursive: true, mode: 0o700 });
     const child = spawn(
       process.execPath,
@@ -188,5 +187,56 @@ describe('pm unlock / pm lock (bin/pm.js)', () => {
     expect(existsSync(agentSocketPath(home))).toBe(false);
     const after = await run(['--json', 'order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.30', '--size', '5']);
     expect(after.exitCode).toBe(3); // back to needing the passphrase
+  });
+
+  const pm = (home: string, args: string[], extra: Record<string, string> = {}) =>
+    execa(process.execPath, ['bin/pm.js', ...args], {
+      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', PM_HOME: home, ...extra },
+      extendEnv: false,
+      stdin: 'ignore',
+      reject: false,
+    });
+  const running = async (home: string) =>
+    JSON.parse((await pm(home, ['--json', 'lock', '--status'])).stdout) as { running: boolean; pid?: number };
+
+  it('replaces a stale non-socket file at run/agent.sock (nothing listens there); a directory there is exit 2 naming it', async () => {
+    const home = await keystoreHome();
+    const path = agentSocketPath(home);
+    mkdirSync(`${home}/run`, { recursive: true, mode: 0o700 });
+    writeFileSync(path, 'left over\n');
+    // (pm shell's history: the passphrase verified by pm unlock is taken out of it, nothing else.)
+    writeFileSync(`${home}/shell_history`, `markets list\n${PASS}\nwhoami\n`, { mode: 0o600 });
+    const u = await pm(home, ['--json', 'unlock', '--for', '1m'], { PM_PASSPHRASE: PASS });
+    expect(u.exitCode, u.stderr).toBe(0);
+    expect(readFileSync(`${home}/shell_history`, 'utf8')).toBe('markets list\nwhoami\n');
+    expect(lstatSync(path).isSocket()).toBe(true);
+    expect(await running(home)).toMatchObject({ running: true, pid: (JSON.parse(u.stdout) as { pid: number }).pid });
+    expect((await pm(home, ['lock'])).exitCode).toBe(0);
+    mkdirSync(path);
+    const dir = await pm(home, ['--json', 'unlock', '--for', '1m'], { PM_PASSPHRASE: PASS });
+    expect(dir.exitCode, dir.stderr).toBe(2);
+    expect(JSON.parse(dir.stderr).error.message).toContain(path);
+    expect(statSync(path).isDirectory()).toBe(true);
+  });
+
+  it('concurrent pm unlock: each exits 0 or 5 (the reason on stderr), and exactly one agent is left, never an orphan', async () => {
+    const home = await keystoreHome();
+    const runs = await Promise.all(Array.from({ length: 4 }, () => pm(home, ['--json', 'unlock', '--for', '1m'], { PM_PASSPHRASE: PASS })));
+    const codes = runs.map((r) => r.exitCode);
+    expect(
+      codes.every((c) => c === 0 || c === 5),
+      runs.map((r) => `${r.exitCode}: ${r.stderr}`).join('\n'),
+    ).toBe(true);
+    const losers = runs.filter((r) => r.exitCode === 5);
+    expect(losers.length).toBeGreaterThan(0);
+    for (const l of losers) expect(JSON.parse(l.stderr).error).toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/agent/) });
+    const pids = runs.filter((r) => r.exitCode === 0).map((r) => (JSON.parse(r.stdout) as { pid: number }).pid);
+    const st = await running(home);
+    expect(st.running).toBe(true);
+    expect(pids).toContain(st.pid);
+    // Every other agent a winner reported was replaced and has ended (pm unlock waits for that).
+    for (const pid of pids.filter((p) => p !== st.pid)) expect(() => process.kill(pid, 0)).toThrow();
+    expect((await pm(home, ['--json', 'lock'])).exitCode).toBe(0);
+    expect(() => process.kill(st.pid ?? 0, 0)).toThrow();
   });
 });

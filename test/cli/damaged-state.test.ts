@@ -1,6 +1,6 @@
 // Durations, settings that can never work, and damaged files: each refused with exit 2 and a
 // message naming the file or the value, never a crash and never a quiet fallback.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runPm, tempHome } from '../helpers/run.js';
@@ -118,5 +118,94 @@ describe('damaged files', () => {
     writeFileSync(k.file, `${readFileSync(k.file, 'utf8')}42\n`);
     expect(() => k.lookup('c1')).toThrow(/orders\.ndjson is damaged/);
     expect(() => k.latestAll()).toThrow(/orders\.ndjson is damaged at line 4/);
+  });
+});
+
+describe('one verdict per damaged file, whichever command reads it (issue 20 #12)', () => {
+  const PASS = 'damage-pass-1';
+  // Bytes that are no journal and no keystore: text, binary, a lone number, half an object.
+  const GARBAGE = Buffer.concat([
+    Buffer.from('garbage\n42\n{"x\n'),
+    Buffer.from(Array.from({ length: 2048 }, (_, i) => (i * 7919 + 13) % 256)),
+  ]);
+  async function sandboxHome(): Promise<{ h: string; pm: (argv: string[]) => ReturnType<typeof runPm> }> {
+    const h = home();
+    chmodSync(h, 0o700);
+    const env = { PM_HOME: h, PM_PASSPHRASE: PASS, PM_SCRYPT_N: '1024' };
+    const pm = (argv: string[]) => runPm(['--json', ...argv], { env });
+    const init = await pm(['--base-url', sb.current.baseUrl, 'init', '--sandbox', '--yes']);
+    expect(init.code, init.stderr).toBe(0);
+    return { h, pm };
+  }
+  const failed = (stdout: string, name: string) =>
+    (JSON.parse(stdout) as { checks: { name: string; status: string; detail: string; fix?: string }[] }).checks.find(
+      (c) => c.name === name,
+    );
+
+  it('a garbage-filled journal: order place exits 2 with nothing sent, naming the file, the line and the fix; order journal and doctor agree', async () => {
+    const { h, pm } = await sandboxHome();
+    const file = join(h, 'journal', 'orders.ndjson');
+    mkdirSync(join(h, 'journal'), { recursive: true, mode: 0o700 });
+    writeFileSync(file, GARBAGE, { mode: 0o600 });
+    const place = await pm(['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.2', '--size', '5', '--client-id', 'dmg-1']);
+    expect(place.code, place.stderr).toBe(2);
+    const err = JSON.parse(place.stderr).error as { message: string; hint?: string };
+    expect(err.message).toContain(file);
+    expect(err.message).toMatch(/line 1\b/);
+    expect(err.hint).toMatch(/mv .*orders\.ndjson/);
+    expect(readFileSync(file)).toEqual(GARBAGE); // never appended to, never rewritten
+    // Nothing reached the exchange under that client id.
+    const status = await pm(['order', 'status', '--client-id', 'dmg-1']);
+    expect(status.code, status.stdout + status.stderr).toBe(4);
+    const journal = await pm(['order', 'journal']);
+    expect(journal.code).toBe(2);
+    expect(JSON.parse(journal.stderr).error.message).toBe(err.message);
+    const doctor = await pm(['doctor']);
+    expect(doctor.code).toBe(1);
+    expect(failed(doctor.stdout, 'journal')).toMatchObject({ status: 'fail', detail: err.message });
+    // Moved aside, as the hint says: the same order goes through.
+    renameSync(file, `${file}.damaged`);
+    const again = await pm(['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.2', '--size', '5', '--client-id', 'dmg-1']);
+    expect(again.code, again.stderr).toBe(0);
+  });
+
+  it('a journal damaged in the middle is refused by order place as by order journal; a torn last line is not damage', async () => {
+    const { h, pm } = await sandboxHome();
+    const file = join(h, 'journal', 'orders.ndjson');
+    const place = (cid: string) =>
+      pm(['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.2', '--size', '5', '--client-id', cid]);
+    expect((await place('mid-1')).code).toBe(0);
+    expect((await place('mid-2')).code).toBe(0);
+    // A crash mid-write leaves a torn line: still readable, and the next order goes on.
+    writeFileSync(file, `${readFileSync(file, 'utf8')}{"ts":"2026-01-01T00:00:00.000Z","clientOrderId":"mid-x","sta`);
+    expect((await place('mid-3')).code).toBe(0);
+    expect((await pm(['order', 'journal'])).code).toBe(0);
+    const lines = readFileSync(file, 'utf8').split('\n');
+    lines.splice(2, 0, 'not an entry');
+    writeFileSync(file, lines.join('\n'));
+    const before = readFileSync(file, 'utf8');
+    const refused = await place('mid-4');
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(JSON.parse(refused.stderr).error.message).toMatch(/orders\.ndjson is damaged at line 3/);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    expect((await pm(['order', 'status', '--client-id', 'mid-4'])).code).toBe(4);
+    const journal = await pm(['order', 'journal']);
+    expect(JSON.parse(journal.stderr).error.message).toBe(JSON.parse(refused.stderr).error.message);
+  });
+
+  it('doctor opens every keystore file: a garbage-filled wallet fails the keystore check, naming the file', async () => {
+    const { h, pm } = await sandboxHome();
+    const healthy = await pm(['doctor']);
+    expect(failed(healthy.stdout, 'keystore')?.status).toBe('pass');
+    const wallets = readdirSync(join(h, 'keystores'));
+    expect(wallets.length).toBeGreaterThan(0);
+    const wallet = join(h, 'keystores', wallets[0] ?? '');
+    writeFileSync(wallet, GARBAGE);
+    const r = await pm(['doctor']);
+    expect(r.code).toBe(1);
+    const ks = failed(r.stdout, 'keystore');
+    expect(ks?.status).toBe('fail');
+    expect(ks?.detail).toContain(wallet);
+    expect(ks?.fix).toMatch(/mv /);
   });
 });

@@ -1,16 +1,17 @@
 // pm shell through a pseudo-terminal (issue 14): lines are pm commands, the passphrase is asked
 // once for the session, TAB completes commands and market slugs, Ctrl-C cancels the line being
 // typed, Ctrl-D leaves, history is kept.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runPm, tempHome } from '../helpers/run.js';
-import { runInPty } from '../helpers/pty.js';
+import { KEY, runInPty } from '../helpers/pty.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const sb = useSandbox();
 const { home, cleanup } = tempHome();
-afterAll(cleanup);
+const homes: (() => void)[] = [cleanup];
+afterAll(() => homes.forEach((c) => c()));
 const PASS = 'correct horse battery';
 
 describe('pm shell', () => {
@@ -46,5 +47,69 @@ describe('pm shell', () => {
     const history = readFileSync(join(home, 'shell_history'), 'utf8');
     expect(history).toContain('book btc-100k-2026 --depth 1');
     expect(history).not.toContain('this line is cancelled');
+  }, 40_000);
+});
+
+describe('pm shell keeps prompt answers out of its history (issue 20 #1)', () => {
+  const PROMPT = /pm \(sandbox\)> /;
+  async function sandboxProfile(): Promise<{ home: string; env: Record<string, string | undefined> }> {
+    const t = tempHome();
+    homes.push(t.cleanup);
+    const init = await runPm(['--base-url', sb.current.baseUrl, 'init', '--sandbox', '--yes', '--profile-name', 'sandbox'], {
+      env: { PM_HOME: t.home, PM_PASSPHRASE: PASS, PM_SCRYPT_N: '1024' },
+    });
+    expect(init.code, init.stderr).toBe(0);
+    return { home: t.home, env: { PATH: process.env['PATH'], HOME: process.env['HOME'], PM_HOME: t.home } };
+  }
+
+  it('the passphrase answered for whoami is not what ↑ brings back, nor a line of shell_history (0600)', async () => {
+    const { home: h, env } = await sandboxProfile();
+    const { code, screen } = await runInPty(
+      ['node', 'bin/pm.js', '--profile', 'sandbox', 'shell'],
+      [
+        { waitFor: PROMPT, send: 'whoami\r' },
+        { waitFor: 'Keystore passphrase: ', send: `${PASS}\r` },
+        { waitFor: /profile id[\s\S]*pm \(sandbox\)> /, send: KEY.up },
+        // ↑ redraws the prompt with the line it recalled; Enter runs it.
+        { waitFor: /pm \(sandbox\)> \S[^\n]*/, send: KEY.enter },
+        { waitFor: /profile id[\s\S]*pm \(sandbox\)> /, send: '\x04' },
+      ],
+      env,
+      30_000,
+    );
+    expect(code).toBe(0);
+    expect(screen).not.toContain(PASS);
+    expect(screen.match(/Keystore passphrase:/g)).toHaveLength(1);
+    expect(screen.match(/profile id/g)).toHaveLength(2);
+    const file = join(h, 'shell_history');
+    expect(readFileSync(file, 'utf8').split('\n').filter(Boolean)).toEqual(['whoami', 'whoami']);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  }, 40_000);
+
+  it('a history file holding the passphrase is scrubbed of it once verified, in memory and on disk; other lines stay', async () => {
+    const { home: h, env } = await sandboxProfile();
+    const file = join(h, 'shell_history');
+    writeFileSync(file, `markets list\nbook btc-100k-2026\n${PASS}\n  ${PASS}  \n${PASS}x\n`, { mode: 0o600 });
+    const { code, screen } = await runInPty(
+      ['node', 'bin/pm.js', '--profile', 'sandbox', 'shell'],
+      [
+        { waitFor: PROMPT, send: 'whoami\r' },
+        { waitFor: 'Keystore passphrase: ', send: `${PASS}\r` },
+        { waitFor: /profile id[\s\S]*pm \(sandbox\)> /, send: KEY.up },
+        { waitFor: /pm \(sandbox\)> whoami/, send: KEY.up },
+        { waitFor: /pm \(sandbox\)> \S[^\n]*/, send: KEY.up },
+        { waitFor: /pm \(sandbox\)> \S[^\n]*/, send: '\x03' },
+        { waitFor: /\^C[\s\S]*pm \(sandbox\)> /, send: '\x04' },
+      ],
+      env,
+      30_000,
+    );
+    expect(code).toBe(0);
+    // ↑ went whoami → "<PASS>x" (another line, kept) → book…: the passphrase itself never came back.
+    expect(screen).toContain(`${PASS}x`);
+    expect(screen.replaceAll(`${PASS}x`, '')).not.toContain(PASS);
+    expect(screen).toContain('pm (sandbox)> book btc-100k-2026');
+    expect(readFileSync(file, 'utf8').split('\n').filter(Boolean)).toEqual(['markets list', 'book btc-100k-2026', `${PASS}x`, 'whoami']);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
   }, 40_000);
 });

@@ -163,4 +163,26 @@ describe('files at rest', () => {
       }
     }
   });
+
+  it('checkFiles opens every file and names each that does not: damaged, or under another passphrase (doctor)', async () => {
+    await ks.importWalletKey('a', ALICE_KEY, 'pass-1');
+    await ks.importWalletKey('b', BOB_KEY, 'pass-1');
+    await ks.saveSecrets('s', { tokenId: 'tid', tokenSecret: TOKEN_SECRET }, 'pass-1');
+    const { checkKeystore } = await import('../../src/core/doctor.js');
+    expect(await checkKeystore(ks, 'pass-1')).toMatchObject({ status: 'pass', detail: '3 encrypted file(s) open with the passphrase' });
+    expect(await checkKeystore(ks, 'nope')).toMatchObject({ status: 'fail', detail: 'the passphrase does not open the keystore' });
+    writeFileSync(ks.walletPath('b'), 'garbage');
+    await ks.saveSecrets('s', { tokenId: 'tid', tokenSecret: TOKEN_SECRET }, 'pass-2', { force: true });
+    const files = await ks.checkFiles('pass-1');
+    expect(files.map((f) => [f.name, f.problem !== undefined, f.wrongPassphrase ?? false])).toEqual([
+      ['a', false, false],
+      ['b', true, false],
+      ['s', true, true],
+    ]);
+    const r = await checkKeystore(ks, 'pass-1');
+    expect(r.status).toBe('fail');
+    expect(r.detail).toContain(ks.walletPath('b'));
+    expect(r.detail).toContain(ks.secretsPath('s'));
+    expect(r.fix).toContain(`mv ${ks.walletPath('b')}`);
+  });
 });

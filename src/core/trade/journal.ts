@@ -52,32 +52,45 @@ interface SegmentIndex {
 
 const SEGMENT = /^orders\.(\d+)\.ndjson$/;
 const CHUNK = 64 * 1024;
+/** record() re-reads at most this much of the active file before it notes what it checked. */
+const NOTE_AFTER = 64 * 1024;
 
 /** A journal that cannot be read (a directory in its place, a damaged line): never overwritten. Exit 2, nothing sent. */
 export class JournalError extends UsageError {
   override name = 'JournalError';
 }
 
-/** A line that is neither an entry nor a line torn by a crash (a cut-off JSON prefix). */
-function damaged(line: string): boolean {
-  if (!line) return false;
+/** How pm starts every line it writes ({ ts, ...entry }): a torn line is a prefix of one. */
+const ENTRY_START = '{"ts":"';
+
+/**
+ * The one reader of a journal line, used by every command that reads the journal or appends to
+ * it: an entry; `skip` for a blank line or one torn by a crash mid-write (a prefix of an entry:
+ * the parse ran out of input, so it was never fsynced and its order never sent); `damaged` for
+ * anything else, which no command reads past or appends after.
+ */
+function parseLine(line: string): JournalEntry | 'skip' | 'damaged' {
+  if (line === '') return 'skip';
+  let v: unknown;
   try {
-    const e = JSON.parse(line) as Partial<JournalEntry> | null;
-    return typeof e !== 'object' || e === null || typeof e.clientOrderId !== 'string' || typeof e.state !== 'string';
+    v = JSON.parse(line);
   } catch (err) {
-    return !/end of JSON input|Unterminated string/.test((err as Error).message);
+    const msg = (err as Error).message;
+    const atEnd = /end of JSON input|Unterminated string/.test(msg) || new RegExp(`at position ${line.length}$`).test(msg);
+    const prefix = line.startsWith(ENTRY_START) || ENTRY_START.startsWith(line);
+    return atEnd && prefix ? 'skip' : 'damaged';
   }
+  const e = v as Partial<JournalEntry> | null;
+  return typeof e === 'object' && e !== null && !Array.isArray(e) && typeof e.clientOrderId === 'string' && typeof e.state === 'string'
+    ? (e as JournalEntry)
+    : 'damaged';
 }
 
-/** One journal line, or undefined for a torn or foreign line. */
-function parseLine(line: string): JournalEntry | undefined {
-  if (!line) return undefined;
-  try {
-    const e = JSON.parse(line) as JournalEntry;
-    return e && typeof e === 'object' && typeof e.clientOrderId === 'string' && typeof e.state === 'string' ? e : undefined;
-  } catch {
-    return undefined; // a line torn by a crash mid-write
-  }
+/** The error for a damaged journal file: which file, which line, and how to get going again. */
+function damagedAt(file: string, line: number | undefined): JournalError {
+  return new JournalError(`the order journal ${file} is damaged${line === undefined ? '' : ` at line ${line}`}`, {
+    hint: `Move it aside and run the command again: mv ${file} ${file}.damaged (pm starts a new journal; it never rewrites one, and the exchange still knows every client id it placed: pm order status --client-id ID).`,
+  });
 }
 
 const brief = (e: JournalEntry): JournalEntry => {
@@ -90,7 +103,7 @@ export class Journal {
   readonly dir: string;
   private readonly maxBytes: number;
   private readonly keep: number;
-  /** Bytes read by lookups (for tests: a lookup must not read the journal whole). */
+  /** Bytes read by lookups and by the check before an append (for tests: neither reads the journal whole). */
   bytesRead = 0;
 
   constructor(dir: string, o: JournalOptions = {}) {
@@ -113,8 +126,9 @@ export class Journal {
     }
     let size = 0;
     try {
-      // After a crash mid-write the file may end without a newline: start a fresh line.
       size = fstatSync(fd).size;
+      this.checkBeforeAppend(fd, size);
+      // After a crash mid-write the file may end without a newline: start a fresh line.
       if (size > 0) {
         const last = Buffer.alloc(1);
         readSync(fd, last, 0, 1, size - 1);
@@ -127,6 +141,58 @@ export class Journal {
     }
     // Lookups also read the segment indexes, so rotation may happen after any entry.
     if (size + line.length > this.maxBytes) this.rotate();
+  }
+
+  /** Where record() notes how much of the active file it has read and found sound: "<inode> <birth ms> <bytes>". */
+  private get checkedFile(): string {
+    return join(this.dir, 'orders.checked');
+  }
+
+  /**
+   * A damaged journal is never appended to: the part of the active file not yet checked (all of
+   * it the first time, then what was appended since the note in `checkedFile`) is read with the
+   * one line parser before each append, so an order is refused here, before it is sent, by the
+   * same verdict `pm order journal` and `pm doctor` give. (Damage that keeps the file and its
+   * length, written in place before the note, is left to those readers: finding it here would
+   * mean reading the whole journal before every order.)
+   */
+  private checkBeforeAppend(fd: number, size: number): void {
+    const st = fstatSync(fd);
+    const self = `${st.ino} ${Math.round(st.birthtimeMs)}`;
+    let from = 0;
+    try {
+      const m = /^(\d+ \d+) (\d+)$/.exec(readFileSync(this.checkedFile, 'utf8'));
+      if (m?.[1] === self && Number(m[2]) <= size) from = Number(m[2]);
+    } catch {
+      // no note yet: check the whole file
+    }
+    if (from >= size) return;
+    const buf = Buffer.alloc(size - from);
+    readSync(fd, buf, 0, buf.length, from);
+    this.bytesRead += buf.length;
+    const end = buf.lastIndexOf(0x0a) + 1;
+    for (const line of buf.toString('utf8').split('\n')) {
+      // The first damaged line of the whole file, as the other readers name it.
+      if (parseLine(line) === 'damaged') throw this.firstDamage(this.file);
+    }
+    // Only whole lines are noted, and only once enough was read to be worth a write.
+    if (end >= NOTE_AFTER) {
+      try {
+        writePrivateFileAtomic(this.checkedFile, `${self} ${from + end}`);
+      } catch {
+        // the note only saves reading: without it the file is checked again
+      }
+    }
+  }
+
+  /** The error naming the first damaged line of `file` (read whole: only on the way to failing). */
+  private firstDamage(file: string): JournalError {
+    try {
+      this.readAll(file);
+    } catch (e) {
+      if (e instanceof JournalError) return e;
+    }
+    return damagedAt(file, undefined);
   }
 
   /** Segment numbers, newest first. */
@@ -204,11 +270,8 @@ export class Journal {
     const out: JournalEntry[] = [];
     text.split('\n').forEach((line, i) => {
       const e = parseLine(line);
-      if (e) out.push(e);
-      else if (damaged(line))
-        throw new JournalError(`the order journal ${file} is damaged at line ${i + 1}`, {
-          hint: 'Fix or delete that line by hand (pm never rewrites the journal); it records which client ids were sent.',
-        });
+      if (e === 'damaged') throw damagedAt(file, i + 1);
+      if (e !== 'skip') out.push(e);
     });
     return out;
   }
@@ -254,14 +317,9 @@ export class Journal {
         carry = pos > 0 ? (lines.shift() ?? '') : '';
         for (let i = lines.length - 1; i >= 0; i--) {
           const line = lines[i] ?? '';
-          if (damaged(line))
-            throw new JournalError(
-              `the order journal ${file} is damaged (a line that is not an entry: ${JSON.stringify(line.slice(0, 60))})`,
-              { hint: 'Fix or delete that line by hand (pm never rewrites the journal); it records which client ids were sent.' },
-            );
-          if (!line.includes(needle)) continue;
           const e = parseLine(line);
-          if (e && match(e)) return e;
+          if (e === 'damaged') throw this.firstDamage(file);
+          if (e !== 'skip' && line.includes(needle) && match(e)) return e;
         }
       }
       return undefined;

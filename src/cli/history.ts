@@ -1,0 +1,44 @@
+// pm shell's history file, PM_HOME/shell_history (0600): only lines the shell read as commands,
+// oldest first. A line equal to the keystore passphrase (typed at the prompt by mistake, or left by
+// an older pm that recorded prompt answers) is removed once the passphrase is verified.
+import { appendFileSync, chmodSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensurePrivateDir, writePrivateFileAtomic } from '../core/fsutil.js';
+
+/** Lines kept, in the file and in the shell's memory. */
+export const HISTORY_MAX = 1000;
+
+export const historyFile = (home: string): string => join(home, 'shell_history');
+
+/** The last HISTORY_MAX lines, newest first (as readline keeps them). */
+export function loadHistory(file: string): string[] {
+  try {
+    return readFileSync(file, 'utf8').split('\n').filter(Boolean).slice(-HISTORY_MAX).reverse();
+  } catch {
+    return [];
+  }
+}
+
+/** Whether a history line is `secret` as typed (the shell stores lines trimmed). */
+export const isSecret = (line: string, secret: string): boolean => secret.trim() !== '' && line.trim() === secret.trim();
+
+/** Takes every line equal to `secret` out of the history file; other lines stay as they are. */
+export function scrubHistoryFile(file: string, secret: string): void {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return;
+  }
+  const lines = text.split('\n');
+  const kept = lines.filter((l) => !isSecret(l, secret));
+  if (kept.length !== lines.length) writePrivateFileAtomic(file, kept.join('\n'));
+}
+
+/** Appends a command line; the file stays 0600 even if something widened it. */
+export function appendHistory(home: string, line: string): void {
+  ensurePrivateDir(home);
+  const file = historyFile(home);
+  appendFileSync(file, `${line}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+}

@@ -55,22 +55,31 @@ export function orderDigest(order: SignedOrderFields, verifyingContract: Hex): H
   return hashTypedData({ domain: orderDomain(verifyingContract), types: ORDER_TYPES, primaryType: 'Order', message: order });
 }
 
+type Point = InstanceType<typeof secp256k1.ProjectivePoint>;
+const N = secp256k1.CURVE.n;
+const G = secp256k1.ProjectivePoint.BASE;
+
+/**
+ * 65 bytes of hex with s in the lower half of the curve order. Every signature has a twin
+ * (r, n−s, v^1) that recovers the same signer; the exchange's contract (OpenZeppelin's ECDSA,
+ * as in the CTF exchange) refuses the high-s one so that an order has one signature only.
+ */
+function wellFormed(signature: string): signature is Hex {
+  return /^0x[0-9a-fA-F]{130}$/.test(signature) && BigInt(`0x${signature.slice(66, 130)}`) <= N / 2n;
+}
+
 /**
  * Recovers the address that signed `order` for the venue `verifyingContract`; null when the
- * signature is malformed (not 65 bytes of hex, or not a valid curve point).
+ * signature is malformed (not 65 bytes of hex, s in the upper half, or not a valid curve point).
  */
 export async function recoverOrderSigner(order: SignedOrderFields, signature: string, verifyingContract: Hex): Promise<Hex | null> {
-  if (!/^0x[0-9a-fA-F]{130}$/.test(signature)) return null;
+  if (!wellFormed(signature)) return null;
   try {
-    return await recoverAddress({ hash: orderDigest(order, verifyingContract), signature: signature as Hex });
+    return await recoverAddress({ hash: orderDigest(order, verifyingContract), signature });
   } catch {
     return null;
   }
 }
-
-type Point = InstanceType<typeof secp256k1.ProjectivePoint>;
-const N = secp256k1.CURVE.n;
-const G = secp256k1.ProjectivePoint.BASE;
 
 /**
  * Public keys already proven to belong to an address (lower-case), each a "cached point" with
@@ -123,14 +132,14 @@ export async function checkOrderSignature(
   verifyingContract: Hex,
   signer: Hex,
 ): Promise<SignatureCheck> {
-  if (!/^0x[0-9a-fA-F]{130}$/.test(signature)) return { ok: false, recovered: null };
+  if (!wellFormed(signature)) return { ok: false, recovered: null };
   const digest = orderDigest(order, verifyingContract);
   const key = signer.toLowerCase();
   const q = knownKeys.get(key);
   if (q && verifiesAgainst(q, digest, signature) === true) return { ok: true, via: 'cached-key' };
   let pub: Hex;
   try {
-    pub = await recoverPublicKey({ hash: digest, signature: signature as Hex });
+    pub = await recoverPublicKey({ hash: digest, signature });
   } catch {
     return { ok: false, recovered: null };
   }

@@ -18,7 +18,7 @@ import { acquireDirLock, type DirLock } from './lock.js';
 import { apply } from './reducer.js';
 import { resumeSettlement } from './settlement.js';
 import type { SimulateOptions, Simulator } from './simulate.js';
-import type { FaultConfig, LogEntry, SandboxContext, SandboxEvent, SandboxState, StateEvent } from './types.js';
+import type { FaultConfig, LogEntry, Route, SandboxContext, SandboxEvent, SandboxState, StateEvent } from './types.js';
 
 export { seedState } from './seed.js';
 export { SandboxLockedError } from './lock.js';
@@ -86,6 +86,8 @@ export interface SandboxHandle {
   faults: FaultConfig;
   /** The market-activity simulator, when started with `simulate`. */
   simulator: Simulator | null;
+  /** Every route served: the exchange's (`api`) and /__sandbox's (`admin`), so tests can cover each. */
+  routes: { api: Route[]; admin: Route[] };
   /** Subscribes to internal events; returns an unsubscribe. */
   onEvent(fn: (e: SandboxEvent) => void): () => void;
   /**
@@ -215,8 +217,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     ...partnerAdminRoutes,
     ...(chain?.routes ?? []),
   ];
+  const api = [...marketRoutes, ...propertyRoutes, ...accountRoutes, ...orderRoutes, ...partnerRoutes, ...portfolioRoutes];
   const { server, sockets } = createHttpServer({
-    routes: [...marketRoutes, ...propertyRoutes, ...accountRoutes, ...orderRoutes, ...partnerRoutes, ...portfolioRoutes],
+    routes: api,
     ctx,
     faults,
     admin,
@@ -268,6 +271,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     ctx,
     faults,
     simulator,
+    routes: { api, admin },
     onEvent(fn) {
       listeners.add(fn);
       return () => listeners.delete(fn);

@@ -326,7 +326,8 @@ function historyItem(state: SandboxState, profileId: number, i: number, e: Ledge
   if (e.tokenId) {
     const at = marketOfToken(state, e.tokenId);
     if (at) {
-      item['market'] = tradeMarket(state, at.market);
+      // History's market snapshot carries its id as a string (HistoryMarket in both official SDKs).
+      item['market'] = { ...tradeMarket(state, at.market), id: String(at.market.id) };
       item['outcomeIndex'] = at.index;
     }
     const shares = e.shares ?? 0n;

@@ -76,6 +76,60 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
+const NOT_JSON = Symbol('not JSON');
+const BAD_JSON: SandboxResponse = { status: 400, body: { message: 'Body is not valid JSON' } };
+
+function parseJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+/**
+ * Keys a body may not use at any depth: Object.prototype's members and "prototype". Handlers and
+ * their lookup tables are plain objects, where `table[key]` with such a key finds an inherited
+ * member instead of nothing (a 500, or a prototype changed by a merge); no exchange body uses them.
+ */
+const RESERVED_KEYS = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
+
+/**
+ * The path of a reserved key in a parsed body (`order.constructor`), or null. Iterative, with
+ * the path built only for a hit: a body may be nested thousands deep.
+ */
+function reservedKeyPath(body: unknown): string | null {
+  interface Node {
+    v: unknown;
+    key: string;
+    up: Node | null;
+  }
+  const stack: Node[] = [{ v: body, key: '', up: null }];
+  for (let n = stack.pop(); n !== undefined; n = stack.pop()) {
+    const { v } = n;
+    if (v === null || typeof v !== 'object') continue;
+    const list = Array.isArray(v);
+    for (const [k, x] of Object.entries(v)) {
+      const child: Node = { v: x, key: list ? `[${k}]` : k, up: n };
+      if (!list && RESERVED_KEYS.has(k)) {
+        const parts: string[] = [];
+        for (let at: Node | null = child; at?.up; at = at.up) parts.unshift(at.key);
+        return parts.join('.').replaceAll('.[', '[');
+      }
+      stack.push(child);
+    }
+  }
+  return null;
+}
+
+/** The 400 for a body holding a reserved key, naming where it is; null for any other body. */
+function reservedKeyRefusal(json: unknown): SandboxResponse | null {
+  const path = reservedKeyPath(json);
+  if (path === null) return null;
+  const shown = path.length > 120 ? `…${path.slice(-120)}` : path;
+  return { status: 400, body: { message: `Body key ${shown} is not accepted: no request field has that name` } };
+}
+
 function send(res: ServerResponse, r: SandboxResponse): void {
   const headers: Record<string, string> = { ...(r.headers ?? {}) };
   let payload = '';
@@ -153,12 +207,10 @@ export function createHttpServer(opts: HttpServerOptions): { server: Server; soc
       for (const c of admin) {
         const params = match(c, segs);
         if (!params || c.route.method !== method) continue;
-        let json: unknown;
-        try {
-          json = rawBody ? JSON.parse(rawBody) : undefined;
-        } catch {
-          return send(res, { status: 400, body: { message: 'Body is not valid JSON' } });
-        }
+        const json = rawBody ? parseJson(rawBody) : undefined;
+        if (json === NOT_JSON) return send(res, BAD_JSON);
+        const reserved = reservedKeyRefusal(json);
+        if (reserved) return send(res, reserved);
         const r = await c.route.handler(
           {
             method,
@@ -212,23 +264,15 @@ export function createHttpServer(opts: HttpServerOptions): { server: Server; soc
     } catch {
       return send(res, { status: 413, body: { message: 'Body too large' }, headers: { connection: 'close' } });
     }
-    let json: unknown;
+    let json = rawBody ? parseJson(rawBody) : undefined;
     const ctype = String(req.headers['content-type'] ?? '');
     if (ctype.includes('application/json') && method !== 'GET') {
       if (rawBody === '')
         return send(res, { status: 400, body: { message: 'Body cannot be empty when content-type is set to application/json' } });
-      try {
-        json = JSON.parse(rawBody);
-      } catch {
-        return send(res, { status: 400, body: { message: 'Body is not valid JSON' } });
-      }
-    } else if (rawBody) {
-      try {
-        json = JSON.parse(rawBody);
-      } catch {
-        json = undefined;
-      }
-    }
+      if (json === NOT_JSON) return send(res, BAD_JSON);
+    } else if (json === NOT_JSON) json = undefined;
+    const reserved = reservedKeyRefusal(json);
+    if (reserved) return send(res, reserved);
 
     const a = authenticate(ctx.state, hit.c.route.auth, req.headers, method, target, rawBody, ctx.now() + (faults.clockSkewMs ?? 0));
     if (!a.ok) return send(res, { status: a.status, body: { message: a.message } });

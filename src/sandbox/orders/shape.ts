@@ -52,7 +52,7 @@ function kindOf(v: unknown): string {
 function checkScalars(obj: Record<string, unknown>, fields: Record<string, Kind[]>, prefix: string, what: string): string | null {
   for (const [key, value] of Object.entries(obj)) {
     const name = `${prefix}${key}`;
-    const kinds = fields[key];
+    const kinds = Object.hasOwn(fields, key) ? fields[key] : undefined;
     if (!kinds) return `${name} is not a field of ${what}; known fields: ${Object.keys(fields).join(', ')}`;
     const k = kindOf(value);
     if (!(kinds as string[]).includes(k)) return `${name} must be ${kinds.join(' or ')}, not ${k}`;

@@ -13,6 +13,9 @@ export function profileJson(p: Profile): Record<string, unknown> {
   return {
     id: p.id,
     account: p.address,
+    // The wallet kind the profile signs with; the Python SDK's UserProfile requires it. Every
+    // sandbox wallet (server wallets too) signs as an EOA (signatureType 0).
+    client: 'eoa',
     displayName: p.displayName,
     username: p.name,
     rank: { id: p.feeRateBps === 0 ? 0 : 1, name: p.feeRateBps === 0 ? 'Market maker' : 'Bronze', feeRateBps: p.feeRateBps },

@@ -9,6 +9,7 @@ import { ConflictError, InterruptedError } from './errors.js';
 
 /** Whether a process lives (EPERM: it does, as another user). */
 export function processAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false; // kill(0) would signal the whole group
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);

@@ -9,14 +9,15 @@
 // SO_PEERCRED); like ssh-agent, anyone who can connect can ask for signatures, not for keys.
 import { createServer } from 'node:net';
 import type { Server, Socket } from 'node:net';
-import { chmodSync, closeSync, lstatSync, openSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { chmodSync, lstatSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LocalAccount } from 'viem/accounts';
 import { hmacSigner } from '../core/auth.js';
 import type { HmacSigner } from '../core/auth.js';
 import { AuthError, ConflictError, PmError, UsageError } from '../core/errors.js';
 import { ensurePrivateDir } from '../core/fsutil.js';
-import { AgentClient, agentDir, agentSocketPath, processAlive, removeStaleSocket } from './agent.js';
+import { AgentClient, agentDir, agentSocketPath, removeStaleSocket } from './agent.js';
+import { LockFile } from '../core/filelock.js';
 import type { AgentStatus } from './agent.js';
 import { Keystore } from './store.js';
 import { keyAccount } from './key-account.js';
@@ -213,45 +214,15 @@ const START_LOCK_STALE_MS = 30_000;
  * broken, unless someone else took it meanwhile.
  */
 function takeStartLock(dir: string, home: string): () => void {
-  const file = join(dir, 'agent.lock');
-  const me = String(process.pid);
-  let held = '';
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const fd = openSync(file, 'wx', 0o600);
-      try {
-        writeSync(fd, me);
-      } finally {
-        closeSync(fd);
-      }
-      return () => {
-        try {
-          if (readFileSync(file, 'utf8') === me) unlinkSync(file);
-        } catch {
-          // already gone
-        }
-      };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    }
-    let age: number;
-    try {
-      held = readFileSync(file, 'utf8');
-      age = Date.now() - statSync(file).mtimeMs;
-    } catch {
-      continue; // released meanwhile
-    }
-    // An empty lock is one being written this very moment.
-    if ((held === '' || processAlive(Number(held))) && age < START_LOCK_STALE_MS) break;
-    try {
-      if (readFileSync(file, 'utf8') === held) unlinkSync(file);
-    } catch {
-      // taken or released meanwhile: try again
-    }
+  const lock = new LockFile(join(dir, 'agent.lock'), START_LOCK_STALE_MS);
+  const token = lock.tryLock();
+  if (token === null) {
+    const pid = lock.holder();
+    throw new ConflictError(`another session agent is starting for ${home}${pid ? ` (pid ${pid})` : ''}`, {
+      hint: 'pm unlock --status shows it once it runs; pm lock ends it.',
+    });
   }
-  throw new ConflictError(`another session agent is starting for ${home}${held ? ` (pid ${held})` : ''}`, {
-    hint: 'pm unlock --status shows it once it runs; pm lock ends it.',
-  });
+  return () => lock.unlock(token);
 }
 
 /**

@@ -160,16 +160,7 @@ export class AgentClient {
   }
 }
 
-/** Whether a process runs (one of another user counts: it exists). */
-export function processAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+export { processAlive } from '../core/filelock.js';
 
 /** Removes a socket file nobody listens on (only a socket, never another kind of file). */
 export function removeStaleSocket(path: string): void {

@@ -123,7 +123,7 @@ export class OrderLedger {
     if (this.orders.has(s.id)) return;
     const t = this.touch(s.id, s.market);
     t.remaining = s.remaining;
-    t.done = s.status !== 'LIVE';
+    t.done = s.status !== '' && s.status !== 'LIVE';
     for (const tr of s.trades) t.trades.set(tr.tradeEventId, settledRank(tr.status));
   }
 
@@ -298,7 +298,7 @@ function absorb(snaps: Map<string, OrderSnapshot>, o: Obj, more: { market?: stri
  * nothing) to the snapshot `s`. `isNew`: the order began during the watch and nothing is known
  * of its state, so its placement is news too. Intermediate fills collapse into the latest state.
  */
-export function eventsBetween(s: OrderSnapshot, t: Readonly<Tracked> | undefined, isNew: boolean, now: string): OrderEvent[] {
+function eventsBetween(s: OrderSnapshot, t: Readonly<Tracked> | undefined, isNew: boolean, now: string): OrderEvent[] {
   const out: OrderEvent[] = [];
   const who = {
     marketId: s.marketId,

@@ -21,7 +21,7 @@ const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null);
 
-/** Settlement steps in order; a step at or below the one written is old news. */
+/** Settlement steps in order (a trade whose step is below MINED may still change). */
 const SETTLE_RANK: Record<string, number> = { MATCHED: 1, MINED: 2, FAILED: 3 };
 /** The settlement events an exchange has sent for a trade in this settlement status. */
 const SETTLE_STEPS: Record<string, string[]> = {
@@ -40,7 +40,9 @@ interface Tracked {
   market: string;
   /** Remaining size after the last OME event written, else as REST showed it (null: unknown). */
   remaining: bigint | null;
-  /** An OME event of it was written (a PLACEMENT now would be old news). */
+  /** Its PLACEMENT was written, or it was placed before the watch began. */
+  placed: boolean;
+  /** An OME event of it was written (`remaining` is the stream's). */
   wrote: boolean;
   /** A terminal OME event (EXECUTION, CANCELLATION) was written. */
   done: boolean;
@@ -65,10 +67,11 @@ export function eventKey(ev: OrderEvent): string | null {
 
 /**
  * The last state an order stream wrote, per order. `admit()` says whether an event (live or
- * replayed) is news: not equal to one written (eventKey), and not behind what was written (a
- * PLACEMENT after the order's later events, a larger remaining size, a settlement step already
- * passed, anything after a terminal event). Memory is bounded: past `maxOrders`, the least
- * recently active orders are forgotten first.
+ * replayed) is news: not equal to one written (eventKey), not a second PLACEMENT of an order,
+ * and not behind the order's state as written (a larger remaining size, anything after a
+ * terminal event: a gap's fills collapse into their latest state). A PLACEMENT or settlement
+ * step that was missed stays news whenever it comes. Memory is bounded: past `maxOrders`, the
+ * least recently active orders are forgotten first.
  *
  * @example
  * const ledger = new OrderLedger();
@@ -95,21 +98,24 @@ export class OrderLedger {
     if (key === null || id === null) return true;
     const t = this.touch(id, text(ev['marketSlug']));
     if (t.keys.has(key)) return false;
+    const rem = ev['remainingSize'] === undefined ? null : rawFromWire(ev['remainingSize']);
     if (ev['source'] === 'SETTLEMENT') {
       const trade = text(ev['tradeEventId']);
-      const rank = SETTLE_RANK[String(ev['type'])] ?? 0;
-      if (trade !== null && rank > 0) {
-        if ((t.trades.get(trade) ?? 0) >= rank) return false;
-        t.trades.set(trade, rank);
+      if (trade !== null) t.trades.set(trade, Math.max(t.trades.get(trade) ?? 0, SETTLE_RANK[String(ev['type'])] ?? 0));
+    } else if (ev['type'] === 'PLACEMENT') {
+      if (t.placed) return false;
+      t.placed = true;
+      // A PLACEMENT that comes after later events (missed live, then replayed) changes no state.
+      if (!t.wrote) {
+        t.wrote = true;
+        t.remaining = rem;
       }
     } else {
-      const type = String(ev['type']);
-      const rem = ev['remainingSize'] === undefined ? null : rawFromWire(ev['remainingSize']);
-      if (t.done || (type === 'PLACEMENT' && t.wrote)) return false;
+      if (t.done) return false;
       if (t.wrote && rem !== null && t.remaining !== null && rem > t.remaining) return false;
       t.wrote = true;
       if (rem !== null) t.remaining = rem;
-      if (TERMINAL_OME.has(type)) t.done = true;
+      if (TERMINAL_OME.has(String(ev['type']))) t.done = true;
     }
     t.keys.add(key);
     return true;
@@ -122,6 +128,8 @@ export class OrderLedger {
   remember(s: OrderSnapshot): void {
     if (this.orders.has(s.id)) return;
     const t = this.touch(s.id, s.market);
+    // One placed since the watch began may still have its PLACEMENT written (live or replayed).
+    t.placed = s.createdAt !== null && Date.parse(s.createdAt) < this.since;
     t.remaining = s.remaining;
     t.done = s.status !== '' && s.status !== 'LIVE';
     for (const tr of s.trades) t.trades.set(tr.tradeEventId, settledRank(tr.status));
@@ -156,7 +164,7 @@ export class OrderLedger {
   private touch(id: string, market: string | null): Tracked {
     let t = this.orders.get(id);
     if (t) this.orders.delete(id);
-    else t = { market: market ?? '', remaining: null, wrote: false, done: false, trades: new Map(), keys: new Set() };
+    else t = { market: market ?? '', remaining: null, placed: false, wrote: false, done: false, trades: new Map(), keys: new Set() };
     if (t.market === '' && market !== null) t.market = market;
     this.orders.set(id, t); // most recently active last
     if (this.orders.size > this.maxOrders) {
@@ -478,9 +486,8 @@ export async function* replayOrderGap(api: ApiClient, ledger: OrderLedger, o: Ga
   for (const s of order) {
     // Read the ledger now, not before the requests: live events may have moved it since.
     const t = ledger.state(s.id);
-    // Begun during the watch with no OME event written (even if remembered as open): its
-    // placement is news too.
-    const fresh = !t?.wrote && !t?.done && isNew(s);
+    // Begun during the watch and its PLACEMENT not written: its whole life is compared.
+    const fresh = !t?.placed && isNew(s);
     if (!t && !fresh) {
       if (s.status === 'LIVE') ledger.remember(s); // older than the watch: known from now on
       continue;

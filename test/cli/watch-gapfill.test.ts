@@ -187,13 +187,18 @@ describe('OrderLedger', () => {
     expect(l.admit(ome('UPDATE', 4_000_000))).toBe(false); // behind: larger remaining
     expect(l.admit(ome('PLACEMENT', 3_000_000))).toBe(false); // behind: placed already
     expect(l.admit(settle('MINED', 't1'))).toBe(true);
-    expect(l.admit(settle('MATCHED', 't1'))).toBe(false); // behind: t1 is mined
+    expect(l.admit(settle('MATCHED', 't1'))).toBe(true); // missed live, replayed after MINED: still news
+    expect(l.admit(settle('MATCHED', 't1'))).toBe(false); // same key
     expect(l.admit(settle('MATCHED', 't2'))).toBe(true); // another trade of the same size
     expect(l.admit(ome('CANCELLATION', 3_000_000))).toBe(true);
     expect(l.admit(ome('UPDATE', 1_000_000))).toBe(false); // after a terminal event
     expect(l.admit({ source: 'OME', type: 'PLACEMENT' })).toBe(true); // no order id: not judged
+    // A PLACEMENT missed live (the order was placed in a gap, then filled live) is still news.
+    expect(l.admit({ ...ome('EXECUTION', 0, { status: 'FILLED' }), orderId: 'o2' })).toBe(true);
+    expect(l.admit({ ...ome('PLACEMENT', 4_000_000), orderId: 'o2' })).toBe(true);
+    expect(l.admit({ ...ome('PLACEMENT', 4_000_000), orderId: 'o2' })).toBe(false);
     expect(eventKey(ome('EXECUTION', 0, { status: 'FILLED' }))).toBe('o1|EXECUTION|FILLED|0');
-    expect(l.unfinished()).toEqual(['o1']); // t2 is only matched
+    expect(l.unfinished()).toEqual(['o1']); // t2 is only matched; o2 is filled
     expect(l.markets(5)).toEqual(['m']);
   });
 });

@@ -3,8 +3,11 @@
 // fresh timestamp before every reconnect attempt (the exchange checks a ±30 s window, and
 // socket.io would otherwise resend the first handshake's headers). Reconnects use backoff with
 // jitter; every subscription is sent again after each (re)connect, since the exchange keeps
-// none across disconnects. An `exception` (auth refused) ends the stream with an AuthError;
-// no connection for `giveUpAfterMs` ends it with a NetworkError.
+// none across disconnects. The `subscribed` / `resubscribed` record waits for the exchange's
+// confirmation (a `system` message per subscription), since events before it are not sent to
+// this socket; without one within `confirmTimeoutMs` it is written with `confirmed: false`.
+// An `exception` (auth refused) ends the stream with an AuthError; no connection for
+// `giveUpAfterMs` ends it with a NetworkError.
 import type { Socket } from 'socket.io-client';
 import { authHeaders, authHeadersAsync } from './auth.js';
 import type { AuthProvider } from './auth.js';
@@ -26,13 +29,38 @@ export interface Subscription {
   options: Record<string, unknown>;
 }
 
+/** How each channel's confirmation reads (`system`: "Successfully subscribed to position updates"). */
+const CONFIRMS: Record<Channel, RegExp> = {
+  subscribe_market_prices: /price/i,
+  subscribe_order_events: /order/i,
+  subscribe_positions: /position/i,
+  subscribe_transactions: /transaction/i,
+  subscribe_market_lifecycle: /lifecycle|market.*(creat|resol)/i,
+};
+
 export type Lifecycle =
   | { type: 'connected'; url: string; at: string }
-  | { type: 'subscribed'; channels: string[]; at: string }
+  | { type: 'subscribed'; channels: string[]; confirmed: boolean; at: string }
   | { type: 'disconnected'; reason: string; at: string }
   | { type: 'reconnected'; afterMs: number; attempts: number; at: string }
-  | { type: 'resubscribed'; channels: string[]; at: string }
-  | { type: 'retrying'; attempt: number; error: string; at: string };
+  | { type: 'resubscribed'; channels: string[]; confirmed: boolean; at: string }
+  | { type: 'retrying'; attempt: number; error: string; at: string }
+  // Written by the order stream's gap fill (core/gapfill.ts), not by StreamClient.
+  | { type: 'caught-up'; replayed: number; at: string }
+  | { type: 'catch-up-failed'; error: string; retryInMs: number; at: string };
+
+/** The channel a `system` payload confirms among those still waiting, or null. */
+export function confirmedChannel(payload: unknown, waiting: readonly Channel[]): Channel | null {
+  const msg =
+    typeof payload === 'string'
+      ? payload
+      : typeof (payload as { message?: unknown })?.message === 'string'
+        ? String((payload as { message: string }).message)
+        : '';
+  if (!/\bsubscribed\b/i.test(msg) || /unsubscribed/i.test(msg)) return null;
+  // A confirmation in words pm does not know still confirms the only subscription waiting.
+  return waiting.find((c) => CONFIRMS[c].test(msg)) ?? (waiting.length === 1 ? (waiting[0] ?? null) : null);
+}
 
 export interface StreamOptions {
   /** The exchange's socket.io base URL (wss://…); the namespace /markets is appended. */
@@ -44,6 +72,8 @@ export interface StreamOptions {
   onLifecycle?: ((l: Lifecycle) => void) | undefined;
   /** Give up (NetworkError) after this long without a connection. */
   giveUpAfterMs: number;
+  /** Write the (re)subscribed record unconfirmed after this long without confirmation (default 5 s). */
+  confirmTimeoutMs?: number | undefined;
   reconnectDelayMs?: number | undefined;
   reconnectDelayMaxMs?: number | undefined;
   /** Jitter as socket.io's randomizationFactor (0..1). */
@@ -72,6 +102,9 @@ export class StreamClient {
   private connects = 0;
   private lastError = '';
   private attempts = 0;
+  private waiting: Channel[] = [];
+  private confirmTimer: NodeJS.Timeout | null = null;
+  private onConfirmed: (() => void) | null = null;
 
   constructor(private readonly o: StreamOptions) {}
 
@@ -139,9 +172,25 @@ export class StreamClient {
       this.attempts = 0;
       this.connects += 1;
       if (this.connects === 1) o.onLifecycle?.({ type: 'connected', url, at: now() });
-      for (const s of o.subscriptions) socket.emit(s.channel, s.options);
+      const first = this.connects === 1;
       const channels = o.subscriptions.map((s) => s.channel);
-      o.onLifecycle?.(this.connects === 1 ? { type: 'subscribed', channels, at: now() } : { type: 'resubscribed', channels, at: now() });
+      const record = (confirmed: boolean): void => {
+        this.clearConfirm();
+        o.onLifecycle?.(
+          first ? { type: 'subscribed', channels, confirmed, at: now() } : { type: 'resubscribed', channels, confirmed, at: now() },
+        );
+      };
+      this.clearConfirm();
+      this.waiting = [...channels];
+      this.onConfirmed = () => record(true);
+      this.confirmTimer = setTimeout(() => record(false), o.confirmTimeoutMs ?? 5_000);
+      for (const s of o.subscriptions) socket.emit(s.channel, s.options);
+    });
+    socket.on('system', (p: unknown) => {
+      const c = confirmedChannel(p, this.waiting);
+      if (c === null) return;
+      this.waiting = this.waiting.filter((w) => w !== c);
+      if (this.waiting.length === 0) this.onConfirmed?.();
     });
     socket.on('connect_error', (e: Error) => {
       remake();
@@ -152,6 +201,7 @@ export class StreamClient {
     });
     socket.on('disconnect', (reason: string) => {
       remake();
+      this.clearConfirm();
       if (this.stopped) return;
       this.disconnectedAt = Date.now();
       o.onLifecycle?.({ type: 'disconnected', reason, at: now() });
@@ -196,7 +246,16 @@ export class StreamClient {
     this.settle?.reject(e);
   }
 
+  /** Forgets the subscriptions still waiting for confirmation (none is recorded twice). */
+  private clearConfirm(): void {
+    if (this.confirmTimer) clearTimeout(this.confirmTimer);
+    this.confirmTimer = null;
+    this.waiting = [];
+    this.onConfirmed = null;
+  }
+
   private cleanup(): void {
+    this.clearConfirm();
     if (this.giveUp) clearTimeout(this.giveUp);
     this.giveUp = null;
     this.socket?.removeAllListeners();

@@ -2,27 +2,17 @@
 // price snapshots then updates, auth refusal (exit 3), reconnect after the drop-sockets fault
 // with a fresh signature, bad input before connecting (exit 2), unreachable (exit 7), Ctrl-C.
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/app/main.js';
-import type { IO } from '../../src/cli/output.js';
 import { parseDuration } from '../../src/core/duration.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempHome } from '../helpers/run.js';
-import { cancel, faults, newMarket, place } from '../helpers/stream.js';
+import { cancel, faults, livePm, newMarket, place, sockets as socketsOf, until } from '../helpers/stream.js';
+import type { Live } from '../helpers/stream.js';
 
 const ALICE = 1001;
 const BOB = 1002;
 const sb = useSandbox({ settlement: { minedAfterMs: 40, confirmedAfterMs: 40 } });
 const home = tempHome();
 afterAll(() => home.cleanup());
-
-interface Live {
-  out: string[];
-  err: () => string;
-  records: () => Record<string, unknown>[];
-  done: Promise<number>;
-  abort: () => void;
-  waitFor(pred: () => boolean, ms?: number): Promise<void>;
-}
 
 function env(name = 'alice', o: { badSecret?: boolean; ws?: string } = {}): Record<string, string | undefined> {
   const a = sb.current.info.accounts.find((x) => x.name === name);
@@ -37,64 +27,10 @@ function env(name = 'alice', o: { badSecret?: boolean; ws?: string } = {}): Reco
 }
 
 function pm(argv: string[], e: Record<string, string | undefined> = env(), tty = false): Live {
-  const out: string[] = [];
-  let buf = '';
-  let err = '';
-  const ac = new AbortController();
-  const io: IO = {
-    stdout: {
-      write: (s: string) => {
-        buf += s;
-        const parts = buf.split('\n');
-        buf = parts.pop() ?? '';
-        out.push(...parts);
-        return true;
-      },
-      isTTY: tty,
-    },
-    stderr: { write: (s: string) => (err += s), isTTY: false },
-    stdin: Object.assign((async function* () {})(), { isTTY: false }),
-    env: e,
-    cwd: process.cwd(),
-    signal: ac.signal,
-  };
-  const done = main(argv, io);
-  const live: Live = {
-    out,
-    err: () => err,
-    records: () => out.map((l) => JSON.parse(l) as Record<string, unknown>),
-    done,
-    abort: () => ac.abort(Object.assign(new Error('interrupted by SIGINT'), { signal: 'SIGINT' })),
-    waitFor: (pred, ms = 5000) =>
-      new Promise((resolve, reject) => {
-        const t0 = Date.now();
-        const tick = (): void => {
-          if (pred()) return resolve();
-          if (Date.now() - t0 > ms) return reject(new Error(`timed out; stdout:\n${out.join('\n')}\nstderr:\n${err}`));
-          setTimeout(tick, 10);
-        };
-        tick();
-      }),
-  };
-  return live;
+  return livePm(argv, e, tty);
 }
 
-interface SockInfo {
-  id: string;
-  profileId: number | null;
-  handshakeTimestamp: string | null;
-  subscriptions: { orders: boolean; prices: string[] };
-}
-async function sockets(): Promise<SockInfo[]> {
-  return (await (await fetch(`${sb.current.baseUrl}/__sandbox/sockets`)).json()) as SockInfo[];
-}
-async function until(pred: () => Promise<boolean> | boolean, ms = 5000): Promise<void> {
-  const t0 = Date.now();
-  while (!(await pred())) {
-    if (Date.now() - t0 > ms) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+const sockets = () => socketsOf(sb.current);
 const data = (l: Live) => l.records().filter((r) => r['event'] !== 'lifecycle');
 
 describe('pm watch orders --json', () => {
@@ -271,8 +207,46 @@ describe('reconnect', () => {
       .records()
       .filter((r) => r['event'] === 'lifecycle')
       .map((r) => r['type']);
-    expect(types).toEqual(['connected', 'subscribed', 'disconnected', 'reconnected', 'resubscribed']);
+    expect(types.slice(0, 5)).toEqual(['connected', 'subscribed', 'disconnected', 'reconnected', 'resubscribed']);
+    expect(w.records().find((r) => r['type'] === 'resubscribed')).toMatchObject({ confirmed: true });
     // With --json the lifecycle is in the NDJSON records above; stderr stays empty (one output contract).
     expect(w.err()).toBe('');
+  });
+
+  it('writes resubscribed only once the exchange confirms the subscription', async () => {
+    const w = pm(['--json', 'watch', 'orders']);
+    try {
+      await w.waitFor(() => w.records().some((r) => r['type'] === 'subscribed'));
+      // The sandbox holds back every stream message, its confirmation too, for 3 s.
+      await faults(sb.current, { eventDelayMs: 3_000 });
+      const before = (await sockets()).filter((s) => s.profileId === ALICE && s.subscriptions.orders).map((s) => s.id);
+      await faults(sb.current, { dropSockets: 1 });
+      await until(async () => (await sockets()).some((s) => s.profileId === ALICE && s.subscriptions.orders && !before.includes(s.id)));
+      // Subscribed at the exchange, not yet confirmed: no resubscribed record so far.
+      expect(w.records().some((r) => r['type'] === 'resubscribed')).toBe(false);
+      await w.waitFor(() => w.records().some((r) => r['type'] === 'resubscribed'), 10_000);
+      expect(w.records().find((r) => r['type'] === 'resubscribed')).toMatchObject({
+        channels: ['subscribe_order_events'],
+        confirmed: true,
+      });
+    } finally {
+      await faults(sb.current, { eventDelayMs: 0 });
+      w.abort();
+      await w.done;
+    }
+  });
+
+  it('without a confirmation in time: the record says confirmed false, and events still come', async () => {
+    await faults(sb.current, { eventDelayMs: 4_000 });
+    const w = pm(['--json', '--timeout', '1s', 'watch', 'orders', '--count', '1', '--client-id', 'late-confirm']);
+    try {
+      await w.waitFor(() => w.records().some((r) => r['type'] === 'subscribed'), 10_000);
+      expect(w.records().find((r) => r['type'] === 'subscribed')).toMatchObject({ confirmed: false });
+      place(sb.current, ALICE, { slug: 'btc-100k-2026', side: 'BUY', price: 110_000n, size: 1_000_000n, clientOrderId: 'late-confirm' });
+      expect(await w.done).toBe(0);
+      expect(data(w)).toMatchObject([{ clientOrderId: 'late-confirm', type: 'PLACEMENT' }]);
+    } finally {
+      await faults(sb.current, { eventDelayMs: 0 });
+    }
   });
 });

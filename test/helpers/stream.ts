@@ -1,6 +1,9 @@
 // Test helpers for the socket.io streams: a bare socket.io client that records every event,
-// HMAC handshake headers for a seeded account, and placing/cancelling orders in-process.
+// HMAC handshake headers for a seeded account, placing/cancelling orders in-process, and
+// `pm watch` run in-process with its output read line by line.
 import { io as connect } from 'socket.io-client';
+import { main } from '../../src/app/main.js';
+import type { IO } from '../../src/cli/output.js';
 import type { Socket } from 'socket.io-client';
 import { hmacHeaders } from '../../src/core/hmac.js';
 import { cancelOrder, submitOrder } from '../../src/sandbox/engine.js';
@@ -126,4 +129,97 @@ export async function faults(sb: SandboxHandle, body: Record<string, unknown>): 
     body: JSON.stringify(body),
   });
   if (r.status !== 200) throw new Error(`faults: ${r.status} ${await r.text()}`);
+}
+
+/** A `pm` run in progress (in-process), its stdout split into lines as they come. */
+export interface Live {
+  out: string[];
+  err: () => string;
+  records: () => Record<string, unknown>[];
+  done: Promise<number>;
+  abort: () => void;
+  waitFor(pred: () => boolean, ms?: number): Promise<void>;
+}
+
+/** Starts pm in-process (main) with `env`; Ctrl-C through abort(). */
+export function livePm(argv: string[], env: Record<string, string | undefined>, tty = false): Live {
+  const out: string[] = [];
+  let buf = '';
+  let err = '';
+  const ac = new AbortController();
+  const io: IO = {
+    stdout: {
+      write: (s: string) => {
+        buf += s;
+        const parts = buf.split('\n');
+        buf = parts.pop() ?? '';
+        out.push(...parts);
+        return true;
+      },
+      isTTY: tty,
+    },
+    stderr: { write: (s: string) => (err += s), isTTY: false },
+    stdin: Object.assign((async function* () {})(), { isTTY: false }),
+    env,
+    cwd: process.cwd(),
+    signal: ac.signal,
+  };
+  const done = main(argv, io);
+  return {
+    out,
+    err: () => err,
+    records: () => out.map((l) => JSON.parse(l) as Record<string, unknown>),
+    done,
+    abort: () => ac.abort(Object.assign(new Error('interrupted by SIGINT'), { signal: 'SIGINT' })),
+    waitFor: (pred, ms = 5000) =>
+      new Promise((resolve, reject) => {
+        const t0 = Date.now();
+        const tick = (): void => {
+          if (pred()) return resolve();
+          if (Date.now() - t0 > ms) return reject(new Error(`timed out; stdout:\n${out.join('\n')}\nstderr:\n${err}`));
+          setTimeout(tick, 10);
+        };
+        tick();
+      }),
+  };
+}
+
+export interface SockInfo {
+  id: string;
+  profileId: number | null;
+  handshakeTimestamp: string | null;
+  subscriptions: { orders: boolean; prices: string[] };
+}
+
+/** The sandbox's sockets (GET /__sandbox/sockets). */
+export async function sockets(sb: SandboxHandle): Promise<SockInfo[]> {
+  return (await (await fetch(`${sb.baseUrl}/__sandbox/sockets`)).json()) as SockInfo[];
+}
+
+/** Polls until `pred` holds (async allowed), or throws after `ms`. */
+export async function until(pred: () => Promise<boolean> | boolean, ms = 5000): Promise<void> {
+  const t0 = Date.now();
+  while (!(await pred())) {
+    if (Date.now() - t0 > ms) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Whether `profileId` has a socket subscribed to its order events. */
+export async function ordersSubscribed(sb: SandboxHandle, profileId: number): Promise<boolean> {
+  return (await sockets(sb)).some((s) => s.profileId === profileId && s.subscriptions.orders);
+}
+
+/** The no-duplicate identity of an orderEvent record (order id, type, status, size). */
+export function recordKey(r: Record<string, unknown>): string {
+  return r['source'] === 'SETTLEMENT'
+    ? [r['orderId'], 'SETTLEMENT', r['type'], r['tradeEventId'], r['amountContracts']].join('|')
+    : [r['orderId'], r['type'], r['status'] ?? '', r['remainingSize']].join('|');
+}
+
+/** The keys that occur more than once among `records`' orderEvents. */
+export function duplicateKeys(records: Record<string, unknown>[]): string[] {
+  const seen = new Map<string, number>();
+  for (const r of records) if (r['event'] === 'orderEvent') seen.set(recordKey(r), (seen.get(recordKey(r)) ?? 0) + 1);
+  return [...seen].filter(([, n]) => n > 1).map(([k]) => k);
 }

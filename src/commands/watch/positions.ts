@@ -1,12 +1,10 @@
 import { defineCommand } from '../../cli/command.js';
-import { watch } from './run.js';
+import { RECONNECT_HELP, watch } from './run.js';
 
 export default defineCommand({
   path: ['watch', 'positions'],
   summary: 'Your position changes after fills and redemptions',
-  description:
-    'Streams positions updates (needs an API token).' +
-    '\n\nThe global --timeout says how long to keep trying while there is no connection before giving up (exit 7). Reconnects (backoff with jitter, fresh signature, every subscription sent again) are reported on stderr, and with --json as {"event":"lifecycle","type":"disconnected|reconnected|resubscribed|…"} records. Ctrl-C exits 130.',
+  description: `Streams positions updates (needs an API token).${RECONNECT_HELP}`,
   options: {
     count: { type: 'positiveInt', value: 'n', description: 'stop after this many events' },
     until: { type: 'string', value: 'iso', description: 'stop at this time (ISO 8601)' },

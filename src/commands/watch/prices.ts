@@ -1,12 +1,12 @@
 import { defineCommand } from '../../cli/command.js';
-import { watch } from './run.js';
+import { RECONNECT_HELP, watch } from './run.js';
 
 export default defineCommand({
   path: ['watch', 'prices'],
   summary: 'Best bid/ask and price moves of markets',
   description:
     'Streams orderbookUpdate (a snapshot per market first, then every change, coalesced) and newPriceData for the given markets.' +
-    '\n\nThe global --timeout says how long to keep trying while there is no connection before giving up (exit 7). Reconnects (backoff with jitter, fresh signature, every subscription sent again) are reported on stderr, and with --json as {"event":"lifecycle","type":"disconnected|reconnected|resubscribed|…"} records. Ctrl-C exits 130.',
+    RECONNECT_HELP,
   args: { slugs: { description: 'market slugs', required: true, variadic: true } },
   options: {
     count: { type: 'positiveInt', value: 'n', description: 'stop after this many events' },

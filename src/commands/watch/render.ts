@@ -43,6 +43,7 @@ export function eventLine(name: string, p: P, c: Colors): string {
       }
       parts.push(c.dim(`order ${str(p['orderId']).slice(0, 8)}`));
       if (p['clientOrderId']) parts.push(c.cyan(`[${str(p['clientOrderId'])}]`));
+      if (p['replayed'] === true) parts.push(c.dim('(replayed)'));
       return parts.join('  ');
     }
     case 'orderbookUpdate': {
@@ -102,15 +103,19 @@ export function lifecycleLine(l: Lifecycle): string {
     case 'connected':
       return `connected to ${l.url}`;
     case 'subscribed':
-      return `subscribed: ${l.channels.join(', ')}`;
+      return `subscribed: ${l.channels.join(', ')}${l.confirmed ? '' : ' (not confirmed by the exchange yet)'}`;
     case 'disconnected':
       return `disconnected (${l.reason}); reconnecting…`;
     case 'reconnected':
       return `reconnected after ${(l.afterMs / 1000).toFixed(1)} s (${l.attempts} attempt${l.attempts === 1 ? '' : 's'})`;
     case 'resubscribed':
-      return `resubscribed: ${l.channels.join(', ')}`;
+      return `resubscribed: ${l.channels.join(', ')}${l.confirmed ? '' : ' (not confirmed by the exchange yet)'}`;
     case 'retrying':
       return `cannot connect (${l.error}); retrying…`;
+    case 'caught-up':
+      return `caught up: ${l.replayed} missed event${l.replayed === 1 ? '' : 's'} replayed from REST`;
+    case 'catch-up-failed':
+      return `could not fill the gap from REST (${l.error}); retrying in ${(l.retryInMs / 1000).toFixed(0)} s`;
   }
 }
 

@@ -1,15 +1,18 @@
 // `pm watch <channel>`: one live stream from the exchange's socket.io /markets namespace.
 // Human mode prints one line per event (stdout) and lifecycle lines (stderr); --json prints
 // NDJSON, one record per event written at once, `{"event": <socket.io event>, ...payload}`,
-// plus `{"event":"lifecycle","type":…}` records so a bot can tell a gap happened.
+// plus `{"event":"lifecycle","type":…}` records so a bot can tell a gap happened. For orders,
+// every gap is then filled from REST (core/gapfill.ts), and no event is written twice.
 import type { Opts } from '../../cli/command.js';
 import { optNum, optStr } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { AuthError, NotFoundError, UsageError } from '../../core/errors.js';
+import { OrderCatchUp, OrderLedger } from '../../core/gapfill.js';
 import { getMarket, slugFrom } from '../../core/markets.js';
 import { StreamClient } from '../../core/stream.js';
 import type { Lifecycle, Subscription } from '../../core/stream.js';
 import type { AuthProvider } from '../../core/auth.js';
+import type { ApiClient } from '../../core/http.js';
 import { bookScreen, eventLine, lifecycleLine } from './render.js';
 
 export type WatchKind = 'orders' | 'positions' | 'prices' | 'book' | 'markets' | 'tx';
@@ -49,6 +52,10 @@ async function streamAuth(ctx: Context): Promise<AuthProvider> {
     });
   return auth;
 }
+
+/** The reconnect paragraph of every watch command's help. */
+export const RECONNECT_HELP =
+  '\n\nThe global --timeout says how long to keep trying while there is no connection before giving up (exit 7). Reconnects (backoff with jitter, fresh signature, every subscription sent again) are reported on stderr, and with --json as {"event":"lifecycle","type":"disconnected|reconnected|resubscribed|…"} records. "subscribed" and "resubscribed" are written once the exchange confirms the subscription (from then on its events reach the stream), with "confirmed":false when no confirmation came within 5 s (or --timeout, if shorter). Ctrl-C exits 130.';
 
 /** Bytes of output that may wait for a slow reader before the stream pauses. */
 const OUTPUT_BUFFER = 1 << 18;
@@ -129,6 +136,7 @@ export async function watch(ctx: Context, kind: WatchKind, opts: Opts, slugArgs:
   const wanted = new Set(EVENTS[kind]);
   const seenLifecycle = new Set<string>();
   let printed = 0;
+  let finished = false;
   let client: StreamClient | null = null;
   let untilTimer: NodeJS.Timeout | undefined;
 
@@ -147,19 +155,45 @@ export async function watch(ctx: Context, kind: WatchKind, opts: Opts, slugArgs:
     return true;
   };
 
-  const onEvent = (name: string, payload: unknown): void => {
-    const p = (payload ?? {}) as Record<string, unknown>;
-    if (!keep(name, p)) return;
+  /** Writes one event unless filtered out or the watch is over; says whether it was written. */
+  const deliver = (name: string, p: Record<string, unknown>): boolean => {
+    if (finished || !keep(name, p)) return false;
     if (screen) write(bookScreen(p, ctx.out.c, optNum(opts, 'depth') ?? 10));
     else if (json || kind === 'book') write(ndjson(name, p));
     else write(`${eventLine(name, p, ctx.out.c)}\n`);
     printed += 1;
-    if (count !== undefined && printed >= count) client?.stop();
+    if (count !== undefined && printed >= count) {
+      finished = true;
+      client?.stop();
+    }
+    return true;
   };
 
-  const onLifecycle = (l: Lifecycle): void => {
+  // Orders: one ledger of what was written judges live and replayed events alike.
+  const ledger = kind === 'orders' ? new OrderLedger() : null;
+  const onEvent = (name: string, payload: unknown): void => {
+    const p = (payload ?? {}) as Record<string, unknown>;
+    if (ledger && name === 'orderEvent' && !ledger.admit(p)) return;
+    deliver(name, p);
+  };
+
+  const record = (l: Lifecycle): void => {
+    if (finished) return;
     if (json) write(ndjson('lifecycle', l));
     if (!screen) ctx.out.info(ctx.out.c.dim(lifecycleLine(l)));
+  };
+  let rest: Promise<ApiClient> | undefined;
+  const catchUp = ledger
+    ? new OrderCatchUp({
+        api: () => (rest ??= ctx.api(auth)),
+        ledger,
+        write: (ev) => deliver('orderEvent', ev),
+        lifecycle: record,
+      })
+    : null;
+  const onLifecycle = (l: Lifecycle): void => {
+    record(l);
+    catchUp?.on(l);
   };
 
   client = new StreamClient({
@@ -169,6 +203,7 @@ export async function watch(ctx: Context, kind: WatchKind, opts: Opts, slugArgs:
     onEvent,
     onLifecycle,
     giveUpAfterMs: ctx.timeoutMs,
+    confirmTimeoutMs: Math.min(5_000, ctx.timeoutMs),
     userAgent: 'pm-cli',
     signal: ctx.signal,
   });
@@ -178,8 +213,11 @@ export async function watch(ctx: Context, kind: WatchKind, opts: Opts, slugArgs:
   }
   if (screen) out.write('\x1b[?1049h\x1b[?25l\x1b[H\x1b[2J');
   try {
+    await catchUp?.start();
     await client.run();
   } finally {
+    finished = true;
+    catchUp?.stop();
     if (untilTimer) clearTimeout(untilTimer);
     flush();
     if (screen) out.write('\x1b[?25h\x1b[?1049l');

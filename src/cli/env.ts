@@ -14,7 +14,10 @@ export const ENV_VARS = [
   },
   { name: 'PM_PROFILE', doc: 'Profile to use when --profile is not given.' },
   { name: 'PM_BASE_URL', doc: 'REST base URL of the exchange (default https://api.limitless.exchange).' },
-  { name: 'PM_WS_URL', doc: 'WebSocket (socket.io) base URL of the exchange (default: follows the base URL; wss://ws.limitless.exchange for the exchange).' },
+  {
+    name: 'PM_WS_URL',
+    doc: 'WebSocket (socket.io) base URL of the exchange (default: follows the base URL; wss://ws.limitless.exchange for the exchange).',
+  },
   { name: 'PM_RPC_URL', doc: 'Base chain JSON-RPC URL for on-chain approvals.' },
   {
     name: 'PM_PASSPHRASE',

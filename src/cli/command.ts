@@ -162,32 +162,3 @@ export function manifestEntry(
     file,
   };
 }
-
-// ---------------------------------------------------------------------------------------------
-// Untyped readers for shared helpers that take a bag of options (e.g. src/commands/watch/run.ts).
-
-export type Opts = Record<string, unknown>;
-
-/** Reads a string option. */
-export function optStr(opts: Opts, key: string): string | undefined {
-  const v = opts[key];
-  return typeof v === 'string' ? v : undefined;
-}
-
-/** Reads a numeric option (already parsed by the definition's `parse`). */
-export function optNum(opts: Opts, key: string): number | undefined {
-  const v = opts[key];
-  return typeof v === 'number' ? v : undefined;
-}
-
-/** Reads a boolean flag. */
-export function optBool(opts: Opts, key: string): boolean {
-  return opts[key] === true;
-}
-
-/** Reads a repeatable or variadic option. */
-export function optList(opts: Opts, key: string): string[] {
-  const v = opts[key];
-  if (Array.isArray(v)) return v.filter((x): x is string => typeof x === 'string');
-  return typeof v === 'string' ? [v] : [];
-}

@@ -22,7 +22,6 @@ export type Channel =
   | 'subscribe_positions'
   | 'subscribe_transactions'
   | 'subscribe_market_lifecycle';
-export const PRIVATE_CHANNELS: readonly Channel[] = ['subscribe_order_events', 'subscribe_positions', 'subscribe_transactions'];
 
 export interface Subscription {
   channel: Channel;

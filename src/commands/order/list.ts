@@ -1,9 +1,9 @@
 import { defineCommand } from '../../cli/command.js';
 import { slugFrom } from '../../core/markets.js';
 import { UsageError } from '../../core/errors.js';
-import { formatUnits } from '../../core/money.js';
 import { listOpenOrders } from '../../core/trade/index.js';
 import type { OpenOrder } from '../../core/trade/index.js';
+import { openOrderJson } from '../../core/trade/views.js';
 import { tradingApi } from './deps.js';
 
 export default defineCommand({
@@ -33,21 +33,7 @@ export default defineCommand({
     const slug = slugFrom(market);
     const statuses = opts.all ? ['LIVE', 'MATCHED', 'CANCELED', 'UNMATCHED'] : undefined;
     const orders: OpenOrder[] = await listOpenOrders(api, slug, statuses);
-    const json = orders.map((o) => ({
-      id: o.id,
-      clientOrderId: o.clientOrderId,
-      market: slug,
-      side: o.side,
-      outcome: o.outcome,
-      type: o.type,
-      price: o.price,
-      size: formatUnits(o.originalSize),
-      sizeRaw: o.originalSize.toString(),
-      remaining: formatUnits(o.remainingSize),
-      remainingRaw: o.remainingSize.toString(),
-      status: o.status,
-      createdAt: o.createdAt,
-    }));
+    const json = orders.map((o) => openOrderJson(o, slug));
     ctx.out.data(json, () =>
       ctx.out.table(
         [

@@ -3,43 +3,7 @@ import type { Output } from '../../cli/output.js';
 import { formatUnits, parseUnits } from '../../core/money.js';
 import type { OrderSummary, Placed } from '../../core/trade/index.js';
 
-/**
- * The documented JSON of one placed order (amounts as decimal strings plus raw integers).
- * The order's fields are the exchange's (`p.order`), never the request's: a re-run reports
- * the order that exists.
- */
-export function placedJson(p: Placed, _s: OrderSummary | null): Record<string, unknown> {
-  const t = p.totals;
-  const avg = t.contractsGross > 0n ? formatUnits((t.usdGross * 1_000_000n) / t.contractsGross) : null;
-  const v = p.order;
-  return {
-    orderId: p.orderId,
-    clientOrderId: p.clientOrderId,
-    market: p.marketSlug,
-    side: v.side,
-    outcome: v.outcome,
-    type: v.type,
-    price: v.price,
-    size: v.size,
-    amount: v.amount,
-    matched: p.matched,
-    settlementStatus: p.settlementStatus,
-    reason: p.reason,
-    filled: {
-      shares: formatUnits(t.contractsNet),
-      sharesRaw: t.contractsNet.toString(),
-      averagePrice: avg,
-      usd: formatUnits(t.usdGross),
-      usdRaw: t.usdGross.toString(),
-      fee: formatUnits(t.usdFee),
-      feeRaw: t.usdFee.toString(),
-      net: formatUnits(t.usdNet),
-      netRaw: t.usdNet.toString(),
-    },
-    makerMatches: p.makerMatches,
-    alreadyPlaced: p.alreadyPlaced,
-  };
-}
+export { placedJson } from '../../core/trade/views.js';
 
 /** The human block for one placed order. */
 export function placedText(out: Output, p: Placed, _s: OrderSummary | null): void {

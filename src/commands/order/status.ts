@@ -1,8 +1,8 @@
 import { defineCommand } from '../../cli/command.js';
 import { NotFoundError, PartialFailureError, UsageError } from '../../core/errors.js';
 import { checkClientOrderId } from '../../core/trade/index.js';
-import { orderStatus, parsePlaced } from '../../core/trade/index.js';
-import { placedJson } from './render.js';
+import { orderStatus } from '../../core/trade/index.js';
+import { statusJson } from '../../core/trade/views.js';
 import { tradingApi } from './deps.js';
 
 export default defineCommand({
@@ -25,18 +25,7 @@ export default defineCommand({
     for (const c of clientIds) checkClientOrderId(c);
     const api = await tradingApi(ctx, { actingAs: opts.onBehalfOf ?? ctx.profile().onBehalfOf });
     const results = await orderStatus(api, { ids: rest, clientIds });
-    const rows = results.map((r) => {
-      if (r.status !== 'found' || !r.data)
-        return { found: false, status: r.status, orderId: r.orderId, clientOrderId: r.clientOrderId, error: r.error };
-      const order = (r.data['order'] ?? {}) as Record<string, unknown>;
-      const market = (order['market'] ?? {}) as Record<string, unknown>;
-      const slug = typeof market['slug'] === 'string' ? market['slug'] : '';
-      return {
-        found: true,
-        ...placedJson(parsePlaced(r.data, r.clientOrderId ?? '', slug, false, 0), null),
-        status: typeof order['status'] === 'string' ? order['status'] : null,
-      };
-    });
+    const rows = results.map(statusJson);
     ctx.out.data(rows, () =>
       ctx.out.table(
         [

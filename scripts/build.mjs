@@ -25,7 +25,6 @@ const ENTRIES = {
   'vendor/viem-accounts': 'viem/accounts',
   'vendor/prompts': '@inquirer/prompts',
   'vendor/socket.io-client': 'socket.io-client',
-  'vendor/ora': 'ora',
 };
 
 const posix = (p) => p.split(sep).join('/');

@@ -21,6 +21,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const ENTRIES = {
   'cli/run': 'src/cli/run.ts', // what bin/pm.js runs
   'sandbox/index': 'src/sandbox/index.ts', // the embedded exchange (imports nothing of the client)
+  // (Packages imported by name only: a default import of another bundle gets its exports object.)
   'vendor/viem': 'viem',
   'vendor/viem-accounts': 'viem/accounts',
   'vendor/prompts': '@inquirer/prompts',

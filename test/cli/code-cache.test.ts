@@ -56,7 +56,7 @@ it('writes a cache after the first run, uses it on the next, and ignores a damag
     expect(again.stdout).toBe(first.stdout);
     if (node20) expect(again.cache).toEqual(['CACHE run.cjs accepted']);
   }
-});
+}, 120_000);
 
 it('is not used from a directory others can write to, nor with PM_CODE_CACHE=off or --verbose', () => {
   const xdg = join(root, 'shared');
@@ -78,4 +78,4 @@ it('is not used from a directory others can write to, nor with PM_CODE_CACHE=off
     expect(r.cache).toEqual([]);
     expect(files(xdg2)).toEqual([]);
   }
-});
+}, 120_000);

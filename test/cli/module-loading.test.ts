@@ -33,7 +33,7 @@ const CRYPTO = /@noble\/|@scure\/|node_modules\/viem\/|^node:crypto$|src\/keysto
 const SIGNING = /@noble\/curves|viem\/_esm\/accounts\/|viem\/_esm\/utils\/signature\/sign|src\/keystore\/|src\/core\/trade\/eip712/;
 const KEYSTORE_FILES = /scrypt|pbkdf2|@noble\/ciphers|aes|bip39|wordlist|bip32|mnemonic|src\/keystore\/(store|v3|index|passphrase)\.ts/;
 
-describe('module loading of the bundle', () => {
+describe('module loading of the bundle', { timeout: 60_000 }, () => {
   it('--version and --help load no crypto, nor any command module', async () => {
     const version = await loads(['--version']);
     expect(version.code).toBe(0);

@@ -1,13 +1,12 @@
-// The command registry the app builds the parser and the completion scripts from. Commands
-// defined with defineCommand come from manifest.json (generated at build time from their
-// definitions: metadata only, so help, completion and start-up import no command module).
-// Every command is a defineCommand definition; a command's module is imported only when that
-// command runs.
-import { readFileSync } from 'node:fs';
+// The command registry the app builds the parser and the completion scripts from. Every command
+// is a defineCommand definition; src/generated/manifest.json (made by npm run build from the
+// definitions: metadata only) lets help, completion and start-up import no command module. A
+// command's module is imported only when that command runs.
 import { isDefinedCommand } from '../cli/command.js';
 import type { ManifestCommand } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
-import { COMMAND_MODULES } from './command-modules.js';
+import { COMMAND_MODULES } from '../generated/command-modules.js';
+import manifest from '../generated/manifest.json' with { type: 'json' };
 
 export const GROUPS: Record<string, string> = {
   markets: 'Browse markets: list, search, show, price history, trade feed, market pages',
@@ -85,17 +84,12 @@ export interface Entry extends Omit<ManifestCommand, 'file'> {
   load(): Promise<Runner>;
 }
 
-function readManifest(): ManifestCommand[] {
-  return JSON.parse(readFileSync(new URL('./manifest.json', import.meta.url), 'utf8')) as ManifestCommand[];
-}
-
 function fromManifest(m: ManifestCommand): Entry {
   return {
     ...m,
     load: async () => {
-      // A static import() per module (command-modules.ts), so the bundler sees every command chunk.
       const importer = COMMAND_MODULES[m.file];
-      if (importer === undefined) throw new Error(`src/commands/${m.file} is not in src/app/command-modules.ts (run npm run build)`);
+      if (importer === undefined) throw new Error(`src/commands/${m.file} is not in src/generated/command-modules.ts (run npm run build)`);
       const mod = (await importer()) as { default?: unknown };
       const def = mod.default;
       if (!isDefinedCommand(def)) throw new Error(`src/commands/${m.file} does not export a command definition (run npm run build)`);
@@ -127,4 +121,4 @@ function ordered(entries: Entry[]): Entry[] {
     .map((x) => x.e);
 }
 
-export const COMMANDS: Entry[] = ordered(readManifest().map(fromManifest));
+export const COMMANDS: Entry[] = ordered((manifest as ManifestCommand[]).map(fromManifest));

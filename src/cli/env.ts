@@ -42,7 +42,7 @@ export const ENV_VARS = [
   { name: 'PM_SCRYPT_N', doc: 'scrypt cost for new keystores (default 131072); lower it only for tests and CI.' },
   {
     name: 'PM_CODE_CACHE',
-    doc: 'Directory of the V8 code cache that makes start-up faster (default: ~/.cache/pm/code, or $XDG_CACHE_HOME/pm/code); "off" disables it. Read by bin/pm.js.',
+    doc: '"off" disables the compile cache that makes start-up faster (in $XDG_CACHE_HOME/pm/code-cache, else ~/.cache/pm/code-cache). Read by bin/pm.js.',
   },
   { name: 'NO_COLOR', doc: 'Disable colour when set to any value.' },
   { name: 'CI', doc: 'When set, pm never prompts (as with --non-interactive).' },

@@ -1,5 +1,10 @@
-// The package version, read once from package.json (two levels up from src/cli and dist/cli).
+// The package version, read once from package.json, and bin/pm.js: two levels up from src/cli,
+// dist/cli and the bundle (dist/cli/run.cjs).
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string })
   .version;
+
+/** bin/pm.js of this installation (to start pm in another process). */
+export const pmBin = (): string => fileURLToPath(new URL('../../bin/pm.js', import.meta.url));

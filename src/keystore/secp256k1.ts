@@ -1,14 +1,13 @@
 // secp256k1 for pm's own accounts: public key, address and signatures of digests, byte for byte
 // what viem's privateKeyToAccount gives (RFC 6979 deterministic nonce, low s, v 27/28; tests pin
-// it to the published vector, to viem and to ethers).
+// it to published RFC 6979 vectors, to viem and to ethers).
 //
-// Speed (issue 15): a command signs one order or a batch of a few, so the first signatures of a
-// process multiply on node:crypto (OpenSSL: ECDH's k·G, ~0.5 ms, no table to build) with the
-// nonce from RFC 6979's HMAC-DRBG on node:crypto's HMAC-SHA256; the few bigint steps (k⁻¹, s)
-// are done here. That saves a one-order command loading @noble/curves and building its
-// base-point table (~24 ms of CPU before, ~75 ms with the window-8 table). A process that signs
-// in bulk switches at its SIGNATURES_BEFORE_TABLE-th signature to @noble/curves with the full
-// precomputed table, ~10% faster per signature from then on (the curve's ceiling).
+// Speed (issue 15): every signature multiplies on node:crypto (OpenSSL: ECDH's k·G, ~0.5 ms, no
+// table to build) with the nonce from RFC 6979's HMAC-DRBG on node:crypto's HMAC-SHA256; the few
+// bigint steps (k⁻¹, s) are done here. A one-order command so signs without loading a curve
+// library and building its base-point table (~24 ms of CPU, ~75 ms with a window-8 table). Bulk
+// signing would be ~10% faster per signature on a precomputed table, but the exchange's per-token
+// limit (~3.3 orders a second) makes that worth nothing (issue 22).
 import { createECDH, createHmac, randomBytes } from 'node:crypto';
 import type { ECDH } from 'node:crypto';
 import { keccak_256 } from '@noble/hashes/sha3.js';
@@ -17,12 +16,7 @@ import { ValidationError } from '../core/errors.js';
 
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const HALF_N = N >> 1n;
-/** From this signature of a process on, @noble/curves with its precomputed table signs. */
-export const SIGNATURES_BEFORE_TABLE = 256;
-
-let signatures = 0;
 let ecdh: ECDH | undefined;
-let noble: Promise<typeof import('@noble/curves/secp256k1')> | undefined;
 
 const hex32 = (x: bigint): string => x.toString(16).padStart(64, '0');
 
@@ -89,12 +83,8 @@ const hmac = (key: Buffer, ...parts: Buffer[]): Buffer => {
 const BYTE0 = Buffer.of(0);
 const BYTE1 = Buffer.of(1);
 
-/** The signature of a 32-byte hash on node:crypto: RFC 6979 nonce, OpenSSL's k·G, low s. */
-export function signDigestNative(hash: Hex, privateKey: Hex): Hex {
-  const d = BigInt(privateKey);
-  let m = BigInt(hash);
-  if (m >= N) m -= N;
-  // RFC 6979 §3.2 with HMAC-SHA256, as @noble/curves does it (no extra entropy).
+/** RFC 6979 §3.2 with HMAC-SHA256 (as @noble/curves, no extra entropy): the candidate nonces for a hash (reduced mod n) and key. */
+function* nonces(m: bigint, privateKey: Hex): Generator<Buffer> {
   const seed = Buffer.concat([Buffer.from(privateKey.slice(2), 'hex'), Buffer.from(hex32(m), 'hex')]);
   let v: Buffer = Buffer.alloc(32, 1);
   let k: Buffer = Buffer.alloc(32, 0);
@@ -102,44 +92,48 @@ export function signDigestNative(hash: Hex, privateKey: Hex): Hex {
   v = hmac(k, v);
   k = hmac(k, v, BYTE1, seed);
   v = hmac(k, v);
-  ecdh ??= createECDH('secp256k1');
   for (;;) {
     v = hmac(k, v);
     const nonce = BigInt(`0x${v.toString('hex')}`);
-    if (nonce > 0n && nonce < N) {
-      ecdh.setPrivateKey(v);
-      const point = ecdh.getPublicKey();
-      const x = BigInt(`0x${point.toString('hex', 1, 33)}`);
-      const r = x >= N ? x - N : x;
-      if (r !== 0n) {
-        let s = (invertN(nonce) * ((m + r * d) % N)) % N;
-        if (s !== 0n) {
-          let recovery = (x === r ? 0 : 2) | ((point[64] ?? 0) & 1);
-          if (s > HALF_N) {
-            s = N - s;
-            recovery ^= 1;
-          }
-          return `0x${hex32(r)}${hex32(s)}${recovery ? '1c' : '1b'}`;
-        }
-      }
-    }
+    if (nonce > 0n && nonce < N) yield v;
     k = hmac(k, v, BYTE0);
     v = hmac(k, v);
   }
 }
 
-/** The signature of a 32-byte hash with @noble/curves (loaded on first use; full base-point table). */
-export async function signDigestTable(hash: Hex, privateKey: Hex): Promise<Hex> {
-  const { secp256k1 } = await (noble ??= import('@noble/curves/secp256k1'));
-  const sig = secp256k1.sign(hash.slice(2), privateKey.slice(2), { lowS: true, extraEntropy: false });
-  return `0x${sig.toCompactHex()}${sig.recovery ? '1c' : '1b'}`;
+const reduce = (hash: Hex): bigint => {
+  const m = BigInt(hash);
+  return m >= N ? m - N : m;
+};
+
+/** The deterministic nonce k that signing `hash` with `privateKey` uses (tests: the published vectors give k). */
+export function rfc6979Nonce(hash: Hex, privateKey: Hex): Hex {
+  for (const k of nonces(reduce(hash), privateKey)) return `0x${k.toString('hex')}`;
+  throw new Error('unreachable');
 }
 
-/** A 65-byte r‖s‖v signature (v 27 or 28) of a 32-byte hash, as viem's sign({ hash, privateKey, to: 'hex' }). */
-export function signDigest(hash: Hex, privateKey: Hex): Promise<Hex> {
-  signatures += 1;
-  return signatures < SIGNATURES_BEFORE_TABLE ? Promise.resolve(signDigestNative(hash, privateKey)) : signDigestTable(hash, privateKey);
+/** A 65-byte r‖s‖v signature (v 27 or 28) of a 32-byte hash, as viem's sign({ hash, privateKey, to: 'hex' }): RFC 6979 nonce, OpenSSL's k·G, low s. */
+export function signDigestNative(hash: Hex, privateKey: Hex): Hex {
+  const d = BigInt(privateKey);
+  const m = reduce(hash);
+  ecdh ??= createECDH('secp256k1');
+  for (const k of nonces(m, privateKey)) {
+    ecdh.setPrivateKey(k);
+    const point = ecdh.getPublicKey();
+    const x = BigInt(`0x${point.toString('hex', 1, 33)}`);
+    const r = x >= N ? x - N : x;
+    if (r === 0n) continue;
+    let s = (invertN(BigInt(`0x${k.toString('hex')}`)) * ((m + r * d) % N)) % N;
+    if (s === 0n) continue;
+    let recovery = (x === r ? 0 : 2) | ((point[64] ?? 0) & 1);
+    if (s > HALF_N) {
+      s = N - s;
+      recovery ^= 1;
+    }
+    return `0x${hex32(r)}${hex32(s)}${recovery ? '1c' : '1b'}`;
+  }
+  throw new Error('unreachable');
 }
 
-/** How many digests this process signed (tests: where the switch stands). */
-export const signatureCount = (): number => signatures;
+/** signDigestNative behind the promise callers of an account expect. */
+export const signDigest = (hash: Hex, privateKey: Hex): Promise<Hex> => Promise.resolve(signDigestNative(hash, privateKey));

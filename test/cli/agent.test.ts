@@ -15,7 +15,7 @@ import { startAgent } from '../../src/keystore/agent-server.js';
 import { Keystore } from '../../src/keystore/store.js';
 import { resolveCredentials } from '../../src/keystore/credentials.js';
 import { authHeaders, authHeadersAsync, hmacSigner } from '../../src/core/auth.js';
-import { LOADED_PRELOAD, parseLoaded, sourceModules } from '../helpers/loaded.js';
+import { LOADED_PRELOAD, parseLoaded } from '../helpers/loaded.js';
 import { tempHome } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
@@ -178,7 +178,7 @@ describe('pm unlock / pm lock (bin/pm.js)', () => {
     const loaded = parseLoaded(place.stderr);
     expect(place.exitCode, loaded.stderr).toBe(0);
     expect(JSON.parse(place.stdout)).toMatchObject({ market: 'btc-100k-2026', side: 'BUY' });
-    const modules = sourceModules(loaded.files, loaded.builtins);
+    const { modules } = loaded;
     expect(modules).toContain('src/keystore/agent.ts');
     expect(modules.filter((m) => /node_modules\/viem\/|@noble\/curves|scrypt|pbkdf2|@noble\/ciphers|bip39|wordlist/.test(m))).toEqual([]);
     const lock = await run(['--json', 'lock']);

@@ -1,8 +1,11 @@
-// The V8 code cache of bin/pm.js: written after a first run into a private directory per Node
-// version and build, used by the next run (not rewritten), ignored and rewritten when damaged,
-// never used from a directory that others can write to, off with PM_CODE_CACHE=off or --verbose.
+// The compile cache of bin/pm.js (v8-compile-cache on Node 20, module.enableCompileCache from Node
+// 22.1): written after a first run into $XDG_CACHE_HOME/pm/code-cache (created 0700), used by the
+// next run, a damaged cache ignored, never used from a directory that others can write to, off
+// with PM_CODE_CACHE=off or --verbose. On Node 20 a preloaded script reports what V8 did with the
+// cache of each bundle file (test/helpers/vm-cache-report.cjs).
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import * as nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -14,58 +17,65 @@ afterAll(() => {
   cleanup();
   rmSync(root, { recursive: true, force: true });
 });
-const build = readFileSync(new URL('../../dist/build-id', import.meta.url), 'utf8').trim();
+const REPORT = new URL('../helpers/vm-cache-report.cjs', import.meta.url).pathname;
+const node20 = !('enableCompileCache' in nodeModule);
 
-function pm(cache: string, ...argv: string[]) {
-  const r = spawnSync(process.execPath, ['bin/pm.js', ...argv], {
-    env: { ...process.env, PM_HOME: home, PM_CODE_CACHE: cache },
+function pm(xdg: string, env: Record<string, string>, ...argv: string[]): { stdout: string; cache: string[] } {
+  const r = spawnSync(process.execPath, ['-r', REPORT, 'bin/pm.js', ...argv], {
+    env: { ...process.env, PM_HOME: home, XDG_CACHE_HOME: xdg, PM_CODE_CACHE: '', ...env },
     encoding: 'utf8',
   });
   expect(r.status, r.stderr).toBe(0);
-  return r.stdout;
+  const cache = r.stderr.split('\n').filter((l) => l.startsWith('CACHE '));
+  return { stdout: r.stdout, cache };
 }
-const dirOf = (cache: string): string => join(cache, `${process.version}-${process.arch}`, build);
-const mtimes = (dir: string): Record<string, number> =>
-  Object.fromEntries(readdirSync(dir).map((n) => [n, statSync(join(dir, n)).mtimeMs]));
+const files = (dir: string): string[] =>
+  existsSync(dir)
+    ? readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => join(e.parentPath, e.name))
+    : [];
 
-it('writes a cache after the first run, uses it on the next, and replaces a damaged file', () => {
-  const cache = join(root, 'a');
-  const first = pm(cache, 'completion', 'bash');
-  const dir = dirOf(cache);
-  const files = readdirSync(dir);
-  expect(files).toContain('cli~run.pack.cjs.v8c');
-  expect(files).toContain('commands~completion.pack.cjs.v8c');
-  expect(statSync(cache).mode & 0o777).toBe(0o700);
-  expect(statSync(join(dir, 'cli~run.pack.cjs.v8c')).mode & 0o777).toBe(0o600);
-  expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+it('writes a cache after the first run, uses it on the next, and ignores a damaged one', () => {
+  const xdg = join(root, 'a');
+  const dir = join(xdg, 'pm', 'code-cache');
+  const first = pm(xdg, {}, 'completion', 'bash');
+  expect(statSync(dir).mode & 0o777).toBe(0o700);
+  expect(files(dir).length).toBeGreaterThan(0);
+  if (node20) expect(first.cache).toEqual(['CACHE run.cjs none']);
 
-  // Used, not rewritten: V8 accepted every file.
-  const before = mtimes(dir);
-  expect(pm(cache, 'completion', 'bash')).toBe(first);
-  expect(mtimes(dir)).toEqual(before);
+  const second = pm(xdg, {}, 'completion', 'bash');
+  expect(second.stdout).toBe(first.stdout);
+  if (node20) expect(second.cache).toEqual(['CACHE run.cjs accepted']);
 
-  // A damaged file (garbage, then a truncated one) is ignored and written again.
-  const file = join(dir, 'cli~run.pack.cjs.v8c');
-  const good = readFileSync(file);
-  for (const bad of [Buffer.from('not a code cache'), good.subarray(0, good.length >> 1)]) {
-    writeFileSync(file, bad);
-    expect(pm(cache, 'completion', 'bash')).toBe(first);
-    expect(readFileSync(file).length).toBe(good.length);
+  // Every cache file damaged (garbage, then cut short): same output, and a good cache again.
+  for (const damage of [(f: string) => writeFileSync(f, 'not a code cache'), (f: string) => writeFileSync(f, Buffer.alloc(7))]) {
+    for (const f of files(dir)) damage(f);
+    expect(pm(xdg, {}, 'completion', 'bash').stdout).toBe(first.stdout);
+    const again = pm(xdg, {}, 'completion', 'bash');
+    expect(again.stdout).toBe(first.stdout);
+    if (node20) expect(again.cache).toEqual(['CACHE run.cjs accepted']);
   }
-});
+}, 120_000);
 
 it('is not used from a directory others can write to, nor with PM_CODE_CACHE=off or --verbose', () => {
-  const shared = join(root, 'shared');
-  pm(shared, '--help');
-  const dir = dirOf(shared);
-  rmSync(dir, { recursive: true });
-  chmodSync(shared, 0o777);
-  pm(shared, '--help');
-  expect(existsSync(dir)).toBe(false);
+  const xdg = join(root, 'shared');
+  const dir = join(xdg, 'pm', 'code-cache');
+  mkdirSync(dir, { recursive: true });
+  chmodSync(dir, 0o777);
+  const shared = pm(xdg, {}, '--help');
+  expect(shared.stdout).toMatch(/^Usage: pm /);
+  expect(shared.cache).toEqual([]);
+  expect(files(dir)).toEqual([]);
 
-  const verbose = join(root, 'verbose');
-  pm(verbose, '--verbose', '--help');
-  expect(existsSync(verbose)).toBe(false);
-  pm('off', '--help');
-  expect(existsSync(join(process.cwd(), 'off'))).toBe(false);
-});
+  for (const [env, argv] of [
+    [{ PM_CODE_CACHE: 'off' }, ['--help']],
+    [{}, ['--verbose', '--help']],
+  ] as const) {
+    const xdg2 = mkdtempSync(join(root, 'x-'));
+    const r = pm(xdg2, env, ...argv);
+    expect(r.stdout).toMatch(/^Usage: pm /);
+    expect(r.cache).toEqual([]);
+    expect(files(xdg2)).toEqual([]);
+  }
+}, 120_000);

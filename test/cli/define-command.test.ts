@@ -62,7 +62,7 @@ describe('defineCommand', () => {
     expect(JSON.parse(JSON.stringify(e))).toEqual(e); // plain data
   });
 
-  it('src/app/manifest.json matches the command definitions (npm run build regenerates it)', async () => {
+  it('src/generated/manifest.json matches the command definitions (npm run build regenerates it)', async () => {
     const dir = join('src', 'commands');
     const entries = [];
     for (const file of walk(dir)) {
@@ -71,12 +71,15 @@ describe('defineCommand', () => {
         entries.push(manifestEntry(mod.default, relative(dir, file).split(sep).join('/').replace(/\.ts$/, '.js')));
     }
     expect(entries.length).toBeGreaterThan(25);
-    expect(JSON.parse(readFileSync('src/app/manifest.json', 'utf8')), 'src/app/manifest.json is stale: run npm run build').toEqual(entries);
+    expect(
+      JSON.parse(readFileSync('src/generated/manifest.json', 'utf8')),
+      'src/generated/manifest.json is stale: run npm run build',
+    ).toEqual(entries);
   });
 
   it('every command pm registers is a defineCommand definition from its own file (no untyped registry entries)', async () => {
     const { COMMANDS } = await import('../../src/app/registry.js');
-    const manifest = JSON.parse(readFileSync('src/app/manifest.json', 'utf8')) as { path: string[]; file: string }[];
+    const manifest = JSON.parse(readFileSync('src/generated/manifest.json', 'utf8')) as { path: string[]; file: string }[];
     const paths = COMMANDS.map((c) => c.path.join(' '));
     expect(new Set(paths).size).toBe(paths.length);
     for (const c of COMMANDS) {

@@ -221,11 +221,11 @@ describe('lazy loading', () => {
       expect(r.stdout).toMatch(/Usage:/);
       expect(r.stderr).toBe('');
       expect(r.files).toContain('cli/run.cjs');
-      expect(r.files.filter((f) => f.startsWith('commands/'))).toEqual([]);
+      expect(r.modules.filter((f) => f.startsWith('src/commands/'))).toEqual([]);
     }
     // The report does show a command module when one runs (so the check above can fail).
     const withRun = run(['completion', 'bash']);
     expect(withRun.stdout).toMatch(/complete -F _pm pm/);
-    expect(withRun.files).toContain('commands/completion.cjs');
+    expect(withRun.modules).toContain('src/commands/completion.ts');
   });
 });

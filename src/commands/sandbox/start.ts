@@ -1,9 +1,9 @@
-import { fileURLToPath } from 'node:url';
 import type { Context } from '../../cli/context.js';
 import { clearRunInfo, findSandbox, listenError, sandboxDir, spawnDetached, writeRunInfo } from '../../core/sandboxctl.js';
 import { ConflictError, UsageError } from '../../core/errors.js';
 import { defineCommand } from '../../cli/command.js';
 import { ENV_VARS } from '../../cli/env.js';
+import { pmBin } from '../../cli/version.js';
 
 interface Ready {
   baseUrl: string;
@@ -120,7 +120,7 @@ export default defineCommand({
       ctx.io.stderr.write(`${ctx.out.c.red('WARNING')}: ${warning}\n`);
     }
     if (opts.detach) {
-      const bin = fileURLToPath(new URL('../../../bin/pm.js', import.meta.url));
+      const bin = pmBin();
       const args = [
         '--json',
         'sandbox',

@@ -1,0 +1,44 @@
+// Every command of the manifest runs from the bundle (dist/cli/run.cjs, through bin/pm.js): its
+// help page prints with its own usage line, and --verbose runs the same bundle to the same output.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { afterAll, expect, it } from 'vitest';
+import { tempHome } from '../helpers/run.js';
+
+const { home, cleanup } = tempHome();
+afterAll(cleanup);
+const manifest = JSON.parse(readFileSync('src/generated/manifest.json', 'utf8')) as { path: string[] }[];
+
+function pm(...argv: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['bin/pm.js', ...argv], { env: { ...process.env, PM_HOME: home } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+it('every command in the manifest prints its help from the bundle', async () => {
+  expect(manifest.length).toBeGreaterThan(50);
+  const failed: string[] = [];
+  // A few processes at a time (the machine may be shared).
+  const queue = [...manifest];
+  const worker = async (): Promise<void> => {
+    for (let c = queue.shift(); c !== undefined; c = queue.shift()) {
+      const name = c.path.join(' ');
+      const r = await pm(...c.path, '--help');
+      if (r.code !== 0 || !r.stdout.startsWith(`Usage: pm ${name} `) || r.stderr !== '')
+        failed.push(`${name}: ${r.code} ${r.stdout.slice(0, 80)} ${r.stderr}`);
+    }
+  };
+  await Promise.all([worker(), worker(), worker()]);
+  expect(failed).toEqual([]);
+}, 600_000);
+
+it('--verbose runs the same bundle to the same output', async () => {
+  const plain = await pm('--help');
+  const verbose = await pm('--verbose', '--help');
+  expect(plain.code).toBe(0);
+  expect(plain.stdout).toMatch(/^Usage: pm /);
+  expect(verbose.stdout).toBe(plain.stdout);
+}, 60_000);

@@ -38,7 +38,7 @@ import { join } from 'node:path';
 import { apply } from './reducer.js';
 import { openLedgers, projectAccounts } from './ledger.js';
 import { DEV_KEYS, profileKey, tokenSecret } from './keys.js';
-import { DEV_ACCOUNTS, seededToken } from './seed.js';
+import { DEV_ACCOUNTS, seededCredentials, seededToken } from './seed.js';
 import type { ApiToken, Hex, LedgerEntry, LogEntry, Profile, SandboxState } from './types.js';
 
 export function stateFile(dir: string): string {
@@ -57,10 +57,14 @@ export function keyFile(dir: string): string {
  */
 export function serialize(state: SandboxState): string {
   const { serverKey: _inKeyFile, ...rest } = state;
+  const seeded = seededCredentials();
   const slim = {
     ...rest,
     profiles: state.profiles.map(slimProfile),
     tokens: state.tokens.map((t) => slimToken(state, t)),
+    // The seeded API keys and identity tokens derive from the seed's names: not written.
+    apiKeys: state.apiKeys.filter((k) => !seeded.apiKeys.some((s) => s.key === k.key)),
+    identityTokens: state.identityTokens.filter((k) => !seeded.identityTokens.some((s) => s.token === k.token)),
   };
   return encode(slim);
 }
@@ -130,6 +134,16 @@ function expectedSecret(state: SandboxState, tokenId: string): string | undefine
  * naming the key file, not a token that silently never authenticates.
  */
 export function rehydrate(state: SandboxState, dir?: string): SandboxState {
+  const seeded = seededCredentials();
+  const has = (id: number): boolean => state.profiles.some((p) => p.id === id);
+  state.apiKeys = [
+    ...seeded.apiKeys.filter((k) => has(k.profileId)),
+    ...state.apiKeys.filter((k) => !seeded.apiKeys.some((s) => s.key === k.key)),
+  ];
+  state.identityTokens = [
+    ...seeded.identityTokens.filter((k) => has(k.profileId)),
+    ...state.identityTokens.filter((k) => !seeded.identityTokens.some((s) => s.token === k.token)),
+  ];
   for (const p of state.profiles)
     if (!p.privateKey) {
       const k = profileKey(state.serverKey, p);

@@ -285,6 +285,8 @@ export async function attachChain(ctx: SandboxContext, o: ChainOptions & { seede
     const r = await client.waitForTransactionReceipt({ hash, pollingInterval: 50, timeout: 30_000 });
     if (r.status !== 'success') throw new Error(`${what} reverted (${hash})`);
   };
+  /** One transaction of the deployer (the contracts' owner), in its turn; resolves once mined. */
+  const asOwner = (what: string, send: () => Promise<Hex>): Promise<void> => serial(async () => mined(await send(), what));
   // The first block not yet read for redemptions; back to 0 when the chain goes back (a reset).
   let redeemedFrom = 0n;
   const fundGas = (to: Hex): Promise<void> =>
@@ -324,16 +326,13 @@ export async function attachChain(ctx: SandboxContext, o: ChainOptions & { seede
     async postPayout(market, winner) {
       if (!market.conditionId) return;
       const conditionId = market.conditionId as Hex;
-      await serial(async () =>
-        mined(
-          await deployer.writeContract({
-            address: contracts.conditionalTokens,
-            abi: ctfAbi,
-            functionName: 'reportPayouts',
-            args: [conditionId, winner === 0 ? [1n, 0n] : [0n, 1n]],
-          }),
-          `reportPayouts for ${market.slug}`,
-        ),
+      await asOwner(`reportPayouts for ${market.slug}`, () =>
+        deployer.writeContract({
+          address: contracts.conditionalTokens,
+          abi: ctfAbi,
+          functionName: 'reportPayouts',
+          args: [conditionId, winner === 0 ? [1n, 0n] : [0n, 1n]],
+        }),
       );
     },
     async submitTarget(key, target) {
@@ -403,16 +402,13 @@ export async function attachChain(ctx: SandboxContext, o: ChainOptions & { seede
     async burnRedeemed(holder, burns) {
       const held = burns.filter((b) => b.shares > 0n);
       if (held.length === 0) return;
-      await serial(async () =>
-        mined(
-          await deployer.writeContract({
-            address: contracts.conditionalTokens,
-            abi: ctfAbi,
-            functionName: 'burnRedeemed',
-            args: [getAddress(holder), held.map((b) => BigInt(b.tokenId)), held.map((b) => b.shares)],
-          }),
-          `burnRedeemed for ${holder}`,
-        ),
+      await asOwner(`burnRedeemed for ${holder}`, () =>
+        deployer.writeContract({
+          address: contracts.conditionalTokens,
+          abi: ctfAbi,
+          functionName: 'burnRedeemed',
+          args: [getAddress(holder), held.map((b) => BigInt(b.tokenId)), held.map((b) => b.shares)],
+        }),
       );
     },
     async reset(state) {

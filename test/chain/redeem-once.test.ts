@@ -3,7 +3,6 @@
 // exchange (pm redeem: 409, exit 5); redeemed through the exchange (pm redeem), they are burnt on
 // the chain (pm redeem-onchain finds nothing). Balances on both sides move exactly once. After
 // these flows (and a server wallet provisioned on the chain), the state directory holds no key.
-import { createHmac } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import type { Hex } from 'viem';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { useAnvil } from '../helpers/anvil.js';
 import { runPm, tempHome } from '../helpers/run.js';
+import { signedFetch } from '../helpers/signed.js';
 
 const anvil = useAnvil();
 const { home, cleanup } = tempHome();
@@ -100,21 +100,8 @@ describe('one position, wherever it is redeemed', () => {
     // More chain flows: a server wallet provisioned on the chain (real transactions from its key),
     // a derived token; then no key or secret the sandbox handed out is in the state files.
     const tok = again.info.accounts.find((a) => a.name === 'partner')?.token as { tokenId: string; secret: string };
-    const ts = new Date().toISOString();
-    const raw = JSON.stringify({ createServerWallet: true });
-    const created = await fetch(`${again.baseUrl}/profiles/partner-accounts`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'lmts-api-key': tok.tokenId,
-        'lmts-timestamp': ts,
-        'lmts-signature': createHmac('sha256', Buffer.from(tok.secret, 'base64'))
-          .update(`${ts}\nPOST\n/profiles/partner-accounts\n${raw}`)
-          .digest('base64'),
-      },
-      body: raw,
-    });
-    const id = ((await created.json()) as { profileId: number }).profileId;
+    const created = await signedFetch(again.baseUrl, tok, 'POST', '/profiles/partner-accounts', { createServerWallet: true });
+    const id = Number(created.json['profileId']);
     const deadline = Date.now() + 30_000;
     while (!again.ctx.state.allowances?.[String(id)]?.every((t) => t.status === 'confirmed')) {
       if (Date.now() > deadline) throw new Error(`not provisioned: ${JSON.stringify(again.ctx.state.allowances?.[String(id)])}`);

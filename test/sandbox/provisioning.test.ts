@@ -2,7 +2,6 @@
 // while after the sub-account is created (provisionDelayMs) each target goes missing →
 // submitted → confirmed, every step a logged `allowances` event; the failure switch can make a
 // target fail, which `pm partner allowances --retry` then submits. Through HTTP and the CLI.
-import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type LogEntry, type SandboxHandle } from '../../src/sandbox/index.js';
 import type { AllowanceTarget } from '../../src/sandbox/types.js';
 import { runPm, tempHome } from '../helpers/run.js';
+import { signedFetch } from '../helpers/signed.js';
 
 let sb: SandboxHandle;
 const { home, cleanup } = tempHome();
@@ -39,23 +39,7 @@ const partner = () => {
   return a;
 };
 
-async function signed(method: 'GET' | 'POST', target: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-  const tok = partner().token;
-  const ts = new Date().toISOString();
-  const raw = body === undefined ? '' : JSON.stringify(body);
-  const sig = createHmac('sha256', Buffer.from(tok.secret, 'base64')).update(`${ts}\n${method}\n${target}\n${raw}`).digest('base64');
-  const r = await fetch(`${sb.baseUrl}${target}`, {
-    method,
-    headers: {
-      'lmts-api-key': tok.tokenId,
-      'lmts-timestamp': ts,
-      'lmts-signature': sig,
-      ...(raw ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(raw ? { body: raw } : {}),
-  });
-  return { status: r.status, json: (await r.json()) as Record<string, unknown> };
-}
+const signed = (method: 'GET' | 'POST', target: string, body?: unknown) => signedFetch(sb.baseUrl, partner().token, method, target, body);
 
 async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, what: string, ms = 15_000): Promise<T> {
   const deadline = Date.now() + ms;
@@ -175,17 +159,8 @@ describe('allowance provisioning (HTTP)', () => {
       let s = await startSandbox({ port: 0, dataDir: dir, provisionDelayMs: 3_600_000 });
       const tok = s.info.accounts.find((a) => a.name === 'partner')?.token;
       if (!tok) throw new Error('partner');
-      const ts = new Date().toISOString();
-      const raw = JSON.stringify({ createServerWallet: true });
-      const sig = createHmac('sha256', Buffer.from(tok.secret, 'base64'))
-        .update(`${ts}\nPOST\n/profiles/partner-accounts\n${raw}`)
-        .digest('base64');
-      const res = await fetch(`${s.baseUrl}/profiles/partner-accounts`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'lmts-api-key': tok.tokenId, 'lmts-timestamp': ts, 'lmts-signature': sig },
-        body: raw,
-      });
-      const id = ((await res.json()) as { profileId: number }).profileId;
+      const created = await signedFetch(s.baseUrl, tok, 'POST', '/profiles/partner-accounts', { createServerWallet: true });
+      const id = Number(created.json['profileId']);
       expect(s.ctx.state.allowances?.[String(id)]?.every((t) => t.status === 'missing')).toBe(true);
       await s.close();
       s = await startSandbox({ port: 0, dataDir: dir, provisionDelayMs: 50 });

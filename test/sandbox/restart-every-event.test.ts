@@ -4,7 +4,6 @@
 // data dir, and its state compared with what it was. The same data dir holds no key or secret
 // the sandbox handed out.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHmac } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +15,7 @@ import { EVENT_TYPES } from '../../src/sandbox/shape.js';
 import type { ReadyInfo } from '../../src/sandbox/index.js';
 import type { StateEvent } from '../../src/sandbox/types.js';
 import { runPm, tempHome } from '../helpers/run.js';
+import { type SignedAnswer, signedFetch } from '../helpers/signed.js';
 
 const CHILD = new URL('./sandbox-child.mjs', import.meta.url).pathname;
 const children: ChildProcess[] = [];
@@ -93,25 +93,18 @@ it('after one of every event type and a kill -9, the restarted sandbox has the s
   const call = async (
     method: string,
     path: string,
-    o: { body?: unknown; hmac?: string; identity?: string } = {},
-  ): Promise<{ status: number; json: Record<string, unknown> }> => {
-    const raw = o.body === undefined ? '' : JSON.stringify(o.body);
-    const headers: Record<string, string> = raw ? { 'content-type': 'application/json' } : {};
+    o: { body?: unknown; hmac?: string; identity?: string; headers?: Record<string, string> } = {},
+  ): Promise<SignedAnswer> => {
+    const headers: Record<string, string> = { ...o.headers };
     if (o.identity) headers['identity'] = `Bearer ${account(o.identity).identityToken}`;
-    if (o.hmac) {
-      const tok = account(o.hmac).token;
-      const ts = new Date().toISOString();
-      headers['lmts-api-key'] = tok.tokenId;
-      headers['lmts-timestamp'] = ts;
-      headers['lmts-signature'] = createHmac('sha256', Buffer.from(tok.secret, 'base64'))
-        .update(`${ts}\n${method}\n${path}\n${raw}`)
-        .digest('base64');
-    }
+    if (o.hmac) return signedFetch(base(), account(o.hmac).token, method, path, o.body, headers);
+    const raw = o.body === undefined ? '' : JSON.stringify(o.body);
+    if (raw) headers['content-type'] = 'application/json';
     const r = await fetch(`${base()}${path}`, { method, headers, ...(raw ? { body: raw } : {}) });
     const text = await r.text();
     return { status: r.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
   };
-  const ok = async (p: Promise<{ status: number; json: Record<string, unknown> }>, status = [200, 201]) => {
+  const ok = async (p: Promise<SignedAnswer>, status = [200, 201]) => {
     const r = await p;
     expect(status, JSON.stringify(r.json)).toContain(r.status);
     return r.json;
@@ -159,25 +152,12 @@ it('after one of every event type and a kill -9, the restarted sandbox has the s
       serverChild = Number(sw['profileId']);
       const message = await (await fetch(`${base()}/auth/signing-message`)).text();
       const a = privateKeyToAccount(eoaKey);
-      const raw = JSON.stringify({ displayName: 'eoa' });
-      const ts = new Date().toISOString();
-      const tok = account('partner').token;
-      const r = await fetch(`${base()}/profiles/partner-accounts`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'lmts-api-key': tok.tokenId,
-          'lmts-timestamp': ts,
-          'lmts-signature': createHmac('sha256', Buffer.from(tok.secret, 'base64'))
-            .update(`${ts}\nPOST\n/profiles/partner-accounts\n${raw}`)
-            .digest('base64'),
-          'x-account': a.address,
-          'x-signing-message': stringToHex(message),
-          'x-signature': await a.signMessage({ message }),
-        },
-        body: raw,
-      });
-      expect(r.status).toBe(201);
+      const headers = {
+        'x-account': a.address,
+        'x-signing-message': stringToHex(message),
+        'x-signature': await a.signMessage({ message }),
+      };
+      await ok(call('POST', '/profiles/partner-accounts', { hmac: 'partner', body: { displayName: 'eoa' }, headers }));
     },
     'token.derived': async () => {
       const t = await ok(call('POST', '/auth/api-tokens/derive', { identity: 'alice', body: { label: 'kept' } }));

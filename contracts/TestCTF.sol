@@ -84,6 +84,20 @@ contract TestCTF {
         emit ConditionResolution(conditionId, msg.sender, conditionId, 2, payouts);
     }
 
+    /// The exchange paid a redemption off chain (its own ledger): burns up to `amounts` of the
+    /// holder's positions (never more than held), so the same shares cannot be redeemed here too.
+    function burnRedeemed(address holder, uint256[] calldata ids, uint256[] calldata amounts) external onlyOwner {
+        require(ids.length == amounts.length, "length mismatch");
+        for (uint256 i = 0; i < ids.length; i++) {
+            uint256 held = _balances[holder][ids[i]];
+            uint256 n = amounts[i] < held ? amounts[i] : held;
+            if (n > 0) {
+                _balances[holder][ids[i]] = held - n;
+                emit TransferSingle(msg.sender, holder, address(0), ids[i], n);
+            }
+        }
+    }
+
     /// Burns the caller's positions in `conditionId` and pays their share of the collateral.
     /// indexSets 1 (YES) and 2 (NO), as with Gnosis ConditionalTokens for a binary condition.
     function redeemPositions(address collateralToken, bytes32 parentCollectionId, bytes32 conditionId, uint256[] calldata indexSets) external {

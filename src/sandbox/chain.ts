@@ -11,7 +11,7 @@ import { createPublicClient, createWalletClient, defineChain, getAddress, http, 
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { TestCTF, TestUSDC } from './contracts.js';
 import { DEV_ACCOUNTS } from './seed.js';
-import { setChain, type ChainHooks } from './chainref.js';
+import { setChain, type ChainHooks, type ChainRedemption } from './chainref.js';
 import type { Route, SandboxContext, SandboxState } from './types.js';
 
 /** Dev account 9 of the public mnemonic deploys and owns the test contracts. */
@@ -285,6 +285,10 @@ export async function attachChain(ctx: SandboxContext, o: ChainOptions & { seede
     const r = await client.waitForTransactionReceipt({ hash, pollingInterval: 50, timeout: 30_000 });
     if (r.status !== 'success') throw new Error(`${what} reverted (${hash})`);
   };
+  /** One transaction of the deployer (the contracts' owner), in its turn; resolves once mined. */
+  const asOwner = (what: string, send: () => Promise<Hex>): Promise<void> => serial(async () => mined(await send(), what));
+  // The first block not yet read for redemptions; back to 0 when the chain goes back (a reset).
+  let redeemedFrom = 0n;
   const fundGas = (to: Hex): Promise<void> =>
     serial(async () => {
       if ((await client.getBalance({ address: to })) >= GAS_FLOOR) return;
@@ -322,16 +326,13 @@ export async function attachChain(ctx: SandboxContext, o: ChainOptions & { seede
     async postPayout(market, winner) {
       if (!market.conditionId) return;
       const conditionId = market.conditionId as Hex;
-      await serial(async () =>
-        mined(
-          await deployer.writeContract({
-            address: contracts.conditionalTokens,
-            abi: ctfAbi,
-            functionName: 'reportPayouts',
-            args: [conditionId, winner === 0 ? [1n, 0n] : [0n, 1n]],
-          }),
-          `reportPayouts for ${market.slug}`,
-        ),
+      await asOwner(`reportPayouts for ${market.slug}`, () =>
+        deployer.writeContract({
+          address: contracts.conditionalTokens,
+          abi: ctfAbi,
+          functionName: 'reportPayouts',
+          args: [conditionId, winner === 0 ? [1n, 0n] : [0n, 1n]],
+        }),
       );
     },
     async submitTarget(key, target) {
@@ -377,7 +378,41 @@ export async function attachChain(ctx: SandboxContext, o: ChainOptions & { seede
         }),
       );
     },
+    async redemptions() {
+      const latest = await client.getBlockNumber();
+      if (latest + 1n < redeemedFrom) redeemedFrom = 0n; // reverted below what was read
+      if (redeemedFrom > latest) return [];
+      const range = { address: contracts.conditionalTokens, abi: ctfAbi, fromBlock: redeemedFrom, toBlock: latest } as const;
+      const [payouts, burnt] = await Promise.all([
+        client.getContractEvents({ ...range, eventName: 'PayoutRedemption' }),
+        client.getContractEvents({ ...range, eventName: 'TransferSingle', args: { to: ZERO } }),
+      ]);
+      redeemedFrom = latest + 1n;
+      const out: ChainRedemption[] = [];
+      for (const p of payouts) {
+        const { redeemer, conditionId } = p.args;
+        if (!redeemer || !conditionId || !p.transactionHash) continue;
+        const burns = burnt
+          .filter((b) => b.transactionHash === p.transactionHash && b.args.from?.toLowerCase() === redeemer.toLowerCase())
+          .map((b) => ({ tokenId: String(b.args.id ?? 0n), shares: b.args.value ?? 0n }));
+        out.push({ txHash: p.transactionHash, redeemer: getAddress(redeemer), conditionId, burns });
+      }
+      return out;
+    },
+    async burnRedeemed(holder, burns) {
+      const held = burns.filter((b) => b.shares > 0n);
+      if (held.length === 0) return;
+      await asOwner(`burnRedeemed for ${holder}`, () =>
+        deployer.writeContract({
+          address: contracts.conditionalTokens,
+          abi: ctfAbi,
+          functionName: 'burnRedeemed',
+          args: [getAddress(holder), held.map((b) => BigInt(b.tokenId)), held.map((b) => b.shares)],
+        }),
+      );
+    },
     async reset(state) {
+      redeemedFrom = 0n;
       await serial(async () => {
         if (snapshot) {
           const ok = await rpcCall(rpcUrl, 'evm_revert', [snapshot.id]);

@@ -10,6 +10,14 @@ export interface TargetRead {
   receipt: 'success' | 'reverted' | null;
 }
 
+/** One redemption made on the chain itself (CTF redeemPositions), with what it burnt. */
+export interface ChainRedemption {
+  txHash: Hex;
+  redeemer: Hex;
+  conditionId: Hex;
+  burns: { tokenId: string; shares: bigint }[];
+}
+
 export interface ChainHooks {
   /** The deployed test contracts (one object for the chain's life; a redeploy updates it in place). */
   contracts: { usdc: Hex; conditionalTokens: Hex };
@@ -25,6 +33,13 @@ export interface ChainHooks {
   submitTarget(key: Hex, target: AllowanceTarget): Promise<Hex>;
   /** The chain's view of `owner`'s targets, in order. */
   readTargets(owner: Hex, targets: readonly AllowanceTarget[]): Promise<TargetRead[]>;
+  /** The redemptions made on the chain since the last call (all of them at the first), oldest first. */
+  redemptions(): Promise<ChainRedemption[]>;
+  /**
+   * Burns on the chain the shares the exchange redeemed off it (never more than `holder` holds),
+   * so they cannot be redeemed there too; resolves once mined.
+   */
+  burnRedeemed(holder: Hex, burns: readonly { tokenId: string; shares: bigint }[]): Promise<void>;
   /** Puts the chain back to the state deployed for `state` (the seed, on sandbox reset). */
   reset(state: SandboxState): Promise<void>;
 }

@@ -12,11 +12,12 @@ import { createStreams } from './stream.js';
 import { partnerAdminRoutes, partnerRoutes } from './routes/partner.js';
 import { createHttpServer, NO_FAULTS } from './server.js';
 import { DEV_ACCOUNTS, SERVER_WALLETS, seededToken } from './seed.js';
-import { StateStore } from './persist.js';
+import { newServerKey, StateStore } from './persist.js';
 import { EventLog } from './log.js';
 import { acquireDirLock, type DirLock } from './lock.js';
 import { apply } from './reducer.js';
 import { resumeSettlement } from './settlement.js';
+import { resumeAllowances, simOf } from './partner/allowances.js';
 import type { SimulateOptions, Simulator } from './simulate.js';
 import type { FaultConfig, LogEntry, Route, SandboxContext, SandboxEvent, SandboxState, StateEvent } from './types.js';
 
@@ -40,6 +41,11 @@ export interface SandboxOptions {
   now?: () => number;
   /** Run a chain beside the sandbox (`--chain`): anvil from npm, or a running node at `rpcUrl`. */
   chain?: { rpcUrl?: string | undefined; chainId?: number | undefined } | undefined;
+  /**
+   * How long after a server-wallet sub-account is created the sandbox provisions its allowances
+   * itself (default 2000 ms; also POST /__sandbox/allowances {provisionDelayMs}).
+   */
+  provisionDelayMs?: number;
   /**
    * Market activity (`--simulate`): bob and a few bots quote and trade on a timer, through the
    * engine and the event log like any order. `true` uses the default rate; off when absent.
@@ -138,6 +144,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   let seq = 0;
   let history: LogEntry[] = [];
   let warnings: string[] = [];
+  // Token secrets and server-wallet keys derive from it; in memory without a data dir.
+  let serverKey = newServerKey();
   if (dataDir) {
     lock = await acquireDirLock(dataDir);
     try {
@@ -147,6 +155,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
       seq = loaded.seq;
       history = loaded.replayed;
       warnings = loaded.warnings;
+      serverKey = loaded.serverKey;
     } catch (e) {
       await lock.release();
       throw e;
@@ -157,6 +166,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   if (!initial) {
     seedEvent = { type: 'seed', at: now() };
     initial = apply(null, seedEvent);
+    initial.serverKey = serverKey;
   }
   log.watch(initial);
   if (seedEvent) {
@@ -202,6 +212,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     log.commit(); // anything pending belongs to the old state
     const ev: StateEvent = { type: 'reset', at: now() };
     ctx.state = apply(ctx.state, ev);
+    ctx.state.serverKey = serverKey; // the data dir's key outlives a reset
     log.watch(ctx.state);
     log.record(ev);
     Object.assign(faults, NO_FAULTS);
@@ -244,7 +255,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   const { Server } = await import('socket.io');
   const io = new Server(server, { serveClient: false, transports: ['websocket', 'polling'] });
   streams.attach(io.of('/markets'));
+  if (opts.provisionDelayMs !== undefined) simOf(ctx).provisionDelayMs = opts.provisionDelayMs;
   resumeSettlement(ctx);
+  resumeAllowances(ctx);
   const simulator = opts.simulate ? (await import('./simulate.js')).startSimulator(ctx, opts.simulate === true ? {} : opts.simulate) : null;
 
   const addr = server.address() as AddressInfo;

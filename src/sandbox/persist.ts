@@ -4,14 +4,16 @@
 //   events.<S>.ndjson  an older segment, rotated out when a compaction started at seq S;
 //   state.json         a snapshot of the state up to some seq, written in the background
 //                      (temp file, fsync, rename) every COMPACT_EVERY events and at close.
-//   server.key         the server key token secrets derive from (hex, 0600), kept apart so
-//                      that neither the snapshot nor the log holds it.
+//   server.key         the server key (hex, 0600) token secrets and server-wallet keys derive
+//                      from (keys.ts), kept apart so that neither the snapshot nor the log
+//                      holds it; created with the data dir.
 // Loading = snapshot + replay of the events after its seq; every entry's shape is checked
 // first (shape.ts), so a damaged one is a clear error naming the file and the line or entry.
 // A torn last line (kill -9 mid write: never acknowledged) is dropped with a warning and cut
 // off. bigints are tagged as {"$bigint":"…"}: an object, so no user string (a client order
-// id, say) can ever be mistaken for one. Neither file holds a dev private key, a token secret
-// or the server key: the first two are recomputed on load, the last read from server.key.
+// id, say) can ever be mistaken for one. Neither file holds a private key, a token secret or
+// the server key: keys and secrets are derived again on load, the server key read from
+// server.key. Balances are not stored either: the accounts are the ledger's projection.
 import {
   closeSync,
   existsSync,
@@ -30,12 +32,13 @@ import {
   writeSync,
 } from 'node:fs';
 import { open as openAsync, rename as renameAsync, rm as rmAsync } from 'node:fs/promises';
-import { createHmac, randomBytes } from 'node:crypto';
-import { checkLogEntry, checkState, ShapeError } from './shape.js';
+import { randomBytes } from 'node:crypto';
+import { checkLogEntry, checkState, LegacyEventError, ShapeError } from './shape.js';
 import { join } from 'node:path';
 import { apply } from './reducer.js';
-import { openLedgers } from './ledger.js';
-import { DEV_ACCOUNTS, SPARE_DEV_KEYS, seededToken } from './seed.js';
+import { openLedgers, projectAccounts } from './ledger.js';
+import { DEV_KEYS, profileKey, tokenSecret } from './keys.js';
+import { DEV_ACCOUNTS, seededCredentials, seededToken } from './seed.js';
 import type { ApiToken, Hex, LedgerEntry, LogEntry, Profile, SandboxState } from './types.js';
 
 export function stateFile(dir: string): string {
@@ -47,36 +50,39 @@ export function keyFile(dir: string): string {
   return join(dir, 'server.key');
 }
 
-/** Known dev keys by address (public mnemonic), so private keys need not be written to disk. */
-const DEV_KEYS = new Map<string, Hex>([
-  ...DEV_ACCOUNTS.map((a) => [a.address.toLowerCase(), a.key as Hex] as const),
-  ...SPARE_DEV_KEYS.map((k) => [k.address.toLowerCase(), k.key] as const),
-]);
-
-/** A token secret, derived from the server key and the token id (nothing secret is stored). */
-export function tokenSecret(serverKey: string, tokenId: string): string {
-  return createHmac('sha256', Buffer.from(serverKey, 'hex')).update(`token:${tokenId}`).digest('base64');
-}
-
 /**
- * Serialises state with tagged bigints. Private keys of dev accounts and token secrets are
- * left out: they are recomputed on load (dev keys from the public mnemonic table, secrets
+ * Serialises state with tagged bigints. Private keys and token secrets are left out: they are
+ * derived again on load (dev keys from the public mnemonic table, secrets and server-wallet keys
  * from the server key), so the file holds no key or secret in plain text.
  */
 export function serialize(state: SandboxState): string {
   const { serverKey: _inKeyFile, ...rest } = state;
+  const seeded = seededCredentials();
   const slim = {
     ...rest,
     profiles: state.profiles.map(slimProfile),
     tokens: state.tokens.map((t) => slimToken(state, t)),
+    // The seeded API keys and identity tokens derive from the seed's names: not written.
+    apiKeys: state.apiKeys.filter((k) => !seeded.apiKeys.some((s) => s.key === k.key)),
+    identityTokens: state.identityTokens.filter((k) => !seeded.identityTokens.some((s) => s.token === k.token)),
   };
   return encode(slim);
 }
 
-/** A profile as stored: without its private key when that is a public dev key. */
+/** A new server key (hex). */
+export function newServerKey(): string {
+  return randomBytes(32).toString('hex');
+}
+
+/**
+ * A profile as stored: without its private key when that is derivable (a public dev key, or a
+ * server wallet with a salt). Only a server wallet an older version created (a random key, no
+ * salt) keeps it, or its key would be lost.
+ */
 export function slimProfile(p: Profile): Omit<Profile, 'privateKey'> & { privateKey?: Hex } {
   const { privateKey, ...rest } = p;
-  return privateKey && DEV_KEYS.get(p.address.toLowerCase()) !== privateKey ? { ...rest, privateKey } : rest;
+  const derivable = p.walletSalt !== undefined || DEV_KEYS.get(p.address.toLowerCase()) === privateKey;
+  return privateKey && !derivable ? { ...rest, privateKey } : rest;
 }
 
 /** A token as stored: without its secret when the server key (or the seed) derives it. */
@@ -123,15 +129,27 @@ function expectedSecret(state: SandboxState, tokenId: string): string | undefine
 }
 
 /**
- * Restores what serialize (and the logged records) left out: dev keys, token secrets. With
- * `dir`, a live token whose secret cannot be derived (no server key) is an error naming the
- * key file, not a token that silently never authenticates.
+ * Restores what serialize (and the events) left out: private keys, token secrets. With `dir`,
+ * a live token or a server wallet whose secret cannot be derived (no server key) is an error
+ * naming the key file, not a token that silently never authenticates.
  */
 export function rehydrate(state: SandboxState, dir?: string): SandboxState {
+  const seeded = seededCredentials();
+  const has = (id: number): boolean => state.profiles.some((p) => p.id === id);
+  state.apiKeys = [
+    ...seeded.apiKeys.filter((k) => has(k.profileId)),
+    ...state.apiKeys.filter((k) => !seeded.apiKeys.some((s) => s.key === k.key)),
+  ];
+  state.identityTokens = [
+    ...seeded.identityTokens.filter((k) => has(k.profileId)),
+    ...state.identityTokens.filter((k) => !seeded.identityTokens.some((s) => s.token === k.token)),
+  ];
   for (const p of state.profiles)
     if (!p.privateKey) {
-      const k = DEV_KEYS.get(p.address.toLowerCase());
+      const k = profileKey(state.serverKey, p);
       if (k) p.privateKey = k;
+      else if (dir !== undefined && p.walletSalt !== undefined)
+        throw new SandboxStateError(keyFile(dir), `it is missing, and server wallet ${p.address} needs it to derive its key`);
     }
   for (const t of state.tokens) {
     if (typeof t.secret === 'string' && t.secret) continue;
@@ -191,9 +209,11 @@ export interface Loaded {
   tornTail: boolean;
   /** What the caller should tell the person starting the sandbox (e.g. the torn line dropped). */
   warnings: string[];
+  /** The data dir's server key (server.key, created with the dir). */
+  serverKey: string;
 }
 
-/** A damaged file in the data dir: names the file and the entry, and how to recover. */
+/** A damaged (or too old) file in the data dir: names the file and the entry, and how to recover. */
 export class SandboxStateError extends Error {
   readonly code = 'ESANDBOXSTATE';
   readonly hint =
@@ -201,8 +221,11 @@ export class SandboxStateError extends Error {
   constructor(
     readonly file: string,
     readonly why: string,
+    older = false,
   ) {
-    super(`the sandbox state file ${file} is corrupt (${why}); run \`pm sandbox reset\` to start from the seed`);
+    super(
+      `the sandbox state file ${file} ${older ? 'was written by an older pm' : 'is corrupt'} (${why}); run \`pm sandbox reset\` to start from the seed`,
+    );
   }
 }
 
@@ -312,6 +335,12 @@ function readLogFile(file: string, cut: boolean): { entries: LogEntry[]; lines: 
       try {
         e = checkLogEntry(parsed);
       } catch (err) {
+        if (err instanceof LegacyEventError)
+          throw new SandboxStateError(
+            file,
+            `line ${lineNo}: a "${err.type}" event; that version recorded tokens and profiles by diffing the whole state, this one records named events and does not read those`,
+            true,
+          );
         if (!(err instanceof ShapeError)) throw err;
         const o = parsed as Record<string, unknown> | null;
         const what =
@@ -349,12 +378,7 @@ function freeze(state: SandboxState): SandboxState {
     tokens: state.tokens.map((t) => ({ ...t, scopes: [...t.scopes] })),
     apiKeys: state.apiKeys.map((k) => ({ ...k })),
     identityTokens: state.identityTokens.map((k) => ({ ...k })),
-    accounts: Object.fromEntries(
-      Object.entries(state.accounts).map(([k, a]) => [
-        k,
-        { ...a, positions: Object.fromEntries(Object.entries(a.positions).map(([t, p]) => [t, { ...p }])) },
-      ]),
-    ),
+    accounts: {}, // not written: the projection of the ledger, rebuilt on load
     markets: state.markets.map((m) => ({ ...m, priceHistory: m.priceHistory.slice() })),
     // Orders change in place (fills, cancels, settlement); their execution and trades too.
     orders: state.orders.map((o) =>
@@ -369,8 +393,8 @@ function freeze(state: SandboxState): SandboxState {
 
 /** The snapshot text in pieces, so a big state is written without one long stall. */
 function* snapshotPieces(state: SandboxState, seq: number, chunk = 2000): Generator<string> {
-  const { orders, feed, ledger, ...rest } = state;
-  yield `{"format":"${SNAPSHOT_FORMAT}","seq":${seq},"state":${serialize({ ...rest, orders: [], feed: [] } as SandboxState)},"orders":[`;
+  const { orders, feed, ledger, accounts: _projection, ...rest } = state;
+  yield `{"format":"${SNAPSHOT_FORMAT}","seq":${seq},"state":${serialize({ ...rest, orders: [], feed: [] } as unknown as SandboxState)},"orders":[`;
   for (let i = 0; i < orders.length; i += chunk)
     yield (i > 0 ? ',' : '') +
       orders
@@ -437,7 +461,11 @@ export class StateStore {
     }
     const snap = readSnapshot(this.dir);
     let state: SandboxState | null = snap?.state ?? null;
-    if (state && !state.ledger) openLedgers(state, new Date().toISOString());
+    if (state) {
+      // Balances are the ledger's projection; an older snapshot without a ledger opens one from its balances.
+      if (!state.ledger) openLedgers(state, new Date().toISOString());
+      else state.accounts = projectAccounts(state);
+    }
     let seq = snap?.seq ?? 0;
     const replayed: LogEntry[] = [];
     let tornTail = false;
@@ -465,34 +493,39 @@ export class StateStore {
       });
     });
     let migrated = false;
+    let serverKey = readKeyFile(this.dir);
     if (state) {
       const s: SandboxState = state;
-      // The server key lives in server.key. An older data dir kept it in the state: move it out
-      // (the next snapshot, at the latest at close, drops it from the state file and the log).
-      const fileKey = readKeyFile(this.dir);
+      // An older data dir kept the key in the state: move it out (the next snapshot, at the
+      // latest at close, drops it from the state file).
       if (typeof s.serverKey === 'string' && s.serverKey !== '') {
-        if (fileKey !== s.serverKey) writeKeyFile(this.dir, s.serverKey);
+        if (serverKey !== s.serverKey) writeKeyFile(this.dir, s.serverKey);
+        serverKey = s.serverKey;
         migrated = true;
-      } else if (fileKey !== null) s.serverKey = fileKey;
-      else delete s.serverKey;
+      }
+      delete s.serverKey;
+      // No key: derived tokens and server wallets cannot be used; rehydrate names the file.
+      if (serverKey === null) rehydrate(s, this.dir);
+    }
+    if (serverKey === null) {
+      serverKey = newServerKey();
+      writeKeyFile(this.dir, serverKey);
+    }
+    if (state) {
+      const s: SandboxState = state;
+      s.serverKey = serverKey;
       rehydrate(s, this.dir);
     }
     this.sinceSnapshot = replayed.length;
     this.fd = openSync(join(this.dir, LOG), 'a', 0o600);
-    // Written by an older version with the key inside: a snapshot now drops it from the state
-    // file and the log segments (it is in server.key already).
     if (migrated && state) void this.compact(state, seq);
-    return { state, seq, replayed, tornTail, warnings };
+    return { state, seq, replayed, tornTail, warnings, serverKey };
   }
 
   /** Appends events and waits for the disk (fdatasync): call before acknowledging. Throws on a failed write, having cut it off. */
   append(entries: readonly LogEntry[], state: SandboxState): void {
     if (this.fd === null || entries.length === 0) return;
-    // A new server key goes to its own 0600 file (durably, before the token it derived is
-    // acknowledged); the log records only that it was set.
-    for (const e of entries)
-      if (e.type === 'set' && e.field === 'serverKey' && typeof e.value === 'string') writeKeyFile(this.dir, e.value);
-    const text = `${entries.map((e) => encode(e.type === 'set' && e.field === 'serverKey' ? { ...e, value: null } : e)).join('\n')}\n`;
+    const text = `${entries.map(encode).join('\n')}\n`;
     const fd = this.fd;
     const before = fstatSync(fd).size;
     try {

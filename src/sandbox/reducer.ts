@@ -1,10 +1,13 @@
 // The one reducer: `apply(state, event)` is the only code that changes sandbox state. Engine,
 // settlement and routes decide (and refuse) without touching state, then `commit` an event,
 // which applies it and hands it to the state's recorder (the event log) when there is one.
-// Replaying the log from the seed therefore rebuilds the live state exactly.
+// Replaying the log from the seed therefore rebuilds the live state exactly. (Two things are
+// not events by design: a token's lastUsedAt, set by auth on every request and written with
+// snapshots, and the run-time switches: faults, allowance simulation, signing-message nonces.)
 import { buyLock, formatRaw, ONE } from './orders/amounts.js';
 import { addTrade, settleTrade } from './orders/trades.js';
-import { book, openLedgers, realiseAverage } from './ledger.js';
+import { book, openLedgers } from './ledger.js';
+import { profileKey, tokenSecret } from './keys.js';
 import { seedState, syntheticMarkets } from './seed.js';
 import { indexUpdated } from './bookindex.js';
 import { marketsChanged } from './marketindex.js';
@@ -118,19 +121,6 @@ function need<T>(v: T | undefined, what: string): T {
   return v;
 }
 
-function keyOf(coll: string, v: Record<string, unknown>): string {
-  switch (coll) {
-    case 'tokens':
-      return String(v['tokenId']);
-    case 'profiles':
-      return String(v['id']);
-    case 'apiKeys':
-      return String(v['key']);
-    default:
-      return String(v['token']);
-  }
-}
-
 /** A fresh seeded state with opened ledgers. */
 function seeded(at: number): SandboxState {
   const s = seedState(at);
@@ -141,6 +131,7 @@ function seeded(at: number): SandboxState {
 /**
  * Applies one event and returns the state (a new object only for seed/reset). Events carry
  * their own copies of records, which the reducer clones, so a logged event never changes.
+ * Balances and positions change only through `book` (the ledger and its projection).
  */
 export function apply(state: SandboxState | null, ev: StateEvent): SandboxState {
   if (ev.type === 'seed' || ev.type === 'reset') return seeded(ev.at);
@@ -161,20 +152,11 @@ export function apply(state: SandboxState | null, ev: StateEvent): SandboxState 
       for (const f of ev.fills) {
         const m = need(orderById(state, f.makerOrderId), `order ${f.makerOrderId}`);
         const makerAcct = accountOf(state, m.ownerId);
-        const makerPos = positionOf(makerAcct, m.tokenId);
         const before = m.remainingSize;
         m.remainingSize -= f.size;
-        if (m.side === 'SELL') {
-          realiseAverage(makerPos, f.size, f.makerUsd);
-          makerPos.shares -= f.size;
-          makerPos.locked -= f.size;
-          makerAcct.usdc += f.makerUsd;
-        } else {
-          makerAcct.usdc -= f.makerUsd;
-          makerAcct.lockedUsdc -= buyLock(before, f.makerPrice) - buyLock(m.remainingSize, f.makerPrice);
-          makerPos.shares += f.size;
-          makerPos.cost += f.makerUsd;
-        }
+        // The maker's reservation shrinks with its remaining size; the money moves by the ledger.
+        if (m.side === 'SELL') positionOf(makerAcct, m.tokenId).locked -= f.size;
+        else makerAcct.lockedUsdc -= buyLock(before, f.makerPrice) - buyLock(m.remainingSize, f.makerPrice);
         if (m.remainingSize === 0n) m.status = 'MATCHED';
         indexUpdated(state, m);
         m.settlementStatus = 'MATCHED';
@@ -207,19 +189,8 @@ export function apply(state: SandboxState | null, ev: StateEvent): SandboxState 
           via: f.kind,
         });
       }
-      const acct = accountOf(state, order.ownerId);
-      const takerPos = positionOf(acct, order.tokenId);
       const t = ev.totals;
       if (t.contracts > 0n) {
-        if (order.side === 'BUY') {
-          acct.usdc -= t.usdNet;
-          takerPos.shares += t.contracts;
-          takerPos.cost += t.usdNet;
-        } else {
-          realiseAverage(takerPos, t.contracts, t.usdNet);
-          takerPos.shares -= t.contracts;
-          acct.usdc += t.usdNet;
-        }
         state.feesCollected = (BigInt(state.feesCollected ?? '0') + t.usdFee).toString();
         book(state, order.ownerId, {
           kind: 'trade',
@@ -237,12 +208,9 @@ export function apply(state: SandboxState | null, ev: StateEvent): SandboxState 
       }
       const rest = order.status === 'LIVE' ? order.remainingSize : 0n;
       if (rest > 0n) {
+        const acct = accountOf(state, order.ownerId);
         if (order.side === 'BUY') acct.lockedUsdc += buyLock(rest, order.price ?? 0n);
-        else takerPos.locked += rest;
-      }
-      if (takerPos.shares === 0n && takerPos.locked === 0n && takerPos.cost === 0n && takerPos.realisedPnl === 0n) {
-        // Do not leave empty positions behind for accounts that only rested a BUY.
-        delete acct.positions[order.tokenId];
+        else positionOf(acct, order.tokenId).locked += rest;
       }
       if (state.nextSeq <= order.seq) state.nextSeq = order.seq + 1;
       state.orders.push(structuredClone(order));
@@ -292,33 +260,52 @@ export function apply(state: SandboxState | null, ev: StateEvent): SandboxState 
       taker.execution['txHash'] = ev.txHash;
       return state;
     }
+    case 'profile.created': {
+      const p = ev.profile;
+      if (state.profiles.some((x) => x.id === p.id || x.address.toLowerCase() === p.address.toLowerCase()))
+        throw new Error(`event creates profile ${p.id} (${p.address}), which exists`);
+      const profile = structuredClone(p);
+      const key = profileKey(state.serverKey, profile);
+      if (key) profile.privateKey = key;
+      state.profiles.push(profile);
+      if (state.nextProfileId <= p.id) state.nextProfileId = p.id + 1;
+      return state;
+    }
+    case 'token.derived': {
+      if (state.tokens.some((x) => x.tokenId === ev.token.tokenId))
+        throw new Error(`event derives token ${ev.token.tokenId}, which exists`);
+      // No secret in the event: it derives from the server key (the loader fills it when the
+      // key is read after the replay).
+      const secret = state.serverKey ? tokenSecret(state.serverKey, ev.token.tokenId) : '';
+      state.tokens.push({ ...structuredClone(ev.token), secret, lastUsedAt: null, revokedAt: null });
+      return state;
+    }
+    case 'token.revoked': {
+      const tok = need(
+        state.tokens.find((x) => x.tokenId === ev.tokenId),
+        `token ${ev.tokenId}`,
+      );
+      tok.revokedAt = iso(ev.at);
+      return state;
+    }
     case 'allowances': {
       (state.allowances ??= {})[String(ev.profileId)] = structuredClone(ev.targets);
       return state;
     }
-    case 'deposit': {
-      accountOf(state, ev.profileId).usdc += ev.usdc;
-      book(state, ev.profileId, { kind: 'deposit', at: iso(ev.at), usdc: ev.usdc });
-      return state;
-    }
     case 'funds.deposited': {
-      accountOf(state, ev.profileId).usdc += ev.amount;
       book(state, ev.profileId, { kind: 'deposit', at: iso(ev.at), usdc: ev.amount, txHash: ev.txHash });
       return state;
     }
     case 'funds.withdrawn': {
-      const acct = accountOf(state, ev.profileId);
-      if (acct.usdc - acct.lockedUsdc < ev.amount)
-        throw new Error(`event withdraws ${ev.amount} from profile ${ev.profileId}, which has ${acct.usdc - acct.lockedUsdc} available`);
-      acct.usdc -= ev.amount;
+      const acct = state.accounts[String(ev.profileId)];
+      const available = acct ? acct.usdc - acct.lockedUsdc : 0n;
+      if (available < ev.amount)
+        throw new Error(`event withdraws ${ev.amount} from profile ${ev.profileId}, which has ${available} available`);
       book(state, ev.profileId, { kind: 'withdrawal', at: iso(ev.at), usdc: ev.amount, txHash: ev.txHash, destination: ev.destination });
       // The transfer lands in a wallet: when that wallet is a profile's trading wallet (a partner
       // withdrawing a child's funds to its own address, say), that profile holds the money now.
       const to = recipientOf(state, ev.destination);
-      if (to !== undefined && to !== ev.profileId) {
-        accountOf(state, to).usdc += ev.amount;
-        book(state, to, { kind: 'deposit', at: iso(ev.at), usdc: ev.amount, txHash: ev.txHash });
-      }
+      if (to !== undefined && to !== ev.profileId) book(state, to, { kind: 'deposit', at: iso(ev.at), usdc: ev.amount, txHash: ev.txHash });
       return state;
     }
     case 'market.resolved': {
@@ -340,12 +327,13 @@ export function apply(state: SandboxState | null, ev: StateEvent): SandboxState 
       return state;
     }
     case 'position.redeemed': {
-      const acct = accountOf(state, ev.profileId);
+      const held = state.accounts[String(ev.profileId)]?.positions ?? {};
       for (const p of ev.payouts) {
-        const pos = positionOf(acct, p.tokenId);
-        realiseAverage(pos, p.shares, p.usdc);
-        pos.shares -= p.shares;
-        acct.usdc += p.usdc;
+        const has = held[p.tokenId]?.shares ?? 0n;
+        if (has < p.shares)
+          throw new Error(`event redeems ${p.shares} of token ${p.tokenId} from profile ${ev.profileId}, which holds ${has}`);
+      }
+      for (const p of ev.payouts)
         book(state, ev.profileId, {
           kind: 'redemption',
           at: iso(ev.at),
@@ -354,8 +342,8 @@ export function apply(state: SandboxState | null, ev: StateEvent): SandboxState 
           shares: p.shares,
           txHash: ev.txHash,
           conditionId: ev.conditionId,
+          ...(ev.onChain ? { onChain: true } : {}),
         });
-      }
       return state;
     }
     case 'allowlist.added': {
@@ -368,24 +356,6 @@ export function apply(state: SandboxState | null, ev: StateEvent): SandboxState 
         `allowlist entry ${ev.id}`,
       );
       e.deletedAt = ev.at;
-      return state;
-    }
-    case 'put': {
-      const list = state[ev.coll] as unknown as Record<string, unknown>[];
-      const value = structuredClone(ev.value) as Record<string, unknown>;
-      const i = list.findIndex((x) => keyOf(ev.coll, x) === ev.key);
-      if (i >= 0) list[i] = value;
-      else list.push(value);
-      return state;
-    }
-    case 'del': {
-      const list = state[ev.coll] as unknown as Record<string, unknown>[];
-      const i = list.findIndex((x) => keyOf(ev.coll, x) === ev.key);
-      if (i >= 0) list.splice(i, 1);
-      return state;
-    }
-    case 'set': {
-      (state as unknown as Record<string, unknown>)[ev.field] = ev.value;
       return state;
     }
   }
@@ -405,5 +375,3 @@ export function commit(state: SandboxState, ev: StateEvent): void {
   apply(state, ev);
   recorders.get(state)?.(ev);
 }
-
-export { keyOf as recordKey };

@@ -344,6 +344,14 @@ function market(spec: MarketSpec, id: number, nowMs: number): MarketRecord {
   };
 }
 
+/** The seeded accounts' legacy API keys and identity tokens (derived from their names, never stored). */
+export function seededCredentials(): Pick<SandboxState, 'apiKeys' | 'identityTokens'> {
+  return {
+    apiKeys: DEV_ACCOUNTS.map((a) => ({ key: `lmts_sandbox_${a.name}`, profileId: a.id })),
+    identityTokens: DEV_ACCOUNTS.map((a) => ({ token: `idt_sandbox_${a.name}`, profileId: a.id })),
+  };
+}
+
 function emptyAccount(profileId: number, usdc: bigint): Account {
   return { profileId, usdc: usdc * ONE, lockedUsdc: 0n, positions: {} };
 }
@@ -388,8 +396,7 @@ export function seedState(nowMs: number): SandboxState {
     nextSeq: 1,
     profiles,
     tokens,
-    apiKeys: DEV_ACCOUNTS.map((a) => ({ key: `lmts_sandbox_${a.name}`, profileId: a.id })),
-    identityTokens: DEV_ACCOUNTS.map((a) => ({ token: `idt_sandbox_${a.name}`, profileId: a.id })),
+    ...seededCredentials(),
     accounts,
     markets,
     orders: [],

@@ -3,7 +3,7 @@
 // clear error naming the entry and the field, never a TypeError deep in the reducer and never
 // a silent default. Only the fields the reducer and the routes rely on are checked; extra
 // fields are allowed (older and newer records carry a few more).
-import type { LogEntry, PutCollection, SandboxState } from './types.js';
+import type { LogEntry, SandboxState, StateEvent } from './types.js';
 
 /** A value that does not have the expected shape; `path` names the field (orders[3].price). */
 export class ShapeError extends Error {
@@ -82,6 +82,9 @@ const profile = obj({
   privateKey: opt(str),
   feeRateBps: num,
   parentProfileId: opt(int),
+  serverWallet: opt(bool),
+  serverWalletAddress: opt(str),
+  walletSalt: opt(str),
   displayName: str,
   createdAt: str,
 });
@@ -180,14 +183,13 @@ const fill = obj({
   matchId: str,
 });
 const serverKeyValue: Check = (v, p) => {
-  // Logs written now hold null here (the key itself is in server.key); older ones the hex key.
+  // Older snapshots kept the key in the state (moved to server.key on load).
   if (v !== null && (typeof v !== 'string' || !/^[0-9a-f]{64}$/.test(v))) throw new ShapeError(p, 'null or a 64-digit hex key');
 };
+const tokenRecord = obj({ tokenId: str, profileId: int, scopes: arr(str), label: nul(str), createdAt: str });
 
-const RECORDS: Record<PutCollection, Check> = { tokens: token, profiles: profile, apiKeys: apiKey, identityTokens: identityToken };
-const RECORD_KEY: Record<PutCollection, string> = { tokens: 'tokenId', profiles: 'id', apiKeys: 'key', identityTokens: 'token' };
-
-const EVENTS: Record<string, Check> = {
+/** Every event type and its shape: the loader reads exactly these (one entry per StateEvent type). */
+const EVENTS: { [K in StateEvent['type']]: Check } = {
   seed: obj({ at: num }),
   reset: obj({ at: num }),
   'order.placed': obj({
@@ -200,8 +202,11 @@ const EVENTS: Record<string, Check> = {
   }),
   'order.cancelled': obj({ at: num, orderId: str }),
   'market.created': obj({ at: num, market }),
+  'markets.synthetic': obj({ at: num, firstId: int, count: int }),
+  'profile.created': obj({ at: num, profile }),
+  'token.derived': obj({ at: num, token: tokenRecord }),
+  'token.revoked': obj({ at: num, tokenId: str }),
   allowances: obj({ at: num, profileId: int, targets: arr(allowanceTarget) }),
-  deposit: obj({ at: num, profileId: int, usdc: big }),
   settlement: obj({ at: num, tradeEventId: str, takerOrderId: str, makerOrderIds: arr(str), to: oneOf('MINED', 'CONFIRMED'), txHash: str }),
   'funds.deposited': obj({ at: num, profileId: int, amount: big, txHash: str }),
   'funds.withdrawn': obj({ at: num, profileId: int, amount: big, token: str, destination: str, txHash: str }),
@@ -212,25 +217,27 @@ const EVENTS: Record<string, Check> = {
     conditionId: str,
     payouts: arr(obj({ tokenId: str, shares: big, usdc: big })),
     txHash: str,
+    onChain: opt(bool),
   }),
   'allowlist.added': obj({ entry: withdrawalAddress }),
   'allowlist.removed': obj({ id: str, at: str }),
-  put: (v, p) => {
-    const e = v as Record<string, unknown>;
-    oneOf(...Object.keys(RECORDS))(e['coll'], at(p, 'coll'));
-    str(e['key'], at(p, 'key'));
-    const coll = e['coll'] as PutCollection;
-    RECORDS[coll](e['value'], at(p, 'value'));
-    const key = String((e['value'] as Record<string, unknown>)[RECORD_KEY[coll]]);
-    if (key !== e['key']) throw new ShapeError(at(p, 'key'), `the record's own key (${JSON.stringify(key)})`);
-  },
-  del: obj({ coll: oneOf(...Object.keys(RECORDS)), key: str }),
-  set: (v, p) => {
-    const e = v as Record<string, unknown>;
-    oneOf('serverKey', 'nextProfileId')(e['field'], at(p, 'field'));
-    (e['field'] === 'serverKey' ? serverKeyValue : int)(e['value'], at(p, 'value'));
-  },
 };
+
+/** Every event type the log holds (and the loader reads). */
+export const EVENT_TYPES = Object.keys(EVENTS) as StateEvent['type'][];
+
+/**
+ * Types an older sandbox wrote: tokens, profiles and keys as whole records found by diffing the
+ * state (put/del/set), and the simulator's deposits. They are refused, not guessed at.
+ */
+const LEGACY_TYPES = new Set(['put', 'del', 'set', 'deposit']);
+
+/** A log entry of a type an older sandbox wrote (LEGACY_TYPES). */
+export class LegacyEventError extends ShapeError {
+  constructor(readonly type: string) {
+    super('type', `an event type this version reads, not ${JSON.stringify(type)}`);
+  }
+}
 
 /** Checks one decoded log line; returns it typed. Throws ShapeError naming the field. */
 export function checkLogEntry(v: unknown): LogEntry {
@@ -238,7 +245,8 @@ export function checkLogEntry(v: unknown): LogEntry {
   if (!Number.isSafeInteger(v['seq']) || (v['seq'] as number) < 1) throw new ShapeError('seq', 'a positive integer');
   const type = v['type'];
   if (typeof type !== 'string') throw new ShapeError('type', 'a string');
-  const check = EVENTS[type];
+  if (LEGACY_TYPES.has(type)) throw new LegacyEventError(type);
+  const check = Object.hasOwn(EVENTS, type) ? EVENTS[type as StateEvent['type']] : undefined;
   if (!check) throw new ShapeError('type', `a known event type, not ${JSON.stringify(type)}`);
   check(v, '');
   return v as unknown as LogEntry;
@@ -255,7 +263,7 @@ export function checkState(v: unknown): SandboxState {
     tokens: arr(token),
     apiKeys: arr(apiKey),
     identityTokens: arr(identityToken),
-    accounts: rec(account),
+    accounts: opt(rec(account)), // older snapshots: the projection, rebuilt from the ledger on load
     markets: arr(market),
     orders: arr(order),
     feed: arr(anyObj),

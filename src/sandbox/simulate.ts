@@ -20,6 +20,7 @@ import { yesMidpoint } from './book.js';
 import { commit, marketBySlug, orderById } from './reducer.js';
 import { scheduleSettlement } from './settlement.js';
 import { ONE, PRICE_TICK, SIZE_STEP, buyLock } from './orders/amounts.js';
+import { randomBytes } from 'node:crypto';
 import type { Hex, MarketRecord, Profile, SandboxContext, SandboxState } from './types.js';
 
 export interface SimulateOptions {
@@ -49,6 +50,8 @@ export const SIM_BOTS: readonly { id: number; name: string; address: Hex; role: 
 ];
 const BOB = 1002;
 const BOT_FUNDING = 20_000n * ONE;
+/** A (simulated) transaction hash for a bot's funding. */
+const fundingTx = (): string => `0x${randomBytes(32).toString('hex')}`;
 const LOW_WATER = 2_000n * ONE;
 /** Resting quotes a quoter keeps per market and side before it cancels its oldest. */
 const QUOTES_PER_SIDE = 3;
@@ -104,8 +107,8 @@ export function startSimulator(ctx: SandboxContext, opts: SimulateOptions = {}):
           displayName: b.name,
           createdAt: new Date(at).toISOString(),
         };
-        s.profiles.push(p); // logged as a whole-record `put` at the next commit
-        commit(s, { type: 'deposit', at, profileId: b.id, usdc: BOT_FUNDING });
+        commit(s, { type: 'profile.created', at, profile: p });
+        commit(s, { type: 'funds.deposited', at, profileId: b.id, amount: BOT_FUNDING, txHash: fundingTx() });
       }
     }
     ctx.persist();
@@ -114,7 +117,7 @@ export function startSimulator(ctx: SandboxContext, opts: SimulateOptions = {}):
   const topUp = (s: SandboxState, profileId: number): void => {
     const a = s.accounts[String(profileId)];
     if (profileId === BOB || !a || a.usdc - a.lockedUsdc >= LOW_WATER) return;
-    commit(s, { type: 'deposit', at: ctx.now(), profileId, usdc: BOT_FUNDING });
+    commit(s, { type: 'funds.deposited', at: ctx.now(), profileId, amount: BOT_FUNDING, txHash: fundingTx() });
   };
 
   const place = (

@@ -17,23 +17,28 @@ export interface Profile {
   name: string; // alice, bob, partner, or a sub-account display name
   role: 'trader' | 'market_maker' | 'partner' | 'sub_account';
   address: Hex; // EIP-55 checksummed
-  privateKey?: Hex; // seeded dev accounts and server wallets only (public dev mnemonic)
+  /** In memory only, never logged or stored: a public dev key, or derived from walletSalt (keys.ts). */
+  privateKey?: Hex;
   feeRateBps: number;
   parentProfileId?: number; // sub-accounts of a partner
   serverWallet?: boolean;
   /** A managed server wallet the profile trades from, when it is not the profile address itself. */
   serverWalletAddress?: Hex;
+  /** A server wallet the sandbox created: its key derives from the server key and this salt (keys.ts). */
+  walletSalt?: string;
   displayName: string;
   createdAt: string;
 }
 
 export interface ApiToken {
   tokenId: string;
-  secret: string; // base64, as handed out once at derive time
+  /** base64, as handed out once at derive time; in memory only (derived from the server key, keys.ts). */
+  secret: string;
   profileId: number;
   scopes: Scope[];
   label: string | null;
   createdAt: string;
+  /** Set by every authenticated request: kept in memory and written with snapshots, never logged. */
   lastUsedAt: string | null;
   revokedAt: string | null;
 }
@@ -45,6 +50,11 @@ export interface Position {
   realisedPnl: bigint;
 }
 
+/**
+ * A profile's balances: a projection, never edited on its own. usdc and each position's shares,
+ * cost and realisedPnl fold the profile's ledger (ledger.ts applyEntry); lockedUsdc and locked
+ * are what its LIVE orders reserve.
+ */
 export interface Account {
   profileId: number;
   usdc: bigint; // total, including locked
@@ -174,15 +184,18 @@ export interface SandboxState {
   tokens: ApiToken[];
   apiKeys: { key: string; profileId: number }[]; // legacy X-API-Key
   identityTokens: { token: string; profileId: number }[];
-  accounts: Record<string, Account>; // by profileId
+  accounts: Record<string, Account>; // by profileId: the projection of `ledger` and the LIVE orders
   markets: MarketRecord[];
   orders: OrderRecord[];
   feed: Record<string, unknown>[]; // NEW_TRADE feed events, newest last
   /** Taker fees the exchange collected, raw USDC as a decimal string (keeps USDC conserved). */
   feesCollected?: string;
-  /** The sandbox's own server key (hex): token secrets derive from it, so none is stored. */
+  /**
+   * The sandbox's own server key (hex), in memory only: it lives in server.key (0600), and token
+   * secrets and server-wallet keys derive from it (keys.ts), so neither log nor snapshot holds one.
+   */
   serverKey?: string;
-  /** Append-only money ledger per profile (by profileId); balances and positions project from it. */
+  /** Append-only money ledger per profile (by profileId); `accounts` is its projection. */
   ledger?: Record<string, LedgerEntry[]>;
   /** Allowance targets of server-wallet sub-accounts, by profileId (partner/allowances.ts). */
   allowances?: Record<string, AllowanceTarget[]>;
@@ -242,6 +255,8 @@ export interface LedgerEntry {
   txHash?: string;
   destination?: string;
   conditionId?: string;
+  /** redemption: redeemed on the chain, the payout went to the wallet there (not to this balance). */
+  onChain?: boolean;
 }
 
 /** One executed fill as the log records it (seen from the taker). */
@@ -256,12 +271,13 @@ export interface FillRecord {
   matchId: string;
 }
 
-/** Collections changed outside the trading path, logged as whole records. */
-export type PutCollection = 'tokens' | 'profiles' | 'apiKeys' | 'identityTokens';
+/** A token as its event records it: no secret (derived from the server key), no lastUsedAt. */
+export type TokenRecord = Omit<ApiToken, 'secret' | 'lastUsedAt' | 'revokedAt'>;
 
 /**
  * A state change. The reducer `apply(state, event)` (reducer.ts) is the only code that changes
  * state; the event log holds these, so replaying it from the seed rebuilds the state exactly.
+ * None carries a key or a secret. EVENT_TYPES (shape.ts) lists every type, for the loader.
  */
 export type StateEvent =
   | { type: 'seed'; at: number }
@@ -282,10 +298,12 @@ export type StateEvent =
   | { type: 'market.created'; at: number; market: MarketRecord }
   /** `count` synthetic markets with ids `firstId`… (seed.ts syntheticMarkets), for benchmarks. */
   | { type: 'markets.synthetic'; at: number; firstId: number; count: number }
-  /** A server wallet's allowance targets as they now stand (whole record). */
+  /** A profile created after the seed: a partner's sub-account (EOA or server wallet), a simulator bot. */
+  | { type: 'profile.created'; at: number; profile: Profile }
+  | { type: 'token.derived'; at: number; token: TokenRecord }
+  | { type: 'token.revoked'; at: number; tokenId: string }
+  /** One allowance step of a server wallet: its targets as they now stand (whole record). */
   | { type: 'allowances'; at: number; profileId: number; targets: AllowanceTarget[] }
-  /** USDC credited to a profile (the admin fund route). */
-  | { type: 'deposit'; at: number; profileId: number; usdc: bigint }
   | {
       type: 'settlement';
       at: number;
@@ -316,12 +334,11 @@ export type StateEvent =
       /** Each token burnt: winners pay 1 USDC per share, losers 0. */
       payouts: { tokenId: string; shares: bigint; usdc: bigint }[];
       txHash: string;
+      /** Redeemed on the local chain (seen there): the payout went to the wallet, not to the balance here. */
+      onChain?: boolean;
     }
   | { type: 'allowlist.added'; entry: WithdrawalAddress }
-  | { type: 'allowlist.removed'; id: string; at: string }
-  | { type: 'put'; coll: PutCollection; key: string; value: unknown }
-  | { type: 'del'; coll: PutCollection; key: string }
-  | { type: 'set'; field: 'serverKey' | 'nextProfileId'; value: unknown };
+  | { type: 'allowlist.removed'; id: string; at: string };
 
 /** A logged event: its monotonic sequence number and wall time of the commit. */
 export type LogEntry = StateEvent & { seq: number };

@@ -115,7 +115,7 @@ async function serverChild(s: SandboxHandle, name: string): Promise<{ profileId:
 
 describe('server-wallet allowance targets on a real chain', () => {
   it('a retry sends real transactions from the child wallet; confirmed follows the receipt; GET agrees with the chain', async () => {
-    const s = (sb = await startSandbox({ port: 0, dataDir: null, chain: { rpcUrl: anvil.rpcUrl } }));
+    const s = (sb = await startSandbox({ port: 0, dataDir: null, chain: { rpcUrl: anvil.rpcUrl }, provisionDelayMs: 3_600_000 }));
     await quiet(s);
     const child = await serverChild(s, 'onchain-1');
     const before = await view(s, child.profileId);
@@ -193,7 +193,7 @@ describe('server-wallet allowance targets on a real chain', () => {
   });
 
   it('stays submitted while the transaction is not mined, and confirms once it is', async () => {
-    const s = (sb = await startSandbox({ port: 0, dataDir: null, chain: { rpcUrl: anvil.rpcUrl } }));
+    const s = (sb = await startSandbox({ port: 0, dataDir: null, chain: { rpcUrl: anvil.rpcUrl }, provisionDelayMs: 3_600_000 }));
     await quiet(s);
     const child = await serverChild(s, 'onchain-2');
     await anvil.rpc('anvil_setBalance', [child.account, '0xde0b6b3a7640000']); // gas of its own: nothing to mine first

@@ -1,5 +1,7 @@
-// Adds an EOA sub-account of a partner to a running in-process sandbox (until the partner
-// routes create them): a child profile with a public dev key and some USDC.
+// Adds an EOA sub-account of a partner to a running in-process sandbox without the signing-
+// message dance: a child profile with a public dev key and some USDC, committed as the events
+// the routes would log (profile.created, funds.deposited).
+import { commit } from '../../src/sandbox/reducer.js';
 import { SPARE_DEV_KEYS } from '../../src/sandbox/seed.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 
@@ -15,18 +17,20 @@ export function addSubAccount(
   const state = sb.ctx.state;
   const existing = state.profiles.find((p) => p.address.toLowerCase() === key.address.toLowerCase());
   if (existing) return { profileId: existing.id, address: existing.address, privateKey: key.key };
-  const id = state.nextProfileId++;
-  state.profiles.push({
+  const id = state.nextProfileId;
+  const at = sb.ctx.now();
+  const profile = {
     id,
     name: `child-${id}`,
-    role: 'sub_account',
+    role: 'sub_account' as const,
     address: key.address,
-    privateKey: key.key,
     feeRateBps: 300,
     parentProfileId: partnerId,
     displayName: `child-${id}`,
-    createdAt: new Date().toISOString(),
-  });
-  state.accounts[String(id)] = { profileId: id, usdc: usdc * 1_000_000n, lockedUsdc: 0n, positions: {} };
+    createdAt: new Date(at).toISOString(),
+  };
+  commit(state, { type: 'profile.created', at, profile });
+  if (usdc > 0n) commit(state, { type: 'funds.deposited', at, profileId: id, amount: usdc * 1_000_000n, txHash: `0x${'0'.repeat(64)}` });
+  sb.ctx.persist();
   return { profileId: id, address: key.address, privateKey: key.key };
 }

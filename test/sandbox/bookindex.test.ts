@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { describeIndex } from '../../src/sandbox/bookindex.js';
 import { midpoint, yesBook, yesMidpoint } from '../../src/sandbox/book.js';
 import { auditState, cancelOrder, submitOrder } from '../../src/sandbox/engine.js';
+import { book } from '../../src/sandbox/ledger.js';
 import { IDS, tradingFixture } from '../../src/sandbox/orders/fixture.js';
 import { apply, attachRecorder, commit } from '../../src/sandbox/reducer.js';
 import type { OrderRecord, SandboxState, StateEvent } from '../../src/sandbox/types.js';
@@ -62,8 +63,16 @@ function randomFlow(seed: number, n: number): { initial: SandboxState; state: Sa
   for (const id of [IDS.alice, IDS.bob, IDS.partner]) {
     const a = state.accounts[String(id)];
     if (!a) throw new Error('fixture');
-    a.usdc = 10n ** 12n;
-    for (const t of m.positionIds) a.positions[t] = { shares: 10n ** 12n, locked: 0n, cost: 0n, realisedPnl: 0n };
+    book(state, id, { kind: 'deposit', at: '2026-01-01T00:00:00.000Z', usdc: 10n ** 12n - a.usdc });
+    for (const t of m.positionIds)
+      book(state, id, {
+        kind: 'grant',
+        at: '2026-01-01T00:00:00.000Z',
+        usdc: 0n,
+        tokenId: t,
+        shares: 10n ** 12n - (a.positions[t]?.shares ?? 0n),
+        cost: 0n,
+      });
   }
   const initial = structuredClone(state);
   const log: StateEvent[] = [];

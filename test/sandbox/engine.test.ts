@@ -1,6 +1,7 @@
 // The matching engine, with every expected number worked out by hand in the comments.
 import { describe, expect, it } from 'vitest';
 import { auditState, cancelOrder, submitOrder, type StpPolicy, type SubmitInput } from '../../src/sandbox/engine.js';
+import { book } from '../../src/sandbox/ledger.js';
 import { IDS, tradingFixture } from '../../src/sandbox/orders/fixture.js';
 import type { OrderType, SandboxEvent, SandboxState, Side } from '../../src/sandbox/types.js';
 
@@ -53,6 +54,19 @@ function place(state: SandboxState, o: PlaceOpts) {
   const r = submitOrder(state, input(state, o), NOW);
   if (!r.ok) throw new Error(`refused: ${r.status} ${r.message}`);
   return r;
+}
+
+/** Gives a profile shares at a cost basis, as a ledger grant (balances are the ledger's projection). */
+function grant(state: SandboxState, id: number, tokenId: string, shares: bigint, cost: bigint): void {
+  const held = acct(state, id).positions[tokenId];
+  book(state, id, {
+    kind: 'grant',
+    at: '2026-01-01T00:00:00.000Z',
+    usdc: 0n,
+    tokenId,
+    shares: shares - (held?.shares ?? 0n),
+    cost: cost - (held?.cost ?? 0n),
+  });
 }
 
 function acct(state: SandboxState, id: number) {
@@ -178,7 +192,7 @@ describe('submitOrder: mint and merge across the YES and NO books', () => {
   it('merges: a SELL YES at 0.50 matches a resting SELL NO at 0.45 (≤ 1−0.50); both receive, pairs burnt', () => {
     const s = tradingFixture();
     const { YES, NO } = tokens(s);
-    acct(s, IDS.alice).positions[YES] = { shares: 10n * M, locked: 0n, cost: 4n * M, realisedPnl: 0n };
+    grant(s, IDS.alice, YES, 10n * M, 4n * M);
     place(s, { owner: IDS.bob, outcome: 'NO', side: 'SELL', price: 450_000n, size: 10n * M });
     const r = place(s, { owner: IDS.alice, outcome: 'YES', side: 'SELL', price: 500_000n, size: 10n * M });
     expect(r.fills[0]?.kind).toBe('merge');
@@ -242,7 +256,7 @@ describe('submitOrder: FAK, FOK, postOnly, balances', () => {
   it('FOK SELL sells exactly its shares or nothing', () => {
     const s = tradingFixture();
     const { YES } = tokens(s);
-    acct(s, IDS.alice).positions[YES] = { shares: 10n * M, locked: 0n, cost: 2n * M, realisedPnl: 0n };
+    grant(s, IDS.alice, YES, 10n * M, 2n * M);
     place(s, { owner: IDS.bob, outcome: 'YES', side: 'BUY', price: 300_000n, size: 6n * M });
     const killed = place(s, { owner: IDS.alice, outcome: 'YES', side: 'SELL', type: 'FOK', amount: 8n * M });
     expect(killed.order.status).toBe('UNMATCHED');
@@ -267,7 +281,7 @@ describe('submitOrder: FAK, FOK, postOnly, balances', () => {
 
   it('refuses orders the account cannot pay for or deliver', () => {
     const s = tradingFixture();
-    acct(s, IDS.alice).usdc = 1n * M;
+    book(s, IDS.alice, { kind: 'withdrawal', at: '2026-01-01T00:00:00.000Z', usdc: acct(s, IDS.alice).usdc - 1n * M });
     const buy = submitOrder(s, input(s, { owner: IDS.alice, outcome: 'YES', side: 'BUY', price: 500_000n, size: 10n * M }), NOW);
     expect(buy).toEqual({ ok: false, status: 400, message: 'Insufficient collateral balance' });
     const sell = submitOrder(s, input(s, { owner: IDS.alice, outcome: 'NO', side: 'SELL', price: 500_000n, size: 1n * M }), NOW);

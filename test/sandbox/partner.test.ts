@@ -11,11 +11,15 @@ import { stringToHex, verifyTypedData } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { commit } from '../../src/sandbox/reducer.js';
+import type { Scope } from '../../src/sandbox/types.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { ORDER_TYPES } from '../helpers/eip712.js';
 
 let skew = 0;
-const sb = useSandbox({ now: () => Date.now() + skew });
+// The sandbox's own provisioning is held off here (the retry route drives readiness); the
+// 'allowance provisioning' block below runs a sandbox that provisions after a short delay.
+const sb = useSandbox({ now: () => Date.now() + skew, provisionDelayMs: 3_600_000 });
 type Tok = { tokenId: string; secret: string };
 
 const acct = (name: string) => {
@@ -306,27 +310,24 @@ describe('allowance readiness', () => {
 
   it("refuses another partner's child (404), a trader's token (403) and an EOA child (400)", async () => {
     const child = await serverChild('mine');
+    // A second partner: no route creates one, so its events are committed here.
     const state = sb.current.ctx.state;
-    state.profiles.push({
+    const at = Date.now();
+    const profile = {
       id: 9101,
       name: 'partner2',
-      role: 'partner',
+      role: 'partner' as const,
       address: privateKeyToAccount(generatePrivateKey()).address,
       feeRateBps: 300,
       displayName: 'partner2',
-      createdAt: new Date().toISOString(),
-    });
-    const other: Tok = { tokenId: 'partner2-token', secret: Buffer.from('partner2-secret-0123456789abcdef').toString('base64') };
-    state.tokens.push({
-      ...other,
-      profileId: 9101,
-      scopes: ['trading', 'account_creation', 'delegated_signing'],
-      label: null,
-      createdAt: new Date().toISOString(),
-      lastUsedAt: null,
-      revokedAt: null,
-    });
+      createdAt: new Date(at).toISOString(),
+    };
+    commit(state, { type: 'profile.created', at, profile });
+    const scopes: Scope[] = ['trading', 'account_creation', 'delegated_signing'];
+    const token = { tokenId: 'partner2-token', profileId: 9101, scopes, label: null, createdAt: new Date(at).toISOString() };
+    commit(state, { type: 'token.derived', at, token });
     sb.current.ctx.persist();
+    const other: Tok = { tokenId: token.tokenId, secret: state.tokens.find((t) => t.tokenId === token.tokenId)?.secret ?? '' };
     expect((await allowances(child.profileId, other)).status).toBe(404);
     expect((await retry(child.profileId, other)).status).toBe(404);
     expect((await allowances(child.profileId, acct('alice').token)).status).toBe(403);

@@ -108,7 +108,7 @@ describe('server key', () => {
 });
 
 describe('damaged entries', () => {
-  /** A data dir with a few logged events (seed, a derived token, the key being set), not compacted. */
+  /** A data dir with a few logged events (seed, two derived tokens), not compacted. */
   async function logged(): Promise<string> {
     const dir = join(tmp(), 'sandbox');
     const h = await start(dir);
@@ -126,7 +126,7 @@ describe('damaged entries', () => {
     const lines = readFileSync(log, 'utf8').trimEnd().split('\n');
     const tokenLine = lines.findIndex((l) => l.includes('"label":"b"'));
     expect(tokenLine).toBeGreaterThan(0);
-    appendFileSync(log, lines[tokenLine]!.slice(0, 40)); // a torn copy of a put, never acknowledged
+    appendFileSync(log, lines[tokenLine]!.slice(0, 40)); // a torn copy of an event, never acknowledged
     const warnings: string[] = [];
     const onWarning = (w: Error): void => void warnings.push(`${w.name}: ${w.message}`);
     process.on('warning', onWarning);
@@ -154,7 +154,7 @@ describe('damaged entries', () => {
     writeFileSync(log, lines.join('\n'));
     await expect(startSandbox({ port: 0, dataDir: dir })).rejects.toThrow(
       new RegExp(
-        `events\\.ndjson is corrupt \\(line ${i + 1}, event \\d+ \\(put\\): value\\.scopes should be a list\\); run \`pm sandbox reset\``,
+        `events\\.ndjson is corrupt \\(line ${i + 1}, event \\d+ \\(token\\.derived\\): token\\.scopes should be a list\\); run \`pm sandbox reset\``,
       ),
     );
   });
@@ -162,7 +162,7 @@ describe('damaged entries', () => {
   it('an unknown event type, a missing field or a repeated seq are errors too, not silent defaults', async () => {
     const cases: [RegExp, (l: Record<string, unknown>) => void][] = [
       [/type should be a known event type, not "order\.vanished"/, (l) => (l['type'] = 'order.vanished')],
-      [/value\.profileId should be an integer/, (l) => delete (l['value'] as Record<string, unknown>)['profileId']],
+      [/token\.profileId should be an integer/, (l) => delete (l['token'] as Record<string, unknown>)['profileId']],
       [/comes after event/, (l) => (l['seq'] = 1)],
     ];
     for (const [want, damage] of cases) {
@@ -175,6 +175,29 @@ describe('damaged entries', () => {
       lines[i] = JSON.stringify(o);
       writeFileSync(log, lines.join('\n'));
       await expect(startSandbox({ port: 0, dataDir: dir }), String(want)).rejects.toThrow(want);
+    }
+  });
+
+  it('a log an older version wrote (whole-record put/del/set events) is refused with pm sandbox reset, not guessed at', async () => {
+    for (const legacy of [
+      { type: 'put', coll: 'tokens', key: 'tok_x', value: { tokenId: 'tok_x' } },
+      { type: 'del', coll: 'profiles', key: '2001' },
+      { type: 'set', field: 'nextProfileId', value: 2002 },
+      { type: 'deposit', at: 1, profileId: 1001, usdc: { $bigint: '1' } },
+    ]) {
+      const dir = await logged();
+      const log = join(dir, 'events.ndjson');
+      const lines = readFileSync(log, 'utf8').trimEnd().split('\n');
+      const seq = (JSON.parse(lines[lines.length - 1]!) as { seq: number }).seq + 1;
+      appendFileSync(
+        log,
+        `${JSON.stringify({ ...legacy, seq })}\n${JSON.stringify({ type: 'token.revoked', at: 1, tokenId: 'tok_x', seq: seq + 1 })}\n`,
+      );
+      await expect(startSandbox({ port: 0, dataDir: dir }), legacy.type).rejects.toThrow(
+        new RegExp(
+          `events\\.ndjson was written by an older pm \\(line ${lines.length + 1}: a "${legacy.type}" event;.*named events.*\\); run \`pm sandbox reset\``,
+        ),
+      );
     }
   });
 
@@ -236,7 +259,7 @@ describe('damaged entries', () => {
     const human = await runPm(['sandbox', 'start', '--port', '0'], { env: { PM_HOME: home } });
     expect(human.code, human.stderr).toBe(2);
     expect(human.stderr).toContain(log);
-    expect(human.stderr).toMatch(new RegExp(`line ${i + 1}, event \\d+ \\(put\\): value\\.scopes should be a list`));
+    expect(human.stderr).toMatch(new RegExp(`line ${i + 1}, event \\d+ \\(token\\.derived\\): token\\.scopes should be a list`));
     expect(human.stderr).toMatch(/pm sandbox reset/);
     expect(human.stderr).not.toMatch(/\n\s+at /); // no stack trace
     expect(human.stderr).not.toMatch(/looks like a bug/);

@@ -10,7 +10,9 @@ import { SPARE_DEV_KEYS } from '../../src/sandbox/seed.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { account, eventually, rejection, sdkClient } from './helpers.js';
 
-const sb = useSandbox();
+// The sandbox's own allowance provisioning is held off: these flows drive readiness with
+// retryAllowances (test/sandbox/provisioning.test.ts covers the provisioning).
+const sb = useSandbox({ provisionDelayMs: 3_600_000 });
 const SLUG = 'sol-500-2026'; // bob's book around 0.22
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

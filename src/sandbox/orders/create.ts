@@ -80,7 +80,7 @@ export function actingProfile(ctx: SandboxContext, callerId: number, onBehalfOf:
 }
 
 /** Narrowing helper: was a value returned by actingProfile a refusal? */
-export function isResponse(v: Profile | SandboxResponse): v is SandboxResponse {
+export function isResponse<T extends object>(v: T | SandboxResponse): v is SandboxResponse {
   return 'status' in v;
 }
 

@@ -1,6 +1,7 @@
 // A small, self-contained trading state for engine tests and matching benches: three dev
 // accounts, a server-wallet sub-account and a few markets. Not the sandbox seed (that is
 // src/sandbox/seed.ts); this one is deliberately minimal so tests can compute numbers by hand.
+import { openLedgers } from '../ledger.js';
 import type { Account, Hex, MarketRecord, Profile, SandboxState } from '../types.js';
 
 export const FIXTURE_EXCHANGE: Hex = '0x05c748E2f4DcDe0ec9Fa8DDc40DE6b867f923fa5';
@@ -118,5 +119,7 @@ export function tradingFixture(): SandboxState {
     bob.positions[btc.positionIds[0]] = { shares: 500_000_000n, locked: 0n, cost: 250_000_000n, realisedPnl: 0n };
     bob.positions[btc.positionIds[1]] = { shares: 500_000_000n, locked: 0n, cost: 250_000_000n, realisedPnl: 0n };
   }
+  // The balances above become the opening entries of each ledger, and the accounts its projection.
+  openLedgers(state, T0);
   return state;
 }

@@ -1,6 +1,9 @@
 // Allowance readiness of server-wallet sub-accounts, as the contract's state machine:
-//   missing --retry--> submitted --chain confirms--> confirmed
-//   missing/failed(retryable) --retry, submission fails--> failed {errorCode, retryable}
+//   missing --provisioning or retry--> submitted --chain confirms--> confirmed
+//   missing/failed(retryable) --provisioning or retry, submission fails--> failed {errorCode, retryable}
+// As the real backend does, the sandbox provisions a new server wallet itself: provisionDelayMs
+// after creation (default 2 s) it submits every target, then watches them confirm; each step is
+// one logged `allowances` event. A failure the switch plans leaves work for the retry route.
 // Targets come from the venues of the listed markets: for each exchange a USDC allowance
 // (BUY) and a CTF approval (SELL), and for a NegRisk venue also a CTF approval to its adapter.
 // Without a chain the chain is simulated: a submission is a random hash, confirmed by a timer,
@@ -32,6 +35,8 @@ export interface AllowanceFailure {
 
 /** Run-time knobs of the simulated chain and of the retry route (admin: /__sandbox/allowances). */
 export interface AllowanceSim {
+  /** How long after a server wallet is created the sandbox submits its targets itself. */
+  provisionDelayMs: number;
   /** How long after submission the chain confirms a target. */
   confirmAfterMs: number;
   /** How long a retry holds the wallet lock (its live chain re-read). */
@@ -45,6 +50,7 @@ export interface AllowanceSim {
 }
 
 export const DEFAULT_SIM: Omit<AllowanceSim, 'failures' | 'answered'> = {
+  provisionDelayMs: 2000,
   confirmAfterMs: 800,
   lockMs: 150,
   retryMax: 3,
@@ -211,6 +217,131 @@ export function allowanceView(
   };
 }
 
+/**
+ * A live re-read, then a submission of each target still missing or failed-and-retryable (the
+ * failure switch may make one fail). Returns the wallet's targets as they now stand, not yet
+ * committed: the ones this call submitted, the others as the state has them after the awaits.
+ */
+async function submitTargets(ctx: SandboxContext, profileId: number, wallet: string): Promise<AllowanceTarget[]> {
+  const sim = simOf(ctx);
+  const state = ctx.state;
+  const chain = chainOf(ctx);
+  const current = (await liveTargets(ctx, profileId)) ?? [];
+  const walletKey = state.profiles.find((p) => p.id === profileId)?.privateKey;
+  const now = ctx.now();
+  const next: AllowanceTarget[] = [];
+  const mine = new Set<number>();
+  for (const t of current) {
+    if (!(t.status === 'missing' || (t.status === 'failed' && t.retryable))) {
+      next.push(t);
+      continue;
+    }
+    mine.add(next.length);
+    const { errorCode: _e, errorMessage: _m, ...rest } = t;
+    const f = sim.failures.find((x) => x.times > 0 && t.label.includes(x.label));
+    if (f) {
+      f.times -= 1;
+      next.push({ ...rest, status: 'failed', retryable: f.retryable, errorCode: f.errorCode, errorMessage: f.errorMessage });
+    } else if (!chain) {
+      next.push({
+        ...rest,
+        status: 'submitted',
+        retryable: false,
+        transactionId: randomUUID(),
+        userOperationHash: `0x${randomBytes(32).toString('hex')}`,
+        confirmAt: now + sim.confirmAfterMs,
+      });
+    } else if (!walletKey) {
+      next.push({
+        ...rest,
+        status: 'failed',
+        retryable: false,
+        errorCode: 'WALLET_KEY_UNAVAILABLE',
+        errorMessage: `the sandbox holds no key for server wallet ${wallet}`,
+      });
+    } else {
+      try {
+        const txHash = await chain.submitTarget(walletKey, t);
+        next.push({ ...rest, status: 'submitted', retryable: false, transactionId: randomUUID(), txHash });
+      } catch (e) {
+        const msg =
+          e instanceof Error ? ((e as Error & { shortMessage?: string }).shortMessage ?? e.message.split('\n')[0] ?? '') : String(e);
+        next.push({ ...rest, status: 'failed', retryable: true, errorCode: 'TRANSACTION_SUBMISSION_FAILED', errorMessage: msg });
+      }
+    }
+  }
+  // A confirmation read may have committed while the chain was asked: keep what it found.
+  const latest = state.allowances?.[String(profileId)] ?? [];
+  return next.map((t, i) => (mine.has(i) || latest[i]?.label !== t.label ? t : (latest[i] ?? t)));
+}
+
+/** How often a watched wallet's submitted targets are read again, and for how long at most. */
+const WATCH_EVERY_MS = 100;
+const WATCH_FOR_MS = 60_000;
+
+/**
+ * Reads a wallet's targets again until none is submitted (each confirmation one logged event),
+ * so they confirm on time whether or not anyone reads them.
+ */
+function watchConfirmation(ctx: SandboxContext, profileId: number, deadline = Date.now() + WATCH_FOR_MS): void {
+  const state = ctx.state;
+  const submitted = (ts: readonly AllowanceTarget[] | null | undefined): AllowanceTarget[] =>
+    (ts ?? []).filter((t) => t.status === 'submitted');
+  const pending = submitted(state.allowances?.[String(profileId)]);
+  if (pending.length === 0 || Date.now() > deadline) return;
+  // Without a chain the confirmation time is known: wake at the first one (and a little after).
+  const due = Math.min(...pending.map((t) => t.confirmAt ?? 0)) - ctx.now();
+  ctx.later(chainOf(ctx) ? WATCH_EVERY_MS : Math.max(due + 5, 5), () => {
+    if (ctx.state !== state) return;
+    void liveTargets(ctx, profileId).then(
+      () => watchConfirmation(ctx, profileId, deadline),
+      () => watchConfirmation(ctx, profileId, deadline),
+    );
+  });
+}
+
+/** Submits a new server wallet's targets provisionDelayMs after its creation, as the backend does. */
+export function scheduleProvisioning(ctx: SandboxContext, profileId: number): void {
+  const state = ctx.state;
+  ctx.later(simOf(ctx).provisionDelayMs, () => {
+    if (ctx.state === state) void provision(ctx, profileId);
+  });
+}
+
+async function provision(ctx: SandboxContext, profileId: number): Promise<void> {
+  const state = ctx.state;
+  const wallet = state.profiles.find((p) => p.id === profileId)?.address;
+  if (!wallet || !state.allowances?.[String(profileId)]) return;
+  const held = locks.get(ctx) ?? new Set<string>();
+  locks.set(ctx, held);
+  const key = wallet.toLowerCase();
+  if (held.has(key)) return; // a retry is submitting them already
+  held.add(key);
+  try {
+    const next = await submitTargets(ctx, profileId, wallet);
+    if (ctx.state !== state || !state.allowances?.[String(profileId)]) return;
+    commit(state, { type: 'allowances', at: ctx.now(), profileId, targets: next });
+    ctx.persist();
+    watchConfirmation(ctx, profileId);
+  } catch {
+    // the chain was unreachable: the targets stay missing, for the retry route
+  } finally {
+    held.delete(key);
+  }
+}
+
+/**
+ * After a restart: provisions the wallets created but never provisioned (every target missing,
+ * none ever submitted), and watches the submitted targets confirm.
+ */
+export function resumeAllowances(ctx: SandboxContext): void {
+  for (const [id, targets] of Object.entries(ctx.state.allowances ?? {})) {
+    if (targets.length > 0 && targets.every((t) => t.status === 'missing' && t.transactionId === undefined && t.txHash === undefined))
+      scheduleProvisioning(ctx, Number(id));
+    else watchConfirmation(ctx, Number(id));
+  }
+}
+
 export type RetryOutcome = { ok: true; targets: AllowanceTarget[] } | { ok: false; status: 409 | 429; body: Record<string, unknown> };
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -251,53 +382,12 @@ export async function retryAllowances(ctx: SandboxContext, profileId: number, wa
   try {
     if (sim.lockMs > 0) await sleep(sim.lockMs);
     const state = ctx.state;
-    const chain = chainOf(ctx);
-    const current = (await liveTargets(ctx, profileId)) ?? [];
-    const walletKey = state.profiles.find((p) => p.id === profileId)?.privateKey;
-    const now = ctx.now();
-    const next: AllowanceTarget[] = [];
-    for (const t of current) {
-      if (!(t.status === 'missing' || (t.status === 'failed' && t.retryable))) {
-        next.push(t);
-        continue;
-      }
-      const { errorCode: _e, errorMessage: _m, ...rest } = t;
-      const f = sim.failures.find((x) => x.times > 0 && t.label.includes(x.label));
-      if (f) {
-        f.times -= 1;
-        next.push({ ...rest, status: 'failed', retryable: f.retryable, errorCode: f.errorCode, errorMessage: f.errorMessage });
-      } else if (!chain) {
-        next.push({
-          ...rest,
-          status: 'submitted',
-          retryable: false,
-          transactionId: randomUUID(),
-          userOperationHash: `0x${randomBytes(32).toString('hex')}`,
-          confirmAt: now + sim.confirmAfterMs,
-        });
-      } else if (!walletKey) {
-        next.push({
-          ...rest,
-          status: 'failed',
-          retryable: false,
-          errorCode: 'WALLET_KEY_UNAVAILABLE',
-          errorMessage: `the sandbox holds no key for server wallet ${wallet}`,
-        });
-      } else {
-        try {
-          const txHash = await chain.submitTarget(walletKey, t);
-          next.push({ ...rest, status: 'submitted', retryable: false, transactionId: randomUUID(), txHash });
-        } catch (e) {
-          const msg =
-            e instanceof Error ? ((e as Error & { shortMessage?: string }).shortMessage ?? e.message.split('\n')[0] ?? '') : String(e);
-          next.push({ ...rest, status: 'failed', retryable: true, errorCode: 'TRANSACTION_SUBMISSION_FAILED', errorMessage: msg });
-        }
-      }
-    }
+    const next = await submitTargets(ctx, profileId, wallet);
     // A reset while the lock was held replaced the state: nothing of this retry applies to it.
     if (ctx.state === state && ctx.state.allowances?.[String(profileId)]) {
-      commit(ctx.state, { type: 'allowances', at: now, profileId, targets: next });
+      commit(ctx.state, { type: 'allowances', at: ctx.now(), profileId, targets: next });
       ctx.persist();
+      watchConfirmation(ctx, profileId);
     }
     return answer({ ok: true, targets: next });
   } finally {

@@ -1,7 +1,7 @@
 // Tokens and profiles (wire-facts §2.2, §4.4).
 import { randomBytes } from 'node:crypto';
 import { allowedScopes } from '../auth.js';
-import { tokenSecret } from '../persist.js';
+import { commit } from '../reducer.js';
 import type { Profile, Route, SandboxResponse, SandboxState, Scope } from '../types.js';
 
 const err = (status: number, message: string): SandboxResponse => ({ status, body: { message } });
@@ -49,21 +49,17 @@ export const accountRoutes: Route[] = [
       if (denied.length) return err(403, `Scopes not allowed for this profile: ${denied.join(', ')}`);
       if (scopes.includes('delegated_signing') && !scopes.includes('trading'))
         return err(400, 'delegated_signing requires the trading scope');
-      const now = new Date(ctx.now()).toISOString();
+      const at = ctx.now();
+      const now = new Date(at).toISOString();
       const tokenId = `tok_${randomBytes(9).toString('base64url')}`;
-      ctx.state.serverKey ??= randomBytes(32).toString('hex');
-      const secret = tokenSecret(ctx.state.serverKey, tokenId);
-      ctx.state.tokens.push({
-        tokenId,
-        secret,
-        profileId,
-        scopes,
-        label: typeof label === 'string' ? label : null,
-        createdAt: now,
-        lastUsedAt: null,
-        revokedAt: null,
+      // The event holds no secret: the reducer derives it from the server key.
+      commit(ctx.state, {
+        type: 'token.derived',
+        at,
+        token: { tokenId, profileId, scopes, label: typeof label === 'string' ? label : null, createdAt: now },
       });
       ctx.persist();
+      const secret = ctx.state.tokens.find((t) => t.tokenId === tokenId)?.secret ?? '';
       const p = me(ctx.state, profileId);
       return {
         status: 201,
@@ -91,7 +87,7 @@ export const accountRoutes: Route[] = [
         (x) => x.tokenId === req.params['tokenId'] && x.profileId === req.auth?.profileId && x.revokedAt === null,
       );
       if (!t) return err(404, 'Token not found');
-      t.revokedAt = new Date(ctx.now()).toISOString();
+      commit(ctx.state, { type: 'token.revoked', at: ctx.now(), tokenId: t.tokenId });
       ctx.persist();
       return { status: 200, body: { message: 'Token revoked successfully' } };
     },

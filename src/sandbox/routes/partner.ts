@@ -1,13 +1,14 @@
 // Partner platforms (exchange-api.md "partner accounts"; wire-facts §2.5, §4.4): sub-accounts
 // in EOA mode (the child's wallet proves itself by signing a single-use message) or with a
 // server wallet (managed key; delegated signing), the partner's listing, and the allowance
-// readiness of server wallets (partner/allowances.ts). Profiles are records the event log
-// picks up as puts; allowances and deposits are reducer events.
+// readiness of server wallets (partner/allowances.ts). A new sub-account is one
+// profile.created event (a server wallet's key is not in it: it derives from the server key and
+// the wallet's salt, keys.ts), its allowances further events.
 import { randomBytes } from 'node:crypto';
 import { getAddress, hexToString, isAddress, isHex, recoverMessageAddress } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { walletAddress } from '../keys.js';
 import { commit } from '../reducer.js';
-import { allowanceView, initialTargets, liveTargets, retryAllowances, simOf } from '../partner/allowances.js';
+import { allowanceView, initialTargets, liveTargets, retryAllowances, scheduleProvisioning, simOf } from '../partner/allowances.js';
 import type { AllowanceFailure } from '../partner/allowances.js';
 import type { Hex, Profile, Route, SandboxContext, SandboxRequest, SandboxResponse, SandboxState } from '../types.js';
 
@@ -105,11 +106,13 @@ async function createAccount(req: SandboxRequest, ctx: SandboxContext): Promise<
   if (partner.role === 'sub_account') return fail(403, 'A sub-account cannot create sub-accounts');
 
   let address: Hex;
-  let privateKey: Hex | undefined;
+  let walletSalt: string | undefined;
   if (server === true) {
     if (!auth.scopes.includes('delegated_signing')) return fail(403, 'Server wallet creation requires delegated_signing scope');
-    privateKey = generatePrivateKey();
-    address = privateKeyToAccount(privateKey).address;
+    const serverKey = ctx.state.serverKey;
+    if (!serverKey) return fail(500, 'The sandbox has no server key to derive a server wallet from');
+    walletSalt = randomBytes(16).toString('hex');
+    address = walletAddress(serverKey, walletSalt);
   } else {
     const proof = await eoaProof(req, ctx);
     if (typeof proof !== 'string') return proof;
@@ -122,22 +125,25 @@ async function createAccount(req: SandboxRequest, ctx: SandboxContext): Promise<
   if (state.profiles.some((p) => p.address.toLowerCase() === address.toLowerCase()))
     return fail(409, `A profile already exists for address ${address}`);
   const id = state.nextProfileId;
-  state.nextProfileId += 1;
+  const at = ctx.now();
   const name = typeof displayName === 'string' && displayName !== '' ? displayName : address;
   const profile: Profile = {
     id,
     name,
     role: 'sub_account',
     address,
-    ...(privateKey ? { privateKey } : {}),
     feeRateBps: partner.feeRateBps,
     parentProfileId: partner.id,
     ...(server === true ? { serverWallet: true } : {}),
+    ...(walletSalt !== undefined ? { walletSalt } : {}),
     displayName: name,
-    createdAt: new Date(ctx.now()).toISOString(),
+    createdAt: new Date(at).toISOString(),
   };
-  state.profiles.push(profile);
-  if (server === true) commit(state, { type: 'allowances', at: ctx.now(), profileId: id, targets: initialTargets(state, ctx) });
+  commit(state, { type: 'profile.created', at, profile });
+  if (server === true) {
+    commit(state, { type: 'allowances', at, profileId: id, targets: initialTargets(state, ctx) });
+    scheduleProvisioning(ctx, id);
+  }
   ctx.persist();
   return { status: 201, body: { profileId: id, account: address } };
 }
@@ -253,7 +259,7 @@ function parseFailure(v: unknown): AllowanceFailure | string {
   };
 }
 
-const NUM_KEYS = ['confirmAfterMs', 'lockMs', 'retryMax', 'retryWindowMs'] as const;
+const NUM_KEYS = ['provisionDelayMs', 'confirmAfterMs', 'lockMs', 'retryMax', 'retryWindowMs'] as const;
 
 /** Admin routes: the allowance simulation (timers, lock, rate limit, failures) and funding. */
 export const partnerAdminRoutes: Route[] = [

@@ -1,6 +1,7 @@
 // Portfolio and money routes (exchange-api.md, wire-facts §4.3): positions, PnL chart, trades,
 // history and points are projections of the ledger (../portfolio.ts); withdraw, the
-// withdrawal-address allowlist and redeem decide here and commit one event each. The admin
+// withdrawal-address allowlist and redeem decide here and commit one event each (with a
+// chain, redeem first carries redemptions across the chain, ../redemptions.ts). The admin
 // routes /__sandbox/fund and /__sandbox/resolve play a market's life cycle.
 import { chainOf } from '../chainref.js';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -24,7 +25,8 @@ import {
   tradesView,
   tradingWallet,
 } from '../portfolio.js';
-import type { AuthRequirement, Hex, Profile, Route, SandboxContext, SandboxRequest, SandboxResponse } from '../types.js';
+import { burnOnChain, syncRedemptions } from '../redemptions.js';
+import type { AuthRequirement, Hex, MarketRecord, Profile, Route, SandboxContext, SandboxRequest, SandboxResponse } from '../types.js';
 
 const READ: AuthRequirement = { kind: 'token', scopes: ['trading'], legacy: true, identity: false };
 /** Server-wallet operations: a scoped token (scope checked per route), identity or session; never a legacy key. */
@@ -54,7 +56,10 @@ function needScope(req: SandboxRequest, scope: 'trading' | 'withdrawal'): Sandbo
   return null;
 }
 
-function positions(req: SandboxRequest, ctx: SandboxContext): SandboxResponse {
+async function positions(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxResponse> {
+  // With a chain, shares redeemed there leave the positions here (a chain that does not answer
+  // leaves the view as the ledger has it).
+  if (chainOf(ctx)) await syncRedemptions(ctx).catch(() => undefined);
   const who = readProfile(req, ctx);
   if (isResponse(who)) return who;
   return { status: 200, body: positionsView(ctx.state, who) };
@@ -247,7 +252,10 @@ function removeAddress(req: SandboxRequest, ctx: SandboxContext): SandboxRespons
   return { status: 200, body: { message: 'Withdrawal address removed', ...entry } };
 }
 
-function redeem(req: SandboxRequest, ctx: SandboxContext): SandboxResponse {
+/** Redemptions running with a chain, by profile and condition (a second one at once is a 409). */
+const redeeming = new WeakMap<SandboxContext, Set<string>>();
+
+async function redeem(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxResponse> {
   const scope = needScope(req, 'trading');
   if (scope) return scope;
   const shape = knownKeysError(req.json, ['conditionId', 'onBehalfOf'], 'a redeem request');
@@ -259,6 +267,46 @@ function redeem(req: SandboxRequest, ctx: SandboxContext): SandboxResponse {
     return fail(400, 'conditionId must be a bytes32 hex string (0x + 64 hex digits)');
   const who = actingProfile(ctx, req.auth?.profileId ?? 0, body['onBehalfOf']);
   if (isResponse(who)) return who;
+  const chain = chainOf(ctx);
+  if (!chain) return redeemNow(ctx, who.id, cid);
+  // With a chain, one record of who holds which shares: a redemption made on the chain is in
+  // the ledger before this one is judged, and this one burns the same shares on the chain.
+  const key = `${who.id}:${cid.toLowerCase()}`;
+  const running = redeeming.get(ctx) ?? new Set<string>();
+  redeeming.set(ctx, running);
+  if (running.has(key))
+    return fail(409, `A redemption of condition ${cid} for profile ${who.id} is running already; check again in a moment`);
+  running.add(key);
+  try {
+    await syncRedemptions(ctx);
+    const plan = redeemPlan(ctx, who.id, cid);
+    if (isResponse(plan)) return plan;
+    await burnOnChain(ctx, plan.who, plan.payouts);
+    await syncRedemptions(ctx); // one made on the chain meanwhile
+    return redeemNow(ctx, who.id, cid);
+  } catch (e) {
+    return fail(
+      503,
+      `The local chain did not answer (${e instanceof Error ? e.message.split('\n')[0] : String(e)}): nothing was redeemed; try again`,
+    );
+  } finally {
+    running.delete(key);
+  }
+}
+
+interface RedeemPlan {
+  who: Profile;
+  market: MarketRecord;
+  win: string;
+  winShares: bigint;
+  loseShares: bigint;
+  payouts: { tokenId: string; shares: bigint; usdc: bigint }[];
+}
+
+/** What redeeming `conditionId` for a profile pays now (from the ledger), or the refusal. */
+function redeemPlan(ctx: SandboxContext, profileId: number, cid: string): RedeemPlan | SandboxResponse {
+  const who = ctx.state.profiles.find((p) => p.id === profileId);
+  if (!who) return fail(404, `Profile ${profileId} not found`);
   const market = ctx.state.markets.find((m) => m.conditionId !== null && same(m.conditionId, cid));
   if (!market?.positionIds) return fail(404, `No market has condition id ${cid}`);
   if (market.status !== 'RESOLVED' || market.winningOutcomeIndex === null)
@@ -280,7 +328,7 @@ function redeem(req: SandboxRequest, ctx: SandboxContext): SandboxResponse {
     if (done)
       return fail(
         409,
-        `Already redeemed: the winning shares of ${market.slug} were paid out (tx ${done.txHash ?? '?'}); nothing is left to redeem`,
+        `Already redeemed${done.onChain ? ' on chain' : ''}: the winning shares of ${market.slug} were paid out (tx ${done.txHash ?? '?'}); nothing is left to redeem`,
       );
     return fail(
       400,
@@ -289,6 +337,14 @@ function redeem(req: SandboxRequest, ctx: SandboxContext): SandboxResponse {
   }
   const payouts = [{ tokenId: win, shares: winShares, usdc: winShares }];
   if (loseShares > 0n) payouts.push({ tokenId: lose, shares: loseShares, usdc: 0n });
+  return { who, market, win, winShares, loseShares, payouts };
+}
+
+/** Redeems as the ledger stands now (no await between the decision and the commit). */
+function redeemNow(ctx: SandboxContext, profileId: number, cid: string): SandboxResponse {
+  const plan = redeemPlan(ctx, profileId, cid);
+  if (isResponse(plan)) return plan;
+  const { who, market, win, winShares, loseShares, payouts } = plan;
   const hash = txHash();
   commit(ctx.state, {
     type: 'position.redeemed',

@@ -3,6 +3,7 @@ import type { Context } from '../cli/context.js';
 import { confirm } from '../cli/prompt.js';
 import { AuthError, ExchangeValidationError, PmError, UsageError } from '../core/errors.js';
 import { USDC_ADDRESS, parseAddress, parseAmount, withdrawBody } from '../core/funds.js';
+import { profileMe } from '../core/tokens.js';
 import { WithdrawalJournal, withdrawOnce } from '../core/withdrawals.js';
 import { formatUnits } from '../core/money.js';
 import { ON_BEHALF, portfolioApi } from './portfolio/common.js';
@@ -79,8 +80,16 @@ export default defineCommand({
       if (!(await confirm(ctx, 'Send this withdrawal?'))) throw new UsageError('not sent: declined');
     }
     const api = await portfolioApi(ctx, opts);
-    const wallet = onBehalfOf === undefined ? undefined : ctx.profile().subAccounts?.[String(onBehalfOf)]?.address;
     const usdc = token === undefined || token.toLowerCase() === USDC_ADDRESS.toLowerCase();
+    const balance = usdc ? await balanceReader(ctx) : undefined;
+    // The source wallet: a sub-account's as partner create recorded it; the caller's own server
+    // wallet as its profile names it (read only when its balance can be read).
+    const wallet =
+      onBehalfOf !== undefined
+        ? ctx.profile().subAccounts?.[String(onBehalfOf)]?.address
+        : balance
+          ? ((await profileMe(api).catch(() => null))?.embeddedAccount ?? undefined)
+          : undefined;
     let r;
     try {
       r = await withdrawOnce(api, body, {
@@ -89,7 +98,7 @@ export default defineCommand({
         wallet,
         // Where a chain can be read (an RPC URL, or the sandbox's chain), a lost answer is settled
         // from the source wallet's USDC balance.
-        balance: usdc ? await balanceReader(ctx) : undefined,
+        balance,
       });
     } catch (e) {
       throw explained(e, to);

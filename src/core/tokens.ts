@@ -152,6 +152,8 @@ export interface Profile {
   account: string;
   displayName: string;
   feeRateBps: number;
+  /** The managed wallet the profile trades from, when it has one (a server wallet). */
+  embeddedAccount: string | null;
   raw: Json;
 }
 
@@ -165,6 +167,7 @@ function parseProfile(d: unknown): Profile {
     account: s(d, 'account'),
     displayName: s(d, 'displayName') || s(d, 'username'),
     feeRateBps: typeof fee === 'number' ? fee : 300,
+    embeddedAccount: /^0x[0-9a-fA-F]{40}$/.test(s(d, 'embeddedAccount')) ? s(d, 'embeddedAccount') : null,
     raw: d,
   };
 }

@@ -159,7 +159,8 @@ export async function deployAndFund(rpcUrl: string, state: SandboxState): Promis
   for (const acct of Object.values(state.accounts)) {
     const profile = state.profiles.find((p) => p.id === acct.profileId);
     if (!profile) continue;
-    const to = getAddress(profile.address);
+    // USDC sits where the profile trades from: its server wallet when it has one (carol).
+    const to = getAddress(profile.serverWalletAddress ?? profile.address);
     if (acct.usdc > 0n)
       pending.push(await deployer.writeContract({ address: usdc, abi: usdcAbi, functionName: 'mint', args: [to, acct.usdc] }));
     const held = Object.entries(acct.positions).filter(([, p]) => p.shares > 0n);
@@ -350,6 +351,26 @@ export async function attachChain(ctx: SandboxContext, o: ChainOptions & { seede
             args: [spender, true],
             nonce,
           });
+    },
+    async withdraw(key, to, amount) {
+      const w = walletOf(key);
+      const from = w.account.address;
+      const have = await client.readContract({ address: contracts.usdc, abi: usdcAbi, functionName: 'balanceOf', args: [from] });
+      if (have < amount)
+        await asOwner(`USDC top-up of ${from}`, () =>
+          deployer.writeContract({ address: contracts.usdc, abi: usdcAbi, functionName: 'mint', args: [from, amount - have] }),
+        );
+      await fundGas(from);
+      const nonce = await client.getTransactionCount({ address: from, blockTag: 'pending' });
+      const hash = await w.writeContract({
+        address: contracts.usdc,
+        abi: usdcAbi,
+        functionName: 'transfer',
+        args: [getAddress(to), amount],
+        nonce,
+      });
+      await mined(hash, `withdrawal from ${from}`);
+      return hash;
     },
     async readTargets(who, targets) {
       const owner = getAddress(who);

@@ -40,6 +40,11 @@ export interface ChainHooks {
    * so they cannot be redeemed there too; resolves once mined.
    */
   burnRedeemed(holder: Hex, burns: readonly { tokenId: string; shares: bigint }[]): Promise<void>;
+  /**
+   * A withdrawal on chain: the server wallet (its key) sends `amount` USDC to `to`; topped up by
+   * the owner first when the chain holds less than the ledger gave it. Resolves once mined.
+   */
+  withdraw(key: Hex, to: Hex, amount: bigint): Promise<Hex>;
   /** Puts the chain back to the state deployed for `state` (the seed, on sandbox reset). */
   reset(state: SandboxState): Promise<void>;
 }

@@ -4,13 +4,14 @@
 // again. Dev-account keys come from the public mnemonic table.
 import { createHmac } from 'node:crypto';
 import { privateKeyToAccount } from 'viem/accounts';
-import { DEV_ACCOUNTS, SPARE_DEV_KEYS } from './seed.js';
+import { DEV_ACCOUNTS, SERVER_WALLET_KEYS, SERVER_WALLETS, SPARE_DEV_KEYS } from './seed.js';
 import type { Hex, Profile } from './types.js';
 
 /** Known dev keys by lower-case address (public mnemonic), so none needs writing down. */
 export const DEV_KEYS = new Map<string, Hex>([
   ...DEV_ACCOUNTS.map((a) => [a.address.toLowerCase(), a.key as Hex] as const),
   ...SPARE_DEV_KEYS.map((k) => [k.address.toLowerCase(), k.key] as const),
+  ...Object.entries(SERVER_WALLETS).map(([name, a]) => [a.toLowerCase(), SERVER_WALLET_KEYS[name] as Hex] as const),
 ]);
 
 /** A token secret, derived from the server key and the token id. */

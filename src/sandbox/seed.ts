@@ -51,6 +51,8 @@ export const DEV_ACCOUNTS = [
 
 /** Managed server wallets of seeded accounts (dev mnemonic index 7; the exchange holds the key). */
 export const SERVER_WALLETS: Record<string, Hex> = { carol: '0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f' };
+/** Their keys (public: the dev mnemonic), which sign when the sandbox runs a local chain. */
+export const SERVER_WALLET_KEYS: Record<string, Hex> = { carol: '0xdbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea67b97' };
 
 /** Dev keys for server-wallet sub-accounts created later (indexes 3…). */
 export const SPARE_DEV_KEYS: { address: Hex; key: Hex }[] = [

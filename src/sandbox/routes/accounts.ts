@@ -21,6 +21,8 @@ export function profileJson(p: Profile): Record<string, unknown> {
     rank: { id: p.feeRateBps === 0 ? 0 : 1, name: p.feeRateBps === 0 ? 'Market maker' : 'Bronze', feeRateBps: p.feeRateBps },
     createdAt: p.createdAt,
     ...(p.parentProfileId !== undefined ? { parentProfileId: p.parentProfileId } : {}),
+    // The managed wallet a profile trades from (UserProfile.embeddedAccount in the official SDK).
+    ...(p.serverWalletAddress !== undefined ? { embeddedAccount: p.serverWalletAddress } : {}),
   };
 }
 

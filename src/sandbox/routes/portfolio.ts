@@ -4,6 +4,7 @@
 // chain, redeem first carries redemptions across the chain, ../redemptions.ts). The admin
 // routes /__sandbox/fund and /__sandbox/resolve play a market's life cycle.
 import { chainOf } from '../chainref.js';
+import { DEV_KEYS } from '../keys.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { getAddress, isAddress } from 'viem';
 import { commit, recipientOf } from '../reducer.js';
@@ -121,7 +122,7 @@ function allowlist(ctx: SandboxContext, profileId: number): NonNullable<typeof c
   return (ctx.state.withdrawalAddresses ?? []).filter((e) => e.profileId === profileId && e.deletedAt === null);
 }
 
-function withdraw(req: SandboxRequest, ctx: SandboxContext): SandboxResponse {
+async function withdraw(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxResponse> {
   const scope = needScope(req, 'withdrawal');
   if (scope) return scope;
   const callerId = req.auth?.profileId ?? 0;
@@ -186,7 +187,18 @@ function withdraw(req: SandboxRequest, ctx: SandboxContext): SandboxResponse {
       `Insufficient balance: wallet ${from} has ${formatRaw(available)} USDC available (${available} raw${acct && acct.lockedUsdc > 0n ? `, ${formatRaw(acct.lockedUsdc)} more locked by open orders` : ''}), asked ${formatRaw(amount)} (${amount} raw)`,
     );
   }
-  const hash = txHash();
+  // With a local chain the USDC really leaves the server wallet (first: a refused transfer moves nothing).
+  const chain = chainOf(ctx);
+  let hash: string = txHash();
+  if (chain) {
+    const key = source.serverWalletAddress ? DEV_KEYS.get(source.serverWalletAddress.toLowerCase()) : source.privateKey;
+    if (!key) return fail(500, `the sandbox holds no key for the server wallet ${from}`);
+    try {
+      hash = await chain.withdraw(key, destination as Hex, amount);
+    } catch (e) {
+      return fail(502, `the withdrawal transaction failed on the local chain: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+    }
+  }
   commit(ctx.state, { type: 'funds.withdrawn', at: ctx.now(), profileId: source.id, amount, token, destination, txHash: hash });
   ctx.persist();
   ctx.emit({ type: 'position', profileId: source.id, tokenId: 'USDC' });

@@ -196,7 +196,10 @@ async function withdraw(req: SandboxRequest, ctx: SandboxContext): Promise<Sandb
     try {
       hash = await chain.withdraw(key, destination as Hex, amount);
     } catch (e) {
-      return fail(502, `the withdrawal transaction failed on the local chain: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+      return fail(
+        502,
+        `the withdrawal transaction failed on the local chain: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
+      );
     }
   }
   commit(ctx.state, { type: 'funds.withdrawn', at: ctx.now(), profileId: source.id, amount, token, destination, txHash: hash });

@@ -1,8 +1,7 @@
 // What every command receives: IO, global flags, environment, output, config and lazily built
 // API clients. Precedence is resolved here once: flag > environment > profile > default.
-import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { checkUrl, loadConfig, saveConfig } from '../core/config.js';
+import { checkUrl, defaultHome, loadConfig, saveConfig } from '../core/config.js';
 import { usableEndpoints, resolveEndpoints } from '../core/endpoints.js';
 import type { Endpoints, Given } from '../core/endpoints.js';
 import type { ConfigFile, ProfileConfig } from '../core/config.js';
@@ -29,14 +28,6 @@ export interface GlobalFlags {
   yes: boolean;
   timeout?: number | undefined;
   passphraseFile?: string | undefined;
-}
-
-/** The platform config directory for pm (what `conf` would pick), unless PM_HOME is set. */
-export function defaultHome(env: Record<string, string | undefined>): string {
-  const home = env['HOME'] ?? homedir();
-  if (process.platform === 'win32') return join(env['APPDATA'] ?? join(home, 'AppData', 'Roaming'), 'pm');
-  if (process.platform === 'darwin') return join(home, 'Library', 'Preferences', 'pm');
-  return join(env['XDG_CONFIG_HOME'] ?? join(home, '.config'), 'pm');
 }
 
 /**

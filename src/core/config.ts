@@ -1,6 +1,7 @@
 // Profiles and settings under PM_HOME/config.json (0600). No secrets live here: wallets and
 // token secrets are in the encrypted keystore; a profile only names them.
 import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { PmError, UsageError } from './errors.js';
 import { writePrivateFileAtomic } from './fsutil.js';
@@ -217,4 +218,12 @@ export function checkProfileName(name: string, what = 'profile name'): string {
   if (!PROFILE_NAME.test(name))
     throw new UsageError(`invalid ${what} "${name}"`, { hint: 'Use letters, digits, dot, dash or underscore (up to 64).' });
   return name;
+}
+
+/** The platform config directory for pm (what `conf` would pick), unless PM_HOME is set. */
+export function defaultHome(env: Record<string, string | undefined>): string {
+  const home = env['HOME'] ?? homedir();
+  if (process.platform === 'win32') return join(env['APPDATA'] ?? join(home, 'AppData', 'Roaming'), 'pm');
+  if (process.platform === 'darwin') return join(home, 'Library', 'Preferences', 'pm');
+  return join(env['XDG_CONFIG_HOME'] ?? join(home, '.config'), 'pm');
 }

@@ -1,7 +1,7 @@
 // Portfolio reads: positions flattened to one row per market and outcome (bigint raw units),
 // the realised-PnL chart, trades, and history with cursor paging.
 import type { ApiClient } from './http.js';
-import { ONE, priceFromWire, rawFromWire } from './money.js';
+import { formatUnits, ONE, priceFromWire, rawFromWire } from './money.js';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
@@ -172,4 +172,84 @@ export async function* historyEntries(
     if (typeof next !== 'string' || next === '') return;
     cursor = next;
   }
+}
+
+/** One position as --json prints it: decimals for people, *Raw integer strings for programs. */
+export function positionJson(r: PositionRow): Record<string, unknown> {
+  return {
+    market: r.market,
+    title: r.title,
+    outcome: r.outcome,
+    status: r.status,
+    conditionId: r.conditionId,
+    group: r.group,
+    shares: formatUnits(r.shares),
+    sharesRaw: r.shares.toString(),
+    avgPrice: formatUnits(r.avgPrice),
+    avgPriceRaw: r.avgPrice.toString(),
+    cost: formatUnits(r.cost),
+    costRaw: r.cost.toString(),
+    price: formatUnits(r.price),
+    value: formatUnits(r.value),
+    valueRaw: r.value.toString(),
+    unrealisedPnl: formatUnits(r.unrealisedPnl),
+    unrealisedPnlRaw: r.unrealisedPnl.toString(),
+    realisedPnl: formatUnits(r.realisedPnl),
+    realisedPnlRaw: r.realisedPnl.toString(),
+    openOrders: r.openOrders,
+    lockedCollateral: formatUnits(r.lockedCollateral),
+    lockedCollateralRaw: r.lockedCollateral.toString(),
+    resolved: r.resolved,
+    won: r.won,
+    redeemable: r.redeemable,
+    payoutPending: r.payoutPending,
+  };
+}
+
+export interface PositionTotals {
+  cost: bigint;
+  value: bigint;
+  unrealisedPnl: bigint;
+  realisedPnl: bigint;
+  lockedCollateral: bigint;
+}
+
+/** The totals line of a set of positions. */
+export function positionTotals(rows: PositionRow[]): PositionTotals {
+  const sum = (f: (r: PositionRow) => bigint): bigint => rows.reduce((a, r) => a + f(r), 0n);
+  return {
+    cost: sum((r) => r.cost),
+    value: sum((r) => r.value),
+    unrealisedPnl: sum((r) => r.unrealisedPnl),
+    realisedPnl: sum((r) => r.realisedPnl),
+    lockedCollateral: sum((r) => r.lockedCollateral),
+  };
+}
+
+/** `pm portfolio positions --json`: the rows and their totals, each amount also as a *Raw string. */
+export function positionsJson(rows: PositionRow[]): { positions: Record<string, unknown>[]; totals: Record<string, string> } {
+  return {
+    positions: rows.map(positionJson),
+    totals: Object.fromEntries(
+      Object.entries(positionTotals(rows)).flatMap(([k, v]) => [
+        [k, formatUnits(v)],
+        [`${k}Raw`, v.toString()],
+      ]),
+    ),
+  };
+}
+
+/** `pm portfolio pnl --json`: the series, and realised/unrealised as decimals plus raw. */
+export function pnlJson(pnl: PnlChart): Record<string, unknown> {
+  return {
+    timeframe: pnl.timeframe,
+    points: pnl.points,
+    currentValue: pnl.currentValue,
+    previousValue: pnl.previousValue,
+    percentChange: pnl.percentChange,
+    realised: pnl.realised === null ? null : formatUnits(pnl.realised),
+    realisedRaw: pnl.realised?.toString() ?? null,
+    unrealised: pnl.unrealised === null ? null : formatUnits(pnl.unrealised),
+    unrealisedRaw: pnl.unrealised?.toString() ?? null,
+  };
 }

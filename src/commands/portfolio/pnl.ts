@@ -1,6 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { formatUnits } from '../../core/money.js';
-import { fetchPnl } from '../../core/portfolio.js';
+import { fetchPnl, pnlJson } from '../../core/portfolio.js';
 import { drawChart, sparkline } from './chart.js';
 import { ON_BEHALF, portfolioApi, usd } from './common.js';
 
@@ -15,17 +14,7 @@ export default defineCommand({
   run: async (ctx, { opts }) => {
     const timeframe = opts.timeframe ?? '7d';
     const pnl = await fetchPnl(await portfolioApi(ctx, opts), timeframe);
-    const json = {
-      timeframe: pnl.timeframe,
-      points: pnl.points,
-      currentValue: pnl.currentValue,
-      previousValue: pnl.previousValue,
-      percentChange: pnl.percentChange,
-      realised: pnl.realised === null ? null : formatUnits(pnl.realised),
-      realisedRaw: pnl.realised?.toString() ?? null,
-      unrealised: pnl.unrealised === null ? null : formatUnits(pnl.unrealised),
-      unrealisedRaw: pnl.unrealised?.toString() ?? null,
-    };
+    const json = pnlJson(pnl);
     // -o ndjson: one point per line ({timestamp, value}); --json: the whole object.
     if (ctx.out.isJson) return ctx.out.data(json, () => undefined, { records: pnl.points });
     const values = pnl.points.map((p) => p.value);

@@ -1,41 +1,9 @@
 import { defineCommand } from '../../cli/command.js';
 import { slugFrom } from '../../core/markets.js';
 import { formatUnits } from '../../core/money.js';
-import { fetchPositions } from '../../core/portfolio.js';
+import { fetchPositions, positionsJson, positionTotals } from '../../core/portfolio.js';
 import type { PositionRow } from '../../core/portfolio.js';
 import { ON_BEHALF, portfolioApi, usd } from './common.js';
-
-/** One position as --json prints it: decimals for people, *Raw integer strings for programs. */
-export function positionJson(r: PositionRow): Record<string, unknown> {
-  return {
-    market: r.market,
-    title: r.title,
-    outcome: r.outcome,
-    status: r.status,
-    conditionId: r.conditionId,
-    group: r.group,
-    shares: formatUnits(r.shares),
-    sharesRaw: r.shares.toString(),
-    avgPrice: formatUnits(r.avgPrice),
-    avgPriceRaw: r.avgPrice.toString(),
-    cost: formatUnits(r.cost),
-    costRaw: r.cost.toString(),
-    price: formatUnits(r.price),
-    value: formatUnits(r.value),
-    valueRaw: r.value.toString(),
-    unrealisedPnl: formatUnits(r.unrealisedPnl),
-    unrealisedPnlRaw: r.unrealisedPnl.toString(),
-    realisedPnl: formatUnits(r.realisedPnl),
-    realisedPnlRaw: r.realisedPnl.toString(),
-    openOrders: r.openOrders,
-    lockedCollateral: formatUnits(r.lockedCollateral),
-    lockedCollateralRaw: r.lockedCollateral.toString(),
-    resolved: r.resolved,
-    won: r.won,
-    redeemable: r.redeemable,
-    payoutPending: r.payoutPending,
-  };
-}
 
 export default defineCommand({
   path: ['portfolio', 'positions'],
@@ -62,23 +30,8 @@ export default defineCommand({
     if (slug !== undefined) rows = rows.filter((r) => r.market === slug || r.group === slug);
     if (opts.resolved) rows = rows.filter((r) => r.resolved);
     if (opts.redeemable) rows = rows.filter((r) => r.redeemable);
-    const sum = (f: (r: PositionRow) => bigint): bigint => rows.reduce((a, r) => a + f(r), 0n);
-    const totals = {
-      cost: sum((r) => r.cost),
-      value: sum((r) => r.value),
-      unrealisedPnl: sum((r) => r.unrealisedPnl),
-      realisedPnl: sum((r) => r.realisedPnl),
-      lockedCollateral: sum((r) => r.lockedCollateral),
-    };
-    const json = {
-      positions: rows.map(positionJson),
-      totals: Object.fromEntries(
-        Object.entries(totals).flatMap(([k, v]) => [
-          [k, formatUnits(v)],
-          [`${k}Raw`, v.toString()],
-        ]),
-      ),
-    };
+    const totals = positionTotals(rows);
+    const json = positionsJson(rows);
     ctx.out.data(
       json,
       () => {

@@ -1,0 +1,412 @@
+// pm as a library: createClient(options) returns namespaces of the same core functions the CLI's
+// commands call, with the same JSON shapes, the same exactly-once journal and the same per-token
+// limiter shared with every pm process on this PM_HOME. This module never reads the environment:
+// src/lib/index.ts (the package entry) fills in the defaults a CLI user would get.
+import { join } from 'node:path';
+import type { LocalAccount } from 'viem/accounts';
+import { filePaceStore } from './cache.js';
+import { loadConfig } from './config.js';
+import type { ProfileConfig } from './config.js';
+import { resolveEndpoints } from './endpoints.js';
+import type { Given } from './endpoints.js';
+import { AuthError, NotFoundError, UsageError } from './errors.js';
+import { redeem as redeemCondition, withdrawBody, parseAmount, parseAddress } from './funds.js';
+import type { RedeemResult } from './funds.js';
+import { ApiClient } from './http.js';
+import {
+  bookJson,
+  getMarket,
+  getOrderBook,
+  listAllMarkets,
+  listMarkets,
+  noBook,
+  priceHistory,
+  searchMarkets,
+  slugFrom,
+} from './markets.js';
+import { createPartnerAccount, listPartnerAccounts, getAllowances, retryAllowances, waitForAllowances } from './partner.js';
+import type { Allowances, PartnerAccount, PartnerPage } from './partner.js';
+import { fetchPnl, fetchPositions, fetchTrades, historyEntries, pnlJson, positionsJson } from './portfolio.js';
+import {
+  Journal,
+  TradeCache,
+  cancelOrders,
+  listOpenOrders,
+  orderStatus,
+  parseOrderInput,
+  placeParsed,
+  parseBatch,
+  runBatch,
+} from './trade/index.js';
+import type { CancelOutcome, LineResult, OrderInput, SignDeps } from './trade/index.js';
+import { cancelEverywhere, replaceOrder } from './trade/replace.js';
+import type { ReplaceInput, ReplaceOutcome } from './trade/replace.js';
+import { signingAccount } from './trade/signer.js';
+import { openOrderJson, placedJson, statusJson } from './trade/views.js';
+import { openWatch } from './watch.js';
+import type { WatchKind } from './watch.js';
+import { WithdrawalJournal, withdrawOnce } from './withdrawals.js';
+import type { WithdrawOutcome } from './withdrawals.js';
+
+export interface ClientOptions {
+  /** REST base URL (default: the profile's, else the real exchange). */
+  baseUrl?: string | undefined;
+  /** socket.io URL; follows baseUrl when left out (the CLI's rule). */
+  wsUrl?: string | undefined;
+  /** Signing key (hex). With `token`, no PM_HOME secret is read. */
+  privateKey?: string | undefined;
+  /** Scoped HMAC API token. */
+  token?: { tokenId: string; secret: string } | undefined;
+  /** Legacy API key. */
+  apiKey?: string | undefined;
+  /** Identity token (token management routes only). */
+  identityToken?: string | undefined;
+  /** A profile of PM_HOME's config: its URLs, wallet and stored token (the session agent signs when it runs). */
+  profile?: string | undefined;
+  /** The keystore passphrase, for a profile's stored secrets when no session agent holds them. */
+  passphrase?: string | undefined;
+  /** PM_HOME: config, keystore, order journal, the limiter's shared state. */
+  home: string;
+  /** A partner acting for one of its sub-accounts (profile id). */
+  onBehalfOf?: number | undefined;
+  /** Per-request timeout (default 30 s). */
+  timeoutMs?: number | undefined;
+  /** Ends every wait and stream of this client. */
+  signal?: AbortSignal | undefined;
+}
+
+/** Every call takes `{ signal }` (Ctrl-C for a bot). */
+export interface CallOptions {
+  signal?: AbortSignal | undefined;
+}
+
+const withSignal = (api: ApiClient, o?: CallOptions): ApiClient => (o?.signal ? api.withSignal(o.signal) : api);
+
+/**
+ * A client of the exchange for Node bots.
+ * @example
+ * const pm = createClient({ home, baseUrl: 'http://127.0.0.1:8787', privateKey, token: { tokenId, secret } });
+ * const r = await pm.orders.place({ market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.42', size: '10', clientId: 'bot-1' });
+ * await pm.close();
+ */
+export function createClient(options: ClientOptions) {
+  const home = options.home;
+  let profile: ProfileConfig = {};
+  if (options.profile !== undefined) {
+    const cfg = loadConfig(home);
+    const p = cfg.profiles[options.profile];
+    if (!p)
+      throw new UsageError(`no profile named "${options.profile}" in ${join(home, 'config.json')}`, {
+        hint: 'pm profile list shows them.',
+      });
+    profile = p;
+  }
+  const bases: Given[] = [];
+  const streams: Given[] = [];
+  if (options.baseUrl !== undefined) bases.push({ level: 'flag', url: options.baseUrl.replace(/\/+$/, ''), name: 'baseUrl' });
+  if (profile.baseUrl !== undefined) bases.push({ level: 'profile', url: profile.baseUrl, name: "the profile's base-url" });
+  if (options.wsUrl !== undefined) streams.push({ level: 'flag', url: options.wsUrl.replace(/\/+$/, ''), name: 'wsUrl' });
+  if (profile.wsUrl !== undefined) streams.push({ level: 'profile', url: profile.wsUrl, name: "the profile's ws-url" });
+  const urls = resolveEndpoints(bases, streams);
+  if (urls.mismatch) throw urls.mismatch;
+  const timeoutMs = options.timeoutMs ?? profile.timeout ?? 30_000;
+  const onBehalfOf = options.onBehalfOf ?? profile.onBehalfOf;
+
+  // Credentials: explicit values win; a profile's stored ones are opened on first use.
+  const credsP = (async () => {
+    const { resolveCredentials } = await import('../keystore/credentials.js');
+    return resolveCredentials({
+      env: {
+        privateKey: options.privateKey,
+        tokenId: options.token?.tokenId,
+        tokenSecret: options.token?.secret,
+        apiKey: options.apiKey,
+        identityToken: options.identityToken,
+      },
+      profile: options.profile !== undefined ? { wallet: profile.wallet, secrets: profile.secrets } : undefined,
+      home,
+      passphrase: async () => {
+        if (options.passphrase === undefined)
+          throw new AuthError('the keystore is locked', { hint: 'Pass { passphrase } to createClient, or run pm unlock first.' });
+        return options.passphrase;
+      },
+    });
+  })();
+  credsP.catch(() => undefined);
+  const clients: ApiClient[] = [];
+  const client = (auth: import('./auth.js').AuthProvider | undefined): ApiClient => {
+    const c = new ApiClient({
+      baseUrl: urls.baseUrl,
+      auth,
+      timeoutMs,
+      userAgent: 'pm-lib',
+      paceStore: filePaceStore(home),
+      actingAs: onBehalfOf,
+      signal: options.signal,
+    });
+    clients.push(c);
+    return c;
+  };
+  const publicApi = client(undefined);
+  let authed: Promise<ApiClient> | undefined;
+  const api = (): Promise<ApiClient> =>
+    (authed ??= (async () => {
+      const creds = await credsP;
+      const auth = await creds.unlock('auto');
+      if (!auth.hmac && !auth.apiKey)
+        throw new AuthError('this call needs an API token', {
+          hint: 'Pass { token: { tokenId, secret } } (or a profile that stores one).',
+        });
+      return client(auth);
+    })());
+  const cache = new TradeCache(home);
+  const journal = new Journal(join(home, 'journal'));
+  const deps = async (): Promise<SignDeps & { journal: Journal }> => {
+    const a = await api();
+    const creds = await credsP;
+    const auth = a.auth;
+    return {
+      api: a,
+      cache,
+      journal,
+      credentialId: auth.hmac ? `hmac:${auth.hmac.tokenId}` : `key:${auth.apiKey?.id ?? ''}`,
+      account: (actingAs?: number): Promise<LocalAccount | null> =>
+        signingAccount(creds, { actingAs, subAccounts: profile.subAccounts, actingFor: profile.onBehalfOf }),
+    };
+  };
+  const signalOf = (o?: CallOptions): AbortSignal | undefined =>
+    o?.signal && options.signal ? AbortSignal.any([o.signal, options.signal]) : (o?.signal ?? options.signal);
+
+  const markets = {
+    /** One page of active markets (the exchange's objects, as `pm --json markets list`). */
+    async list(p: { page?: number; limit?: number; sortBy?: string; all?: boolean } = {}, o?: CallOptions) {
+      const a = withSignal(publicApi, o);
+      if (p.all) return (await listAllMarkets(a, p)).map((m) => m.raw);
+      return (await listMarkets(a, p)).markets.map((m) => m.raw);
+    },
+    async search(query: string, p: { page?: number; limit?: number } = {}, o?: CallOptions) {
+      return (await searchMarkets(withSignal(publicApi, o), query, p)).markets.map((m) => m.raw);
+    },
+    /** One market (slug or limitless.exchange URL), as the exchange describes it. */
+    async get(slug: string, o?: CallOptions) {
+      return (await getMarket(withSignal(publicApi, o), slugFrom(slug))).raw;
+    },
+    /** The order book of the YES (default) or NO outcome, prices and sizes as decimals plus raw. */
+    async book(slug: string, p: { outcome?: 'yes' | 'no' } = {}, o?: CallOptions) {
+      const yes = await getOrderBook(withSignal(publicApi, o), slugFrom(slug));
+      return { ...bookJson(p.outcome === 'no' ? noBook(yes) : yes), outcome: (p.outcome ?? 'yes').toUpperCase() };
+    },
+    async history(slug: string, q: { interval?: string; from?: string; to?: string } = {}, o?: CallOptions) {
+      return (await priceHistory(withSignal(publicApi, o), slugFrom(slug), q)).raw;
+    },
+  };
+
+  const orders = {
+    /**
+     * Places one order exactly once by its `clientId` (generated when absent): a re-send of the
+     * same clientId returns the same order with `alreadyPlaced: true`; another order under it is a
+     * ConflictError (exit 5). Journaled under PM_HOME before it is sent.
+     */
+    async place(input: OrderInput & { clientId?: string | undefined }, o?: CallOptions) {
+      const parsed = parseOrderInput({ ...input, onBehalfOf: input.onBehalfOf ?? onBehalfOf });
+      const d = await deps();
+      const { placed, summary } = await placeParsed(d, parsed, { journal, signal: signalOf(o) });
+      return placedJson(placed, summary);
+    },
+    /** Places NDJSON-shaped lines (the batch file's fields); one result per line, in line order. */
+    async placeBatch(lines: OrderInput[], p: { batchId?: string } = {}, o?: CallOptions) {
+      const text = lines.map((l) => JSON.stringify(l)).join('\n');
+      const parsed = parseBatch(text, p);
+      const invalid = parsed.filter((l) => l.error);
+      const d = await deps();
+      const results: LineResult[] = parsed.some((l) => l.parsed) ? await runBatch(d, parsed, { signal: signalOf(o) }) : [];
+      return [
+        ...invalid.map((l) => ({ line: l.line, ok: false, sent: 'no', error: { code: l.error?.code, message: l.error?.shortMessage } })),
+        ...results.map((r) =>
+          'dryRun' in r
+            ? { line: r.line, ok: true }
+            : r.ok
+              ? { line: r.line, ok: true, skipped: r.skipped, ...placedJson(r.placed, r.summary) }
+              : {
+                  line: r.line,
+                  ok: false,
+                  sent: r.sent,
+                  clientOrderId: r.clientOrderId,
+                  error: { code: r.error.code, message: r.error.shortMessage },
+                },
+        ),
+      ].sort((a, b) => a.line - b.line);
+    },
+    /** Cancels orders by id (one id or several). */
+    async cancel(ids: string | string[], o?: CallOptions): Promise<CancelOutcome> {
+      return cancelOrders(withSignal(await api(), o), { ids: Array.isArray(ids) ? ids : [ids] });
+    },
+    /** Cancels every open order of one market, or (no market) of every market. */
+    async cancelAll(p: { market?: string } = {}, o?: CallOptions) {
+      const a = withSignal(await api(), o);
+      if (p.market !== undefined)
+        return { markets: [{ market: slugFrom(p.market), ...(await cancelOrders(a, { slug: slugFrom(p.market) })) }] };
+      return cancelEverywhere(a);
+    },
+    /** Cancel-replace in one request: the old order cancelled, the new one resting (exactly-once by its clientId). */
+    async replace(orderId: string, p: Omit<ReplaceInput, 'orderId'> = {}, o?: CallOptions): Promise<ReplaceOutcome> {
+      return replaceOrder(await deps(), { ...p, orderId }, { journal, signal: signalOf(o) });
+    },
+    /** Open orders of one market (or every market). */
+    async list(p: { market?: string } = {}, o?: CallOptions) {
+      const a = withSignal(await api(), o);
+      if (p.market === undefined) return (await fetchPositions(a)).liveOrders;
+      const slug = slugFrom(p.market);
+      return (await listOpenOrders(a, slug)).map((x) => openOrderJson(x, slug));
+    },
+    async status(q: { ids?: string[]; clientIds?: string[] }, o?: CallOptions) {
+      return (await orderStatus(withSignal(await api(), o), q)).map(statusJson);
+    },
+  };
+
+  const portfolio = {
+    async positions(o?: CallOptions) {
+      return positionsJson((await fetchPositions(withSignal(await api(), o))).rows);
+    },
+    async pnl(timeframe = '7d', o?: CallOptions) {
+      return pnlJson(await fetchPnl(withSignal(await api(), o), timeframe));
+    },
+    async trades(o?: CallOptions) {
+      return fetchTrades(withSignal(await api(), o));
+    },
+    /** Every history entry, newest first, page by page. */
+    async *history(p: { limit?: number; max?: number; since?: number } = {}, o?: CallOptions) {
+      yield* historyEntries(withSignal(await api(), o), { limit: p.limit ?? 100, max: p.max, since: p.since });
+    },
+  };
+
+  const partner = {
+    /** A server-wallet sub-account (EOA sub-accounts need the child's key: use the CLI's pm partner create). */
+    async create(p: { displayName?: string; serverWallet: true }, o?: CallOptions): Promise<PartnerAccount> {
+      return createPartnerAccount((await api()).actingFor(undefined), { ...p, signal: signalOf(o) });
+    },
+    async list(p: { page?: number; limit?: number } = {}, o?: CallOptions): Promise<PartnerPage> {
+      return listPartnerAccounts(withSignal((await api()).actingFor(undefined), o), p);
+    },
+    /** Allowance readiness of a server-wallet sub-account; `wait` polls (and `retry` retries) until confirmed. */
+    async allowances(
+      profileId: number,
+      p: { wait?: boolean; retry?: boolean; timeoutMs?: number } = {},
+      o?: CallOptions,
+    ): Promise<Allowances> {
+      const a = withSignal((await api()).actingFor(undefined), o);
+      if (p.wait)
+        return waitForAllowances(a, profileId, { retry: p.retry === true, timeoutMs: p.timeoutMs ?? 60_000, signal: signalOf(o) });
+      return p.retry ? retryAllowances(a, profileId) : getAllowances(a, profileId);
+    },
+  };
+
+  const funds = {
+    /** Withdraws once (journaled; an unknown outcome is never re-sent blindly). Amount in USDC, e.g. '12.5'. */
+    async withdraw(p: { amount: string; to?: string; force?: boolean }, _o?: CallOptions): Promise<WithdrawOutcome> {
+      const body = withdrawBody(parseAmount(p.amount), { destination: p.to === undefined ? undefined : parseAddress(p.to, 'to') });
+      const a = await api();
+      return withdrawOnce(a, body, {
+        journal: new WithdrawalJournal(home),
+        force: p.force,
+        wallet: onBehalfOf !== undefined ? profile.subAccounts?.[String(onBehalfOf)]?.address : undefined,
+      });
+    },
+    /** Redeems the winning shares of a resolved market. */
+    async redeem(market: string, o?: CallOptions): Promise<RedeemResult> {
+      const a = withSignal(await api(), o);
+      const cid = (await getMarket(a, slugFrom(market))).raw['conditionId'];
+      if (typeof cid !== 'string') throw new NotFoundError(`market ${market} has no condition id (a group? redeem its child markets)`);
+      return redeemCondition(a, cid);
+    },
+  };
+
+  /** A live stream as an AsyncIterable of NDJSON-shaped records; reconnects, fills order gaps, ends on the signal. */
+  function stream(kind: WatchKind, p: { markets?: string[]; market?: string; clientId?: string; signal?: AbortSignal } = {}) {
+    const signal = signalOf(p);
+    return {
+      async *[Symbol.asyncIterator](): AsyncGenerator<Record<string, unknown>> {
+        const privateKind = kind === 'orders' || kind === 'positions' || kind === 'tx';
+        const auth = privateKind ? (await api()).auth : undefined;
+        const queue: Record<string, unknown>[] = [];
+        let wake: (() => void) | null = null;
+        let ended = false;
+        let failure: unknown;
+        const push = (r: Record<string, unknown>): void => {
+          queue.push(r);
+          if (queue.length > 10_000) w.pause(); // a slow consumer: stop reading until it catches up
+          wake?.();
+        };
+        const w = openWatch(
+          {
+            kind,
+            wsUrl: urls.wsUrl,
+            auth,
+            api,
+            slugs: p.markets?.map(slugFrom),
+            market: p.market === undefined ? undefined : slugFrom(p.market),
+            clientId: p.clientId,
+            giveUpAfterMs: timeoutMs,
+            userAgent: 'pm-lib',
+            signal,
+          },
+          { event: (name, ev) => push({ event: name, ...ev }), lifecycle: (l) => push({ event: 'lifecycle', ...l }) },
+        );
+        const done = w.run().then(
+          () => undefined,
+          (e: unknown) => {
+            failure = e;
+          },
+        );
+        void done.finally(() => {
+          ended = true;
+          wake?.();
+        });
+        try {
+          for (;;) {
+            const next = queue.shift();
+            if (next) {
+              if (queue.length < 1_000) w.resume();
+              yield next;
+              continue;
+            }
+            if (ended) break;
+            await new Promise<void>((r) => {
+              wake = r;
+            });
+            wake = null;
+          }
+          if (failure !== undefined && !signal?.aborted) throw failure;
+        } finally {
+          w.stop();
+          await done;
+        }
+      },
+    };
+  }
+  const watch = {
+    orders: (p: { market?: string; clientId?: string; signal?: AbortSignal } = {}) => stream('orders', p),
+    positions: (p: { market?: string; signal?: AbortSignal } = {}) => stream('positions', p),
+    prices: (markets: string[], p: { signal?: AbortSignal } = {}) => stream('prices', { ...p, markets }),
+    book: (market: string, p: { signal?: AbortSignal } = {}) => stream('book', { ...p, markets: [market] }),
+    markets: (p: { signal?: AbortSignal } = {}) => stream('markets', p),
+  };
+
+  return {
+    /** The URLs in use (the stream URL follows the base URL unless given). */
+    baseUrl: urls.baseUrl,
+    wsUrl: urls.wsUrl,
+    markets,
+    orders,
+    portfolio,
+    partner,
+    funds,
+    watch,
+    /** Releases pooled connections. */
+    async close(): Promise<void> {
+      await Promise.allSettled(clients.map((c) => c.close()));
+    },
+  };
+}
+
+export type PmClient = ReturnType<typeof createClient>;

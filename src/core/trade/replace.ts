@@ -1,0 +1,221 @@
+// The market maker's two moves: cancel-replace (one request: the old order cancelled and the new
+// one resting) and the kill switch (every open order of every market cancelled). The
+// replacement is an ordinary order for exactly-once purposes: journaled before it is sent, its
+// client id looked up after an ambiguous answer, never sent twice.
+import { ConflictError, ExchangeError, ExchangeValidationError, NetworkError, PmError, UsageError, ValidationError } from '../errors.js';
+import type { ApiClient } from '../http.js';
+import { fetchPositions } from '../portfolio.js';
+import { parsePrice, parseSize } from './amounts.js';
+import { checkClientOrderId, newClientOrderId } from './build.js';
+import { buildSignedOrder } from './flow.js';
+import type { ParsedOrder, SignDeps } from './flow.js';
+import type { Journal } from './journal.js';
+import { cancelOrders, lookupClientId, orderStatus, parsePlaced } from './place.js';
+import type { CancelOutcome } from './place.js';
+import { placedJson } from './views.js';
+
+type Json = Record<string, unknown>;
+const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
+
+export interface ReplaceInput {
+  /** The order to replace, by id… */
+  orderId?: string | undefined;
+  /** …or by its client id. */
+  oldClientId?: string | undefined;
+  /** New limit price (default: the old one), decimal. */
+  price?: string | undefined;
+  /** New size in shares (default: the old order's remaining size), decimal. */
+  size?: string | undefined;
+  /** The replacement's client id (default: generated). */
+  clientId?: string | undefined;
+  /** STOP_ON_FAILURE (default: never a second order when the first could not be cancelled) or ALLOW_FAILURE. */
+  mode?: 'STOP_ON_FAILURE' | 'ALLOW_FAILURE' | undefined;
+}
+
+export interface PartResult {
+  status: string;
+  error?: { code: string; message: string } | undefined;
+}
+
+export interface ReplaceOutcome {
+  /** Both parts happened. */
+  ok: boolean;
+  cancel: PartResult & { orderId: string };
+  replacement: PartResult & { clientOrderId: string; order?: Record<string, unknown> | undefined; alreadyPlaced?: boolean };
+}
+
+/** What a replacement keeps of the order it replaces. */
+async function oldOrder(api: ApiClient, i: ReplaceInput): Promise<{ id: string; order: Json }> {
+  const q = i.orderId !== undefined ? { ids: [i.orderId] } : { clientIds: [i.oldClientId ?? ''] };
+  const [r] = await orderStatus(api, q);
+  if (!r || r.status !== 'found' || !r.data || !isObj(r.data['order'])) {
+    throw new PmError(`no order ${i.orderId ?? `with client id ${i.oldClientId ?? ''}`} to replace`, {
+      hint: 'pm order list shows your open orders.',
+    });
+  }
+  return { id: str(r.data['order']['id']), order: r.data['order'] };
+}
+
+const part = (v: unknown): PartResult => {
+  const o = isObj(v) ? v : {};
+  const e = isObj(o['error']) ? o['error'] : undefined;
+  return { status: str(o['status']) || 'UNKNOWN', ...(e ? { error: { code: str(e['code']), message: str(e['message']) } } : {}) };
+};
+
+/**
+ * Replaces a resting order in one request (POST /orders/cancel-replace). The replacement is
+ * signed like any order (owner, fee, the right wallet), journaled first, and after a lost answer
+ * found again by its client id.
+ * @example await replaceOrder(deps, { orderId, price: '0.43' }, { journal })
+ */
+export async function replaceOrder(
+  deps: SignDeps,
+  i: ReplaceInput,
+  o: { journal: Journal; signal?: AbortSignal | undefined },
+): Promise<ReplaceOutcome> {
+  if ((i.orderId === undefined) === (i.oldClientId === undefined)) throw new UsageError('name the order to replace: its id or --client-id');
+  if (i.price === undefined && i.size === undefined) throw new UsageError('give --price, --size or both for the replacement');
+  const price = i.price === undefined ? undefined : parsePrice(i.price);
+  const size = i.size === undefined ? undefined : parseSize(i.size);
+  const clientOrderId = checkClientOrderId(i.clientId ?? newClientOrderId());
+  const mode = i.mode ?? 'STOP_ON_FAILURE';
+  const api = deps.api;
+  // A re-run with the same replacement client id: the exchange may hold it already.
+  if (o.journal.lookup(clientOrderId)) {
+    const l = await lookupClientId(api, clientOrderId, { signal: o.signal });
+    if (l.kind === 'found') {
+      return {
+        ok: true,
+        cancel: { status: 'SUCCESS', orderId: i.orderId ?? '' },
+        replacement: {
+          status: 'SUCCESS',
+          clientOrderId,
+          alreadyPlaced: true,
+          order: placedJson(parsePlaced(l.data, clientOrderId, '', true, 0)),
+        },
+      };
+    }
+  }
+  const old = await oldOrder(api, i);
+  const slug = str(isObj(old.order['market']) ? old.order['market']['slug'] : '') || str(old.order['marketSlug']);
+  const market = await deps.cache.market(api, slug);
+  const tokenId = str(old.order['tokenId']);
+  const outcome = market.positionIds?.[0] === tokenId ? 'YES' : market.positionIds?.[1] === tokenId ? 'NO' : null;
+  const side = old.order['side'] === 0 || old.order['side'] === 'BUY' ? 'BUY' : 'SELL';
+  const oldPrice = str(old.order['price']);
+  const remaining = /^\d+$/.test(str(old.order['remainingSize'])) ? BigInt(str(old.order['remainingSize'])) : undefined;
+  if (outcome === null || (price === undefined && !oldPrice) || (size === undefined && remaining === undefined))
+    throw new ExchangeError(`order ${old.id} is not a resting limit order pm can replace (unknown outcome, price or size)`);
+  const parsed: ParsedOrder = {
+    slug,
+    side,
+    outcome,
+    type: 'GTC',
+    price: price ?? parsePrice(oldPrice),
+    size: size ?? remaining,
+    amount: undefined,
+    postOnly: old.order['postOnly'] === true,
+    clientOrderId,
+    onBehalfOf: api.actingAs,
+    delegated: false,
+    stpPolicy: undefined,
+  };
+  if (parsed.size !== undefined && parsed.size <= 0n) throw new ValidationError(`order ${old.id} has nothing left to replace`);
+  const signed = await buildSignedOrder(deps, parsed);
+  const { onBehalfOf: _obo, ...replacement } = signed.body;
+  const rec = (state: 'pending' | 'placed' | 'failed' | 'unknown', extra: { orderId?: string; error?: string } = {}): void =>
+    o.journal.record({ clientOrderId, state, marketSlug: slug, ...extra, ...(state === 'pending' ? { request: signed.body } : {}) });
+  rec('pending');
+  let d: unknown;
+  try {
+    d = (
+      await api.request<unknown>({
+        method: 'POST',
+        path: '/orders/cancel-replace',
+        body: { cancel: { orderId: old.id }, replacement, mode },
+        auth: 'auto',
+        retry: 'never',
+        okStatuses: [409],
+      })
+    ).data;
+  } catch (e) {
+    const ambiguous = e instanceof NetworkError && e.ambiguous;
+    if (!ambiguous) {
+      rec('failed', { error: e instanceof PmError ? e.shortMessage : String(e) });
+      throw e;
+    }
+    // Did the replacement land? Ask by its client id before saying anything.
+    const l = await lookupClientId(api, clientOrderId, { signal: o.signal });
+    if (l.kind === 'absent') {
+      rec('failed', { error: 'not placed (answer lost)' });
+      throw new NetworkError(`the cancel-replace answer was lost and the exchange holds no replacement ${clientOrderId}`, {
+        hint: `Check the old order (pm order status ${old.id}), then run the same command again.`,
+      });
+    }
+    const placed = parsePlaced(l.data, clientOrderId, slug, false, 1, market.positionIds);
+    rec('placed', { orderId: placed.orderId });
+    return {
+      ok: true,
+      cancel: { status: 'SUCCESS', orderId: old.id },
+      replacement: { status: 'SUCCESS', clientOrderId, order: placedJson(placed) },
+    };
+  }
+  const res = isObj(d) ? d : {};
+  const cancel = { ...part(res['cancel']), orderId: old.id };
+  const rp = part(res['replacement']);
+  const rd = isObj(res['replacement']) ? res['replacement']['data'] : undefined;
+  let order: Record<string, unknown> | undefined;
+  if (rp.status === 'SUCCESS' && isObj(rd)) {
+    const placed = parsePlaced(rd, clientOrderId, slug, false, 1, market.positionIds);
+    rec('placed', { orderId: placed.orderId });
+    order = placedJson(placed);
+  } else rec(rp.status === 'UNKNOWN' ? 'unknown' : 'failed', { error: rp.error?.message ?? rp.status });
+  return {
+    ok: cancel.status === 'SUCCESS' && rp.status === 'SUCCESS',
+    cancel,
+    replacement: { ...rp, clientOrderId, ...(order ? { order } : {}) },
+  };
+}
+
+/** The error for an outcome where the exchange refused either part (exit 9; both results in the details). */
+export function replaceRefusal(r: ReplaceOutcome): PmError {
+  const why =
+    r.cancel.status !== 'SUCCESS'
+      ? `the cancel of ${r.cancel.orderId}: ${r.cancel.error?.message ?? r.cancel.status}`
+      : `the replacement: ${r.replacement.error?.message ?? r.replacement.status}`;
+  if (r.cancel.error?.code === 'CONFLICT' || /already/i.test(r.cancel.error?.message ?? ''))
+    return new ConflictError(`not replaced: ${why}`, { details: JSON.stringify(r) });
+  return new ExchangeValidationError(`not replaced: ${why}`, { details: JSON.stringify(r) });
+}
+
+export interface EverywhereOutcome {
+  markets: (CancelOutcome & { market: string; error?: { code: string; message: string } | undefined })[];
+}
+
+/**
+ * The kill switch: cancels every open order in every market. The exchange cancels per market
+ * only (DELETE /orders/all/{slug}), so this fans out over the markets of the open orders; one
+ * market's failure does not stop the others.
+ */
+export async function cancelEverywhere(api: ApiClient): Promise<EverywhereOutcome> {
+  const { liveOrders } = await fetchPositions(api);
+  const slugs = [...new Set(liveOrders.map((x) => str(x['market'])).filter(Boolean))];
+  const markets: EverywhereOutcome['markets'] = [];
+  for (const market of slugs) {
+    try {
+      markets.push({ market, ...(await cancelOrders(api, { slug: market })) });
+    } catch (e) {
+      if (api.signal?.aborted) throw e;
+      const pe = e instanceof PmError ? e : new PmError(String(e));
+      markets.push({ market, canceled: [], failed: [], error: { code: pe.code, message: pe.shortMessage } });
+    }
+  }
+  return { markets };
+}
+
+/** "2 orders in 1 market" for messages. */
+export function countText(r: EverywhereOutcome): string {
+  const n = r.markets.reduce((a, m) => a + m.canceled.length, 0);
+  return `${n} order${n === 1 ? '' : 's'} in ${r.markets.length} market${r.markets.length === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,43 @@
+// The package entry for Node bots: `import { createClient } from 'pm-cli'`. The only place the
+// library reads the environment: PM_HOME (else the platform config directory, as the CLI) for
+// the config, keystore, order journal and the rate limiter shared with every pm process.
+import { defaultHome } from '../core/config.js';
+import { createClient as create } from '../core/client.js';
+import type { ClientOptions, PmClient } from '../core/client.js';
+
+export type { CallOptions, PmClient } from '../core/client.js';
+export type { OrderInput } from '../core/trade/flow.js';
+export type { ReplaceInput, ReplaceOutcome } from '../core/trade/replace.js';
+export type { Lifecycle } from '../core/stream.js';
+export {
+  PmError,
+  UsageError,
+  ValidationError,
+  AuthError,
+  NotFoundError,
+  ConflictError,
+  RateLimitError,
+  NetworkError,
+  ExchangeError,
+  ExchangeValidationError,
+  UnknownStateError,
+  PartialFailureError,
+  InterruptedError,
+} from '../core/errors.js';
+export type { ErrorCode } from '../core/errors.js';
+
+/** createClient's options; `home` defaults to PM_HOME or the platform config directory. */
+export type Options = Omit<ClientOptions, 'home'> & { home?: string | undefined };
+
+/**
+ * A client of the exchange: markets, orders (exactly-once by clientId), portfolio, partner,
+ * funds and live streams, every call abortable, errors typed with `code`, `hint` and `exitCode`.
+ * @example
+ * import { createClient } from 'pm-cli';
+ * const pm = createClient({ baseUrl: 'http://127.0.0.1:8787', privateKey, token: { tokenId, secret } });
+ * const r = await pm.orders.place({ market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.42', size: '10', clientId: 'bot-1' });
+ */
+export function createClient(options: Options = {}): PmClient {
+  const home = options.home ?? process.env['PM_HOME'] ?? defaultHome(process.env);
+  return create({ ...options, home });
+}

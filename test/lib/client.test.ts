@@ -1,0 +1,86 @@
+// The library against the real sandbox, in-process: the same core as the CLI, exactly-once by
+// clientId, a watch that yields the order's events and ends on an AbortSignal, cancel-replace and
+// the kill switch, typed errors.
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConflictError, createClient } from '../../src/lib/index.js';
+import { tempHome } from '../helpers/run.js';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const sb = useSandbox();
+const { home, cleanup } = tempHome();
+afterAll(cleanup);
+const alice = () => {
+  const a = sb.current.info.accounts.find((x) => x.name === 'alice');
+  if (!a) throw new Error('no alice');
+  return a;
+};
+const client = () =>
+  createClient({
+    home,
+    baseUrl: sb.current.baseUrl,
+    privateKey: alice().privateKey,
+    token: { tokenId: alice().token.tokenId, secret: alice().token.secret },
+  });
+
+describe('createClient', () => {
+  it('derives the stream URL from the base URL', () => {
+    const pm = client();
+    expect(pm.wsUrl).toBe(sb.current.baseUrl.replace(/^http/, 'ws'));
+  });
+
+  it('gets a market, places exactly once by clientId, streams its events, cancels; an abort ends the stream', async () => {
+    const pm = client();
+    const m = await pm.markets.get('btc-100k-2026');
+    expect(m['slug']).toBe('btc-100k-2026');
+    const ac = new AbortController();
+    const seen: Record<string, unknown>[] = [];
+    let onSubscribed: () => void = () => undefined;
+    const subscribed = new Promise<void>((resolve) => {
+      onSubscribed = resolve;
+    });
+    // The iteration, as a bot writes it: it must end by itself once the signal aborts.
+    const loop = (async () => {
+      for await (const ev of pm.watch.orders({ signal: ac.signal })) {
+        seen.push(ev);
+        if (ev['event'] === 'lifecycle' && ev['type'] === 'subscribed') onSubscribed();
+      }
+      return 'ended';
+    })();
+    await subscribed;
+    const order = { market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.11', size: '10', clientId: 'lib-once-1' };
+    const first = await pm.orders.place(order);
+    const again = await pm.orders.place(order);
+    expect(again['orderId']).toBe(first['orderId']);
+    expect(first['alreadyPlaced']).toBe(false);
+    expect(again['alreadyPlaced']).toBe(true);
+    expect(sb.current.ctx.state.orders.filter((o) => o.clientOrderId === 'lib-once-1')).toHaveLength(1);
+    // Another order under the same clientId is a typed conflict (exit 5).
+    await expect(pm.orders.place({ ...order, price: '0.12' })).rejects.toBeInstanceOf(ConflictError);
+    await expect(pm.orders.place({ ...order, price: '0.12' })).rejects.toMatchObject({ exitCode: 5, code: 'CONFLICT' });
+    const deadline = Date.now() + 15_000;
+    while (!seen.some((e) => e['event'] === 'orderEvent' && e['clientOrderId'] === 'lib-once-1') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(seen.some((e) => e['event'] === 'orderEvent' && e['clientOrderId'] === 'lib-once-1')).toBe(true);
+    const c = await pm.orders.cancel(String(first['orderId']));
+    expect(c.canceled).toContain(first['orderId']);
+    ac.abort();
+    expect(await loop).toBe('ended');
+    await pm.close();
+  });
+
+  it('replaces an order in one request and cancels everything everywhere', async () => {
+    const pm = client();
+    const a = await pm.orders.place({ market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.12', size: '10' });
+    const b = await pm.orders.place({ market: 'sol-500-2026', side: 'buy', outcome: 'yes', price: '0.05', size: '10' }).catch(() => null);
+    const r = await pm.orders.replace(String(a['orderId']), { price: '0.13' });
+    expect(r.ok).toBe(true);
+    expect(r.cancel.status).toBe('SUCCESS');
+    expect(r.replacement.order?.['price']).toBe('0.13');
+    const live = sb.current.ctx.state.orders.filter((o) => o.ownerId === alice().profileId && o.status === 'LIVE');
+    expect(live.some((o) => o.id === a['orderId'])).toBe(false);
+    const all = await pm.orders.cancelAll();
+    expect(all.markets.length).toBeGreaterThanOrEqual(b ? 2 : 1);
+    expect(sb.current.ctx.state.orders.filter((o) => o.ownerId === alice().profileId && o.status === 'LIVE')).toHaveLength(0);
+    await pm.close();
+  });
+});

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/app/main.js';
 import type { IO } from '../../src/cli/output.js';
 import { parseDuration } from '../../src/core/duration.js';
+import { eventually } from '../helpers/eventually.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempHome } from '../helpers/run.js';
 import { cancel, faults, newMarket, place } from '../helpers/stream.js';
@@ -65,16 +66,11 @@ function pm(argv: string[], e: Record<string, string | undefined> = env(), tty =
     records: () => out.map((l) => JSON.parse(l) as Record<string, unknown>),
     done,
     abort: () => ac.abort(Object.assign(new Error('interrupted by SIGINT'), { signal: 'SIGINT' })),
-    waitFor: (pred, ms = 5000) =>
-      new Promise((resolve, reject) => {
-        const t0 = Date.now();
-        const tick = (): void => {
-          if (pred()) return resolve();
-          if (Date.now() - t0 > ms) return reject(new Error(`timed out; stdout:\n${out.join('\n')}\nstderr:\n${err}`));
-          setTimeout(tick, 10);
-        };
-        tick();
-      }),
+    waitFor: async (pred, ms) => {
+      await eventually(pred, ms ? { timeoutMs: ms } : {}).catch((e: Error) => {
+        throw new Error(`${e.message}; stdout:\n${out.join('\n')}\nstderr:\n${err}`);
+      });
+    },
   };
   return live;
 }
@@ -88,13 +84,7 @@ interface SockInfo {
 async function sockets(): Promise<SockInfo[]> {
   return (await (await fetch(`${sb.current.baseUrl}/__sandbox/sockets`)).json()) as SockInfo[];
 }
-async function until(pred: () => Promise<boolean> | boolean, ms = 5000): Promise<void> {
-  const t0 = Date.now();
-  while (!(await pred())) {
-    if (Date.now() - t0 > ms) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+const until = (pred: () => Promise<boolean> | boolean): Promise<true> => eventually(pred);
 const data = (l: Live) => l.records().filter((r) => r['event'] !== 'lifecycle');
 
 describe('pm watch orders --json', () => {

@@ -7,6 +7,7 @@ import { cancelOrder, submitOrder } from '../../src/sandbox/engine.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { scheduleSettlement } from '../../src/sandbox/settlement.js';
 import type { OrderRecord } from '../../src/sandbox/types.js';
+import { eventually } from './eventually.js';
 
 export const HANDSHAKE = '/socket.io/?EIO=4&transport=websocket';
 
@@ -48,16 +49,11 @@ export async function record(
     socket,
     events,
     of: (name) => events.filter(([n]) => n === name).map(([, p]) => p),
-    waitFor: (pred, ms = 3000) =>
-      new Promise<void>((resolve, reject) => {
-        const t0 = Date.now();
-        const tick = (): void => {
-          if (pred(events)) return resolve();
-          if (Date.now() - t0 > ms) return reject(new Error(`timed out; events: ${JSON.stringify(events).slice(0, 2000)}`));
-          setTimeout(tick, 5);
-        };
-        tick();
-      }),
+    waitFor: async (pred, ms) => {
+      await eventually(() => pred(events), { intervalMs: 5, ...(ms ? { timeoutMs: ms } : {}) }).catch((e: Error) => {
+        throw new Error(`${e.message}; events: ${JSON.stringify(events).slice(0, 2000)}`);
+      });
+    },
     close: () => void socket.close(),
   };
 }

@@ -84,7 +84,8 @@ describe('spacing', () => {
 describe('429', () => {
   const signedGet = (target: string) => {
     const a = account(sb.current, 'alice');
-    return () => fetch(`${sb.current.baseUrl}${target}`, { headers: { ...hmacHeaders(a.token.tokenId, a.token.secret, 'GET', target, '') } });
+    return () =>
+      fetch(`${sb.current.baseUrl}${target}`, { headers: { ...hmacHeaders(a.token.tokenId, a.token.secret, 'GET', target, '') } });
   };
 
   it('retries a 429 after the Retry-After it names, signing afresh, and resolves with the answer that follows', async () => {

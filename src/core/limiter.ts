@@ -13,7 +13,7 @@
 // file created with O_EXCL that holds its owner's pid and a random token. A reservation takes
 // the lock, reads the record, reserves if both limits allow, writes the record (temp file and
 // rename) and drops the lock at once; waiting never holds the lock. A waiter for a free slot
-// wakes on a change of the record (fs.watch), or on a short poll where watching fails.
+// wakes when the record changes (fs.watch), or after a short poll at the latest.
 // Stale holders are detected, so no crash blocks the others for long:
 // - a slot whose process is gone (signal 0 fails: killed, crashed) is dropped on the next
 //   read, and so is one held past `until` (its request's timeout) even if its process lives;
@@ -24,7 +24,8 @@
 //
 // `TokenLimiter` is the same policy inside one process, in memory; it sits in front of the
 // shared limiter, so one process never queues more than N waiters on the lock. The clock is
-// injectable (tests); waits are real timers either way.
+// injectable (tests); waits are real timers either way. test/unit/limiter.test.ts checks the
+// guarantees with several limiters and several processes on one directory.
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, watch, writeFileSync, writeSync } from 'node:fs';
 import type { FSWatcher } from 'node:fs';
 import { randomBytes } from 'node:crypto';

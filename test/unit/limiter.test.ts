@@ -346,7 +346,7 @@ if (mode === 'hold') {
     await eventually(
       () => new FileLimiter({ dir, name: 'limit-p', concurrency: 2, minIntervalMs: 100, maxHoldMs: 60_000 }).peek().inflight.length === 0,
     );
-  }, 60_000);
+  });
 
   it('a holder killed with -9 gives its slot back to a waiting process', async () => {
     const dir = freshDir();

@@ -3,8 +3,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    // Generous: a test that spawns pm a dozen times takes 5 s on a quiet machine and can take
+    // 30 s on a loaded one. Only a hung test waits this out; waits inside tests are conditions.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
     // Test files share a worker's module cache (no re-import of src/ and its dependencies per

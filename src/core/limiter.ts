@@ -1,8 +1,31 @@
-// Per-token pacing: at most `concurrency` requests in flight and `minIntervalMs` between request
-// starts. `TokenLimiter` enforces it inside one process; `FileLimiter` across the processes of
-// one PM_HOME (a lock file plus a small state file under PM_HOME/run). The in-process limiter
-// sits in front of the shared one, so one process never queues more than `concurrency` waiters
-// on the lock.
+// Per-token pacing of requests to the exchange, which allows per API token at most N requests
+// in flight and M ms between request starts (N = 2, M = 300: wire-facts §5) and answers 429
+// beyond that.
+//
+// What it guarantees, for all the pm processes of one PM_HOME using one token together:
+// - at most N requests in flight: a request holds a slot from its reservation to its release;
+// - starts at least M ms apart: each reservation is at least M ms after the last start
+//   recorded, and a request that actually leaves later than it reserved (its process was
+//   descheduled) records that later time, so the next start is spaced from it.
+//
+// How: `FileLimiter` keeps the shared record in PM_HOME/run/<name>.json, `{lastStart,
+// inflight: [{pid, id, since, until}]}`, and changes it only under PM_HOME/run/<name>.lock, a
+// file created with O_EXCL that holds its owner's pid and a random token. A reservation takes
+// the lock, reads the record, reserves if both limits allow, writes the record (temp file and
+// rename) and drops the lock at once; waiting never holds the lock. A waiter for a free slot
+// wakes when the record changes (fs.watch), or after a short poll at the latest.
+// Stale holders are detected, so no crash blocks the others for long:
+// - a slot whose process is gone (signal 0 fails: killed, crashed) is dropped on the next
+//   read, and so is one held past `until` (its request's timeout) even if its process lives;
+// - a lock whose owner process is gone is broken at once; one older than `lockStaleMs` is
+//   broken even if its owner lives (a lock is held for well under a millisecond);
+// - a `lastStart` ahead of the clock by more than M (the clock went back) is taken as now.
+// If PM_HOME/run cannot be written, pacing falls back to this process only.
+//
+// `TokenLimiter` is the same policy inside one process, in memory; it sits in front of the
+// shared limiter, so one process never queues more than N waiters on the lock. The clock is
+// injectable (tests); waits are real timers either way. test/unit/limiter.test.ts checks the
+// guarantees with several limiters and several processes on one directory.
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, watch, writeFileSync, writeSync } from 'node:fs';
 import type { FSWatcher } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -77,6 +100,8 @@ export class TokenLimiter implements Limiter {
     private readonly onStart?: (t: number) => void,
     /** A limiter shared with other processes, asked after this one grants a slot. */
     private readonly shared?: Limiter,
+    /** The clock (tests). */
+    private readonly now: () => number = Date.now,
   ) {
     this.lastStart = lastStartMs;
   }
@@ -107,7 +132,7 @@ export class TokenLimiter implements Limiter {
         grant: () => {
           if (w.onAbort) signal?.removeEventListener('abort', w.onAbort);
           this.inFlight++;
-          this.lastStart = Date.now();
+          this.lastStart = this.now();
           this.onStart?.(this.lastStart);
           resolve(
             once(() => {
@@ -142,7 +167,7 @@ export class TokenLimiter implements Limiter {
       this.timer = null;
     }
     if (this.timer || this.queue.length === 0 || this.inFlight >= this.concurrency) return;
-    const wait = this.lastStart + this.minIntervalMs - Date.now();
+    const wait = this.lastStart + this.minIntervalMs - this.now();
     if (wait > 0) {
       this.timer = setTimeout(() => {
         this.timer = null;
@@ -184,6 +209,8 @@ export interface FileLimiterOptions {
   pollMs?: number;
   /** Called with the time of each reservation this process makes (diagnostics, tests). */
   onReserve?: (t: number) => void;
+  /** The clock (default Date.now; tests). */
+  now?: () => number;
 }
 
 function alive(pid: number): boolean {
@@ -208,6 +235,7 @@ export class FileLimiter implements Limiter {
   readonly stateFile: string;
   private readonly lockStaleMs: number;
   private readonly pollMs: number;
+  private readonly now: () => number;
   private watcher: FSWatcher | null = null;
   private readonly wakers = new Set<() => void>();
 
@@ -216,6 +244,7 @@ export class FileLimiter implements Limiter {
     this.stateFile = join(o.dir, `${o.name}.json`);
     this.lockStaleMs = o.lockStaleMs ?? 3000;
     this.pollMs = o.pollMs ?? 50;
+    this.now = o.now ?? Date.now;
   }
 
   async acquire(signal?: AbortSignal): Promise<Release> {
@@ -235,7 +264,7 @@ export class FileLimiter implements Limiter {
         wait = 2 + Math.random() * 2; // another process holds it for well under a millisecond
       } else {
         try {
-          const now = Date.now();
+          const now = this.now();
           const s = this.read(now);
           const next = s.lastStart + this.o.minIntervalMs;
           if (s.inflight.length < this.o.concurrency && now >= next) {
@@ -249,7 +278,7 @@ export class FileLimiter implements Limiter {
             this.o.onReserve?.(now);
             const release: Release = once(() => this.update((st) => this.drop(st, id)));
             release.started = () => {
-              const t = Date.now();
+              const t = this.now();
               if (t - now > 1) this.update((st) => this.stamp(st, id, t));
             };
             return release;
@@ -266,7 +295,7 @@ export class FileLimiter implements Limiter {
 
   /** The state as stored (pruned), for tests and diagnostics. */
   peek(): SharedState {
-    return this.read(Date.now());
+    return this.read(this.now());
   }
 
   private drop(s: SharedState, id: string): boolean {
@@ -297,7 +326,7 @@ export class FileLimiter implements Limiter {
         return; // gave up: an entry expires with its process or its deadline
       }
       try {
-        const s = this.read(Date.now());
+        const s = this.read(this.now());
         if (change(s)) this.write(s);
       } catch {
         // unwritable: an entry expires with its process or its deadline
@@ -359,7 +388,7 @@ export class FileLimiter implements Limiter {
     let age: number;
     try {
       held = readFileSync(this.lockFile, 'utf8');
-      age = Date.now() - statSync(this.lockFile).mtimeMs;
+      age = this.now() - statSync(this.lockFile).mtimeMs;
     } catch {
       return true; // released meanwhile
     }

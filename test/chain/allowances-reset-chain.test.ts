@@ -10,6 +10,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { TestCTF, TestUSDC } from '../../src/sandbox/contracts.js';
 import { useAnvil } from '../helpers/anvil.js';
+import { eventually } from '../helpers/eventually.js';
 import { runPm, tempHome } from '../helpers/run.js';
 
 const anvil = useAnvil();
@@ -216,15 +217,18 @@ describe('server-wallet allowance targets on a real chain', () => {
 
   it('without a chain the timers stay: a random hash, confirmed after confirmAfterMs', async () => {
     const s = (sb = await startSandbox({ port: 0, dataDir: null }));
-    await quiet(s, { confirmAfterMs: 100 });
+    // Long enough that the view read right after the retry still finds the targets submitted,
+    // however slowly this machine runs the two requests.
+    await quiet(s, { confirmAfterMs: 1000 });
     const child = await serverChild(s, 'sim-1');
     const r = (await call(s, 'POST', `/profiles/partner-accounts/${child.profileId}/allowances/retry`, partnerTok(s), {}))
       .json as unknown as View;
     expect(r.summary).toMatchObject({ submitted: 5 });
     expect((await view(s, child.profileId)).summary).toMatchObject({ submitted: 5 });
-    await new Promise((res) => setTimeout(res, 150));
-    const v = await view(s, child.profileId);
-    expect(v.ready).toBe(true);
+    const v = await eventually(async () => {
+      const w = await view(s, child.profileId);
+      return w.ready && w;
+    });
     expect(v.targets[0]?.tokenAddress).toBe('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913');
   });
 });

@@ -2,13 +2,19 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Wallet, encryptKeystoreJson } from 'ethers';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runPm, tempHome } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const sb = useSandbox();
-const { home, cleanup } = tempHome();
-afterAll(cleanup);
+// Each test its own PM_HOME: which wallet is active, and which token the profile holds,
+// must not depend on the tests that ran before.
+let home = '';
+let cleanup = (): void => {};
+beforeEach(() => {
+  ({ home, cleanup } = tempHome());
+});
+afterEach(() => cleanup());
 const PASS = 'wallet-pass-1';
 const env = (extra: Record<string, string> = {}) => ({
   PM_HOME: home,
@@ -79,6 +85,10 @@ describe('wallet', () => {
   });
 
   it('refuses a wrong passphrase with exit 3 and changes nothing; removes with --yes only', async () => {
+    expect((await pm(['wallet', 'create', 'main'])).code).toBe(0);
+    const f = join(home, 'key.txt');
+    writeFileSync(f, `${Wallet.createRandom().privateKey}\n`);
+    expect((await pm(['wallet', 'import', 'fromfile', '--file', f])).code).toBe(0);
     const file = join(home, 'keystores', 'main.json');
     const before = readFileSync(file, 'utf8');
     const w = await pm(['wallet', 'export', 'main', '--format', 'key', '--out', '-', '--yes'], { PM_PASSPHRASE: 'wrong' });
@@ -91,6 +101,10 @@ describe('wallet', () => {
 });
 
 describe('token', () => {
+  beforeEach(async () => {
+    expect((await pm(['--profile', 'default', 'config', 'set', 'base-url', sb.current.baseUrl])).code).toBe(0);
+  });
+
   it('derives a token with the identity token, stores it encrypted, lists and revokes it', async () => {
     const idEnv = { PM_IDENTITY_TOKEN: partner().identityToken };
     const caps = await pm(['--json', 'token', 'capabilities'], idEnv);

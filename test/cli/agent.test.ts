@@ -122,9 +122,10 @@ describe('session agent', () => {
     const home = await keystoreHome();
     const agent = await startAgent({ home, passphrase: PASS, ttlMs: 1000 });
     await expect(startAgent({ home, passphrase: PASS, ttlMs: 1000 })).rejects.toThrow(/already runs/);
+    // It closes by itself (1 s); the bound only tells that from never, with room for a slow machine.
     const t0 = Date.now();
     await agent.closed;
-    expect(Date.now() - t0).toBeLessThan(3000);
+    expect(Date.now() - t0).toBeLessThan(10_000);
     expect(existsSync(agentSocketPath(home))).toBe(false);
     expect(await AgentClient.connect(home)).toBeNull();
   });

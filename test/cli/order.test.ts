@@ -5,6 +5,8 @@ import { createHmac } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { eventually } from '../helpers/eventually.js';
+import { laneOf, pacedFetch } from '../helpers/pacer.js';
 import { runPm, tempHome } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
@@ -158,13 +160,17 @@ describe('order place', () => {
       clientOrderId: 'dry-1',
       order: { price: 0.1, makerAmount: 300000, takerAmount: 3000000 },
     });
-    await new Promise((res) => setTimeout(res, 350));
-    const ts = new Date().toISOString();
-    const sig = createHmac('sha256', Buffer.from(alice().token.secret, 'base64')).update(`${ts}\nPOST\n/orders\n${body}`).digest('base64');
-    const res = await fetch(`${sb.current.baseUrl}/orders`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'lmts-api-key': alice().token.tokenId, 'lmts-timestamp': ts, 'lmts-signature': sig },
-      body,
+    // Sent right after pm's own requests with the same token: paced, and signed afresh on a retry.
+    const res = await pacedFetch(laneOf(sb.current.baseUrl, alice().token.tokenId), () => {
+      const ts = new Date().toISOString();
+      const sig = createHmac('sha256', Buffer.from(alice().token.secret, 'base64'))
+        .update(`${ts}\nPOST\n/orders\n${body}`)
+        .digest('base64');
+      return fetch(`${sb.current.baseUrl}/orders`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'lmts-api-key': alice().token.tokenId, 'lmts-timestamp': ts, 'lmts-signature': sig },
+        body,
+      });
     });
     expect(res.status).toBe(201);
     expect(ordersOf('dry-1')).toHaveLength(1);
@@ -368,7 +374,7 @@ describe('cancel and status', () => {
     const r = await pm('--json', 'order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.63', '--size', '5', '--client-id', 'st-1');
     const j = r.json<PlacedJson>();
     expect(j.settlementStatus).toBe('MATCHED');
-    await new Promise((res) => setTimeout(res, 400));
+    await eventually(() => ordersOf('st-1')[0]?.settlementStatus === 'CONFIRMED', { what: 'st-1 to settle' });
     const s = await pm('--json', 'order', 'status', '--client-id', 'st-1');
     expect(s.code).toBe(0);
     expect(s.json<{ orderId: string; settlementStatus: string }[]>()[0]).toMatchObject({

@@ -7,6 +7,7 @@ import { main } from '../../src/app/main.js';
 import type { IO } from '../../src/cli/output.js';
 import { StreamClient } from '../../src/core/stream.js';
 import { ndjson } from '../../src/commands/watch/run.js';
+import { eventually } from '../helpers/eventually.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempHome } from '../helpers/run.js';
 import { newMarket, place } from '../helpers/stream.js';
@@ -16,13 +17,7 @@ const home = tempHome();
 afterAll(() => home.cleanup());
 afterEach(() => vi.restoreAllMocks());
 
-async function until(pred: () => boolean, what: string, ms = 8000): Promise<void> {
-  const t0 = Date.now();
-  while (!pred()) {
-    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+const until = (pred: () => boolean, what: string): Promise<true> => eventually(pred, { what, intervalMs: 5 });
 
 describe('pm watch output under backpressure', () => {
   it('batches a burst, pauses the stream while stdout is full, resumes on drain, loses nothing', async () => {
@@ -56,15 +51,16 @@ describe('pm watch output under backpressure', () => {
     const done = main(['--json', 'watch', 'orders', '--market', 'bp-market', '--count', String(N)], io);
     const text = (): string => writes.join('');
     await until(() => text().includes('"type":"subscribed"'), 'the subscription');
-    for (let t0 = Date.now(); ; ) {
-      const socks = (await (await fetch(`${sb.current.baseUrl}/__sandbox/sockets`)).json()) as {
-        profileId: number | null;
-        subscriptions: { orders: boolean };
-      }[];
-      if (socks.some((s) => s.profileId === 1001 && s.subscriptions.orders)) break;
-      if (Date.now() - t0 > 8000) throw new Error('the sandbox never saw the subscription');
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await eventually(
+      async () => {
+        const socks = (await (await fetch(`${sb.current.baseUrl}/__sandbox/sockets`)).json()) as {
+          profileId: number | null;
+          subscriptions: { orders: boolean };
+        }[];
+        return socks.some((s) => s.profileId === 1001 && s.subscriptions.orders);
+      },
+      { what: 'the sandbox to see the subscription' },
+    );
     const before = writes.length;
     full = true; // the reader stops reading
     // One burst: N orders committed at once, as a batch request does.

@@ -10,6 +10,7 @@ import { cancelOrder, submitOrder } from '../../src/sandbox/engine.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { scheduleSettlement } from '../../src/sandbox/settlement.js';
 import type { OrderRecord } from '../../src/sandbox/types.js';
+import { eventually } from './eventually.js';
 
 export const HANDSHAKE = '/socket.io/?EIO=4&transport=websocket';
 
@@ -51,16 +52,11 @@ export async function record(
     socket,
     events,
     of: (name) => events.filter(([n]) => n === name).map(([, p]) => p),
-    waitFor: (pred, ms = 3000) =>
-      new Promise<void>((resolve, reject) => {
-        const t0 = Date.now();
-        const tick = (): void => {
-          if (pred(events)) return resolve();
-          if (Date.now() - t0 > ms) return reject(new Error(`timed out; events: ${JSON.stringify(events).slice(0, 2000)}`));
-          setTimeout(tick, 5);
-        };
-        tick();
-      }),
+    waitFor: async (pred, ms) => {
+      await eventually(() => pred(events), { intervalMs: 5, ...(ms ? { timeoutMs: ms } : {}) }).catch((e: Error) => {
+        throw new Error(`${e.message}; events: ${JSON.stringify(events).slice(0, 2000)}`);
+      });
+    },
     close: () => void socket.close(),
   };
 }
@@ -171,16 +167,11 @@ export function livePm(argv: string[], env: Record<string, string | undefined>, 
     records: () => out.map((l) => JSON.parse(l) as Record<string, unknown>),
     done,
     abort: () => ac.abort(Object.assign(new Error('interrupted by SIGINT'), { signal: 'SIGINT' })),
-    waitFor: (pred, ms = 5000) =>
-      new Promise((resolve, reject) => {
-        const t0 = Date.now();
-        const tick = (): void => {
-          if (pred()) return resolve();
-          if (Date.now() - t0 > ms) return reject(new Error(`timed out; stdout:\n${out.join('\n')}\nstderr:\n${err}`));
-          setTimeout(tick, 10);
-        };
-        tick();
-      }),
+    waitFor: async (pred, ms) => {
+      await eventually(pred, ms ? { timeoutMs: ms } : {}).catch((e: Error) => {
+        throw new Error(`${e.message}; stdout:\n${out.join('\n')}\nstderr:\n${err}`);
+      });
+    },
   };
 }
 
@@ -196,13 +187,9 @@ export async function sockets(sb: SandboxHandle): Promise<SockInfo[]> {
   return (await (await fetch(`${sb.baseUrl}/__sandbox/sockets`)).json()) as SockInfo[];
 }
 
-/** Polls until `pred` holds (async allowed), or throws after `ms`. */
-export async function until(pred: () => Promise<boolean> | boolean, ms = 5000): Promise<void> {
-  const t0 = Date.now();
-  while (!(await pred())) {
-    if (Date.now() - t0 > ms) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
+/** Polls until `pred` holds (async allowed), or throws after `ms` (default: eventually's, 15 s). */
+export async function until(pred: () => Promise<boolean> | boolean, ms?: number): Promise<void> {
+  await eventually(pred, ms ? { timeoutMs: ms } : {});
 }
 
 /** Whether `profileId` has a socket subscribed to its order events. */

@@ -13,6 +13,7 @@ import { rehydrate } from '../../src/sandbox/persist.js';
 import { apply } from '../../src/sandbox/reducer.js';
 import { scheduleSettlement } from '../../src/sandbox/settlement.js';
 import type { LogEntry, SandboxState } from '../../src/sandbox/types.js';
+import { eventually } from '../helpers/eventually.js';
 
 const ALICE = 1001;
 const BOB = 1002;
@@ -97,7 +98,7 @@ async function session(h: SandboxHandle): Promise<void> {
   expect(res.status).toBe(201);
   // Settlement MINED → CONFIRMED of every trade.
   const settled = (): boolean => h.ctx.state.orders.every((o) => o.tradeEventId === null || o.settlementStatus === 'CONFIRMED');
-  for (let i = 0; i < 300 && !settled(); i++) await new Promise((r) => setTimeout(r, 10));
+  await eventually(settled, { what: 'every trade to settle' });
 }
 
 /** The state a log replays to, with the server key (kept outside the log) put back, as a load does. */
@@ -190,7 +191,7 @@ describe('persistence = appends', () => {
     place(h, BOB, 'BUY', 10_000n, 1_000_000n, { salt: 2n ** 70n + 1n }); // a big bigint must round-trip exactly
     // Let every trade settle (no more timers), so nothing changes behind the copy below.
     const settled = (): boolean => h.ctx.state.orders.every((o) => o.tradeEventId === null || o.settlementStatus === 'CONFIRMED');
-    for (let i = 0; i < 200 && !settled(); i++) await new Promise((r) => setTimeout(r, 10));
+    await eventually(settled, { what: 'every trade to settle' });
     await h.snapshot(); // waits for any background snapshot, then writes one
     expect(existsSync(join(dir, 'state.json'))).toBe(true);
     place(h, ALICE, 'BUY', 300_000n, 2_000_000n); // a tail after the snapshot

@@ -13,6 +13,8 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { commit } from '../../src/sandbox/reducer.js';
 import type { Scope } from '../../src/sandbox/types.js';
+import { eventually } from '../helpers/eventually.js';
+import { laneOf, pacedFetch } from '../helpers/pacer.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { ORDER_TYPES } from '../helpers/eip712.js';
 
@@ -261,9 +263,10 @@ describe('allowance readiness', () => {
     const rv = r.json as unknown as View;
     expect(rv.summary).toEqual({ total: 5, confirmed: 0, missing: 0, submitted: 5, failed: 0 });
     expect(rv.targets.every((t) => typeof t.transactionId === 'string' && !t.confirmed)).toBe(true);
-    await pause(150);
-    const done = (await allowances(child.profileId)).json as unknown as View;
-    expect(done.ready).toBe(true);
+    const done = await eventually(async () => {
+      const v = (await allowances(child.profileId)).json as unknown as View;
+      return v.ready && v;
+    });
     expect(done.summary).toEqual({ total: 5, confirmed: 5, missing: 0, submitted: 0, failed: 0 });
   });
 
@@ -271,10 +274,10 @@ describe('allowance readiness', () => {
     const child = await serverChild('lock-1');
     await admin('allowances', { retryMax: 2, retryWindowMs: 1500, lockMs: 200 });
     try {
-      const [a, b] = await Promise.all([retry(child.profileId), pause(40).then(() => retry(child.profileId))]);
-      expect(a.status).toBe(200);
-      expect(b.status).toBe(409);
-      expect(b.json).toEqual({ message: expect.stringMatching(/already running/) });
+      // Whichever reaches the lock first holds it for 200 ms; the other meets it.
+      const both = await Promise.all([retry(child.profileId), pause(40).then(() => retry(child.profileId))]);
+      expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+      expect(both.find((r) => r.status === 409)?.json).toEqual({ message: expect.stringMatching(/already running/) });
       expect((await retry(child.profileId)).status).toBe(200);
       const limited = await retry(child.profileId);
       expect(limited.status).toBe(429);
@@ -298,14 +301,15 @@ describe('allowance readiness', () => {
     const failed = r.targets.find((t) => t.label === 'ctf:negrisk-adapter');
     expect(failed).toMatchObject({ status: 'failed', retryable: true, errorCode: 'PRIVY_SPONSORSHIP_UNAVAILABLE', confirmed: false });
     expect(r.summary).toMatchObject({ failed: 1, submitted: 4 });
-    await pause(150);
-    const g = (await allowances(child.profileId)).json as unknown as View;
+    const g = await eventually(async () => {
+      const v = (await allowances(child.profileId)).json as unknown as View;
+      return v.summary['confirmed'] === 4 && v;
+    });
     expect(g).toMatchObject({ ready: false, summary: { confirmed: 4, failed: 1 } });
     const again = (await retry(child.profileId)).json as unknown as View;
     expect(again.targets.find((t) => t.label === 'ctf:negrisk-adapter')).toMatchObject({ status: 'submitted' });
     expect(again.targets.filter((t) => t.status === 'confirmed').length).toBe(4); // only the failed one was submitted again
-    await pause(150);
-    expect(((await allowances(child.profileId)).json as unknown as View).ready).toBe(true);
+    await eventually(async () => ((await allowances(child.profileId)).json as unknown as View).ready);
   });
 
   it("refuses another partner's child (404), a trader's token (403) and an EOA child (400)", async () => {
@@ -385,7 +389,7 @@ describe('delegated orders for server-wallet children', () => {
     expect(early.json['message']).toMatch(/not confirmed .*usdc:ctf-exchange missing.*run the allowance check/);
 
     await retry(child.profileId);
-    await pause(150);
+    await eventually(async () => ((await allowances(child.profileId)).json as unknown as View).ready);
     const placed = await call('POST', '/orders', { token: partnerTok(), body: delegated(child.profileId, yes) });
     expect(placed.status).toBe(201);
     const order = placed.json['order'] as Record<string, unknown>;
@@ -462,13 +466,16 @@ describe('persistence', () => {
     s = await startSandbox({ port: 0, dataDir: dir });
     const tok = s.info.accounts.find((a) => a.name === 'partner')?.token as Tok;
     const post = async (target: string, body: unknown) => {
-      const ts = new Date().toISOString();
       const raw = JSON.stringify(body);
-      const sig = createHmac('sha256', Buffer.from(tok.secret, 'base64')).update(`${ts}\nPOST\n${target}\n${raw}`).digest('base64');
-      const r = await fetch(`${s?.baseUrl}${target}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'lmts-api-key': tok.tokenId, 'lmts-timestamp': ts, 'lmts-signature': sig },
-        body: raw,
+      // This sandbox paces the token (rate limit on): through the tests' pacer.
+      const r = await pacedFetch(laneOf(s?.baseUrl ?? '', tok.tokenId), () => {
+        const ts = new Date().toISOString();
+        const sig = createHmac('sha256', Buffer.from(tok.secret, 'base64')).update(`${ts}\nPOST\n${target}\n${raw}`).digest('base64');
+        return fetch(`${s?.baseUrl}${target}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'lmts-api-key': tok.tokenId, 'lmts-timestamp': ts, 'lmts-signature': sig },
+          body: raw,
+        });
       });
       return (await r.json()) as Record<string, unknown>;
     };
@@ -479,7 +486,6 @@ describe('persistence', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ lockMs: 0 }),
     });
-    await pause(310);
     await post(`/profiles/partner-accounts/${id}/allowances/retry`, {});
     await fetch(`${s.baseUrl}/__sandbox/fund`, {
       method: 'POST',

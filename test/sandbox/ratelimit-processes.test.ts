@@ -138,7 +138,9 @@ describe('shared rate limiter across processes', () => {
     // The sandbox paces by the signed request timestamp (stamped after the slot is taken), so
     // a correctly paced client sees none at all. Before the shared limiter: 16 or more of 40.
     expect(n429).toBe(0);
-    // And not much slower than the limit allows: 39 gaps of 300 ms between the 40 starts.
-    expect(reqs.at(-1)!.start - reqs[0]!.start).toBeLessThan(39 * 300 + 1500);
+    // And not grossly slower than the limit allows (39 gaps of 300 ms between the 40 starts): a
+    // limiter waiting on polls or backing off would be. (A loaded machine adds to every gap, so
+    // the bound leaves it room; the spacing above is what the exchange holds a client to.)
+    expect(reqs.at(-1)!.start - reqs[0]!.start).toBeLessThan(2 * 39 * 300);
   }, 60_000);
 });

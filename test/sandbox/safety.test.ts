@@ -12,10 +12,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { ReadyAccount, SandboxHandle, SandboxOptions } from '../../src/sandbox/index.js';
 import { ORDER_TYPES } from '../helpers/eip712.js';
+import { eventually } from '../helpers/eventually.js';
+import { laneOf, pacedFetch } from '../helpers/pacer.js';
 
 const ZERO = '0x0000000000000000000000000000000000000000';
 const SLUG = 'btc-100k-2026'; // seeded: fair 0.62; bob bids 0.61/0.60/0.59, asks 0.63/0.64/0.65
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type Json = Record<string, unknown>;
 interface Reply {
@@ -25,27 +26,31 @@ interface Reply {
 
 /**
  * The HMAC token of one account, paced as the exchange asks (≤ 2 in flight, ≥ 300 ms between
- * starts, plus a margin), so tests never trip the limiter by accident.
+ * starts) through the tests' pacer, so tests never trip the limiter by accident.
  */
 class Client {
-  private last = -Infinity;
-  private inFlight = 0;
   constructor(
     private readonly sb: SandboxHandle,
     readonly acct: ReadyAccount,
   ) {}
 
-  async req(method: string, target: string, body?: unknown, paced = true): Promise<Reply> {
-    if (paced) {
-      while (this.inFlight >= 2 || Date.now() - this.last < 330) await sleep(Math.max(5, 330 - (Date.now() - this.last)));
-    }
-    this.last = Date.now();
-    this.inFlight += 1;
+  async req(method: string, target: string, body?: unknown): Promise<Reply> {
+    const raw = rawOf(body);
+    const res = await pacedFetch(laneOf(this.sb.baseUrl, this.acct.token.tokenId), () =>
+      fetch(`${this.sb.baseUrl}${target}`, {
+        method,
+        headers: { ...this.headers(method, target, body), ...(raw ? { 'content-type': 'application/json' } : {}) },
+        ...(raw ? { body: raw } : {}),
+      }),
+    );
+    const text = await res.text();
+    let json: Json = {};
     try {
-      return await send(this.sb, method, target, this.headers(method, target, body), body);
-    } finally {
-      this.inFlight -= 1;
+      json = JSON.parse(text) as Json;
+    } catch {
+      json = { text };
     }
+    return { status: res.status, json };
   }
 
   headers(method: string, target: string, body?: unknown): Record<string, string> {
@@ -61,20 +66,6 @@ class Client {
 function rawOf(body: unknown): string {
   if (body === undefined) return '';
   return typeof body === 'string' ? body : JSON.stringify(body);
-}
-
-async function send(sb: SandboxHandle, method: string, target: string, headers: Record<string, string>, body?: unknown): Promise<Reply> {
-  const raw = rawOf(body);
-  const h = { ...headers, ...(raw ? { 'content-type': 'application/json' } : {}) };
-  const res = await fetch(`${sb.baseUrl}${target}`, { method, headers: h, ...(raw ? { body: raw } : {}) });
-  const text = await res.text();
-  let json: Json = {};
-  try {
-    json = JSON.parse(text) as Json;
-  } catch {
-    json = { text };
-  }
-  return { status: res.status, json };
 }
 
 const clients = new WeakMap<SandboxHandle, Map<string, Client>>();
@@ -406,12 +397,14 @@ async function statusOf(c: Client, orderId: string): Promise<Json> {
   return res?.['data'] as Json;
 }
 
-/** Polls until `done` holds for the value `read` returns (or gives up after `ms`), returning the last value. */
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 4000): Promise<T> {
-  const deadline = Date.now() + ms;
-  let v = await read();
-  while (!done(v) && Date.now() < deadline) v = await read();
-  return v;
+/** Polls until `done` holds for the value `read` returns, and returns that value. */
+async function until<T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
+  return (
+    await eventually(async () => {
+      const v = await read();
+      return done(v) && { v };
+    })
+  ).v;
 }
 
 const allConfirmed = (d: Json) =>

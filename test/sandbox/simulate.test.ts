@@ -9,8 +9,7 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import { auditState } from '../../src/sandbox/engine.js';
 import { SIM_BOTS } from '../../src/sandbox/simulate.js';
 import type { LogEntry } from '../../src/sandbox/types.js';
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+import { eventually, sleep } from '../helpers/eventually.js';
 
 /** mulberry32: a reproducible random source. */
 function seeded(seed: number): () => number {
@@ -23,13 +22,7 @@ function seeded(seed: number): () => number {
   };
 }
 
-async function until(pred: () => boolean, ms: number): Promise<void> {
-  const t0 = Date.now();
-  while (!pred()) {
-    if (Date.now() - t0 > ms) throw new Error('timed out');
-    await sleep(20);
-  }
-}
+const until = (pred: () => boolean, timeoutMs: number): Promise<true> => eventually(pred, { timeoutMs, intervalMs: 20 });
 
 describe('sandbox simulate', () => {
   it('quotes and trades through the event log, with valid balances and no self-trade', async () => {

@@ -2,26 +2,18 @@
 // (@limitless-exchange/sdk), the way a user's bot would.
 //
 // The SDK does not pace itself (wire-facts §5: "No SDK throttles requests"), while the exchange
-// allows one request per 300 ms per API token. A user's bot therefore wraps the SDK's transport
-// with a pacer; `sdkClient` does the same through the SDK's own extension point
-// (`Client.fromHttpClient`), so the requests, signatures and bodies stay exactly the SDK's.
-import { Client, HttpClient } from '@limitless-exchange/sdk';
+// allows 2 requests in flight and one start per 300 ms per API token. A user's bot therefore
+// wraps the SDK's transport with a pacer; `sdkClient` does the same through the SDK's own
+// extension point (`Client.fromHttpClient`), so the requests, signatures and bodies stay exactly
+// the SDK's. The pacer is the suite's one (test/helpers/pacer.ts): it spaces the starts the way
+// the sandbox measures them and retries the SDK's RateLimitError after the wait it names.
+import { Client, HttpClient, RateLimitError } from '@limitless-exchange/sdk';
 import type { HttpClientConfig } from '@limitless-exchange/sdk';
 import type { ReadyAccount, SandboxHandle } from '../../src/sandbox/index.js';
+import { laneOf, paced, retryAfterBody } from '../helpers/pacer.js';
+import type { Outcome } from '../helpers/pacer.js';
 
-/** Gap between two requests on one credential: the exchange's 300 ms plus a margin. */
-const GAP_MS = 330;
-const nextStart = new Map<string, number>();
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/** Waits for this credential's turn (requests on one credential start ≥ GAP_MS apart). */
-async function turn(key: string): Promise<void> {
-  const now = Date.now();
-  const at = Math.max(now, nextStart.get(key) ?? 0);
-  nextStart.set(key, at + GAP_MS);
-  if (at > now) await sleep(at - now);
-}
+export { eventually } from '../helpers/eventually.js';
 
 const METHODS = [
   'get',
@@ -35,19 +27,27 @@ const METHODS = [
   'deleteWithIdentity',
 ] as const;
 
+/**
+ * The wait a RateLimitError names. The SDK keeps a 429's body (`data`) but drops its headers, so
+ * Retry-After is out of reach; without `retryAfterSeconds` the per-token limit's 1 s is assumed.
+ */
+function sdkRetryAfter(o: Outcome<unknown>): number | undefined {
+  if (o.ok || !(o.error instanceof RateLimitError)) return undefined;
+  return retryAfterBody(o.error.data) ?? 1_000;
+}
+
 /** The SDK's HttpClient with every request method paced per credential (the HMAC is signed after the wait). */
 export function pacedHttpClient(config: HttpClientConfig): HttpClient {
   const http = new HttpClient(config);
-  const key = config.hmacCredentials?.tokenId ?? config.apiKey ?? 'public';
+  const credential = config.hmacCredentials?.tokenId ?? config.apiKey;
+  const lane = laneOf(config.baseURL ?? '', credential ?? 'public');
   const proto = HttpClient.prototype as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
   const self = http as unknown as Record<string, unknown>;
   for (const name of METHODS) {
     const original = proto[name];
     if (!original) continue;
-    self[name] = async (...args: unknown[]) => {
-      await turn(key);
-      return original.apply(http, args);
-    };
+    self[name] = (...args: unknown[]) =>
+      paced(lane, () => original.apply(http, args), sdkRetryAfter, { arrival: config.hmacCredentials === undefined });
   }
   return http;
 }
@@ -79,15 +79,4 @@ export async function rejection(fn: () => Promise<unknown>): Promise<Error & { s
     return e as Error & { status?: number; data?: unknown };
   }
   throw new Error('expected the SDK call to throw, and it returned');
-}
-
-/** Polls `fn` (sync or async) until it gives a truthy value (or times out). */
-export async function eventually<T>(fn: () => T | undefined | null | false | Promise<T | undefined | null | false>, ms = 3000): Promise<T> {
-  const t0 = Date.now();
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() - t0 > ms) throw new Error('timed out waiting for a condition');
-    await sleep(10);
-  }
 }

@@ -14,7 +14,6 @@ import { account, eventually, rejection, sdkClient } from './helpers.js';
 // retryAllowances (test/sandbox/provisioning.test.ts covers the provisioning).
 const sb = useSandbox({ provisionDelayMs: 3_600_000 });
 const SLUG = 'sol-500-2026'; // bob's book around 0.22
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 async function admin(path: string, body: Record<string, unknown>): Promise<unknown> {
   const r = await fetch(`${sb.current.baseUrl}${path}`, {
@@ -40,14 +39,17 @@ function serverWalletChild(): Promise<{ profileId: number; account: string }> {
     await admin('/__sandbox/allowances', { confirmAfterMs: 50 });
     const created = await partner().partnerAccounts.createAccount({ displayName: 'sdk bot', createServerWallet: true });
     await admin('/__sandbox/fund', { profileId: created.profileId, amount: '100000000' });
-    for (let i = 0; i < 20; i++) {
-      const a = await partner().partnerAccounts.checkAllowances(created.profileId);
-      if (a.ready) return created;
-      if (a.targets.some((t) => t.status === 'missing' || (t.status === 'failed' && t.retryable)))
-        await partner().partnerAccounts.retryAllowances(created.profileId);
-      await sleep(60);
-    }
-    throw new Error('allowances never became ready');
+    await eventually(
+      async () => {
+        const a = await partner().partnerAccounts.checkAllowances(created.profileId);
+        if (a.ready) return true;
+        if (a.targets.some((t) => t.status === 'missing' || (t.status === 'failed' && t.retryable)))
+          await partner().partnerAccounts.retryAllowances(created.profileId);
+        return false;
+      },
+      { what: 'the allowances to become ready' },
+    );
+    return created;
   })();
   return child;
 }
@@ -119,7 +121,7 @@ describe('PartnerAccountService', () => {
     const after = await eventually(async () => {
       const a = await partner().partnerAccounts.checkAllowances(created.profileId);
       return a.ready ? a : null;
-    }, 5000);
+    });
     expect(after.summary).toMatchObject({ confirmed: before.summary.total, missing: 0 });
   });
 

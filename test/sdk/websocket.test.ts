@@ -178,9 +178,9 @@ describe('WebSocketClient', () => {
       reconnected = true;
     });
     await faults({ dropSockets: 1 });
-    await eventually(() => reconnected && ws.isConnected(), 5000);
+    await eventually(() => reconnected && ws.isConnected());
     await ws.subscribe('subscribe_order_events');
-    await eventually(() => seen.system.length + seen.exceptions.length >= 2, 3000);
+    await eventually(() => seen.system.length + seen.exceptions.length >= 2);
   }
 
   it('auto-reconnect: after the server drops the socket the SDK reconnects; subscribed again, order events flow', async () => {

@@ -2,7 +2,7 @@
 // one resting) and the kill switch (every open order of every market cancelled). The
 // replacement is an ordinary order for exactly-once purposes: journaled before it is sent, its
 // client id looked up after an ambiguous answer, never sent twice.
-import { ConflictError, ExchangeError, ExchangeValidationError, NetworkError, PmError, UsageError, ValidationError } from '../errors.js';
+import { ExchangeError, ExchangeValidationError, NetworkError, PmError, UsageError, ValidationError } from '../errors.js';
 import type { ApiClient } from '../http.js';
 import { fetchPositions } from '../portfolio.js';
 import { parsePrice, parseSize } from './amounts.js';
@@ -184,8 +184,6 @@ export function replaceRefusal(r: ReplaceOutcome): PmError {
     r.cancel.status !== 'SUCCESS'
       ? `the cancel of ${r.cancel.orderId}: ${r.cancel.error?.message ?? r.cancel.status}`
       : `the replacement: ${r.replacement.error?.message ?? r.replacement.status}`;
-  if (r.cancel.error?.code === 'CONFLICT' || /already/i.test(r.cancel.error?.message ?? ''))
-    return new ConflictError(`not replaced: ${why}`, { details: JSON.stringify(r) });
   return new ExchangeValidationError(`not replaced: ${why}`, { details: JSON.stringify(r) });
 }
 

@@ -21,8 +21,11 @@ pass_flag=""
 [ -f "$PASSFILE" ] && pass_flag="--passphrase-file $PASSFILE"
 
 # Best ask of the YES side; a failure here (exit 7: exchange unreachable) just waits for the next run.
-if ! book=$($PM --json --non-interactive book "$MARKET"); then
-  echo "$(date -u +%FT%TZ) book failed (exit $?), trying again next run" >&2
+# (The exit code is kept before any test: `if ! cmd` would leave $? at 0.)
+book=$($PM --json --non-interactive book "$MARKET")
+code=$?
+if [ "$code" -ne 0 ]; then
+  echo "$(date -u +%FT%TZ) book failed (exit $code), trying again next run" >&2
   exit 0
 fi
 ask=$(printf '%s' "$book" | jq -r '.asks[0].price // empty')
@@ -35,7 +38,7 @@ cid="bot-$MARKET-$(date -u +%Y%m%d)"
 out=$($PM --json --non-interactive $pass_flag order place "$MARKET" buy yes --price "$LIMIT" --size "$SIZE" --client-id "$cid")
 code=$?
 case $code in
-  0) echo "$(date -u +%FT%TZ) $cid: $(printf '%s' "$out" | jq -c '{orderId, status, alreadyPlaced}')" ;;
+  0) echo "$(date -u +%FT%TZ) $cid: $(printf '%s' "$out" | jq -c '{orderId, settlementStatus, alreadyPlaced}')" ;;
   7) echo "$(date -u +%FT%TZ) $cid: outcome unknown; the next run re-sends the same client id safely" >&2 ;;
   6) echo "$(date -u +%FT%TZ) $cid: rate limited, next run" >&2 ;;
   2|3|5|9) echo "$(date -u +%FT%TZ) $cid: refused (exit $code), needs a human" >&2; exit "$code" ;;

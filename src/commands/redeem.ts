@@ -25,6 +25,8 @@ export default defineCommand({
     all: { type: 'boolean', description: 'every redeemable position' },
     onBehalfOf: ON_BEHALF,
   },
+  description:
+    'Claims the winning shares of a resolved market through the exchange (an EOA may also redeem on chain: pm redeem-onchain). --all claims every redeemable position and lists each result.\n\nExit codes: 0 redeemed, 2 nothing to redeem found before sending (--all with no redeemable position) or bad input, 5 already redeemed, 8 --all when some claims were refused, 9 refused by the exchange (nothing to redeem, not resolved, payout not posted yet).',
   examples: ['pm redeem eth-5k-2025', 'pm redeem --all', 'pm --json redeem --condition-id 0x…'],
   run: async (ctx, { args, opts }) => {
     const all = opts.all;
@@ -46,10 +48,11 @@ export default defineCommand({
         if (r.redeemable || (r.payoutPending && r.won === true && r.shares > 0n))
           targets.push({ market: r.market, conditionId: r.conditionId, pending: r.payoutPending });
       }
-      if (targets.length === 0) {
-        ctx.out.data([], () => ctx.out.info('nothing to redeem'));
-        return;
-      }
+      // Found before anything is sent: exit 2 (a refusal by the exchange, for a named market, is 9).
+      if (targets.length === 0)
+        throw new UsageError('nothing to redeem: no resolved market where you hold winning shares; nothing was sent', {
+          hint: 'pm portfolio positions --resolved lists resolved positions; pm redeem <slug> asks the exchange about one market.',
+        });
     } else if (cidOpt !== undefined) {
       targets.push({ market: cidOpt, conditionId: cidOpt, pending: false });
     } else {

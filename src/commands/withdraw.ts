@@ -8,8 +8,16 @@ import { WithdrawalJournal, withdrawOnce } from '../core/withdrawals.js';
 import { formatUnits } from '../core/money.js';
 import { ON_BEHALF, portfolioApi } from './portfolio/common.js';
 
+/**
+ * Withdraw is for server wallets only. An account without one (an EOA, such as the sandbox's
+ * alice) cannot get a token with the withdrawal scope either, so "derive one" is no way forward
+ * for it: every hint says what withdraw is for and what such an account does instead.
+ */
+const FOR_EOA =
+  'Without a server wallet (an EOA account) there is nothing to withdraw through the exchange: your USDC is in your own wallet (pm balance); move it on chain with that wallet.';
+
 /** The exchange's refusal with a hint that says what to do. */
-function explained(e: unknown, to: string | undefined): unknown {
+function explained(e: unknown, to: string | undefined, onBehalfOf: number | undefined): unknown {
   if (!(e instanceof PmError)) return e;
   const m = e.shortMessage;
   let hint: string | undefined;
@@ -18,12 +26,14 @@ function explained(e: unknown, to: string | undefined): unknown {
   else if (/Insufficient balance/i.test(m))
     hint = 'Withdraw less (see pm portfolio positions for locked collateral), or cancel open orders to free it.';
   else if (/Legacy API keys/i.test(m))
-    hint =
-      'Withdrawals need a scoped API token with the withdrawal scope (or an identity token): pm token derive --scopes trading,withdrawal';
+    hint = `pm withdraw moves USDC out of a server wallet the exchange manages, and needs a scoped API token with the withdrawal scope (or an identity token), not a legacy key. ${FOR_EOA}`;
   else if (/scope: withdrawal/i.test(m))
-    hint = 'This API token lacks the withdrawal scope: derive one with pm token derive --scopes trading,withdrawal';
+    hint = `pm withdraw moves USDC out of a server wallet the exchange manages, and this API token lacks the withdrawal scope. ${FOR_EOA} With a server wallet, use a token that has the scope (a partner derives one: pm token derive --scopes trading,withdrawal).`;
   else if (/no managed server wallet/i.test(m))
-    hint = 'Only server wallets withdraw through the exchange; an EOA wallet holds its own funds.';
+    hint =
+      onBehalfOf === undefined
+        ? `pm withdraw moves USDC out of a server wallet the exchange manages; this account has none. ${FOR_EOA}`
+        : `Sub-account ${onBehalfOf} is an EOA: its USDC is in its own wallet, so move it on chain with that wallet's key (pm withdraw is for server-wallet sub-accounts).`;
   if (!hint) return e;
   if (e instanceof AuthError) return new AuthError(m, { status: e.status, hint, cause: e });
   if (e instanceof ExchangeValidationError) return new ExchangeValidationError(m, { status: e.status, hint, cause: e });
@@ -46,7 +56,7 @@ export default defineCommand({
   path: ['withdraw'],
   summary: 'Withdraw USDC from a server wallet to your account, smart wallet or an allowlisted address',
   description:
-    'The amount is a decimal of whole tokens (12.5 USDC), sent as the exact raw integer string ("12500000"); more than 6 decimals, zero, negatives, 1e3 and commas are refused before anything is sent (exit 2). A confirmation shows amount, token, source wallet and destination; --yes skips it, and without a TTY --yes is required (exit 2, nothing sent). --dry-run prints the exact body.\n\nWithdrawals have no idempotency key, so pm journals each one (PM_HOME/journal/withdrawals.ndjson) before sending it. If the answer is lost, pm settles the outcome from the source wallet\'s USDC balance where it can read the chain (an RPC URL, or a sandbox started with --chain): withdrawn when it fell by at least the amount. Otherwise it exits 7 naming the wallet whose transfers to check, never advising a re-run, and refuses an identical withdrawal (same amount, token, source and destination) for 10 minutes unless --force.\n\nExit codes: 0 sent (or settled from the balance), 2 bad input or declined, 3 destination not allowed or wrong credential, 5 an identical withdrawal has an unknown outcome (check, then --force), 7 outcome unknown (check the wallet\'s transfers), 9 refused by the exchange (e.g. insufficient balance).',
+    "Moves USDC out of a server wallet the exchange manages (yours, or a sub-account's with --on-behalf-of). An account without one (an EOA) holds its own USDC in its wallet: move it on chain with that wallet instead.\n\nThe amount is a decimal of whole tokens (12.5 USDC), sent as the exact raw integer string (\"12500000\"); more than 6 decimals, zero, negatives, 1e3 and commas are refused before anything is sent (exit 2). A confirmation shows amount, token, source wallet and destination; --yes skips it, and without a TTY --yes is required (exit 2, nothing sent). --dry-run prints the exact body.\n\nWithdrawals have no idempotency key, so pm journals each one (PM_HOME/journal/withdrawals.ndjson) before sending it. If the answer is lost, pm settles the outcome from the source wallet's USDC balance where it can read the chain (an RPC URL, or a sandbox started with --chain): withdrawn when it fell by at least the amount. Otherwise it exits 7 naming the wallet whose transfers to check, never advising a re-run, and refuses an identical withdrawal (same amount, token, source and destination) for 10 minutes unless --force.\n\nExit codes: 0 sent (or settled from the balance), 2 bad input or declined, 3 destination not allowed or wrong credential, 5 an identical withdrawal has an unknown outcome (check, then --force), 7 outcome unknown (check the wallet's transfers), 9 refused by the exchange (e.g. insufficient balance).",
   args: { amount: { description: 'USDC amount, e.g. 12.5', required: true } },
   options: {
     to: { type: 'string', value: 'address', description: "destination (default: your account address; with --on-behalf-of the partner's)" },
@@ -73,7 +83,10 @@ export default defineCommand({
       return;
     }
     const tokenName = token === undefined || token.toLowerCase() === USDC_ADDRESS.toLowerCase() ? `USDC (${USDC_ADDRESS})` : token;
-    const source = onBehalfOf === undefined ? 'your server wallet' : `the server wallet of sub-account ${onBehalfOf}`;
+    const source =
+      onBehalfOf === undefined
+        ? 'the server wallet the exchange manages for your profile (an EOA account has none: it holds its own USDC)'
+        : `the server wallet of sub-account ${onBehalfOf}`;
     const dest = to ?? (onBehalfOf === undefined ? 'your account address (default)' : "the partner's default destination");
     if (!ctx.flags.yes) {
       ctx.io.stderr.write(`Withdraw ${formatUnits(amount)} (${amount} raw units) of ${tokenName}\n  from ${source}\n  to   ${dest}\n`);
@@ -101,7 +114,7 @@ export default defineCommand({
         balance,
       });
     } catch (e) {
-      throw explained(e, to);
+      throw explained(e, to, onBehalfOf);
     }
     if (r.via === 'balance')
       ctx.out.warn(

@@ -201,9 +201,14 @@ describe('pm balance and pm redeem-onchain', () => {
     const after = await anvil.usdcBalance(usdc, bob);
     expect(after - before).toBe(5000n * ONE); // 5000 YES × 1 + 5000 NO × 0
     expect(r.json<{ payout: string }>().payout).toBe(String(5000n * ONE));
-    // a second redemption finds nothing left
+    // A second redemption finds nothing left on chain before sending anything: exit 2 (design §2).
     const again = await runPm(['--json', '--yes', 'redeem-onchain', 'btc-100k-2026'], { env });
-    expect(again.json<{ redeemed: boolean }>().redeemed).toBe(false);
+    expect(again.code).toBe(2);
+    expect(again.stdout).toBe('');
+    expect((JSON.parse(again.stderr) as { error: { message: string } }).error.message).toMatch(/nothing to redeem.*nothing was sent/);
+    const dry = await runPm(['--yes', 'redeem-onchain', 'btc-100k-2026', '--dry-run'], { env });
+    expect(dry.code).toBe(2);
+    expect(dry.stderr).toMatch(/error: nothing to redeem/);
     expect(await anvil.usdcBalance(usdc, bob)).toBe(after);
   });
 

@@ -424,8 +424,10 @@ describe('pm redeem', () => {
       expect.objectContaining({ market: 'eth-5k-2025', status: 'redeemed', payoutRaw: '200000000' }),
     ]);
     expect(usdc(1004) - b0).toBe(200n * ONE);
+    // Nothing left: found before anything is sent, exit 2 (issue 23), stdout empty.
     const none = await pmAs('carol', '--json', 'redeem', '--all');
-    expect(none.json()).toEqual([]);
+    expect(none.code).toBe(2);
+    expect(none.stdout).toBe('');
   });
 });
 

@@ -11,7 +11,7 @@ export default defineCommand({
   path: ['redeem-onchain'],
   summary: "Redeem a resolved market's positions on chain from your EOA (after checking the payout is posted)",
   description:
-    'Calls the conditional-token contract (redeemPositions) for a resolved market once its payout is posted on chain; the winning tokens become USDC in your wallet. Server-wallet accounts use the exchange route instead.\n\nExit codes: 0 redeemed (or nothing to redeem), 1 reverted or not enough ETH, 2 payout not posted / no RPC / wrong chain, 7 RPC lost.',
+    'Calls the conditional-token contract (redeemPositions) for a resolved market once its payout is posted on chain; the winning tokens become USDC in your wallet. Server-wallet accounts use the exchange route instead.\n\nExit codes: 0 redeemed, 1 reverted or not enough ETH, 2 nothing to redeem on chain / payout not posted / no RPC / wrong chain (nothing was sent), 7 RPC lost.',
   args: { slug: { description: 'market slug', required: true } },
   options: { dryRun: { type: 'boolean', description: 'print the transaction and send nothing' }, rpcUrl: RPC_URL },
   examples: ['pm redeem-onchain eth-5k-2025', 'pm --json redeem-onchain eth-5k-2025 --yes | jq .payout'],
@@ -23,12 +23,11 @@ export default defineCommand({
     const owner = await walletAddress(ctx);
     const chain = await connectChain(ctx, opts);
     const plan = await chain.redeemPlan(owner, market);
-    if (!plan.tx) {
-      ctx.out.data({ wallet: owner, market: market.slug, redeemed: false, payout: '0' }, () =>
-        ctx.out.line(`no ${market.slug} positions on chain for ${owner}: nothing to redeem`),
-      );
-      return 0;
-    }
+    // Read from the chain before anything is sent: a local finding, exit 2 (design §2).
+    if (!plan.tx)
+      throw new UsageError(`nothing to redeem: ${owner} holds no ${market.slug} position tokens on chain; nothing was sent`, {
+        hint: `pm balance ${market.slug} shows the wallet's tokens on chain and on the exchange.`,
+      });
     ctx.out.info(
       `${market.slug}: YES ${formatUnits(plan.yes)}, NO ${formatUnits(plan.no)} on chain → payout ${formatUnits(plan.payout)} USDC`,
     );

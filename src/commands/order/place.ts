@@ -134,11 +134,12 @@ export default defineCommand({
       const signed = await buildSignedOrder(deps, parsed);
       await confirmPlace(ctx, `Place ${describe(signed.summary)}?`);
     }
-    ctx.out.info(`placing ${parsed.side} ${parsed.outcome} on ${parsed.slug} (client id ${parsed.clientOrderId})`);
     const { placed, summary } = await placeParsed(deps, parsed, {
       journal: deps.journal,
       signal: ctx.signal,
       onNote: (n) => ctx.out.info(n),
+      // Said only now: an unknown market or a size below the minimum fails before this, with nothing sent.
+      onSending: (s) => ctx.out.info(`placing ${s.side} ${s.outcome} on ${s.market} (client id ${s.clientOrderId})`),
     });
     ctx.out.data(placedJson(placed, summary), () => placedText(ctx.out, placed, summary));
     return 0;
@@ -147,7 +148,11 @@ export default defineCommand({
 
 function lineJson(r: LineResult): Record<string, unknown> {
   if ('dryRun' in r) return { line: r.line, dryRun: true, body: r.body };
-  if (r.ok) return { line: r.line, ok: true, ...(r.skipped ? { skipped: true } : {}), ...placedJson(r.placed, r.summary) };
+  if (r.ok) {
+    const j = { line: r.line, ok: true, ...(r.skipped ? { skipped: true } : {}), ...placedJson(r.placed, r.summary) };
+    // Only the request is known (the exchange could not be asked): no claim about the fill.
+    return r.skipped && r.known === 'journal' ? { ...j, matched: null, filled: null } : j;
+  }
   return {
     line: r.line,
     ok: false,
@@ -213,6 +218,7 @@ async function placeBatch(
       dryRun: o.dryRun,
       onResult: (r) => {
         if (ctx.out.format !== 'table' || 'dryRun' in r) ctx.out.record(lineJson(r));
+        else if (o.dryRun && !r.ok) ctx.io.stderr.write(`line ${r.line}: ${r.error.shortMessage}\n`);
         if (r.ok) counts.placed++;
         else counts.failed++;
         counts.remaining--;
@@ -224,7 +230,6 @@ async function placeBatch(
   } finally {
     bar?.stop();
   }
-  if (o.dryRun) return 0;
   const all = [
     ...results,
     ...invalid.map((l) => ({
@@ -238,6 +243,14 @@ async function placeBatch(
   const placed = all.filter((r) => r.ok);
   const skipped = results.filter((r) => r.ok && 'skipped' in r && r.skipped);
   const failed = all.filter((r): r is Extract<LineResult, { ok: false }> => !r.ok);
+  if (o.dryRun) {
+    // A dry run exits as the real run would: 8 when some lines would fail (2, every line invalid, came earlier).
+    if (failed.length === 0) return 0;
+    throw new PartialFailureError(`dry run: ${failed.length} of ${all.length} lines would fail; nothing was sent`, {
+      details: ctx.out.format === 'table' ? undefined : failed.map((f) => `line ${f.line}: ${f.error.shortMessage}`).join('\n'),
+      hint: 'Fix those lines and run the dry run again.',
+    });
+  }
   if (ctx.out.format === 'table') {
     ctx.out.table(
       [
@@ -258,7 +271,7 @@ async function placeBatch(
                 r.placed.orderId,
                 r.placed.clientOrderId,
                 r.placed.settlementStatus,
-                r.skipped ? '-' : formatUnits(r.placed.totals.contractsNet),
+                r.skipped && r.known === 'journal' ? '-' : formatUnits(r.placed.totals.contractsNet),
               ]
             : !r.ok
               ? [

@@ -24,10 +24,14 @@ export default defineCommand({
           retry: 'never',
         })
       ).data;
+      // The result is data (stdout), in every format.
       ctx.out.data(r, () =>
-        ctx.out.info(
-          `funded profile ${r.profileId} (${r.wallet}) with ${formatUnits(BigInt(r.amount))} USDC; balance ${formatUnits(BigInt(r.balance))}`,
-        ),
+        ctx.out.keyValue([
+          ['profile', String(r.profileId)],
+          ['wallet', r.wallet],
+          ['funded', `${ctx.out.num(formatUnits(BigInt(r.amount)))} USDC`],
+          ['balance', `${ctx.out.num(formatUnits(BigInt(r.balance)))} USDC`],
+        ]),
       );
     } finally {
       await api.close();

@@ -5,11 +5,13 @@
 import { createHash } from 'node:crypto';
 import { InterruptedError, PmError, UsageError, ValidationError } from '../errors.js';
 import type { Journal, JournalEntry } from './journal.js';
-import { parseOrderInput, placeParsed } from './flow.js';
+import { buildSignedOrder, parseOrderInput, placeParsed } from './flow.js';
 import type { OrderInput, OrderSummary, ParsedOrder, SignDeps } from './flow.js';
-import { buildSignedOrder } from './flow.js';
 import type { OrderBody } from './build.js';
+import { orderStatus, orderView, parsePlaced, requestBefore } from './place.js';
 import type { Placed } from './place.js';
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The fields a batch line may have, with the flag each one mirrors. */
 export const LINE_FIELDS = [
@@ -153,8 +155,14 @@ export function parseBatch(input: string, o: { batchId?: string | undefined } = 
   return out;
 }
 
+/**
+ * One line's outcome. A skipped line (placed by an earlier run) is reported as the exchange
+ * holds it now (`known: 'exchange'`), or, when the exchange could not be asked, as the journal's
+ * request (`known: 'journal'`: side, price and size as sent; settlement and fill unknown).
+ */
 export type LineResult =
-  | { line: number; ok: true; placed: Placed; summary: OrderSummary | null; skipped: boolean }
+  | { line: number; ok: true; placed: Placed; summary: OrderSummary | null; skipped: false }
+  | { line: number; ok: true; placed: Placed; summary: null; skipped: true; known: 'exchange' | 'journal' }
   | { line: number; ok: false; error: PmError; clientOrderId?: string | undefined; sent: 'no' | 'yes' | 'unknown' }
   | { line: number; ok: true; dryRun: true; body: OrderBody; summary: OrderSummary };
 
@@ -162,8 +170,89 @@ export interface BatchDeps extends SignDeps {
   journal: Journal;
 }
 
-/** A Placed rebuilt from the journal for a line an earlier run placed (no request). */
-function fromJournal(e: JournalEntry, p: ParsedOrder): Placed {
+/**
+ * Lines in progress at once: enough to keep the per-token limiter busy (2 in flight, and the
+ * next one signed and waiting), few enough that waiting lines do not pile up. Every waiting
+ * request listens for Ctrl-C; a batch of 100+ lines all waiting at once made Node warn
+ * (MaxListenersExceededWarning) on stderr, which --json keeps for the error object alone.
+ */
+const WORKERS = 4;
+
+/** Runs `fn` over `items` with at most `n` at a time, in order of start. */
+async function pool<T>(items: readonly T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await fn(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(n, items.length) }, worker));
+}
+
+/**
+ * The skipped lines as the exchange holds their orders now: one status call per 50 client ids
+ * (per acting profile). A group whose lookup fails is rebuilt from the journal's request.
+ */
+async function skippedResults(
+  deps: BatchDeps,
+  skipped: { line: number; parsed: ParsedOrder; entry: JournalEntry }[],
+  onNote?: (n: string) => void,
+): Promise<LineResult[]> {
+  const out: LineResult[] = [];
+  const groups = new Map<number | undefined, typeof skipped>();
+  for (const s of skipped) {
+    const who = s.parsed.onBehalfOf ?? deps.api.actingAs;
+    const group = groups.get(who);
+    if (group) group.push(s);
+    else groups.set(who, [s]);
+  }
+  let unasked = 0;
+  for (const [who, group] of groups) {
+    let found: Map<string, Record<string, unknown>> | null = null;
+    try {
+      const rows = await orderStatus(deps.api.actingFor(who), { clientIds: group.map((g) => g.parsed.clientOrderId) });
+      found = new Map();
+      for (const r of rows) {
+        const cid = r.clientOrderId ?? group[r.index]?.parsed.clientOrderId;
+        if (r.status === 'found' && r.data && cid) found.set(cid, r.data);
+      }
+    } catch {
+      // (Ctrl-C included: these lines still get their result, the rest are then not sent.)
+      unasked += group.length;
+    }
+    for (const { line, parsed: p, entry } of group) {
+      const positionIds = await deps.cache
+        .market(deps.api, p.slug)
+        .then((m) => m.positionIds)
+        .catch(() => null);
+      const data = found?.get(p.clientOrderId);
+      if (data) {
+        try {
+          const placed = parsePlaced(data, p.clientOrderId, p.slug, true, 0, positionIds);
+          out.push({ line, ok: true, placed, summary: null, skipped: true, known: 'exchange' });
+          continue;
+        } catch {
+          // an answer without an order: fall back to the journal
+        }
+      }
+      const request = requestBefore(deps.journal.entries({ clientId: p.clientOrderId }));
+      out.push({ line, ok: true, placed: fromJournal(entry, p, request, positionIds), summary: null, skipped: true, known: 'journal' });
+    }
+  }
+  if (unasked > 0)
+    onNote?.(
+      `could not ask the exchange about ${unasked} skipped line${unasked > 1 ? 's' : ''}: shown as sent (journal), settlement and fill unknown (pm order status --client-id ID)`,
+    );
+  return out;
+}
+
+/** A Placed rebuilt from the journal for a line an earlier run placed: the request as sent, the rest unknown. */
+function fromJournal(e: JournalEntry, p: ParsedOrder, request: unknown, positionIds: readonly [string, string] | null): Placed {
+  const body = isObj(request) && isObj(request['order']) ? request : undefined;
+  const order = body
+    ? orderView({ ...(body['order'] as Record<string, unknown>), orderType: body['orderType'] }, positionIds)
+    : { side: null, outcome: null, type: null, price: null, size: null, amount: null, tokenId: null, makerAmount: null, takerAmount: null };
   return {
     orderId: e.orderId ?? '',
     clientOrderId: p.clientOrderId,
@@ -176,26 +265,17 @@ function fromJournal(e: JournalEntry, p: ParsedOrder): Placed {
     feeRateBps: null,
     alreadyPlaced: true,
     attempts: 0,
-    order: {
-      side: null,
-      outcome: null,
-      type: null,
-      price: null,
-      size: null,
-      amount: null,
-      tokenId: null,
-      makerAmount: null,
-      takerAmount: null,
-    },
+    order,
     raw: {},
   };
 }
 
 /**
  * Places the valid lines of a batch as fast as the per-token limit allows. Lines the journal
- * says were placed are skipped; lines left pending or unknown are looked up before sending.
- * On Ctrl-C nothing new is sent, requests on the wire are waited for, and every line gets a
- * result (`sent: 'no'` for the ones not sent).
+ * says were placed are skipped and reported as the exchange holds them; lines left pending or
+ * unknown are looked up before sending. On Ctrl-C nothing new is sent, requests on the wire are
+ * waited for, and every line gets a result (`sent: 'no'` for the ones not sent). A dry run signs
+ * every line and sends nothing; a line it cannot sign (an unknown market…) fails as it would.
  */
 export async function runBatch(
   deps: BatchDeps,
@@ -204,38 +284,67 @@ export async function runBatch(
 ): Promise<LineResult[]> {
   const valid = lines.filter((l): l is BatchLine & { parsed: ParsedOrder } => l.parsed !== undefined);
   if (valid.length === 0) throw new UsageError('no valid order lines in the batch');
-  const journal = deps.journal.latestAll();
   const results: LineResult[] = [];
   const done = (r: LineResult): void => {
     results.push(r);
     o.onResult?.(r);
   };
-  await Promise.all(
-    valid.map(async ({ line, parsed: p }) => {
-      if (o.dryRun) {
+  const failure = (line: number, e: unknown, cid: string, dryRun = false): LineResult => {
+    const err = e instanceof PmError ? e : new PmError(String(e), { cause: e });
+    const unknown = err.code === 'UNKNOWN_STATE' || (err instanceof InterruptedError && /unknown/i.test(err.shortMessage));
+    const sent = dryRun
+      ? 'no'
+      : unknown
+        ? 'unknown'
+        : err instanceof InterruptedError || err.exitCode === 2 || err.exitCode === 4
+          ? 'no'
+          : 'yes';
+    return { line, ok: false, error: err, clientOrderId: cid, sent };
+  };
+  if (o.dryRun) {
+    await pool(valid, WORKERS, async ({ line, parsed: p }) => {
+      try {
         const s = await buildSignedOrder(deps, p);
-        return done({ line, ok: true, dryRun: true, body: s.body, summary: s.summary });
+        done({ line, ok: true, dryRun: true, body: s.body, summary: s.summary });
+      } catch (e) {
+        done(failure(line, e, p.clientOrderId, true));
       }
-      const prior = journal.get(p.clientOrderId);
-      if (prior?.state === 'placed') return done({ line, ok: true, placed: fromJournal(prior, p), summary: null, skipped: true });
-      if (o.signal?.aborted)
+    });
+    return results.sort((a, b) => a.line - b.line);
+  }
+  const journal = deps.journal.latestAll();
+  const skipped: { line: number; parsed: ParsedOrder; entry: JournalEntry }[] = [];
+  const toSend: { line: number; parsed: ParsedOrder; prior: JournalEntry | undefined }[] = [];
+  for (const { line, parsed } of valid) {
+    const prior = journal.get(parsed.clientOrderId);
+    if (prior?.state === 'placed') skipped.push({ line, parsed, entry: prior });
+    else toSend.push({ line, parsed, prior });
+  }
+  if (skipped.length > 0) for (const r of await skippedResults(deps, skipped, o.onNote)) done(r);
+  // One listener on the caller's signal for the whole batch; the batch's own requests listen here.
+  const batch = new AbortController();
+  const forward = (): void => batch.abort(o.signal?.reason);
+  if (o.signal?.aborted) forward();
+  else o.signal?.addEventListener('abort', forward, { once: true });
+  try {
+    await pool(toSend, WORKERS, async ({ line, parsed: p, prior }) => {
+      if (batch.signal.aborted)
         return done({ line, ok: false, error: new InterruptedError('interrupted: not sent'), clientOrderId: p.clientOrderId, sent: 'no' });
       try {
         const lookupFirst = prior !== undefined && (prior.state === 'pending' || prior.state === 'unknown');
         const { placed, summary } = await placeParsed(deps, p, {
           journal: deps.journal,
-          signal: o.signal,
+          signal: batch.signal,
           lookupFirst,
           onNote: (n) => o.onNote?.(`line ${line}: ${n}`),
         });
         done({ line, ok: true, placed, summary, skipped: false });
       } catch (e) {
-        const err = e instanceof PmError ? e : new PmError(String(e), { cause: e });
-        const unknown = err.code === 'UNKNOWN_STATE' || (err instanceof InterruptedError && /unknown/i.test(err.shortMessage));
-        const sent = unknown ? 'unknown' : err instanceof InterruptedError || err.exitCode === 2 || err.exitCode === 4 ? 'no' : 'yes';
-        done({ line, ok: false, error: err, clientOrderId: p.clientOrderId, sent });
+        done(failure(line, e, p.clientOrderId));
       }
-    }),
-  );
+    });
+  } finally {
+    o.signal?.removeEventListener('abort', forward);
+  }
   return results.sort((a, b) => a.line - b.line);
 }

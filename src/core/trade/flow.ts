@@ -184,6 +184,8 @@ export interface PlaceParsedOptions {
   signal?: AbortSignal | undefined;
   onNote?: ((note: string) => void) | undefined;
   lookupFirst?: boolean | undefined;
+  /** Called once, when the order is signed and about to be sent (after every local check). */
+  onSending?: ((summary: OrderSummary) => void) | undefined;
 }
 
 /**
@@ -199,6 +201,7 @@ export async function placeParsed(
   const api = deps.api.actingFor(p.onBehalfOf ?? deps.api.actingAs);
   const market = await deps.cache.market(deps.api, p.slug);
   let signed = await buildSignedOrder(deps, p);
+  o.onSending?.(signed.summary);
   const send = (s: SignedOrder): Promise<Placed> =>
     placeOrder(api, s.body, o.journal, { signal: o.signal, onNote: o.onNote, lookupFirst: o.lookupFirst, positionIds: market.positionIds });
   try {

@@ -246,7 +246,7 @@ export function orderDifferences(body: OrderBody, existing: Json, earlier?: unkn
  * The request behind the order an earlier run placed: the last one sent before the first
  * "placed" entry, else (no answer was ever seen) the first one sent.
  */
-function requestBefore(entries: JournalEntry[]): unknown {
+export function requestBefore(entries: JournalEntry[]): unknown {
   const firstPlaced = entries.findIndex((e) => e.state === 'placed');
   const sent = (firstPlaced < 0 ? entries : entries.slice(0, firstPlaced)).filter((e) => e.state === 'pending' && e.request !== undefined);
   return (firstPlaced < 0 ? sent[0] : sent.at(-1))?.request;
@@ -355,7 +355,7 @@ export async function placeOrder(api: ApiClient, body: OrderBody, journal: Journ
   let lastError: PmError | undefined;
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     try {
-      const res = await api.request<unknown>({ method: 'POST', path: '/orders', body, auth: 'auto', retry: 'never' });
+      const res = await api.request<unknown>({ method: 'POST', path: '/orders', body, auth: 'auto', retry: 'never', signal });
       const placed = parsePlaced(res.data, cid, body.marketSlug, false, attempt, opts.positionIds);
       rec('placed', { orderId: placed.orderId });
       return placed;

@@ -380,9 +380,11 @@ async function wizardExchange(
     } catch (e) {
       if (e instanceof InterruptedError) throw e;
       const why = e instanceof PmError ? e.shortMessage : String(e);
-      ctx.io.stderr.write(
-        `${ctx.out.c.red('✗')} the exchange did not accept token ${tokenId} (${why}): check the id and the secret, and type them again.\n`,
-      );
+      const what =
+        e instanceof NetworkError
+          ? `could not verify token ${tokenId} with the exchange (${why})`
+          : `the exchange did not accept token ${tokenId} (${why}): check the id and the secret`;
+      ctx.io.stderr.write(`${ctx.out.c.red('✗')} ${what}; type them again (Ctrl-C stops).\n`);
     }
   }
   return initExchange(ctx, {

@@ -37,7 +37,8 @@ const takesValue = (o: ManifestOption): boolean => o.type !== 'boolean';
 
 /** What an option's value is (by its choices, then by what it names). */
 function optionValues(cmd: Entry, o: ManifestOption): ValueKind {
-  if (o.choices?.length) return { words: [...new Set(o.choices.map((c) => c.toLowerCase()))] };
+  const words = o.choices?.length ? o.choices : o.suggestions;
+  if (words?.length) return { words: [...new Set(words.map((c) => c.toLowerCase()))] };
   const d = `${o.name} ${o.description}`.toLowerCase();
   if (o.name === 'market' || (o.name === 'all' && cmd.path.join(' ') === 'order cancel') || /\bmarket slug\b/.test(d)) return 'slug';
   if (o.name === 'wallet') return 'wallet';

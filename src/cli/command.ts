@@ -16,6 +16,8 @@ export interface OptionSpec {
   /** The value's name in help, e.g. 'n' for `--limit <n>` (default: value). */
   value?: string;
   choices?: readonly string[];
+  /** Values completion offers without enforcing them (the real list is known only at run time). */
+  suggestions?: readonly string[];
   default?: string | number | boolean;
 }
 
@@ -109,6 +111,7 @@ export interface ManifestOption {
   type: OptionKind;
   description: string;
   choices?: string[];
+  suggestions?: string[];
   default?: string | number | boolean;
 }
 
@@ -148,6 +151,7 @@ export function manifestEntry(
       type: o.type,
       description: o.description,
       ...(o.choices ? { choices: [...o.choices] } : {}),
+      ...(o.suggestions ? { suggestions: [...o.suggestions] } : {}),
       ...(o.default !== undefined ? { default: o.default } : {}),
     };
   });

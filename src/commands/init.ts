@@ -6,23 +6,42 @@ import { input, password, select, validating } from '../cli/prompt.js';
 import { checkProfileName, checkUrl } from '../core/config.js';
 import { DEFAULT_BASE_URL, isLoopbackUrl } from '../core/endpoints.js';
 import type { ProfileConfig } from '../core/config.js';
-import { ConflictError, ExchangeError, NetworkError, UsageError, ValidationError } from '../core/errors.js';
+import { ConflictError, ExchangeError, InterruptedError, NetworkError, PmError, UsageError, ValidationError } from '../core/errors.js';
 import { hmacSigner } from '../core/auth.js';
 import { isBase64 } from '../core/hmac.js';
 import { runningSandbox } from '../core/sandboxctl.js';
 import { deriveToken, profileMe } from '../core/tokens.js';
+import type { Profile } from '../core/tokens.js';
+import { probeExchange } from '../core/probe.js';
 import { generatePrivateKey } from 'viem/accounts';
 import { parsePrivateKey } from '../keystore/index.js';
 import { defineCommand } from '../cli/command.js';
 
 interface SandboxAccount {
   name: string;
+  role?: string;
   address: string;
   privateKey: string;
   profileId: number;
   token: { tokenId: string; secret: string; scopes: string[] };
   apiKey: string;
   identityToken: string;
+  serverWallet?: string;
+}
+
+/** What a seeded account is for, from what the sandbox says of it (new accounts need no change here). */
+function accountLabel(a: SandboxAccount): string {
+  const what =
+    a.role === 'trader'
+      ? a.serverWallet
+        ? 'a trader who trades from a server wallet'
+        : 'a trader'
+      : a.role === 'market_maker'
+        ? 'the market maker'
+        : a.role === 'partner'
+          ? 'partner scopes and sub-accounts'
+          : (a.role ?? 'a seeded account');
+  return `${a.name}: ${what}`;
 }
 
 function sandboxUrl(ctx: Context): string {
@@ -72,7 +91,7 @@ async function initSandbox(
   guardProfile(ctx, profileName, force, isLoopbackUrl(ctx.config().profiles[profileName]?.baseUrl ?? DEFAULT_BASE_URL));
   const wallet = `sandbox-${acct.name}`;
   // Atomic: every check and request first, then the writes (keystore, then config).
-  const feeRateBps = await feeRate(ctx, baseUrl, acct.token.tokenId, acct.token.secret);
+  const { feeRateBps } = await verifyToken(ctx, baseUrl, acct.token.tokenId, acct.token.secret);
   const pass = await ctx.newPassphrase();
   const ks = await ctx.keystore();
   await ks.importWalletKey(wallet, acct.privateKey, pass, { force: true });
@@ -103,10 +122,11 @@ async function initSandbox(
   };
 }
 
-async function feeRate(ctx: Context, baseUrl: string, tokenId: string, secret: string): Promise<number> {
+/** The profile a token belongs to: GET /profiles/me signed with it (a wrong id or secret is refused). */
+async function verifyToken(ctx: Context, baseUrl: string, tokenId: string, secret: string): Promise<Profile> {
   const api = await ctx.api({ hmac: hmacSigner(tokenId, secret) }, { baseUrl });
   try {
-    return (await profileMe(api)).feeRateBps;
+    return await profileMe(api);
   } finally {
     await api.close();
   }
@@ -141,6 +161,8 @@ async function initExchange(
     secret?: string | undefined;
     derive: boolean;
     scopes?: string | undefined;
+    /** The token's profile, when the wizard verified it already. */
+    verified?: Profile | undefined;
   },
 ): Promise<Record<string, unknown>> {
   // Atomic: everything is checked, asked and verified first; nothing is written until then.
@@ -185,15 +207,10 @@ async function initExchange(
   }
   if (secrets) {
     // Verify the token now, so a typo fails here (with nothing written) rather than at the first order.
-    const api = await ctx.api({ hmac: hmacSigner(secrets.tokenId, secrets.tokenSecret) }, { baseUrl });
-    try {
-      const me = await profileMe(api);
-      Object.assign(profile, { secrets: o.profileName, tokenId: secrets.tokenId, profileId: me.id, feeRateBps: me.feeRateBps });
-      if (address && me.account && me.account.toLowerCase() !== address.toLowerCase()) {
-        ctx.out.warn(`the token belongs to ${me.account}, not to the wallet ${address}: orders signed by this wallet will be refused`);
-      }
-    } finally {
-      await api.close();
+    const me = o.verified ?? (await verifyToken(ctx, baseUrl, secrets.tokenId, secrets.tokenSecret));
+    Object.assign(profile, { secrets: o.profileName, tokenId: secrets.tokenId, profileId: me.id, feeRateBps: me.feeRateBps });
+    if (address && me.account && me.account.toLowerCase() !== address.toLowerCase()) {
+      ctx.out.warn(`the token belongs to ${me.account}, not to the wallet ${address}: orders signed by this wallet will be refused`);
     }
   }
   // The writes.
@@ -248,17 +265,7 @@ async function wizard(ctx: Context, force: boolean): Promise<Record<string, unkn
     const account = await select(
       ctx,
       'Which seeded account?',
-      accounts.map((a) => ({
-        name:
-          a.name === 'alice'
-            ? 'alice: a trader with 10,000 USDC'
-            : a.name === 'bob'
-              ? 'bob: the market maker'
-              : a.name === 'partner'
-                ? 'partner: partner scopes and sub-accounts'
-                : a.name,
-        value: a.name,
-      })),
+      accounts.map((a) => ({ name: accountLabel(a), value: a.name })),
       hint,
     );
     const sandboxName = (v: string): void => {
@@ -271,6 +278,28 @@ async function wizard(ctx: Context, force: boolean): Promise<Record<string, unkn
   }
 }
 
+/** The wizard's "is this an exchange?" check of a typed URL: a reason to ask again, or true. */
+async function exchangeAnswers(ctx: Context, v: string): Promise<true | string> {
+  let url: string;
+  try {
+    url = checkUrl(v.trim(), 'the URL');
+  } catch (e) {
+    return (e as UsageError).shortMessage;
+  }
+  const api = await ctx.api(undefined, { baseUrl: url });
+  try {
+    await probeExchange(api, { timeoutMs: Math.min(ctx.timeoutMs, 10_000) });
+    return true;
+  } catch (e) {
+    if (e instanceof InterruptedError) throw e;
+    const running = runningSandbox(ctx.home);
+    const why = e instanceof PmError ? e.shortMessage : String(e);
+    return running && running.baseUrl !== url ? `${why}; the sandbox of this PM_HOME runs at ${running.baseUrl}` : why;
+  } finally {
+    await api.close();
+  }
+}
+
 async function wizardExchange(
   ctx: Context,
   force: boolean,
@@ -278,30 +307,39 @@ async function wizardExchange(
   freeName: (v: string) => void,
   where: 'real' | 'url',
 ): Promise<Record<string, unknown>> {
+  // Each answer is checked when it is given: the URL answers as an exchange, the key is a key,
+  // the token is verified with the exchange. A wrong one is asked again in place.
   const baseUrl =
     where === 'real'
       ? DEFAULT_BASE_URL
-      : checkUrl(
-          await input(
-            ctx,
-            'Exchange base URL',
-            hint,
-            ctx.flags.baseUrl,
-            validating((v) => checkUrl(v, 'the URL')),
-          ),
-          'the URL',
-        );
+      : checkUrl((await input(ctx, 'Exchange base URL', hint, ctx.flags.baseUrl, (v) => exchangeAnswers(ctx, v))).trim(), 'the URL');
   const name = await input(ctx, 'Profile name', hint, 'default', validating(freeName));
+  const ks = await ctx.keystore();
+  const taken = ks.hasWallet(name) && !force;
   const walletChoice = await select(
     ctx,
     'Signing wallet',
     [
+      ...(taken ? [{ name: `Use the keystore wallet ${name} (${ks.walletAddress(name)})`, value: 'existing' as const }] : []),
       { name: 'Create a new wallet', value: 'create' as const },
       { name: 'Import a private key (hidden prompt)', value: 'import' as const },
       { name: 'Skip (read-only, or set PM_PRIVATE_KEY later)', value: 'skip' as const },
     ],
     hint,
   );
+  let wallet: string | undefined;
+  if (walletChoice === 'existing') wallet = name;
+  else if (walletChoice !== 'skip' && taken)
+    wallet = await input(
+      ctx,
+      'Name of the new keystore wallet',
+      hint,
+      undefined,
+      validating((v) => {
+        checkProfileName(v, 'wallet name');
+        if (ks.hasWallet(v)) throw new ConflictError(`a wallet named ${v} already exists: pick another name`);
+      }),
+    );
   let importKey: string | undefined;
   if (walletChoice === 'import')
     importKey = await password(
@@ -322,11 +360,13 @@ async function wizardExchange(
     ],
     hint,
   );
-  let tokenId: string | undefined;
-  let secret: string | undefined;
-  if (tokenChoice === 'add') {
-    tokenId = (await input(ctx, 'Token id', hint, undefined, (v) => v.trim() !== '' || 'the token id is required')).trim();
-    secret = (
+  let token: { tokenId: string; secret: string; me: Profile } | undefined;
+  let lastId: string | undefined;
+  while (tokenChoice === 'add' && token === undefined) {
+    // Asked again after a refusal, the id offers the last answer (Enter keeps it).
+    const tokenId = (await input(ctx, 'Token id', hint, lastId, (v) => v.trim() !== '' || 'the token id is required')).trim();
+    lastId = tokenId;
+    const secret = (
       await password(
         ctx,
         'Token secret (base64)',
@@ -334,17 +374,68 @@ async function wizardExchange(
         (v) => isBase64(v.trim()) || 'that is not base64: paste the secret exactly as the exchange returned it',
       )
     ).trim();
+    // Verified now, so a typo is asked again here rather than found after the passphrase.
+    try {
+      token = { tokenId, secret, me: await verifyToken(ctx, baseUrl, tokenId, secret) };
+    } catch (e) {
+      if (e instanceof InterruptedError) throw e;
+      const why = e instanceof PmError ? e.shortMessage : String(e);
+      const what =
+        e instanceof NetworkError
+          ? `could not verify token ${tokenId} with the exchange (${why})`
+          : `the exchange did not accept token ${tokenId} (${why}): check the id and the secret`;
+      ctx.io.stderr.write(`${ctx.out.c.red('✗')} ${what}; type them again (Ctrl-C stops).\n`);
+    }
   }
   return initExchange(ctx, {
     baseUrl,
     profileName: name,
     force,
+    wallet,
     createWallet: walletChoice === 'create',
     importKey,
     derive: tokenChoice === 'derive',
-    tokenId,
-    secret,
+    tokenId: token?.tokenId,
+    secret: token?.secret,
+    verified: token?.me,
   });
+}
+
+/**
+ * Without the wizard the flags are the answers: a profile with neither a wallet nor a token would
+ * say "ready" and then fail at the first command that needs one, so that is refused (nothing written).
+ */
+function checkAnswerFlags(
+  ctx: Context,
+  o: {
+    wallet?: string | undefined;
+    createWallet: boolean;
+    importKeyFile?: string | undefined;
+    tokenId?: string | undefined;
+    secretFile?: string | undefined;
+    derive: boolean;
+  },
+): void {
+  const why = ctx.interactive ? 'with --yes' : 'without a terminal (no TTY, CI or --non-interactive)';
+  const flags =
+    'a wallet (--create-wallet, --import-key-file FILE or --wallet NAME) and a token (--token-id ID with --secret-file FILE, or --derive with PM_IDENTITY_TOKEN)';
+  if (
+    o.wallet === undefined &&
+    !o.createWallet &&
+    o.importKeyFile === undefined &&
+    o.tokenId === undefined &&
+    o.secretFile === undefined &&
+    !o.derive
+  )
+    throw new UsageError(`pm init ${why} takes its answers from flags, and none were given: nothing was written`, {
+      hint: `For the local sandbox: pm init --sandbox [--account NAME] --yes. For an exchange, pass ${flags}; or run pm init in a terminal for the wizard.`,
+    });
+  if ((o.tokenId === undefined) !== (o.secretFile === undefined))
+    throw new UsageError(o.tokenId === undefined ? '--secret-file needs --token-id' : '--token-id needs --secret-file (the token secret)', {
+      hint: 'Pass both: --token-id ID --secret-file FILE.',
+    });
+  if (o.derive && o.tokenId !== undefined)
+    throw new UsageError('--derive makes a new token: drop --token-id and --secret-file, or --derive');
 }
 
 export default defineCommand({
@@ -354,7 +445,13 @@ export default defineCommand({
     'Set up a profile. On a terminal it asks (exchange, wallet, token, profile name); with --yes or without a TTY it takes flags. --sandbox loads a seeded sandbox account (alice by default) from a running sandbox, so a newcomer can trade in one step. Keys and token secrets are stored encrypted under PM_HOME with the passphrase from a prompt, PM_PASSPHRASE or --passphrase-file.',
   options: {
     sandbox: { type: 'boolean', description: 'use the local sandbox and one of its seeded accounts' },
-    account: { type: 'string', value: 'name', description: 'sandbox account: alice, bob or partner', choices: ['alice', 'bob', 'partner'] },
+    account: {
+      type: 'string',
+      value: 'name',
+      description: 'with --sandbox: a seeded account the sandbox lists (alice, bob, carol, partner; GET /__sandbox/accounts)',
+      // Checked against the running sandbox's own list, so these only feed completion.
+      suggestions: ['alice', 'bob', 'carol', 'partner'],
+    },
     profileName: { type: 'string', value: 'name', description: 'profile to write (default "sandbox" or "default")' },
     wallet: { type: 'string', value: 'name', description: 'use an existing keystore wallet' },
     createWallet: { type: 'boolean', description: 'create a new wallet' },
@@ -375,15 +472,21 @@ export default defineCommand({
     const force = opts.force;
     const profileName = opts.profileName;
     let result: Record<string, unknown>;
+    if (opts.account !== undefined && !opts.sandbox)
+      throw new UsageError('--account picks a seeded sandbox account: it needs --sandbox', {
+        hint: `pm init --sandbox --account ${opts.account}`,
+      });
     if (opts.sandbox) {
       result = await initSandbox(ctx, opts.account ?? 'alice', checkProfileName(profileName ?? 'sandbox'), force);
     } else if (ctx.flags.yes || !ctx.interactive) {
       const secretFile = opts.secretFile;
+      const baseUrl = checkUrl(
+        ctx.flags.baseUrl ?? ctx.env.PM_BASE_URL ?? DEFAULT_BASE_URL,
+        ctx.flags.baseUrl !== undefined ? '--base-url' : 'PM_BASE_URL',
+      );
+      checkAnswerFlags(ctx, opts);
       result = await initExchange(ctx, {
-        baseUrl: checkUrl(
-          ctx.flags.baseUrl ?? ctx.env.PM_BASE_URL ?? DEFAULT_BASE_URL,
-          ctx.flags.baseUrl !== undefined ? '--base-url' : 'PM_BASE_URL',
-        ),
+        baseUrl,
         profileName: checkProfileName(profileName ?? 'default'),
         force,
         wallet: opts.wallet,

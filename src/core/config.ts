@@ -36,6 +36,8 @@ export interface ProfileConfig {
   output?: 'table' | 'json' | 'ndjson';
   /** Sub-accounts this partner profile created, by profile id. */
   subAccounts?: Record<string, SubAccountRecord>;
+  /** A sub-account's profile whose `partner onboard` stopped before its end: what is left. */
+  onboarding?: OnboardingState;
   /** Written by older versions; ignored: whether a target is a sandbox follows its URL alone. */
   sandbox?: boolean;
 }
@@ -136,6 +138,16 @@ export function loadConfig(home: string): ConfigFile {
     cfg.activeProfile = active;
   }
   return cfg;
+}
+
+/** Where an interrupted `pm partner onboard` stopped (`--resume <profileId>` picks it up). */
+export interface OnboardingState {
+  /** The next step to run: allowances, then fund, then first-order. */
+  step: 'allowances' | 'fund' | 'first-order';
+  serverWallet: boolean;
+  displayName?: string;
+  /** The first order, its client id fixed before it is sent: a resumed run cannot place a second. */
+  firstOrder?: { market: string; amount: string; clientOrderId: string };
 }
 
 function damaged(file: string, where: string, expected: string): ConfigError {

@@ -1,21 +1,17 @@
 // The init wizard driven through a real pseudo-terminal, and the same result with flags and
 // no TTY; then whoami works in cron mode.
 import { execa } from 'execa';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { KEY, runInPty } from '../helpers/pty.js';
-import { tempHome } from '../helpers/run.js';
+import { runPm, useTempHomes } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const sb = useSandbox();
-const homes: (() => void)[] = [];
-afterAll(() => homes.forEach((c) => c()));
-function home() {
-  const h = tempHome();
-  homes.push(h.cleanup);
-  return h.home;
-}
+const home = useTempHomes();
 const baseEnv = () => {
   const { CI: _ci, ...rest } = process.env;
   return { ...rest, PM_SCRYPT_N: '1024', NO_COLOR: '1' };
@@ -23,6 +19,7 @@ const baseEnv = () => {
 
 /** Every regular file under dir. */
 function files(dir: string): string[] {
+  if (!existsSync(dir)) return [];
   return readdirSync(dir).flatMap((f) => {
     const p = join(dir, f);
     return statSync(p).isDirectory() ? files(p) : [p];
@@ -133,5 +130,146 @@ describe('Ctrl-C at a prompt', () => {
     expect(code, screen).toBe(130);
     expect(screen).toMatch(/cancelled/);
     expect(screen).not.toMatch(/bug/);
+  });
+});
+
+describe('the wizard checks each answer when it is given (issue 23)', () => {
+  it('an unreachable URL, a URL that is not an exchange, a taken wallet name, a bad key and a refused token are each asked again in place', async () => {
+    // Something that answers HTTP with JSON, but not as an exchange does.
+    const other = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"hello":"world"}');
+    });
+    await new Promise<void>((r) => other.listen(0, '127.0.0.1', () => r()));
+    const otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+    const alice = sb.current.info.accounts.find((a) => a.name === 'alice');
+    if (!alice) throw new Error('alice');
+    const wrongSecret = Buffer.from('y'.repeat(32)).toString('base64');
+    const clear = '\x15'; // Ctrl-U: the line typed so far
+    const h = home();
+    // A wallet that already holds the profile's name: the new one's name is asked, and checked.
+    const made = await runPm(['wallet', 'create', 'checked'], { env: { PM_HOME: h, PM_PASSPHRASE: 'long-enough-1', PM_SCRYPT_N: '1024' } });
+    expect(made.code, made.stderr).toBe(0);
+    try {
+      const { code, screen } = await runInPty(
+        ['node', 'bin/pm.js', 'init'],
+        [
+          { waitFor: 'Which exchange?', send: KEY.down + KEY.down + KEY.enter }, // Another URL
+          { waitFor: 'Exchange base URL', send: `http://127.0.0.1:1${KEY.enter}` },
+          { waitFor: /cannot reach the exchange at http:\/\/127\.0\.0\.1:1/, send: `${clear}${otherUrl}${KEY.enter}` },
+          { waitFor: 'answers, but not as an exchange', send: `${clear}${sb.current.baseUrl}${KEY.enter}` },
+          { waitFor: 'Profile name', send: `checked${KEY.enter}` },
+          { waitFor: /Signing wallet[\s\S]*Use the keystore wallet checked/, send: KEY.down + KEY.down + KEY.enter }, // import
+          { waitFor: 'Name of the new keystore wallet', send: `checked${KEY.enter}` },
+          { waitFor: 'a wallet named checked already exists', send: `${clear}alice-key${KEY.enter}` },
+          { waitFor: 'Private key', send: `0xabc${KEY.enter}` },
+          { waitFor: /private key/i, send: `${'\x7f'.repeat(10)}${alice.privateKey}${KEY.enter}` },
+          { waitFor: 'API token', send: KEY.enter }, // add
+          { waitFor: 'Token id', send: `${alice.token.tokenId}${KEY.enter}` },
+          { waitFor: 'Token secret', send: `${wrongSecret}${KEY.enter}` },
+          { waitFor: `did not accept token ${alice.token.tokenId}`, send: '' },
+          { waitFor: 'Token id', send: KEY.enter }, // the last id is offered again: Enter keeps it
+          { waitFor: 'Token secret', send: `${alice.token.secret}${KEY.enter}` },
+          { waitFor: 'Keystore passphrase', send: `long-enough-1${KEY.enter}` },
+        ],
+        { ...baseEnv(), PM_HOME: h },
+        40_000,
+      );
+      expect(code, screen).toBe(0);
+      // Each question came back after its wrong answer, and nothing was asked in between.
+      expect(screen.match(/Exchange base URL/g)?.length ?? 0).toBeGreaterThanOrEqual(3);
+      expect(screen).not.toMatch(/Is the sandbox running/);
+      expect(screen).toMatch(/profile checked is ready/);
+      const cfg = JSON.parse(readFileSync(join(h, 'config.json'), 'utf8')) as {
+        profiles: Record<string, { baseUrl: string; profileId: number; address: string }>;
+      };
+      expect(cfg.profiles['checked']).toMatchObject({
+        baseUrl: sb.current.baseUrl,
+        profileId: 1001,
+        address: alice.address,
+        wallet: 'alice-key',
+      });
+    } finally {
+      other.close();
+    }
+  }, 60_000);
+
+  it('offers every account the sandbox lists, carol (a server-wallet trader) included', async () => {
+    const h = home();
+    const { code, screen } = await runInPty(
+      ['node', 'bin/pm.js', '--base-url', sb.current.baseUrl, 'init'],
+      [
+        { waitFor: 'Which exchange?', send: KEY.enter },
+        { waitFor: /Which seeded account\?[\s\S]*carol: a trader who trades from a server wallet/, send: '\x03' },
+      ],
+      { ...baseEnv(), PM_HOME: h },
+    );
+    expect(code, screen).toBe(130);
+    for (const a of sb.current.info.accounts) expect(screen).toContain(`${a.name}:`);
+    expect(files(h).filter((f) => !f.includes('/run/'))).toEqual([]);
+  });
+});
+
+describe('pm init without a terminal needs its answers as flags (issue 23)', () => {
+  it('pm init </dev/null with no flags exits 2, names the flags and writes nothing', async () => {
+    const h = home();
+    const r = await execa('node', ['bin/pm.js', 'init'], {
+      env: { ...baseEnv(), PM_HOME: h, PM_PASSPHRASE: 'pass-phrase-1' },
+      stdin: 'ignore',
+      reject: false,
+    });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^error: /);
+    for (const flag of ['--sandbox', '--create-wallet', '--import-key-file', '--wallet', '--token-id', '--secret-file', '--derive'])
+      expect(r.stderr).toContain(flag);
+    expect(r.stdout).not.toMatch(/ready and active/);
+    expect(files(h)).toEqual([]);
+    // --yes on its own is no answer either; half of a token is refused too.
+    const env = { PM_HOME: h, PM_PASSPHRASE: 'pass-phrase-1', PM_SCRYPT_N: '1024' };
+    const yes = await runPm(['--json', 'init', '--yes'], { env });
+    expect(yes.code).toBe(2);
+    expect(yes.stderr).toMatch(/"code":"USAGE"/);
+    const half = await runPm(['--json', '--base-url', sb.current.baseUrl, 'init', '--create-wallet', '--token-id', 'tok'], { env });
+    expect(half.code).toBe(2);
+    expect(half.stderr).toMatch(/--secret-file/);
+    expect(files(h)).toEqual([]);
+  });
+});
+
+describe('pm init --sandbox --account takes any account the sandbox lists (issue 23)', () => {
+  it('carol is accepted; a name the sandbox does not list exits 2 naming those it does', async () => {
+    const h = home();
+    const env = { PM_HOME: h, PM_PASSPHRASE: 'pass-phrase-1', PM_SCRYPT_N: '1024' };
+    const carol = sb.current.info.accounts.find((a) => a.name === 'carol');
+    expect(carol).toBeDefined();
+    const r = await runPm(['--json', '--base-url', sb.current.baseUrl, 'init', '--sandbox', '--account', 'carol', '--yes'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json()).toMatchObject({ profile: 'sandbox', account: 'carol', profileId: carol?.profileId, address: carol?.address });
+    const who = await runPm(['--json', 'whoami'], { env });
+    expect(who.code, who.stderr).toBe(0);
+    expect(who.json()).toMatchObject({ profileId: carol?.profileId });
+    const before = files(h)
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('|');
+    const dave = await runPm(
+      ['--json', '--base-url', sb.current.baseUrl, 'init', '--sandbox', '--account', 'dave', '--profile-name', 'd', '--yes'],
+      { env },
+    );
+    expect(dave.code).toBe(2);
+    const err = (JSON.parse(dave.stderr) as { error: { message: string; hint: string } }).error;
+    expect(err.message).toMatch(/no account "dave"/);
+    for (const a of sb.current.info.accounts) expect(err.hint).toContain(a.name);
+    expect(
+      files(h)
+        .map((f) => readFileSync(f, 'utf8'))
+        .join('|'),
+    ).toBe(before);
+    // --account means a seeded account: without --sandbox it is a usage error.
+    expect((await runPm(['init', '--account', 'carol', '--yes'], { env })).code).toBe(2);
+  });
+
+  it('completion still offers the seeded accounts for --account', async () => {
+    const r = await runPm(['__complete', '4', 'init', '--sandbox', '--account', 'c']);
+    expect(r.stdout.trim().split('\n')).toEqual(['carol']);
   });
 });

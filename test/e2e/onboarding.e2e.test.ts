@@ -3,19 +3,13 @@
 // place, and the passphrase comes from flag > environment > prompt (three tries on a TTY).
 import { chmodSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { KEY, runInPty } from '../helpers/pty.js';
-import { runPm, tempHome } from '../helpers/run.js';
+import { runPm, useTempHomes } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const sb = useSandbox();
-const homes: (() => void)[] = [];
-afterAll(() => homes.forEach((c) => c()));
-function home(): string {
-  const h = tempHome();
-  homes.push(h.cleanup);
-  return h.home;
-}
+const home = useTempHomes();
 const ptyEnv = (h: string) => {
   const { CI: _ci, PM_PASSPHRASE: _p, ...rest } = process.env;
   return { ...rest, PM_HOME: h, PM_SCRYPT_N: '1024', NO_COLOR: '1' };

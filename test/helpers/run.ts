@@ -2,6 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
 import { main } from '../../src/app/main.js';
 import type { IO } from '../../src/cli/output.js';
 
@@ -25,6 +26,17 @@ export interface RunOptions {
 export function tempHome(): { home: string; cleanup: () => void } {
   const home = mkdtempSync(join(tmpdir(), 'pm-home-'));
   return { home, cleanup: () => rmSync(home, { recursive: true, force: true }) };
+}
+
+/** A maker of temporary PM_HOMEs for a test file, each removed after the file's tests. */
+export function useTempHomes(): () => string {
+  const cleanups: (() => void)[] = [];
+  afterAll(() => cleanups.forEach((c) => c()));
+  return () => {
+    const h = tempHome();
+    cleanups.push(h.cleanup);
+    return h.home;
+  };
 }
 
 /** Whether argv asks for JSON or NDJSON output (flag forms main.ts accepts). */

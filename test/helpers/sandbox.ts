@@ -14,3 +14,14 @@ export function useSandbox(opts: SandboxOptions = {}): { current: SandboxHandle 
   });
   return ref;
 }
+
+/** POSTs a JSON body to one of the sandbox's admin routes (/__sandbox/<path>); resolves with the HTTP status. */
+export async function postAdmin(sb: SandboxHandle, path: string, body: unknown): Promise<number> {
+  const r = await fetch(`${sb.baseUrl}/__sandbox/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  await r.arrayBuffer();
+  return r.status;
+}

@@ -1,15 +1,21 @@
 // `pm partner onboard`: the wizard (or its flag-only form for scripts) that takes a partner
 // from nothing to a sub-account that can trade: kind, name, create, allowances with progress,
 // funding (or how to), an optional first delegated order, and a profile for the child.
+// The child's profile is saved as soon as the sub-account exists and records what is left, so an
+// interrupted onboarding (Ctrl-C, an error) is picked up with --resume where it stopped.
 import { defineCommand } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
-import { confirm, input, select } from '../../cli/prompt.js';
+import { toPmError } from '../../cli/errors.js';
+import { confirm, input, select, validating } from '../../cli/prompt.js';
 import { checkProfileName } from '../../core/config.js';
-import type { ProfileConfig } from '../../core/config.js';
-import { ConflictError, UsageError } from '../../core/errors.js';
+import type { OnboardingState, ProfileConfig } from '../../core/config.js';
+import { ConflictError, NotFoundError, type PmError, UsageError } from '../../core/errors.js';
+import type { PmErrorOptions } from '../../core/errors.js';
+import type { ApiClient } from '../../core/http.js';
+import { getMarket } from '../../core/markets.js';
 import { formatUnits, parseUnits } from '../../core/money.js';
 import { parseDuration } from '../../core/duration.js';
-import { checkDisplayName, createPartnerAccount } from '../../core/partner.js';
+import { checkDisplayName, createPartnerAccount, getAllowances, parseProfileId } from '../../core/partner.js';
 import type { Allowances } from '../../core/partner.js';
 import { parseOrderInput, placeParsed } from '../../core/trade/index.js';
 import { tradingDeps } from '../order/deps.js';
@@ -33,11 +39,131 @@ function guardProfile(ctx: Context, name: string): string {
   return name;
 }
 
+/** child-<id>, or child-<id>-2… when taken: the sub-account exists, so its profile must be saved. */
+function freeChildName(taken: Record<string, ProfileConfig>, id: number): string {
+  for (let n = 1; ; n++) {
+    const name = n === 1 ? `child-${id}` : `child-${id}-${n}`;
+    if (!taken[name]) return name;
+  }
+}
+
+/** A sub-account being onboarded: it exists, and its pm profile is saved. */
+interface Job {
+  id: number;
+  account: string;
+  profile: string;
+  wallet?: string | undefined;
+  state: OnboardingState;
+}
+
+const STEP_TEXT: Record<OnboardingState['step'], string> = {
+  allowances: 'waiting for its allowances',
+  fund: 'funding',
+  'first-order': 'the first order',
+};
+
+const isState = (v: unknown): v is OnboardingState => {
+  const o = v as Partial<OnboardingState> | null;
+  return typeof o === 'object' && o !== null && typeof o.serverWallet === 'boolean' && typeof o.step === 'string' && o.step in STEP_TEXT;
+};
+
+/** The saved child profiles whose onboarding stopped before its end. */
+function unfinished(ctx: Context): Job[] {
+  return Object.entries(ctx.config().profiles).flatMap(([name, p]) =>
+    isState(p.onboarding) && p.onBehalfOf !== undefined && p.address !== undefined
+      ? [
+          {
+            id: p.onBehalfOf,
+            account: p.address,
+            profile: name,
+            wallet: p.onboarding.serverWallet ? undefined : p.wallet,
+            state: p.onboarding,
+          },
+        ]
+      : [],
+  );
+}
+
+/** The profile that acts for a child: the partner's exchange and token, acting for the child. */
+function childProfile(ctx: Context, id: number, account: string, childWallet: string | undefined, state: OnboardingState): ProfileConfig {
+  const {
+    profileId: _p,
+    feeRateBps: _f,
+    address: _a,
+    onBehalfOf: _o,
+    wallet: ownWallet,
+    wsUrl: _w,
+    sandbox: _s,
+    subAccounts: _sa,
+    onboarding: _ob,
+    ...base
+  } = ctx.profile();
+  const urls = ctx.endpoints();
+  return {
+    ...base,
+    baseUrl: urls.baseUrl,
+    // A stream URL that follows the base URL is not stored (it would pin a stale one).
+    ...(urls.wsSource === 'derived from base-url' || urls.wsSource === 'default' ? {} : { wsUrl: urls.wsUrl }),
+    onBehalfOf: id,
+    address: account,
+    ...(childWallet !== undefined ? { wallet: childWallet } : ownWallet !== undefined ? { wallet: ownWallet } : {}),
+    onboarding: state,
+  };
+}
+
+/** Records how far the job got (or, with no step left, that it is finished) in its profile. */
+async function saveProgress(ctx: Context, job: Job, done = false): Promise<void> {
+  await ctx.editConfig((cfg) => {
+    const p = cfg.profiles[job.profile];
+    if (!p) return;
+    if (done) delete p.onboarding;
+    else p.onboarding = job.state;
+  });
+}
+
+/** The unfinished onboarding of sub-account `id`, or (made by an older pm) its record on the partner's profile. */
+async function resumeJob(ctx: Context, id: number): Promise<Job> {
+  const job = unfinished(ctx).find((j) => j.id === id);
+  if (job) return job;
+  const done = Object.entries(ctx.config().profiles).find(([, p]) => p.onBehalfOf === id);
+  if (done)
+    throw new UsageError(`the onboarding of sub-account ${id} is finished (pm profile ${done[0]}): nothing to resume`, {
+      hint: `Trade for it: pm --profile ${done[0]} order place <slug> buy yes --type fok --amount 5`,
+    });
+  const rec = ctx.profile().subAccounts?.[String(id)];
+  if (rec) {
+    const state: OnboardingState = { step: 'allowances', serverWallet: rec.serverWallet === true };
+    const made: Job = { id, account: rec.address, profile: freeChildName(ctx.config().profiles, id), wallet: rec.wallet, state };
+    await ctx.editConfig((cfg) => {
+      cfg.profiles[made.profile] = childProfile(ctx, id, rec.address, rec.wallet, state);
+    });
+    ctx.out.info(`saved pm profile ${made.profile} for sub-account ${id}`);
+    return made;
+  }
+  const open = unfinished(ctx).map((j) => j.id);
+  throw new NotFoundError(`no unfinished onboarding of sub-account ${id} under ${ctx.home}`, {
+    hint: open.length ? `Unfinished: ${open.join(', ')} (pm partner onboard --resume <id>).` : 'See pm partner list for your sub-accounts.',
+  });
+}
+
+/** The same error (same exit code), with how to go on added to its hint. */
+function withResumeHint(e: unknown, job: Job): PmError {
+  const err = toPmError(e);
+  const more = `Sub-account ${job.id} exists and its pm profile ${job.profile} is saved; pick up where it stopped with: pm partner onboard --resume ${job.id}`;
+  const Cls = err.constructor as new (message: string, o: PmErrorOptions) => PmError;
+  return new Cls(err.shortMessage, {
+    details: err.details,
+    status: err.status,
+    cause: err,
+    hint: err.hint ? `${err.hint}\n${more}` : more,
+  });
+}
+
 export default defineCommand({
   path: ['partner', 'onboard'],
   summary: 'Wizard: create a sub-account, wait until it can trade, fund it, first order, save a profile',
   description:
-    'Interactive on a terminal (EOA or server wallet, name, create, wait for allowances with progress, fund or show how, an optional first delegated order, a profile for the child so that pm --profile <child> … acts for it). Without a terminal the flags answer instead: pm partner onboard --server-wallet --name X --yes --wait.\n\nExit codes: 0 done, 2 bad input or a question without a TTY, 3 missing scope, 5 the child profile name is taken, 6 rate limited past the timeout, 7 allowances not ready in time.',
+    "Interactive on a terminal (EOA or server wallet, name, create, wait for allowances with progress, fund or show how, an optional first delegated order, a profile for the child so that pm --profile <child> … acts for it). Without a terminal the flags answer instead: pm partner onboard --server-wallet --name X --yes --wait.\n\nThe child's profile is saved as soon as the sub-account exists. An onboarding cut short (Ctrl-C, an error, a timeout) says so, and pm partner onboard --resume <profileId> picks it up where it stopped (the wizard also offers it; it also finishes a sub-account made with pm partner create); --wait, --fund and --first-order answer the steps left.\n\nExit codes: 0 done, 2 bad input or a question without a TTY, 3 missing scope, 4 nothing to resume for that id, 5 the child profile name is taken, 6 rate limited past the timeout, 7 allowances not ready in time, 130 interrupted (resumable).",
   options: {
     serverWallet: { type: 'boolean', description: 'a server-managed wallet (else an EOA whose key goes to the keystore)' },
     name: { type: 'string', value: 'displayName', description: 'display name (at most 44 characters)' },
@@ -47,6 +173,7 @@ export default defineCommand({
       value: 'name',
       description: 'name of the profile saved for the child (default from the name, else child-<id>)',
     },
+    resume: { type: 'string', value: 'profileId', description: 'finish the interrupted onboarding of this sub-account' },
     wait: { type: 'boolean', description: 'wait for the allowances (server wallet)' },
     waitTimeout: { type: 'string', value: 'duration', description: 'give up waiting after this long', default: '120s' },
     fund: { type: 'string', value: 'usdc', description: 'sandbox: credit the child this many USDC' },
@@ -57,85 +184,197 @@ export default defineCommand({
     'pm partner onboard',
     'pm partner onboard --server-wallet --name alice-shop --yes --wait',
     'pm --json partner onboard --server-wallet --name bot-7 --yes --wait --fund 100',
+    'pm partner onboard --resume 2003',
   ],
   run: async (ctx, { opts }) => {
     const interactive = ctx.interactive;
-    let serverWallet = opts.serverWallet;
-    const wallet = opts.wallet;
-    let name = checkDisplayName(opts.name);
-    checkModeFlags(serverWallet, wallet);
     const timeoutMs = parseDuration(opts.waitTimeout ?? '120s', '--wait-timeout');
-    const fundFlag = opts.fund;
-    let fund = fundFlag === undefined ? undefined : parseUnits(fundFlag, 6, '--fund');
-    let firstOrder = opts.firstOrder;
+    const fund = opts.fund === undefined ? undefined : parseUnits(opts.fund, 6, '--fund');
     const firstAmount = opts.firstAmount ?? '1';
     parseUnits(firstAmount, 6, '--first-amount');
-    let profileName = opts.profileName;
-    if (profileName !== undefined) guardProfile(ctx, profileName);
     const sandbox = ctx.sandbox;
+    // Checked before anything is created: a step that cannot work must not stop a half-made onboarding.
+    if (fund !== undefined && fund > 0n && !sandbox)
+      throw new UsageError('--fund works on the sandbox only', { hint: 'On the exchange, send USDC on Base to the sub-account address.' });
 
-    if (interactive) {
-      if (!serverWallet && wallet === undefined) {
-        serverWallet =
-          (await select(
-            ctx,
-            'What kind of sub-account?',
-            [
-              { name: 'Server wallet: the exchange keeps the key and signs delegated orders', value: 'server' },
-              { name: 'EOA: a new key in your keystore signs its orders', value: 'eoa' },
-            ],
-            'Pass --server-wallet, or nothing for an EOA.',
-          )) === 'server';
-      }
-      if (name === undefined) {
-        const n = (await input(ctx, 'Display name (at most 44 characters; empty: the address)', 'Pass --name.')).trim();
-        name = checkDisplayName(n === '' ? undefined : n);
-      }
-      if (profileName === undefined) {
-        const dflt = name !== undefined ? slugOf(name) : undefined;
-        const p = (
-          await input(ctx, 'Name of the pm profile for this sub-account (empty: child-<id>)', 'Pass --profile-name.', dflt)
-        ).trim();
-        if (p !== '') profileName = guardProfile(ctx, p);
-      }
-    } else if (profileName === undefined && name !== undefined && slugOf(name) !== undefined) {
-      profileName = guardProfile(ctx, slugOf(name) as string);
+    // Made when first needed: unlocking the partner's credentials may ask the passphrase, after the questions.
+    let client: ApiClient | undefined;
+    const apiOf = async (): Promise<ApiClient> => {
+      client ??= await partnerApi(ctx);
+      return client;
+    };
+    let job: Job;
+    if (opts.resume !== undefined) {
+      if (opts.serverWallet || opts.wallet !== undefined || opts.name !== undefined || opts.profileName !== undefined)
+        throw new UsageError('--resume goes on with a sub-account that exists', {
+          hint: 'Drop --server-wallet, --wallet, --name and --profile-name (they were answered when it was created).',
+        });
+      job = await resumeJob(ctx, parseProfileId(opts.resume, '--resume'));
+    } else {
+      const fresh = !opts.serverWallet && opts.wallet === undefined && opts.name === undefined && opts.profileName === undefined;
+      const open = interactive && fresh ? unfinished(ctx) : [];
+      const pick =
+        open.length > 0
+          ? await select(
+              ctx,
+              'An onboarding was left unfinished. Go on with it?',
+              [
+                ...open.map((j) => ({
+                  name: `Resume sub-account ${j.id}${j.state.displayName ? ` (${j.state.displayName})` : ''}: next, ${STEP_TEXT[j.state.step]}`,
+                  value: String(j.id),
+                })),
+                { name: 'No: create a new sub-account', value: 'new' },
+              ],
+              'Pass --resume <profileId>.',
+            )
+          : 'new';
+      const again = open.find((j) => String(j.id) === pick);
+      job = again ?? (await create(ctx, apiOf, { ...opts, fund }));
     }
 
-    const what = `${serverWallet ? 'a server-wallet' : 'an EOA'} sub-account${name ? ` named ${name}` : ''}`;
-    if (!ctx.flags.yes) {
-      if (!interactive)
-        throw new UsageError(`creating ${what} needs confirmation`, { hint: 'Pass --yes (scripts), or run in a terminal.' });
-      if (!(await confirm(ctx, `Create ${what}?`, true))) throw new UsageError('not created: declined');
-    }
-
-    const api = await partnerApi(ctx);
-    const child = serverWallet ? null : await childSigner(ctx, wallet);
-    let created;
     try {
-      created = await createPartnerAccount(api, { serverWallet, displayName: name, signer: child?.signer, signal: ctx.signal });
+      return await finish(ctx, await apiOf(), job, { fund, firstOrder: opts.firstOrder, firstAmount, wait: opts.wait, timeoutMs });
     } catch (e) {
-      if (child?.created) await dropChildKey(ctx, child.wallet);
-      throw e;
+      throw withResumeHint(e, job);
     }
-    const id = created.profileId;
-    await recordSubAccount(ctx, id, { address: created.account, wallet: child?.wallet, serverWallet });
-    ctx.out.info(`created sub-account ${id} (${created.account})`);
+  },
+});
 
-    // Allowances: server wallets only; an EOA sets its own approvals on chain.
-    let allowances: Allowances | undefined;
-    if (serverWallet && (interactive || opts.wait)) allowances = await waitWithProgress(ctx, api, id, { retry: true, timeoutMs });
+/** The questions (or flags), the confirmation, the creation, and the child's profile saved at once. */
+async function create(
+  ctx: Context,
+  apiOf: () => Promise<ApiClient>,
+  opts: {
+    serverWallet: boolean;
+    wallet?: string | undefined;
+    name?: string | undefined;
+    profileName?: string | undefined;
+    firstOrder?: string | undefined;
+    fund?: bigint | undefined;
+  },
+): Promise<Job> {
+  const interactive = ctx.interactive;
+  let serverWallet = opts.serverWallet;
+  const wallet = opts.wallet;
+  let name = checkDisplayName(opts.name);
+  checkModeFlags(serverWallet, wallet);
+  let profileName = opts.profileName;
+  if (profileName !== undefined) guardProfile(ctx, profileName);
+
+  if (interactive) {
+    if (!serverWallet && wallet === undefined) {
+      serverWallet =
+        (await select(
+          ctx,
+          'What kind of sub-account?',
+          [
+            { name: 'Server wallet: the exchange keeps the key and signs delegated orders', value: 'server' },
+            { name: 'EOA: a new key in your keystore signs its orders', value: 'eoa' },
+          ],
+          'Pass --server-wallet, or nothing for an EOA.',
+        )) === 'server';
+    }
+    // Each answer is checked as it is given and asked again in place.
+    if (name === undefined) {
+      const n = (
+        await input(
+          ctx,
+          'Display name (at most 44 characters; empty: the address)',
+          'Pass --name.',
+          undefined,
+          validating((v) => checkDisplayName(v.trim() === '' ? undefined : v.trim())),
+        )
+      ).trim();
+      name = n === '' ? undefined : n;
+    }
+    if (profileName === undefined) {
+      const dflt = name !== undefined ? slugOf(name) : undefined;
+      const p = (
+        await input(
+          ctx,
+          'Name of the pm profile for this sub-account (empty: child-<id>)',
+          'Pass --profile-name.',
+          dflt,
+          validating((v) => v.trim() === '' || guardProfile(ctx, v.trim())),
+        )
+      ).trim();
+      if (p !== '') profileName = p;
+    }
+  } else if (profileName === undefined && name !== undefined && slugOf(name) !== undefined) {
+    profileName = guardProfile(ctx, slugOf(name) as string);
+  }
+  if (opts.firstOrder !== undefined && !serverWallet)
+    throw new UsageError('--first-order places a delegated order: it needs --server-wallet');
+
+  const what = `${serverWallet ? 'a server-wallet' : 'an EOA'} sub-account${name ? ` named ${name}` : ''}`;
+  if (!ctx.flags.yes) {
+    if (!interactive) throw new UsageError(`creating ${what} needs confirmation`, { hint: 'Pass --yes (scripts), or run in a terminal.' });
+    if (!(await confirm(ctx, `Create ${what}?`, true))) throw new UsageError('not created: declined');
+  }
+
+  const api = await apiOf();
+  const child = serverWallet ? null : await childSigner(ctx, wallet);
+  let created: { profileId: number; account: string };
+  try {
+    created = await createPartnerAccount(api, { serverWallet, displayName: name, signer: child?.signer, signal: ctx.signal });
+  } catch (e) {
+    if (child?.created) await dropChildKey(ctx, child.wallet);
+    throw e;
+  }
+  const id = created.profileId;
+  // From here on the sub-account exists: record it and save its profile before anything else can fail.
+  const state: OnboardingState = { step: 'allowances', serverWallet, ...(name !== undefined ? { displayName: name } : {}) };
+  const job: Job = { id, account: created.account, profile: '', wallet: child?.wallet, state };
+  await recordSubAccount(ctx, id, { address: created.account, wallet: child?.wallet, serverWallet });
+  await ctx.editConfig((cfg) => {
+    // A name taken meanwhile (another pm process) falls back to child-<id>, never to an overwrite.
+    job.profile = profileName !== undefined && !cfg.profiles[profileName] ? profileName : freeChildName(cfg.profiles, id);
+    cfg.profiles[job.profile] = childProfile(ctx, id, created.account, child?.wallet, state);
+  });
+  ctx.out.info(`created sub-account ${id} (${created.account}); saved pm profile ${job.profile} for it`);
+  return job;
+}
+
+/** The steps after creation, from where the job stands: allowances, funding, a first order. */
+async function finish(
+  ctx: Context,
+  api: ApiClient,
+  job: Job,
+  o: { fund: bigint | undefined; firstOrder: string | undefined; firstAmount: string; wait: boolean; timeoutMs: number },
+): Promise<number> {
+  const interactive = ctx.interactive;
+  const sandbox = ctx.sandbox;
+  const st = job.state;
+  const serverWallet = st.serverWallet;
+  const id = job.id;
+
+  // Allowances: server wallets only; an EOA sets its own approvals on chain.
+  let allowances: Allowances | undefined;
+  if (st.step === 'allowances') {
+    if (serverWallet && (interactive || o.wait)) allowances = await waitWithProgress(ctx, api, id, { retry: true, timeoutMs: o.timeoutMs });
     else if (serverWallet)
       ctx.out.info(`Next: pm partner allowances ${id} --retry --wait (delegated orders are refused until every target is confirmed)`);
+    st.step = 'fund';
+    await saveProgress(ctx, job);
+  }
 
-    // Funding: the sandbox can credit it; on the exchange the partner sends USDC to the address.
+  // Funding: the sandbox can credit it; on the exchange the partner sends USDC to the address.
+  let funded: string | undefined;
+  if (st.step === 'fund') {
+    let fund = o.fund;
     if (sandbox && fund === undefined && interactive) {
-      const a = (await input(ctx, 'Fund it with how many USDC (sandbox; 0 to skip)?', 'Pass --fund <usdc>.', '100')).trim();
-      fund = parseUnits(a === '' ? '0' : a, 6, 'amount');
+      const a = (
+        await input(
+          ctx,
+          'Fund it with how many USDC (sandbox; 0 to skip)?',
+          'Pass --fund <usdc>.',
+          '100',
+          validating((v) => parseUnits(v.trim() === '' ? '0' : v, 6, 'the amount')),
+        )
+      ).trim();
+      fund = parseUnits(a === '' ? '0' : a, 6, 'the amount');
     }
-    let funded: string | undefined;
     if (fund !== undefined && fund > 0n) {
-      if (!sandbox) throw new UsageError('--fund works on the sandbox only', { hint: `Send USDC on Base to ${created.account}.` });
       await api.request({
         method: 'POST',
         path: '/__sandbox/fund',
@@ -145,92 +384,82 @@ export default defineCommand({
       });
       funded = formatUnits(fund);
       ctx.out.info(`funded with ${funded} USDC`);
-    } else if (!sandbox) ctx.out.info(`To fund it, send USDC on Base (chain 8453) to ${created.account}.`);
+    } else if (!sandbox) ctx.out.info(`To fund it, send USDC on Base (chain 8453) to ${job.account}.`);
+    st.step = 'first-order';
+    await saveProgress(ctx, job);
+  }
 
-    // An optional first delegated order (server wallets, once ready).
-    if (
-      serverWallet &&
-      allowances?.ready &&
-      firstOrder === undefined &&
-      interactive &&
-      (await confirm(ctx, 'Place a first delegated order (FOK BUY YES)?', false))
-    ) {
-      firstOrder = (await input(ctx, 'Market slug', 'Pass --first-order <slug>.', 'btc-100k-2026')).trim();
+  // An optional first delegated order (server wallets, once ready). One asked for before an
+  // interruption is sent again with the same client id: placed at most once.
+  let firstOrder = o.firstOrder ?? st.firstOrder?.market;
+  let amount = o.firstOrder === undefined && st.firstOrder ? st.firstOrder.amount : o.firstAmount;
+  if (serverWallet && firstOrder === undefined && interactive) {
+    const ready = allowances?.ready ?? (await getAllowances(api, id)).ready;
+    if (ready && (await confirm(ctx, 'Place a first delegated order (FOK BUY YES)?', false))) {
+      firstOrder = (
+        await input(
+          ctx,
+          'Market slug',
+          'Pass --first-order <slug>.',
+          'btc-100k-2026',
+          validating((v) => getMarket(api, v.trim())),
+        )
+      ).trim();
+      amount = o.firstAmount;
     }
-    let order: Record<string, unknown> | undefined;
-    if (firstOrder !== undefined) {
-      if (!serverWallet) throw new UsageError('--first-order places a delegated order: it needs --server-wallet');
-      const deps = await tradingDeps(ctx, { actingAs: id });
-      const parsed = parseOrderInput({
-        market: firstOrder,
-        side: 'buy',
-        outcome: 'yes',
-        type: 'fok',
-        amount: firstAmount,
-        onBehalfOf: id,
-        delegated: true,
-      });
-      const { placed } = await placeParsed(deps, parsed, { journal: deps.journal, signal: ctx.signal, onNote: (n) => ctx.out.info(n) });
-      order = {
-        orderId: placed.orderId,
-        clientOrderId: placed.clientOrderId,
-        market: firstOrder,
-        settlementStatus: placed.settlementStatus,
-        contracts: formatUnits(placed.totals.contractsNet),
-      };
-      ctx.out.info(`first order ${placed.orderId}: ${String(order['contracts'])} YES shares on ${firstOrder}`);
-    }
-
-    // A profile for the child: the partner's exchange and token, acting for the child.
-    const pname = profileName ?? guardProfile(ctx, `child-${id}`);
-    const {
-      profileId: _p,
-      feeRateBps: _f,
-      address: _a,
-      onBehalfOf: _o,
-      wallet: ownWallet,
-      wsUrl: _w,
-      sandbox: _s,
-      ...base
-    } = ctx.profile();
-    const urls = ctx.endpoints();
-    const childProfile: ProfileConfig = {
-      ...base,
-      baseUrl: urls.baseUrl,
-      // A stream URL that follows the base URL is not stored (it would pin a stale one).
-      ...(urls.wsSource === 'derived from base-url' || urls.wsSource === 'default' ? {} : { wsUrl: urls.wsUrl }),
+  }
+  let order: Record<string, unknown> | undefined;
+  if (firstOrder !== undefined) {
+    if (!serverWallet) throw new UsageError('--first-order places a delegated order: it needs a server-wallet sub-account');
+    const parsed = parseOrderInput({
+      market: firstOrder,
+      side: 'buy',
+      outcome: 'yes',
+      type: 'fok',
+      amount,
       onBehalfOf: id,
-      address: created.account,
-      ...(child ? { wallet: child.wallet } : ownWallet !== undefined ? { wallet: ownWallet } : {}),
-    };
-    await ctx.editConfig((cfg) => {
-      cfg.profiles[pname] = childProfile;
+      delegated: true,
+      ...(st.firstOrder?.market === firstOrder ? { clientId: st.firstOrder.clientOrderId } : {}),
     });
+    st.firstOrder = { market: firstOrder, amount, clientOrderId: parsed.clientOrderId };
+    await saveProgress(ctx, job);
+    const deps = await tradingDeps(ctx, { actingAs: id });
+    const { placed } = await placeParsed(deps, parsed, { journal: deps.journal, signal: ctx.signal, onNote: (n) => ctx.out.info(n) });
+    order = {
+      orderId: placed.orderId,
+      clientOrderId: placed.clientOrderId,
+      market: firstOrder,
+      settlementStatus: placed.settlementStatus,
+      contracts: formatUnits(placed.totals.contractsNet),
+    };
+    ctx.out.info(`first order ${placed.orderId}: ${String(order['contracts'])} YES shares on ${firstOrder}`);
+  }
+  await saveProgress(ctx, job, true);
 
-    const result = {
-      profileId: id,
-      account: created.account,
-      mode: serverWallet ? 'server-wallet' : 'eoa',
-      displayName: name ?? created.account,
-      profile: pname,
-      ...(child ? { wallet: child.wallet } : {}),
-      ...(allowances ? { allowances: { ready: allowances.ready, summary: allowances.summary } } : {}),
-      ...(funded !== undefined ? { funded } : {}),
-      ...(order ? { firstOrder: order } : {}),
-    };
-    ctx.out.data(result, () => {
-      ctx.out.keyValue([
-        ['profile id', String(id)],
-        ['address', created.account],
-        ['mode', result.mode],
-        ['pm profile', pname],
-        ...(allowances ? ([['allowances', allowances.ready ? 'ready' : 'not ready']] as [string, string][]) : []),
-        ...(funded !== undefined ? ([['funded', `${funded} USDC`]] as [string, string][]) : []),
-      ]);
-      ctx.out.info(
-        `Trade for it: pm --profile ${pname} order place <slug> buy yes --type fok --amount 5${serverWallet ? ' --delegated' : ''}`,
-      );
-    });
-    return 0;
-  },
-});
+  const pname = job.profile;
+  const result = {
+    profileId: id,
+    account: job.account,
+    mode: serverWallet ? 'server-wallet' : 'eoa',
+    displayName: st.displayName ?? job.account,
+    profile: pname,
+    ...(job.wallet !== undefined ? { wallet: job.wallet } : {}),
+    ...(allowances ? { allowances: { ready: allowances.ready, summary: allowances.summary } } : {}),
+    ...(funded !== undefined ? { funded } : {}),
+    ...(order ? { firstOrder: order } : {}),
+  };
+  ctx.out.data(result, () => {
+    ctx.out.keyValue([
+      ['profile id', String(id)],
+      ['address', job.account],
+      ['mode', result.mode],
+      ['pm profile', pname],
+      ...(allowances ? ([['allowances', allowances.ready ? 'ready' : 'not ready']] as [string, string][]) : []),
+      ...(funded !== undefined ? ([['funded', `${funded} USDC`]] as [string, string][]) : []),
+    ]);
+    ctx.out.info(
+      `Trade for it: pm --profile ${pname} order place <slug> buy yes --type fok --amount 5${serverWallet ? ' --delegated' : ''}`,
+    );
+  });
+  return 0;
+}

@@ -21,6 +21,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const ENTRIES = {
   'cli/run': 'src/cli/run.ts', // what bin/pm.js runs
   'sandbox/index': 'src/sandbox/index.ts', // the embedded exchange (imports nothing of the client)
+  'lib/index': 'src/lib/index.ts', // the library: import { createClient } from 'pm-cli' (types: tsc's dist/lib/index.d.ts)
   // (Packages imported by name only: a default import of another bundle gets its exports object.)
   'vendor/viem': 'viem',
   'vendor/viem-accounts': 'viem/accounts',
@@ -101,3 +102,6 @@ await esbuild.build({
   external: ['bufferutil', 'utf-8-validate'],
   plugins: [separate],
 });
+// The library's ESM face: the CommonJS bundle's exports, named.
+const lib = Object.keys(createRequire(import.meta.url)(join(root, 'dist/lib/index.cjs')));
+writeFileSync(join(root, 'dist/lib/index.mjs'), `import lib from './index.cjs';\nexport const { ${lib.join(', ')} } = lib;\n`);

@@ -145,9 +145,10 @@ describe('one position, wherever it is redeemed', () => {
     expect(h1.chainYes).toBe(0n); // burnt on the chain
     expect(h1.chainUsdc).toBe(h0.chainUsdc);
 
+    // Nothing left on the chain: found before anything is sent (exit 2).
     const second = await runPm(['--json', '--yes', 'redeem-onchain', SLUG], { env });
-    expect(second.code, second.stderr).toBe(0);
-    expect(second.json()).toMatchObject({ redeemed: false, payout: '0' });
+    expect(second.code, second.stderr).toBe(2);
+    expect(refusal(second).message).toMatch(/nothing to redeem/);
     expect(await holdings(s)).toEqual(h1);
     // And the exchange still says it was paid once.
     const third = await runPm(['--json', 'redeem', SLUG], { env });

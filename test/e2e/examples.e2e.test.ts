@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { accountEnv } from '../helpers/account-env.js';
+import { eventually } from '../helpers/eventually.js';
 import { tempHome } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
@@ -72,6 +73,37 @@ const runners: Record<string, (file: string) => Promise<void>> = {
     const again = await place();
     expect(again.exitCode, again.stderr).toBe(0);
     for (const l of again.stdout.trim().split('\n')) expect(JSON.parse(l)).toMatchObject({ ok: true, skipped: true });
+  },
+  'quoter.mjs': async (file) => {
+    // The library bot: quotes both sides, requotes when the book moves, cancels all on Ctrl-C.
+    const alice = sb.current.info.accounts.find((a) => a.name === 'alice');
+    const mine = () =>
+      sb.current.ctx.state.orders.filter((o) => o.ownerId === alice?.profileId && o.status === 'LIVE' && o.marketSlug === 'btc-100k-2026');
+    const bot = execa('node', [file, 'btc-100k-2026', '--spread', '0.04', '--size', '10'], { env: env(), extendEnv: false, reject: false });
+    let out = '';
+    bot.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+    await eventually(() => /"quoting"/.test(out), { what: `the first quotes; stdout: ${out}` });
+    expect(mine()).toHaveLength(2);
+    // Move the mid: bob bids halfway between the bot's YES bid and its ask (its NO bid, seen from YES).
+    const [yes, no] = sb.current.ctx.state.markets.find((m) => m.slug === 'btc-100k-2026')?.positionIds ?? ['', ''];
+    const priceOf = (tokenId: string): number => Number(mine().find((o) => o.tokenId === tokenId)?.price ?? 0n) / 1e6;
+    const mid = ((priceOf(yes) + (1 - priceOf(no))) / 2).toFixed(3);
+    const bob = await execa(
+      'node',
+      ['bin/pm.js', '--json', 'order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', mid, '--size', '10', '--post-only'],
+      {
+        env: accountEnv(sb.current, 'bob', home),
+        extendEnv: false,
+        reject: false,
+      },
+    );
+    expect(bob.exitCode, bob.stderr).toBe(0);
+    await eventually(() => /"requoted"/.test(out), { what: `a requote; stdout: ${out}` });
+    bot.kill('SIGINT');
+    const done = await bot;
+    expect(done.exitCode, done.stderr + out).toBe(0);
+    expect(out).toMatch(/"stopped"/);
+    expect(mine()).toHaveLength(0);
   },
 };
 

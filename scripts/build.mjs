@@ -275,3 +275,13 @@ for (const [file, o] of Object.entries(res.metafile.outputs)) {
   meta[posix(relative('dist', file))] = Object.keys(o.inputs).map((i) => i.replace(/^.*node_modules\//, 'node_modules/'));
 }
 writeFileSync(join(root, 'dist/bundle-meta.json'), `${JSON.stringify(meta, null, 1)}\n`);
+// The commit this build is made from, for `pm version` (dist/build-info.json; "unknown" outside a
+// git checkout of pm, e.g. an unpacked tarball, even one inside another repository).
+let commit = 'unknown';
+try {
+  const git = (...a) => execFileSync('git', a, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  if (relative(git('rev-parse', '--show-toplevel'), root) === '') commit = git('rev-parse', 'HEAD');
+} catch {
+  // no git, or not a checkout
+}
+writeFileSync(join(root, 'dist/build-info.json'), `${JSON.stringify({ commit })}\n`);

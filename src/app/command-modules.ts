@@ -52,6 +52,7 @@ export const COMMAND_MODULES: Record<string, () => Promise<unknown>> = {
   'token/list.js': () => import('../commands/token/list.js'),
   'token/revoke.js': () => import('../commands/token/revoke.js'),
   'unlock.js': () => import('../commands/unlock.js'),
+  'version.js': () => import('../commands/version.js'),
   'wallet/address.js': () => import('../commands/wallet/address.js'),
   'wallet/create.js': () => import('../commands/wallet/create.js'),
   'wallet/export.js': () => import('../commands/wallet/export.js'),

@@ -32,12 +32,25 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   // The bundle is minified: with --verbose, stack traces go through its source maps to src/.
   // Otherwise it runs the packs (a few files holding the split files' modules: each file Node
   // loads costs ~0.3 ms; see scripts/build.mjs) with the code cache.
-  if (args.includes('--verbose')) {
-    process.setSourceMapsEnabled(true);
-    require('../dist/cli/run.cjs');
-  } else {
-    if (process.env.PM_CODE_CACHE !== 'off') useCodeCache();
-    require('../dist/cli/run.pack.cjs');
+  try {
+    if (args.includes('--verbose')) {
+      process.setSourceMapsEnabled(true);
+      require('../dist/cli/run.cjs');
+    } else {
+      if (process.env.PM_CODE_CACHE !== 'off') useCodeCache();
+      require('../dist/cli/run.pack.cjs');
+    }
+  } catch (e) {
+    // Only loading pm itself fails here (pm prints its own errors), said as pm says errors.
+    const first = String(e?.message || e).split('\n')[0];
+    const hint =
+      e?.code === 'MODULE_NOT_FOUND'
+        ? /[\\/]dist[\\/]/.test(first)
+          ? `pm is not built: run npm run build (or npm ci) in ${require('node:path').join(__dirname, '..')}.`
+          : "A dependency is missing: run npm ci in pm's directory, or install pm again."
+        : 'Run again with --verbose, and report it.';
+    process.stderr.write(`error: pm could not start: ${first}\nhint: ${hint}\n`);
+    process.exitCode = 1;
   }
 }
 

@@ -274,6 +274,16 @@ function report(io: IO, e: unknown, json: boolean, verbose: boolean, held = ''):
   return err.exitCode;
 }
 
+/**
+ * An error nothing caught (an exception or a rejection outside any command's flow), printed as
+ * every error is: `error: …`, or the JSON object when argv or PM_OUTPUT asks for JSON. Exit 1.
+ */
+export function reportUncaught(e: unknown, argv: string[], io: IO): number {
+  const f = argvFormat(argv);
+  const out = f.output ?? io.env['PM_OUTPUT'];
+  return report(io, e, f.json || out === 'json' || out === 'ndjson', argv.includes('--verbose'));
+}
+
 /** A commander usage error as the JSON error object: message, and its did-you-mean as the hint. */
 function usageJson(e: CommanderError): string {
   const [first = '', ...more] = e.message.split('\n');

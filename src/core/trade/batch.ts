@@ -3,7 +3,7 @@
 // get a deterministic one, and a re-run skips the lines the journal says were placed, so an
 // interrupted batch can simply be run again.
 import { createHash } from 'node:crypto';
-import { InterruptedError, PmError, UsageError, ValidationError } from '../errors.js';
+import { InterruptedError, PmError, UsageError, ValidationError, errorMessage } from '../errors.js';
 import type { Journal, JournalEntry } from './journal.js';
 import { parseOrderInput, placeParsed } from './flow.js';
 import type { OrderInput, OrderSummary, ParsedOrder, SignDeps } from './flow.js';
@@ -147,7 +147,7 @@ export function parseBatch(input: string, o: { batchId?: string | undefined } = 
       ids.add(p.clientOrderId);
       out.push({ line: l.n, parsed: p });
     } catch (e) {
-      out.push({ line: l.n, error: e instanceof PmError ? e : new ValidationError(String(e)) });
+      out.push({ line: l.n, error: e instanceof PmError ? e : new ValidationError(errorMessage(e), { cause: e }) });
     }
   }
   return out;
@@ -230,7 +230,7 @@ export async function runBatch(
         });
         done({ line, ok: true, placed, summary, skipped: false });
       } catch (e) {
-        const err = e instanceof PmError ? e : new PmError(String(e), { cause: e });
+        const err = e instanceof PmError ? e : new PmError(errorMessage(e), { cause: e });
         const unknown = err.code === 'UNKNOWN_STATE' || (err instanceof InterruptedError && /unknown/i.test(err.shortMessage));
         const sent = unknown ? 'unknown' : err instanceof InterruptedError || err.exitCode === 2 || err.exitCode === 4 ? 'no' : 'yes';
         done({ line, ok: false, error: err, clientOrderId: p.clientOrderId, sent });

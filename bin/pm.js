@@ -23,7 +23,20 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
 } else {
   if (args.includes('--verbose')) process.setSourceMapsEnabled(true);
   else if (process.env.PM_CODE_CACHE !== 'off') compileCache();
-  require('../dist/cli/run.cjs');
+  try {
+    require('../dist/cli/run.cjs');
+  } catch (e) {
+    // Only loading pm itself fails here (pm prints its own errors), said as pm says errors.
+    const first = String(e?.message || e).split('\n')[0];
+    const hint =
+      e?.code !== 'MODULE_NOT_FOUND'
+        ? 'Run again with --verbose, and report it.'
+        : /[\\/]dist[\\/]/.test(first)
+          ? `pm is not built: run npm run build (or npm ci) in ${require('node:path').join(__dirname, '..')}.`
+          : "A dependency is missing: run npm ci in pm's directory, or install pm again.";
+    process.stderr.write(`error: pm could not start: ${first}\nhint: ${hint}\n`);
+    process.exitCode = 1;
+  }
 }
 
 function compileCache() {

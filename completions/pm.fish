@@ -6,7 +6,11 @@ function __pm_complete
     set -l cur (commandline -ct)
     set -l out (pm __complete (math (count $words) + 1) $words "$cur" 2>/dev/null)
     if test "$out[1]" = __files__
-        __fish_complete_path "$cur"
+        # --flag=path: complete the path, keep the flag.
+        set -l pre (string match -r -- '^--[^=]*=' "$cur")
+        for p in (__fish_complete_path (string replace -r -- '^--[^=]*=' '' "$cur"))
+            printf '%s%s\n' "$pre" "$p"
+        end
     else
         printf '%s\n' $out
     end

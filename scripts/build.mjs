@@ -105,3 +105,12 @@ await esbuild.build({
 // The library's ESM face: the CommonJS bundle's exports, named.
 const lib = Object.keys(createRequire(import.meta.url)(join(root, 'dist/lib/index.cjs')));
 writeFileSync(join(root, 'dist/lib/index.mjs'), `import lib from './index.cjs';\nexport const { ${lib.join(', ')} } = lib;\n`);
+// The commit of this build, for `pm version` ("unknown" outside a git checkout of pm itself).
+let commit = 'unknown';
+try {
+  const git = (...a) => execFileSync('git', a, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  if (relative(git('rev-parse', '--show-toplevel'), root) === '') commit = git('rev-parse', 'HEAD');
+} catch {
+  // no git, or not a checkout
+}
+writeFileSync(join(root, 'dist/build-info.json'), `${JSON.stringify({ commit })}\n`);

@@ -67,6 +67,25 @@ export interface CompletionSources {
   slugs(): Promise<string[]> | string[];
 }
 
+/** What a flag's value is: undefined when it is not a flag of here or takes no value. */
+function flagValue(cmd: Entry | undefined, flag: string): { kind: ValueKind; global: boolean; list: boolean } | undefined {
+  const g = GLOBAL_OPTIONS.find((o) => o.flags.includes(flag));
+  if (g?.value) {
+    const kind: ValueKind =
+      g.value === 'profile'
+        ? 'profile'
+        : g.value === 'format'
+          ? { words: ['table', 'json', 'ndjson'] }
+          : g.value === 'file'
+            ? 'file'
+            : 'none';
+    return { kind, global: true, list: false };
+  }
+  const own = cmd?.options.find((o) => longFlags(o).includes(flag));
+  if (cmd && own && takesValue(own)) return { kind: optionValues(cmd, own), global: false, list: own.type === 'list' };
+  return undefined;
+}
+
 /** Reads what the words before the cursor say: global values, the command, positionals, a pending flag. */
 export function analyse(words: string[]): {
   globals: Record<string, string>;
@@ -80,37 +99,26 @@ export function analyse(words: string[]): {
   let cmd: Entry | undefined;
   let positional = 0;
   let pending: ValueKind | undefined;
-  const globalOf = (w: string) => GLOBAL_OPTIONS.find((g) => g.flags.includes(w));
   for (let i = 0; i < words.length; i++) {
     const w = words[i] ?? '';
     const eq = /^(--[^=]+)=(.*)$/.exec(w);
     const flag = eq ? (eq[1] ?? '') : w;
     if (w === '--') break;
     if (flag.startsWith('-') && flag.length > 1) {
-      const g = globalOf(flag);
-      const own = cmd?.options.find((o) => longFlags(o).includes(flag));
-      if (g?.value || (own && takesValue(own))) {
-        const kind: ValueKind = g?.value
-          ? g.value === 'profile'
-            ? 'profile'
-            : g.value === 'format'
-              ? { words: ['table', 'json', 'ndjson'] }
-              : g.value === 'file'
-                ? 'file'
-                : 'none'
-          : optionValues(cmd as Entry, own as ManifestOption);
+      const v = flagValue(cmd, flag);
+      if (v) {
         if (eq) {
-          if (g) globals[flag] = eq[2] ?? '';
+          if (v.global) globals[flag] = eq[2] ?? '';
           continue;
         }
         if (i === words.length - 1) {
-          pending = kind;
+          pending = v.kind;
           break;
         }
-        if (g) globals[flag] = words[i + 1] ?? '';
+        if (v.global) globals[flag] = words[i + 1] ?? '';
         i++;
         // A list option (--client-id a b c) takes every word up to the next flag.
-        if (own?.type === 'list') while (i + 1 < words.length && !(words[i + 1] ?? '').startsWith('-')) i++;
+        if (v.list) while (i + 1 < words.length && !(words[i + 1] ?? '').startsWith('-')) i++;
       }
       continue;
     }
@@ -144,6 +152,17 @@ export async function complete(words: string[], index: number, sources: Completi
     if (k === 'wallet') return sources.wallets();
     return k.words;
   };
+  // --flag=value at the cursor: the flag's values, as whole words (bash's script strips the
+  // "--flag=" again, since bash completes only what follows the "=").
+  const eq = /^(--[^=]+)=(.*)$/.exec(cur);
+  if (eq && a.positional >= 0 && !a.pending) {
+    const [, flag = '', typed = ''] = eq;
+    const v = flagValue(a.cmd, flag);
+    if (!v) return [];
+    const vals = await values(v.kind);
+    if (vals[0] === '__files__') return vals;
+    return [...new Set(vals)].filter((w) => w.toLowerCase().startsWith(typed.toLowerCase())).map((w) => `${flag}=${w}`);
+  }
   let out: string[];
   if (a.pending) out = await values(a.pending);
   else if (a.positional < 0) out = [];
@@ -259,14 +278,38 @@ export function bashCompletion(): string {
   return `# bash completion for pm (generated; do not edit). Install: pm completion bash > ~/.local/share/bash-completion/completions/pm
 # Every TAB asks pm itself (pm __complete), which knows global options, flags and values.
 _pm() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" out
-  local IFS=$'\\n'
-  out=$(pm __complete "$COMP_CWORD" "\${COMP_WORDS[@]:1}" 2>/dev/null)
+  local IFS=$'\\n' words=() w cur out pre='' i n glue=0 joined=0
+  # bash splits --flag=value at the "=" (COMP_WORDBREAKS): join the pieces again, as pm parses
+  # them (the value only when the line really has "=value" there, not "= value").
+  for ((i = 1; i <= COMP_CWORD; i++)); do
+    w=\${COMP_WORDS[i]}
+    n=\${#words[@]}
+    joined=0
+    if ((n)) && [[ $w == = && \${words[n-1]} == --* && \${words[n-1]} != *=* ]]; then
+      words[n-1]+='='
+      glue=1 joined=1
+    elif ((glue)) && [[ $i -lt $COMP_CWORD || -z \${COMP_LINE+x} || \${COMP_LINE:0:COMP_POINT} == *"=$w" ]]; then
+      words[n-1]+=$w
+      glue=0 joined=1
+    else
+      words+=("$w")
+      glue=0
+    fi
+  done
+  cur=\${words[\${#words[@]}-1]}
+  out=$(pm __complete "\${#words[@]}" "\${words[@]}" 2>/dev/null)
+  [[ $cur == --*=* ]] && pre=\${cur%%=*}=
   if [ "$out" = "__files__" ]; then
-    COMPREPLY=( $(compgen -f -- "$cur") )
+    # File names as bash gives them: a directory ends in "/" (and takes no space), odd names quoted.
+    compopt -o filenames 2>/dev/null
+    COMPREPLY=( $(compgen -f -- "\${cur#"$pre"}") )
+    ((joined)) || COMPREPLY=( "\${COMPREPLY[@]/#/$pre}" )
   else
     COMPREPLY=( $(compgen -W "$out" -- "$cur") )
+    # After a split "=", bash replaces only what follows it: drop the "--flag=" again.
+    ((joined)) && COMPREPLY=( "\${COMPREPLY[@]#"$pre"}" )
   fi
+  return 0
 }
 complete -F _pm pm
 `;
@@ -280,6 +323,7 @@ _pm() {
   local -a out
   out=("\${(@f)$(pm __complete $((CURRENT - 1)) "\${(@)words[2,-1]}" 2>/dev/null)}")
   if [[ "\${out[1]}" == __files__ ]]; then
+    [[ "\${words[CURRENT]}" == --*=* ]] && compset -P '*='
     _files
   elif (( \${#out} )) && [[ -n "\${out[1]}" ]]; then
     compadd -- "\${out[@]}"
@@ -298,7 +342,11 @@ function __pm_complete
     set -l cur (commandline -ct)
     set -l out (pm __complete (math (count $words) + 1) $words "$cur" 2>/dev/null)
     if test "$out[1]" = __files__
-        __fish_complete_path "$cur"
+        # --flag=path: complete the path, keep the flag.
+        set -l pre (string match -r -- '^--[^=]*=' "$cur")
+        for p in (__fish_complete_path (string replace -r -- '^--[^=]*=' '' "$cur"))
+            printf '%s%s\\n' "$pre" "$p"
+        end
     else
         printf '%s\\n' $out
     end

@@ -3,7 +3,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { ManifestOption, OptionKind } from '../cli/command.js';
 import type { Context, GlobalFlags } from '../cli/context.js';
-import { errorJson, errorText, EXIT_CODES, toPmError, UsageError } from '../cli/errors.js';
+import { errorJson, errorText, EXIT_CODES, exitCodesHelp, toPmError, UsageError } from '../cli/errors.js';
 import type { Format, IO } from '../cli/output.js';
 import { toJson } from '../cli/json.js';
 import { COMMANDS, GROUPS } from './registry.js';
@@ -20,8 +20,9 @@ Examples:
   $ pm sandbox start --detach && pm --profile sandbox markets list
   $ pm demo
 
-Exit codes: 0 ok, 1 unexpected, 2 usage/validation (nothing sent), 3 auth, 4 not found,
-5 conflict, 6 rate limited, 7 network/unavailable, 8 partial failure, 130 interrupted.
+Exit codes:
+${exitCodesHelp()}
+
 Docs: pm <command> --help`;
 
 const GLOBAL_LINE = 'Global options (--json, -o, --profile, --base-url, --quiet, --yes, …): see pm help';
@@ -271,6 +272,16 @@ function report(io: IO, e: unknown, json: boolean, verbose: boolean, held = ''):
     io.stderr.write(`${toJson(obj)}\n`);
   } else io.stderr.write(errorText(err, verbose));
   return err.exitCode;
+}
+
+/**
+ * An error nothing caught (an exception or a rejection outside any command's flow), printed as
+ * every error is: `error: …`, or the JSON object when argv or PM_OUTPUT asks for JSON. Exit 1.
+ */
+export function reportUncaught(e: unknown, argv: string[], io: IO): number {
+  const f = argvFormat(argv);
+  const out = f.output ?? io.env['PM_OUTPUT'];
+  return report(io, e, f.json || out === 'json' || out === 'ndjson', argv.includes('--verbose'));
 }
 
 /** A commander usage error as the JSON error object: message, and its did-you-mean as the hint. */

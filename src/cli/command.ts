@@ -1,7 +1,7 @@
 // The command definition: each command file defines its own positional arguments, flags and
 // examples with defineCommand, and the handler's `args`/`opts` types are inferred from that
 // definition (rename a flag here and every use of the old name is a type error). At build time
-// scripts/build.mjs turns the definitions into src/app/manifest.json (metadata only), so help,
+// scripts/build.mjs turns the definitions into src/generated/manifest.json (metadata only), so help,
 // completion and start-up never import a command module; a command's module loads only when it runs.
 import type { Context } from './context.js';
 

@@ -3,24 +3,67 @@ import { PmError, UsageError } from '../core/errors.js';
 
 export * from '../core/errors.js';
 
-/** Exit codes, documented in the README (a test keeps the two in step). */
+/**
+ * The exit-code table (design §2), the one source of `pm --help`, `pm help` and the README's
+ * "Exit codes" section (a test compares it with exitCodesMarkdown()). `short` is the help line,
+ * `meaning` the README row.
+ */
 export const EXIT_CODES = [
-  { code: 0, name: 'OK', meaning: 'success' },
-  { code: 1, name: 'UNEXPECTED', meaning: 'unexpected error (a bug, or an exchange answer pm does not know)' },
-  { code: 2, name: 'USAGE', meaning: 'usage or validation error: nothing was sent' },
-  { code: 3, name: 'AUTH', meaning: 'authentication, passphrase or scope problem' },
-  { code: 4, name: 'NOT_FOUND', meaning: 'market, order or profile not found' },
-  { code: 5, name: 'CONFLICT', meaning: 'conflict: duplicate client order id, already exists' },
-  { code: 6, name: 'RATE_LIMITED', meaning: 'rate limited after retries' },
-  { code: 7, name: 'NETWORK', meaning: 'network error or exchange unavailable, or the outcome is unknown (re-run the same command)' },
-  { code: 8, name: 'PARTIAL', meaning: 'partial failure: some items of a batch failed' },
+  { code: 0, name: 'OK', short: 'ok', meaning: 'success' },
+  {
+    code: 1,
+    name: 'UNEXPECTED',
+    short: 'unexpected error (a bug)',
+    meaning: 'unexpected error (a bug, or an exchange answer pm does not know)',
+  },
+  {
+    code: 2,
+    name: 'USAGE',
+    short: 'usage or validation error: nothing was sent',
+    meaning:
+      'usage or validation error: nothing was sent (also what pm finds locally before sending, e.g. a bad base URL, nothing to redeem on chain)',
+  },
+  { code: 3, name: 'AUTH', short: 'authentication, passphrase or scope', meaning: 'authentication, passphrase or scope problem' },
+  { code: 4, name: 'NOT_FOUND', short: 'not found', meaning: 'market, order or profile not found' },
+  {
+    code: 5,
+    name: 'CONFLICT',
+    short: 'conflict (client id used by another order, already exists)',
+    meaning: 'conflict: a client id already used by a different order, already exists',
+  },
+  { code: 6, name: 'RATE_LIMITED', short: 'rate limited after retries', meaning: 'rate limited after retries' },
+  {
+    code: 7,
+    name: 'NETWORK',
+    short: 'network or exchange unavailable, or the outcome is unknown',
+    meaning:
+      'network error or exchange unavailable (e.g. the sandbox is not running), or the outcome is unknown: for orders, cancels and redeem re-run the same command (it is exactly-once); for a withdrawal check first (pm says how)',
+  },
+  {
+    code: 8,
+    name: 'PARTIAL',
+    short: 'partial failure (some lines of a batch; doctor: some checks)',
+    meaning: 'partial failure: some items of a batch failed, or some checks of pm doctor',
+  },
   {
     code: 9,
     name: 'REFUSED',
-    meaning: 'refused by the exchange after it was sent (insufficient balance, post-only would cross, market closed)',
+    short: 'refused by the exchange after it was sent',
+    meaning:
+      'refused by the exchange after it was sent (insufficient balance or shares, post-only would cross, market closed, nothing to redeem)',
   },
-  { code: 130, name: 'INTERRUPTED', meaning: 'interrupted (Ctrl-C)' },
+  { code: 130, name: 'INTERRUPTED', short: 'interrupted (Ctrl-C)', meaning: 'interrupted (Ctrl-C)' },
 ] as const;
+
+/** The table as help text: one indented line per code. */
+export function exitCodesHelp(): string {
+  return EXIT_CODES.map((c) => `  ${String(c.code).padStart(3)}  ${c.short}`).join('\n');
+}
+
+/** The table as the README's markdown. */
+export function exitCodesMarkdown(): string {
+  return ['| code | meaning |', '|---|---|', ...EXIT_CODES.map((c) => `| ${c.code} | ${c.meaning} |`)].join('\n');
+}
 
 export interface ErrorJson {
   error: { code: string; message: string; status?: number; hint?: string; details?: string };

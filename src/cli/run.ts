@@ -1,7 +1,7 @@
 // The process entry point: the only place that calls process.exit. It sits beside the kernel
 // (src/cli) as design.md names it, but it is not part of it: nothing imports this file, and it is
 // the one file of src/cli that imports the app (src/app/main.ts).
-import { main } from '../app/main.js';
+import { main, reportUncaught } from '../app/main.js';
 import type { IO } from './output.js';
 
 const controller = new AbortController();
@@ -30,6 +30,15 @@ const io: IO = {
   cwd: process.cwd(),
   signal: controller.signal,
 };
+
+// An exception or rejection that nothing caught is printed as every error is ("error: …", or the
+// JSON object), not as Node's stack trace; the process state is then unknown, so it exits 1.
+const fatal = (e: unknown): void => {
+  reportUncaught(e, process.argv.slice(2), io);
+  process.exit(1);
+};
+process.on('uncaughtException', fatal);
+process.on('unhandledRejection', fatal);
 
 // (No top-level await: the bundle is CommonJS, see scripts/build.mjs.)
 void main(process.argv.slice(2), io).then(async (code) => {

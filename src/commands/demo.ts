@@ -1,8 +1,9 @@
 // `pm demo`: starts an ephemeral sandbox in-process, runs each step as the command a user would
 // type (printed with its output) against a throw-away PM_HOME, then stops the sandbox.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PmError } from '../core/errors.js';
 import { defineCommand } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
@@ -16,6 +17,37 @@ export interface DemoStep {
   as?: 'carol' | 'partner';
   /** Keep a value of this step's stdout under a name; later steps say `{name}` in their argv. */
   capture?: { name: string; from: (stdout: string) => string };
+}
+
+/**
+ * How to run this pm next, by how it was installed: from a git checkout (`npx pm`, which finds the
+ * checkout's own bin), an installed package whose `pm` is on PATH (`pm`), or one that is not
+ * (by the path of the bin npm linked, else `node <package>/bin/pm.js`).
+ * @example howToRun('/usr/lib/node_modules/pm-cli', '/usr/bin') // { kind: 'path', pm: 'pm' }
+ */
+export function howToRun(root: string, path: string | undefined): { kind: 'checkout' | 'path' | 'bin' | 'node'; pm: string } {
+  if (existsSync(join(root, '.git'))) return { kind: 'checkout', pm: 'npx pm' };
+  const real = (p: string): string | null => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return null;
+    }
+  };
+  const self = real(join(root, 'bin', 'pm.js'));
+  for (const dir of (path ?? '').split(delimiter).filter(Boolean)) {
+    const hit = real(join(dir, 'pm'));
+    if (hit !== null && hit === self) return { kind: 'path', pm: 'pm' };
+  }
+  // npm links the bin into <prefix>/bin for a global install (<prefix>/lib/node_modules/<pkg>),
+  // into node_modules/.bin for a local one.
+  const modules = dirname(root);
+  const links =
+    basename(modules) !== 'node_modules'
+      ? []
+      : [...(basename(dirname(modules)) === 'lib' ? [join(dirname(dirname(modules)), 'bin', 'pm')] : []), join(modules, '.bin', 'pm')];
+  const link = links.find((l) => self !== null && real(l) === self);
+  return link ? { kind: 'bin', pm: link } : { kind: 'node', pm: `node ${join(root, 'bin', 'pm.js')}` };
 }
 
 /** The tour. Later features add their steps here. */
@@ -325,12 +357,27 @@ export default defineCommand({
       }
       await demoWatchStep(ctx, ++n, env, ctx.flags.color ? [] : ['--no-color']);
       out.line();
-      // From a clean clone `pm` is not on PATH: say how to run it (npx finds this package's own bin).
-      out.line(out.c.bold('Done. To go on, run pm from this checkout with npx (a fresh clone does not put pm on your PATH):'));
-      out.line(`  npx pm sandbox start --detach${opts.chain ? ' --chain' : ''}     # your own sandbox, in the background`);
-      out.line('  npx pm init --sandbox --yes       # a profile with a wallet and a token for it');
-      out.line('  npx pm doctor                     # check that everything works');
-      out.line(out.c.dim('Or run npm link once in this checkout; after that plain pm works everywhere (pm sandbox start, pm --help).'));
+      const next = howToRun(fileURLToPath(new URL('../..', import.meta.url)), ctx.io.env['PATH']);
+      if (next.kind === 'checkout')
+        // From a clean clone `pm` is not on PATH: npx finds this package's own bin.
+        out.line(out.c.bold('Done. To go on, run pm from this checkout with npx (a fresh clone does not put pm on your PATH):'));
+      else if (next.kind === 'path') out.line(out.c.bold('Done. To go on:'));
+      else if (next.kind === 'bin')
+        out.line(
+          out.c.bold(
+            `Done. pm is installed at ${next.pm}, which is not on your PATH (add ${dirname(next.pm)} to it for plain pm). To go on:`,
+          ),
+        );
+      else out.line(out.c.bold('Done. pm is installed, but npm linked no pm command for it. To go on:'));
+      const steps: [string, string][] = [
+        [`${next.pm} sandbox start --detach${opts.chain ? ' --chain' : ''}`, 'your own sandbox, in the background'],
+        [`${next.pm} init --sandbox --yes`, 'a profile with a wallet and a token for it'],
+        [`${next.pm} doctor`, 'check that everything works'],
+      ];
+      const width = Math.max(...steps.map(([c]) => c.length)) + 4;
+      for (const [cmd, what] of steps) out.line(`  ${cmd.padEnd(width)}# ${what}`);
+      if (next.kind === 'checkout')
+        out.line(out.c.dim('Or run npm link once in this checkout; after that plain pm works everywhere (pm sandbox start, pm --help).'));
     } finally {
       await sandbox.close();
       rmSync(home, { recursive: true, force: true });

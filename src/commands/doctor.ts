@@ -1,12 +1,14 @@
 // `pm doctor`: is this machine ready to trade? Each check explains what it found and how to fix
-// it; --json for scripts; exit 0 only when every check passes (skipped ones: not configured).
+// it; --json for scripts; exit 0 only when every check passes (skipped ones: not configured), 8
+// when some fail.
 import type { Context } from '../cli/context.js';
-import { PmError } from '../core/errors.js';
+import { PartialFailureError } from '../core/errors.js';
 import { checkExchange, checkHome, checkKeystore, checkNode, checkRpc, checkWebsocket, guarded, journalDir } from '../core/doctor.js';
 import type { CheckResult } from '../core/doctor.js';
 import { defineCommand } from '../cli/command.js';
 
-class DoctorFailed extends PmError {
+/** Some checks failed: exit 8, as a batch with some failed lines (design §2). */
+class DoctorFailed extends PartialFailureError {
   override name = 'DoctorFailed';
 }
 
@@ -142,7 +144,7 @@ export default defineCommand({
   path: ['doctor'],
   summary: 'Check that pm is ready to trade: Node, PM_HOME, config, keystore, exchange, clock, token, websocket, RPC, journal',
   description:
-    'Runs every check and explains each failure with a fix. Exit 0 only when every check passes (a check that is not configured is skipped).',
+    'Runs every check and explains each failure with a fix. Exit 0 only when every check passes (a check that is not configured is skipped); exit 8 when some checks fail.',
   examples: ['pm doctor', 'pm --profile sandbox doctor', 'pm doctor --json | jq \'.checks[] | select(.status == "fail")\''],
   run: async (ctx) => {
     const checks = await runChecks(ctx);

@@ -1,5 +1,5 @@
 import { defineCommand } from '../cli/command.js';
-import { ExchangeValidationError, PmError, UsageError } from '../core/errors.js';
+import { ExchangeValidationError, type PmError, UsageError, errorMessage } from '../core/errors.js';
 import { redeem } from '../core/funds.js';
 import { getMarket, slugFrom } from '../core/markets.js';
 import { formatUnits, rawFromWire } from '../core/money.js';
@@ -101,7 +101,7 @@ export default defineCommand({
           status: /not redeemable yet/.test((e as PmError).shortMessage ?? '') ? 'not redeemable yet' : 'refused',
           payout: null,
           payoutRaw: null,
-          message: e instanceof PmError ? e.shortMessage : String(e),
+          message: errorMessage(e),
         });
       }
     }

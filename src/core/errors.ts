@@ -42,6 +42,17 @@ export class PmError extends Error {
   }
 }
 
+/**
+ * The message of anything thrown, for a line of text: a pm error's headline, an Error's message
+ * (never `String(e)`, which would put "TypeError: " inside pm's own "error: …").
+ * @example errorMessage(new TypeError('x is not a function')) // 'x is not a function'
+ */
+export function errorMessage(e: unknown): string {
+  if (e instanceof PmError) return e.shortMessage;
+  if (e instanceof Error) return e.message || e.name;
+  return String(e);
+}
+
 /** Bad flags or arguments; nothing was sent. Exit 2. */
 export class UsageError extends PmError {
   override name = 'UsageError';

@@ -62,11 +62,27 @@ function lockAddress(dir: string): string {
 }
 
 /**
+ * The pid in `lock.pid` beside the lock socket (written by the holder once it has the lock, as
+ * src/sandbox/lock.ts does), when that process is alive.
+ */
+function lockPid(dir: string): number | null {
+  try {
+    const pid = Number(readFileSync(join(dir, 'lock.pid'), 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The sandbox holding the state lock of this PM_HOME, asked over its lock socket; null when
- * nobody holds it. Works when server.json is missing or corrupt (the lock is the truth).
+ * nobody holds it. Works when server.json is missing or corrupt (the lock is the truth). A
+ * holder that is still starting (not listening yet, or its event loop busy loading its state, so
+ * the socket does not answer) has an empty baseUrl.
  */
 export function lockHolder(home: string, timeoutMs = 1000): Promise<RunInfo | null> {
-  const address = lockAddress(sandboxDir(home));
+  const dir = sandboxDir(home);
+  const address = lockAddress(dir);
   if (!address.startsWith('\0') && !existsSync(address)) return Promise.resolve(null);
   return new Promise((resolve) => {
     const s = connect(address);
@@ -76,7 +92,11 @@ export function lockHolder(home: string, timeoutMs = 1000): Promise<RunInfo | nu
       s.destroy();
       resolve(v);
     };
-    const timer = setTimeout(() => done(null), timeoutMs);
+    // Connected but no answer: a holder busy loading its state.
+    const timer = setTimeout(() => {
+      const pid = lockPid(dir);
+      done(pid === null ? null : { pid, baseUrl: '', wsUrl: '', startedAt: '', ephemeral: false });
+    }, timeoutMs);
     s.on('data', (c: Buffer) => {
       buf += c.toString('utf8');
       const nl = buf.indexOf('\n');

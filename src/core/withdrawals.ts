@@ -5,7 +5,7 @@
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
-import { ConflictError, NetworkError, PmError, UnknownStateError, UsageError } from './errors.js';
+import { ConflictError, errorMessage, NetworkError, UnknownStateError, UsageError } from './errors.js';
 import { ensurePrivateDir } from './fsutil.js';
 import type { ApiClient } from './http.js';
 import { formatUnits } from './money.js';
@@ -188,7 +188,7 @@ export async function withdrawOnce(api: ApiClient, body: WithdrawBody, o: Withdr
   } catch (e) {
     const ambiguous = e instanceof NetworkError && e.ambiguous;
     if (!ambiguous) {
-      rec('failed', { error: e instanceof PmError ? e.shortMessage : String(e) });
+      rec('failed', { error: errorMessage(e) });
       throw e;
     }
     const after = await readBalance();
@@ -205,9 +205,9 @@ export async function withdrawOnce(api: ApiClient, body: WithdrawBody, o: Withdr
         via: 'balance',
       };
     }
-    rec('unknown', { error: e instanceof PmError ? e.shortMessage : String(e) });
+    rec('unknown', { error: errorMessage(e) });
     throw new UnknownStateError(
-      `the withdrawal of ${formatUnits(BigInt(key.amount))} may or may not have gone through: its answer was lost (${e instanceof PmError ? e.shortMessage : String(e)})`,
+      `the withdrawal of ${formatUnits(BigInt(key.amount))} may or may not have gone through: its answer was lost (${errorMessage(e)})`,
       {
         cause: e,
         hint: `Do not send it again blindly: check the transfers of ${walletName} (${checkHow(wallet)}). pm refuses an identical withdrawal for 10 minutes; --force sends it anyway.`,

@@ -3,8 +3,10 @@
 // (kill -9 included), so a socket file nobody answers on is stale and is replaced; one that
 // answers belongs to a live sandbox, which tells its pid (and base URL) to whoever connects.
 // Paths too long for a socket address use a Linux abstract socket named after the dir.
+// While a sandbox loads its state its event loop is busy and the socket answers nobody, so the
+// holder's pid is also written beside it (`<dir>/lock.pid`), for "starting (pid N)".
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 
@@ -13,6 +15,8 @@ export interface LockInfo {
   startedAt: string;
   baseUrl?: string;
   wsUrl?: string;
+  /** The holder did not answer in time: it is still starting (loading its state); pid from lock.pid. */
+  starting?: boolean;
 }
 
 /** Thrown when another live sandbox holds the data dir. */
@@ -22,7 +26,11 @@ export class SandboxLockedError extends Error {
     readonly holder: LockInfo,
     readonly dir: string,
   ) {
-    super(`a sandbox is already running on this state (pid ${holder.pid})`);
+    super(
+      holder.starting
+        ? `a sandbox is starting on this state${holder.pid ? ` (pid ${holder.pid})` : ''}`
+        : `a sandbox is already running on this state (pid ${holder.pid})`,
+    );
   }
 }
 
@@ -37,6 +45,26 @@ export function lockAddress(dir: string): string {
     // not created yet
   }
   return `\0pm-sandbox-${createHash('sha256').update(real).digest('hex').slice(0, 32)}`;
+}
+
+/** The pid file beside the lock socket (see the top of this file). */
+export const lockPidFile = (dir: string): string => join(dir, 'lock.pid');
+
+/** The pid lock.pid names, when that process is alive; 0 otherwise. */
+function livePid(dir: string): number {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(lockPidFile(dir), 'utf8').trim());
+  } catch {
+    return 0;
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return 0;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM' ? pid : 0;
+  }
 }
 
 /** Asks the holder of a lock who it is: its info, or null when nobody answers (stale/absent). */
@@ -97,6 +125,7 @@ export async function acquireDirLock(dir: string): Promise<DirLock> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const err = await listen(server, address);
     if (!err) {
+      writeFileSync(lockPidFile(dir), `${process.pid}\n`, { mode: 0o600 });
       return {
         address,
         update: (more) => Object.assign(info, more),
@@ -106,6 +135,7 @@ export async function acquireDirLock(dir: string): Promise<DirLock> {
             // node removes the socket file on close; make sure for older versions
           }).then(() => {
             if (!address.startsWith('\0') && existsSync(address)) rmSync(address, { force: true });
+            if (livePid(dir) === process.pid) rmSync(lockPidFile(dir), { force: true });
           }),
       };
     }
@@ -116,7 +146,7 @@ export async function acquireDirLock(dir: string): Promise<DirLock> {
       if (!address.startsWith('\0')) rmSync(address, { force: true });
       continue;
     }
-    throw new SandboxLockedError(holder === 'unknown' ? { pid: 0, startedAt: '' } : holder, dir);
+    throw new SandboxLockedError(holder === 'unknown' ? { pid: livePid(dir), startedAt: '', starting: true } : holder, dir);
   }
   throw new Error(`could not take the sandbox lock ${address}`);
 }

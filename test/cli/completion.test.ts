@@ -3,11 +3,12 @@
 // slugs (from a short-lived cache of markets list). bash always; zsh and fish when installed.
 import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPm, tempHome } from '../helpers/run.js';
+import { runInPty } from '../helpers/pty.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { complete } from '../../src/app/completion.js';
 import { COMMANDS } from '../../src/app/registry.js';
@@ -24,6 +25,11 @@ const run = async (cmd: string, args: string[]): Promise<string[]> =>
 const has = (sh: string): boolean => spawnSync('sh', ['-c', `command -v ${sh}`]).status === 0;
 
 beforeAll(async () => {
+  // A wallet whose name starts like a price, and one like a choice: neither is a value of those flags.
+  for (const name of ['0.4-main', 'fak-wallet'])
+    expect(
+      (await runPm(['wallet', 'create', name], { env: { PM_HOME: home, PM_PASSPHRASE: 'completion-pass', PM_SCRYPT_N: '1024' } })).code,
+    ).toBe(0);
   expect((await runPm(['--profile', 'default', 'config', 'set', 'base-url', sb.current.baseUrl], { env: { PM_HOME: home } })).code).toBe(0);
   expect((await runPm(['--profile', 'sandbox', 'config', 'set', 'base-url', sb.current.baseUrl], { env: { PM_HOME: home } })).code).toBe(0);
 });
@@ -32,6 +38,27 @@ beforeAll(async () => {
 function bash(...words: string[]): Promise<string[]> {
   const script = `source completions/pm.bash; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _pm; printf '%s\\n' "\${COMPREPLY[@]}"`;
   return run('bash', ['--norc', '-c', script]);
+}
+
+/**
+ * `pm <line>` typed into an interactive bash (readline, its own word splitting and file name
+ * handling) with the generated script, then TAB twice: the screen after the prompt.
+ */
+async function typed(line: string): Promise<string> {
+  const rc = join(bin, 'bashrc');
+  writeFileSync(rc, `PS1='$ '\nbind 'set bell-style none'\nsource ${resolve('completions/pm.bash')}\n`);
+  const r = await runInPty(
+    ['bash', '--noprofile', '--rcfile', rc, '-i'],
+    [
+      { waitFor: '$ ', send: `pm ${line}\t\t` },
+      // Ctrl-U drops the line; the marker shows that completion has finished.
+      { waitFor: `pm ${line}`, send: '\x15echo END-OF-\\COMPLETION\r' },
+      { waitFor: 'END-OF-COMPLETION', send: 'exit\r' },
+    ],
+    { ...env, HOME: bin },
+    30_000,
+  );
+  return r.screen.slice(r.screen.indexOf(`pm ${line}`), r.screen.indexOf('END-OF-COMPLETION'));
 }
 
 describe('bash completion (COMP_WORDS / COMP_CWORD in a real bash)', () => {
@@ -55,6 +82,46 @@ describe('bash completion (COMP_WORDS / COMP_CWORD in a real bash)', () => {
     const cache = JSON.parse(readFileSync(join(home, 'cache', 'market-slugs.json'), 'utf8')) as { slugs: string[] };
     expect(cache.slugs).toContain('fed-cut-december');
   });
+});
+
+describe('flag=value and file names (issue 23)', () => {
+  it('bash: --flag=<TAB> completes that flag\'s values, never wallets or slugs (COMP_WORDS split at "=")', async () => {
+    expect(await bash('pm', 'order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '=')).toEqual([]);
+    expect(await bash('pm', 'order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '=', '0.4')).toEqual([]);
+    expect(await bash('pm', 'order', 'place', '--type', '=')).toEqual(['gtc', 'fok', 'fak']);
+    expect(await bash('pm', 'order', 'place', '--type', '=', 'f')).toEqual(['fok', 'fak']);
+    expect(await bash('pm', 'wallet', 'export', '--format', '=', 'k')).toEqual(['keystore', 'key']);
+    expect(await bash('pm', '--profile', '=', 's', 'ma')).toEqual(['markets']);
+    expect((await bash('pm', '--profile', '=')).sort()).toEqual(['default', 'sandbox']);
+    expect(await bash('pm', 'wallet', 'export', '')).toEqual(['0.4-main', 'fak-wallet']);
+  });
+
+  it('the engine completes --flag=value as whole words (zsh, fish and pm shell see one word)', async () => {
+    const src = { profiles: () => ['p1'], wallets: () => ['0.4-main', 'fak-wallet'], slugs: () => ['btc-100k-2026'] };
+    expect(await complete(['order', 'place', 'x', 'buy', 'yes', '--price='], 5, src)).toEqual([]);
+    expect(await complete(['order', 'place', 'x', 'buy', 'yes', '--price=0.4'], 5, src)).toEqual([]);
+    expect(await complete(['order', 'place', '--type=F'], 2, src)).toEqual(['--type=fok', '--type=fak']);
+    expect(await complete(['partner', 'create', '--wallet=0'], 2, src)).toEqual(['--wallet=0.4-main']);
+    expect(await complete(['order', 'place', '--file=o'], 2, src)).toEqual(['__files__']);
+    expect(await complete(['--profile=p'], 0, src)).toEqual(['--profile=p1']);
+  });
+
+  it('in an interactive bash: --price=<TAB> offers nothing; --type=<TAB> its choices; a directory ends in /', async () => {
+    const work = join(bin, 'work');
+    mkdirSync(join(work, 'orders-dir'), { recursive: true });
+    writeFileSync(join(work, 'orders-file.ndjson'), '');
+    const price = await typed('order place btc-100k-2026 buy yes --price=');
+    // Nothing inserted after the "=" (the next thing typed follows it) and nothing listed.
+    expect(price).toContain('--price=echo END-OF-\\COMPLETION');
+    expect(price).not.toMatch(/0\.4-main|fak-wallet/);
+    expect(await typed('order place btc-100k-2026 buy yes --type=g')).toContain('--type=gtc ');
+    const dir = await typed(`order place --file ${work}/orders-d`);
+    expect(dir).toContain(`--file ${work}/orders-dir/`);
+    expect(dir).not.toContain(`--file ${work}/orders-dir `);
+    const both = await typed(`order place --file ${work}/orders-`);
+    expect(both).toMatch(/orders-dir\/\s+orders-file\.ndjson/);
+    expect(await typed(`order place --file=${work}/orders-f`)).toContain(`--file=${work}/orders-file.ndjson `);
+  }, 60_000);
 });
 
 describe.runIf(has('zsh'))('zsh completion', () => {

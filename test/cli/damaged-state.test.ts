@@ -161,7 +161,7 @@ describe('one verdict per damaged file, whichever command reads it (issue 20 #12
     expect(journal.code).toBe(2);
     expect(JSON.parse(journal.stderr).error.message).toBe(err.message);
     const doctor = await pm(['doctor']);
-    expect(doctor.code).toBe(1);
+    expect(doctor.code).toBe(8);
     expect(failed(doctor.stdout, 'journal')).toMatchObject({ status: 'fail', detail: err.message });
     // Moved aside, as the hint says: the same order goes through.
     renameSync(file, `${file}.damaged`);
@@ -202,7 +202,7 @@ describe('one verdict per damaged file, whichever command reads it (issue 20 #12
     const wallet = join(h, 'keystores', wallets[0] ?? '');
     writeFileSync(wallet, GARBAGE);
     const r = await pm(['doctor']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(8);
     const ks = failed(r.stdout, 'keystore');
     expect(ks?.status).toBe('fail');
     expect(ks?.detail).toContain(wallet);

@@ -53,8 +53,12 @@ describe('pm doctor', () => {
   it('fails on a clock skewed by a sandbox fault, naming the fix', async () => {
     await faults({ clockSkewMs: 45_000 });
     try {
-      const { code, report } = await doctor();
-      expect(code).toBe(1);
+      const { code, report, stderr } = await doctor();
+      // Some checks failed: 8 (partial failure), not 1 (unexpected).
+      expect(code).toBe(8);
+      expect(JSON.parse(stderr)).toMatchObject({
+        error: { code: 'PARTIAL', message: expect.stringMatching(/check\(s\) failed: .*clock/) },
+      });
       const clock = check(report, 'clock');
       expect(clock?.status).toBe('fail');
       expect(clock?.detail).toMatch(/4[4-6] s behind/);
@@ -70,11 +74,11 @@ describe('pm doctor', () => {
       PM_TOKEN_ID: sb.current.info.accounts[0]!.token.tokenId,
       PM_TOKEN_SECRET: Buffer.from('y'.repeat(32)).toString('base64'),
     });
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(8);
     expect(check(bad.report, 'token')?.status).toBe('fail');
     expect(check(bad.report, 'fee')?.status).toBe('skip');
     const wrong = await doctor({ PM_PASSPHRASE: 'not-the-pass' });
-    expect(wrong.code).toBe(1);
+    expect(wrong.code).toBe(8);
     expect(check(wrong.report, 'keystore')).toMatchObject({ status: 'fail' });
   });
 
@@ -83,7 +87,7 @@ describe('pm doctor', () => {
     const url = other.baseUrl;
     await other.close();
     const { code, report } = await doctor({}, ['--base-url', url, '--ws-url', url.replace('http', 'ws')]);
-    expect(code).toBe(1);
+    expect(code).toBe(8);
     expect(check(report, 'exchange')).toMatchObject({ status: 'fail' });
     expect(check(report, 'exchange')?.fix).toMatch(/sandbox start/);
     expect(check(report, 'websocket')?.status).toBe('skip');
@@ -100,7 +104,7 @@ describe('pm doctor', () => {
     writeFileSync(join(home, 'journal', 'orders.ndjson'), `${JSON.stringify({ ts: 'x', clientOrderId: 'bot-1', state: 'unknown' })}\n`);
     try {
       const { code, report } = await doctor({ PM_RPC_URL: `http://127.0.0.1:${port}` });
-      expect(code).toBe(1);
+      expect(code).toBe(8);
       expect(check(report, 'home')).toMatchObject({ status: 'fail', fix: `chmod 700 ${home}` });
       expect(check(report, 'rpc')?.detail).toMatch(/chain id 1, expected 8453/);
       expect(check(report, 'journal')?.detail).toMatch(/bot-1/);

@@ -151,7 +151,7 @@ describe('a local and a remote URL never pair', () => {
   it('doctor reports the pair as a failed check and tries nothing on it', async () => {
     const home = newHome();
     const r = await runPm(['--json', '--base-url', sb.current.baseUrl, '--ws-url', 'wss://ws.example.com', 'doctor'], { env: env(home) });
-    expect(r.code).not.toBe(0);
+    expect(r.code).toBe(8);
     const checks = (JSON.parse(r.stdout) as { checks: Array<{ name: string; status: string; detail: string }> }).checks;
     const urls = checks.find((c) => c.name === 'urls');
     expect(urls?.status).toBe('fail');

@@ -1,8 +1,11 @@
 // Help pages (issue 14): group pages have examples, leaf pages point to the global options in
 // one line instead of repeating them, and every example can be pasted into zsh as it is.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runPm, tempHome } from '../helpers/run.js';
 import { COMMANDS } from '../../src/app/registry.js';
+import { EXIT_CODES, exitCodesHelp, exitCodesMarkdown } from '../../src/cli/errors.js';
 
 const { home } = tempHome();
 const env = { PM_HOME: home };
@@ -85,5 +88,32 @@ describe('help pages', () => {
     }
     const top = await runPm(['help'], { env });
     expect(top.stdout).toMatch(/--passphrase-file <file>/);
+  });
+});
+
+describe('the exit-code table (one source: EXIT_CODES in src/cli/errors.ts)', () => {
+  it('lists every code of design §2, 9 and 8 (doctor) included', () => {
+    expect(EXIT_CODES.map((c) => c.code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 130]);
+    expect(EXIT_CODES.find((c) => c.code === 8)?.meaning).toMatch(/doctor/);
+    expect(EXIT_CODES.find((c) => c.code === 9)?.meaning).toMatch(/nothing to redeem/);
+  });
+
+  it('pm --help, pm help and the spawned pm --help print the table from it', async () => {
+    const table = exitCodesHelp();
+    for (const c of EXIT_CODES) expect(table).toMatch(new RegExp(`^ +${c.code} +${c.short.replace(/[()]/g, '\\$&')}$`, 'm'));
+    for (const argv of [['--help'], ['help']]) {
+      const r = await runPm(argv, { env });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(`Exit codes:\n${table}`);
+    }
+    const spawned = execFileSync(process.execPath, ['bin/pm.js', '--help'], { encoding: 'utf8', env: { ...process.env, PM_HOME: home } });
+    expect(spawned).toContain(`Exit codes:\n${table}`);
+    expect(spawned).toMatch(/^ +9 +refused by the exchange/m);
+  });
+
+  it("the README's exit-code section is the table's markdown", () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const section = /## Exit codes\n\n([\s\S]*?)\n\n## /.exec(readme)?.[1];
+    expect(section, `README.md, ## Exit codes: replace the table with\n${exitCodesMarkdown()}`).toBe(exitCodesMarkdown());
   });
 });

@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Wallet } from 'ethers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
@@ -184,6 +185,42 @@ describe('sandbox process', () => {
     const code = await new Promise<number | null>((r) => status.child.on('exit', r));
     expect(code).toBe(0);
     expect(JSON.parse(out)).toMatchObject({ running: true, pid: ready.pid, baseUrl: ready.baseUrl });
+  });
+
+  it('a second start while the first still loads its state (its event loop busy) names its pid: starting', async () => {
+    const home = tempHome();
+    // A holder of the state lock that is busy the way a sandbox is while StateStore.open() reads
+    // a large state: the lock socket accepts connections but nobody answers.
+    const holder = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const { acquireDirLock } = await import(${JSON.stringify(pathToFileURL(join(process.cwd(), 'dist/sandbox/lock.js')).href)});
+await acquireDirLock(${JSON.stringify(join(home, 'sandbox'))});
+process.stdout.write('locked\\n');
+Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60000);`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    children.push(holder);
+    await new Promise<void>((resolve, reject) => {
+      holder.stdout?.on('data', (c: Buffer) => c.toString('utf8').includes('locked') && resolve());
+      holder.on('exit', (code) => reject(new Error(`the lock holder exited ${code}`)));
+    });
+    const second = await pm(home, ['sandbox', 'start', '--port', '0']).first;
+    expect(second.code).toBe(5);
+    expect(second.stderr).toContain(`a sandbox is starting on this state (pid ${holder.pid})`);
+    expect(second.stderr).not.toContain('pid 0');
+    // The sandbox's own lock says the same when it meets the busy holder.
+    await expect(startSandbox({ port: 0, dataDir: join(home, 'sandbox') })).rejects.toThrow(
+      `a sandbox is starting on this state (pid ${holder.pid})`,
+    );
+    const status = pm(home, ['--json', 'sandbox', 'status']);
+    let out = '';
+    status.child.stdout?.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    expect(await new Promise<number | null>((r) => status.child.on('exit', r))).toBe(7);
+    expect(JSON.parse(out)).toEqual({ running: true, starting: true, healthy: false, pid: holder.pid });
   });
 
   it('a kill -9 releases the lock: the next start takes the state over (stale lock.sock replaced)', async () => {

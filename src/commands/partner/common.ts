@@ -1,7 +1,7 @@
 // What the partner commands share: the partner's API client, the child's EOA key, and the
 // allowance wait with a live progress display on stderr (ora on a terminal, plain lines else).
 import type { Context } from '../../cli/context.js';
-import { NotFoundError, PmError, UsageError } from '../../core/errors.js';
+import { errorMessage, NotFoundError, UsageError } from '../../core/errors.js';
 import type { ApiClient } from '../../core/http.js';
 import { waitForAllowances } from '../../core/partner.js';
 import type { Allowances, MessageSigner, WaitEvent } from '../../core/partner.js';
@@ -128,7 +128,7 @@ export async function waitWithProgress(
     else ctx.out.info(`ready: ${summaryText(a)}`);
     return a;
   } catch (e) {
-    if (spinner) spinner.fail(e instanceof PmError ? e.shortMessage : String(e));
+    if (spinner) spinner.fail(errorMessage(e));
     throw e;
   }
 }

@@ -60,10 +60,17 @@ function rememberProfile(ctx: Context, baseUrl: string): Promise<void> {
   });
 }
 
-/** Exit 5: the state under PM_HOME/sandbox is locked by a live sandbox (the lock, not server.json, decides). */
+/**
+ * Exit 5: the state under PM_HOME/sandbox is locked by a live sandbox (the lock, not server.json,
+ * decides). One without a base URL is still starting (loading its state, or its chain).
+ */
 function alreadyRunning(pid: number, baseUrl?: string): ConflictError {
+  if (!baseUrl)
+    return new ConflictError(`a sandbox is starting on this state${pid ? ` (pid ${pid})` : ''}`, {
+      hint: 'Wait until pm sandbox status says it runs, or stop it with pm sandbox stop; --ephemeral starts another one (in memory).',
+    });
   return new ConflictError(`a sandbox is already running on this state (pid ${pid})`, {
-    details: baseUrl ? `It listens at ${baseUrl}.` : undefined,
+    details: `It listens at ${baseUrl}.`,
     hint: 'Stop it with pm sandbox stop, or use --ephemeral for another one (in memory).',
   });
 }

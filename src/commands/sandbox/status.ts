@@ -12,6 +12,16 @@ export default defineCommand({
       ctx.out.data({ running: false }, () => ctx.out.line('not running'));
       throw new NetworkError('no sandbox is running for this PM_HOME', { hint: 'Start one with: pm sandbox start --detach' });
     }
+    if (!info.baseUrl) {
+      // It holds the state lock but does not listen yet (loading its state, or its chain).
+      ctx.out.data({ running: true, starting: true, healthy: false, pid: info.pid }, () =>
+        ctx.out.keyValue([
+          ['status', 'starting'],
+          ['pid', String(info.pid)],
+        ]),
+      );
+      throw new NetworkError(`the sandbox (pid ${info.pid}) is still starting`, { hint: 'Run pm sandbox status again in a moment.' });
+    }
     let healthy = false;
     try {
       const { ApiClient } = await import('../../core/http.js');

@@ -3,7 +3,7 @@
 // get a deterministic one, and a re-run skips the lines the journal says were placed, so an
 // interrupted batch can simply be run again.
 import { createHash } from 'node:crypto';
-import { InterruptedError, PmError, UsageError, ValidationError } from '../errors.js';
+import { InterruptedError, PmError, UsageError, ValidationError, errorMessage } from '../errors.js';
 import type { Journal, JournalEntry } from './journal.js';
 import { buildSignedOrder, parseOrderInput, placeParsed } from './flow.js';
 import type { OrderInput, OrderSummary, ParsedOrder, SignDeps } from './flow.js';
@@ -149,7 +149,7 @@ export function parseBatch(input: string, o: { batchId?: string | undefined } = 
       ids.add(p.clientOrderId);
       out.push({ line: l.n, parsed: p });
     } catch (e) {
-      out.push({ line: l.n, error: e instanceof PmError ? e : new ValidationError(String(e)) });
+      out.push({ line: l.n, error: e instanceof PmError ? e : new ValidationError(errorMessage(e), { cause: e }) });
     }
   }
   return out;
@@ -290,7 +290,7 @@ export async function runBatch(
     o.onResult?.(r);
   };
   const failure = (line: number, e: unknown, cid: string, dryRun = false): LineResult => {
-    const err = e instanceof PmError ? e : new PmError(String(e), { cause: e });
+    const err = e instanceof PmError ? e : new PmError(errorMessage(e), { cause: e });
     const unknown = err.code === 'UNKNOWN_STATE' || (err instanceof InterruptedError && /unknown/i.test(err.shortMessage));
     const sent = dryRun
       ? 'no'

@@ -17,6 +17,7 @@ import {
   RateLimitError,
   UnknownStateError,
   ValidationError,
+  errorMessage,
 } from '../errors.js';
 import { formatUnits } from '../money.js';
 import type { Journal, JournalEntry, JournalState } from './journal.js';
@@ -198,7 +199,7 @@ export async function lookupClientId(
       last = new ExchangeError(`the status lookup answered "${r?.status ?? 'nothing'}"${r?.error ? ` (${r.error})` : ''}`);
     } catch (e) {
       if (e instanceof AuthError || e instanceof InterruptedError) throw e;
-      last = e instanceof PmError ? e : new PmError(String(e));
+      last = e instanceof PmError ? e : new PmError(errorMessage(e), { cause: e });
     }
     if (q < tries - 1) await sleep(Math.min(2000, 250 * 2 ** q), signal);
   }
@@ -334,7 +335,7 @@ export async function placeOrder(api: ApiClient, body: OrderBody, journal: Journ
     try {
       return await lookupClientId(api, cid, { signal });
     } catch (e) {
-      rec('unknown', { error: e instanceof PmError ? e.shortMessage : String(e) });
+      rec('unknown', { error: errorMessage(e) });
       if (e instanceof InterruptedError) {
         throw new InterruptedError(`interrupted: the state of order ${cid} is unknown`, {
           cause: e,
@@ -381,7 +382,7 @@ export async function placeOrder(api: ApiClient, body: OrderBody, journal: Journ
       }
       const ambiguous = (e instanceof NetworkError && e.ambiguous) || (e instanceof PmError && e.status === 429);
       if (!ambiguous) {
-        rec('failed', { error: e instanceof PmError ? e.shortMessage : String(e) });
+        rec('failed', { error: errorMessage(e) });
         throw explain(e);
       }
       lastError = e instanceof PmError ? e : undefined;

@@ -77,8 +77,12 @@ const runners: Record<string, (file: string) => Promise<void>> = {
   'quoter.mjs': async (file) => {
     // The library bot: quotes both sides, requotes when the book moves, cancels all on Ctrl-C.
     const alice = sb.current.info.accounts.find((a) => a.name === 'alice');
+    // Only the bot's orders: the other examples leave alice's own orders in this market.
+    const before = new Set(sb.current.ctx.state.orders.map((o) => o.id));
     const mine = () =>
-      sb.current.ctx.state.orders.filter((o) => o.ownerId === alice?.profileId && o.status === 'LIVE' && o.marketSlug === 'btc-100k-2026');
+      sb.current.ctx.state.orders.filter(
+        (o) => !before.has(o.id) && o.ownerId === alice?.profileId && o.status === 'LIVE' && o.marketSlug === 'btc-100k-2026',
+      );
     const bot = execa('node', [file, 'btc-100k-2026', '--spread', '0.04', '--size', '10'], { env: env(), extendEnv: false, reject: false });
     let out = '';
     bot.stdout?.on('data', (c: Buffer) => (out += c.toString()));

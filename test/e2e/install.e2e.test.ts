@@ -1,6 +1,7 @@
 // pm installed from its packed tarball (npm pack, then npm install --offline --prefix <tmp> from
 // it): the demo runs from the installed package and its last lines say how to run pm as it was
-// installed, never "from this checkout with npx".
+// installed, never "from this checkout with npx"; and a bot imports it as a library (ESM and
+// CommonJS) against the sandbox, and a TypeScript consumer type-checks against its types.
 //
 // Offline: npm ci fills the cache with the locked tarballs, not with the registry's package
 // documents that npm install needs to resolve a package's dependencies by their ranges. So the
@@ -11,7 +12,10 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempHome } from '../helpers/run.js';
+import { useSandbox } from '../helpers/sandbox.js';
 import { howToRun } from '../../src/commands/demo.js';
 
 const run = promisify(execFile);
@@ -21,7 +25,13 @@ const pkg = join(prefix, 'node_modules', 'pm-cli');
 const bin = join(prefix, 'node_modules', '.bin', 'pm');
 // Node and the system tools, without the installed bin (nor this checkout's node_modules/.bin).
 const basePath = [dirname(process.execPath), '/usr/bin', '/bin'].join(':');
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const sb = useSandbox();
+const { home, cleanup } = tempHome();
+const root = process.cwd();
+afterAll(() => {
+  rmSync(work, { recursive: true, force: true });
+  cleanup();
+});
 
 /** A prefix whose lockfile pins pm's runtime dependencies as pm's own lockfile does. */
 function lockedPrefix(): void {
@@ -49,10 +59,10 @@ beforeAll(async () => {
 
 describe('pm installed from the packed tarball', () => {
   it('runs the demo; the last lines give the installed bin, not npx in a checkout', async () => {
-    const home = join(work, 'home');
+    const demoHome = join(work, 'home');
     const r = await run(bin, ['demo'], {
       encoding: 'utf8',
-      env: { PATH: basePath, HOME: work, PM_HOME: home, PM_SCRYPT_N: '1024', XDG_CACHE_HOME: join(work, 'cache') },
+      env: { PATH: basePath, HOME: work, PM_HOME: demoHome, PM_SCRYPT_N: '1024', XDG_CACHE_HOME: join(work, 'cache') },
       maxBuffer: 64 * 1024 * 1024,
     });
     const tail = r.stdout.trimEnd().split('\n').slice(-4).join('\n');
@@ -67,4 +77,113 @@ describe('pm installed from the packed tarball', () => {
     expect(howToRun(pkg, basePath)).toEqual({ kind: 'bin', pm: bin });
     expect(howToRun(process.cwd(), `${dirname(bin)}:${basePath}`)).toEqual({ kind: 'checkout', pm: 'npx pm' });
   });
+});
+
+const env = () => {
+  const a = sb.current.info.accounts.find((x) => x.name === 'alice');
+  if (!a) throw new Error('no alice');
+  return { PM_HOME: home, BASE: sb.current.baseUrl, KEY: a.privateKey, TOKEN_ID: a.token.tokenId, SECRET: a.token.secret };
+};
+
+describe('pm installed from the packed tarball, as a library', () => {
+  it('ESM: markets.get, place twice with one clientId, watch.orders yields it, cancel, abort ends the iteration', async () => {
+    writeFileSync(
+      join(prefix, 'bot.mjs'),
+      `import { createClient, ConflictError } from 'pm-cli';
+const e = process.env;
+const pm = createClient({ home: e.PM_HOME, baseUrl: e.BASE, privateKey: e.KEY, token: { tokenId: e.TOKEN_ID, secret: e.SECRET } });
+const out = {};
+out.market = (await pm.markets.get('btc-100k-2026')).slug;
+const ac = new AbortController();
+const events = [];
+let subscribed;
+const ready = new Promise((r) => (subscribed = r));
+const loop = (async () => {
+  for await (const ev of pm.watch.orders({ signal: ac.signal })) {
+    events.push(ev);
+    if (ev.event === 'lifecycle' && ev.type === 'subscribed') subscribed();
+    if (ev.event === 'orderEvent' && ev.clientOrderId === 'pkg-1') out.streamed = true;
+  }
+  return 'ended';
+})();
+await ready;
+const order = { market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.1', size: '10', clientId: 'pkg-1' };
+const a = await pm.orders.place(order);
+const b = await pm.orders.place(order);
+out.same = a.orderId === b.orderId;
+out.already = [a.alreadyPlaced, b.alreadyPlaced];
+try { await pm.orders.place({ ...order, price: '0.2' }); } catch (err) { out.conflict = err instanceof ConflictError && err.exitCode === 5; }
+for (let i = 0; i < 300 && !out.streamed; i++) await new Promise((r) => setTimeout(r, 50));
+out.canceled = (await pm.orders.cancel(a.orderId)).canceled.includes(a.orderId);
+ac.abort();
+out.loop = await loop;
+await pm.close();
+console.log(JSON.stringify(out));
+`,
+    );
+    const r = await execa('node', ['bot.mjs'], { cwd: prefix, env: env(), timeout: 60_000 });
+    expect(JSON.parse(r.stdout)).toEqual({
+      market: 'btc-100k-2026',
+      same: true,
+      already: [false, true],
+      conflict: true,
+      streamed: true,
+      canceled: true,
+      loop: 'ended',
+    });
+    expect(sb.current.ctx.state.orders.filter((o) => o.clientOrderId === 'pkg-1')).toHaveLength(1);
+  }, 90_000);
+
+  it('CommonJS: require works, and loads nothing CLI-only (no commander, prompts or tables)', async () => {
+    writeFileSync(
+      join(prefix, 'probe.cjs'),
+      `const { createClient } = require('pm-cli');
+const pm = createClient({ home: process.env.PM_HOME, baseUrl: process.env.BASE });
+pm.markets.get('btc-100k-2026').then(async (m) => {
+  const loaded = Object.keys(require.cache).filter((f) => /node_modules[\\\\/](commander|@inquirer|cli-table3|cli-progress|ora)[\\\\/]/.test(f) || /dist[\\\\/](cli|app|commands)[\\\\/]/.test(f));
+  await pm.close();
+  console.log(JSON.stringify({ slug: m.slug, loaded }));
+});
+`,
+    );
+    const r = await execa('node', ['probe.cjs'], { cwd: prefix, env: env(), timeout: 60_000 });
+    expect(JSON.parse(r.stdout)).toEqual({ slug: 'btc-100k-2026', loaded: [] });
+  }, 90_000);
+
+  it('a TypeScript consumer type-checks against the published types, and a wrong call does not', async () => {
+    writeFileSync(
+      join(prefix, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          noEmit: true,
+          skipLibCheck: true,
+          types: ['node'],
+          typeRoots: [join(root, 'node_modules/@types')],
+        },
+        files: ['consumer.mts'],
+      }),
+    );
+    const good = `import { createClient, PmError } from 'pm-cli';
+const pm = createClient({ baseUrl: 'http://127.0.0.1:8787', token: { tokenId: 't', secret: 's' } });
+export async function run(signal: AbortSignal): Promise<string> {
+  const r = await pm.orders.place({ market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.42', size: '10', clientId: 'bot-1' }, { signal });
+  const moved = await pm.orders.replace(String(r['orderId']), { price: '0.43' });
+  for await (const ev of pm.watch.orders({ signal })) if (ev['event'] === 'orderEvent') break;
+  try { await pm.orders.cancelAll(); } catch (e) { if (e instanceof PmError) return e.code + (e.hint ?? '') + e.exitCode; }
+  return moved.replacement.clientOrderId;
+}
+`;
+    const tsc = join(root, 'node_modules/typescript/bin/tsc');
+    writeFileSync(join(prefix, 'consumer.mts'), good);
+    const ok = await execa('node', [tsc, '-p', 'tsconfig.json'], { cwd: prefix, reject: false });
+    expect(ok.exitCode, ok.stdout + ok.stderr).toBe(0);
+    writeFileSync(join(prefix, 'consumer.mts'), good.replace("price: '0.43'", 'price: 0.43'));
+    const bad = await execa('node', [tsc, '-p', 'tsconfig.json'], { cwd: prefix, reject: false });
+    expect(bad.exitCode).not.toBe(0);
+    expect(bad.stdout).toMatch(/consumer\.mts/);
+  }, 90_000);
 });

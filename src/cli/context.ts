@@ -6,6 +6,7 @@ import { usableEndpoints, resolveEndpoints } from '../core/endpoints.js';
 import type { Endpoints, Given } from '../core/endpoints.js';
 import type { ConfigFile, ProfileConfig } from '../core/config.js';
 import type { ApiClient } from '../core/http.js';
+import type { Journal, SignDeps } from '../core/trade/index.js';
 import type { AuthProvider } from '../core/auth.js';
 import { UsageError } from '../core/errors.js';
 import { parseDuration } from '../core/duration.js';
@@ -14,6 +15,11 @@ import type { Env } from './env.js';
 import { Output, withIO } from './output.js';
 import type { Format, IO } from './output.js';
 import type { Credentials, Keystore, UnlockMode } from '../keystore/index.js';
+
+/** What placing orders needs (see Context.tradingDeps). */
+export interface TradingDeps extends SignDeps {
+  journal: Journal;
+}
 
 export interface GlobalFlags {
   profile?: string | undefined;
@@ -224,14 +230,17 @@ export class Context {
    * client pm makes comes from here: the shared per-token limiter (across processes), the
    * timeout, Ctrl-C and the --verbose trace apply to all of them.
    */
-  async api(auth?: AuthProvider, o: { actingAs?: number | undefined; baseUrl?: string | undefined } = {}): Promise<ApiClient> {
+  async api(
+    auth?: AuthProvider,
+    o: { actingAs?: number | undefined; baseUrl?: string | undefined; timeoutMs?: number | undefined } = {},
+  ): Promise<ApiClient> {
     const { ApiClient } = await import('../core/http.js');
     const { filePaceStore } = await import('../core/cache.js');
     const client = new ApiClient({
       // `baseUrl`: an exchange being set up (init) rather than the profile's.
       baseUrl: o.baseUrl ?? this.baseUrl,
       auth,
-      timeoutMs: this.timeoutMs,
+      timeoutMs: o.timeoutMs ?? this.timeoutMs,
       trace: this.flags.verbose ? this.trace : undefined,
       userAgent: 'pm-cli',
       paceStore: filePaceStore(this.home),
@@ -384,6 +393,57 @@ export class Context {
       });
     })();
     return this.creds;
+  }
+
+  /**
+   * Who a command acts for: its --on-behalf-of, else the profile's on-behalf-of, else the caller
+   * itself (undefined). The one place acting-as is resolved (design §1).
+   */
+  actingAs(onBehalfOf?: number | undefined): number | undefined {
+    return onBehalfOf ?? this.profile().onBehalfOf;
+  }
+
+  /**
+   * An authenticated client for trading (HMAC token or legacy key) acting for `onBehalfOf` (see
+   * actingAs) on every call: placement, lookups, cancels, reads.
+   */
+  async tradingApi(o: { onBehalfOf?: number | undefined } = {}): Promise<ApiClient> {
+    const creds = await this.credentials();
+    const auth = await creds.unlock('auto');
+    if (!auth.hmac && !auth.apiKey) {
+      const { AuthError } = await import('../core/errors.js');
+      throw new AuthError('trading needs an API token', {
+        hint: 'Run pm init (pm init --sandbox for the sandbox), or set PM_TOKEN_ID and PM_TOKEN_SECRET.',
+      });
+    }
+    return this.api(auth, { actingAs: this.actingAs(o.onBehalfOf) });
+  }
+
+  /** What placing orders needs: the trading client, caches, the journal and the signer rule. */
+  async tradingDeps(o: { onBehalfOf?: number | undefined } = {}): Promise<TradingDeps> {
+    const creds = await this.credentials();
+    const api = await this.tradingApi(o);
+    const { Journal, TradeCache } = await import('../core/trade/index.js');
+    const { signingAccount } = await import('../core/trade/signer.js');
+    const auth = api.auth;
+    const p = this.profile();
+    // The profile's stored owner id and fee rate apply only to its own stored token.
+    const own = creds.sources.token === 'keystore' || creds.sources.apiKey === 'keystore';
+    const name = this.profileName();
+    return {
+      api,
+      cache: new TradeCache(this.home),
+      account: (actingAs) => signingAccount(creds, { actingAs, subAccounts: p.subAccounts, actingFor: p.onBehalfOf }),
+      credentialId: auth.hmac ? `hmac:${auth.hmac.tokenId}` : `key:${auth.apiKey?.id ?? ''}`,
+      owner:
+        own && p.profileId !== undefined && p.feeRateBps !== undefined ? { profileId: p.profileId, feeRateBps: p.feeRateBps } : undefined,
+      // A fee refusal refreshed the rate: the profile must not pin the stale one.
+      onOwnerRefresh:
+        own && name !== undefined
+          ? (fresh) => void this.updateProfile({ feeRateBps: fresh.feeRateBps, profileId: fresh.profileId }, name).catch(() => undefined)
+          : undefined,
+      journal: new Journal(join(this.home, 'journal')),
+    };
   }
 
   /** An API client with the profile's credentials unlocked for `mode`. */

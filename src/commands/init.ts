@@ -1,15 +1,16 @@
 // `pm init`: a wizard (or flags) that picks the exchange, sets up a wallet and an API token in
 // the encrypted keystore, and writes a profile.
-import { readFileSync } from 'node:fs';
+import { readTextFile } from '../cli/files.js';
 import type { Context } from '../cli/context.js';
 import { input, password, select, validating } from '../cli/prompt.js';
 import { checkProfileName, checkUrl } from '../core/config.js';
 import { DEFAULT_BASE_URL, isLoopbackUrl } from '../core/endpoints.js';
 import type { ProfileConfig } from '../core/config.js';
-import { ConflictError, ExchangeError, InterruptedError, NetworkError, PmError, UsageError, ValidationError } from '../core/errors.js';
+import { ConflictError, InterruptedError, NetworkError, PmError, UsageError, ValidationError } from '../core/errors.js';
 import { hmacSigner } from '../core/auth.js';
 import { isBase64 } from '../core/hmac.js';
-import { runningSandbox } from '../core/sandboxctl.js';
+import { runningSandbox, seededAccounts } from '../core/sandboxctl.js';
+import type { SeededAccount } from '../core/sandboxctl.js';
 import { deriveToken, profileMe } from '../core/tokens.js';
 import type { Profile } from '../core/tokens.js';
 import { probeExchange } from '../core/probe.js';
@@ -17,17 +18,7 @@ import { generatePrivateKey } from 'viem/accounts';
 import { parsePrivateKey } from '../keystore/index.js';
 import { defineCommand } from '../cli/command.js';
 
-interface SandboxAccount {
-  name: string;
-  role?: string;
-  address: string;
-  privateKey: string;
-  profileId: number;
-  token: { tokenId: string; secret: string; scopes: string[] };
-  apiKey: string;
-  identityToken: string;
-  serverWallet?: string;
-}
+type SandboxAccount = SeededAccount;
 
 /** What a seeded account is for, from what the sandbox says of it (new accounts need no change here). */
 function accountLabel(a: SandboxAccount): string {
@@ -55,14 +46,7 @@ function sandboxUrl(ctx: Context): string {
 }
 
 async function sandboxAccounts(ctx: Context, baseUrl: string): Promise<SandboxAccount[]> {
-  const api = await ctx.api(undefined, { baseUrl });
-  try {
-    const d = (await api.request<unknown>({ method: 'GET', path: '/__sandbox/accounts' })).data;
-    if (!Array.isArray(d)) throw new ExchangeError(`${baseUrl} does not look like a pm sandbox (no seeded accounts)`);
-    return d as SandboxAccount[];
-  } finally {
-    await api.close();
-  }
+  return seededAccounts(await ctx.api(undefined, { baseUrl }));
 }
 
 function guardProfile(ctx: Context, name: string, force: boolean, refresh: boolean): void {
@@ -137,14 +121,6 @@ function writeProfile(ctx: Context, name: string, profile: ProfileConfig): Promi
     cfg.profiles[name] = profile;
     cfg.activeProfile = name;
   });
-}
-
-function readSecretFile(file: string): string {
-  try {
-    return readFileSync(file, 'utf8').trim();
-  } catch (e) {
-    throw new UsageError(`cannot read ${file}: ${(e as Error).message}`);
-  }
 }
 
 /** The real exchange (or any URL), from flags or the wizard's answers. */
@@ -490,10 +466,10 @@ export default defineCommand({
         profileName: checkProfileName(profileName ?? 'default'),
         force,
         wallet: opts.wallet,
-        importKey: opts.importKeyFile === undefined ? undefined : readSecretFile(opts.importKeyFile),
+        importKey: opts.importKeyFile === undefined ? undefined : readTextFile(opts.importKeyFile).trim(),
         createWallet: opts.createWallet,
         tokenId: opts.tokenId,
-        secret: secretFile === undefined ? undefined : readSecretFile(secretFile),
+        secret: secretFile === undefined ? undefined : readTextFile(secretFile).trim(),
         derive: opts.derive,
         scopes: opts.scopes,
       });

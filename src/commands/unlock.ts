@@ -1,10 +1,10 @@
 // pm unlock: decrypt the keystore once into a session agent (a detached local process, like
 // ssh-agent) that signs for every later command until its deadline or pm lock.
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, fstatSync, openSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineCommand } from '../cli/command.js';
+import { pmBin } from '../cli/version.js';
 import { ENV_VARS } from '../cli/env.js';
 import { AuthError, ConflictError, PmError, UsageError } from '../core/errors.js';
 import type { PmErrorOptions } from '../core/errors.js';
@@ -81,17 +81,6 @@ interface Ready {
   secrets: unknown[];
 }
 
-/** bin/pm.js of this installation, found upward from this module (source, dist or a bundle). */
-function findBin(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    const p = join(dir, 'bin', 'pm.js');
-    if (existsSync(p) && existsSync(join(dir, 'package.json'))) return p;
-    dir = dirname(dir);
-  }
-  throw new PmError('cannot find bin/pm.js to start the agent');
-}
-
 /** A detached sandbox and agent get none of the PM_* secrets of this environment. */
 function withoutSecrets(env: Record<string, string | undefined>): Record<string, string | undefined> {
   const secret = new Set<string>([...ENV_VARS.filter((v) => 'secret' in v && v.secret).map((v) => v.name), 'PM_TOKEN_ID']);
@@ -104,7 +93,7 @@ async function spawnAgent(home: string, ttlMs: number, passphrase: string, env: 
   const logPath = join(dir, 'agent.log');
   const log = openSync(logPath, 'a', 0o600);
   const logStart = fstatSync(log).size;
-  const child = spawn(process.execPath, [findBin(), '--json', 'unlock', '--foreground', '--for', `${ttlMs}ms`], {
+  const child = spawn(process.execPath, [pmBin(), '--json', 'unlock', '--foreground', '--for', `${ttlMs}ms`], {
     detached: true,
     stdio: ['pipe', 'pipe', log],
     env: { ...withoutSecrets(env), PM_HOME: home, PM_AGENT_STDIN: '1' },

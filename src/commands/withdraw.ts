@@ -75,7 +75,7 @@ export default defineCommand({
     const tokenRaw = opts.token;
     const to = toRaw === undefined ? undefined : parseAddress(toRaw, '--to');
     const token = tokenRaw === undefined ? undefined : parseAddress(tokenRaw, '--token');
-    const onBehalfOf = opts.onBehalfOf ?? ctx.profile().onBehalfOf;
+    const onBehalfOf = ctx.actingAs(opts.onBehalfOf);
     const body = withdrawBody(amount, { token, destination: to });
     if (opts.dryRun) {
       const wire = onBehalfOf === undefined ? body : { ...body, onBehalfOf };

@@ -253,3 +253,21 @@ export function pnlJson(pnl: PnlChart): Record<string, unknown> {
     unrealisedRaw: pnl.unrealised?.toString() ?? null,
   };
 }
+
+/** Position balances by token id, as GET /portfolio/positions holds them (CLOB positions). */
+export async function tokenBalances(api: ApiClient): Promise<Map<string, bigint>> {
+  const res = await api.request<Record<string, unknown>>({ method: 'GET', path: '/portfolio/positions', auth: 'auto' });
+  const clob = Array.isArray(res.data['clob']) ? (res.data['clob'] as Record<string, unknown>[]) : [];
+  const out = new Map<string, bigint>();
+  for (const item of clob) {
+    const m = item['market'] as Record<string, unknown> | undefined;
+    const tb = item['tokensBalance'] as Record<string, unknown> | undefined;
+    // snake_case per the contract; camelCase as some clients show it
+    const ids = (m?.['position_ids'] ?? m?.['positionIds'] ?? [m?.['yesPositionId'], m?.['noPositionId']]) as unknown[];
+    if (!tb || !Array.isArray(ids)) continue;
+    const [yes, no] = ids;
+    if (typeof yes === 'string' && typeof tb['yes'] === 'string') out.set(yes, BigInt(tb['yes']));
+    if (typeof no === 'string' && typeof tb['no'] === 'string') out.set(no, BigInt(tb['no']));
+  }
+  return out;
+}

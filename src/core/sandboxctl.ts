@@ -2,10 +2,11 @@
 // (The server itself is src/sandbox; this module never imports it.)
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, openSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, openSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { NetworkError, PmError, UsageError } from './errors.js';
+import { ExchangeError, NetworkError, PmError, UsageError } from './errors.js';
+import type { ApiClient } from './http.js';
 import { ensurePrivateDir, writePrivateFileAtomic } from './fsutil.js';
 
 export interface RunInfo {
@@ -248,4 +249,85 @@ export function listenError(e: unknown, host: string, port: number): PmError {
   // A damaged file in the sandbox's data dir (src/sandbox/persist.ts): exit 2 with how to recover.
   if (code === 'ESANDBOXSTATE') return new UsageError((e as Error).message, { hint: (e as { hint?: string }).hint });
   return e instanceof PmError ? e : new PmError(e instanceof Error ? e.message : String(e), { cause: e });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The sandbox's admin routes (/__sandbox/…, loopback only, no credentials): every call of them
+// from pm is here.
+
+export interface SeededAccount {
+  name: string;
+  role: string;
+  address: string;
+  privateKey: string;
+  profileId: number;
+  token: { tokenId: string; secret: string; scopes: string[] };
+  apiKey: string;
+  identityToken: string;
+  serverWallet?: string;
+}
+
+/** The seeded accounts of a sandbox (GET /__sandbox/accounts); refuses what is no pm sandbox. */
+export async function seededAccounts(api: ApiClient): Promise<SeededAccount[]> {
+  const d = (await api.request<unknown>({ method: 'GET', path: '/__sandbox/accounts' })).data;
+  if (!Array.isArray(d)) throw new ExchangeError(`${api.baseUrl} does not look like a pm sandbox (no seeded accounts)`);
+  return d as SeededAccount[];
+}
+
+/** Credits USDC to a profile (POST /__sandbox/fund): a logged deposit. */
+export async function fundProfile(
+  api: ApiClient,
+  profileId: number,
+  amount: bigint,
+): Promise<{ profileId: number; wallet: string; amount: string; balance: string }> {
+  return (
+    await api.request<{ profileId: number; wallet: string; amount: string; balance: string }>({
+      method: 'POST',
+      path: '/__sandbox/fund',
+      body: { profileId, amount: amount.toString() },
+      auth: 'none',
+      actingAs: 'self',
+      retry: 'never',
+    })
+  ).data;
+}
+
+/** Resolves a market (POST /__sandbox/resolve); `payout: false` leaves the payout unposted. */
+export async function resolveMarket(
+  api: ApiClient,
+  slug: string,
+  winningOutcome: 'YES' | 'NO',
+  payout: boolean,
+): Promise<Record<string, unknown>> {
+  return (
+    await api.request<Record<string, unknown>>({
+      method: 'POST',
+      path: '/__sandbox/resolve',
+      body: { slug, winningOutcome, payout },
+      retry: 'never',
+    })
+  ).data;
+}
+
+/** Restores a running sandbox to its seed (POST /__sandbox/reset). */
+export async function resetSandbox(api: ApiClient): Promise<void> {
+  await api.request({ method: 'POST', path: '/__sandbox/reset', body: {} });
+}
+
+/** Removes a stopped sandbox's stored state (snapshot, event log, rotated segments, temp files). */
+export function clearStoredState(home: string): void {
+  const dir = sandboxDir(home);
+  if (!existsSync(dir)) return;
+  for (const f of readdirSync(dir))
+    if (/^(state\.json|events(\.\d+)?\.ndjson|\.(state|snapshot)\..*\.tmp)$/.test(f)) rmSync(join(dir, f), { force: true });
+}
+
+/** Whether an exchange answers its health route (GET /maintenance/status). */
+export async function answers(api: ApiClient): Promise<boolean> {
+  try {
+    await api.request({ method: 'GET', path: '/maintenance/status', retry: 'never' });
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -3,31 +3,19 @@
 import { defineCommand } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { formatUnits } from '../../core/money.js';
+import { tokenBalances } from '../../core/portfolio.js';
 import { formatEther } from '../../core/chain.js';
 import { RPC_URL, connectChain, walletAddress } from './common.js';
 
-/** The exchange's position balances by token id (GET /portfolio/positions), or null. */
+/** The exchange's position balances by token id, or null (no portfolio route, or no credentials). */
 async function exchangeView(ctx: Context): Promise<Map<string, bigint> | null> {
   try {
     const creds = await ctx.credentials();
     const auth = await creds.unlock('auto');
     if (!auth.hmac && !auth.apiKey) return null;
-    const api = await ctx.api(auth);
-    const res = await api.request<Record<string, unknown>>({ method: 'GET', path: '/portfolio/positions', auth: 'auto' });
-    const clob = Array.isArray(res.data['clob']) ? (res.data['clob'] as Record<string, unknown>[]) : [];
-    const out = new Map<string, bigint>();
-    for (const item of clob) {
-      const m = item['market'] as Record<string, unknown> | undefined;
-      const tb = item['tokensBalance'] as Record<string, unknown> | undefined;
-      const ids = (m?.['position_ids'] ?? m?.['positionIds'] ?? [m?.['yesPositionId'], m?.['noPositionId']]) as unknown[]; // snake_case per the contract; camelCase as some clients show it
-      if (!tb || !Array.isArray(ids)) continue;
-      const [yes, no] = ids;
-      if (typeof yes === 'string' && typeof tb['yes'] === 'string') out.set(yes, BigInt(tb['yes']));
-      if (typeof no === 'string' && typeof tb['no'] === 'string') out.set(no, BigInt(tb['no']));
-    }
-    return out;
+    return await tokenBalances(await ctx.api(auth));
   } catch {
-    return null; // no portfolio route (or no credentials): on-chain view only
+    return null; // on-chain view only
   }
 }
 

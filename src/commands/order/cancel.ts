@@ -8,7 +8,6 @@ import { confirm } from '../../cli/prompt.js';
 import type { ApiClient } from '../../core/http.js';
 import { cancelEverywhere, countText } from '../../core/trade/replace.js';
 import type { EverywhereOutcome } from '../../core/trade/replace.js';
-import { tradingApi } from './deps.js';
 
 export default defineCommand({
   path: ['order', 'cancel'],
@@ -35,7 +34,7 @@ export default defineCommand({
     const modes = [ids.length > 0, clientIds.length > 0, all].filter(Boolean).length;
     if (modes !== 1) throw new UsageError('give order ids, or --client-id <ids…>, or --all [<slug>…] (exactly one of them)');
     for (const c of clientIds) checkClientOrderId(c);
-    const api = await tradingApi(ctx, { actingAs: opts.onBehalfOf ?? ctx.profile().onBehalfOf });
+    const api = await ctx.tradingApi({ onBehalfOf: opts.onBehalfOf });
     if (all) return cancelAll(ctx, api, args.ids.map(slugFrom));
     const res = await cancelOrders(api, { ids, clientIds });
     return report(ctx, res);

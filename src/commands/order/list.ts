@@ -4,7 +4,6 @@ import { UsageError } from '../../core/errors.js';
 import { listOpenOrders } from '../../core/trade/index.js';
 import type { OpenOrder } from '../../core/trade/index.js';
 import { openOrderJson } from '../../core/trade/views.js';
-import { tradingApi } from './deps.js';
 
 export default defineCommand({
   path: ['order', 'list'],
@@ -22,7 +21,7 @@ export default defineCommand({
   ],
   run: async (ctx, { opts }) => {
     const market = opts.market;
-    const api = await tradingApi(ctx, { actingAs: opts.onBehalfOf ?? ctx.profile().onBehalfOf });
+    const api = await ctx.tradingApi({ onBehalfOf: opts.onBehalfOf });
     if (market === undefined) {
       // No market: every open order, from the portfolio's live orders across markets.
       if (opts.all)

@@ -1,27 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { defineCommand } from '../../cli/command.js';
+import { readInput } from '../../cli/files.js';
 import type { Context } from '../../cli/context.js';
 import { confirm } from '../../cli/prompt.js';
 import { InterruptedError, PartialFailureError, UsageError } from '../../core/errors.js';
 import { buildSignedOrder, parseBatch, parseOrderInput, placeParsed, runBatch } from '../../core/trade/index.js';
 import type { LineResult, OrderSummary } from '../../core/trade/index.js';
 import { formatUnits } from '../../core/money.js';
-import { tradingDeps } from './deps.js';
 import { placedJson, placedText } from './render.js';
-
-/** Reads the batch input: a file path or `-` for stdin. */
-async function readBatch(ctx: Context, file: string): Promise<string> {
-  if (file !== '-') {
-    try {
-      return readFileSync(file, 'utf8');
-    } catch (e) {
-      throw new UsageError(`cannot read ${file}: ${(e as Error).message}`);
-    }
-  }
-  let text = '';
-  for await (const chunk of ctx.io.stdin) text += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-  return text;
-}
 
 /**
  * Orders on a real exchange need a yes: --yes, or a confirmation on a terminal. Without either
@@ -101,7 +86,7 @@ export default defineCommand({
   ],
   run: async (ctx, { args, opts }) => {
     const file = opts.file;
-    const onBehalfOf = opts.onBehalfOf ?? ctx.profile().onBehalfOf;
+    const onBehalfOf = ctx.actingAs(opts.onBehalfOf);
     if (file !== undefined) {
       if (args.slug !== undefined) throw new UsageError('give either <slug> <side> <outcome> or --file, not both');
       return placeBatch(ctx, file, { dryRun: opts.dryRun, batchId: opts.batchId, onBehalfOf });
@@ -123,7 +108,7 @@ export default defineCommand({
       stp: opts.stp,
     });
     if (!opts.dryRun) checkCanConfirm(ctx);
-    const deps = await tradingDeps(ctx, { actingAs: onBehalfOf });
+    const deps = await ctx.tradingDeps({ onBehalfOf });
     if (opts.dryRun) {
       const signed = await buildSignedOrder(deps, parsed);
       ctx.io.stdout.write(`${JSON.stringify(signed.body, null, ctx.out.isJson ? undefined : 2)}\n`);
@@ -179,7 +164,7 @@ async function placeBatch(
   file: string,
   o: { dryRun: boolean; batchId: string | undefined; onBehalfOf: number | undefined },
 ): Promise<number> {
-  const text = await readBatch(ctx, file);
+  const text = await readInput(ctx, file);
   const lines = parseBatch(text, { batchId: o.batchId });
   if (lines.length === 0) throw new UsageError(`no orders in ${file === '-' ? 'stdin' : file}`);
   const invalid = lines.filter((l) => l.error);
@@ -196,7 +181,7 @@ async function placeBatch(
   }
   if (invalid.length === lines.length) throw new UsageError(`every line of the batch is invalid (${invalid.length}); nothing was sent`);
   if (!o.dryRun) checkCanConfirm(ctx);
-  const deps = await tradingDeps(ctx, { actingAs: o.onBehalfOf });
+  const deps = await ctx.tradingDeps({ onBehalfOf: o.onBehalfOf });
   if (o.onBehalfOf !== undefined)
     for (const l of lines) if (l.parsed && l.parsed.onBehalfOf === undefined) l.parsed.onBehalfOf = o.onBehalfOf;
   if (!o.dryRun) await confirmPlace(ctx, `Place ${lines.length - invalid.length} orders from ${file === '-' ? 'stdin' : file}?`);

@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { defineCommand } from '../../cli/command.js';
+import { readInput } from '../../cli/files.js';
 import type { Context } from '../../cli/context.js';
 import { PartialFailureError, PmError, UsageError, ValidationError } from '../../core/errors.js';
 import { replaceOrder, replaceRefusal } from '../../core/trade/replace.js';
 import type { ReplaceInput, ReplaceOutcome } from '../../core/trade/replace.js';
-import { tradingDeps } from './deps.js';
 
 function outcomeText(ctx: Context, r: ReplaceOutcome): void {
   const o = r.replacement.order;
@@ -57,18 +56,10 @@ export default defineCommand({
   ],
   run: async (ctx, { args, opts }) => {
     const mode = opts.allowFailure ? ('ALLOW_FAILURE' as const) : ('STOP_ON_FAILURE' as const);
-    const deps = await tradingDeps(ctx, { actingAs: opts.onBehalfOf ?? ctx.profile().onBehalfOf });
+    const deps = await ctx.tradingDeps({ onBehalfOf: opts.onBehalfOf });
     if (opts.file !== undefined) {
       if (args.orderId !== undefined || opts.clientId !== undefined) throw new UsageError('give either an order or --file, not both');
-      let text = '';
-      if (opts.file === '-') for await (const c of ctx.io.stdin) text += typeof c === 'string' ? c : c.toString('utf8');
-      else {
-        try {
-          text = readFileSync(opts.file, 'utf8');
-        } catch (e) {
-          throw new UsageError(`cannot read ${opts.file}: ${(e as Error).message}`);
-        }
-      }
+      const text = await readInput(ctx, opts.file);
       const lines = text
         .split('\n')
         .map((l, i) => ({ n: i + 1, l: l.trim() }))

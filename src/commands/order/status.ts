@@ -3,7 +3,6 @@ import { NotFoundError, PartialFailureError, UsageError } from '../../core/error
 import { checkClientOrderId } from '../../core/trade/index.js';
 import { orderStatus } from '../../core/trade/index.js';
 import { statusJson } from '../../core/trade/views.js';
-import { tradingApi } from './deps.js';
 
 export default defineCommand({
   path: ['order', 'status'],
@@ -23,7 +22,7 @@ export default defineCommand({
     const clientIds = opts.clientId;
     if (rest.length === 0 && clientIds.length === 0) throw new UsageError('give order ids or --client-id <ids…>');
     for (const c of clientIds) checkClientOrderId(c);
-    const api = await tradingApi(ctx, { actingAs: opts.onBehalfOf ?? ctx.profile().onBehalfOf });
+    const api = await ctx.tradingApi({ onBehalfOf: opts.onBehalfOf });
     const results = await orderStatus(api, { ids: rest, clientIds });
     const rows = results.map(statusJson);
     ctx.out.data(rows, () =>

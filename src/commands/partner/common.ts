@@ -5,11 +5,10 @@ import { errorMessage, NotFoundError, UsageError } from '../../core/errors.js';
 import type { ApiClient } from '../../core/http.js';
 import { waitForAllowances } from '../../core/partner.js';
 import type { Allowances, MessageSigner, WaitEvent } from '../../core/partner.js';
-import { tradingApi } from '../order/deps.js';
 
 /** The partner's own client (never acting for a sub-account). */
 export async function partnerApi(ctx: Context): Promise<ApiClient> {
-  return (await tradingApi(ctx)).actingFor(undefined);
+  return (await ctx.tradingApi()).actingFor(undefined);
 }
 
 /** Refuses flag combinations that cannot work, before any request. */

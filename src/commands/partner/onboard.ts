@@ -16,9 +16,9 @@ import { getMarket } from '../../core/markets.js';
 import { formatUnits, parseUnits } from '../../core/money.js';
 import { parseDuration } from '../../core/duration.js';
 import { checkDisplayName, createPartnerAccount, getAllowances, parseProfileId } from '../../core/partner.js';
+import { fundProfile } from '../../core/sandboxctl.js';
 import type { Allowances } from '../../core/partner.js';
 import { parseOrderInput, placeParsed } from '../../core/trade/index.js';
-import { tradingDeps } from '../order/deps.js';
 import { checkModeFlags, childSigner, dropChildKey, partnerApi, recordSubAccount, waitWithProgress } from './common.js';
 
 const slugOf = (name: string): string | undefined => {
@@ -375,13 +375,7 @@ async function finish(
       fund = parseUnits(a === '' ? '0' : a, 6, 'the amount');
     }
     if (fund !== undefined && fund > 0n) {
-      await api.request({
-        method: 'POST',
-        path: '/__sandbox/fund',
-        body: { profileId: id, amount: fund.toString() },
-        auth: 'none',
-        retry: 'never',
-      });
+      await fundProfile(api, id, fund);
       funded = formatUnits(fund);
       ctx.out.info(`funded with ${funded} USDC`);
     } else if (!sandbox) ctx.out.info(`To fund it, send USDC on Base (chain 8453) to ${job.account}.`);
@@ -423,7 +417,7 @@ async function finish(
     });
     st.firstOrder = { market: firstOrder, amount, clientOrderId: parsed.clientOrderId };
     await saveProgress(ctx, job);
-    const deps = await tradingDeps(ctx, { actingAs: id });
+    const deps = await ctx.tradingDeps({ onBehalfOf: id });
     const { placed } = await placeParsed(deps, parsed, { journal: deps.journal, signal: ctx.signal, onNote: (n) => ctx.out.info(n) });
     order = {
       orderId: placed.orderId,

@@ -3,7 +3,6 @@
 import type { Context } from '../../cli/context.js';
 import type { ApiClient } from '../../core/http.js';
 import { formatUnits } from '../../core/money.js';
-import { tradingApi } from '../order/deps.js';
 
 /** --on-behalf-of, as every portfolio and money command takes it. */
 export const ON_BEHALF = {
@@ -14,7 +13,7 @@ export const ON_BEHALF = {
 
 /** The portfolio client: the caller's own profile, or --on-behalf-of (or the profile's default). */
 export async function portfolioApi(ctx: Context, opts: { onBehalfOf?: number | undefined }): Promise<ApiClient> {
-  return tradingApi(ctx, { actingAs: opts.onBehalfOf ?? ctx.profile().onBehalfOf });
+  return ctx.tradingApi({ onBehalfOf: opts.onBehalfOf });
 }
 
 /** A signed USDC amount with 2+ decimals for tables: -1.5 → "-1.50". */

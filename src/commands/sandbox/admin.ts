@@ -5,7 +5,7 @@ import type { ApiClient } from '../../core/http.js';
 import { findSandbox } from '../../core/sandboxctl.js';
 
 export async function sandboxAdmin(ctx: Context): Promise<ApiClient> {
-  const base = ctx.flags.baseUrl ?? ctx.env.PM_BASE_URL ?? (await findSandbox(ctx.home))?.baseUrl ?? ctx.baseUrl;
-  const { ApiClient: Client } = await import('../../core/http.js');
-  return new Client({ baseUrl: base, timeoutMs: ctx.timeoutMs });
+  // (A sandbox still starting has no base URL yet: || skips the empty one.)
+  const base = ctx.flags.baseUrl ?? ctx.env.PM_BASE_URL ?? ((await findSandbox(ctx.home))?.baseUrl || ctx.baseUrl);
+  return ctx.api(undefined, { baseUrl: base });
 }

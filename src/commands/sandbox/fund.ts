@@ -2,6 +2,7 @@ import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../core/errors.js';
 import { parseAmount } from '../../core/funds.js';
 import { formatUnits } from '../../core/money.js';
+import { fundProfile } from '../../core/sandboxctl.js';
 import { sandboxAdmin } from './admin.js';
 
 export default defineCommand({
@@ -16,14 +17,7 @@ export default defineCommand({
     if (profileId === undefined) throw new UsageError('which profile? pass --to <profileId>', { hint: 'pm sandbox fund 250 --to 1001' });
     const api = await sandboxAdmin(ctx);
     try {
-      const r = (
-        await api.request<{ profileId: number; wallet: string; amount: string; balance: string }>({
-          method: 'POST',
-          path: '/__sandbox/fund',
-          body: { profileId, amount: amount.toString() },
-          retry: 'never',
-        })
-      ).data;
+      const r = await fundProfile(api, profileId, amount);
       // The result is data (stdout), in every format.
       ctx.out.data(r, () =>
         ctx.out.keyValue([

@@ -1,5 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
 import { slugFrom } from '../../core/markets.js';
+import { resolveMarket } from '../../core/sandboxctl.js';
 import { sandboxAdmin } from './admin.js';
 
 export default defineCommand({
@@ -16,14 +17,7 @@ export default defineCommand({
     const winningOutcome = (args.outcome ?? '').toUpperCase();
     const api = await sandboxAdmin(ctx);
     try {
-      const r = (
-        await api.request<Record<string, unknown>>({
-          method: 'POST',
-          path: '/__sandbox/resolve',
-          body: { slug, winningOutcome, payout: !opts.payoutPending },
-          retry: 'never',
-        })
-      ).data;
+      const r = await resolveMarket(api, slug, winningOutcome === 'NO' ? 'NO' : 'YES', !opts.payoutPending);
       ctx.out.data(r, () =>
         ctx.out.info(
           `resolved ${slug}: ${winningOutcome} won${r['payoutPosted'] === false ? ' (payout not posted yet: not redeemable until you resolve again without --payout-pending)' : '; winning shares are redeemable'}${Number(r['canceledOrders'] ?? 0) > 0 ? `; ${String(r['canceledOrders'])} open orders cancelled` : ''}`,

@@ -1,5 +1,5 @@
 import { NetworkError } from '../../core/errors.js';
-import { findSandbox } from '../../core/sandboxctl.js';
+import { answers, findSandbox } from '../../core/sandboxctl.js';
 import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
@@ -22,19 +22,7 @@ export default defineCommand({
       );
       throw new NetworkError(`the sandbox (pid ${info.pid}) is still starting`, { hint: 'Run pm sandbox status again in a moment.' });
     }
-    let healthy = false;
-    try {
-      const { ApiClient } = await import('../../core/http.js');
-      const api = new ApiClient({ baseUrl: info.baseUrl, timeoutMs: 2000 });
-      try {
-        await api.request({ method: 'GET', path: '/maintenance/status', retry: 'never' });
-        healthy = true;
-      } finally {
-        await api.close();
-      }
-    } catch {
-      healthy = false;
-    }
+    const healthy = await answers(await ctx.api(undefined, { baseUrl: info.baseUrl, timeoutMs: 2000 }));
     ctx.out.data({ running: true, healthy, ...info }, () =>
       ctx.out.keyValue([
         ['status', healthy ? 'running' : 'running (not answering)'],

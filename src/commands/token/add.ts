@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { readInput, readTextFile } from '../../cli/files.js';
 import { input, password } from '../../cli/prompt.js';
-import { UsageError, ValidationError } from '../../core/errors.js';
+import { ValidationError } from '../../core/errors.js';
 import { isBase64 } from '../../core/hmac.js';
 import { secretsName } from './common.js';
 import { defineCommand } from '../../cli/command.js';
@@ -21,14 +21,9 @@ export default defineCommand({
     let secret: string;
     const file = opts.secretFile;
     if (file !== undefined) {
-      try {
-        secret = readFileSync(file, 'utf8');
-      } catch (e) {
-        throw new UsageError(`cannot read ${file}: ${(e as Error).message}`);
-      }
+      secret = readTextFile(file);
     } else if (opts.secretStdin) {
-      secret = '';
-      for await (const c of ctx.io.stdin) secret += typeof c === 'string' ? c : c.toString('utf8');
+      secret = await readInput(ctx, '-');
     } else secret = await password(ctx, 'Token secret (base64)', hint);
     secret = secret.trim();
     if (!isBase64(secret))

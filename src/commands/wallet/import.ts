@@ -1,16 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { readTextFile } from '../../cli/files.js';
 import { password } from '../../cli/prompt.js';
 import { UsageError, ValidationError } from '../../core/errors.js';
 import { attachWallet, walletName } from './common.js';
 import { defineCommand } from '../../cli/command.js';
-
-function readFile(file: string, what: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new UsageError(`cannot read ${what} ${file}: ${(e as Error).message}`);
-  }
-}
 
 export default defineCommand({
   path: ['wallet', 'import'],
@@ -33,7 +25,7 @@ export default defineCommand({
     if (keystoreFile !== undefined) {
       let json: unknown;
       try {
-        json = JSON.parse(readFile(keystoreFile, 'keystore file'));
+        json = JSON.parse(readTextFile(keystoreFile));
       } catch (e) {
         if (e instanceof UsageError) throw e;
         throw new ValidationError(`${keystoreFile} is not a keystore: it is not JSON`, {
@@ -43,14 +35,14 @@ export default defineCommand({
       const srcFile = opts.keystorePassphraseFile;
       const source =
         srcFile !== undefined
-          ? readFile(srcFile, 'passphrase file').replace(/\r?\n$/, '')
+          ? readTextFile(srcFile).replace(/\r?\n$/, '')
           : await password(ctx, `Passphrase of ${keystoreFile}`, 'Pass --keystore-passphrase-file FILE.');
       const pass = await ctx.newPassphrase();
       info = await ks.importWalletJson(name, json, source, pass, { force });
     } else {
       let key: string;
       const file = opts.file;
-      if (file !== undefined) key = readFile(file, 'key file');
+      if (file !== undefined) key = readTextFile(file);
       else if (opts.stdin) {
         key = '';
         for await (const c of ctx.io.stdin) key += typeof c === 'string' ? c : c.toString('utf8');

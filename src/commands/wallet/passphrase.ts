@@ -1,21 +1,12 @@
 // `pm wallet passphrase`: one keystore, one passphrase — changes it for every wallet and token
 // secret at once (everything decrypted and re-encrypted before any file is replaced).
-import { readFileSync, statSync } from 'node:fs';
+import { readSecretFile } from '../../cli/files.js';
 import { password } from '../../cli/prompt.js';
 import { NotFoundError, UsageError } from '../../core/errors.js';
 import { defineCommand } from '../../cli/command.js';
 
 function readNewPassphrase(file: string): string {
-  let text: string;
-  try {
-    if (process.platform !== 'win32' && (statSync(file).mode & 0o077) !== 0)
-      throw new UsageError(`the passphrase file ${file} is readable by others`, { hint: `chmod 600 ${file}` });
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    if (e instanceof UsageError) throw e;
-    throw new UsageError(`cannot read ${file}: ${(e as Error).message}`);
-  }
-  return text.replace(/\r?\n$/, '');
+  return readSecretFile(file, 'the passphrase file').replace(/\r?\n$/, '');
 }
 
 export default defineCommand({

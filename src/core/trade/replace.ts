@@ -49,7 +49,7 @@ export interface ReplaceOutcome {
 async function oldOrder(api: ApiClient, i: ReplaceInput): Promise<{ id: string; order: Json }> {
   const q = i.orderId !== undefined ? { ids: [i.orderId] } : { clientIds: [i.oldClientId ?? ''] };
   const [r] = await orderStatus(api, q);
-  if (!r || r.status !== 'found' || !r.data || !isObj(r.data['order'])) {
+  if (r?.status !== 'found' || !r.data || !isObj(r.data['order'])) {
     throw new PmError(`no order ${i.orderId ?? `with client id ${i.oldClientId ?? ''}`} to replace`, {
       hint: 'pm order list shows your open orders.',
     });

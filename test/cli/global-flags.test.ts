@@ -22,6 +22,15 @@ describe('the global-flag table', () => {
     const page = r.stdout.replace(/\n {20,}/g, ' ');
     for (const [, s] of ALL_FLAGS) expect(page).toMatch(new RegExp(`^  ${flagsOf(s)} +${helpOf(s).replace(/[()]/g, '\\$&')}`, 'm'));
     expect(await complete(['--'], 0, none)).toEqual(ALL_FLAGS.map(([, s]) => s.long));
+    // The one line a leaf page has instead of the list names flags of the table only.
+    const leaf = await runPm(['book', '--help'], { env });
+    const named = /Global options \(([^)]*)\)/.exec(leaf.stdout)?.[1]?.match(/-[-\w]+/g) ?? [];
+    expect(named.length).toBeGreaterThan(3);
+    for (const f of named)
+      expect(
+        ALL_FLAGS.some(([, s]) => s.long === f || s.short === f),
+        f,
+      ).toBe(true);
   });
 
   it('commander reads every value flag into what the command receives (config list shows flag as the source)', async () => {

@@ -6,28 +6,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ManifestOption } from '../cli/command.js';
+import { ALL_FLAGS, globalFlag, scanArgv } from '../cli/global-flags.js';
+import type { GivenFlags } from '../cli/global-flags.js';
 import { withIO } from '../cli/output.js';
 import type { IO } from '../cli/output.js';
 import type { Entry } from './registry.js';
 import { COMMANDS } from './registry.js';
-
-/** The global options: flags and whether each takes a value. */
-export const GLOBAL_OPTIONS: { flags: string[]; value?: 'profile' | 'format' | 'url' | 'ms' | 'file' }[] = [
-  { flags: ['--profile'], value: 'profile' },
-  { flags: ['--json'] },
-  { flags: ['-o', '--output'], value: 'format' },
-  { flags: ['--base-url'], value: 'url' },
-  { flags: ['--ws-url'], value: 'url' },
-  { flags: ['--verbose'] },
-  { flags: ['-q', '--quiet'] },
-  { flags: ['--no-color'] },
-  { flags: ['--non-interactive'] },
-  { flags: ['-y', '--yes'] },
-  { flags: ['--timeout'], value: 'ms' },
-  { flags: ['--passphrase-file'], value: 'file' },
-  { flags: ['-h', '--help'] },
-  { flags: ['-V', '--version'] },
-];
 
 /** A value source: fixed words, or something looked up when TAB is pressed. */
 export type ValueKind = { words: string[] } | 'slug' | 'profile' | 'wallet' | 'file' | 'none';
@@ -68,33 +52,21 @@ export interface CompletionSources {
 }
 
 /** What a flag's value is: undefined when it is not a flag of here or takes no value. */
-function flagValue(cmd: Entry | undefined, flag: string): { kind: ValueKind; global: boolean; list: boolean } | undefined {
-  const g = GLOBAL_OPTIONS.find((o) => o.flags.includes(flag));
-  if (g?.value) {
-    const kind: ValueKind =
-      g.value === 'profile'
-        ? 'profile'
-        : g.value === 'format'
-          ? { words: ['table', 'json', 'ndjson'] }
-          : g.value === 'file'
-            ? 'file'
-            : 'none';
-    return { kind, global: true, list: false };
-  }
+function flagValue(cmd: Entry | undefined, flag: string): { kind: ValueKind; list: boolean } | undefined {
+  const g = globalFlag(flag)?.[1];
+  if (g?.value) return { kind: g.choices ? { words: [...g.choices] } : (g.complete ?? 'none'), list: false };
   const own = cmd?.options.find((o) => longFlags(o).includes(flag));
-  if (cmd && own && takesValue(own)) return { kind: optionValues(cmd, own), global: false, list: own.type === 'list' };
+  if (cmd && own && takesValue(own)) return { kind: optionValues(cmd, own), list: own.type === 'list' };
   return undefined;
 }
 
-/** Reads what the words before the cursor say: global values, the command, positionals, a pending flag. */
+/** Reads what the words before the cursor say: the command, positionals, a pending flag. */
 export function analyse(words: string[]): {
-  globals: Record<string, string>;
   cmd: Entry | undefined;
   group: string | undefined;
   positional: number;
   pending: ValueKind | undefined;
 } {
-  const globals: Record<string, string> = {};
   let group: string | undefined;
   let cmd: Entry | undefined;
   let positional = 0;
@@ -107,15 +79,11 @@ export function analyse(words: string[]): {
     if (flag.startsWith('-') && flag.length > 1) {
       const v = flagValue(cmd, flag);
       if (v) {
-        if (eq) {
-          if (v.global) globals[flag] = eq[2] ?? '';
-          continue;
-        }
+        if (eq) continue;
         if (i === words.length - 1) {
           pending = v.kind;
           break;
         }
-        if (v.global) globals[flag] = words[i + 1] ?? '';
         i++;
         // A list option (--client-id a b c) takes every word up to the next flag.
         if (v.list) while (i + 1 < words.length && !(words[i + 1] ?? '').startsWith('-')) i++;
@@ -126,13 +94,13 @@ export function analyse(words: string[]): {
       const leaf = COMMANDS.find((c) => c.path.length === 1 && (c.path[0] === w || c.aliases?.includes(w)));
       if (leaf) cmd = leaf;
       else if (COMMANDS.some((c) => c.path.length > 1 && c.path[0] === w)) group = w;
-      else return { globals, cmd: undefined, group: undefined, positional: -1, pending: undefined };
+      else return { cmd: undefined, group: undefined, positional: -1, pending: undefined };
     } else if (!cmd && group) {
       cmd = COMMANDS.find((c) => c.path[0] === group && (c.path[1] === w || c.aliases?.includes(w)));
-      if (!cmd) return { globals, cmd: undefined, group, positional: -1, pending: undefined };
+      if (!cmd) return { cmd: undefined, group, positional: -1, pending: undefined };
     } else positional++;
   }
-  return { globals, cmd, group, positional, pending };
+  return { cmd, group, positional, pending };
 }
 
 /**
@@ -168,7 +136,7 @@ export async function complete(words: string[], index: number, sources: Completi
   else if (a.positional < 0) out = [];
   else if (cur.startsWith('-')) {
     const own = a.cmd ? a.cmd.options.flatMap(longFlags).filter((f) => f.startsWith('--')) : [];
-    out = [...own, ...GLOBAL_OPTIONS.flatMap((g) => g.flags.filter((f) => f.startsWith('--')))];
+    out = [...own, ...ALL_FLAGS.map(([, g]) => g.long)];
   } else if (!a.cmd && !a.group) out = [...new Set(COMMANDS.map((c) => c.path[0] ?? ''))];
   else if (!a.cmd && a.group) out = COMMANDS.filter((c) => c.path[0] === a.group).map((c) => c.path[1] ?? '');
   else out = a.cmd ? await values(argValues(a.cmd, a.positional)) : [];
@@ -180,9 +148,9 @@ export async function complete(words: string[], index: number, sources: Completi
 const SLUG_TTL_MS = 10 * 60_000;
 
 /** The sources for a real run: config, keystore, and the slug cache under PM_HOME/cache. */
-export async function liveSources(io: IO, globals: Record<string, string>): Promise<CompletionSources> {
+export async function liveSources(io: IO, globals: GivenFlags): Promise<CompletionSources> {
   const { Context } = await import('../cli/context.js');
-  const profile = globals['--profile'];
+  const { profile, baseUrl } = globals;
   const ctx = new Context(withIO(io, { stderr: { write: () => true } }), {
     profile: undefined,
     json: false,
@@ -191,7 +159,7 @@ export async function liveSources(io: IO, globals: Record<string, string>): Prom
     color: false,
     nonInteractive: true,
     yes: false,
-    ...(globals['--base-url'] ? { baseUrl: globals['--base-url'] } : {}),
+    ...(baseUrl ? { baseUrl } : {}),
   });
   const profiles = (): string[] => {
     try {
@@ -223,7 +191,7 @@ export async function liveSources(io: IO, globals: Record<string, string>): Prom
                 color: false,
                 nonInteractive: true,
                 yes: false,
-                ...(globals['--base-url'] ? { baseUrl: globals['--base-url'] } : {}),
+                ...(baseUrl ? { baseUrl } : {}),
               }).baseUrl
             : ctx.baseUrl;
       } catch {
@@ -265,8 +233,7 @@ export async function completeCommand(argv: string[], io: IO): Promise<number> {
   const words = argv.slice(1);
   if (!Number.isInteger(index) || index < 0) return 0;
   try {
-    const a = analyse(words.slice(0, index));
-    const out = await complete(words, index, await liveSources(io, a.globals));
+    const out = await complete(words, index, await liveSources(io, scanArgv(words.slice(0, index)).given));
     if (out.length) io.stdout.write(`${out.join('\n')}\n`);
   } catch {
     // completion never prints errors into the user's command line

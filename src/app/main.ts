@@ -2,7 +2,7 @@
 // main(argv, io) returns the exit code, so tests can call it in-process.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { ManifestOption, OptionKind } from '../cli/command.js';
-import type { Context, GlobalFlags } from '../cli/context.js';
+import type { Context } from '../cli/context.js';
 import { errorJson, errorText, EXIT_CODES, exitCodesHelp, toPmError, UsageError } from '../cli/errors.js';
 import type { Format, IO } from '../cli/output.js';
 import { toJson } from '../cli/json.js';
@@ -10,6 +10,8 @@ import { COMMANDS, GROUPS } from './registry.js';
 import type { Entry } from './registry.js';
 import { COMPLETIONS, completeCommand } from './completion.js';
 import { VERSION } from '../cli/version.js';
+import { BUILTIN_FLAGS, flagsOf, GLOBAL_FLAGS, helpOf, scanArgv } from '../cli/global-flags.js';
+import type { ArgvScan, GlobalFlags, GlobalFlagSpec } from '../cli/global-flags.js';
 import { parseDuration } from '../core/duration.js';
 
 const GLOBAL_EXAMPLES = `
@@ -73,6 +75,20 @@ function addOption(cmd: Command, def: ManifestOption): void {
   cmd.addOption(opt);
 }
 
+function globalOption(spec: GlobalFlagSpec): Option {
+  const opt = new Option(flagsOf(spec), helpOf(spec));
+  if (spec.choices) opt.choices(spec.choices);
+  if (spec.duration)
+    opt.argParser((raw: string) => {
+      try {
+        return parseDuration(raw, spec.long);
+      } catch (e) {
+        throw new InvalidArgumentError(`${(e as Error).message}.`);
+      }
+    });
+  return opt;
+}
+
 interface Invocation {
   def: Entry;
   positional: unknown[];
@@ -92,25 +108,9 @@ export function buildProgram(
   const program = new Command('pm');
   program
     .description('pm: trade prediction markets from the command line, safely and scriptably')
-    .version(VERSION, '-V, --version', 'print the version')
-    .option('--profile <name>', 'profile to use (env PM_PROFILE)')
-    .option('--json', 'print JSON on stdout (errors as JSON on stderr)')
-    .addOption(new Option('-o, --output <format>', 'output format').choices(['table', 'json', 'ndjson']))
-    .option('--base-url <url>', 'exchange REST URL (env PM_BASE_URL)')
-    .option('--ws-url <url>', 'exchange socket.io URL (env PM_WS_URL)')
-    .option('--verbose', 'trace requests on stderr (credentials redacted) and show stack traces')
-    .option('-q, --quiet', 'print only data')
-    .option('--no-color', 'disable colour (also NO_COLOR)')
-    .option('--non-interactive', 'never prompt (automatic without a TTY or with CI set)')
-    .option('-y, --yes', 'skip confirmations')
-    .option('--timeout <duration>', 'request timeout: ms, or 500ms, 20s, 5m (env PM_TIMEOUT)', (raw: string) => {
-      try {
-        return parseDuration(raw, '--timeout');
-      } catch (e) {
-        throw new InvalidArgumentError(`${(e as Error).message}.`);
-      }
-    })
-    .option('--passphrase-file <file>', 'read the keystore passphrase from this file (env PM_PASSPHRASE)')
+    .version(VERSION, flagsOf(BUILTIN_FLAGS.version), BUILTIN_FLAGS.version.description);
+  for (const spec of Object.values(GLOBAL_FLAGS) as GlobalFlagSpec[]) program.addOption(globalOption(spec));
+  program
     .showSuggestionAfterError(true)
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', GLOBAL_EXAMPLES)
@@ -166,69 +166,37 @@ export function buildProgram(
   return program;
 }
 
+/** The global flags commander parsed (it has checked choices and read durations), as a command's context takes them. */
 function globalFlags(opts: Record<string, unknown>): GlobalFlags {
-  const format = opts['output'];
-  return {
-    profile: typeof opts['profile'] === 'string' ? opts['profile'] : undefined,
-    json: opts['json'] === true || format === 'json' || format === 'ndjson',
-    output: format === 'table' || format === 'json' || format === 'ndjson' ? format : undefined,
-    baseUrl: typeof opts['baseUrl'] === 'string' ? opts['baseUrl'] : undefined,
-    wsUrl: typeof opts['wsUrl'] === 'string' ? opts['wsUrl'] : undefined,
-    verbose: opts['verbose'] === true,
-    quiet: opts['quiet'] === true,
-    color: opts['color'] !== false,
-    nonInteractive: opts['nonInteractive'] === true,
-    yes: opts['yes'] === true,
-    timeout: typeof opts['timeout'] === 'number' ? opts['timeout'] : undefined,
-    passphraseFile: typeof opts['passphraseFile'] === 'string' ? opts['passphraseFile'] : undefined,
-  };
+  const flags: Record<string, unknown> = {};
+  for (const [key, spec] of Object.entries(GLOBAL_FLAGS) as [string, GlobalFlagSpec][]) {
+    // A --no-… switch is on unless given (commander stores false).
+    if (!spec.value) flags[key] = spec.long.startsWith('--no-') ? opts[key] !== false : opts[key] === true;
+    else if (opts[key] !== undefined) flags[key] = opts[key];
+  }
+  flags['json'] = flags['json'] === true || opts['output'] === 'json' || opts['output'] === 'ndjson';
+  return flags as GlobalFlags;
 }
 
-/** Global options that take a value (to find the command words in argv before parsing). */
-const VALUE_FLAGS = new Set(['--profile', '-o', '--output', '--base-url', '--ws-url', '--timeout', '--passphrase-file']);
-
 /** The format argv asks for, read before parsing so that usage errors honour it too. */
-function argvFormat(argv: string[]): { json: boolean; output?: Format | undefined } {
-  let output: Format | undefined;
-  argv.forEach((a, i) => {
-    const v = a === '-o' || a === '--output' ? argv[i + 1] : /^(?:--output=|-o)(.+)$/.exec(a)?.[1];
-    if (v === 'table' || v === 'json' || v === 'ndjson') output = v;
-  });
-  return { json: argv.includes('--json'), output };
+function argvFormat(scan: ArgvScan): Format | undefined {
+  const o = scan.given.output;
+  return GLOBAL_FLAGS.output.choices.find((c) => c === o);
 }
 
 /** Whether an error must be printed as JSON: flag > PM_OUTPUT > the profile's output setting. */
-async function jsonWanted(argv: string[], io: IO): Promise<boolean> {
-  const f = argvFormat(argv);
-  if (f.output !== undefined) return f.output !== 'table';
-  if (f.json) return true;
+async function jsonWanted(scan: ArgvScan, io: IO): Promise<boolean> {
+  const output = argvFormat(scan);
+  if (output !== undefined) return output !== 'table';
+  if (scan.given.json) return true;
   try {
     const { Context } = await import('../cli/context.js');
-    const i = argv.indexOf('--profile');
-    const profile = i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith('--profile='))?.slice('--profile='.length);
+    const { profile } = scan.given;
     return new Context(io, { profile, json: false, verbose: false, quiet: true, color: false, nonInteractive: true, yes: false }).out
       .isJson;
   } catch {
     return false;
   }
-}
-
-/** The command words of argv (global options and their values skipped), up to the first option after them. */
-function commandWords(argv: string[]): { words: string[]; at: number[] } {
-  const words: string[] = [];
-  const at: number[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i] ?? '';
-    if (a === '--') break;
-    if (a.startsWith('-')) {
-      if (words.length > 0) break;
-      if (VALUE_FLAGS.has(a)) i++;
-      continue;
-    }
-    words.push(a);
-    at.push(i);
-  }
-  return { words, at };
 }
 
 const GROUP_NAMES = (): Set<string> => new Set(COMMANDS.filter((c) => c.path.length > 1).map((c) => c.path[0] ?? ''));
@@ -238,8 +206,7 @@ const GROUP_NAMES = (): Set<string> => new Set(COMMANDS.filter((c) => c.path.len
  * 0: rewritten to `pm [group [verb]] --help` before commander sees them. An unknown name stays a
  * usage error.
  */
-function helpArgv(argv: string[]): string[] {
-  const { words, at } = commandWords(argv);
+function helpArgv(argv: string[], { words, at, given }: ArgvScan): string[] {
   const globals = argv.filter((_a, i) => !at.includes(i));
   if (words[0] === 'help') {
     const target = words.slice(1);
@@ -248,17 +215,12 @@ function helpArgv(argv: string[]): string[] {
       throw new UsageError(`no help for "${target.join(' ')}": there is no such command`, {
         hint: 'See pm help for the list of commands.',
       });
-    return [...globals.filter((a) => a !== '--help' && a !== '-h'), ...target, '--help'];
+    const help: readonly string[] = [BUILTIN_FLAGS.help.long, BUILTIN_FLAGS.help.short];
+    return [...globals.filter((a) => !help.includes(a)), ...target, BUILTIN_FLAGS.help.long];
   }
-  if (
-    words.length === 1 &&
-    GROUP_NAMES().has(words[0] ?? '') &&
-    at[0] === Math.max(...at) &&
-    !argv.includes('--help') &&
-    !argv.includes('-h')
-  ) {
+  if (words.length === 1 && GROUP_NAMES().has(words[0] ?? '') && !given.help) {
     const tail = argv.slice((at[0] ?? 0) + 1);
-    if (tail.every((a) => a.startsWith('-'))) return [...argv, '--help'];
+    if (tail.every((a) => a.startsWith('-'))) return [...argv, BUILTIN_FLAGS.help.long];
   }
   return argv;
 }
@@ -279,9 +241,9 @@ function report(io: IO, e: unknown, json: boolean, verbose: boolean, held = ''):
  * every error is: `error: …`, or the JSON object when argv or PM_OUTPUT asks for JSON. Exit 1.
  */
 export function reportUncaught(e: unknown, argv: string[], io: IO): number {
-  const f = argvFormat(argv);
-  const out = f.output ?? io.env['PM_OUTPUT'];
-  return report(io, e, f.json || out === 'json' || out === 'ndjson', argv.includes('--verbose'));
+  const scan = scanArgv(argv);
+  const out = argvFormat(scan) ?? io.env['PM_OUTPUT'];
+  return report(io, e, scan.given.json === true || out === 'json' || out === 'ndjson', scan.given.verbose === true);
 }
 
 /** A commander usage error as the JSON error object: message, and its did-you-mean as the hint. */
@@ -294,27 +256,13 @@ function usageJson(e: CommanderError): string {
   return `${toJson({ error: { code: 'USAGE', message: first.replace(/^error: /, ''), hint: hint || 'Run pm help for usage.' } })}\n`;
 }
 
-/** Global options that take a value (the next word, unless written --flag=value). */
-const GLOBAL_VALUE = new Set(['--profile', '-o', '--output', '--base-url', '--ws-url', '--timeout', '--passphrase-file']);
-const GLOBAL_BOOL = new Set(['--json', '--verbose', '-q', '--quiet', '--no-color', '--non-interactive', '-y', '--yes']);
-
 /**
  * The command `argv` names outright (its full path right after the global options), so that
  * only its parser is built: building all ~70 commands costs a start-up every command pays. Any
  * other argv (help, a group, an alias, a typo, an unknown flag first) gets the whole program.
  */
-export function targetCommand(argv: string[]): Entry | undefined {
-  let i = 0;
-  while (i < argv.length) {
-    const a = argv[i] ?? '';
-    if (!a.startsWith('-')) break;
-    const name = a.includes('=') ? a.slice(0, a.indexOf('=')) : a;
-    if (GLOBAL_VALUE.has(name)) i += a.includes('=') ? 1 : 2;
-    else if (GLOBAL_BOOL.has(a)) i += 1;
-    else return undefined;
-  }
-  const words = argv.slice(i);
-  return COMMANDS.find((c) => c.path.every((p, k) => words[k] === p));
+export function targetCommand(argv: string[], scan = scanArgv(argv)): Entry | undefined {
+  return scan.direct ? COMMANDS.find((c) => c.path.every((p, k) => scan.words[k] === p)) : undefined;
 }
 
 /**
@@ -324,7 +272,8 @@ export function targetCommand(argv: string[]): Entry | undefined {
 export async function main(argv: string[], io: IO): Promise<number> {
   // Shell completion (the scripts of pm completion call this on every TAB).
   if (argv[0] === '__complete') return completeCommand(argv.slice(1), io);
-  const verbose = argv.includes('--verbose');
+  const scan = scanArgv(argv);
+  const verbose = scan.given.verbose === true;
   let invocation: Invocation | undefined;
   // commander's error text is held back: with JSON output the error object replaces it.
   let usageText = '';
@@ -336,22 +285,22 @@ export async function main(argv: string[], io: IO): Promise<number> {
     (s) => {
       usageText += s;
     },
-    targetCommand(argv),
+    targetCommand(argv, scan),
   );
   if (argv.length === 0) {
     program.outputHelp();
     return 0;
   }
   try {
-    await program.parseAsync(helpArgv(argv), { from: 'user' });
+    await program.parseAsync(helpArgv(argv, scan), { from: 'user' });
   } catch (e) {
     if (e instanceof CommanderError) {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return 0;
-      if (await jsonWanted(argv, io)) io.stderr.write(usageJson(e));
+      if (await jsonWanted(scan, io)) io.stderr.write(usageJson(e));
       else io.stderr.write(usageText);
       return 2;
     }
-    return report(io, e, await jsonWanted(argv, io), verbose);
+    return report(io, e, await jsonWanted(scan, io), verbose);
   }
   if (!invocation) return 0;
   const inv = invocation;

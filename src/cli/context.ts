@@ -12,6 +12,7 @@ import { UsageError } from '../core/errors.js';
 import { parseDuration } from '../core/duration.js';
 import { readEnv } from './env.js';
 import type { Env } from './env.js';
+import type { GlobalFlags } from './global-flags.js';
 import { Output, withIO } from './output.js';
 import type { Format, IO } from './output.js';
 import type { Credentials, Keystore, UnlockMode } from '../keystore/index.js';
@@ -21,20 +22,7 @@ export interface TradingDeps extends SignDeps {
   journal: Journal;
 }
 
-export interface GlobalFlags {
-  profile?: string | undefined;
-  json: boolean;
-  output?: Format | undefined;
-  baseUrl?: string | undefined;
-  wsUrl?: string | undefined;
-  verbose: boolean;
-  quiet: boolean;
-  color: boolean;
-  nonInteractive: boolean;
-  yes: boolean;
-  timeout?: number | undefined;
-  passphraseFile?: string | undefined;
-}
+export type { GlobalFlags };
 
 /**
  * What the app (src/app) lends to the few commands that need the program itself: running a

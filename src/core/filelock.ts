@@ -24,6 +24,8 @@ export class LockFile {
     readonly path: string,
     /** A lock older than this is broken even if its holder lives. */
     private readonly staleMs: number,
+    /** The clock (tests). */
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** Takes the lock (returns its token) or null when another live process holds it. */
@@ -67,7 +69,7 @@ export class LockFile {
     let age: number;
     try {
       held = readFileSync(this.path, 'utf8');
-      age = Date.now() - statSync(this.path).mtimeMs;
+      age = this.now() - statSync(this.path).mtimeMs;
     } catch {
       return true; // released meanwhile
     }

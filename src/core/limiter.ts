@@ -26,10 +26,10 @@
 // shared limiter, so one process never queues more than N waiters on the lock. The clock is
 // injectable (tests); waits are real timers either way. test/unit/limiter.test.ts checks the
 // guarantees with several limiters and several processes on one directory.
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, watch, writeFileSync, writeSync } from 'node:fs';
+import { readFileSync, renameSync, watch, writeFileSync } from 'node:fs';
 import type { FSWatcher } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { LockFile, processAlive } from './filelock.js';
 
 /**
  * Gives the slot back; calling it more than once is harmless. `started`, when present, marks
@@ -213,16 +213,6 @@ export interface FileLimiterOptions {
   now?: () => number;
 }
 
-function alive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 let seq = 0;
 
 /**
@@ -236,6 +226,7 @@ export class FileLimiter implements Limiter {
   private readonly lockStaleMs: number;
   private readonly pollMs: number;
   private readonly now: () => number;
+  private readonly lock: LockFile;
   private watcher: FSWatcher | null = null;
   private readonly wakers = new Set<() => void>();
 
@@ -245,6 +236,7 @@ export class FileLimiter implements Limiter {
     this.lockStaleMs = o.lockStaleMs ?? 3000;
     this.pollMs = o.pollMs ?? 50;
     this.now = o.now ?? Date.now;
+    this.lock = new LockFile(this.lockFile, this.lockStaleMs, this.now);
   }
 
   async acquire(signal?: AbortSignal): Promise<Release> {
@@ -347,7 +339,7 @@ export class FileLimiter implements Limiter {
     }
     // A clock that went back must not stall every process for the difference.
     if (s.lastStart > now + this.o.minIntervalMs) s.lastStart = now;
-    s.inflight = s.inflight.filter((e) => e && typeof e.pid === 'number' && e.until > now && alive(e.pid));
+    s.inflight = s.inflight.filter((e) => e && typeof e.pid === 'number' && e.until > now && processAlive(e.pid));
     return s;
   }
 
@@ -359,59 +351,11 @@ export class FileLimiter implements Limiter {
 
   /** Takes the lock (returns its token) or null when another live process holds it. */
   private tryLock(): string | null {
-    const token = `${process.pid} ${randomBytes(6).toString('hex')}`;
-    for (let i = 0; i < 3; i++) {
-      try {
-        const fd = openSync(this.lockFile, 'wx', 0o600);
-        try {
-          writeSync(fd, token);
-        } finally {
-          closeSync(fd);
-        }
-        return token;
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT') {
-          mkdirSync(this.o.dir, { recursive: true, mode: 0o700 });
-          continue;
-        }
-        if (code !== 'EEXIST') throw e;
-        if (!this.breakStale()) return null;
-      }
-    }
-    return null;
-  }
-
-  /** Removes the lock when its holder died or it is too old; true when it was removed. */
-  private breakStale(): boolean {
-    let held: string;
-    let age: number;
-    try {
-      held = readFileSync(this.lockFile, 'utf8');
-      age = this.now() - statSync(this.lockFile).mtimeMs;
-    } catch {
-      return true; // released meanwhile
-    }
-    const pid = Number(held.split(' ')[0]);
-    // An empty lock is one being written this very moment, unless it is old.
-    const dead = held !== '' && Number.isInteger(pid) && pid > 0 && !alive(pid);
-    if (!dead && age <= this.lockStaleMs) return false;
-    try {
-      // Re-check right before removing, so a lock just taken by someone else survives.
-      if (readFileSync(this.lockFile, 'utf8') !== held) return false;
-      unlinkSync(this.lockFile);
-    } catch {
-      // someone else removed it first
-    }
-    return true;
+    return this.lock.tryLock();
   }
 
   private unlock(token: string): void {
-    try {
-      if (readFileSync(this.lockFile, 'utf8') === token) unlinkSync(this.lockFile);
-    } catch {
-      // already gone (broken as stale)
-    }
+    this.lock.unlock(token);
   }
 
   /** Waits until the state file changes (a release) or `ms` pass. */

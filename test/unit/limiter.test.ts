@@ -3,7 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { transformSync } from 'esbuild';
+import { buildSync } from 'esbuild';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { TokenLimiter as FromHttp } from '../../src/core/http.js';
 import { FileLimiter, TokenLimiter } from '../../src/core/limiter.js';
@@ -312,8 +312,15 @@ if (mode === 'hold') {
     if (!script) {
       const dir = join(root, 'child');
       mkdirSync(dir, { recursive: true });
-      const ts = readFileSync(join(process.cwd(), 'src', 'core', 'limiter.ts'), 'utf8');
-      writeFileSync(join(dir, 'limiter.mjs'), transformSync(ts, { loader: 'ts', format: 'esm' }).code);
+      // The limiter and what it imports (the lock file), as one module the child can load.
+      buildSync({
+        entryPoints: [join(process.cwd(), 'src', 'core', 'limiter.ts')],
+        bundle: true,
+        format: 'esm',
+        platform: 'node',
+        outfile: join(dir, 'limiter.mjs'),
+        logLevel: 'silent',
+      });
       script = join(dir, 'child.mjs');
       writeFileSync(script, CHILD);
     }

@@ -17,7 +17,7 @@ import {
   type PublicClient,
 } from 'viem';
 import { NetworkError, PmError, UnknownStateError, UsageError, ValidationError } from './errors.js';
-import type { Market } from './markets.js';
+import type { Market } from './market-wire.js';
 import { formatUnits } from './money.js';
 
 export const BASE_CHAIN_ID = 8453;

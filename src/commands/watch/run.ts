@@ -5,7 +5,8 @@
 // every gap is then filled from REST (core/gapfill.ts), and no event is written twice.
 import type { Context } from '../../cli/context.js';
 import { AuthError, NotFoundError, UsageError } from '../../core/errors.js';
-import { getMarket, slugFrom } from '../../core/markets.js';
+import { slugFrom } from '../../core/market-input.js';
+import { getMarket } from '../../core/markets.js';
 import { openWatch, PRIVATE_KINDS } from '../../core/watch.js';
 import type { WatchKind } from '../../core/watch.js';
 import type { AuthProvider } from '../../core/auth.js';

@@ -12,7 +12,7 @@ import type { Entry } from './registry.js';
 import { COMMANDS } from './registry.js';
 
 /** The global options: flags and whether each takes a value. */
-export const GLOBAL_OPTIONS: { flags: string[]; value?: 'profile' | 'format' | 'url' | 'ms' | 'file' }[] = [
+const GLOBAL_OPTIONS: { flags: string[]; value?: 'profile' | 'format' | 'url' | 'ms' | 'file' }[] = [
   { flags: ['--profile'], value: 'profile' },
   { flags: ['--json'] },
   { flags: ['-o', '--output'], value: 'format' },
@@ -30,7 +30,7 @@ export const GLOBAL_OPTIONS: { flags: string[]; value?: 'profile' | 'format' | '
 ];
 
 /** A value source: fixed words, or something looked up when TAB is pressed. */
-export type ValueKind = { words: string[] } | 'slug' | 'profile' | 'wallet' | 'file' | 'none';
+type ValueKind = { words: string[] } | 'slug' | 'profile' | 'wallet' | 'file' | 'none';
 
 const longFlags = (o: ManifestOption): string[] => o.flags.split(/[ ,]+/).filter((f) => f.startsWith('-'));
 const takesValue = (o: ManifestOption): boolean => o.type !== 'boolean';
@@ -87,7 +87,7 @@ function flagValue(cmd: Entry | undefined, flag: string): { kind: ValueKind; glo
 }
 
 /** Reads what the words before the cursor say: global values, the command, positionals, a pending flag. */
-export function analyse(words: string[]): {
+function analyse(words: string[]): {
   globals: Record<string, string>;
   cmd: Entry | undefined;
   group: string | undefined;
@@ -180,7 +180,7 @@ export async function complete(words: string[], index: number, sources: Completi
 const SLUG_TTL_MS = 10 * 60_000;
 
 /** The sources for a real run: config, keystore, and the slug cache under PM_HOME/cache. */
-export async function liveSources(io: IO, globals: Record<string, string>): Promise<CompletionSources> {
+async function liveSources(io: IO, globals: Record<string, string>): Promise<CompletionSources> {
   const { Context } = await import('../cli/context.js');
   const profile = globals['--profile'];
   const ctx = new Context(withIO(io, { stderr: { write: () => true } }), {
@@ -274,7 +274,7 @@ export async function completeCommand(argv: string[], io: IO): Promise<number> {
   return 0;
 }
 
-export function bashCompletion(): string {
+function bashCompletion(): string {
   return `# bash completion for pm (generated; do not edit). Install: pm completion bash > ~/.local/share/bash-completion/completions/pm
 # Every TAB asks pm itself (pm __complete), which knows global options, flags and values.
 _pm() {
@@ -315,7 +315,7 @@ complete -F _pm pm
 `;
 }
 
-export function zshCompletion(): string {
+function zshCompletion(): string {
   return `#compdef pm
 # zsh completion for pm (generated; do not edit). Install: pm completion zsh > "\${fpath[1]}/_pm"
 # Every TAB asks pm itself (pm __complete), which knows global options, flags and values.
@@ -333,7 +333,7 @@ if [[ "\${funcstack[1]}" == _pm ]]; then _pm "$@"; else compdef _pm pm; fi
 `;
 }
 
-export function fishCompletion(): string {
+function fishCompletion(): string {
   return `# fish completion for pm (generated; do not edit). Install: pm completion fish > ~/.config/fish/completions/pm.fish
 # Every TAB asks pm itself (pm __complete), which knows global options, flags and values.
 function __pm_complete

@@ -50,7 +50,7 @@ const NO_APP: AppServices = {
 };
 
 /** Output formats by precedence: flag (--json, -o) > PM_OUTPUT > the profile's `output` > table. */
-export function resolveFormat(
+function resolveFormat(
   flags: { json: boolean; output?: Format | undefined },
   env: Env,
   profileOutput: () => string | undefined,

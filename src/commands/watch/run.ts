@@ -13,8 +13,6 @@ import type { AuthProvider } from '../../core/auth.js';
 import type { ApiClient } from '../../core/http.js';
 import { bookScreen, eventLine, lifecycleLine } from './render.js';
 
-export type { WatchKind } from '../../core/watch.js';
-
 /** Checks slugs against the exchange before connecting: an unknown one is a usage error (exit 2). */
 async function checkSlugs(ctx: Context, slugs: string[]): Promise<void> {
   if (slugs.length === 0) return;

@@ -32,10 +32,12 @@ export interface Market {
 
 const ZERO = '0x0000000000000000000000000000000000000000';
 
+/** A JSON object (not an array, not null): the shape every market answer is checked for first. */
 export function isObj(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** A field as text: strings as sent, numbers as decimal text, anything else ''. */
 export function str(o: Json, k: string): string {
   const v = o[k];
   return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '';

@@ -60,7 +60,7 @@ function sign(secret, ts, method, path, body) {
 async function measure(persistent) {
   const { prepareOrder, newSalt } = await import('../dist/core/trade/build.js');
   const { signOrder } = await import('../dist/core/trade/eip712.js');
-  const { parseMarket } = await import('../dist/core/markets.js');
+  const { parseMarket } = await import('../dist/core/market-wire.js');
   const { privateKeyToAccount } = await import('viem/accounts');
   const home = mkdtempSync(join(tmpdir(), 'pm-bench-'));
   const profile = process.env.BENCH_PROFILE_OUT

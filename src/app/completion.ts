@@ -14,7 +14,7 @@ import type { Entry } from './registry.js';
 import { COMMANDS } from './registry.js';
 
 /** A value source: fixed words, or something looked up when TAB is pressed. */
-export type ValueKind = { words: string[] } | 'slug' | 'profile' | 'wallet' | 'file' | 'none';
+type ValueKind = { words: string[] } | 'slug' | 'profile' | 'wallet' | 'file' | 'none';
 
 const longFlags = (o: ManifestOption): string[] => o.flags.split(/[ ,]+/).filter((f) => f.startsWith('-'));
 const takesValue = (o: ManifestOption): boolean => o.type !== 'boolean';
@@ -61,7 +61,7 @@ function flagValue(cmd: Entry | undefined, flag: string): { kind: ValueKind; lis
 }
 
 /** Reads what the words before the cursor say: the command, positionals, a pending flag. */
-export function analyse(words: string[]): {
+function analyse(words: string[]): {
   cmd: Entry | undefined;
   group: string | undefined;
   positional: number;
@@ -148,7 +148,7 @@ export async function complete(words: string[], index: number, sources: Completi
 const SLUG_TTL_MS = 10 * 60_000;
 
 /** The sources for a real run: config, keystore, and the slug cache under PM_HOME/cache. */
-export async function liveSources(io: IO, globals: GivenFlags): Promise<CompletionSources> {
+async function liveSources(io: IO, globals: GivenFlags): Promise<CompletionSources> {
   const { Context } = await import('../cli/context.js');
   const { profile, baseUrl } = globals;
   const ctx = new Context(withIO(io, { stderr: { write: () => true } }), {
@@ -241,7 +241,7 @@ export async function completeCommand(argv: string[], io: IO): Promise<number> {
   return 0;
 }
 
-export function bashCompletion(): string {
+function bashCompletion(): string {
   return `# bash completion for pm (generated; do not edit). Install: pm completion bash > ~/.local/share/bash-completion/completions/pm
 # Every TAB asks pm itself (pm __complete), which knows global options, flags and values.
 _pm() {
@@ -282,7 +282,7 @@ complete -F _pm pm
 `;
 }
 
-export function zshCompletion(): string {
+function zshCompletion(): string {
   return `#compdef pm
 # zsh completion for pm (generated; do not edit). Install: pm completion zsh > "\${fpath[1]}/_pm"
 # Every TAB asks pm itself (pm __complete), which knows global options, flags and values.
@@ -300,7 +300,7 @@ if [[ "\${funcstack[1]}" == _pm ]]; then _pm "$@"; else compdef _pm pm; fi
 `;
 }
 
-export function fishCompletion(): string {
+function fishCompletion(): string {
   return `# fish completion for pm (generated; do not edit). Install: pm completion fish > ~/.config/fish/completions/pm.fish
 # Every TAB asks pm itself (pm __complete), which knows global options, flags and values.
 function __pm_complete

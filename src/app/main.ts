@@ -332,5 +332,3 @@ export async function main(argv: string[], io: IO): Promise<number> {
     await ctx?.dispose();
   }
 }
-
-export { UsageError };

@@ -3,8 +3,6 @@
 import type { Context } from '../cli/context.js';
 import type { ShellSession } from '../cli/output.js';
 
-export type { ShellSession };
-
 type ContextClass = typeof Context;
 
 /** A Context class whose passphrase comes from (and is kept by) the session. */

@@ -22,8 +22,6 @@ export interface TradingDeps extends SignDeps {
   journal: Journal;
 }
 
-export type { GlobalFlags };
-
 /**
  * What the app (src/app) lends to the few commands that need the program itself: running a
  * nested pm command (demo) and the completion scripts. Injected so that commands never import
@@ -44,7 +42,7 @@ const NO_APP: AppServices = {
 };
 
 /** Output formats by precedence: flag (--json, -o) > PM_OUTPUT > the profile's `output` > table. */
-export function resolveFormat(
+function resolveFormat(
   flags: { json: boolean; output?: Format | undefined },
   env: Env,
   profileOutput: () => string | undefined,

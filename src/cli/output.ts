@@ -67,13 +67,11 @@ export interface ShellSession {
 export type Format = 'table' | 'json' | 'ndjson';
 
 /** "1234567.5" -> "1,234,567.5" (the integer part only; a sign is kept). */
-export function groupThousands(decimal: string): string {
+function groupThousands(decimal: string): string {
   const m = /^(-?)(\d+)(\.\d+)?$/.exec(decimal);
   if (!m) return decimal;
   return `${m[1]}${(m[2] ?? '').replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${m[3] ?? ''}`;
 }
-
-export { toJson };
 
 export interface Column {
   header: string;

@@ -23,7 +23,7 @@ const ctxOf = (env: PromptEnv): { output: NodeJS.WritableStream; signal?: AbortS
   env.signal ? { output: process.stderr, signal: env.signal } : { output: process.stderr };
 
 /** Fails clearly when a prompt would be needed but pm is not interactive. */
-export function requireInteractive(env: PromptEnv, what: string, flagHint: string): void {
+function requireInteractive(env: PromptEnv, what: string, flagHint: string): void {
   if (!env.interactive) {
     throw new UsageError(`${what} needs an answer, but pm is not running interactively (no TTY, CI or --non-interactive)`, {
       hint: flagHint,

@@ -3,7 +3,7 @@ import type { Context } from '../cli/context.js';
 import type { AgentStatus } from '../keystore/agent.js';
 
 /** The live agent's status, or null (a stale socket is removed on the way). */
-export async function agentStatus(ctx: Context): Promise<AgentStatus | null> {
+async function agentStatus(ctx: Context): Promise<AgentStatus | null> {
   const { AgentClient } = await import('../keystore/agent.js');
   const c = await AgentClient.connect(ctx.home);
   if (!c) return null;

@@ -1,6 +1,8 @@
-import { bookJson, formatPrice, getMarket, getOrderBook, noBook, slugFrom } from '../core/markets.js';
+import { slugFrom } from '../core/market-input.js';
+import { bookJson, noBook } from '../core/market-wire.js';
+import { getMarket, getOrderBook } from '../core/markets.js';
 import { NotFoundError } from '../core/errors.js';
-import { groupChildren } from './markets/render.js';
+import { formatPrice, groupChildren } from './markets/render.js';
 import { formatUnits } from '../core/money.js';
 import { defineCommand } from '../cli/command.js';
 

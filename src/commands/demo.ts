@@ -8,7 +8,7 @@ import { PmError } from '../core/errors.js';
 import { defineCommand } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 
-export interface DemoStep {
+interface DemoStep {
   note: string;
   argv: string[];
   /** Exit code the step is expected to end with (default 0). */
@@ -51,7 +51,7 @@ export function howToRun(root: string, path: string | undefined): { kind: 'check
 }
 
 /** The tour. Later features add their steps here. */
-export function demoSteps(): DemoStep[] {
+function demoSteps(): DemoStep[] {
   return [
     { note: 'Browse the active markets (public data, no account needed)', argv: ['markets', 'list', '--limit', '5'] },
     { note: 'Search by text', argv: ['markets', 'search', 'bitcoin'] },
@@ -194,7 +194,7 @@ function partnerTour(): DemoStep[] {
  * The on-chain tour (`pm demo --chain`): the sandbox runs a local chain (anvil from npm), and
  * alice's EOA needs real approvals before the exchange takes her orders.
  */
-export function chainDemoSteps(): DemoStep[] {
+function chainDemoSteps(): DemoStep[] {
   return [
     {
       note: "Set up a profile with the sandbox's seeded trader alice; on-chain commands find the sandbox's chain by themselves",

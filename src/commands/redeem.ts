@@ -1,7 +1,8 @@
 import { defineCommand } from '../cli/command.js';
 import { ExchangeValidationError, type PmError, UsageError, errorMessage } from '../core/errors.js';
 import { redeem } from '../core/funds.js';
-import { getMarket, slugFrom } from '../core/markets.js';
+import { slugFrom } from '../core/market-input.js';
+import { getMarket } from '../core/markets.js';
 import { formatUnits, rawFromWire } from '../core/money.js';
 import { fetchPositions } from '../core/portfolio.js';
 import { ON_BEHALF, portfolioApi } from './portfolio/common.js';

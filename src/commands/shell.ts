@@ -12,7 +12,7 @@ import { HISTORY_MAX, appendHistory, historyFile as historyPath, isSecret, loadH
 import { UsageError } from '../core/errors.js';
 
 /** Splits a line into words as a POSIX shell would for plain words and quotes ('…', "…", \x). */
-export function splitWords(line: string): { words: string[]; open: boolean } {
+function splitWords(line: string): { words: string[]; open: boolean } {
   const words: string[] = [];
   let cur = '';
   let inWord = false;

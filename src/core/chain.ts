@@ -17,11 +17,11 @@ import {
   type PublicClient,
 } from 'viem';
 import { NetworkError, PmError, UnknownStateError, UsageError, ValidationError } from './errors.js';
-import type { Market } from './markets.js';
+import type { Market } from './market-wire.js';
 import { formatUnits } from './money.js';
 
-export const BASE_CHAIN_ID = 8453;
-export const BASE_CONTRACTS = {
+const BASE_CHAIN_ID = 8453;
+const BASE_CONTRACTS = {
   usdc: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
   conditionalTokens: '0xC9c98965297Bc527861c898329Ee280632B76e18',
 } as const;
@@ -30,12 +30,12 @@ const MAX_UINT = (1n << 256n) - 1n;
 /** An allowance at least this large is shown as unlimited (and satisfies --unlimited). */
 export const UNLIMITED_FLOOR = 1n << 128n;
 
-export const ERC20_ABI = parseAbi([
+const ERC20_ABI = parseAbi([
   'function allowance(address owner, address spender) view returns (uint256)',
   'function approve(address spender, uint256 amount) returns (bool)',
   'function balanceOf(address owner) view returns (uint256)',
 ]);
-export const CTF_ABI = parseAbi([
+const CTF_ABI = parseAbi([
   'function isApprovedForAll(address account, address operator) view returns (bool)',
   'function setApprovalForAll(address operator, bool approved)',
   'function balanceOf(address account, uint256 id) view returns (uint256)',
@@ -128,7 +128,7 @@ function isInsufficientFunds(e: unknown): boolean {
 }
 
 /** Maps a viem failure to a pm error: unreachable RPC exit 7, anything else exit 1. */
-export function chainError(e: unknown, rpcUrl: string, doing: string): PmError {
+function chainError(e: unknown, rpcUrl: string, doing: string): PmError {
   if (e instanceof PmError) return e;
   if (isUnreachable(e))
     return new NetworkError(`could not reach the RPC at ${rpcUrl} while ${doing}`, {
@@ -158,7 +158,7 @@ export interface ApprovalState extends ApprovalTarget {
 }
 
 /** True for NegRisk markets: negRiskRequestId, or a venue adapter that is not the zero address. */
-export function isNegRisk(m: Market): boolean {
+function isNegRisk(m: Market): boolean {
   return m.negRisk || (m.venue?.adapter !== null && m.venue?.adapter !== undefined && m.venue.adapter.toLowerCase() !== ZERO);
 }
 

@@ -13,17 +13,9 @@ import { AuthError, NotFoundError, UsageError } from './errors.js';
 import { redeem as redeemCondition, withdrawBody, parseAmount, parseAddress } from './funds.js';
 import type { RedeemResult } from './funds.js';
 import { ApiClient } from './http.js';
-import {
-  bookJson,
-  getMarket,
-  getOrderBook,
-  listAllMarkets,
-  listMarkets,
-  noBook,
-  priceHistory,
-  searchMarkets,
-  slugFrom,
-} from './markets.js';
+import { slugFrom } from './market-input.js';
+import { bookJson, noBook } from './market-wire.js';
+import { getMarket, getOrderBook, listAllMarkets, listMarkets, priceHistory, searchMarkets } from './markets.js';
 import { createPartnerAccount, listPartnerAccounts, getAllowances, retryAllowances, waitForAllowances } from './partner.js';
 import type { Allowances, PartnerAccount, PartnerPage } from './partner.js';
 import { fetchPnl, fetchPositions, fetchTrades, historyEntries, pnlJson, positionsJson } from './portfolio.js';

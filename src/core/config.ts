@@ -7,8 +7,6 @@ import { PmError, UsageError } from './errors.js';
 import { writePrivateFileAtomic } from './fsutil.js';
 import { MAX_TIMEOUT_MS, parseDuration } from './duration.js';
 
-export { DEFAULT_BASE_URL, DEFAULT_WS_URL } from './endpoints.js';
-
 /** A partner's sub-account as `partner create` made it: whose key signs its orders. */
 export interface SubAccountRecord {
   /** The child's address. */
@@ -99,7 +97,7 @@ function oneOf(v: string, allowed: string[], name: string): string {
   return v;
 }
 
-export class ConfigError extends PmError {
+class ConfigError extends PmError {
   override name = 'ConfigError';
   override readonly code = 'USAGE' as const;
   override readonly exitCode = 2;
@@ -223,7 +221,7 @@ export function saveConfig(home: string, cfg: ConfigFile): void {
   writePrivateFileAtomic(join(home, 'config.json'), `${JSON.stringify(cfg, null, 2)}\n`);
 }
 
-export const PROFILE_NAME = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,63}$/;
+const PROFILE_NAME = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,63}$/;
 
 /** Checks a profile name. */
 export function checkProfileName(name: string, what = 'profile name'): string {

@@ -111,7 +111,7 @@ export async function checkKeystore(ks: KeystoreFiles, passphrase: string): Prom
 }
 
 /** HMAC signatures are accepted within ±30 s of the exchange's clock; warn well before that. */
-export const MAX_SKEW_MS = 10_000;
+const MAX_SKEW_MS = 10_000;
 
 /**
  * Reachability, latency and clock skew from one public request (the skew from the answer's

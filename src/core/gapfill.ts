@@ -377,7 +377,7 @@ function eventsBetween(s: OrderSnapshot, t: Readonly<Tracked> | undefined, isNew
   return out;
 }
 
-export interface GapOptions {
+interface GapOptions {
   /** When the gap began (ms, this machine's clock): history from then on names markets that traded. */
   since: number;
   signal?: AbortSignal | undefined;
@@ -406,7 +406,7 @@ async function openOrders(get: Get, snaps: Map<string, OrderSnapshot>): Promise<
  * The account's open orders in every market. Given to `ledger.remember()` when the stream is
  * first subscribed, they make a fill or cancel of an older order during a later gap news too.
  */
-export async function fetchOpenOrders(api: ApiClient, o: { signal?: AbortSignal | undefined } = {}): Promise<OrderSnapshot[]> {
+async function fetchOpenOrders(api: ApiClient, o: { signal?: AbortSignal | undefined } = {}): Promise<OrderSnapshot[]> {
   const snaps = new Map<string, OrderSnapshot>();
   await openOrders(getter(api, o.signal), snaps);
   return [...snaps.values()];
@@ -426,7 +426,7 @@ export async function fetchOpenOrders(api: ApiClient, o: { signal?: AbortSignal 
  * @example
  * for await (const ev of replayOrderGap(api, ledger, { since: disconnectedAt })) write(ev);
  */
-export async function* replayOrderGap(api: ApiClient, ledger: OrderLedger, o: GapOptions): AsyncGenerator<OrderEvent> {
+async function* replayOrderGap(api: ApiClient, ledger: OrderLedger, o: GapOptions): AsyncGenerator<OrderEvent> {
   const get = getter(api, o.signal);
   const snaps = new Map<string, OrderSnapshot>();
   await openOrders(get, snaps);

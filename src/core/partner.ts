@@ -11,7 +11,7 @@ type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The longest display name the exchange accepts. */
-export const MAX_DISPLAY_NAME = 44;
+const MAX_DISPLAY_NAME = 44;
 
 /**
  * Checks a display name before anything is sent: not blank, no control or invisible formatting
@@ -59,7 +59,7 @@ export interface PartnerAccount {
 }
 
 /** The hex the x-signing-message header carries: 0x + the UTF-8 bytes of the message. */
-export function messageHex(message: string): `0x${string}` {
+function messageHex(message: string): `0x${string}` {
   return `0x${Buffer.from(message, 'utf8').toString('hex')}`;
 }
 

@@ -175,7 +175,7 @@ export async function* historyEntries(
 }
 
 /** One position as --json prints it: decimals for people, *Raw integer strings for programs. */
-export function positionJson(r: PositionRow): Record<string, unknown> {
+function positionJson(r: PositionRow): Record<string, unknown> {
   return {
     market: r.market,
     title: r.title,

@@ -31,7 +31,7 @@ export function clearRunInfo(home: string, pid: number): void {
   if (cur && cur.pid === pid) rmSync(runFile(home), { force: true });
 }
 
-export function readRunInfo(home: string): RunInfo | null {
+function readRunInfo(home: string): RunInfo | null {
   const f = runFile(home);
   if (!existsSync(f)) return null;
   try {
@@ -81,7 +81,7 @@ function lockPid(dir: string): number | null {
  * holder that is still starting (not listening yet, or its event loop busy loading its state, so
  * the socket does not answer) has an empty baseUrl.
  */
-export function lockHolder(home: string, timeoutMs = 1000): Promise<RunInfo | null> {
+function lockHolder(home: string, timeoutMs = 1000): Promise<RunInfo | null> {
   const dir = sandboxDir(home);
   const address = lockAddress(dir);
   if (!address.startsWith('\0') && !existsSync(address)) return Promise.resolve(null);
@@ -132,7 +132,7 @@ export async function findSandbox(home: string): Promise<RunInfo | null> {
 }
 
 /** True when a process with this pid exists. */
-export function isAlive(pid: number): boolean {
+function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

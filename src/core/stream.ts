@@ -14,7 +14,7 @@ import type { AuthProvider } from './auth.js';
 import { AuthError, NetworkError } from './errors.js';
 
 /** What SDKs sign for the upgrade request, whatever query socket.io actually sends. */
-export const HANDSHAKE_TARGET = '/socket.io/?EIO=4&transport=websocket';
+const HANDSHAKE_TARGET = '/socket.io/?EIO=4&transport=websocket';
 
 export type Channel =
   | 'subscribe_market_prices'
@@ -49,7 +49,7 @@ export type Lifecycle =
   | { type: 'catch-up-failed'; error: string; retryInMs: number; at: string };
 
 /** The channel a `system` payload confirms among those still waiting, or null. */
-export function confirmedChannel(payload: unknown, waiting: readonly Channel[]): Channel | null {
+function confirmedChannel(payload: unknown, waiting: readonly Channel[]): Channel | null {
   const msg =
     typeof payload === 'string'
       ? payload
@@ -82,13 +82,13 @@ export interface StreamOptions {
 }
 
 /** The handshake headers: HMAC (fresh timestamp) when a token is set, else X-API-Key, else none. */
-export function handshakeHeaders(auth: AuthProvider | undefined, now: Date = new Date()): Record<string, string> {
+function handshakeHeaders(auth: AuthProvider | undefined, now: Date = new Date()): Record<string, string> {
   if (!auth) return {};
   return authHeaders(auth, 'auto', 'GET', HANDSHAKE_TARGET, '', now).headers;
 }
 
 /** The namespace URL for a base URL (ws://host:port → ws://host:port/markets). */
-export function namespaceUrl(wsUrl: string): string {
+function namespaceUrl(wsUrl: string): string {
   return `${wsUrl.replace(/\/+$/, '')}/markets`;
 }
 

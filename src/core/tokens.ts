@@ -2,7 +2,7 @@
 import type { ApiClient } from './http.js';
 import { ExchangeError, ValidationError } from './errors.js';
 
-export const SCOPES = ['trading', 'account_creation', 'delegated_signing', 'withdrawal'] as const;
+const SCOPES = ['trading', 'account_creation', 'delegated_signing', 'withdrawal'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 type Json = Record<string, unknown>;
@@ -81,7 +81,7 @@ export async function revokeToken(api: ApiClient, tokenId: string): Promise<stri
 }
 
 /** Scopes every profile may derive, partner or not (wire-facts §2.2: trading is self-serve, the default). */
-export const SELF_SERVE_SCOPES: readonly Scope[] = ['trading'];
+const SELF_SERVE_SCOPES: readonly Scope[] = ['trading'];
 
 export interface Capabilities {
   partnerProfileId: number;
@@ -116,7 +116,7 @@ export async function capabilities(api: ApiClient): Promise<Capabilities> {
 }
 
 /** The scopes `token derive` can ask for, in the usual order. */
-export function derivableScopes(tokenManagementEnabled: boolean, allowedScopes: readonly string[]): string[] {
+function derivableScopes(tokenManagementEnabled: boolean, allowedScopes: readonly string[]): string[] {
   const set = new Set<string>([...SELF_SERVE_SCOPES, ...(tokenManagementEnabled ? allowedScopes : [])]);
   return [...SCOPES.filter((x) => set.has(x)), ...[...set].filter((x) => !(SCOPES as readonly string[]).includes(x))];
 }
@@ -175,9 +175,4 @@ function parseProfile(d: unknown): Profile {
 /** The caller's own profile: verifies the credentials with an authenticated call. */
 export async function profileMe(api: ApiClient): Promise<Profile> {
   return parseProfile((await api.request<unknown>({ method: 'GET', path: '/profiles/me', auth: 'auto', actingAs: 'self' })).data);
-}
-
-/** Profile lookup by wallet address. */
-export async function profileByAddress(api: ApiClient, address: string): Promise<Profile> {
-  return parseProfile((await api.request<unknown>({ method: 'GET', path: `/profiles/${encodeURIComponent(address)}` })).data);
 }

@@ -35,7 +35,7 @@ export interface WithdrawalEntry {
 }
 
 /** Ten minutes: an unknown withdrawal blocks its identical twin this long (unless --force). */
-export const UNKNOWN_BLOCK_MS = 10 * 60_000;
+const UNKNOWN_BLOCK_MS = 10 * 60_000;
 
 const STATES: readonly WithdrawalState[] = ['pending', 'withdrawn', 'failed', 'unknown'];
 

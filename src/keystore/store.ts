@@ -19,7 +19,7 @@ import type { EncryptOptions, KeystoreV3 } from './v3.js';
 const NAME_RE = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,63}$/;
 
 /** Checks a wallet or secrets name (it becomes a file name, so no paths). */
-export function validateName(name: string, what = 'name'): string {
+function validateName(name: string, what = 'name'): string {
   if (!NAME_RE.test(name)) {
     throw new ValidationError(`invalid ${what} "${name}"`, {
       hint: 'Use 1–64 letters, digits, "_", "." or "-", starting with a letter or digit.',

@@ -11,8 +11,6 @@ import type { Hex } from 'viem';
 import { AuthError, ValidationError } from '../core/errors.js';
 import { addressOfKey, checksumAddress } from './secp256k1.js';
 
-export { checksumAddress };
-
 export interface ScryptParams {
   dklen: number;
   n: number;
@@ -54,7 +52,7 @@ export interface EncryptOptions {
   salt?: Uint8Array;
 }
 
-export const DEFAULT_SCRYPT = { n: 131072, r: 8, p: 1 } as const;
+const DEFAULT_SCRYPT = { n: 131072, r: 8, p: 1 } as const;
 
 // Refuse files whose KDF would take minutes or gigabytes: a keystore is untrusted input.
 // geth's "standard" preset (n=262144, r=8, p=1) needs 256 MiB and 2^21 block mixes.
@@ -63,7 +61,7 @@ const MAX_SCRYPT_WORK = 2 ** 23;
 const MAX_PBKDF2_ROUNDS = 10_000_000;
 
 // Private key checks live in key.ts (the env-key path loads no keystore file code).
-export { isValidPrivateKey, parsePrivateKey } from './key.js';
+export { parsePrivateKey } from './key.js';
 import { isValidPrivateKey, parsePrivateKey } from './key.js';
 
 /**

@@ -5,7 +5,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AuthContext, AuthRequirement, SandboxState, Scope } from './types.js';
 import { ALLOWED_SCOPES } from './seed.js';
 
-export const WINDOW_MS = 30_000;
+const WINDOW_MS = 30_000;
 
 /** The signature the exchange expects for one request. */
 export function expectedSignature(secretBase64: string, timestamp: string, method: string, target: string, rawBody: string): string {
@@ -102,35 +102,4 @@ function scoped(state: SandboxState, req: AuthRequirement, auth: AuthContext, li
     for (const s of req.scopes) if (!auth.scopes.includes(s)) return { ok: false, status: 403, message: `Missing required scope: ${s}` };
   }
   return { ok: true, auth, limiterKey };
-}
-
-/** Per-token pacing of the exchange: at most 2 in flight and 300 ms between starts. */
-export class RateLimiter {
-  private readonly state = new Map<string, { inFlight: number; lastStart: number }>();
-  constructor(
-    private readonly concurrency = 2,
-    private readonly minIntervalMs = 300,
-    private readonly toleranceMs = 20,
-  ) {}
-
-  /** Admits a request (returns a release function) or says how long to wait. */
-  admit(key: string, nowMs: number): { ok: true; release: () => void } | { ok: false; retryAfterMs: number } {
-    const s = this.state.get(key) ?? { inFlight: 0, lastStart: -Infinity };
-    this.state.set(key, s);
-    const since = nowMs - s.lastStart;
-    if (s.inFlight >= this.concurrency || since < this.minIntervalMs - this.toleranceMs) {
-      return { ok: false, retryAfterMs: Math.max(this.minIntervalMs - since, 100) };
-    }
-    s.inFlight++;
-    s.lastStart = nowMs;
-    let done = false;
-    return {
-      ok: true,
-      release: () => {
-        if (done) return;
-        done = true;
-        s.inFlight--;
-      },
-    };
-  }
 }

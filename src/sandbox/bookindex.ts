@@ -126,11 +126,6 @@ export function sideBook(state: SandboxState, slug: string, tokenId: string, sid
   return bookOf(indexOf(state), slug, tokenId, side);
 }
 
-/** Is this order one the index holds as resting? */
-export function isResting(state: SandboxState, o: OrderRecord): boolean {
-  return indexOf(state).live.has(o);
-}
-
 /** The LIVE orders of a level, oldest first. */
 export function* levelOrders(state: SandboxState, level: Level): Generator<OrderRecord> {
   const live = indexOf(state).live;

@@ -15,7 +15,7 @@ import { setChain, type ChainHooks, type ChainRedemption } from './chainref.js';
 import type { Route, SandboxContext, SandboxState } from './types.js';
 
 /** Dev account 9 of the public mnemonic deploys and owns the test contracts. */
-export const DEPLOYER_KEY: Hex = '0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6';
+const DEPLOYER_KEY: Hex = '0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6';
 const MAX = (1n << 256n) - 1n;
 const ZERO = '0x0000000000000000000000000000000000000000';
 
@@ -40,7 +40,7 @@ export interface SandboxChain extends ChainHooks {
 }
 
 /** The anvil binary: the platform package of @foundry-rs/anvil, else `anvil` on PATH. */
-export function anvilBinary(): string {
+function anvilBinary(): string {
   const arch = process.arch === 'x64' ? 'amd64' : process.arch;
   const plat = process.platform === 'win32' ? 'win32' : process.platform;
   try {
@@ -113,7 +113,7 @@ const usdcAbi = TestUSDC.abi;
 const ctfAbi = TestCTF.abi;
 
 /** Deploys the contracts on `rpcUrl` and funds the accounts of `state` on chain. */
-export async function deployAndFund(rpcUrl: string, state: SandboxState): Promise<{ info: ChainInfo; client: PublicClient }> {
+async function deployAndFund(rpcUrl: string, state: SandboxState): Promise<{ info: ChainInfo; client: PublicClient }> {
   const client = createPublicClient({ transport: http(rpcUrl, { retryCount: 0 }) });
   const chainId = await client.getChainId();
   const chain = defineChain({

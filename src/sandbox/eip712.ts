@@ -6,9 +6,9 @@ import { hashTypedData, recoverAddress, recoverPublicKey, type TypedDataDomain }
 import { privateKeyToAccount, publicKeyToAddress } from 'viem/accounts';
 import type { Hex } from './types.js';
 
-export const CHAIN_ID = 8453;
-export const DOMAIN_NAME = 'Limitless CTF Exchange';
-export const DOMAIN_VERSION = '1';
+const CHAIN_ID = 8453;
+const DOMAIN_NAME = 'Limitless CTF Exchange';
+const DOMAIN_VERSION = '1';
 export const ZERO_ADDRESS: Hex = '0x0000000000000000000000000000000000000000';
 
 /** The 12 signed fields, in the order the contract hashes them. */
@@ -51,7 +51,7 @@ export function orderDomain(verifyingContract: Hex): TypedDataDomain {
 }
 
 /** The EIP-712 digest of an order under a venue's exchange. */
-export function orderDigest(order: SignedOrderFields, verifyingContract: Hex): Hex {
+function orderDigest(order: SignedOrderFields, verifyingContract: Hex): Hex {
   return hashTypedData({ domain: orderDomain(verifyingContract), types: ORDER_TYPES, primaryType: 'Order', message: order });
 }
 
@@ -86,7 +86,7 @@ export async function recoverOrderSigner(order: SignedOrderFields, signature: st
  * a precomputed multiplication table, newest last. Bounded: the oldest go first.
  */
 const knownKeys = new Map<string, Point>();
-export const KNOWN_KEYS_MAX = 1024;
+const KNOWN_KEYS_MAX = 1024;
 /** Window of the per-key table: 2^(w−1) points per window, ~30 ms and ~0.5 MB per key at 8. */
 const KEY_WINDOW = 8;
 

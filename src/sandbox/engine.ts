@@ -46,7 +46,7 @@ export interface SubmitInput {
 
 export const STP_POLICIES = ['cancel_maker', 'cancel_taker', 'cancel_both'] as const;
 /** execution.reason (and the taker's EXECUTION event) when self-trade prevention stopped the taker. */
-export const STP_TAKER_REJECTED = 'STP_TAKER_REJECTED';
+const STP_TAKER_REJECTED = 'STP_TAKER_REJECTED';
 export type StpPolicy = (typeof STP_POLICIES)[number];
 
 /** One executed fill, seen from the taker. */
@@ -97,10 +97,8 @@ interface Candidate {
 
 const EMPTY_POSITION = (): Position => ({ shares: 0n, locked: 0n, cost: 0n, realisedPnl: 0n });
 
-export { accountOf, positionOf } from './reducer.js';
-
 /** YES or NO for a token of a market; null when the token is not one of its positions. */
-export function outcomeOf(market: MarketRecord, tokenId: string): Outcome | null {
+function outcomeOf(market: MarketRecord, tokenId: string): Outcome | null {
   if (!market.positionIds) return null;
   if (market.positionIds[0] === tokenId) return 'YES';
   if (market.positionIds[1] === tokenId) return 'NO';

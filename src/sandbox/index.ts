@@ -23,7 +23,7 @@ import type { FaultConfig, LogEntry, Route, SandboxContext, SandboxEvent, Sandbo
 
 export { seedState } from './seed.js';
 export { SandboxLockedError } from './lock.js';
-export type { SandboxState, SandboxEvent, FaultConfig, LogEntry, StateEvent } from './types.js';
+export type { LogEntry } from './types.js';
 
 export interface SandboxOptions {
   /** TCP port; 0 picks a free one. */
@@ -111,7 +111,7 @@ export interface SandboxHandle {
 }
 
 /** The seeded dev accounts as the ready line shows them. */
-export function readyAccounts(state: SandboxState): ReadyAccount[] {
+function readyAccounts(state: SandboxState): ReadyAccount[] {
   return DEV_ACCOUNTS.map((a) => {
     const tok = state.tokens.find((t) => t.tokenId === seededToken(a.name).tokenId);
     return {

@@ -22,7 +22,7 @@ export function tokenSecret(serverKey: string, tokenId: string): string {
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n; // secp256k1 order
 
 /** A server wallet's private key, derived from the server key and the wallet's salt. */
-export function walletKey(serverKey: string, salt: string): Hex {
+function walletKey(serverKey: string, salt: string): Hex {
   for (let i = 0; ; i++) {
     const h = createHmac('sha256', Buffer.from(serverKey, 'hex')).update(`wallet:${salt}:${i}`).digest('hex');
     const k = BigInt(`0x${h}`);

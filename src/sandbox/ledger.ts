@@ -19,7 +19,7 @@ export interface ProjectedAccount {
 }
 
 /** Books a sale at average cost: the cost of the shares sold leaves, the rest is realised PnL. */
-export function realiseAverage(pos: { shares: bigint; cost: bigint; realisedPnl: bigint }, size: bigint, proceeds: bigint): void {
+function realiseAverage(pos: { shares: bigint; cost: bigint; realisedPnl: bigint }, size: bigint, proceeds: bigint): void {
   const costOut = pos.shares > 0n ? (pos.cost * (size < pos.shares ? size : pos.shares)) / pos.shares : 0n;
   pos.cost -= costOut;
   pos.realisedPnl += proceeds - costOut;
@@ -29,7 +29,7 @@ const freshProjected = (): ProjectedPosition => ({ shares: 0n, cost: 0n, realise
 const freshPosition = (): Position => ({ shares: 0n, locked: 0n, cost: 0n, realisedPnl: 0n });
 
 /** One ledger entry folded into balances and positions: the one step of every projection. */
-export function applyEntry<P extends ProjectedPosition>(
+function applyEntry<P extends ProjectedPosition>(
   out: { usdc: bigint; positions: Record<string, P> },
   e: LedgerEntry,
   fresh: () => P,
@@ -113,7 +113,7 @@ export function projectAccounts(state: SandboxState): Record<string, Account> {
 }
 
 /** The opening entries for an account as it stands (the seed's balances and positions). */
-export function openingEntries(acct: Account, at: string): LedgerEntry[] {
+function openingEntries(acct: Account, at: string): LedgerEntry[] {
   const out: LedgerEntry[] = [];
   if (acct.usdc !== 0n) out.push({ kind: 'deposit', at, usdc: acct.usdc });
   for (const [tokenId, p] of Object.entries(acct.positions)) {

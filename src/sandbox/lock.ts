@@ -35,7 +35,7 @@ export class SandboxLockedError extends Error {
 }
 
 /** The socket address that guards `dir` (a file in it, or an abstract name when too long). */
-export function lockAddress(dir: string): string {
+function lockAddress(dir: string): string {
   const file = join(dir, 'lock.sock');
   if (Buffer.byteLength(file) <= 100 || process.platform !== 'linux') return file;
   let real = dir;
@@ -48,7 +48,7 @@ export function lockAddress(dir: string): string {
 }
 
 /** The pid file beside the lock socket (see the top of this file). */
-export const lockPidFile = (dir: string): string => join(dir, 'lock.pid');
+const lockPidFile = (dir: string): string => join(dir, 'lock.pid');
 
 /** The pid lock.pid names, when that process is alive; 0 otherwise. */
 function livePid(dir: string): number {
@@ -68,7 +68,7 @@ function livePid(dir: string): number {
 }
 
 /** Asks the holder of a lock who it is: its info, or null when nobody answers (stale/absent). */
-export function probeLock(address: string, timeoutMs = 1000): Promise<LockInfo | null | 'unknown'> {
+function probeLock(address: string, timeoutMs = 1000): Promise<LockInfo | null | 'unknown'> {
   return new Promise((resolve) => {
     const s = connect(address);
     let buf = '';

@@ -8,7 +8,7 @@
 // depend on arrival order: each start must be far enough from every recent start.
 
 /** How far before its arrival a signed timestamp may place a request's start. */
-export const MAX_LEAD_MS = 2_000;
+const MAX_LEAD_MS = 2_000;
 
 /** The start of a request for pacing: its arrival, or its signed timestamp when that is plausible. */
 export function requestStart(arrivedMs: number, signedTimestamp: string | undefined): number {

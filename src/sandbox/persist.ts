@@ -41,12 +41,12 @@ import { DEV_KEYS, profileKey, tokenSecret } from './keys.js';
 import { DEV_ACCOUNTS, seededCredentials, seededToken } from './seed.js';
 import type { ApiToken, Hex, LedgerEntry, LogEntry, Profile, SandboxState } from './types.js';
 
-export function stateFile(dir: string): string {
+function stateFile(dir: string): string {
   return join(dir, 'state.json');
 }
 
 /** The file holding the sandbox's server key (never the snapshot or the log). */
-export function keyFile(dir: string): string {
+function keyFile(dir: string): string {
   return join(dir, 'server.key');
 }
 
@@ -79,14 +79,14 @@ export function newServerKey(): string {
  * server wallet with a salt). Only a server wallet an older version created (a random key, no
  * salt) keeps it, or its key would be lost.
  */
-export function slimProfile(p: Profile): Omit<Profile, 'privateKey'> & { privateKey?: Hex } {
+function slimProfile(p: Profile): Omit<Profile, 'privateKey'> & { privateKey?: Hex } {
   const { privateKey, ...rest } = p;
   const derivable = p.walletSalt !== undefined || DEV_KEYS.get(p.address.toLowerCase()) === privateKey;
   return privateKey && !derivable ? { ...rest, privateKey } : rest;
 }
 
 /** A token as stored: without its secret when the server key (or the seed) derives it. */
-export function slimToken(state: SandboxState, t: ApiToken): Omit<ApiToken, 'secret'> & { secret?: string } {
+function slimToken(state: SandboxState, t: ApiToken): Omit<ApiToken, 'secret'> & { secret?: string } {
   const { secret, ...rest } = t;
   return secret === expectedSecret(state, t.tokenId) ? rest : { ...rest, secret };
 }
@@ -97,7 +97,7 @@ export function encode(v: unknown): string {
 }
 
 /** Parses JSON with tagged bigints. */
-export function decode(text: string): unknown {
+function decode(text: string): unknown {
   return JSON.parse(text, (_k, v: unknown) => {
     if (v && typeof v === 'object' && !Array.isArray(v)) {
       const o = v as Record<string, unknown>;
@@ -163,7 +163,7 @@ export function rehydrate(state: SandboxState, dir?: string): SandboxState {
 }
 
 /** Reads server.key: null when absent; a damaged one is an error naming it. */
-export function readKeyFile(dir: string): string | null {
+function readKeyFile(dir: string): string | null {
   const file = keyFile(dir);
   if (!existsSync(file)) return null;
   const key = readFileSync(file, 'utf8').trim();
@@ -172,7 +172,7 @@ export function readKeyFile(dir: string): string | null {
 }
 
 /** Writes server.key (0600) atomically and durably: temp file, fsync, rename, fsync the dir. */
-export function writeKeyFile(dir: string, key: string): void {
+function writeKeyFile(dir: string, key: string): void {
   const file = keyFile(dir);
   const tmp = join(dir, `.state.key-${randomBytes(4).toString('hex')}.tmp`);
   const fd = openSync(tmp, 'w', 0o600);
@@ -185,11 +185,6 @@ export function writeKeyFile(dir: string, key: string): void {
   chmodSync(tmp, 0o600);
   renameSync(tmp, file);
   fsyncDir(dir);
-}
-
-/** Parses serialised state, restoring bigints. */
-export function deserialize(text: string): SandboxState {
-  return decode(text) as SandboxState;
 }
 
 // ---------------------------------------------------------------- snapshot + event log
@@ -214,7 +209,7 @@ export interface Loaded {
 }
 
 /** A damaged (or too old) file in the data dir: names the file and the entry, and how to recover. */
-export class SandboxStateError extends Error {
+class SandboxStateError extends Error {
   readonly code = 'ESANDBOXSTATE';
   readonly hint =
     "`pm sandbox reset` starts again from the seed (it drops the sandbox's orders, balances and derived tokens); or put back a copy of the file.";

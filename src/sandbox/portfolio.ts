@@ -24,7 +24,7 @@ export function ledgerOf(state: SandboxState, profileId: number): LedgerEntry[] 
 }
 
 /** The market a position token belongs to, with its outcome index. */
-export function marketOfToken(state: SandboxState, tokenId: string): { market: MarketRecord; index: 0 | 1 } | null {
+function marketOfToken(state: SandboxState, tokenId: string): { market: MarketRecord; index: 0 | 1 } | null {
   for (const m of state.markets) {
     if (!m.positionIds) continue;
     if (m.positionIds[0] === tokenId) return { market: m, index: 0 };
@@ -34,7 +34,7 @@ export function marketOfToken(state: SandboxState, tokenId: string): { market: M
 }
 
 /** The mark of a market's YES token in micro-units: 1/0 once resolved, else the last trade. */
-export function yesMark(m: MarketRecord): bigint {
+function yesMark(m: MarketRecord): bigint {
   if (m.status === 'RESOLVED' && m.winningOutcomeIndex !== null) return m.winningOutcomeIndex === 0 ? ONE : 0n;
   return m.lastTradePrice ?? ONE / 2n;
 }
@@ -62,7 +62,7 @@ function sideView(p: ProjectedPosition, price: bigint): Record<string, string> {
  * fields the official TS SDK types as required or expected (`PositionMarket`: id, slug, closed,
  * conditionId, winningOutcomeIndex; wire-facts §10 lists both shapes).
  */
-export function positionMarket(state: SandboxState, m: MarketRecord): Record<string, unknown> {
+function positionMarket(state: SandboxState, m: MarketRecord): Record<string, unknown> {
   const resolved = m.status === 'RESOLVED' && m.winningOutcomeIndex !== null;
   const group = m.groupSlug ? state.markets.find((g) => g.slug === m.groupSlug) : undefined;
   return {
@@ -343,7 +343,7 @@ export const HISTORY_DEFAULT_LIMIT = 20;
 export const HISTORY_MAX_LIMIT = 100;
 
 /** An opaque cursor for history paging: the ledger index the next page starts below. */
-export function encodeCursor(index: number): string {
+function encodeCursor(index: number): string {
   return Buffer.from(`h:${index}`).toString('base64url');
 }
 

@@ -20,7 +20,7 @@ export function recipientOf(state: SandboxState, address: string): number | unde
 }
 
 /** The account of a profile, created empty on first use. */
-export function accountOf(state: SandboxState, profileId: number): Account {
+function accountOf(state: SandboxState, profileId: number): Account {
   const key = String(profileId);
   let acct = state.accounts[key];
   if (!acct) {
@@ -31,7 +31,7 @@ export function accountOf(state: SandboxState, profileId: number): Account {
 }
 
 /** The position of an account in one token, created empty on first use. */
-export function positionOf(acct: Account, tokenId: string): Position {
+function positionOf(acct: Account, tokenId: string): Position {
   let pos = acct.positions[tokenId];
   if (!pos) {
     pos = { shares: 0n, locked: 0n, cost: 0n, realisedPnl: 0n };

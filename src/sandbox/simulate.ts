@@ -55,7 +55,7 @@ const fundingTx = (): string => `0x${randomBytes(32).toString('hex')}`;
 const LOW_WATER = 2_000n * ONE;
 /** Resting quotes a quoter keeps per market and side before it cancels its oldest. */
 const QUOTES_PER_SIDE = 3;
-export const DEFAULT_SIMULATE_RATE = 4;
+const DEFAULT_SIMULATE_RATE = 4;
 
 const clampPrice = (p: bigint): bigint => (p < 20n * PRICE_TICK ? 20n * PRICE_TICK : p > 980n * PRICE_TICK ? 980n * PRICE_TICK : p);
 

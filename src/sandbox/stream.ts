@@ -14,9 +14,9 @@ import { orderById } from './reducer.js';
 import type { FaultConfig, LogEntry, MarketRecord, OrderRecord, Route, SandboxContext, SandboxState } from './types.js';
 
 /** The string an SDK signs for the socket.io upgrade, whatever the actual query (wire-facts §2.1). */
-export const HANDSHAKE_TARGET = '/socket.io/?EIO=4&transport=websocket';
+const HANDSHAKE_TARGET = '/socket.io/?EIO=4&transport=websocket';
 /** Repeated emissions of one event id within this window are dropped (docs). */
-export const DEDUP_WINDOW_MS = 60_000;
+const DEDUP_WINDOW_MS = 60_000;
 
 interface Conn {
   socket: Socket;

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPm, tempHome } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
-import { slugFrom, suggestMarkets } from '../../src/core/markets.js';
+import { slugFrom, suggestMarkets } from '../../src/core/market-input.js';
 
 const sb = useSandbox();
 const { home, cleanup } = tempHome();

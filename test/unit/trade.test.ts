@@ -5,7 +5,7 @@ import { signOrder } from '../../src/core/trade/eip712.js';
 import { newClientOrderId, newSalt, prepareOrder } from '../../src/core/trade/build.js';
 import { parseOrderInput } from '../../src/core/trade/flow.js';
 import { batchClientId, lineInput } from '../../src/core/trade/batch.js';
-import { parseMarket } from '../../src/core/markets.js';
+import { parseMarket } from '../../src/core/market-wire.js';
 import { ValidationError } from '../../src/core/errors.js';
 import { VECTOR_ADDRESS, VECTOR_EXCHANGE, VECTOR_KEY, VECTOR_ORDER, VECTOR_SIGNATURE } from '../helpers/eip712.js';
 

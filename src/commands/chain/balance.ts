@@ -32,7 +32,8 @@ export default defineCommand({
     const [eth, usdc] = await Promise.all([chain.eth(owner), chain.usdc(owner)]);
     const rows: { market: string; outcome: string; tokenId: string; onChain: bigint; exchange: bigint | null }[] = [];
     if (slugs.length) {
-      const { getMarket, slugFrom } = await import('../../core/markets.js');
+      const { slugFrom } = await import('../../core/market-input.js');
+      const { getMarket } = await import('../../core/markets.js');
       const api = await ctx.api();
       const view = await exchangeView(ctx);
       for (const s of slugs) {

@@ -3,7 +3,7 @@
 import type { Context } from '../../cli/context.js';
 import { UsageError } from '../../core/errors.js';
 import type { Chain } from '../../core/chain.js';
-import type { Market } from '../../core/markets.js';
+import type { Market } from '../../core/market-wire.js';
 import type { Hex } from 'viem';
 
 /** --rpc-url, as every on-chain command takes it. */
@@ -38,7 +38,8 @@ export async function marketsFor(ctx: Context, slug: string | undefined, opts: {
     throw new UsageError('name a market, or pass --all for every active market', {
       hint: 'pm approve check btc-100k-2026, or pm approve check --all',
     });
-  const { getMarket, listAllMarkets, slugFrom } = await import('../../core/markets.js');
+  const { slugFrom } = await import('../../core/market-input.js');
+  const { getMarket, listAllMarkets } = await import('../../core/markets.js');
   const api = await ctx.api();
   if (slug !== undefined) return [await getMarket(api, slugFrom(slug))];
   return listAllMarkets(api);

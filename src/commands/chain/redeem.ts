@@ -18,7 +18,8 @@ export default defineCommand({
   run: async (ctx, { args, opts }) => {
     const slug = args.slug;
     if (!slug) throw new UsageError('name the resolved market to redeem');
-    const { getMarket, slugFrom } = await import('../../core/markets.js');
+    const { slugFrom } = await import('../../core/market-input.js');
+    const { getMarket } = await import('../../core/markets.js');
     const market = await getMarket(await ctx.api(), slugFrom(slug));
     const owner = await walletAddress(ctx);
     const chain = await connectChain(ctx, opts);

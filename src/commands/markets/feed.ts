@@ -1,5 +1,6 @@
-import { feedEvents, slugFrom } from '../../core/markets.js';
-import type { Json } from '../../core/markets.js';
+import { slugFrom } from '../../core/market-input.js';
+import type { Json } from '../../core/market-wire.js';
+import { feedEvents } from '../../core/markets.js';
 import { defineCommand } from '../../cli/command.js';
 
 const field = (o: unknown, k: string): string => {

@@ -1,7 +1,8 @@
-import { formatPrice, getMarket, historyQuery, INTERVALS, priceHistory, slugFrom } from '../../core/markets.js';
+import { historyQuery, INTERVALS, slugFrom } from '../../core/market-input.js';
+import { getMarket, priceHistory } from '../../core/markets.js';
 import { formatUnits } from '../../core/money.js';
 import { defineCommand } from '../../cli/command.js';
-import { groupChildren } from './render.js';
+import { formatPrice, groupChildren } from './render.js';
 import { drawChart } from '../portfolio/chart.js';
 
 const BARS = '▁▂▃▄▅▆▇█';

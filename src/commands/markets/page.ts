@@ -1,5 +1,6 @@
-import { checkPageSort, pageByPath, pageMarkets } from '../../core/markets.js';
-import type { Market } from '../../core/markets.js';
+import { checkPageSort } from '../../core/market-input.js';
+import type { Market } from '../../core/market-wire.js';
+import { pageByPath, pageMarkets } from '../../core/markets.js';
 import { marketTable } from './render.js';
 import { defineCommand } from '../../cli/command.js';
 

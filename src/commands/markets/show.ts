@@ -1,6 +1,7 @@
-import { formatDeadline, formatPrice, getMarket, slugFrom } from '../../core/markets.js';
-import { usd } from './render.js';
-import type { Market } from '../../core/markets.js';
+import { slugFrom } from '../../core/market-input.js';
+import { getMarket } from '../../core/markets.js';
+import { formatDeadline, formatPrice, usd } from './render.js';
+import type { Market } from '../../core/market-wire.js';
 import { defineCommand } from '../../cli/command.js';
 
 function outcomeRows(m: Market): string[][] {

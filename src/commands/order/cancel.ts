@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
 import { PartialFailureError, UsageError } from '../../core/errors.js';
-import { slugFrom } from '../../core/markets.js';
+import { slugFrom } from '../../core/market-input.js';
 import { cancelOrders, checkClientOrderId } from '../../core/trade/index.js';
 import type { CancelOutcome } from '../../core/trade/index.js';
 import type { Context } from '../../cli/context.js';

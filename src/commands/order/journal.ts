@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../core/errors.js';
-import { parseIsoTime } from '../../core/markets.js';
+import { parseIsoTime } from '../../core/market-input.js';
 import { checkClientOrderId, Journal } from '../../core/trade/index.js';
 import type { JournalEntry } from '../../core/trade/index.js';
 

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { slugFrom } from '../../core/markets.js';
+import { slugFrom } from '../../core/market-input.js';
 import { UsageError } from '../../core/errors.js';
 import { listOpenOrders } from '../../core/trade/index.js';
 import type { OpenOrder } from '../../core/trade/index.js';

@@ -12,7 +12,7 @@ export function sparkline(values: readonly number[]): string {
 }
 
 /** Fits a series to `width` points (keeps the last point). */
-export function fit(values: readonly number[], width: number): number[] {
+function fit(values: readonly number[], width: number): number[] {
   if (values.length <= width) return [...values];
   const out: number[] = [];
   for (let i = 0; i < width; i++) out.push(values[Math.round((i * (values.length - 1)) / (width - 1))] ?? 0);

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { slugFrom } from '../../core/markets.js';
+import { slugFrom } from '../../core/market-input.js';
 import { formatUnits } from '../../core/money.js';
 import { fetchPositions, positionsJson, positionTotals } from '../../core/portfolio.js';
 import type { PositionRow } from '../../core/portfolio.js';

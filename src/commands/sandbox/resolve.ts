@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { slugFrom } from '../../core/markets.js';
+import { slugFrom } from '../../core/market-input.js';
 import { resolveMarket } from '../../core/sandboxctl.js';
 import { sandboxAdmin } from './admin.js';
 

@@ -5,14 +5,13 @@
 // every gap is then filled from REST (core/gapfill.ts), and no event is written twice.
 import type { Context } from '../../cli/context.js';
 import { AuthError, NotFoundError, UsageError } from '../../core/errors.js';
-import { getMarket, slugFrom } from '../../core/markets.js';
+import { slugFrom } from '../../core/market-input.js';
+import { getMarket } from '../../core/markets.js';
 import { openWatch, PRIVATE_KINDS } from '../../core/watch.js';
 import type { WatchKind } from '../../core/watch.js';
 import type { AuthProvider } from '../../core/auth.js';
 import type { ApiClient } from '../../core/http.js';
 import { bookScreen, eventLine, lifecycleLine } from './render.js';
-
-export type { WatchKind } from '../../core/watch.js';
 
 /** Checks slugs against the exchange before connecting: an unknown one is a usage error (exit 2). */
 async function checkSlugs(ctx: Context, slugs: string[]): Promise<void> {

@@ -2,7 +2,7 @@
 // would refuse before anything is sent.
 import { randomBytes, randomInt } from 'node:crypto';
 import { ValidationError } from '../errors.js';
-import type { Market } from '../markets.js';
+import type { Market } from '../market-wire.js';
 import { fokAmounts, limitAmounts } from './amounts.js';
 import type { Side } from './amounts.js';
 import { ZERO_ADDRESS } from './eip712.js';

@@ -3,7 +3,7 @@
 import type { LocalAccount } from 'viem/accounts';
 import type { ApiClient } from '../http.js';
 import { ValidationError } from '../errors.js';
-import { slugFrom } from '../markets.js';
+import { slugFrom } from '../market-input.js';
 import { formatUnits } from '../money.js';
 import { checkFokSellAmount, parseAmount, parsePrice, parseSize } from './amounts.js';
 import type { Side } from './amounts.js';

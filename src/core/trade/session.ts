@@ -2,8 +2,9 @@
 // (cached per slug), the owner's profile id and fee rate (cached per credential), the wallet.
 import type { ApiClient } from '../http.js';
 import { JsonCache } from '../cache.js';
-import { getMarket, parseMarket } from '../markets.js';
-import type { Market } from '../markets.js';
+import { parseMarket } from '../market-wire.js';
+import type { Market } from '../market-wire.js';
+import { getMarket } from '../markets.js';
 import { profileMe } from '../tokens.js';
 
 export interface Owner {

@@ -4,7 +4,7 @@
 export const ONE = 1_000_000n; // 1.000000 in raw units; also price 1.0 in micro-units
 export const PRICE_TICK = 1_000n; // 0.001
 export const SIZE_STEP = 1_000n; // 0.001 shares
-export const BPS = 10_000n;
+const BPS = 10_000n;
 
 /** ceil(a / b) for non-negative bigints. */
 export function ceilDiv(a: bigint, b: bigint): bigint {

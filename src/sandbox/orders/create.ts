@@ -85,10 +85,10 @@ export function isResponse<T extends object>(v: T | SandboxResponse): v is Sandb
 }
 
 /** Default minimum order size in raw shares (1 share), as the order book reports it. */
-export const DEFAULT_MIN_SIZE = ONE;
+const DEFAULT_MIN_SIZE = ONE;
 
 /** A market's minimum order size in raw shares: `settings.minSize` when set, else 1 share. */
-export function marketMinSize(market: MarketRecord): bigint {
+function marketMinSize(market: MarketRecord): bigint {
   const settings = asObject(market.extra['settings']);
   const v = parseWireInt(settings?.['minSize']);
   return v === null ? DEFAULT_MIN_SIZE : v;
@@ -99,7 +99,7 @@ function sameAddress(a: string, b: string): boolean {
 }
 
 /** Largest receive window a request may ask for, in ms (wire-facts §3.6). */
-export const MAX_RECV_WINDOW_MS = 10_000;
+const MAX_RECV_WINDOW_MS = 10_000;
 
 /**
  * The optional, unsigned `timestamp` (ms) and `recvWindow` (1..10000 ms) of a create-order
@@ -107,7 +107,7 @@ export const MAX_RECV_WINDOW_MS = 10_000;
  * from the server's clock is refused with 425 (wire-facts §5). A timestamp without a window is
  * accepted as is: the exchange's default window is not documented.
  */
-export function receiveWindowRefusal(timestamp: unknown, recvWindow: unknown, now: number): SandboxResponse | null {
+function receiveWindowRefusal(timestamp: unknown, recvWindow: unknown, now: number): SandboxResponse | null {
   const asInt = (v: unknown): number | null => {
     if (v === undefined || v === null) return null;
     const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v;

@@ -15,7 +15,7 @@ import { createOrderShapeError, knownKeysError } from './shape.js';
 import type { AuthContext, SandboxContext, SandboxRequest, SandboxResponse } from '../types.js';
 
 /** Most operations one batch may carry (the Rust SDK documents "up to 4"). */
-export const MAX_CANCEL_REPLACE_BATCH = 4;
+const MAX_CANCEL_REPLACE_BATCH = 4;
 
 const MODES = ['ALLOW_FAILURE', 'STOP_ON_FAILURE'] as const;
 type Mode = (typeof MODES)[number];

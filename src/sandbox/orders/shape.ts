@@ -6,9 +6,9 @@
 type Kind = 'string' | 'number' | 'boolean' | 'null';
 
 /** Longest string accepted in any field (a 65-byte signature is 132 characters). */
-export const MAX_FIELD_CHARS = 256;
+const MAX_FIELD_CHARS = 256;
 /** Largest create-order body accepted; a real one is well under 1 KiB. */
-export const MAX_ORDER_BODY_BYTES = 16 * 1024;
+const MAX_ORDER_BODY_BYTES = 16 * 1024;
 
 const AMOUNT: Kind[] = ['number', 'string'];
 

@@ -5,7 +5,7 @@ import { tradesView } from './trades.js';
 import type { MarketRecord, OrderRecord, SandboxState } from '../types.js';
 
 /** The market summary embedded in an order (wire-facts §3.8). */
-export function marketSummary(state: SandboxState, market: MarketRecord): Record<string, unknown> {
+function marketSummary(state: SandboxState, market: MarketRecord): Record<string, unknown> {
   const out: Record<string, unknown> = {
     id: market.id,
     slug: market.slug,
@@ -31,7 +31,7 @@ function fokPrice(o: OrderRecord): string | null {
 }
 
 /** The order object of a create or status answer: the signed fields plus id, market and state. */
-export function orderView(state: SandboxState, o: OrderRecord): Record<string, unknown> {
+function orderView(state: SandboxState, o: OrderRecord): Record<string, unknown> {
   const so = o.signedOrder;
   const market = state.markets.find((m) => m.slug === o.marketSlug);
   const out: Record<string, unknown> = {
@@ -66,7 +66,7 @@ export function orderView(state: SandboxState, o: OrderRecord): Record<string, u
 }
 
 /** makerMatches as REST shows them: {id, createdAt, matchedSize, orderId}. */
-export function makerMatchesView(o: OrderRecord): Record<string, unknown>[] {
+function makerMatchesView(o: OrderRecord): Record<string, unknown>[] {
   return o.makerMatches.map((m) => ({ id: m.id, createdAt: m.createdAt, matchedSize: m.matchedSize, orderId: m.orderId }));
 }
 

@@ -20,8 +20,8 @@ import { chainOf, type ChainHooks } from '../chainref.js';
 import { commit } from '../reducer.js';
 import type { AllowanceTarget, Hex, MarketRecord, SandboxContext, SandboxState, Side } from '../types.js';
 
-export const USDC_ADDRESS: Hex = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
-export const CTF_ADDRESS: Hex = '0xC9c98965297Bc527861c898329Ee280632B76e18';
+const USDC_ADDRESS: Hex = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+const CTF_ADDRESS: Hex = '0xC9c98965297Bc527861c898329Ee280632B76e18';
 
 /** A planned failure: the next `times` submissions of matching targets fail. */
 export interface AllowanceFailure {
@@ -49,7 +49,7 @@ export interface AllowanceSim {
   answered: { profileId: number; status: number; at: number }[];
 }
 
-export const DEFAULT_SIM: Omit<AllowanceSim, 'failures' | 'answered'> = {
+const DEFAULT_SIM: Omit<AllowanceSim, 'failures' | 'answered'> = {
   provisionDelayMs: 2000,
   confirmAfterMs: 800,
   lockMs: 150,
@@ -117,7 +117,7 @@ export function initialTargets(state: SandboxState, ctx?: SandboxContext): Allow
  * passed become confirmed (logged). Null for a profile without tracked allowances (one created
  * before they were tracked counts as provisioned).
  */
-export function readTargets(ctx: SandboxContext, profileId: number): AllowanceTarget[] | null {
+function readTargets(ctx: SandboxContext, profileId: number): AllowanceTarget[] | null {
   const cur = ctx.state.allowances?.[String(profileId)];
   if (!cur) return null;
   const now = ctx.now();

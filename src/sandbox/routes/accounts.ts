@@ -9,7 +9,7 @@ const ANY: Route['auth'] = { kind: 'token', scopes: [], legacy: true, identity: 
 const SCOPES: Scope[] = ['trading', 'account_creation', 'delegated_signing', 'withdrawal'];
 
 /** The private profile view. */
-export function profileJson(p: Profile): Record<string, unknown> {
+function profileJson(p: Profile): Record<string, unknown> {
   return {
     id: p.id,
     account: p.address,

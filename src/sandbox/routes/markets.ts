@@ -33,7 +33,7 @@ function percentPrices(state: SandboxState, m: MarketRecord): number[] {
 const EXPIRATION_DATE = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
 
 /** The wire shape of a market (GET /markets/{slug} and list items). */
-export function marketJson(state: SandboxState, m: MarketRecord, withChildren = true): Record<string, unknown> {
+function marketJson(state: SandboxState, m: MarketRecord, withChildren = true): Record<string, unknown> {
   const deadline = new Date(m.expirationTimestamp);
   const out: Record<string, unknown> = {
     id: m.id,

@@ -21,7 +21,7 @@ interface Issued {
 }
 const issued = new WeakMap<SandboxState, Map<string, Issued>>();
 /** How long a signing message stays valid. */
-export const NONCE_TTL_MS = 5 * 60_000;
+const NONCE_TTL_MS = 5 * 60_000;
 const MAX_OUTSTANDING = 10_000;
 
 function nonces(state: SandboxState): Map<string, Issued> {
@@ -34,7 +34,7 @@ function nonces(state: SandboxState): Map<string, Issued> {
 }
 
 /** The message template of the SDKs (wire-facts §4.4). */
-export function signingMessage(nonce: string): string {
+function signingMessage(nonce: string): string {
   return `Welcome to Limitless.exchange! Please sign this message to verify your identity.\n\nNonce: ${nonce}`;
 }
 

@@ -36,7 +36,7 @@ const slugOf = (s: string): string =>
     .replace(/^-|-$/g, '');
 
 /** The property keys of the current markets (deterministic ids, so they are stable across reads). */
-export function propertyKeys(state: SandboxState): PropertyKey[] {
+function propertyKeys(state: SandboxState): PropertyKey[] {
   const since = state.markets.map((m) => m.createdAt).sort()[0] ?? new Date(0).toISOString();
   const option = (key: string, value: string, sortOrder: number, parent: string | null): PropertyOption => ({
     id: `${key}:${slugOf(value)}`,

@@ -64,8 +64,10 @@ describe('the "error:" prefix', () => {
   });
 
   it('under npx', async () => {
+    // npm exec with a fresh HOME links this checkout into its npx cache and runs its `prepare`
+    // (the build) here, rewriting dist/ under the other tests' feet: no scripts.
     const r = await execa('npm', ['exec', '--offline', '--', 'pm', 'markets', 'show', 'x', '--base-url', 'http://127.0.0.1:9'], {
-      env,
+      env: { ...env, npm_config_ignore_scripts: 'true' },
       reject: false,
       cwd: resolve('.'),
     });

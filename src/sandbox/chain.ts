@@ -400,7 +400,8 @@ export async function attachChain(ctx: SandboxContext, o: ChainOptions & { seede
       );
     },
     async redemptions() {
-      const latest = await client.getBlockNumber();
+      // Not from viem's cache (4 s by default): a redemption mined since the last read would be missed.
+      const latest = await client.getBlockNumber({ cacheTime: 0 });
       if (latest + 1n < redeemedFrom) redeemedFrom = 0n; // reverted below what was read
       if (redeemedFrom > latest) return [];
       const range = { address: contracts.conditionalTokens, abi: ctfAbi, fromBlock: redeemedFrom, toBlock: latest } as const;

@@ -57,10 +57,10 @@ async function holdings(s: SandboxHandle) {
   };
 }
 
-const refusal = (r: { code: number; stderr: string }) => ({
-  ...(JSON.parse(r.stderr) as { error: { status?: number; message: string } }).error,
-  exit: r.code,
-});
+const refusal = (r: { code: number; stdout: string; stderr: string }) => {
+  if (r.code === 0) throw new Error(`expected a refusal, got exit 0: ${r.stdout}`);
+  return { ...(JSON.parse(r.stderr) as { error: { status?: number; message: string } }).error, exit: r.code };
+};
 
 describe('one position, wherever it is redeemed', () => {
   it('redeem-onchain, then redeem through the exchange: the second is refused (409, exit 5), nothing moves; no key on disk', async () => {
@@ -74,6 +74,9 @@ describe('one position, wherever it is redeemed', () => {
     expect(h0.chainYes).toBe(150n * ONE);
     expect(h0.exchangeYes).toBe(150n * ONE);
 
+    // A look at the positions first: the sandbox reads the chain's block number then, and must
+    // read it again (not from a cache of its chain client) when the redemption comes.
+    expect((await runPm(['--json', 'portfolio', 'positions'], { env })).code).toBe(0);
     const first = await runPm(['--json', '--yes', 'redeem-onchain', SLUG], { env });
     expect(first.code, first.stderr).toBe(0);
     const h1 = await holdings(s);

@@ -22,7 +22,8 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${JSON.parse(readFileSync(require('node:path').join(__dirname, '../package.json'), 'utf8')).version}\n`);
 } else {
   if (args.includes('--verbose')) process.setSourceMapsEnabled(true);
-  else if (process.env.PM_CODE_CACHE !== 'off') compileCache();
+  // (Not for help pages: reading and rewriting the cache costs more than their compile saves.)
+  else if (process.env.PM_CODE_CACHE !== 'off' && !helpOnly(args)) compileCache();
   try {
     require('../dist/cli/run.cjs');
   } catch (e) {
@@ -37,6 +38,10 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     process.stderr.write(`error: pm could not start: ${first}\nhint: ${hint}\n`);
     process.exitCode = 1;
   }
+}
+
+function helpOnly(a) {
+  return a.length === 0 || a[0] === 'help' || a.includes('--help') || a.includes('-h');
 }
 
 function compileCache() {

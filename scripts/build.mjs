@@ -7,8 +7,9 @@
 //     processes import single modules from this tree).
 //  3. esbuild writes one CommonJS bundle per entry of ENTRIES, its static imports inlined, no
 //     code splitting. An import of another entry's source stays a require() of that entry's file,
-//     so each module exists once per process. The CLI is one bundle: a command's module (and what
-//     only it imports) is evaluated when that command runs (the import() in command-modules.ts).
+//     so each module exists once per process. The CLI is two bundles: cli/run (argv, commander,
+//     help) and cli/kernel (the Context and every command), required when a command runs, so help
+//     compiles a fifth of the code; in the kernel a command's module is evaluated when it runs.
 //     The sandbox, and the large packages only some commands use, are entries of their own.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -19,7 +20,9 @@ import * as esbuild from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ENTRIES = {
-  'cli/run': 'src/cli/run.ts', // what bin/pm.js runs
+  'cli/run': 'src/cli/run.ts', // what bin/pm.js runs: argv, commander, help (and the manifest)
+  'cli/kernel': 'src/cli/kernel.ts', // what running a command adds: the Context and the command modules
+  'core/errors': 'src/core/errors.ts', // one PmError class for both (each bundle above inlines the rest it imports)
   'sandbox/index': 'src/sandbox/index.ts', // the embedded exchange (imports nothing of the client)
   'lib/index': 'src/lib/index.ts', // the library: import { createClient } from 'pm-cli' (types: tsc's dist/lib/index.d.ts)
   // (Packages imported by name only: a default import of another bundle gets its exports object.)
@@ -78,6 +81,16 @@ const separate = {
     });
   },
 };
+// The manifest as one JSON.parse of a string: V8 reads that faster than the same object literal.
+const manifestAsJson = {
+  name: 'pm-manifest-json',
+  setup(b) {
+    b.onLoad({ filter: /generated[\\/]manifest\.json$/ }, (a) => ({
+      contents: `module.exports = JSON.parse(${JSON.stringify(JSON.stringify(JSON.parse(readFileSync(a.path, 'utf8'))))});`,
+      loader: 'js',
+    }));
+  },
+};
 await esbuild.build({
   absWorkingDir: root,
   entryPoints: ENTRIES,
@@ -100,7 +113,7 @@ await esbuild.build({
   banner: { js: 'var __pmUrl=require("node:url").pathToFileURL(__filename).href;' },
   // Optional native add-ons of ws, loaded in try/catch when installed.
   external: ['bufferutil', 'utf-8-validate'],
-  plugins: [separate],
+  plugins: [separate, manifestAsJson],
 });
 // The library's ESM face: the CommonJS bundle's exports, named.
 const lib = Object.keys(createRequire(import.meta.url)(join(root, 'dist/lib/index.cjs')));

@@ -149,7 +149,7 @@ const SLUG_TTL_MS = 10 * 60_000;
 
 /** The sources for a real run: config, keystore, and the slug cache under PM_HOME/cache. */
 async function liveSources(io: IO, globals: GivenFlags): Promise<CompletionSources> {
-  const { Context } = await import('../cli/context.js');
+  const { Context } = await import('../cli/kernel.js');
   const { profile, baseUrl } = globals;
   const ctx = new Context(withIO(io, { stderr: { write: () => true } }), {
     profile: undefined,
@@ -205,12 +205,11 @@ async function liveSources(io: IO, globals: GivenFlags): Promise<CompletionSourc
         // no cache yet, or a damaged one: rebuilt below
       }
       try {
-        const { ApiClient } = await import('../core/http.js');
-        const { marketIndex } = await import('../core/markets.js');
+        const { ApiClient, marketIndex } = await import('../cli/kernel.js');
         const api = new ApiClient({ baseUrl: base, timeoutMs: 2500, userAgent: 'pm-cli' });
         try {
           const slugs = (await marketIndex(api)).map((m) => m.slug);
-          const { writePrivateFileAtomic } = await import('../core/fsutil.js');
+          const { writePrivateFileAtomic } = await import('../cli/kernel.js');
           try {
             writePrivateFileAtomic(file, JSON.stringify({ at: Date.now(), baseUrl: base, slugs }));
           } catch {

@@ -190,7 +190,7 @@ async function jsonWanted(scan: ArgvScan, io: IO): Promise<boolean> {
   if (output !== undefined) return output !== 'table';
   if (scan.given.json) return true;
   try {
-    const { Context } = await import('../cli/context.js');
+    const { Context } = await import('../cli/kernel.js');
     const { profile } = scan.given;
     return new Context(io, { profile, json: false, verbose: false, quiet: true, color: false, nonInteractive: true, yes: false }).out
       .isJson;
@@ -309,7 +309,7 @@ export async function main(argv: string[], io: IO): Promise<number> {
   let json = flags.json;
   try {
     // Loaded only when a command runs, so --help and --version stay fast.
-    const { Context } = await import('../cli/context.js');
+    const { Context } = await import('../cli/kernel.js');
     // Inside pm shell, the session's Context shares the passphrase across lines.
     const Ctx = io.session ? (await import('./session.js')).sessionContext(Context, io.session) : Context;
     ctx = new Ctx(io, flags, { run: main, completion: (shell) => COMPLETIONS[shell].make() });

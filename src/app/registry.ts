@@ -5,7 +5,6 @@
 import { isDefinedCommand } from '../cli/command.js';
 import type { ManifestCommand } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
-import { COMMAND_MODULES } from '../generated/command-modules.js';
 import manifest from '../generated/manifest.json' with { type: 'json' };
 
 export const GROUPS: Record<string, string> = {
@@ -88,6 +87,7 @@ function fromManifest(m: ManifestCommand): Entry {
   return {
     ...m,
     load: async () => {
+      const { COMMAND_MODULES } = await import('../cli/kernel.js');
       const importer = COMMAND_MODULES[m.file];
       if (importer === undefined) throw new Error(`src/commands/${m.file} is not in src/generated/command-modules.ts (run npm run build)`);
       const mod = (await importer()) as { default?: unknown };

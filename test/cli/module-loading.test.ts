@@ -45,6 +45,8 @@ describe('module loading of the bundle', { timeout: 60_000 }, () => {
     expect(help.modules).toContain('src/app/main.ts');
     expect(matching(help.modules, CRYPTO)).toEqual([]);
     expect(matching(help.modules, /src\/commands\//)).toEqual([]);
+    // Help reads the CLI's bundle only, not the kernel (the Context and the commands).
+    expect(help.files).toEqual(['cli/run.cjs', 'core/errors.cjs']);
   });
 
   it('a read-only market command loads no signing code', async () => {
@@ -86,7 +88,7 @@ describe('module loading of the bundle', { timeout: 60_000 }, () => {
     expect(JSON.parse(r.stdout).order.signature).toMatch(/^0x[0-9a-f]{130}$/);
     expect(matching(r.modules, KEYSTORE_FILES)).toEqual([]);
     expect(matching(r.modules, /@noble\/curves|node_modules\/viem\//)).toEqual([]);
-    // One file: the CLI's bundle (not viem's, the prompts', the sandbox's).
-    expect(r.files).toEqual(['cli/run.cjs']);
+    // The CLI's bundles only (not viem's, the prompts', the sandbox's).
+    expect(r.files).toEqual(['cli/run.cjs', 'core/errors.cjs', 'cli/kernel.cjs']);
   });
 });

@@ -103,7 +103,8 @@ export function buildProgram(
   io: IO,
   onRun: (inv: Invocation) => void,
   writeErr: (s: string) => void = (s) => void io.stderr.write(s),
-  only?: Entry,
+  /** One command, or 'top' for the root help page: the groups without their commands (it lists only the groups). */
+  only?: Entry | 'top',
 ): Command {
   const program = new Command('pm');
   program
@@ -117,7 +118,7 @@ export function buildProgram(
     .configureHelp({ sortSubcommands: false, showGlobalOptions: false });
 
   const groups = new Map<string, Command>();
-  for (const def of only ? [only] : COMMANDS) {
+  for (const def of only === 'top' || only === undefined ? COMMANDS : [only]) {
     let parent = program;
     const path = [...def.path];
     const leafName = path.pop() ?? '';
@@ -134,6 +135,7 @@ export function buildProgram(
       }
       parent = g;
     }
+    if (only === 'top' && path.length > 0) continue;
     const cmd = new Command(leafName).description(def.description ?? def.summary).summary(def.summary);
     for (const a of def.aliases ?? []) cmd.alias(a);
     for (const a of def.args) {
@@ -265,6 +267,12 @@ export function targetCommand(argv: string[], scan = scanArgv(argv)): Entry | un
   return scan.direct ? COMMANDS.find((c) => c.path.every((p, k) => scan.words[k] === p)) : undefined;
 }
 
+/** Whether argv asks for the root help page only (`pm`, `pm --help`, `pm help`, with global flags). */
+function rootHelp(argv: string[], scan: ArgvScan): boolean {
+  if (argv.length === 0) return true;
+  return scan.direct && (scan.words.length === 0 ? scan.given.help === true : scan.words.length === 1 && scan.words[0] === 'help');
+}
+
 /**
  * Runs pm with `argv` (without node and script) and returns the exit code.
  * @example const code = await main(['--json', 'markets', 'list'], io)
@@ -285,7 +293,7 @@ export async function main(argv: string[], io: IO): Promise<number> {
     (s) => {
       usageText += s;
     },
-    targetCommand(argv, scan),
+    targetCommand(argv, scan) ?? (rootHelp(argv, scan) ? 'top' : undefined),
   );
   if (argv.length === 0) {
     program.outputHelp();

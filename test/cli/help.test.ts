@@ -111,6 +111,16 @@ describe('the exit-code table (one source: EXIT_CODES in src/cli/errors.ts)', ()
     expect(spawned).toMatch(/^ +9 +refused by the exchange/m);
   });
 
+  it("the root page (built without the groups' commands) lists every group and top-level command, as the full program does", async () => {
+    const { buildProgram } = await import('../../src/app/main.js');
+    const io = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: {}, cwd: process.cwd() } as never;
+    const full = buildProgram(io, () => undefined).helpInformation();
+    const top = await runPm(['--help'], { env });
+    expect(top.stdout.startsWith(full)).toBe(true);
+    for (const c of COMMANDS) expect(top.stdout).toMatch(new RegExp(`^  ${c.path[0]}\\b`, 'm'));
+    for (const argv of [[], ['help'], ['--profile', 'x', '-h']]) expect((await runPm(argv, { env })).stdout).toBe(top.stdout);
+  });
+
   it("the README's exit-code section is the table's markdown", () => {
     const readme = readFileSync('README.md', 'utf8');
     const section = /## Exit codes\n\n([\s\S]*?)\n\n## /.exec(readme)?.[1];

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Hex } from 'viem';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import { accountEnv } from '../helpers/account-env.js';
 import { useAnvil } from '../helpers/anvil.js';
 import { runPm, tempHome } from '../helpers/run.js';
 import { signedFetch } from '../helpers/signed.js';
@@ -29,18 +30,7 @@ afterEach(async () => {
   sb = undefined;
 });
 
-function envOf(s: SandboxHandle, name: string): Record<string, string> {
-  const a = s.info.accounts.find((x) => x.name === name);
-  if (!a) throw new Error(`no ${name}`);
-  return {
-    PM_HOME: home,
-    PM_BASE_URL: s.baseUrl,
-    PM_TOKEN_ID: a.token.tokenId,
-    PM_TOKEN_SECRET: a.token.secret,
-    PM_PRIVATE_KEY: a.privateKey,
-    PM_PACE: 'off',
-  };
-}
+const envOf = (s: SandboxHandle, name: string) => accountEnv(s, name, home, { PM_PACE: 'off' });
 
 /** What alice holds of eth-5k-2025, on the chain and on the exchange. */
 async function holdings(s: SandboxHandle) {

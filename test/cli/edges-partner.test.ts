@@ -13,6 +13,8 @@ const { home, cleanup } = tempHome();
 afterAll(cleanup);
 const env = { PM_HOME: home, PM_SCRYPT_N: '1024', PM_PASSPHRASE: 'correct horse battery' };
 const pm = (...argv: string[]) => runPm(['--profile', 'partner', ...argv], { env });
+/** A resting BUY of 10 YES at 0.1 (the tests add --on-behalf-of). */
+const PLACE = 'order place btc-100k-2026 buy yes --price 0.1 --size 10'.split(' ');
 const partnersBefore = () => sb.current.ctx.state.profiles.filter((p) => p.role === 'sub_account').length;
 
 beforeAll(async () => {
@@ -41,19 +43,7 @@ describe('orders on behalf of a sub-account are signed by the right key', () => 
       body: JSON.stringify({ profileId: child.profileId, amount: '50000000' }),
     });
     expect(f.status).toBe(200);
-    const args = [
-      'order',
-      'place',
-      'btc-100k-2026',
-      'buy',
-      'yes',
-      '--price',
-      '0.1',
-      '--size',
-      '10',
-      '--on-behalf-of',
-      String(child.profileId),
-    ];
+    const args = [...PLACE, '--on-behalf-of', String(child.profileId)];
     const dry = await pm('--json', ...args, '--dry-run');
     expect(dry.code, dry.stderr).toBe(0);
     expect((JSON.parse(dry.stdout) as { order: { maker: string } }).order.maker.toLowerCase()).toBe(child.account.toLowerCase());
@@ -68,20 +58,7 @@ describe('orders on behalf of a sub-account are signed by the right key', () => 
     expect(c.code, c.stderr).toBe(0);
     const id = c.json<{ profileId: number }>().profileId;
     const before = sb.current.ctx.state.orders.length;
-    const r = await pm(
-      '--json',
-      'order',
-      'place',
-      'btc-100k-2026',
-      'buy',
-      'yes',
-      '--price',
-      '0.1',
-      '--size',
-      '10',
-      '--on-behalf-of',
-      String(id),
-    );
+    const r = await pm('--json', ...PLACE, '--on-behalf-of', String(id));
     expect(r.code).toBe(2);
     expect((JSON.parse(r.stderr) as { error: { hint: string } }).error.hint).toMatch(/--delegated/);
     expect(sb.current.ctx.state.orders.length).toBe(before);
@@ -89,20 +66,7 @@ describe('orders on behalf of a sub-account are signed by the right key', () => 
 
   it('a child pm holds no key for is refused (exit 2), never signed with the partner wallet', async () => {
     const before = sb.current.ctx.state.orders.length;
-    const r = await pm(
-      'order',
-      'place',
-      'btc-100k-2026',
-      'buy',
-      'yes',
-      '--price',
-      '0.1',
-      '--size',
-      '10',
-      '--on-behalf-of',
-      '4242',
-      '--dry-run',
-    );
+    const r = await pm(...PLACE, '--on-behalf-of', '4242', '--dry-run');
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/no key for sub-account 4242/);
     expect(sb.current.ctx.state.orders.length).toBe(before);
@@ -112,20 +76,7 @@ describe('orders on behalf of a sub-account are signed by the right key', () => 
 describe('bad input never reaches the network (#10)', () => {
   it('a profile id beyond 2^53 is refused, not rounded', async () => {
     for (const id of ['9007199254740993', '99999999999999999999']) {
-      const r = await pm(
-        'order',
-        'place',
-        'btc-100k-2026',
-        'buy',
-        'yes',
-        '--price',
-        '0.1',
-        '--size',
-        '10',
-        '--on-behalf-of',
-        id,
-        '--dry-run',
-      );
+      const r = await pm(...PLACE, '--on-behalf-of', id, '--dry-run');
       expect(r.code, id).toBe(2);
       expect(r.stderr).toMatch(/too large/);
     }

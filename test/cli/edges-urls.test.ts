@@ -4,21 +4,13 @@
 // sandbox sent orders to a remote URL without confirmation.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_WS_URL, deriveWsUrl, isLoopbackUrl, resolveEndpoints } from '../../src/core/endpoints.js';
-import { runPm, tempHome } from '../helpers/run.js';
+import { runPm, useTempHomes } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const sb = useSandbox();
-const homes: Array<() => void> = [];
-afterAll(() => {
-  for (const c of homes) c();
-});
-const newHome = (): string => {
-  const { home, cleanup } = tempHome();
-  homes.push(cleanup);
-  return home;
-};
+const newHome = useTempHomes();
 const PASS = 'correct horse battery';
 const env = (home: string, extra: Record<string, string> = {}) => ({ PM_HOME: home, PM_SCRYPT_N: '1024', PM_PASSPHRASE: PASS, ...extra });
 interface Row {

@@ -6,20 +6,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { afterAll, describe, expect, it } from 'vitest';
-import { runPm, tempHome } from '../helpers/run.js';
+import { describe, expect, it } from 'vitest';
+import { runPm, useTempHomes } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const sb = useSandbox();
-const homes: Array<() => void> = [];
-afterAll(() => {
-  for (const c of homes) c();
-});
-const newHome = (): string => {
-  const { home, cleanup } = tempHome();
-  homes.push(cleanup);
-  return home;
-};
+const newHome = useTempHomes();
 const pm = (home: string, argv: string[], extra: Record<string, string> = {}) =>
   execa('node', ['bin/pm.js', ...argv], {
     env: { PM_HOME: home, PM_SCRYPT_N: '1024', PM_PASSPHRASE: 'correct horse battery', CI: '1', ...extra },

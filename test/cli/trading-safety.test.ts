@@ -3,6 +3,7 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { accountEnv } from '../helpers/account-env.js';
 import { runPm, tempHome } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { addSubAccount } from '../helpers/subaccount.js';
@@ -16,13 +17,7 @@ const acct = (name: string) => {
   if (!a) throw new Error(name);
   return a;
 };
-const aliceEnv = () => ({
-  PM_HOME: home,
-  PM_BASE_URL: sb.current.baseUrl,
-  PM_TOKEN_ID: acct('alice').token.tokenId,
-  PM_TOKEN_SECRET: acct('alice').token.secret,
-  PM_PRIVATE_KEY: acct('alice').privateKey,
-});
+const aliceEnv = () => accountEnv(sb.current, 'alice', home);
 const pm = (...argv: string[]) => runPm(argv, { env: aliceEnv() });
 const ordersOf = (cid: string) => sb.current.ctx.state.orders.filter((o) => o.clientOrderId === cid);
 const faults = async (b: object) => {

@@ -83,7 +83,6 @@ export type DefinedCommand<
  * Defines a command; the file's default export.
  * @example export default defineCommand({ path: ['book'], summary: 'Order book', args: { slug: { description: 'market slug', required: true } }, options: { depth: { type: 'positiveInt', description: 'levels', default: 10 } }, examples: ['pm book btc'], run: async (ctx, { args, opts }) => {} })
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export function defineCommand<const A extends Record<string, ArgSpec> = {}, const O extends Record<string, OptionSpec> = {}>(
   spec: CommandSpec<A, O>,
 ): DefinedCommand<A, O> {

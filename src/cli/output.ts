@@ -78,7 +78,6 @@ export interface Column {
   align?: 'left' | 'right';
 }
 
-// eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;]*m/g;
 /** The visible width of a cell (colour codes do not count). */
 const width = (s: string): number => s.replace(ANSI, '').length;

@@ -19,6 +19,7 @@ import {
 import { NetworkError, PmError, UnknownStateError, UsageError, ValidationError } from './errors.js';
 import type { Market } from './market-wire.js';
 import { formatUnits } from './money.js';
+import type { SandboxChainInfo } from './sandboxctl.js';
 
 const BASE_CHAIN_ID = 8453;
 const BASE_CONTRACTS = {
@@ -44,12 +45,6 @@ const CTF_ABI = parseAbi([
   'function redeemPositions(address collateralToken, bytes32 parentCollectionId, bytes32 conditionId, uint256[] indexSets)',
 ]);
 
-export interface SandboxChainInfo {
-  rpcUrl: string;
-  chainId: number;
-  contracts: { usdc: string; conditionalTokens: string };
-}
-
 export interface ChainSetup {
   rpcUrl: string;
   /** The chain id the RPC must report. */
@@ -57,19 +52,6 @@ export interface ChainSetup {
   contracts: { usdc: Hex; conditionalTokens: Hex };
   /** 'sandbox' when a sandbox told us its chain, else 'base'. */
   source: 'sandbox' | 'base';
-}
-
-/** Asks a sandbox (GET /__sandbox/chain) for its chain; null when it runs none. */
-export async function sandboxChainInfo(baseUrl: string, timeoutMs = 5000): Promise<SandboxChainInfo | null> {
-  try {
-    const res = await fetch(`${baseUrl.replace(/\/+$/, '')}/__sandbox/chain`, { signal: AbortSignal.timeout(timeoutMs) });
-    if (res.status !== 200) return null;
-    const j = (await res.json()) as Partial<SandboxChainInfo>;
-    if (typeof j.rpcUrl !== 'string' || typeof j.chainId !== 'number' || !j.contracts) return null;
-    return j as SandboxChainInfo;
-  } catch {
-    return null;
-  }
 }
 
 /**

@@ -331,3 +331,24 @@ export async function answers(api: ApiClient): Promise<boolean> {
     return false;
   }
 }
+
+/** A sandbox's local chain, as GET /__sandbox/chain tells it (`pm sandbox start --chain`). */
+export interface SandboxChainInfo {
+  rpcUrl: string;
+  chainId: number;
+  contracts: { usdc: string; conditionalTokens: string };
+}
+
+/** The sandbox's local chain (GET /__sandbox/chain); null when it runs none or does not answer. */
+export async function sandboxChain(api: ApiClient): Promise<SandboxChainInfo | null> {
+  try {
+    const j = (await api.request<unknown>({ method: 'GET', path: '/__sandbox/chain', retry: 'never' })).data;
+    if (typeof j !== 'object' || j === null) return null;
+    const { rpcUrl, chainId, contracts } = j as Partial<SandboxChainInfo>;
+    if (typeof rpcUrl !== 'string' || typeof chainId !== 'number' || typeof contracts !== 'object' || contracts === null) return null;
+    if (typeof contracts.usdc !== 'string' || typeof contracts.conditionalTokens !== 'string') return null;
+    return { rpcUrl, chainId, contracts: { usdc: contracts.usdc, conditionalTokens: contracts.conditionalTokens } };
+  } catch {
+    return null;
+  }
+}

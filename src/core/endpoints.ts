@@ -49,7 +49,9 @@ export function isLoopbackUrl(url: string): boolean {
   } catch {
     return false;
   }
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  // Only the name localhost itself: a name under .localhost is left to the resolver, which may
+  // send it to DNS and so to any host.
+  if (host === 'localhost') return true;
   if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) return true;
   // IPv6 hosts come back canonical and compressed: ::1, and ::ffff:7fXX:XXXX for ::ffff:127.x.y.z.
   return host === '[::1]' || /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(host);

@@ -41,6 +41,10 @@ describe('loopback is judged on the parsed address', () => {
       'http://127.0.0.1.example.com',
       'http://[::2]',
       'not a url',
+      // A name under .localhost goes to the resolver (here: DNS), which may answer with any host:
+      // only the literal name localhost and loopback addresses count as this machine.
+      'http://foo.localhost:8787',
+      'https://api.localhost',
     ])
       expect(isLoopbackUrl(u), u).toBe(false);
   });

@@ -96,13 +96,12 @@ export default defineCommand({
     const usdc = token === undefined || token.toLowerCase() === USDC_ADDRESS.toLowerCase();
     const balance = usdc ? await balanceReader(ctx) : undefined;
     // The source wallet: a sub-account's as partner create recorded it; the caller's own server
-    // wallet as its profile names it (read only when its balance can be read).
+    // wallet as its profile names it. Journaled with the intent, and named by a lost answer's
+    // exit 7 (whose transfers to check) even where no chain can be read.
     const wallet =
       onBehalfOf !== undefined
         ? ctx.profile().subAccounts?.[String(onBehalfOf)]?.address
-        : balance
-          ? ((await profileMe(api).catch(() => null))?.embeddedAccount ?? undefined)
-          : undefined;
+        : ((await profileMe(api).catch(() => null))?.embeddedAccount ?? undefined);
     let r;
     try {
       r = await withdrawOnce(api, body, {

@@ -10,6 +10,7 @@ import { dropProxy } from '../helpers/drop-proxy.js';
 import type { DropProxy } from '../helpers/drop-proxy.js';
 import { runPm, tempHome } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { SERVER_WALLETS } from '../../src/sandbox/seed.js';
 
 const sb = useSandbox();
 const { home, cleanup } = tempHome();
@@ -39,7 +40,7 @@ const journal = () =>
   readFileSync(join(home, 'journal', 'withdrawals.ndjson'), 'utf8')
     .split('\n')
     .filter(Boolean)
-    .map((l) => JSON.parse(l) as { id: string; state: string; amount: string });
+    .map((l) => JSON.parse(l) as { id: string; state: string; amount: string; wallet: string | null });
 
 describe('a withdrawal whose answer is lost', () => {
   it('exits 7 saying how to check, never "retry"; the same withdrawal is then refused (exit 5); --force sends it', async () => {
@@ -51,6 +52,10 @@ describe('a withdrawal whose answer is lost', () => {
     expect(err.code).toBe('UNKNOWN_STATE');
     expect(`${err.message} ${err.hint}`).not.toMatch(/retry|re-run/i);
     expect(err.hint).toMatch(/check the transfers of/i);
+    // Named by its address (the profile's server wallet), in the hint and in the journal's intent.
+    const wallet = SERVER_WALLETS['carol'] as string;
+    expect(err.hint).toContain(wallet);
+    expect(journal().map((e) => e.wallet)).toEqual([wallet, wallet]);
     expect(usdc()).toBe(start - 10_000_000n); // it did go through, once
     expect(journal().map((e) => e.state)).toEqual(['pending', 'unknown']);
 

@@ -164,7 +164,7 @@ export async function withdrawOnce(api: ApiClient, body: WithdrawBody, o: Withdr
       throw new ConflictError(
         `an identical withdrawal of ${formatUnits(BigInt(key.amount))} (${open.ts}) has an unknown outcome: not sending it again`,
         {
-          hint: `Check the transfers of ${open.wallet ?? walletName} first (${checkHow(open.wallet)}). If it did not go through, pass --force to send it; pm refuses an identical one for 10 minutes otherwise.`,
+          hint: `Check the transfers of ${open.wallet ?? walletName} first (${checkHow(open.wallet, open.destination)}). If it did not go through, pass --force to send it; pm refuses an identical one for 10 minutes otherwise.`,
         },
       );
     }
@@ -210,7 +210,7 @@ export async function withdrawOnce(api: ApiClient, body: WithdrawBody, o: Withdr
       `the withdrawal of ${formatUnits(BigInt(key.amount))} may or may not have gone through: its answer was lost (${errorMessage(e)})`,
       {
         cause: e,
-        hint: `Do not send it again blindly: check the transfers of ${walletName} (${checkHow(wallet)}). pm refuses an identical withdrawal for 10 minutes; --force sends it anyway.`,
+        hint: `Do not send it again blindly: check the transfers of ${walletName} (${checkHow(wallet, key.destination)}). pm refuses an identical withdrawal for 10 minutes; --force sends it anyway.`,
       },
     );
   }
@@ -218,8 +218,12 @@ export async function withdrawOnce(api: ApiClient, body: WithdrawBody, o: Withdr
   return { ...r, via: 'answer' };
 }
 
-function checkHow(wallet: string | null): string {
-  return wallet
-    ? `its USDC transfers on Base: https://basescan.org/address/${wallet}#tokentxns, or pm balance with an RPC URL`
+/** Where to look: the source wallet's transfers; pm balance reads the account's own wallet, where a withdrawal to the default destination lands. */
+function checkHow(wallet: string | null, destination: string | null): string {
+  const where = wallet
+    ? `its USDC transfers on Base: https://basescan.org/address/${wallet}#tokentxns`
     : 'pm portfolio history, or its USDC transfers on Base';
+  return destination === null
+    ? `${where}; a withdrawal to the default destination shows in your account's USDC (pm balance with an RPC URL)`
+    : where;
 }

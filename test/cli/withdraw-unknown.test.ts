@@ -56,6 +56,10 @@ describe('a withdrawal whose answer is lost', () => {
     const wallet = SERVER_WALLETS['carol'] as string;
     expect(err.hint).toContain(wallet);
     expect(journal().map((e) => e.wallet)).toEqual([wallet, wallet]);
+    // pm balance reads the account's own wallet, not the server wallet: it is offered only as the
+    // place where a withdrawal to the default destination (that account) lands.
+    expect(err.hint).not.toMatch(/#tokentxns, or pm balance/);
+    expect(err.hint).toContain("your account's USDC (pm balance");
     expect(usdc()).toBe(start - 10_000_000n); // it did go through, once
     expect(journal().map((e) => e.state)).toEqual(['pending', 'unknown']);
 

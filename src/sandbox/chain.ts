@@ -166,8 +166,7 @@ async function deployAndFund(rpcUrl: string, state: SandboxState): Promise<{ inf
     let paidOnChain = 0n;
     for (const e of state.ledger?.[String(acct.profileId)] ?? []) if (e.kind === 'redemption' && e.onChain) paidOnChain += e.usdc;
     const wallet = acct.usdc + paidOnChain;
-    if (wallet > 0n)
-      pending.push(await deployer.writeContract({ address: usdc, abi: usdcAbi, functionName: 'mint', args: [to, wallet] }));
+    if (wallet > 0n) pending.push(await deployer.writeContract({ address: usdc, abi: usdcAbi, functionName: 'mint', args: [to, wallet] }));
     const held = Object.entries(acct.positions).filter(([, p]) => p.shares > 0n);
     if (held.length) {
       pending.push(

@@ -302,7 +302,7 @@ describe('sandbox reset with a chain', () => {
       },
       { what: 'the server wallet provisioned again after the start' },
     );
-    expect(after.targets.map((t) => t.tokenAddress.toLowerCase())).toContain((s.info.contracts?.usdc as Hex).toLowerCase());
+    expect(after.targets.map((t) => t.tokenAddress.toLowerCase())).toContain(String(s.info.contracts?.usdc).toLowerCase());
     const hashes = new Set(before.targets.map((t) => t.txHash));
     expect(after.targets.every((t) => t.txHash !== undefined && !hashes.has(t.txHash))).toBe(true);
     expect(s.ctx.state.allowances?.[String(created.json['profileId'])]?.every((t) => t.status === 'confirmed')).toBe(true);

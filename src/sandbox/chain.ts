@@ -153,16 +153,20 @@ async function deployAndFund(rpcUrl: string, state: SandboxState): Promise<{ inf
       ],
     }),
   );
-  // Each account's USDC and positions as the exchange's ledger has them; the CTF holds the
-  // collateral behind the positions (one USDC per complete set).
+  // Each account's USDC and positions as the exchange's ledger has them, plus the payouts of
+  // what it redeemed on a chain (position.redeemed onChain: paid to the wallet, not the balance),
+  // so a start on stored state loses none of them; the CTF holds the collateral behind the
+  // positions (one USDC per complete set).
   const supply = new Map<string, bigint>();
   for (const acct of Object.values(state.accounts)) {
     const profile = state.profiles.find((p) => p.id === acct.profileId);
     if (!profile) continue;
     // USDC sits where the profile trades from: its server wallet when it has one (carol).
     const to = getAddress(profile.serverWalletAddress ?? profile.address);
-    if (acct.usdc > 0n)
-      pending.push(await deployer.writeContract({ address: usdc, abi: usdcAbi, functionName: 'mint', args: [to, acct.usdc] }));
+    let paidOnChain = 0n;
+    for (const e of state.ledger?.[String(acct.profileId)] ?? []) if (e.kind === 'redemption' && e.onChain) paidOnChain += e.usdc;
+    const wallet = acct.usdc + paidOnChain;
+    if (wallet > 0n) pending.push(await deployer.writeContract({ address: usdc, abi: usdcAbi, functionName: 'mint', args: [to, wallet] }));
     const held = Object.entries(acct.positions).filter(([, p]) => p.shares > 0n);
     if (held.length) {
       pending.push(

@@ -69,6 +69,14 @@ function wellFormed(signature: string): signature is Hex {
 }
 
 /**
+ * 65 bytes of hex whose s is in the upper half of the curve order: the malleable twin of a valid
+ * signature, which the exchange's check refuses (the refusal says so rather than "malformed").
+ */
+export function isHighS(signature: string): boolean {
+  return /^0x[0-9a-fA-F]{130}$/.test(signature) && BigInt(`0x${signature.slice(66, 130)}`) > N / 2n;
+}
+
+/**
  * Recovers the address that signed `order` for the venue `verifyingContract`; null when the
  * signature is malformed (not 65 bytes of hex, s in the upper half, or not a valid curve point).
  */

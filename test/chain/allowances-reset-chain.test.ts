@@ -277,6 +277,37 @@ describe('sandbox reset with a chain', () => {
     expect(await missing(env)).toBe(2);
   });
 
+  it('a server wallet provisioned before a stop is provisioned again by itself on the new deployment after a start', async () => {
+    const h = home();
+    const dir = join(h, 'sandbox');
+    const first = await startSandbox({ port: 0, dataDir: dir, chain: { rpcUrl: anvil.rpcUrl }, provisionDelayMs: 50 });
+    first.faults.rateLimit = false;
+    const created = await call(first, 'POST', '/profiles/partner-accounts', partnerTok(first), { createServerWallet: true });
+    expect(created.status).toBe(201);
+    const path = `/profiles/partner-accounts/${String(created.json['profileId'])}/allowances`;
+    const before = await eventually(async () => {
+      const v = (await call(first, 'GET', path, partnerTok(first))).json as unknown as View;
+      return v.ready ? v : null;
+    });
+    await first.close();
+
+    // Every start with a chain deploys the contracts afresh: the wallet's approvals are not on
+    // the new deployment, and the sandbox submits them again without a retry, as for a new wallet.
+    const s = (sb = await startSandbox({ port: 0, dataDir: dir, chain: { rpcUrl: anvil.rpcUrl }, provisionDelayMs: 50 }));
+    s.faults.rateLimit = false;
+    const after = await eventually(
+      async () => {
+        const v = (await call(s, 'GET', path, partnerTok(s))).json as unknown as View;
+        return v.ready ? v : null;
+      },
+      { what: 'the server wallet provisioned again after the start' },
+    );
+    expect(after.targets.map((t) => t.tokenAddress.toLowerCase())).toContain(String(s.info.contracts?.usdc).toLowerCase());
+    const hashes = new Set(before.targets.map((t) => t.txHash));
+    expect(after.targets.every((t) => t.txHash !== undefined && !hashes.has(t.txHash))).toBe(true);
+    expect(s.ctx.state.allowances?.[String(created.json['profileId'])]?.every((t) => t.status === 'confirmed')).toBe(true);
+  });
+
   it('a sandbox started on stored state resets to the seed on chain, at the same contract addresses', async () => {
     const h = home();
     const dir = join(h, 'sandbox');

@@ -89,6 +89,9 @@ describe('one position, wherever it is redeemed', () => {
     again.faults.rateLimit = false;
     const third = await runPm(['--json', 'redeem', SLUG], { env: envOf(again, 'alice') });
     expect(refusal(third)).toMatchObject({ exit: 5, status: 409 });
+    // The chain is deployed again from the ledger: the payout redeemed on the chain is still in
+    // alice's wallet there (not lost with the old deployment), and no share came back to claim.
+    expect(await holdings(again)).toEqual(h2);
 
     // More chain flows: a server wallet provisioned on the chain (real transactions from its key),
     // a derived token; then no key or secret the sandbox handed out is in the state files.

@@ -34,7 +34,7 @@ describe('high-s signatures', () => {
     expect(await checkOrderSignature(VECTOR_ORDER, high, VECTOR_EXCHANGE, VECTOR_ADDRESS)).toEqual({ ok: false, recovered: null });
   });
 
-  it('POST /orders: the high-s twin answers 400 with the bad-signature message; the low-s original then 201', async () => {
+  it('POST /orders: the high-s twin answers 400 saying why (s in the upper half); the low-s original then 201', async () => {
     const alice = seeded(sb.current, 'alice');
     await unpaced(sb.current);
     const before = sb.current.ctx.state.orders.length;
@@ -43,8 +43,17 @@ describe('high-s signatures', () => {
     const low = String(order['signature']);
     const highBody = JSON.stringify({ ...body, order: { ...order, signature: twin(low) } });
     const refused = await send(sb.current, 'POST', '/orders', hmac(alice, 'POST', '/orders', highBody), highBody);
-    expect(refused).toEqual({ status: 400, json: { message: 'order.signature is not a valid 65-byte signature' } });
+    // It is 65 bytes and recovers the signer: the refusal names the reason, not a malformed signature.
+    expect(refused.status).toBe(400);
+    expect((refused.json as { message: string }).message).toMatch(
+      /^Invalid order signature: s is in the upper half of the curve order \(a malleable signature\)/,
+    );
+    expect((refused.json as { message: string }).message).not.toMatch(/not a valid 65-byte/);
     expect(sb.current.ctx.state.orders.length).toBe(before);
+
+    const shortBody = JSON.stringify({ ...body, order: { ...order, signature: low.slice(0, 100) } });
+    const short = await send(sb.current, 'POST', '/orders', hmac(alice, 'POST', '/orders', shortBody), shortBody);
+    expect(short).toEqual({ status: 400, json: { message: 'order.signature is not a valid 65-byte signature' } });
 
     const lowBody = JSON.stringify(body);
     const placed = await send(sb.current, 'POST', '/orders', hmac(alice, 'POST', '/orders', lowBody), lowBody);

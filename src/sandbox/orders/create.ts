@@ -1,7 +1,7 @@
 // POST /orders: parse and check a create-order request exactly as exchange-api.md and
 // wire-facts §3 describe, then hand it to the engine. Every refusal is {status, message}.
 import { getAddress, isAddress } from 'viem';
-import { ZERO_ADDRESS, checkOrderSignature, signOrderWithKey, type SignedOrderFields } from '../eip712.js';
+import { ZERO_ADDRESS, checkOrderSignature, isHighS, signOrderWithKey, type SignedOrderFields } from '../eip712.js';
 import { STP_POLICIES, submitOrder } from '../engine.js';
 import type { StpPolicy } from '../engine.js';
 import { missingFor } from '../partner/allowances.js';
@@ -336,6 +336,11 @@ export async function createOrder(req: SandboxRequest, ctx: SandboxContext): Pro
     // Against the signer's known key (a cached point) when it has signed before; recovery otherwise.
     const check = await checkOrderSignature(fields, sig, exchange, signer);
     if (!check.ok) {
+      if (check.recovered === null && isHighS(sig))
+        return fail(
+          400,
+          'Invalid order signature: s is in the upper half of the curve order (a malleable signature), which the exchange refuses; sign with a low-s signer, or use the twin (r, n - s, v flipped)',
+        );
       if (check.recovered === null) return fail(400, 'order.signature is not a valid 65-byte signature');
       return fail(
         400,

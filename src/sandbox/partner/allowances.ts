@@ -262,7 +262,9 @@ async function submitTargets(ctx: SandboxContext, profileId: number, wallet: str
     } else {
       try {
         const txHash = await chain.submitTarget(walletKey, t);
-        next.push({ ...rest, status: 'submitted', retryable: false, transactionId: randomUUID(), txHash });
+        // The contract the transaction went to (a start with a chain deploys them afresh).
+        const tokenAddress = t.type === 'USDC_ALLOWANCE' ? chain.contracts.usdc : chain.contracts.conditionalTokens;
+        next.push({ ...rest, tokenAddress, status: 'submitted', retryable: false, transactionId: randomUUID(), txHash });
       } catch (e) {
         const msg =
           e instanceof Error ? ((e as Error & { shortMessage?: string }).shortMessage ?? e.message.split('\n')[0] ?? '') : String(e);
@@ -332,12 +334,15 @@ async function provision(ctx: SandboxContext, profileId: number): Promise<void> 
 
 /**
  * After a restart: provisions the wallets created but never provisioned (every target missing,
- * none ever submitted), and watches the submitted targets confirm.
+ * none ever submitted), and watches the submitted targets confirm. With a chain, every start
+ * deploys the contracts afresh, so no wallet's approvals are on it: each is provisioned again
+ * (its first live read finds the targets missing), as a new wallet would be.
  */
 export function resumeAllowances(ctx: SandboxContext): void {
+  const redeployed = chainOf(ctx) !== undefined;
   for (const [id, targets] of Object.entries(ctx.state.allowances ?? {})) {
-    if (targets.length > 0 && targets.every((t) => t.status === 'missing' && t.transactionId === undefined && t.txHash === undefined))
-      scheduleProvisioning(ctx, Number(id));
+    const never = targets.every((t) => t.status === 'missing' && t.transactionId === undefined && t.txHash === undefined);
+    if (targets.length > 0 && (redeployed || never)) scheduleProvisioning(ctx, Number(id));
     else watchConfirmation(ctx, Number(id));
   }
 }

@@ -59,14 +59,14 @@ async function quote(mid) {
       { market, side: 'buy', outcome: 'no', price: askPrice, size, postOnly: true },
       { signal: stop.signal },
     );
-    quotes.bid = bid.orderId;
-    quotes.ask = ask.orderId;
+    quotes.bid = bid.order.id;
+    quotes.ask = ask.order.id;
     log({
       quoting: market,
       mid: mid.toFixed(4),
       bid: bidPrice,
       askYes: (1 - Number(askPrice)).toFixed(3),
-      orders: [bid.orderId, ask.orderId],
+      orders: [quotes.bid, quotes.ask],
     });
   } else {
     // One request per side: the old quote cancelled and the new one resting, or neither.

@@ -46,6 +46,18 @@ function midOf(book) {
 
 const quotes = { bid: null, ask: null, mid: null };
 
+/**
+ * Moves one quote with one request (the old order cancelled and the new one resting, or neither).
+ * A quote that is gone (filled, or cancelled elsewhere) cannot be cancelled: that side is quoted afresh.
+ */
+async function move(id, outcome, p) {
+  const r = await pm.orders.replace(id, { price: p, size }, { signal: stop.signal });
+  if (r.ok) return { id: r.replacement.order.orderId, ok: true };
+  if (r.cancel.status !== 'FAILURE') return { id, ok: false };
+  const fresh = await pm.orders.place({ market, side: 'buy', outcome, price: p, size, postOnly: true }, { signal: stop.signal });
+  return { id: fresh.order.id, ok: true };
+}
+
 async function quote(mid) {
   const bidPrice = price(mid - spread / 2);
   // Selling YES at p is buying NO at 1 − p: the ask side needs USDC only.
@@ -59,21 +71,20 @@ async function quote(mid) {
       { market, side: 'buy', outcome: 'no', price: askPrice, size, postOnly: true },
       { signal: stop.signal },
     );
-    quotes.bid = bid.orderId;
-    quotes.ask = ask.orderId;
+    quotes.bid = bid.order.id;
+    quotes.ask = ask.order.id;
     log({
       quoting: market,
       mid: mid.toFixed(4),
       bid: bidPrice,
       askYes: (1 - Number(askPrice)).toFixed(3),
-      orders: [bid.orderId, ask.orderId],
+      orders: [quotes.bid, quotes.ask],
     });
   } else {
-    // One request per side: the old quote cancelled and the new one resting, or neither.
-    const b = await pm.orders.replace(quotes.bid, { price: bidPrice }, { signal: stop.signal });
-    const a = await pm.orders.replace(quotes.ask, { price: askPrice }, { signal: stop.signal });
-    if (b.ok) quotes.bid = b.replacement.order.orderId;
-    if (a.ok) quotes.ask = a.replacement.order.orderId;
+    const b = await move(quotes.bid, 'yes', bidPrice);
+    const a = await move(quotes.ask, 'no', askPrice);
+    quotes.bid = b.id;
+    quotes.ask = a.id;
     log({ requoted: market, mid: mid.toFixed(4), bid: bidPrice, askYes: (1 - Number(askPrice)).toFixed(3), ok: b.ok && a.ok });
   }
   quotes.mid = mid;

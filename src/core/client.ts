@@ -10,6 +10,7 @@ import type { ProfileConfig } from './config.js';
 import { resolveEndpoints } from './endpoints.js';
 import type { Given } from './endpoints.js';
 import { AuthError, NotFoundError, UsageError } from './errors.js';
+import type { PmError } from './errors.js';
 import { redeem as redeemCondition, withdrawBody, parseAmount, parseAddress } from './funds.js';
 import type { RedeemResult } from './funds.js';
 import { ApiClient } from './http.js';
@@ -34,7 +35,8 @@ import type { CancelOutcome, LineResult, OrderInput, SignDeps } from './trade/in
 import { cancelEverywhere, replaceOrder } from './trade/replace.js';
 import type { ReplaceInput, ReplaceOutcome } from './trade/replace.js';
 import { signingAccount } from './trade/signer.js';
-import { openOrderJson, placedJson, statusJson } from './trade/views.js';
+import { batchLineJson, liveOrderJson, openOrderJson, placeResult, statusJson } from './trade/views.js';
+import type { PlaceResult } from './trade/views.js';
 import { openWatch } from './watch.js';
 import type { WatchKind } from './watch.js';
 import { WithdrawalJournal, withdrawOnce } from './withdrawals.js';
@@ -199,11 +201,11 @@ export function createClient(options: ClientOptions) {
      * same clientId returns the same order with `alreadyPlaced: true`; another order under it is a
      * ConflictError (exit 5). Journaled under PM_HOME before it is sent.
      */
-    async place(input: OrderInput & { clientId?: string | undefined }, o?: CallOptions) {
+    async place(input: OrderInput & { clientId?: string | undefined }, o?: CallOptions): Promise<PlaceResult> {
       const parsed = parseOrderInput({ ...input, onBehalfOf: input.onBehalfOf ?? onBehalfOf });
       const d = await deps();
-      const { placed, summary } = await placeParsed(d, parsed, { journal, signal: signalOf(o) });
-      return placedJson(placed, summary);
+      const { placed } = await placeParsed(d, parsed, { journal, signal: signalOf(o) });
+      return placeResult(placed);
     },
     /** Places NDJSON-shaped lines (the batch file's fields); one result per line, in line order. */
     async placeBatch(lines: OrderInput[], p: { batchId?: string } = {}, o?: CallOptions) {
@@ -212,22 +214,8 @@ export function createClient(options: ClientOptions) {
       const invalid = parsed.filter((l) => l.error);
       const d = await deps();
       const results: LineResult[] = parsed.some((l) => l.parsed) ? await runBatch(d, parsed, { signal: signalOf(o) }) : [];
-      return [
-        ...invalid.map((l) => ({ line: l.line, ok: false, sent: 'no', error: { code: l.error?.code, message: l.error?.shortMessage } })),
-        ...results.map((r) =>
-          'dryRun' in r
-            ? { line: r.line, ok: true }
-            : r.ok
-              ? { line: r.line, ok: true, skipped: r.skipped, ...placedJson(r.placed, r.summary) }
-              : {
-                  line: r.line,
-                  ok: false,
-                  sent: r.sent,
-                  clientOrderId: r.clientOrderId,
-                  error: { code: r.error.code, message: r.error.shortMessage },
-                },
-        ),
-      ].sort((a, b) => a.line - b.line);
+      const refused = invalid.map((l) => ({ line: l.line, ok: false as const, sent: 'no' as const, error: l.error as PmError }));
+      return [...refused, ...results].sort((a, b) => a.line - b.line).map(batchLineJson);
     },
     /** Cancels orders by id (one id or several). */
     async cancel(ids: string | string[], o?: CallOptions): Promise<CancelOutcome> {
@@ -247,7 +235,7 @@ export function createClient(options: ClientOptions) {
     /** Open orders of one market (or every market). */
     async list(p: { market?: string } = {}, o?: CallOptions) {
       const a = withSignal(await api(), o);
-      if (p.market === undefined) return (await fetchPositions(a)).liveOrders;
+      if (p.market === undefined) return (await fetchPositions(a)).liveOrders.map(liveOrderJson);
       const slug = slugFrom(p.market);
       return (await listOpenOrders(a, slug)).map((x) => openOrderJson(x, slug));
     },
@@ -295,9 +283,9 @@ export function createClient(options: ClientOptions) {
 
   const funds = {
     /** Withdraws once (journaled; an unknown outcome is never re-sent blindly). Amount in USDC, e.g. '12.5'. */
-    async withdraw(p: { amount: string; to?: string; force?: boolean }, _o?: CallOptions): Promise<WithdrawOutcome> {
+    async withdraw(p: { amount: string; to?: string; force?: boolean }, o?: CallOptions): Promise<WithdrawOutcome> {
       const body = withdrawBody(parseAmount(p.amount), { destination: p.to === undefined ? undefined : parseAddress(p.to, 'to') });
-      const a = await api();
+      const a = withSignal(await api(), o);
       return withdrawOnce(a, body, {
         journal: new WithdrawalJournal(home),
         force: p.force,

@@ -92,17 +92,38 @@ const runners: Record<string, (file: string) => Promise<void>> = {
     const [yes, no] = sb.current.ctx.state.markets.find((m) => m.slug === 'btc-100k-2026')?.positionIds ?? ['', ''];
     const priceOf = (tokenId: string): number => Number(mine().find((o) => o.tokenId === tokenId)?.price ?? 0n) / 1e6;
     const mid = ((priceOf(yes) + (1 - priceOf(no))) / 2).toFixed(3);
-    const bob = await execa(
-      'node',
-      ['bin/pm.js', '--json', 'order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', mid, '--size', '10', '--post-only'],
-      {
-        env: accountEnv(sb.current, 'bob', home),
-        extendEnv: false,
-        reject: false,
-      },
-    );
-    expect(bob.exitCode, bob.stderr).toBe(0);
+    // bob bids between them (post-only): the book's mid moves.
+    const bobBids = async (price: string): Promise<void> => {
+      const argv = [
+        'bin/pm.js',
+        '--json',
+        'order',
+        'place',
+        'btc-100k-2026',
+        'buy',
+        'yes',
+        '--price',
+        price,
+        '--size',
+        '10',
+        '--post-only',
+      ];
+      const r = await execa('node', argv, { env: accountEnv(sb.current, 'bob', home), extendEnv: false, reject: false });
+      expect(r.exitCode, r.stderr).toBe(0);
+    };
+    await bobBids(mid);
     await eventually(() => /"requoted"/.test(out), { what: `a requote; stdout: ${out}` });
+    await eventually(() => mine().length === 2, { what: `two quotes after the requote; stdout: ${out}` });
+    // A quote gone behind the bot's back (filled, or cancelled elsewhere): the next move quotes that side afresh.
+    const gone = mine().find((o) => o.tokenId === yes)?.id ?? '';
+    const cancel = await execa('node', ['bin/pm.js', 'order', 'cancel', gone], { env: env(), extendEnv: false, reject: false });
+    expect(cancel.exitCode, cancel.stderr).toBe(0);
+    expect(mine()).toHaveLength(1);
+    const requotes = out.split('"requoted"').length;
+    await bobBids((Number(mid) + 0.004).toFixed(3));
+    await eventually(() => out.split('"requoted"').length > requotes && mine().length === 2, {
+      what: `both sides quoted again; stdout: ${out}`,
+    });
     bot.kill('SIGINT');
     const done = await bot;
     expect(done.exitCode, done.stderr + out).toBe(0);

@@ -110,11 +110,11 @@ await ready;
 const order = { market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.1', size: '10', clientId: 'pkg-1' };
 const a = await pm.orders.place(order);
 const b = await pm.orders.place(order);
-out.same = a.orderId === b.orderId;
+out.same = a.order.id === b.order.id;
 out.already = [a.alreadyPlaced, b.alreadyPlaced];
 try { await pm.orders.place({ ...order, price: '0.2' }); } catch (err) { out.conflict = err instanceof ConflictError && err.exitCode === 5; }
 for (let i = 0; i < 300 && !out.streamed; i++) await new Promise((r) => setTimeout(r, 50));
-out.canceled = (await pm.orders.cancel(a.orderId)).canceled.includes(a.orderId);
+out.canceled = (await pm.orders.cancel(a.order.id)).canceled.includes(a.order.id);
 ac.abort();
 out.loop = await loop;
 await pm.close();
@@ -171,10 +171,11 @@ pm.markets.get('btc-100k-2026').then(async (m) => {
 const pm = createClient({ baseUrl: 'http://127.0.0.1:8787', token: { tokenId: 't', secret: 's' } });
 export async function run(signal: AbortSignal): Promise<string> {
   const r = await pm.orders.place({ market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.42', size: '10', clientId: 'bot-1' }, { signal });
-  const moved = await pm.orders.replace(String(r['orderId']), { price: '0.43' });
+  const moved = await pm.orders.replace(r.order.id, { price: '0.43' });
+  const filled: string = r.execution.filled.sharesRaw;
   for await (const ev of pm.watch.orders({ signal })) if (ev['event'] === 'orderEvent') break;
   try { await pm.orders.cancelAll(); } catch (e) { if (e instanceof PmError) return e.code + (e.hint ?? '') + e.exitCode; }
-  return moved.replacement.clientOrderId;
+  return moved.replacement.clientOrderId + filled + String(r.alreadyPlaced);
 }
 `;
     const tsc = join(root, 'node_modules/typescript/bin/tsc');

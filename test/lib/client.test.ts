@@ -50,9 +50,9 @@ describe('createClient', () => {
     const order = { market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.11', size: '10', clientId: 'lib-once-1' };
     const first = await pm.orders.place(order);
     const again = await pm.orders.place(order);
-    expect(again['orderId']).toBe(first['orderId']);
-    expect(first['alreadyPlaced']).toBe(false);
-    expect(again['alreadyPlaced']).toBe(true);
+    expect(again.order.id).toBe(first.order.id);
+    expect(first.alreadyPlaced).toBe(false);
+    expect(again.alreadyPlaced).toBe(true);
     expect(sb.current.ctx.state.orders.filter((o) => o.clientOrderId === 'lib-once-1')).toHaveLength(1);
     // Another order under the same clientId is a typed conflict (exit 5).
     await expect(pm.orders.place({ ...order, price: '0.12' })).rejects.toBeInstanceOf(ConflictError);
@@ -61,10 +61,59 @@ describe('createClient', () => {
     while (!seen.some((e) => e['event'] === 'orderEvent' && e['clientOrderId'] === 'lib-once-1') && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 20));
     expect(seen.some((e) => e['event'] === 'orderEvent' && e['clientOrderId'] === 'lib-once-1')).toBe(true);
-    const c = await pm.orders.cancel(String(first['orderId']));
-    expect(c.canceled).toContain(first['orderId']);
+    const c = await pm.orders.cancel(first.order.id);
+    expect(c.canceled).toContain(first.order.id);
     ac.abort();
     expect(await loop).toBe('ended');
+    await pm.close();
+  });
+
+  it("returns the shapes of design §1b and of the CLI: order.id and execution, every market's open orders, batch lines", async () => {
+    const pm = client();
+    const r = await pm.orders.place({
+      market: 'btc-100k-2026',
+      side: 'buy',
+      outcome: 'yes',
+      price: '0.14',
+      size: '10',
+      clientId: 'lib-shape-1',
+    });
+    // Typed: no index access needed.
+    const id: string = r.order.id;
+    expect(r.alreadyPlaced).toBe(false);
+    expect(r.order).toMatchObject({
+      clientOrderId: 'lib-shape-1',
+      market: 'btc-100k-2026',
+      side: 'BUY',
+      outcome: 'YES',
+      price: '0.14',
+      size: '10',
+    });
+    expect(r.execution).toMatchObject({ matched: false, settlementStatus: 'UNMATCHED', filled: { shares: '0', sharesRaw: '0' } });
+    expect(
+      (await pm.orders.place({ market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.14', size: '10', clientId: 'lib-shape-1' }))
+        .order.id,
+    ).toBe(id);
+    // No market: the rows of `pm --json order list` (decimals plus …Raw), not the exchange's objects.
+    const everywhere = await pm.orders.list();
+    const row = everywhere.find((o) => o.id === id);
+    expect(row).toEqual({ ...(await pm.orders.list({ market: 'btc-100k-2026' })).find((o) => o.id === id), createdAt: row?.createdAt });
+    expect(row).toMatchObject({ market: 'btc-100k-2026', size: '10', sizeRaw: '10000000', remainingRaw: '10000000' });
+    // Batch lines as `pm --json order place --file` prints them: a refusal keeps the exchange's status.
+    const lines = await pm.orders.placeBatch([{ market: 'btc-100k-2026', side: 'sell', outcome: 'no', price: '0.9', size: '100000' }]);
+    expect(lines).toEqual([
+      expect.objectContaining({ line: 1, ok: false, sent: 'yes', error: expect.objectContaining({ code: 'REFUSED', status: 400 }) }),
+    ]);
+    await pm.orders.cancel(id);
+    await pm.close();
+  });
+
+  it("honours the call's signal everywhere: an aborted withdraw sends nothing", async () => {
+    const pm = client();
+    const ac = new AbortController();
+    ac.abort();
+    // (Sent, the exchange would refuse it: alice has no server wallet. Interrupted, nothing is sent.)
+    await expect(pm.funds.withdraw({ amount: '1' }, { signal: ac.signal })).rejects.toMatchObject({ code: 'INTERRUPTED', exitCode: 130 });
     await pm.close();
   });
 
@@ -72,12 +121,12 @@ describe('createClient', () => {
     const pm = client();
     const a = await pm.orders.place({ market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.12', size: '10' });
     const b = await pm.orders.place({ market: 'sol-500-2026', side: 'buy', outcome: 'yes', price: '0.05', size: '10' }).catch(() => null);
-    const r = await pm.orders.replace(String(a['orderId']), { price: '0.13' });
+    const r = await pm.orders.replace(a.order.id, { price: '0.13' });
     expect(r.ok).toBe(true);
     expect(r.cancel.status).toBe('SUCCESS');
     expect(r.replacement.order?.['price']).toBe('0.13');
     const live = sb.current.ctx.state.orders.filter((o) => o.ownerId === alice().profileId && o.status === 'LIVE');
-    expect(live.some((o) => o.id === a['orderId'])).toBe(false);
+    expect(live.some((o) => o.id === a.order.id)).toBe(false);
     const all = await pm.orders.cancelAll();
     expect(all.markets.length).toBeGreaterThanOrEqual(b ? 2 : 1);
     expect(sb.current.ctx.state.orders.filter((o) => o.ownerId === alice().profileId && o.status === 'LIVE')).toHaveLength(0);

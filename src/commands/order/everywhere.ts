@@ -2,31 +2,12 @@
 // live orders (one request), in the same shape as the per-market list.
 import type { Context } from '../../cli/context.js';
 import type { ApiClient } from '../../core/http.js';
-import { formatUnits, priceFromWire, rawFromWire } from '../../core/money.js';
 import { fetchPositions } from '../../core/portfolio.js';
+import { liveOrderJson } from '../../core/trade/views.js';
 
 export async function openOrdersEverywhere(ctx: Context, api: ApiClient): Promise<void> {
   const { liveOrders } = await fetchPositions(api);
-  const json = liveOrders.map((o) => {
-    const size = rawFromWire(o['originalSize']);
-    const remaining = rawFromWire(o['remainingSize']);
-    const price = priceFromWire(o['price']);
-    return {
-      id: String(o['id'] ?? ''),
-      clientOrderId: typeof o['clientOrderId'] === 'string' ? o['clientOrderId'] : null,
-      market: String(o['market'] ?? ''),
-      side: String(o['side'] ?? ''),
-      outcome: String(o['token'] ?? ''),
-      type: String(o['type'] ?? ''),
-      price: price === null ? null : formatUnits(price),
-      size: formatUnits(size),
-      sizeRaw: size.toString(),
-      remaining: formatUnits(remaining),
-      remainingRaw: remaining.toString(),
-      status: String(o['status'] ?? ''),
-      createdAt: String(o['createdAt'] ?? ''),
-    };
-  });
+  const json = liveOrders.map(liveOrderJson);
   ctx.out.data(json, () =>
     ctx.out.table(
       [

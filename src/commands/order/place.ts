@@ -7,6 +7,7 @@ import { buildSignedOrder, parseBatch, parseOrderInput, placeParsed, runBatch } 
 import type { LineResult, OrderSummary } from '../../core/trade/index.js';
 import { formatUnits } from '../../core/money.js';
 import { placedJson, placedText } from './render.js';
+import { batchLineJson } from '../../core/trade/views.js';
 
 /**
  * Orders on a real exchange need a yes: --yes, or a confirmation on a terminal. Without either
@@ -131,22 +132,6 @@ export default defineCommand({
   },
 });
 
-function lineJson(r: LineResult): Record<string, unknown> {
-  if ('dryRun' in r) return { line: r.line, dryRun: true, body: r.body };
-  if (r.ok) {
-    const j = { line: r.line, ok: true, ...(r.skipped ? { skipped: true } : {}), ...placedJson(r.placed, r.summary) };
-    // Only the request is known (the exchange could not be asked): no claim about the fill.
-    return r.skipped && r.known === 'journal' ? { ...j, matched: null, filled: null } : j;
-  }
-  return {
-    line: r.line,
-    ok: false,
-    ...(r.clientOrderId ? { clientOrderId: r.clientOrderId } : {}),
-    sent: r.sent,
-    error: { code: r.error.code, message: r.error.shortMessage, ...(r.error.status !== undefined ? { status: r.error.status } : {}) },
-  };
-}
-
 /** "1-4, 7, 9-12" */
 function ranges(ns: number[]): string {
   const out: string[] = [];
@@ -202,7 +187,7 @@ async function placeBatch(
       signal: ctx.signal,
       dryRun: o.dryRun,
       onResult: (r) => {
-        if (ctx.out.format !== 'table' || 'dryRun' in r) ctx.out.record(lineJson(r));
+        if (ctx.out.format !== 'table' || 'dryRun' in r) ctx.out.record(batchLineJson(r));
         else if (o.dryRun && !r.ok) ctx.io.stderr.write(`line ${r.line}: ${r.error.shortMessage}\n`);
         if (r.ok) counts.placed++;
         else counts.failed++;

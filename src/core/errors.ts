@@ -144,3 +144,22 @@ export class InterruptedError extends PmError {
   override readonly code: ErrorCode = 'INTERRUPTED';
   override readonly exitCode = 130;
 }
+
+// The classes keep their names in the minified bundles, so a library user's console shows
+// `UsageError [UsageError]: …` rather than a mangled letter.
+for (const [name, C] of Object.entries({
+  PmError,
+  UsageError,
+  ValidationError,
+  AuthError,
+  NotFoundError,
+  ConflictError,
+  RateLimitError,
+  NetworkError,
+  ExchangeError,
+  ExchangeValidationError,
+  UnknownStateError,
+  PartialFailureError,
+  InterruptedError,
+}))
+  Object.defineProperty(C, 'name', { value: name });

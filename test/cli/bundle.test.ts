@@ -1,6 +1,6 @@
 // Every command of the manifest runs from the bundle (dist/cli/run.cjs, through bin/pm.js): its
 // help page prints with its own usage line, and --verbose runs the same bundle to the same output.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, expect, it } from 'vitest';
 import { tempHome } from '../helpers/run.js';
@@ -42,3 +42,12 @@ it('--verbose runs the same bundle to the same output', async () => {
   expect(plain.stdout).toMatch(/^Usage: pm /);
   expect(verbose.stdout).toBe(plain.stdout);
 }, 60_000);
+
+it("the library bundle's error classes keep their names (minified, they would print as a letter)", () => {
+  const out = spawnSync(
+    process.execPath,
+    ['-e', "const l=require('./dist/lib/index.cjs');const e=new l.ConflictError('x');console.log(l.UsageError.name, require('node:util').inspect(e).split('\\n')[0])"],
+    { encoding: 'utf8' },
+  );
+  expect(out.stdout.trim()).toBe('UsageError ConflictError: x');
+});

@@ -67,6 +67,22 @@ describe('pm order replace', () => {
     expect(sb.current.ctx.state.orders.length).toBe(before);
   });
 
+  it('a re-run by --client-id names the old order; one with other terms under the same new client id is a conflict (exit 5)', async () => {
+    const oldId = await place('btc-100k-2026', '0.1', 'mm-old-3');
+    const first = await pm('--json', 'order', 'replace', '--client-id', 'mm-old-3', '--price', '0.13', '--new-client-id', 'mm-new-3');
+    expect(first.code, first.stderr).toBe(0);
+    const again = await pm('--json', 'order', 'replace', '--client-id', 'mm-old-3', '--price', '0.13', '--new-client-id', 'mm-new-3');
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.json<{ cancel: { orderId: string }; replacement: { alreadyPlaced: boolean } }>()).toMatchObject({
+      cancel: { orderId: oldId },
+      replacement: { alreadyPlaced: true },
+    });
+    const other = await pm('--json', 'order', 'replace', '--client-id', 'mm-old-3', '--price', '0.14', '--new-client-id', 'mm-new-3');
+    expect(other.code, other.stdout).toBe(5);
+    expect(other.stderr).toContain('0.13');
+    expect(sb.current.ctx.state.orders.filter((o) => o.clientOrderId === 'mm-new-3')).toHaveLength(1);
+  });
+
   it('refuses a replacement with nothing to change, before sending (exit 2)', async () => {
     const r = await pm('order', 'replace', 'whatever');
     expect(r.code).toBe(2);

@@ -2,8 +2,9 @@
 // one resting) and the kill switch (every open order of every market cancelled). The
 // replacement is an ordinary order for exactly-once purposes: journaled before it is sent, its
 // client id looked up after an ambiguous answer, never sent twice.
-import { ExchangeError, ExchangeValidationError, NetworkError, PmError, UsageError, ValidationError } from '../errors.js';
+import { ConflictError, ExchangeError, ExchangeValidationError, NetworkError, PmError, UsageError, ValidationError } from '../errors.js';
 import type { ApiClient } from '../http.js';
+import { formatUnits } from '../money.js';
 import { fetchPositions } from '../portfolio.js';
 import { parsePrice, parseSize } from './amounts.js';
 import { checkClientOrderId, newClientOrderId } from './build.js';
@@ -85,15 +86,23 @@ export async function replaceOrder(
   if (o.journal.lookup(clientOrderId)) {
     const l = await lookupClientId(api, clientOrderId, { signal: o.signal });
     if (l.kind === 'found') {
+      const order = placedJson(parsePlaced(l.data, clientOrderId, '', true, 0));
+      // The same replacement is success; other terms under its client id are another order.
+      const diffs = [
+        ...(price !== undefined && order.price !== formatUnits(price) ? [`price ${order.price ?? '?'} (asked ${formatUnits(price)})`] : []),
+        ...(size !== undefined && order.size !== formatUnits(size) ? [`size ${order.size ?? '?'} (asked ${formatUnits(size)})`] : []),
+      ];
+      if (diffs.length > 0)
+        throw new ConflictError(`client id ${clientOrderId} already names a replacement with other terms: ${diffs.join(', ')}`, {
+          status: 409,
+          hint: `Nothing new was placed. To replace again, give the new order another --new-client-id; to see this one: pm order status --client-id ${clientOrderId}`,
+        });
+      // The old order by id as given, or as its client id names it (it still exists, cancelled).
+      const oldId = i.orderId ?? (await oldOrder(api, i).catch(() => null))?.id ?? '';
       return {
         ok: true,
-        cancel: { status: 'SUCCESS', orderId: i.orderId ?? '' },
-        replacement: {
-          status: 'SUCCESS',
-          clientOrderId,
-          alreadyPlaced: true,
-          order: placedJson(parsePlaced(l.data, clientOrderId, '', true, 0)),
-        },
+        cancel: { status: 'SUCCESS', orderId: oldId },
+        replacement: { status: 'SUCCESS', clientOrderId, alreadyPlaced: true, order },
       };
     }
   }

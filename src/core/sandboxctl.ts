@@ -131,13 +131,27 @@ export async function findSandbox(home: string): Promise<RunInfo | null> {
   return holder;
 }
 
-/** True when a process with this pid exists. */
+/**
+ * True when a process with this pid runs. One that has exited but that its parent has not reaped
+ * yet (a zombie) does not: a sandbox killed with -9 stays one for seconds where PID 1 reaps late
+ * (containers), and a start right after the crash must not be refused as "already running".
+ */
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !isZombie(pid);
+}
+
+/** Linux: the process state in /proc/<pid>/stat (after the command name in parentheses) is Z. */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return false;
   }
 }
 

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, openSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { ExchangeError, NetworkError, PmError, UsageError } from './errors.js';
+import { ConflictError, ExchangeError, NetworkError, PmError, UsageError } from './errors.js';
 import type { ApiClient } from './http.js';
 import { ensurePrivateDir, writePrivateFileAtomic } from './fsutil.js';
 
@@ -214,9 +214,12 @@ export async function spawnDetached(
             .join('\n')
         : '';
       // The child runs with --json: its last line is the error object; a usage error (a port
-      // in use…) is the same clean exit 2 as in the foreground.
+      // in use…) is the same clean exit 2 as in the foreground, and a state locked by another
+      // sandbox (one started at the same moment) the same exit 5.
       const err = lastJsonError(tail);
-      if (code === 2 && err) return reject(new UsageError(err.message, err.hint ? { hint: err.hint } : {}));
+      const more = err ? { ...(err.details ? { details: err.details } : {}), ...(err.hint ? { hint: err.hint } : {}) } : {};
+      if (code === 2 && err) return reject(new UsageError(err.message, more));
+      if (code === 5 && err) return reject(new ConflictError(err.message, more));
       reject(
         new PmError(`the sandbox exited with code ${code ?? '?'} before it was ready`, {
           details: tail || undefined,
@@ -227,10 +230,15 @@ export async function spawnDetached(
   });
 }
 
-function lastJsonError(text: string): { message: string; hint?: string } | null {
+function lastJsonError(text: string): { message: string; details?: string; hint?: string } | null {
   try {
-    const e = (JSON.parse(text.split('\n').pop() ?? '') as { error?: { message?: unknown; hint?: unknown } }).error;
-    return e && typeof e.message === 'string' ? { message: e.message, ...(typeof e.hint === 'string' ? { hint: e.hint } : {}) } : null;
+    const e = (JSON.parse(text.split('\n').pop() ?? '') as { error?: { message?: unknown; details?: unknown; hint?: unknown } }).error;
+    if (!e || typeof e.message !== 'string') return null;
+    return {
+      message: e.message,
+      ...(typeof e.details === 'string' ? { details: e.details } : {}),
+      ...(typeof e.hint === 'string' ? { hint: e.hint } : {}),
+    };
   } catch {
     return null;
   }

@@ -16,8 +16,16 @@ const BIN = join(process.cwd(), 'bin', 'pm.js');
 const ZERO = '0x0000000000000000000000000000000000000000';
 const children: ChildProcess[] = [];
 const homes: string[] = [];
+/** Detached sandboxes (not children of this process). */
+const detached: number[] = [];
 afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  for (const pid of detached.splice(0))
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
   for (const h of homes.splice(0)) rmSync(h, { recursive: true, force: true });
 });
 
@@ -222,6 +230,30 @@ Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60000);`,
     status.child.stdout?.on('data', (c: Buffer) => (out += c.toString('utf8')));
     expect(await new Promise<number | null>((r) => status.child.on('exit', r))).toBe(7);
     expect(JSON.parse(out)).toEqual({ running: true, starting: true, healthy: false, pid: holder.pid });
+  });
+
+  it('two `sandbox start --detach` at once: the one that loses the lock exits 5 naming the holder, not 1', {
+    timeout: 30_000,
+  }, async () => {
+    const home = tempHome();
+    const run = () => {
+      const { child } = pm(home, ['--json', 'sandbox', 'start', '--detach', '--port', '0']);
+      let out = '';
+      let err = '';
+      child.stdout?.on('data', (c: Buffer) => (out += c.toString('utf8')));
+      child.stderr?.on('data', (c: Buffer) => (err += c.toString('utf8')));
+      return new Promise<{ code: number | null; out: string; err: string }>((r) => child.on('exit', (code) => r({ code, out, err })));
+    };
+    const both = await Promise.all([run(), run()]);
+    const won = both.find((r) => r.code === 0);
+    if (won) detached.push((JSON.parse(won.out) as Ready).pid);
+    expect(both.map((r) => r.code).sort()).toEqual([0, 5]);
+    const lost = both.find((r) => r.code === 5);
+    const error = (JSON.parse(lost?.err ?? '{}') as { error?: { code?: string; message?: string } }).error;
+    expect(error, lost?.err).toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringMatching(/^a sandbox is (starting|already running) on this state \(pid [1-9]\d*\)$/),
+    });
   });
 
   it.runIf(process.platform === 'linux')(

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, openSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { ExchangeError, NetworkError, PmError, UsageError } from './errors.js';
+import { ConflictError, ExchangeError, NetworkError, PmError, UsageError } from './errors.js';
 import type { ApiClient } from './http.js';
 import { ensurePrivateDir, writePrivateFileAtomic } from './fsutil.js';
 
@@ -131,13 +131,27 @@ export async function findSandbox(home: string): Promise<RunInfo | null> {
   return holder;
 }
 
-/** True when a process with this pid exists. */
+/**
+ * True when a process with this pid runs. One that has exited but that its parent has not reaped
+ * yet (a zombie) does not: a sandbox killed with -9 stays one for seconds where PID 1 reaps late
+ * (containers), and a start right after the crash must not be refused as "already running".
+ */
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !isZombie(pid);
+}
+
+/** Linux: the process state in /proc/<pid>/stat (after the command name in parentheses) is Z. */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return false;
   }
 }
 
@@ -200,9 +214,12 @@ export async function spawnDetached(
             .join('\n')
         : '';
       // The child runs with --json: its last line is the error object; a usage error (a port
-      // in use…) is the same clean exit 2 as in the foreground.
+      // in use…) is the same clean exit 2 as in the foreground, and a state locked by another
+      // sandbox (one started at the same moment) the same exit 5.
       const err = lastJsonError(tail);
-      if (code === 2 && err) return reject(new UsageError(err.message, err.hint ? { hint: err.hint } : {}));
+      const more = err ? { ...(err.details ? { details: err.details } : {}), ...(err.hint ? { hint: err.hint } : {}) } : {};
+      if (code === 2 && err) return reject(new UsageError(err.message, more));
+      if (code === 5 && err) return reject(new ConflictError(err.message, more));
       reject(
         new PmError(`the sandbox exited with code ${code ?? '?'} before it was ready`, {
           details: tail || undefined,
@@ -213,10 +230,15 @@ export async function spawnDetached(
   });
 }
 
-function lastJsonError(text: string): { message: string; hint?: string } | null {
+function lastJsonError(text: string): { message: string; details?: string; hint?: string } | null {
   try {
-    const e = (JSON.parse(text.split('\n').pop() ?? '') as { error?: { message?: unknown; hint?: unknown } }).error;
-    return e && typeof e.message === 'string' ? { message: e.message, ...(typeof e.hint === 'string' ? { hint: e.hint } : {}) } : null;
+    const e = (JSON.parse(text.split('\n').pop() ?? '') as { error?: { message?: unknown; details?: unknown; hint?: unknown } }).error;
+    if (!e || typeof e.message !== 'string') return null;
+    return {
+      message: e.message,
+      ...(typeof e.details === 'string' ? { details: e.details } : {}),
+      ...(typeof e.hint === 'string' ? { hint: e.hint } : {}),
+    };
   } catch {
     return null;
   }

@@ -2,7 +2,7 @@
 // acknowledged order, and the state lock refuses a second sandbox on the same PM_HOME even
 // when server.json is gone or corrupt.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -10,13 +10,22 @@ import { Wallet } from 'ethers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { ORDER_TYPES } from '../helpers/eip712.js';
+import { until } from '../helpers/stream.js';
 
 const BIN = join(process.cwd(), 'bin', 'pm.js');
 const ZERO = '0x0000000000000000000000000000000000000000';
 const children: ChildProcess[] = [];
 const homes: string[] = [];
+/** Detached sandboxes (not children of this process). */
+const detached: number[] = [];
 afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  for (const pid of detached.splice(0))
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
   for (const h of homes.splice(0)) rmSync(h, { recursive: true, force: true });
 });
 
@@ -222,6 +231,75 @@ Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60000);`,
     expect(await new Promise<number | null>((r) => status.child.on('exit', r))).toBe(7);
     expect(JSON.parse(out)).toEqual({ running: true, starting: true, healthy: false, pid: holder.pid });
   });
+
+  it('two `sandbox start --detach` at once: the one that loses the lock exits 5 naming the holder, not 1', {
+    timeout: 30_000,
+  }, async () => {
+    const home = tempHome();
+    const run = () => {
+      const { child } = pm(home, ['--json', 'sandbox', 'start', '--detach', '--port', '0']);
+      let out = '';
+      let err = '';
+      child.stdout?.on('data', (c: Buffer) => (out += c.toString('utf8')));
+      child.stderr?.on('data', (c: Buffer) => (err += c.toString('utf8')));
+      return new Promise<{ code: number | null; out: string; err: string }>((r) => child.on('exit', (code) => r({ code, out, err })));
+    };
+    const both = await Promise.all([run(), run()]);
+    const won = both.find((r) => r.code === 0);
+    if (won) detached.push((JSON.parse(won.out) as Ready).pid);
+    expect(both.map((r) => r.code).sort()).toEqual([0, 5]);
+    const lost = both.find((r) => r.code === 5);
+    const error = (JSON.parse(lost?.err ?? '{}') as { error?: { code?: string; message?: string } }).error;
+    expect(error, lost?.err).toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringMatching(/^a sandbox is (starting|already running) on this state \(pid [1-9]\d*\)$/),
+    });
+  });
+
+  it.runIf(process.platform === 'linux')(
+    'a sandbox killed with -9 that its parent has not reaped yet (a zombie, as where PID 1 reaps late) is not running',
+    { timeout: 30_000 },
+    async () => {
+      const home = tempHome();
+      // A process whose parent never waits for it: once it exits it stays a zombie (state Z).
+      const pidFile = join(home, 'zombie.pid');
+      const parent = spawn('bash', ['-c', `sh -c 'echo $$ > ${pidFile}; exec sleep 0.2' & exec sleep 30`], { stdio: 'ignore' });
+      children.push(parent);
+      let zombie = 0;
+      await until(() => {
+        if (!existsSync(pidFile)) return false;
+        zombie = Number(readFileSync(pidFile, 'utf8').trim());
+        try {
+          const stat = readFileSync(`/proc/${zombie}/stat`, 'utf8');
+          return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+        } catch {
+          return false;
+        }
+      }, 10_000);
+      // The run file of a sandbox that was that process.
+      const { ready } = await startChild(home);
+      const first = children.at(-1);
+      first?.kill('SIGKILL');
+      await new Promise((r) => first?.once('exit', r));
+      writeFileSync(
+        join(home, 'sandbox', 'server.json'),
+        JSON.stringify({
+          pid: zombie,
+          baseUrl: ready.baseUrl,
+          wsUrl: ready.baseUrl.replace('http', 'ws'),
+          startedAt: new Date().toISOString(),
+          ephemeral: false,
+        }),
+      );
+      const status = pm(home, ['--json', 'sandbox', 'status']);
+      let out = '';
+      status.child.stdout?.on('data', (c: Buffer) => (out += c.toString('utf8')));
+      await new Promise((r) => status.child.on('exit', r));
+      expect(JSON.parse(out)).toMatchObject({ running: false });
+      const again = await startChild(home);
+      expect(again.ready.pid).not.toBe(zombie);
+    },
+  );
 
   it('a kill -9 releases the lock: the next start takes the state over (stale lock.sock replaced)', async () => {
     const home = tempHome();

@@ -9,7 +9,7 @@
 // empty HOME, XDG_CACHE_HOME and TMPDIR, as the first run after an install.
 //
 // BENCH_BEFORE=/path/to/other/bin/pm.js adds the same commands run by another build of pm (for
-// before/after figures of a change), interleaved in the same rounds.
+// before/after figures of a change), interleaved in the same rounds; BENCH_BEFORE_NAME says which.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -98,7 +98,7 @@ export async function run() {
       ['pm order place --dry-run, cold', 2.0],
     ].map(([k, t]) => `\`${k}\` ≤ ${t}× — ${ratio(k) <= t ? 'met' : '**not met**'} (${ratio(k).toFixed(2)}×)`);
     const lines = [
-      `Median of ${rounds} interleaved rounds (after one warm-up), wall time of the whole process; \`node -e 0\`: ${fmt(r['node -e 0'].median)}. The exchange is a sandbox in another process on loopback; credentials come from the environment. Warm: the compile cache is in place. Cold: a new empty HOME, XDG_CACHE_HOME and TMPDIR for each run (the first run after an install).${before ? ' Rows "before:" run another build, in the same rounds.' : ''} Ratios are paired: each round's command against that round's \`node -e 0\` (median of the per-round ratios), as farm-bench pairs its runs.`,
+      `Median of ${rounds} interleaved rounds (after one warm-up), wall time of the whole process; \`node -e 0\`: ${fmt(r['node -e 0'].median)}. The exchange is a sandbox in another process on loopback; credentials come from the environment. Warm: the compile cache is in place. Cold: a new empty HOME, XDG_CACHE_HOME and TMPDIR for each run (the first run after an install).${before ? ` Rows "before:" run ${process.env.BENCH_BEFORE_NAME ?? 'another build'}, in the same rounds.` : ''} Ratios are paired: each round's command against that round's \`node -e 0\` (median of the per-round ratios), as farm-bench pairs its runs.`,
       '',
       '| command | warm median | warm vs `node -e 0` | cold median | cold vs `node -e 0` |',
       '|---|---|---|---|---|',

@@ -46,7 +46,10 @@ it('--verbose runs the same bundle to the same output', async () => {
 it("the library bundle's error classes keep their names (minified, they would print as a letter)", () => {
   const out = spawnSync(
     process.execPath,
-    ['-e', "const l=require('./dist/lib/index.cjs');const e=new l.ConflictError('x');console.log(l.UsageError.name, require('node:util').inspect(e).split('\\n')[0])"],
+    [
+      '-e',
+      "const l=require('./dist/lib/index.cjs');const e=new l.ConflictError('x');console.log(l.UsageError.name, require('node:util').inspect(e).split('\\n')[0])",
+    ],
     { encoding: 'utf8' },
   );
   expect(out.stdout.trim()).toBe('UsageError ConflictError: x');

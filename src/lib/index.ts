@@ -9,6 +9,7 @@ export type { CallOptions, PmClient } from '../core/client.js';
 export type { OrderInput } from '../core/trade/flow.js';
 export type { ReplaceInput, ReplaceOutcome } from '../core/trade/replace.js';
 export type { Lifecycle } from '../core/stream.js';
+export type { FilledJson, PlaceResult, PlacedJson } from '../core/trade/views.js';
 export {
   PmError,
   UsageError,

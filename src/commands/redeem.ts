@@ -1,5 +1,5 @@
 import { defineCommand } from '../cli/command.js';
-import { ExchangeValidationError, type PmError, UsageError, errorMessage } from '../core/errors.js';
+import { ExchangeValidationError, NetworkError, type PmError, UsageError, errorMessage } from '../core/errors.js';
 import { redeem } from '../core/funds.js';
 import { slugFrom } from '../core/market-input.js';
 import { getMarket } from '../core/markets.js';
@@ -10,7 +10,7 @@ import { ON_BEHALF, portfolioApi } from './portfolio/common.js';
 interface Claim {
   market: string;
   conditionId: string;
-  status: 'redeemed' | 'not redeemable yet' | 'refused';
+  status: 'redeemed' | 'not redeemable yet' | 'refused' | 'unknown';
   payout: string | null;
   payoutRaw: string | null;
   message?: string;
@@ -27,7 +27,7 @@ export default defineCommand({
     onBehalfOf: ON_BEHALF,
   },
   description:
-    'Claims the winning shares of a resolved market through the exchange (an EOA may also redeem on chain: pm redeem-onchain). --all claims every redeemable position and lists each result.\n\nExit codes: 0 redeemed, 2 nothing to redeem found before sending (--all with no redeemable position) or bad input, 5 already redeemed, 8 --all when some claims were refused, 9 refused by the exchange (nothing to redeem, not resolved, payout not posted yet).',
+    'Claims the winning shares of a resolved market through the exchange (an EOA may also redeem on chain: pm redeem-onchain). --all claims every redeemable position and lists each result.\n\nExit codes: 0 redeemed, 2 nothing to redeem found before sending (--all with no redeemable position) or bad input, 5 already redeemed, 7 the outcome of a claim is unknown (its answer was lost: re-run the same command, a market is never paid twice), 8 --all when some claims were refused, 9 refused by the exchange (nothing to redeem, not resolved, payout not posted yet).',
   examples: ['pm redeem eth-5k-2025', 'pm redeem --all', 'pm --json redeem --condition-id 0x…'],
   run: async (ctx, { args, opts }) => {
     const all = opts.all;
@@ -96,13 +96,18 @@ export default defineCommand({
             });
           throw e;
         }
+        // A lost answer (or none at all) is no refusal: the claim may have been paid. Re-running
+        // is safe, as the exchange pays a market once.
+        const unknown = e instanceof NetworkError;
         claims.push({
           market: t.market,
           conditionId: t.conditionId,
-          status: /not redeemable yet/.test((e as PmError).shortMessage ?? '') ? 'not redeemable yet' : 'refused',
+          status: unknown ? 'unknown' : /not redeemable yet/.test((e as PmError).shortMessage ?? '') ? 'not redeemable yet' : 'refused',
           payout: null,
           payoutRaw: null,
-          message: errorMessage(e),
+          message: unknown
+            ? `${errorMessage(e)}; the outcome is unknown: re-run the same command (a market is never paid twice)`
+            : errorMessage(e),
         });
       }
     }
@@ -112,6 +117,7 @@ export default defineCommand({
         claims.map((c) => [c.market, c.status, c.payout ?? '-', c.message ?? c.userOperationHash ?? '']),
       ),
     );
+    if (claims.some((c) => c.status === 'unknown')) return 7;
     if (all && claims.some((c) => c.status === 'refused')) return 8;
   },
 });

@@ -1,0 +1,45 @@
+// A redemption whose answer is lost is neither "refused" nor "redeemed": its outcome is unknown,
+// and the safe advice is to re-run the same command (a market already redeemed is never paid
+// twice). Before the fix, `redeem --all` listed such a market as refused and exited 8.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountEnv } from '../helpers/account-env.js';
+import { dropProxy } from '../helpers/drop-proxy.js';
+import type { DropProxy } from '../helpers/drop-proxy.js';
+import { runPm, tempHome } from '../helpers/run.js';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const sb = useSandbox();
+const { home, cleanup } = tempHome();
+let proxy: DropProxy;
+let dropsLeft = 1;
+beforeAll(async () => {
+  proxy = await dropProxy(sb.current.baseUrl, (m, p) => m === 'POST' && p === '/portfolio/redeem' && dropsLeft-- > 0);
+});
+afterAll(async () => {
+  await proxy.close();
+  cleanup();
+});
+
+const alice = () => ({ ...accountEnv(sb.current, 'alice', home), PM_BASE_URL: proxy.baseUrl });
+const usdc = (): bigint => {
+  const a = sb.current.info.accounts.find((x) => x.name === 'alice');
+  return sb.current.ctx.state.accounts[String(a?.profileId)]?.usdc ?? 0n;
+};
+
+describe('redeem --all when an answer is lost', () => {
+  it('reports the claim as unknown and exits 7 saying to re-run; the re-run pays nothing twice', async () => {
+    const start = usdc();
+    const r = await runPm(['--json', 'redeem', '--all'], { env: alice() });
+    expect(proxy.dropped).toBe(1);
+    expect(r.code, r.stderr).toBe(7);
+    const claims = r.json<{ market: string; status: string; message: string }[]>();
+    expect(claims).toEqual([expect.objectContaining({ market: 'eth-5k-2025', status: 'unknown' })]);
+    expect(claims[0]?.message).toMatch(/re-run/);
+    // The exchange acted on it (the answer was dropped after the commit): paid once.
+    const paid = usdc() - start;
+    expect(paid).toBe(150_000_000n);
+    const again = await runPm(['--json', 'redeem', '--all'], { env: alice() });
+    expect(again.code).toBe(2);
+    expect(usdc() - start).toBe(paid);
+  });
+});

@@ -122,11 +122,12 @@ export default defineCommand({
     ctx.out.data(r, () =>
       ctx.out.keyValue([
         ['amount', `${formatUnits(BigInt(r.amount))} (${r.amount} raw)`],
-        ['token', r.token],
-        ['from', r.walletAddress],
-        ['to', r.destination],
+        // (Settled from the balance after a lost answer, only what was asked is known.)
+        ['token', r.token || 'USDC'],
+        ['from', r.walletAddress || '-'],
+        ['to', r.destination || 'the default destination (your account)'],
         ['user operation', r.userOperationHash || '-'],
-        ['transaction id', r.transactionId],
+        ['transaction id', r.transactionId || '-'],
       ]),
     );
   },

@@ -151,16 +151,19 @@ const SLUG_TTL_MS = 10 * 60_000;
 async function liveSources(io: IO, globals: GivenFlags): Promise<CompletionSources> {
   const { Context } = await import('../cli/kernel.js');
   const { profile, baseUrl } = globals;
-  const ctx = new Context(withIO(io, { stderr: { write: () => true } }), {
-    profile: undefined,
-    json: false,
-    verbose: false,
-    quiet: true,
-    color: false,
-    nonInteractive: true,
-    yes: false,
-    ...(baseUrl ? { baseUrl } : {}),
-  });
+  // A quiet Context that never asks: for the active profile, or the one --profile names.
+  const quiet = (to: IO, name: string | undefined) =>
+    new Context(to, {
+      profile: name,
+      json: false,
+      verbose: false,
+      quiet: true,
+      color: false,
+      nonInteractive: true,
+      yes: false,
+      ...(baseUrl ? { baseUrl } : {}),
+    });
+  const ctx = quiet(withIO(io, { stderr: { write: () => true } }), undefined);
   const profiles = (): string[] => {
     try {
       return Object.keys(ctx.config().profiles);
@@ -181,19 +184,7 @@ async function liveSources(io: IO, globals: GivenFlags): Promise<CompletionSourc
       const file = join(ctx.home, 'cache', 'market-slugs.json');
       let base = '';
       try {
-        base =
-          profile && profiles().includes(profile)
-            ? new Context(io, {
-                profile,
-                json: false,
-                verbose: false,
-                quiet: true,
-                color: false,
-                nonInteractive: true,
-                yes: false,
-                ...(baseUrl ? { baseUrl } : {}),
-              }).baseUrl
-            : ctx.baseUrl;
+        base = profile && profiles().includes(profile) ? quiet(io, profile).baseUrl : ctx.baseUrl;
       } catch {
         return [];
       }

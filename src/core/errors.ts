@@ -147,19 +147,6 @@ export class InterruptedError extends PmError {
 
 // The classes keep their names in the minified bundles, so a library user's console shows
 // `UsageError [UsageError]: …` rather than a mangled letter.
-for (const [name, C] of Object.entries({
-  PmError,
-  UsageError,
-  ValidationError,
-  AuthError,
-  NotFoundError,
-  ConflictError,
-  RateLimitError,
-  NetworkError,
-  ExchangeError,
-  ExchangeValidationError,
-  UnknownStateError,
-  PartialFailureError,
-  InterruptedError,
-}))
-  Object.defineProperty(C, 'name', { value: name });
+const classes = [PmError, UsageError, ValidationError, AuthError, NotFoundError, ConflictError, RateLimitError, NetworkError];
+for (const C of [...classes, ExchangeError, ExchangeValidationError, UnknownStateError, PartialFailureError, InterruptedError])
+  Object.defineProperty(C, 'name', { value: new C('').name });

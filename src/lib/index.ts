@@ -10,22 +10,8 @@ export type { OrderInput } from '../core/trade/flow.js';
 export type { ReplaceInput, ReplaceOutcome } from '../core/trade/replace.js';
 export type { Lifecycle } from '../core/stream.js';
 export type { FilledJson, PlaceResult, PlacedJson } from '../core/trade/views.js';
-export {
-  PmError,
-  UsageError,
-  ValidationError,
-  AuthError,
-  NotFoundError,
-  ConflictError,
-  RateLimitError,
-  NetworkError,
-  ExchangeError,
-  ExchangeValidationError,
-  UnknownStateError,
-  PartialFailureError,
-  InterruptedError,
-} from '../core/errors.js';
-export type { ErrorCode } from '../core/errors.js';
+// The typed errors (PmError and one class per exit code), errorMessage, ErrorCode.
+export * from '../core/errors.js';
 
 /** createClient's options; `home` defaults to PM_HOME or the platform config directory. */
 export type Options = Omit<ClientOptions, 'home'> & { home?: string | undefined };

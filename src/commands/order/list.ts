@@ -1,9 +1,11 @@
 import { defineCommand } from '../../cli/command.js';
+import type { Context } from '../../cli/context.js';
 import { slugFrom } from '../../core/market-input.js';
 import { UsageError } from '../../core/errors.js';
+import { fetchPositions } from '../../core/portfolio.js';
 import { listOpenOrders } from '../../core/trade/index.js';
 import type { OpenOrder } from '../../core/trade/index.js';
-import { openOrderJson } from '../../core/trade/views.js';
+import { liveOrderJson, openOrderJson } from '../../core/trade/views.js';
 
 export default defineCommand({
   path: ['order', 'list'],
@@ -26,27 +28,48 @@ export default defineCommand({
       // No market: every open order, from the portfolio's live orders across markets.
       if (opts.all)
         throw new UsageError('--all (closed orders too) needs --market <slug>', { hint: 'pm order list --market btc-100k-2026 --all' });
-      const { openOrdersEverywhere } = await import('./everywhere.js');
-      return openOrdersEverywhere(ctx, api);
+      // (One request: the portfolio's live orders, the same shape as the per-market list.)
+      return ordersTable(ctx, (await fetchPositions(api)).liveOrders.map(liveOrderJson), true);
     }
     const slug = slugFrom(market);
     const statuses = opts.all ? ['LIVE', 'MATCHED', 'CANCELED', 'UNMATCHED'] : undefined;
     const orders: OpenOrder[] = await listOpenOrders(api, slug, statuses);
-    const json = orders.map((o) => openOrderJson(o, slug));
-    ctx.out.data(json, () =>
-      ctx.out.table(
-        [
-          { header: 'ORDER ID' },
-          { header: 'CLIENT ID' },
-          { header: 'SIDE' },
-          { header: 'OUTCOME' },
-          { header: 'PRICE', align: 'right' },
-          { header: 'SIZE', align: 'right' },
-          { header: 'REMAINING', align: 'right' },
-          { header: 'STATUS' },
-        ],
-        json.map((o) => [o.id, o.clientOrderId ?? '-', o.side, o.outcome, o.price, o.size, o.remaining, o.status]),
-      ),
+    ordersTable(
+      ctx,
+      orders.map((o) => openOrderJson(o, slug)),
+      false,
     );
   },
 });
+
+type OrderRow = { market: string; id: string; clientOrderId: string | null; side: string; outcome: string; price: string | null };
+
+/** The orders as --json has them, else a table (with a MARKET column when they span markets). */
+function ordersTable(ctx: Context, json: (OrderRow & { size: string; remaining: string; status: string })[], markets: boolean): void {
+  ctx.out.data(json, () =>
+    ctx.out.table(
+      [
+        ...(markets ? [{ header: 'MARKET' }] : []),
+        { header: 'ORDER ID' },
+        { header: 'CLIENT ID' },
+        { header: 'SIDE' },
+        { header: 'OUTCOME' },
+        { header: 'PRICE', align: 'right' as const },
+        { header: 'SIZE', align: 'right' as const },
+        { header: 'REMAINING', align: 'right' as const },
+        { header: 'STATUS' },
+      ],
+      json.map((o) => [
+        ...(markets ? [o.market] : []),
+        o.id,
+        o.clientOrderId ?? '-',
+        o.side,
+        o.outcome,
+        o.price ?? '-',
+        o.size,
+        o.remaining,
+        o.status,
+      ]),
+    ),
+  );
+}

@@ -30,6 +30,8 @@ interface Conn {
   tx: boolean;
   lifecycle: boolean;
   seen: Map<string, number>;
+  /** The book version last sent per market: an update never repeats the one a snapshot sent. */
+  books: Map<string, number>;
 }
 
 export interface StreamsDeps {
@@ -368,7 +370,10 @@ export function createStreams(deps: StreamsDeps): Streams {
       const price = m && now !== null && now !== before ? pricePayload(m, now) : null;
       out(() => {
         for (const c of targets) {
-          if (book) c.socket.emit('orderbookUpdate', book);
+          if (book && Number(book['version']) > (c.books.get(slug) ?? -1)) {
+            c.books.set(slug, Number(book['version']));
+            c.socket.emit('orderbookUpdate', book);
+          }
           if (price) c.socket.emit('newPriceData', price);
         }
       });
@@ -510,6 +515,7 @@ export function createStreams(deps: StreamsDeps): Streams {
       tx: false,
       lifecycle: false,
       seen: new Map(),
+      books: new Map(),
     };
     if (header(h, 'lmts-api-key') !== undefined || header(h, 'x-api-key') !== undefined) {
       // The clock-skew fault moves the server's clock for the handshake too, as for HTTP requests.
@@ -548,7 +554,11 @@ export function createStreams(deps: StreamsDeps): Streams {
       };
       out(() => {
         socket.emit('system', ack);
-        for (const s of snaps) if (s) socket.emit('orderbookUpdate', s);
+        for (const s of snaps) {
+          if (!s) continue;
+          c.books.set(String(s['marketSlug']), Number(s['version']));
+          socket.emit('orderbookUpdate', s);
+        }
       });
     });
     socket.on(

@@ -43,6 +43,9 @@ const journal = () =>
     .filter(Boolean)
     .map((l) => JSON.parse(l) as { id: string; state: string; amount: string; wallet: string | null });
 
+/** This test's two entries (the intent, then its outcome), whatever the other tests wrote before. */
+const last2 = () => journal().slice(-2);
+
 describe('a withdrawal whose answer is lost', () => {
   it('exits 7 saying how to check, never "retry"; the same withdrawal is then refused (exit 5); --force sends it', async () => {
     dropsLeft = 1;
@@ -57,13 +60,13 @@ describe('a withdrawal whose answer is lost', () => {
     // Named by its address (the profile's server wallet), in the hint and in the journal's intent.
     const wallet = SERVER_WALLETS['carol'] as string;
     expect(err.hint).toContain(wallet);
-    expect(journal().slice(-2).map((e) => e.wallet)).toEqual([wallet, wallet]);
+    expect(last2().map((e) => e.wallet)).toEqual([wallet, wallet]);
     // pm balance reads the account's own wallet, not the server wallet: it is offered only as the
     // place where a withdrawal to the default destination (that account) lands.
     expect(err.hint).not.toMatch(/#tokentxns, or pm balance/);
     expect(err.hint).toContain("your account's USDC (pm balance");
     expect(usdc()).toBe(start - 10_000_000n); // it did go through, once
-    expect(journal().slice(-2).map((e) => e.state)).toEqual(['pending', 'unknown']);
+    expect(last2().map((e) => e.state)).toEqual(['pending', 'unknown']);
 
     const again = await runPm(['--json', '--yes', 'withdraw', '10'], { env: env() });
     expect(again.code).toBe(5);

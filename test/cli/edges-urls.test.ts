@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_WS_URL, deriveWsUrl, isLoopbackUrl, resolveEndpoints } from '../../src/core/endpoints.js';
+import { limitOrder } from '../helpers/orders.js';
 import { runPm, useTempHomes } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
@@ -170,21 +171,7 @@ describe('whether a target is a sandbox follows its URL, never a stored flag', (
     ).toBe(0);
     const before = sb.current.ctx.state.orders.length;
     const r = await runPm(
-      [
-        '--profile',
-        'sandbox',
-        'order',
-        'place',
-        'btc-100k-2026',
-        'buy',
-        'yes',
-        '--price',
-        '0.1',
-        '--size',
-        '10',
-        '--client-id',
-        'edge-remote',
-      ],
+      ['--profile', 'sandbox', ...limitOrder('btc-100k-2026', 'buy', 'yes', '0.1', '10'), '--client-id', 'edge-remote'],
       { env: env(home) },
     );
     expect(r.code).toBe(2);

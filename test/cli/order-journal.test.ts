@@ -1,6 +1,7 @@
 // pm order journal: what was sent and what came back (issue 14).
 import { afterAll, describe, expect, it } from 'vitest';
 import { accountEnv } from '../helpers/account-env.js';
+import { limitOrder } from '../helpers/orders.js';
 import { runPm, tempHome } from '../helpers/run.js';
 import { postAdmin, useSandbox } from '../helpers/sandbox.js';
 
@@ -10,9 +11,7 @@ afterAll(cleanup);
 const env = () => accountEnv(sb.current, 'alice', home);
 const pm = (...argv: string[]) => runPm(argv, { env: env() });
 /** `order place btc-100k-2026 buy yes --price 0.1 --size 5 --client-id ID` (five shares that rest). */
-function placeArgs(clientId: string): string[] {
-  return ['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.1', '--size', '5', '--client-id', clientId];
-}
+const placeArgs = (clientId: string) => [...limitOrder('btc-100k-2026', 'buy', 'yes', '0.1', '5'), '--client-id', clientId];
 
 describe('pm order journal', () => {
   it('shows the request sent and the answer for a client id, and filters by --since', async () => {

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { limitOrder, marketOrder } from '../helpers/orders.js';
 import { runPm, tempHome } from '../helpers/run.js';
 import type { RunResult } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -118,21 +119,7 @@ describe("withdraw and redeem on a child's behalf", () => {
     const slug = 'btc-100k-2026';
 
     // The child buys YES with 10 USDC (FOK, delegated: the server signs with the child's wallet).
-    const o = await pm(
-      '--json',
-      'order',
-      'place',
-      slug,
-      'buy',
-      'yes',
-      '--type',
-      'fok',
-      '--amount',
-      '10',
-      '--on-behalf-of',
-      sid,
-      '--delegated',
-    );
+    const o = await pm('--json', ...marketOrder(slug, 'buy', 'yes', 'fok', '10'), '--on-behalf-of', sid, '--delegated');
     expect(o.code, o.stderr).toBe(0);
     const fill = o.json<{ matched: boolean; filled: { sharesRaw: string; usdRaw: string; feeRaw: string; netRaw: string } }>();
     expect(fill.matched).toBe(true);
@@ -274,21 +261,7 @@ describe("withdraw and redeem on a child's behalf", () => {
 
     // Collateral locked by an open order is not available: a resting delegated BUY of 10 at 0.10
     // locks 1 USDC (+ fee), so withdrawing the whole 10 is refused, and the free part is not.
-    const gtc = await pm(
-      '--json',
-      'order',
-      'place',
-      'fed-cut-december',
-      'buy',
-      'yes',
-      '--price',
-      '0.1',
-      '--size',
-      '10',
-      '--on-behalf-of',
-      sid,
-      '--delegated',
-    );
+    const gtc = await pm('--json', ...limitOrder('fed-cut-december', 'buy', 'yes', '0.1', '10'), '--on-behalf-of', sid, '--delegated');
     expect(gtc.code, gtc.stderr).toBe(0);
     const lock = locked(id);
     expect(lock).toBeGreaterThanOrEqual(1_000_000n);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyTypedData } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { limitOrder } from '../helpers/orders.js';
 import { runPm, tempHome } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { KEY, runInPty } from '../helpers/pty.js';
@@ -254,20 +255,7 @@ describe('delegated trading for a child', () => {
   it('is refused (exit 9) until allowances are ready; then the server signs with the child wallet; cancel on behalf', async () => {
     const child = await serverChild('trade-1');
     await admin('fund', { profileId: child.profileId, amount: '20000000' });
-    const args = [
-      'order',
-      'place',
-      'btc-100k-2026',
-      'buy',
-      'yes',
-      '--price',
-      '0.1',
-      '--size',
-      '10',
-      '--on-behalf-of',
-      String(child.profileId),
-      '--delegated',
-    ];
+    const args = [...limitOrder('btc-100k-2026', 'buy', 'yes', '0.1', '10'), '--on-behalf-of', String(child.profileId), '--delegated'];
     const early = await pm('--json', ...args);
     expect(early.code).toBe(9);
     expect(early.stderr).toMatch(/run the allowance check/);

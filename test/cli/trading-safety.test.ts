@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { accountEnv } from '../helpers/account-env.js';
+import { limitOrder } from '../helpers/orders.js';
 import { ndjson, runPm, tempHome } from '../helpers/run.js';
 import { postAdmin, useSandbox } from '../helpers/sandbox.js';
 import { addSubAccount } from '../helpers/subaccount.js';
@@ -20,9 +21,7 @@ const acct = (name: string) => {
 const aliceEnv = () => accountEnv(sb.current, 'alice', home);
 const pm = (...argv: string[]) => runPm(argv, { env: aliceEnv() });
 /** `order place sol-500-2026 SIDE OUTCOME --price P --size S`; more flags follow it. */
-function placeSol(side: string, outcome: string, price: string, size: string): string[] {
-  return ['order', 'place', 'sol-500-2026', side, outcome, '--price', price, '--size', size];
-}
+const placeSol = (side: string, outcome: string, price: string, size: string) => limitOrder('sol-500-2026', side, outcome, price, size);
 const ordersOf = (cid: string) => sb.current.ctx.state.orders.filter((o) => o.clientOrderId === cid);
 const faults = async (b: object) => {
   expect(await postAdmin(sb.current, 'faults', b)).toBe(200);

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/eventually.js';
 import { limitOrder } from '../helpers/orders.js';
 import { laneOf, pacedFetch } from '../helpers/pacer.js';
-import { runPm, tempHome } from '../helpers/run.js';
+import { ndjson, runPm, tempHome } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const sb = useSandbox({ settlement: { minedAfterMs: 50, confirmedAfterMs: 50 } });
@@ -256,10 +256,7 @@ describe('batch placement', () => {
     const r = await pm('--json', 'order', 'place', '--file', file);
     const ms = Date.now() - t0;
     expect(r.code).toBe(8);
-    const out = r.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { line: number; ok: boolean; error?: { code: string; status?: number } });
+    const out = ndjson<{ line: number; ok: boolean; error?: { code: string; status?: number } }>(r.stdout);
     expect(out.map((o) => o.line).sort()).toEqual([1, 2, 3, 4, 5, 6]);
     expect(
       out

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { seeded } from '../helpers/account-env.js';
 import { limitOrder, marketOrder } from '../helpers/orders.js';
 import { runPm, tempHome } from '../helpers/run.js';
 import type { RunResult } from '../helpers/run.js';
@@ -18,11 +19,7 @@ const { home, cleanup } = tempHome();
 afterAll(cleanup);
 
 type Tok = { tokenId: string; secret: string };
-const acct = (name: string) => {
-  const a = sb.current.info.accounts.find((x) => x.name === name);
-  if (!a) throw new Error(name);
-  return a;
-};
+const acct = (name: string) => seeded(sb.current, name);
 const envFor = (tok: Tok, extra: Record<string, string> = {}) => ({
   PM_HOME: home,
   PM_BASE_URL: sb.current.baseUrl,

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyTypedData } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { seeded } from '../helpers/account-env.js';
 import { limitOrder } from '../helpers/orders.js';
 import { runPm, tempHome } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -22,11 +23,7 @@ const sb = useSandbox({ settlement: { minedAfterMs: 50, confirmedAfterMs: 50 }, 
 const { home, cleanup } = tempHome();
 afterAll(cleanup);
 
-const acct = (name: string) => {
-  const a = sb.current.info.accounts.find((x) => x.name === name);
-  if (!a) throw new Error(name);
-  return a;
-};
+const acct = (name: string) => seeded(sb.current, name);
 type Tok = { tokenId: string; secret: string };
 const envFor = (tok: Tok, h = home) => ({
   PM_HOME: h,

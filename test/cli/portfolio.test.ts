@@ -3,7 +3,7 @@
 // each market's fair price; alice pays 300 bps on taker fills, makers pay nothing), with average
 // cost basis: a sale takes cost × sold / held out of the position and realises the rest.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountEnv } from '../helpers/account-env.js';
+import { accountEnv, seeded } from '../helpers/account-env.js';
 import { ndjson, runPm, tempHome } from '../helpers/run.js';
 import { postAdmin, useSandbox } from '../helpers/sandbox.js';
 
@@ -14,11 +14,7 @@ afterAll(cleanup);
 const ONE = 1_000_000n;
 const FEE_BPS = 300n;
 type Who = 'alice' | 'bob' | 'carol' | 'partner';
-const acct = (name: Who) => {
-  const a = sb.current.info.accounts.find((x) => x.name === name);
-  if (!a) throw new Error(name);
-  return a;
-};
+const acct = (name: Who) => seeded(sb.current, name);
 const env = (name: Who, extra: Record<string, string> = {}) => accountEnv(sb.current, name, home, extra);
 const pmAs = (name: Who, ...argv: string[]) => runPm(argv, { env: env(name) });
 /** `pm --json order place MARKET SIDE yes --type fak --price P --size S` as `name`. */

@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { accountEnv } from '../helpers/account-env.js';
+import { accountEnv, seeded } from '../helpers/account-env.js';
 import { limitOrder } from '../helpers/orders.js';
 import { ndjson, runPm, tempHome } from '../helpers/run.js';
 import { postAdmin, useSandbox } from '../helpers/sandbox.js';
@@ -13,11 +13,7 @@ const sb = useSandbox({ settlement: { minedAfterMs: 50, confirmedAfterMs: 50 } }
 const { home, cleanup } = tempHome();
 afterAll(cleanup);
 
-const acct = (name: string) => {
-  const a = sb.current.info.accounts.find((x) => x.name === name);
-  if (!a) throw new Error(name);
-  return a;
-};
+const acct = (name: string) => seeded(sb.current, name);
 const aliceEnv = () => accountEnv(sb.current, 'alice', home);
 const pm = (...argv: string[]) => runPm(argv, { env: aliceEnv() });
 /** `order place sol-500-2026 SIDE OUTCOME --price P --size S`; more flags follow it. */

@@ -6,12 +6,12 @@
 // checked with its HTTP status, its exit code, and balances that did not move.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAddress } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { seeded } from '../helpers/account-env.js';
 import { limitOrder, marketOrder } from '../helpers/orders.js';
 import { runPm, tempHome } from '../helpers/run.js';
 import type { RunResult } from '../helpers/run.js';
-import { useSandbox } from '../helpers/sandbox.js';
+import { postAdmin, useSandbox } from '../helpers/sandbox.js';
+import { addOtherPartner } from '../helpers/subaccount.js';
 import { auditState } from '../../src/sandbox/engine.js';
 
 const sb = useSandbox({ settlement: { minedAfterMs: 50, confirmedAfterMs: 50 } });
@@ -79,34 +79,10 @@ beforeAll(async () => {
     ['faults', { rateLimit: false }],
     ['allowances', { confirmAfterMs: 100, lockMs: 0, retryMax: 50, retryWindowMs: 1000, failures: [] }],
   ] as const) {
-    const r = await fetch(`${sb.current.baseUrl}/__sandbox/${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    expect(r.status).toBe(200);
+    expect(await postAdmin(sb.current, path, body)).toBe(200);
   }
-  const state = sb.current.ctx.state;
-  state.profiles.push({
-    id: 9301,
-    name: 'p2',
-    role: 'partner',
-    address: privateKeyToAccount(generatePrivateKey()).address,
-    feeRateBps: 300,
-    displayName: 'p2',
-    createdAt: new Date().toISOString(),
-  });
   other = { tokenId: 'p2-money-token', secret: Buffer.from('p2-money-secret-for-tests-012345').toString('base64') };
-  state.tokens.push({
-    ...other,
-    profileId: 9301,
-    scopes: ['trading', 'account_creation', 'delegated_signing', 'withdrawal'],
-    label: null,
-    createdAt: new Date().toISOString(),
-    lastUsedAt: null,
-    revokedAt: null,
-  });
-  sb.current.ctx.persist();
+  addOtherPartner(sb.current, 9301, other, ['trading', 'account_creation', 'delegated_signing', 'withdrawal']);
 });
 
 describe("withdraw and redeem on a child's behalf", () => {

@@ -5,6 +5,7 @@ import { createHmac } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { accountEnv, seeded } from '../helpers/account-env.js';
 import { eventually } from '../helpers/eventually.js';
 import { limitOrder } from '../helpers/orders.js';
 import { laneOf, pacedFetch } from '../helpers/pacer.js';
@@ -16,18 +17,8 @@ const { home, cleanup } = tempHome();
 afterAll(cleanup);
 
 const ALICE = 1001;
-const alice = () => {
-  const a = sb.current.info.accounts.find((x) => x.name === 'alice');
-  if (!a) throw new Error('alice');
-  return a;
-};
-const env = () => ({
-  PM_HOME: home,
-  PM_BASE_URL: sb.current.baseUrl,
-  PM_TOKEN_ID: alice().token.tokenId,
-  PM_TOKEN_SECRET: alice().token.secret,
-  PM_PRIVATE_KEY: alice().privateKey,
-});
+const alice = () => seeded(sb.current, 'alice');
+const env = () => accountEnv(sb.current, 'alice', home);
 const pm = (...argv: string[]) => runPm(argv, { env: env() });
 const account = () => {
   const a = sb.current.ctx.state.accounts[String(ALICE)];

@@ -19,6 +19,14 @@ interface Row {
   value: string | number | null;
   source: string;
 }
+/** A new home whose config holds one profile, `name`, the active one. */
+function homeWithProfile(name: string, profile: Record<string, unknown>): string {
+  const home = newHome();
+  writeFileSync(join(home, 'config.json'), JSON.stringify({ version: 1, activeProfile: name, profiles: { [name]: profile } }), {
+    mode: 0o600,
+  });
+  return home;
+}
 const setting = (stdout: string, key: string): Row | undefined =>
   (JSON.parse(stdout) as { settings: Row[] }).settings.find((r) => r.key === key);
 
@@ -78,17 +86,8 @@ describe('a base URL given alone', () => {
   });
 
   it('watch prices connects to that sandbox, even with another profile active', async () => {
-    const home = newHome();
     // The active profile points at a dead sandbox on another port, stream URL included.
-    writeFileSync(
-      join(home, 'config.json'),
-      JSON.stringify({
-        version: 1,
-        activeProfile: 'other',
-        profiles: { other: { baseUrl: 'http://127.0.0.1:9', wsUrl: 'ws://127.0.0.1:9', sandbox: true } },
-      }),
-      { mode: 0o600 },
-    );
+    const home = homeWithProfile('other', { baseUrl: 'http://127.0.0.1:9', wsUrl: 'ws://127.0.0.1:9', sandbox: true });
     const slug = sb.current.info.markets.find((m) => m.type === 'clob' || m.type === 'CLOB')?.slug ?? 'btc-100k-2026';
     const r = await runPm(['--json', '--base-url', sb.current.baseUrl, '--timeout', '10s', 'watch', 'prices', slug, '--count', '1'], {
       env: env(home),
@@ -131,16 +130,7 @@ describe('a local and a remote URL never pair', () => {
   });
 
   it('a profile stream URL beside an env base URL: the env base URL wins and the stream URL follows it', async () => {
-    const home = newHome();
-    writeFileSync(
-      join(home, 'config.json'),
-      JSON.stringify({
-        version: 1,
-        activeProfile: 'p',
-        profiles: { p: { baseUrl: 'https://api.example.com', wsUrl: 'wss://ws.example.com' } },
-      }),
-      { mode: 0o600 },
-    );
+    const home = homeWithProfile('p', { baseUrl: 'https://api.example.com', wsUrl: 'wss://ws.example.com' });
     const r = await runPm(['--json', 'config', 'list'], { env: env(home, { PM_BASE_URL: sb.current.baseUrl }) });
     expect(setting(r.stdout, 'ws-url')?.source).toBe('derived from base-url');
   });

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { envFor, startSandboxProcess } from './batch.mjs';
-import { fmt, interleaved, pairedRatio } from './lib.mjs';
+import { fmt, interleaved, pairedRatio, placeArgs } from './lib.mjs';
 
 export async function run() {
   const home = mkdtempSync(join(tmpdir(), 'pm-bench-'));
@@ -25,20 +25,7 @@ export async function run() {
     const env = envFor(home, ready);
     const rounds = Number(process.env.BENCH_ROUNDS ?? 15);
     let i = 0;
-    const args = () => [
-      '--json',
-      'order',
-      'place',
-      'btc-100k-2026',
-      'buy',
-      'yes',
-      '--price',
-      '0.2',
-      '--size',
-      '1',
-      '--client-id',
-      `agent-${i++}`,
-    ];
+    const args = () => placeArgs(`agent-${i++}`);
     const r = interleaved(
       [
         { name: 'node -e 0', cmd: process.execPath, args: ['-e', '0'] },

@@ -39,6 +39,11 @@ export function pairedRatio(a, b) {
   return median(a.samples.map((x, i) => x / b.samples[i]));
 }
 
+/** The arguments of `pm --json order place btc-100k-2026 buy yes --price PRICE --size 1 --client-id ID`: one share that rests. */
+export function placeArgs(clientId, price = '0.2') {
+  return ['--json', 'order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', price, '--size', '1', '--client-id', clientId];
+}
+
 export const fmt = (ms) => `${ms.toFixed(1)} ms`;
 
 /**

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { envFor, startSandboxProcess } from './batch.mjs';
-import { fmt, interleaved } from './lib.mjs';
+import { fmt, interleaved, placeArgs } from './lib.mjs';
 
 export async function run() {
   const home = mkdtempSync(join(tmpdir(), 'pm-bench-'));
@@ -17,21 +17,7 @@ export async function run() {
       name: 'pm order place (GTC, resting)',
       cmd: process.execPath,
       get args() {
-        return [
-          bin,
-          '--json',
-          'order',
-          'place',
-          'btc-100k-2026',
-          'buy',
-          'yes',
-          '--price',
-          '0.2',
-          '--size',
-          '1',
-          '--client-id',
-          `place-${i++}`,
-        ];
+        return [bin, ...placeArgs(`place-${i++}`)];
       },
       env,
     };

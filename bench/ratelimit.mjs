@@ -8,24 +8,10 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { envFor, startSandboxProcess } from './batch.mjs';
+import { placeArgs } from './lib.mjs';
 
-function placeArgs(bin, id, i) {
-  return [
-    bin,
-    '--verbose',
-    '--json',
-    'order',
-    'place',
-    'btc-100k-2026',
-    'buy',
-    'yes',
-    '--price',
-    (0.2 + (i % 50) / 1000).toFixed(3),
-    '--size',
-    '1',
-    '--client-id',
-    id,
-  ];
+function pmPlaceArgs(bin, id, i) {
+  return [bin, '--verbose', ...placeArgs(id, (0.2 + (i % 50) / 1000).toFixed(3))];
 }
 
 function runPm(args, env) {
@@ -45,10 +31,10 @@ export async function run() {
   try {
     const env = envFor(home, ready);
     // Warm the caches (market, profile) so each order is one request, then time one run alone.
-    for (const id of ['rl-warm-0', 'rl-warm-1']) spawnSync(process.execPath, placeArgs(bin, id, 0), { env, stdio: 'ignore' });
+    for (const id of ['rl-warm-0', 'rl-warm-1']) spawnSync(process.execPath, pmPlaceArgs(bin, id, 0), { env, stdio: 'ignore' });
     await new Promise((r) => setTimeout(r, 300));
     let t = performance.now();
-    const solo = spawnSync(process.execPath, placeArgs(bin, 'rl-solo', 0), { env, stdio: 'ignore' });
+    const solo = spawnSync(process.execPath, pmPlaceArgs(bin, 'rl-solo', 0), { env, stdio: 'ignore' });
     const single = performance.now() - t;
     if (solo.status !== 0) throw new Error(`pm order place exited ${solo.status}`);
     await new Promise((r) => setTimeout(r, 300));
@@ -62,7 +48,7 @@ export async function run() {
       Array.from({ length: workers }, async (_, w) => {
         for (let i = 0; i < each; i++) {
           const t0 = performance.now();
-          const r = await runPm(placeArgs(bin, `rl-${w}-${i}`, w * each + i), env);
+          const r = await runPm(pmPlaceArgs(bin, `rl-${w}-${i}`, w * each + i), env);
           runs.push(performance.now() - t0);
           codes[r.code] = (codes[r.code] ?? 0) + 1;
           requests += (r.stderr.match(/\] ← #\d+ \d{3} /g) ?? []).length;

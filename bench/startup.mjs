@@ -14,14 +14,14 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { envFor, startSandboxProcess } from './batch.mjs';
-import { fmt, interleaved, pairedRatio } from './lib.mjs';
+import { fmt, interleaved, pairedRatio, placeArgs } from './lib.mjs';
 
 const SLUG = 'btc-100k-2026';
 
 function commands(label, bin, env, tokens) {
   let i = 0;
   const node = process.execPath;
-  const dryArgs = [bin, '--json', 'order', 'place', SLUG, 'buy', 'yes', '--price', '0.2', '--size', '1', '--client-id', 'dry', '--dry-run'];
+  const dryArgs = [bin, ...placeArgs('dry'), '--dry-run'];
   return [
     { name: `${label}--version`, cmd: node, args: [bin, '--version'], env: env(tokens.dry) },
     { name: `${label}--help`, cmd: node, args: [bin, '--help'], env: env(tokens.dry) },
@@ -31,21 +31,7 @@ function commands(label, bin, env, tokens) {
       name: `${label}order place (live)`,
       cmd: node,
       get args() {
-        return [
-          bin,
-          '--json',
-          'order',
-          'place',
-          SLUG,
-          'buy',
-          'yes',
-          '--price',
-          '0.2',
-          '--size',
-          '1',
-          '--client-id',
-          `startup-${label.length}-${process.pid}-${i++}`,
-        ];
+        return [bin, ...placeArgs(`startup-${label.length}-${process.pid}-${i++}`)];
       },
       env: env(tokens.live),
     },

@@ -11,6 +11,7 @@ import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { TestCTF, TestUSDC } from '../../src/sandbox/contracts.js';
 import { useAnvil } from '../helpers/anvil.js';
 import { eventually } from '../helpers/eventually.js';
+import { delegatedBuyBody } from '../helpers/orders.js';
 import { runPm, tempHome } from '../helpers/run.js';
 
 const anvil = useAnvil();
@@ -127,26 +128,7 @@ describe('server-wallet allowance targets on a real chain', () => {
     expect((await admin(s, 'fund', { profileId: child.profileId, amount: '50000000' })).status).toBe(200);
     const yes = s.ctx.state.markets.find((m) => m.slug === 'btc-100k-2026')?.positionIds?.[0] ?? '';
     const ZERO = '0x0000000000000000000000000000000000000000';
-    const order = {
-      order: {
-        salt: 7,
-        maker: ZERO,
-        signer: ZERO,
-        taker: ZERO,
-        tokenId: yes,
-        makerAmount: 2_000_000,
-        takerAmount: 5_000_000,
-        expiration: '0',
-        nonce: 0,
-        side: 0,
-        signatureType: 0,
-        price: 0.4,
-      },
-      orderType: 'GTC',
-      marketSlug: 'btc-100k-2026',
-      ownerId: child.profileId,
-      onBehalfOf: child.profileId,
-    };
+    const order = delegatedBuyBody(child.profileId, yes, 'btc-100k-2026', 7);
     const early = await call(s, 'POST', '/orders', partnerTok(s), order);
     expect(early.status).toBe(400);
     expect(early.json['message']).toMatch(/usdc:ctf-exchange missing/);

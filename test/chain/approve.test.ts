@@ -3,6 +3,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Hex } from 'viem';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import { accountEnv } from '../helpers/account-env.js';
 import { useAnvil } from '../helpers/anvil.js';
 import { runPm, tempHome } from '../helpers/run.js';
 
@@ -23,16 +24,7 @@ async function chainSandbox(): Promise<SandboxHandle> {
 }
 
 function envOf(s: SandboxHandle, name: string): Record<string, string> {
-  const a = s.info.accounts.find((x) => x.name === name);
-  if (!a) throw new Error(`no ${name}`);
-  return {
-    PM_HOME: home,
-    PM_BASE_URL: s.baseUrl,
-    PM_TOKEN_ID: a.token.tokenId,
-    PM_TOKEN_SECRET: a.token.secret,
-    PM_PRIVATE_KEY: a.privateKey,
-    PM_PACE: 'off',
-  };
+  return accountEnv(s, name, home, { PM_PACE: 'off' });
 }
 const addr = (s: SandboxHandle, name: string): Hex => s.info.accounts.find((x) => x.name === name)?.address as Hex;
 const venue = (s: SandboxHandle, slug: string) =>

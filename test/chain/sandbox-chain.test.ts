@@ -5,6 +5,7 @@ import { createWalletClient, defineChain, http, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { TestCTF, TestUSDC } from '../../src/sandbox/contracts.js';
+import { accountEnv } from '../helpers/account-env.js';
 import { useAnvil } from '../helpers/anvil.js';
 import { runPm, tempHome } from '../helpers/run.js';
 
@@ -28,16 +29,7 @@ async function chainSandbox(): Promise<SandboxHandle> {
 }
 
 function aliceEnv(s: SandboxHandle): Record<string, string> {
-  const a = s.info.accounts.find((x) => x.name === 'alice');
-  if (!a) throw new Error('no alice');
-  return {
-    PM_HOME: home,
-    PM_BASE_URL: s.baseUrl,
-    PM_TOKEN_ID: a.token.tokenId,
-    PM_TOKEN_SECRET: a.token.secret,
-    PM_PRIVATE_KEY: a.privateKey,
-    PM_PACE: 'off',
-  };
+  return accountEnv(s, 'alice', home, { PM_PACE: 'off' });
 }
 
 async function aliceSends(s: SandboxHandle, fn: 'approve' | 'setApprovalForAll', target: Hex): Promise<void> {

@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_WS_URL, deriveWsUrl, isLoopbackUrl, resolveEndpoints } from '../../src/core/endpoints.js';
+import { limitOrder } from '../helpers/orders.js';
 import { runPm, useTempHomes } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
@@ -17,6 +18,14 @@ interface Row {
   key: string;
   value: string | number | null;
   source: string;
+}
+/** A new home whose config holds one profile, `name`, the active one. */
+function homeWithProfile(name: string, profile: Record<string, unknown>): string {
+  const home = newHome();
+  writeFileSync(join(home, 'config.json'), JSON.stringify({ version: 1, activeProfile: name, profiles: { [name]: profile } }), {
+    mode: 0o600,
+  });
+  return home;
 }
 const setting = (stdout: string, key: string): Row | undefined =>
   (JSON.parse(stdout) as { settings: Row[] }).settings.find((r) => r.key === key);
@@ -77,17 +86,8 @@ describe('a base URL given alone', () => {
   });
 
   it('watch prices connects to that sandbox, even with another profile active', async () => {
-    const home = newHome();
     // The active profile points at a dead sandbox on another port, stream URL included.
-    writeFileSync(
-      join(home, 'config.json'),
-      JSON.stringify({
-        version: 1,
-        activeProfile: 'other',
-        profiles: { other: { baseUrl: 'http://127.0.0.1:9', wsUrl: 'ws://127.0.0.1:9', sandbox: true } },
-      }),
-      { mode: 0o600 },
-    );
+    const home = homeWithProfile('other', { baseUrl: 'http://127.0.0.1:9', wsUrl: 'ws://127.0.0.1:9', sandbox: true });
     const slug = sb.current.info.markets.find((m) => m.type === 'clob' || m.type === 'CLOB')?.slug ?? 'btc-100k-2026';
     const r = await runPm(['--json', '--base-url', sb.current.baseUrl, '--timeout', '10s', 'watch', 'prices', slug, '--count', '1'], {
       env: env(home),
@@ -130,16 +130,7 @@ describe('a local and a remote URL never pair', () => {
   });
 
   it('a profile stream URL beside an env base URL: the env base URL wins and the stream URL follows it', async () => {
-    const home = newHome();
-    writeFileSync(
-      join(home, 'config.json'),
-      JSON.stringify({
-        version: 1,
-        activeProfile: 'p',
-        profiles: { p: { baseUrl: 'https://api.example.com', wsUrl: 'wss://ws.example.com' } },
-      }),
-      { mode: 0o600 },
-    );
+    const home = homeWithProfile('p', { baseUrl: 'https://api.example.com', wsUrl: 'wss://ws.example.com' });
     const r = await runPm(['--json', 'config', 'list'], { env: env(home, { PM_BASE_URL: sb.current.baseUrl }) });
     expect(setting(r.stdout, 'ws-url')?.source).toBe('derived from base-url');
   });
@@ -170,21 +161,7 @@ describe('whether a target is a sandbox follows its URL, never a stored flag', (
     ).toBe(0);
     const before = sb.current.ctx.state.orders.length;
     const r = await runPm(
-      [
-        '--profile',
-        'sandbox',
-        'order',
-        'place',
-        'btc-100k-2026',
-        'buy',
-        'yes',
-        '--price',
-        '0.1',
-        '--size',
-        '10',
-        '--client-id',
-        'edge-remote',
-      ],
+      ['--profile', 'sandbox', ...limitOrder('btc-100k-2026', 'buy', 'yes', '0.1', '10'), '--client-id', 'edge-remote'],
       { env: env(home) },
     );
     expect(r.code).toBe(2);

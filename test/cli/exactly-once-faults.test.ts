@@ -5,7 +5,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runPm, tempHome } from '../helpers/run.js';
+import { accountEnv, seeded } from '../helpers/account-env.js';
+import { ndjson, runPm, tempHome } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { addSubAccount } from '../helpers/subaccount.js';
 
@@ -13,11 +14,7 @@ const sb = useSandbox({ settlement: { minedAfterMs: 20, confirmedAfterMs: 20 } }
 const { home, cleanup } = tempHome();
 afterAll(cleanup);
 
-const acct = (name: string) => {
-  const a = sb.current.info.accounts.find((x) => x.name === name);
-  if (!a) throw new Error(name);
-  return a;
-};
+const acct = (name: string) => seeded(sb.current, name);
 const faults = (b: object) =>
   fetch(`${sb.current.baseUrl}/__sandbox/faults`, {
     method: 'POST',
@@ -32,22 +29,8 @@ beforeAll(async () => {
   child = addSubAccount(sb.current, acct('partner').profileId, 10_000n);
 });
 
-const own = () => ({
-  PM_HOME: home,
-  PM_PACE: 'off',
-  PM_BASE_URL: sb.current.baseUrl,
-  PM_TOKEN_ID: acct('alice').token.tokenId,
-  PM_TOKEN_SECRET: acct('alice').token.secret,
-  PM_PRIVATE_KEY: acct('alice').privateKey,
-});
-const obo = () => ({
-  PM_HOME: home,
-  PM_PACE: 'off',
-  PM_BASE_URL: sb.current.baseUrl,
-  PM_TOKEN_ID: acct('partner').token.tokenId,
-  PM_TOKEN_SECRET: acct('partner').token.secret,
-  PM_PRIVATE_KEY: child.privateKey,
-});
+const own = () => accountEnv(sb.current, 'alice', home, { PM_PACE: 'off' });
+const obo = () => accountEnv(sb.current, 'partner', home, { PM_PACE: 'off', PM_PRIVATE_KEY: child.privateKey });
 const FAULTS = [
   { commitThenDrop: 1, match: 'POST /orders' },
   { fail5xx: 1, match: 'POST /orders' },
@@ -123,10 +106,7 @@ describe('exactly once under faults', () => {
         const r = await runPm(['--json', 'order', 'place', '--file', file], { env });
         c2();
         expect(r.code, r.stderr).toBe(0);
-        const results = r.stdout
-          .trim()
-          .split('\n')
-          .map((l) => JSON.parse(l) as { ok: boolean; clientOrderId: string });
+        const results = ndjson<{ ok: boolean; clientOrderId: string }>(r.stdout);
         expect(results).toHaveLength(60);
         expect(results.every((x) => x.ok)).toBe(true);
       }

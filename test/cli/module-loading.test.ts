@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LOADED_PRELOAD, parseLoaded } from '../helpers/loaded.js';
+import { limitOrder } from '../helpers/orders.js';
 import { tempHome } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
@@ -65,15 +66,7 @@ describe('module loading of the bundle', { timeout: 60_000 }, () => {
         '--json',
         '--base-url',
         sb.current.baseUrl,
-        'order',
-        'place',
-        'btc-100k-2026',
-        'buy',
-        'yes',
-        '--price',
-        '0.2',
-        '--size',
-        '1',
+        ...limitOrder('btc-100k-2026', 'buy', 'yes', '0.2', '1'),
         '--client-id',
         'load-1',
         '--dry-run',

@@ -1,58 +1,23 @@
 // pm order journal: what was sent and what came back (issue 14).
 import { afterAll, describe, expect, it } from 'vitest';
+import { accountEnv } from '../helpers/account-env.js';
+import { limitOrder } from '../helpers/orders.js';
 import { runPm, tempHome } from '../helpers/run.js';
-import { useSandbox } from '../helpers/sandbox.js';
+import { postAdmin, useSandbox } from '../helpers/sandbox.js';
 
 const sb = useSandbox();
 const { home, cleanup } = tempHome();
 afterAll(cleanup);
-const env = () => {
-  const a = sb.current.info.accounts.find((x) => x.name === 'alice');
-  if (!a) throw new Error('alice');
-  return {
-    PM_HOME: home,
-    PM_BASE_URL: sb.current.baseUrl,
-    PM_TOKEN_ID: a.token.tokenId,
-    PM_TOKEN_SECRET: a.token.secret,
-    PM_PRIVATE_KEY: a.privateKey,
-  };
-};
+const env = () => accountEnv(sb.current, 'alice', home);
 const pm = (...argv: string[]) => runPm(argv, { env: env() });
+/** `order place btc-100k-2026 buy yes --price 0.1 --size 5 --client-id ID` (five shares that rest). */
+const placeArgs = (clientId: string) => [...limitOrder('btc-100k-2026', 'buy', 'yes', '0.1', '5'), '--client-id', clientId];
 
 describe('pm order journal', () => {
   it('shows the request sent and the answer for a client id, and filters by --since', async () => {
-    const first = await pm(
-      '--json',
-      'order',
-      'place',
-      'btc-100k-2026',
-      'buy',
-      'yes',
-      '--price',
-      '0.1',
-      '--size',
-      '5',
-      '--client-id',
-      'j-1',
-    );
+    const first = await pm('--json', ...placeArgs('j-1'));
     expect(first.code, first.stderr).toBe(0);
-    const bad = await pm(
-      '--json',
-      'order',
-      'place',
-      'btc-100k-2026',
-      'buy',
-      'yes',
-      '--price',
-      '0.1',
-      '--size',
-      '5',
-      '--client-id',
-      'j-2',
-      '--post-only',
-      '--type',
-      'gtc',
-    );
+    const bad = await pm('--json', ...placeArgs('j-2'), '--post-only', '--type', 'gtc');
     expect([0, 9]).toContain(bad.code);
     const r = await pm('--json', 'order', 'journal', '--client-id', 'j-1');
     expect(r.code).toBe(0);
@@ -72,15 +37,10 @@ describe('pm order journal', () => {
 
 describe('retry notes match what happened', () => {
   it('a 429 is not reported as a request that did not reach the exchange', async () => {
-    const faults = (b: object) =>
-      fetch(`${sb.current.baseUrl}/__sandbox/faults`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(b),
-      });
+    const faults = (b: object) => postAdmin(sb.current, 'faults', b);
     await faults({ burst429: 1, match: 'POST /orders' });
     try {
-      const r = await pm('order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.1', '--size', '5', '--client-id', 'j-429');
+      const r = await pm(...placeArgs('j-429'));
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toMatch(/j-429 was refused by the exchange's rate limit \(429\)/);
       expect(r.stderr).not.toMatch(/did not reach/);

@@ -4,24 +4,15 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runPm, tempHome } from '../helpers/run.js';
+import { accountEnv, seeded } from '../helpers/account-env.js';
+import { ndjson, runPm, tempHome } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const sb = useSandbox();
 const { home, cleanup } = tempHome();
 afterAll(cleanup);
-const acct = (name: string) => {
-  const a = sb.current.info.accounts.find((x) => x.name === name);
-  if (!a) throw new Error(name);
-  return a;
-};
-const env = () => ({
-  PM_HOME: home,
-  PM_BASE_URL: sb.current.baseUrl,
-  PM_TOKEN_ID: acct('alice').token.tokenId,
-  PM_TOKEN_SECRET: acct('alice').token.secret,
-  PM_PRIVATE_KEY: acct('alice').privateKey,
-});
+const acct = (name: string) => seeded(sb.current, name);
+const env = () => accountEnv(sb.current, 'alice', home);
 const pm = (...argv: string[]) => runPm(argv, { env: env() });
 const live = () => sb.current.ctx.state.orders.filter((o) => o.ownerId === acct('alice').profileId && o.status === 'LIVE');
 const place = async (market: string, price: string, cid: string): Promise<string> => {
@@ -97,10 +88,7 @@ describe('pm order replace', () => {
     );
     const r = await pm('-o', 'ndjson', 'order', 'replace', '--file', file);
     expect(r.code).toBe(8);
-    const lines = r.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { line: number; ok: boolean });
+    const lines = ndjson<{ line: number; ok: boolean }>(r.stdout);
     expect(lines.map((l) => [l.line, l.ok])).toEqual([
       [1, true],
       [2, false],

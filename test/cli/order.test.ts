@@ -5,9 +5,11 @@ import { createHmac } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { accountEnv, seeded } from '../helpers/account-env.js';
 import { eventually } from '../helpers/eventually.js';
+import { limitOrder } from '../helpers/orders.js';
 import { laneOf, pacedFetch } from '../helpers/pacer.js';
-import { runPm, tempHome } from '../helpers/run.js';
+import { ndjson, runPm, tempHome } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const sb = useSandbox({ settlement: { minedAfterMs: 50, confirmedAfterMs: 50 } });
@@ -15,18 +17,8 @@ const { home, cleanup } = tempHome();
 afterAll(cleanup);
 
 const ALICE = 1001;
-const alice = () => {
-  const a = sb.current.info.accounts.find((x) => x.name === 'alice');
-  if (!a) throw new Error('alice');
-  return a;
-};
-const env = () => ({
-  PM_HOME: home,
-  PM_BASE_URL: sb.current.baseUrl,
-  PM_TOKEN_ID: alice().token.tokenId,
-  PM_TOKEN_SECRET: alice().token.secret,
-  PM_PRIVATE_KEY: alice().privateKey,
-});
+const alice = () => seeded(sb.current, 'alice');
+const env = () => accountEnv(sb.current, 'alice', home);
 const pm = (...argv: string[]) => runPm(argv, { env: env() });
 const account = () => {
   const a = sb.current.ctx.state.accounts[String(ALICE)];
@@ -61,20 +53,7 @@ describe('order place', () => {
     const before = account();
     const usdc0 = before.usdc;
     const locked0 = before.lockedUsdc;
-    const r = await pm(
-      '--json',
-      'order',
-      'place',
-      'gpt-6-release-2026',
-      'buy',
-      'yes',
-      '--price',
-      '0.301',
-      '--size',
-      '10',
-      '--client-id',
-      'gtc-1',
-    );
+    const r = await pm('--json', ...limitOrder('gpt-6-release-2026', 'buy', 'yes', '0.301', '10'), '--client-id', 'gtc-1');
     expect(r.code, r.stderr).toBe(0);
     const j = r.json<PlacedJson>();
     expect(j.clientOrderId).toBe('gtc-1');
@@ -136,20 +115,7 @@ describe('order place', () => {
   });
 
   it('prints the exact body with --dry-run, which the exchange then accepts as sent', async () => {
-    const r = await pm(
-      'order',
-      'place',
-      'sol-500-2026',
-      'buy',
-      'yes',
-      '--price',
-      '0.1',
-      '--size',
-      '3',
-      '--client-id',
-      'dry-1',
-      '--dry-run',
-    );
+    const r = await pm(...limitOrder('sol-500-2026', 'buy', 'yes', '0.1', '3'), '--client-id', 'dry-1', '--dry-run');
     expect(r.code).toBe(0);
     expect(ordersOf('dry-1')).toHaveLength(0);
     const body = JSON.stringify(JSON.parse(r.stdout));
@@ -245,22 +211,7 @@ describe('self-trade prevention (--stp)', () => {
     const no = (Math.round((1 - p) * 1000) / 1000).toFixed(3);
     const rest = await pm('--json', 'order', 'place', slug, 'buy', 'no', '--price', no, '--size', '2', '--client-id', 'stp-rest');
     expect(rest.code, rest.stderr).toBe(0);
-    const r = await pm(
-      '--json',
-      'order',
-      'place',
-      slug,
-      'buy',
-      'yes',
-      '--price',
-      p.toFixed(3),
-      '--size',
-      '2',
-      '--client-id',
-      'stp-taker',
-      '--stp',
-      'cancel_taker',
-    );
+    const r = await pm('--json', ...limitOrder(slug, 'buy', 'yes', p.toFixed(3), '2'), '--client-id', 'stp-taker', '--stp', 'cancel_taker');
     expect(r.code, r.stderr).toBe(0);
     expect(r.json<PlacedJson & { reason: string | null }>()).toMatchObject({
       matched: false,
@@ -296,10 +247,7 @@ describe('batch placement', () => {
     const r = await pm('--json', 'order', 'place', '--file', file);
     const ms = Date.now() - t0;
     expect(r.code).toBe(8);
-    const out = r.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { line: number; ok: boolean; error?: { code: string; status?: number } });
+    const out = ndjson<{ line: number; ok: boolean; error?: { code: string; status?: number } }>(r.stdout);
     expect(out.map((o) => o.line).sort()).toEqual([1, 2, 3, 4, 5, 6]);
     expect(
       out
@@ -327,20 +275,7 @@ describe('batch placement', () => {
 describe('cancel and status', () => {
   it('cancels by id, by client id and by market, and unlocks collateral', async () => {
     const place = async (cid: string) => {
-      const r = await pm(
-        '--json',
-        'order',
-        'place',
-        'world-cup-2026-brazil',
-        'buy',
-        'yes',
-        '--price',
-        '0.1',
-        '--size',
-        '1',
-        '--client-id',
-        cid,
-      );
+      const r = await pm('--json', ...limitOrder('world-cup-2026-brazil', 'buy', 'yes', '0.1', '1'), '--client-id', cid);
       expect(r.code, r.stderr).toBe(0);
       return r.json<PlacedJson>();
     };

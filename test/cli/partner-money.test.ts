@@ -6,10 +6,12 @@
 // checked with its HTTP status, its exit code, and balances that did not move.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAddress } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { seeded } from '../helpers/account-env.js';
+import { limitOrder, marketOrder } from '../helpers/orders.js';
 import { runPm, tempHome } from '../helpers/run.js';
 import type { RunResult } from '../helpers/run.js';
-import { useSandbox } from '../helpers/sandbox.js';
+import { postAdmin, useSandbox } from '../helpers/sandbox.js';
+import { addOtherPartner } from '../helpers/subaccount.js';
 import { auditState } from '../../src/sandbox/engine.js';
 
 const sb = useSandbox({ settlement: { minedAfterMs: 50, confirmedAfterMs: 50 } });
@@ -17,11 +19,7 @@ const { home, cleanup } = tempHome();
 afterAll(cleanup);
 
 type Tok = { tokenId: string; secret: string };
-const acct = (name: string) => {
-  const a = sb.current.info.accounts.find((x) => x.name === name);
-  if (!a) throw new Error(name);
-  return a;
-};
+const acct = (name: string) => seeded(sb.current, name);
 const envFor = (tok: Tok, extra: Record<string, string> = {}) => ({
   PM_HOME: home,
   PM_BASE_URL: sb.current.baseUrl,
@@ -81,34 +79,10 @@ beforeAll(async () => {
     ['faults', { rateLimit: false }],
     ['allowances', { confirmAfterMs: 100, lockMs: 0, retryMax: 50, retryWindowMs: 1000, failures: [] }],
   ] as const) {
-    const r = await fetch(`${sb.current.baseUrl}/__sandbox/${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    expect(r.status).toBe(200);
+    expect(await postAdmin(sb.current, path, body)).toBe(200);
   }
-  const state = sb.current.ctx.state;
-  state.profiles.push({
-    id: 9301,
-    name: 'p2',
-    role: 'partner',
-    address: privateKeyToAccount(generatePrivateKey()).address,
-    feeRateBps: 300,
-    displayName: 'p2',
-    createdAt: new Date().toISOString(),
-  });
   other = { tokenId: 'p2-money-token', secret: Buffer.from('p2-money-secret-for-tests-012345').toString('base64') };
-  state.tokens.push({
-    ...other,
-    profileId: 9301,
-    scopes: ['trading', 'account_creation', 'delegated_signing', 'withdrawal'],
-    label: null,
-    createdAt: new Date().toISOString(),
-    lastUsedAt: null,
-    revokedAt: null,
-  });
-  sb.current.ctx.persist();
+  addOtherPartner(sb.current, 9301, other, ['trading', 'account_creation', 'delegated_signing', 'withdrawal']);
 });
 
 describe("withdraw and redeem on a child's behalf", () => {
@@ -118,21 +92,7 @@ describe("withdraw and redeem on a child's behalf", () => {
     const slug = 'btc-100k-2026';
 
     // The child buys YES with 10 USDC (FOK, delegated: the server signs with the child's wallet).
-    const o = await pm(
-      '--json',
-      'order',
-      'place',
-      slug,
-      'buy',
-      'yes',
-      '--type',
-      'fok',
-      '--amount',
-      '10',
-      '--on-behalf-of',
-      sid,
-      '--delegated',
-    );
+    const o = await pm('--json', ...marketOrder(slug, 'buy', 'yes', 'fok', '10'), '--on-behalf-of', sid, '--delegated');
     expect(o.code, o.stderr).toBe(0);
     const fill = o.json<{ matched: boolean; filled: { sharesRaw: string; usdRaw: string; feeRaw: string; netRaw: string } }>();
     expect(fill.matched).toBe(true);
@@ -274,21 +234,7 @@ describe("withdraw and redeem on a child's behalf", () => {
 
     // Collateral locked by an open order is not available: a resting delegated BUY of 10 at 0.10
     // locks 1 USDC (+ fee), so withdrawing the whole 10 is refused, and the free part is not.
-    const gtc = await pm(
-      '--json',
-      'order',
-      'place',
-      'fed-cut-december',
-      'buy',
-      'yes',
-      '--price',
-      '0.1',
-      '--size',
-      '10',
-      '--on-behalf-of',
-      sid,
-      '--delegated',
-    );
+    const gtc = await pm('--json', ...limitOrder('fed-cut-december', 'buy', 'yes', '0.1', '10'), '--on-behalf-of', sid, '--delegated');
     expect(gtc.code, gtc.stderr).toBe(0);
     const lock = locked(id);
     expect(lock).toBeGreaterThanOrEqual(1_000_000n);

@@ -6,9 +6,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyTypedData } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { seeded } from '../helpers/account-env.js';
+import { limitOrder } from '../helpers/orders.js';
 import { runPm, tempHome } from '../helpers/run.js';
-import { useSandbox } from '../helpers/sandbox.js';
+import { postAdmin, useSandbox } from '../helpers/sandbox.js';
+import { addOtherPartner } from '../helpers/subaccount.js';
 import { KEY, runInPty } from '../helpers/pty.js';
 import { Keystore } from '../../src/keystore/index.js';
 import { ORDER_TYPES } from '../helpers/eip712.js';
@@ -21,11 +23,7 @@ const sb = useSandbox({ settlement: { minedAfterMs: 50, confirmedAfterMs: 50 }, 
 const { home, cleanup } = tempHome();
 afterAll(cleanup);
 
-const acct = (name: string) => {
-  const a = sb.current.info.accounts.find((x) => x.name === name);
-  if (!a) throw new Error(name);
-  return a;
-};
+const acct = (name: string) => seeded(sb.current, name);
 type Tok = { tokenId: string; secret: string };
 const envFor = (tok: Tok, h = home) => ({
   PM_HOME: h,
@@ -38,12 +36,7 @@ const envFor = (tok: Tok, h = home) => ({
 });
 const pm = (...argv: string[]) => runPm(argv, { env: envFor(acct('partner').token) });
 const admin = async (path: string, body: unknown) => {
-  const r = await fetch(`${sb.current.baseUrl}/__sandbox/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(r.status).toBe(200);
+  expect(await postAdmin(sb.current, path, body)).toBe(200);
 };
 const SIM = { confirmAfterMs: 100, lockMs: 0, retryMax: 50, retryWindowMs: 1000, failures: [] };
 
@@ -217,27 +210,8 @@ describe('pm partner allowances', () => {
 
   it("another partner's child is not found (exit 4); the table shows each target", async () => {
     const child = await serverChild('mine-1');
-    const state = sb.current.ctx.state;
-    state.profiles.push({
-      id: 9201,
-      name: 'p2',
-      role: 'partner',
-      address: privateKeyToAccount(generatePrivateKey()).address,
-      feeRateBps: 300,
-      displayName: 'p2',
-      createdAt: new Date().toISOString(),
-    });
     const other: Tok = { tokenId: 'p2-token', secret: Buffer.from('p2-secret-for-tests-0123456789').toString('base64') };
-    state.tokens.push({
-      ...other,
-      profileId: 9201,
-      scopes: ['trading', 'account_creation', 'delegated_signing'],
-      label: null,
-      createdAt: new Date().toISOString(),
-      lastUsedAt: null,
-      revokedAt: null,
-    });
-    sb.current.ctx.persist();
+    addOtherPartner(sb.current, 9201, other, ['trading', 'account_creation', 'delegated_signing']);
     const r = await runPm(['partner', 'allowances', String(child.profileId)], { env: envFor(other) });
     expect(r.code).toBe(4);
     const cancel = await runPm(['order', 'cancel', '--all', 'btc-100k-2026', '--on-behalf-of', String(child.profileId)], {
@@ -254,20 +228,7 @@ describe('delegated trading for a child', () => {
   it('is refused (exit 9) until allowances are ready; then the server signs with the child wallet; cancel on behalf', async () => {
     const child = await serverChild('trade-1');
     await admin('fund', { profileId: child.profileId, amount: '20000000' });
-    const args = [
-      'order',
-      'place',
-      'btc-100k-2026',
-      'buy',
-      'yes',
-      '--price',
-      '0.1',
-      '--size',
-      '10',
-      '--on-behalf-of',
-      String(child.profileId),
-      '--delegated',
-    ];
+    const args = [...limitOrder('btc-100k-2026', 'buy', 'yes', '0.1', '10'), '--on-behalf-of', String(child.profileId), '--delegated'];
     const early = await pm('--json', ...args);
     expect(early.code).toBe(9);
     expect(early.stderr).toMatch(/run the allowance check/);

@@ -1,6 +1,7 @@
 // `pm portfolio pnl` draws a line chart (asciichart) when stdout is a terminal: checked through
 // a real pseudo-terminal running the built CLI, after a redemption gives carol realised PnL.
 import { afterAll, describe, expect, it } from 'vitest';
+import { seeded } from '../helpers/account-env.js';
 import { runInPty } from '../helpers/pty.js';
 import { runPm, tempHome } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -10,8 +11,7 @@ const { home, cleanup } = tempHome();
 afterAll(cleanup);
 
 const carolEnv = () => {
-  const a = sb.current.info.accounts.find((x) => x.name === 'carol');
-  if (!a) throw new Error('carol');
+  const a = seeded(sb.current, 'carol');
   return { PM_HOME: home, PM_BASE_URL: sb.current.baseUrl, PM_TOKEN_ID: a.token.tokenId, PM_TOKEN_SECRET: a.token.secret };
 };
 

@@ -3,8 +3,9 @@
 // each market's fair price; alice pays 300 bps on taker fills, makers pay nothing), with average
 // cost basis: a sale takes cost × sold / held out of the position and realises the rest.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runPm, tempHome } from '../helpers/run.js';
-import { useSandbox } from '../helpers/sandbox.js';
+import { accountEnv, seeded } from '../helpers/account-env.js';
+import { ndjson, runPm, tempHome } from '../helpers/run.js';
+import { postAdmin, useSandbox } from '../helpers/sandbox.js';
 
 const sb = useSandbox({ settlement: { minedAfterMs: 50, confirmedAfterMs: 50 } });
 const { home, cleanup } = tempHome();
@@ -13,20 +14,15 @@ afterAll(cleanup);
 const ONE = 1_000_000n;
 const FEE_BPS = 300n;
 type Who = 'alice' | 'bob' | 'carol' | 'partner';
-const acct = (name: Who) => {
-  const a = sb.current.info.accounts.find((x) => x.name === name);
-  if (!a) throw new Error(name);
-  return a;
-};
-const env = (name: Who, extra: Record<string, string> = {}) => ({
-  PM_HOME: home,
-  PM_BASE_URL: sb.current.baseUrl,
-  PM_TOKEN_ID: acct(name).token.tokenId,
-  PM_TOKEN_SECRET: acct(name).token.secret,
-  PM_PRIVATE_KEY: acct(name).privateKey,
-  ...extra,
-});
+const acct = (name: Who) => seeded(sb.current, name);
+const env = (name: Who, extra: Record<string, string> = {}) => accountEnv(sb.current, name, home, extra);
 const pmAs = (name: Who, ...argv: string[]) => runPm(argv, { env: env(name) });
+/** `pm --json order place MARKET SIDE yes --type fak --price P --size S` as `name`. */
+const fakYes = (name: Who, market: string, side: 'buy' | 'sell', price: string, size: string) =>
+  pmAs(name, '--json', 'order', 'place', market, side, 'yes', '--type', 'fak', '--price', price, '--size', size);
+/** `pm --json order place MARKET buy yes --price P --size S --client-id C` as alice: an order that rests. */
+const restBuyYes = (market: string, price: string, size: string, clientId: string) =>
+  pmAs('alice', '--json', 'order', 'place', market, 'buy', 'yes', '--price', price, '--size', size, '--client-id', clientId);
 const usdc = (id: number) => sb.current.ctx.state.accounts[String(id)]?.usdc ?? 0n;
 
 interface Row {
@@ -80,51 +76,19 @@ const fee = (usd: bigint): bigint => (usd * FEE_BPS) / 10_000n;
 
 // Not a pacing test: a loaded machine must not turn a command's GET + POST into a 429.
 beforeAll(async () => {
-  await fetch(`${sb.current.baseUrl}/__sandbox/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: '{"rateLimit":false}',
-  });
+  await postAdmin(sb.current, 'faults', { rateLimit: false });
 });
 
 describe('pm portfolio positions', () => {
   it('a FAK across two levels, then a sell that realises PnL (sol-500-2026: asks 0.23/0.24, bids 0.21)', async () => {
-    const buy = await pmAs(
-      'alice',
-      '--json',
-      'order',
-      'place',
-      'sol-500-2026',
-      'buy',
-      'yes',
-      '--type',
-      'fak',
-      '--price',
-      '0.24',
-      '--size',
-      '150',
-    );
+    const buy = await fakYes('alice', 'sol-500-2026', 'buy', '0.24', '150');
     expect(buy.code, buy.stderr).toBe(0);
     // 100 @ 0.23 + 50 @ 0.24
     const gross = (100n * ONE * 230_000n) / ONE + (50n * ONE * 240_000n) / ONE;
     const cost = gross + fee(gross);
     expectRow(await row('alice', 'sol-500-2026'), 150n * ONE, cost, 0n, 240_000n);
 
-    const sell = await pmAs(
-      'alice',
-      '--json',
-      'order',
-      'place',
-      'sol-500-2026',
-      'sell',
-      'yes',
-      '--type',
-      'fak',
-      '--price',
-      '0.21',
-      '--size',
-      '50',
-    );
+    const sell = await fakYes('alice', 'sol-500-2026', 'sell', '0.21', '50');
     expect(sell.code, sell.stderr).toBe(0);
     const proceedsGross = (50n * ONE * 210_000n) / ONE;
     const proceeds = proceedsGross - fee(proceedsGross);
@@ -134,57 +98,15 @@ describe('pm portfolio positions', () => {
 
   it('a GTC filled in two parts: locked collateral and open orders between, average cost after', async () => {
     // gpt-6-release-2026 (fair 0.35): alice rests BUY YES 20 @ 0.345 between bob's 0.34 bid and 0.36 ask
-    const place = await pmAs(
-      'alice',
-      '--json',
-      'order',
-      'place',
-      'gpt-6-release-2026',
-      'buy',
-      'yes',
-      '--price',
-      '0.345',
-      '--size',
-      '20',
-      '--client-id',
-      'pf-gtc',
-    );
+    const place = await restBuyYes('gpt-6-release-2026', '0.345', '20', 'pf-gtc');
     expect(place.code, place.stderr).toBe(0);
-    const first = await pmAs(
-      'bob',
-      '--json',
-      'order',
-      'place',
-      'gpt-6-release-2026',
-      'sell',
-      'yes',
-      '--type',
-      'fak',
-      '--price',
-      '0.345',
-      '--size',
-      '8',
-    );
+    const first = await fakYes('bob', 'gpt-6-release-2026', 'sell', '0.345', '8');
     expect(first.code, first.stderr).toBe(0);
     const mid = await row('alice', 'gpt-6-release-2026');
     expectRow(mid, 8n * ONE, 2_760_000n, 0n, 345_000n); // maker: 8 × 0.345, no fee
     expect(mid.openOrders).toBe(1);
     expect(mid.lockedCollateralRaw).toBe(((12n * ONE * 345_000n + ONE - 1n) / ONE).toString()); // ceil(12 × 0.345)
-    const second = await pmAs(
-      'bob',
-      '--json',
-      'order',
-      'place',
-      'gpt-6-release-2026',
-      'sell',
-      'yes',
-      '--type',
-      'fak',
-      '--price',
-      '0.345',
-      '--size',
-      '12',
-    );
+    const second = await fakYes('bob', 'gpt-6-release-2026', 'sell', '0.345', '12');
     expect(second.code, second.stderr).toBe(0);
     const done = await row('alice', 'gpt-6-release-2026');
     expectRow(done, 20n * ONE, 6_900_000n, 0n, 345_000n);
@@ -193,21 +115,7 @@ describe('pm portfolio positions', () => {
   });
 
   it('a NegRisk child shows up with its group (us-election-2028-other: ask 0.06)', async () => {
-    const r = await pmAs(
-      'alice',
-      '--json',
-      'order',
-      'place',
-      'us-election-2028-other',
-      'buy',
-      'yes',
-      '--type',
-      'fak',
-      '--price',
-      '0.06',
-      '--size',
-      '10',
-    );
+    const r = await fakYes('alice', 'us-election-2028-other', 'buy', '0.06', '10');
     expect(r.code, r.stderr).toBe(0);
     const gross = 600_000n;
     const p = await row('alice', 'us-election-2028-other');
@@ -245,36 +153,8 @@ describe('pm portfolio positions', () => {
 
 describe('pm order list without --market', () => {
   it('lists open orders across markets', async () => {
-    const a = await pmAs(
-      'alice',
-      '--json',
-      'order',
-      'place',
-      'world-cup-2026-brazil',
-      'buy',
-      'yes',
-      '--price',
-      '0.15',
-      '--size',
-      '5',
-      '--client-id',
-      'everywhere-1',
-    );
-    const b = await pmAs(
-      'alice',
-      '--json',
-      'order',
-      'place',
-      'eth-flip-btc',
-      'buy',
-      'yes',
-      '--price',
-      '0.05',
-      '--size',
-      '5',
-      '--client-id',
-      'everywhere-2',
-    );
+    const a = await restBuyYes('world-cup-2026-brazil', '0.15', '5', 'everywhere-1');
+    const b = await restBuyYes('eth-flip-btc', '0.05', '5', 'everywhere-2');
     expect(a.code, a.stderr).toBe(0);
     expect(b.code, b.stderr).toBe(0);
     const r = await pmAs('alice', '--json', 'order', 'list');
@@ -379,21 +259,7 @@ describe('pm withdraw', () => {
 describe('pm redeem', () => {
   it('resolve → redeem pays exactly the winning shares once; "not redeemable yet" before the payout', async () => {
     // alice buys 10 YES of fed-cut-december (fair 0.71, ask 0.72)
-    const buy = await pmAs(
-      'alice',
-      '--json',
-      'order',
-      'place',
-      'fed-cut-december',
-      'buy',
-      'yes',
-      '--type',
-      'fak',
-      '--price',
-      '0.72',
-      '--size',
-      '10',
-    );
+    const buy = await fakYes('alice', 'fed-cut-december', 'buy', '0.72', '10');
     expect(buy.code, buy.stderr).toBe(0);
     expect((await pmAs('alice', 'sandbox', 'resolve', 'fed-cut-december', 'yes', '--payout-pending')).code).toBe(0);
     const early = await pmAs('alice', 'redeem', 'fed-cut-december');
@@ -446,10 +312,7 @@ describe('pm portfolio history and pnl', () => {
     }
     const r = await runPm(['--json', 'portfolio', 'history', '--all'], { env: { ...env('partner'), PM_PACE: 'off' } });
     expect(r.code, r.stderr).toBe(0);
-    const lines = r.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { id: string; collateralAmount: string });
+    const lines = ndjson<{ id: string; collateralAmount: string }>(r.stdout);
     const ids = lines.map((l) => l.id);
     expect(new Set(ids).size).toBe(ids.length);
     const ledgerLen = sb.current.ctx.state.ledger?.['1003']?.length ?? 0;

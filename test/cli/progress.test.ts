@@ -4,23 +4,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { accountEnv } from '../helpers/account-env.js';
 import { runPm, tempHome } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const sb = useSandbox();
 const { home, cleanup } = tempHome();
 afterAll(cleanup);
-const env = () => {
-  const a = sb.current.info.accounts.find((x) => x.name === 'alice');
-  if (!a) throw new Error('alice');
-  return {
-    PM_HOME: home,
-    PM_BASE_URL: sb.current.baseUrl,
-    PM_TOKEN_ID: a.token.tokenId,
-    PM_TOKEN_SECRET: a.token.secret,
-    PM_PRIVATE_KEY: a.privateKey,
-  };
-};
+const env = () => accountEnv(sb.current, 'alice', home);
 // eslint-disable-next-line no-control-regex
 const plain = (s: string): string => s.replace(/\x1b\[[0-9;?]*[A-Za-z]|\x1b[78]/g, '');
 

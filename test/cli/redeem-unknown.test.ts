@@ -1,26 +1,18 @@
 // A redemption whose answer is lost is neither "refused" nor "redeemed": its outcome is unknown,
 // and the safe advice is to re-run the same command (a market already redeemed is never paid
 // twice). Before the fix, `redeem --all` listed such a market as refused and exited 8.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { accountEnv } from '../helpers/account-env.js';
-import { dropProxy } from '../helpers/drop-proxy.js';
-import type { DropProxy } from '../helpers/drop-proxy.js';
+import { useDropProxy } from '../helpers/drop-proxy.js';
 import { runPm, tempHome } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const sb = useSandbox();
 const { home, cleanup } = tempHome();
-let proxy: DropProxy;
-let dropsLeft = 1;
-beforeAll(async () => {
-  proxy = await dropProxy(sb.current.baseUrl, (m, p) => m === 'POST' && p === '/portfolio/redeem' && dropsLeft-- > 0);
-});
-afterAll(async () => {
-  await proxy.close();
-  cleanup();
-});
+afterAll(cleanup);
+const proxy = useDropProxy(sb, 'POST', '/portfolio/redeem', 1);
 
-const alice = () => ({ ...accountEnv(sb.current, 'alice', home), PM_BASE_URL: proxy.baseUrl });
+const alice = () => ({ ...accountEnv(sb.current, 'alice', home), PM_BASE_URL: proxy.current.baseUrl });
 const usdc = (): bigint => {
   const a = sb.current.info.accounts.find((x) => x.name === 'alice');
   return sb.current.ctx.state.accounts[String(a?.profileId)]?.usdc ?? 0n;
@@ -30,7 +22,7 @@ describe('redeem --all when an answer is lost', () => {
   it('reports the claim as unknown and exits 7 saying to re-run; the re-run pays nothing twice', async () => {
     const start = usdc();
     const r = await runPm(['--json', 'redeem', '--all'], { env: alice() });
-    expect(proxy.dropped).toBe(1);
+    expect(proxy.current.dropped).toBe(1);
     expect(r.code, r.stderr).toBe(7);
     const claims = r.json<{ market: string; status: string; message: string }[]>();
     expect(claims).toEqual([expect.objectContaining({ market: 'eth-5k-2025', status: 'unknown' })]);

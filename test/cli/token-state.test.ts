@@ -1,32 +1,27 @@
 // Token state tells the truth: `token capabilities` reports what `token derive` really can do
 // (the self-serve trading scope for everyone, the partner record's scopes on top), and revoking
 // the token a profile uses says what changed and what is used next; never a silent fallback.
-import { afterAll, describe, expect, it } from 'vitest';
-import { runPm, tempHome } from '../helpers/run.js';
+import { describe, expect, it } from 'vitest';
+import { runPm, useTempHomes } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const sb = useSandbox();
-const homes: (() => void)[] = [];
-afterAll(() => homes.forEach((c) => c()));
+const home = useTempHomes();
 const PASS = 'token-state-pass';
-function home(): string {
-  const h = tempHome();
-  homes.push(h.cleanup);
-  return h.home;
-}
 const acct = (name: string) => sb.current.info.accounts.find((a) => a.name === name)!;
+/** A new home with a keystore passphrase, against the sandbox, with `name`'s identity token (to derive tokens). */
+const identityEnv = (name: string) => ({
+  PM_HOME: home(),
+  PM_SCRYPT_N: '1024',
+  PM_PASSPHRASE: PASS,
+  PM_BASE_URL: sb.current.baseUrl,
+  PM_IDENTITY_TOKEN: acct(name).identityToken,
+});
 const ALL = ['trading', 'account_creation', 'delegated_signing', 'withdrawal'];
 
 describe('token capabilities', () => {
   it('a trader without a partner record can derive trading, and capabilities says so (and nothing more)', async () => {
-    const h = home();
-    const env = {
-      PM_HOME: h,
-      PM_SCRYPT_N: '1024',
-      PM_PASSPHRASE: PASS,
-      PM_BASE_URL: sb.current.baseUrl,
-      PM_IDENTITY_TOKEN: acct('alice').identityToken,
-    };
+    const env = identityEnv('alice');
     const caps = await runPm(['--json', 'token', 'capabilities'], { env });
     expect(caps.code, caps.stderr).toBe(0);
     const c = caps.json<{ tokenManagementEnabled: boolean; allowedScopes: string[]; derivableScopes: string[] }>();
@@ -46,14 +41,7 @@ describe('token capabilities', () => {
   });
 
   it('a partner can derive every scope of its record, and capabilities lists them all', async () => {
-    const h = home();
-    const env = {
-      PM_HOME: h,
-      PM_SCRYPT_N: '1024',
-      PM_PASSPHRASE: PASS,
-      PM_BASE_URL: sb.current.baseUrl,
-      PM_IDENTITY_TOKEN: acct('partner').identityToken,
-    };
+    const env = identityEnv('partner');
     const c = (await runPm(['--json', 'token', 'capabilities'], { env })).json<{
       tokenManagementEnabled: boolean;
       derivableScopes: string[];
@@ -123,14 +111,7 @@ describe('token revoke of the token in use', () => {
   });
 
   it('a revoked token still named by PM_TOKEN_ID is called out', async () => {
-    const h = home();
-    const env = {
-      PM_HOME: h,
-      PM_SCRYPT_N: '1024',
-      PM_PASSPHRASE: PASS,
-      PM_BASE_URL: sb.current.baseUrl,
-      PM_IDENTITY_TOKEN: acct('alice').identityToken,
-    };
+    const env = identityEnv('alice');
     const d = await runPm(['--json', 'token', 'derive'], { env });
     const { tokenId } = d.json<{ tokenId: string }>();
     const secret = sb.current.ctx.state.tokens.find((t) => t.tokenId === tokenId)!.secret;
@@ -148,13 +129,7 @@ describe('token revoke of the token in use', () => {
 
   it('revoking some other token changes nothing for the profile and says nothing more', async () => {
     const { env, tokenId } = await sandboxProfile('partner');
-    const elsewhere = {
-      PM_HOME: home(),
-      PM_SCRYPT_N: '1024',
-      PM_PASSPHRASE: PASS,
-      PM_BASE_URL: sb.current.baseUrl,
-      PM_IDENTITY_TOKEN: acct('partner').identityToken,
-    };
+    const elsewhere = identityEnv('partner');
     const other = (await runPm(['--json', 'token', 'derive', '--label', 'other'], { env: elsewhere })).json<{ tokenId: string }>().tokenId;
     const rv = await runPm(['--json', 'token', 'revoke', other, '--yes'], { env });
     expect(rv.code, rv.stderr).toBe(0);

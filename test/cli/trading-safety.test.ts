@@ -3,30 +3,24 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { accountEnv } from '../helpers/account-env.js';
-import { runPm, tempHome } from '../helpers/run.js';
-import { useSandbox } from '../helpers/sandbox.js';
+import { accountEnv, seeded } from '../helpers/account-env.js';
+import { limitOrder } from '../helpers/orders.js';
+import { ndjson, runPm, tempHome } from '../helpers/run.js';
+import { postAdmin, useSandbox } from '../helpers/sandbox.js';
 import { addSubAccount } from '../helpers/subaccount.js';
 
 const sb = useSandbox({ settlement: { minedAfterMs: 50, confirmedAfterMs: 50 } });
 const { home, cleanup } = tempHome();
 afterAll(cleanup);
 
-const acct = (name: string) => {
-  const a = sb.current.info.accounts.find((x) => x.name === name);
-  if (!a) throw new Error(name);
-  return a;
-};
+const acct = (name: string) => seeded(sb.current, name);
 const aliceEnv = () => accountEnv(sb.current, 'alice', home);
 const pm = (...argv: string[]) => runPm(argv, { env: aliceEnv() });
+/** `order place sol-500-2026 SIDE OUTCOME --price P --size S`; more flags follow it. */
+const placeSol = (side: string, outcome: string, price: string, size: string) => limitOrder('sol-500-2026', side, outcome, price, size);
 const ordersOf = (cid: string) => sb.current.ctx.state.orders.filter((o) => o.clientOrderId === cid);
 const faults = async (b: object) => {
-  const r = await fetch(`${sb.current.baseUrl}/__sandbox/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(b),
-  });
-  expect(r.status).toBe(200);
+  expect(await postAdmin(sb.current, 'faults', b)).toBe(200);
 };
 const clearFaults = () => faults({ commitThenDrop: 0, fail5xx: 0, burst429: 0, latencyMs: 0, match: '' });
 const journal = () =>
@@ -51,22 +45,9 @@ interface PlacedJson {
 
 describe('a client id re-used for another order', () => {
   it('is a conflict (exit 5) showing both orders, and nothing new is placed', async () => {
-    const a = await pm(
-      '--json',
-      'order',
-      'place',
-      'sol-500-2026',
-      'buy',
-      'yes',
-      '--price',
-      '0.30',
-      '--size',
-      '10',
-      '--client-id',
-      'reuse-1',
-    );
+    const a = await pm('--json', ...placeSol('buy', 'yes', '0.30', '10'), '--client-id', 'reuse-1');
     expect(a.code, a.stderr).toBe(0);
-    const b = await pm('order', 'place', 'sol-500-2026', 'sell', 'no', '--price', '0.2', '--size', '50', '--client-id', 'reuse-1');
+    const b = await pm(...placeSol('sell', 'no', '0.2', '50'), '--client-id', 'reuse-1');
     expect(b.code).toBe(5);
     expect(b.stdout).toBe('');
     expect(b.stderr).toMatch(/already used by a different order/);
@@ -77,24 +58,9 @@ describe('a client id re-used for another order', () => {
   });
 
   it('the same order again is an idempotent success that prints the exchange-held fields', async () => {
-    const first = (
-      await pm('--json', 'order', 'place', 'sol-500-2026', 'buy', 'no', '--price', '0.05', '--size', '2', '--client-id', 'same-2')
-    ).json<PlacedJson>();
+    const first = (await pm('--json', ...placeSol('buy', 'no', '0.05', '2'), '--client-id', 'same-2')).json<PlacedJson>();
     // Same economics written differently (0.050, 2.0): the same order.
-    const again = await pm(
-      '--json',
-      'order',
-      'place',
-      'sol-500-2026',
-      'buy',
-      'no',
-      '--price',
-      '0.050',
-      '--size',
-      '2.0',
-      '--client-id',
-      'same-2',
-    );
+    const again = await pm('--json', ...placeSol('buy', 'no', '0.050', '2.0'), '--client-id', 'same-2');
     expect(again.code, again.stderr).toBe(0);
     const j = again.json<PlacedJson>();
     expect(j).toMatchObject({
@@ -110,7 +76,7 @@ describe('a client id re-used for another order', () => {
   });
 
   it('a different --post-only or --stp under the same client id is a conflict (exit 5), not "already placed" (issue 20 #11)', async () => {
-    const base = ['--json', 'order', 'place', 'sol-500-2026', 'buy', 'no', '--price', '0.04', '--size', '2'];
+    const base = ['--json', ...placeSol('buy', 'no', '0.04', '2')];
     expect((await pm(...base, '--client-id', 'same-po')).code).toBe(0);
     const po = await pm(...base, '--post-only', '--client-id', 'same-po');
     expect(po.code).toBe(5);
@@ -127,25 +93,10 @@ describe('a client id re-used for another order', () => {
 
 describe('a lookup that fails is "unknown", never "another order"', () => {
   it('retries a briefly failing status lookup and reports the re-run as already placed', async () => {
-    expect(
-      (await pm('order', 'place', 'sol-500-2026', 'buy', 'yes', '--price', '0.06', '--size', '1', '--client-id', 'flaky-lookup')).code,
-    ).toBe(0);
+    expect((await pm(...placeSol('buy', 'yes', '0.06', '1'), '--client-id', 'flaky-lookup')).code).toBe(0);
     // The re-run gets 409; its first status lookups fail with 5xx (more than one request's retries).
     await faults({ fail5xx: 5, match: 'POST /orders/status' });
-    const r = await pm(
-      '--json',
-      'order',
-      'place',
-      'sol-500-2026',
-      'buy',
-      'yes',
-      '--price',
-      '0.06',
-      '--size',
-      '1',
-      '--client-id',
-      'flaky-lookup',
-    );
+    const r = await pm('--json', ...placeSol('buy', 'yes', '0.06', '1'), '--client-id', 'flaky-lookup');
     await clearFaults();
     expect(r.code, r.stderr).toBe(0);
     expect(r.json<PlacedJson>().alreadyPlaced).toBe(true);
@@ -153,24 +104,9 @@ describe('a lookup that fails is "unknown", never "another order"', () => {
   });
 
   it('exits 7 with "re-run the same command" when the lookup keeps failing, and never advises a new id', async () => {
-    expect(
-      (await pm('order', 'place', 'sol-500-2026', 'buy', 'yes', '--price', '0.07', '--size', '1', '--client-id', 'dead-lookup')).code,
-    ).toBe(0);
+    expect((await pm(...placeSol('buy', 'yes', '0.07', '1'), '--client-id', 'dead-lookup')).code).toBe(0);
     await faults({ fail5xx: 1000, match: 'POST /orders/status' });
-    const r = await pm(
-      '--json',
-      'order',
-      'place',
-      'sol-500-2026',
-      'buy',
-      'yes',
-      '--price',
-      '0.07',
-      '--size',
-      '1',
-      '--client-id',
-      'dead-lookup',
-    );
+    const r = await pm('--json', ...placeSol('buy', 'yes', '0.07', '1'), '--client-id', 'dead-lookup');
     await clearFaults();
     expect(r.code).toBe(7);
     const err = JSON.parse(r.stderr.trim().split('\n').at(-1) ?? '') as { error: { code: string; message: string; hint: string } };
@@ -182,16 +118,11 @@ describe('a lookup that fails is "unknown", never "another order"', () => {
   }, 30_000);
 
   it('surfaces an auth failure of the lookup instead of swallowing it', async () => {
-    expect(
-      (await pm('order', 'place', 'sol-500-2026', 'buy', 'yes', '--price', '0.08', '--size', '1', '--client-id', 'auth-lookup')).code,
-    ).toBe(0);
+    expect((await pm(...placeSol('buy', 'yes', '0.08', '1'), '--client-id', 'auth-lookup')).code).toBe(0);
     // Bob's token cannot see alice's order; alice's key signs: the 409 lookup must not say "another order".
-    const r = await runPm(
-      ['--json', 'order', 'place', 'sol-500-2026', 'buy', 'yes', '--price', '0.08', '--size', '1', '--client-id', 'auth-lookup'],
-      {
-        env: { ...aliceEnv(), PM_TOKEN_SECRET: Buffer.from('wrong secret').toString('base64') },
-      },
-    );
+    const r = await runPm(['--json', ...placeSol('buy', 'yes', '0.08', '1'), '--client-id', 'auth-lookup'], {
+      env: { ...aliceEnv(), PM_TOKEN_SECRET: Buffer.from('wrong secret').toString('base64') },
+    });
     expect(r.code).toBe(3);
     expect(r.stderr).not.toMatch(/another order/);
   });
@@ -200,44 +131,21 @@ describe('a lookup that fails is "unknown", never "another order"', () => {
 describe('acting for a sub-account is a property of the client', () => {
   it('keeps exactly-once on behalf of a sub-account when the answer is lost', async () => {
     const child = addSubAccount(sb.current, acct('partner').profileId);
-    const env = {
-      PM_HOME: home,
-      PM_BASE_URL: sb.current.baseUrl,
-      PM_TOKEN_ID: acct('partner').token.tokenId,
-      PM_TOKEN_SECRET: acct('partner').token.secret,
-      PM_PRIVATE_KEY: child.privateKey,
-    };
+    const env = accountEnv(sb.current, 'partner', home, { PM_PRIVATE_KEY: child.privateKey });
     await faults({ commitThenDrop: 1, match: 'POST /orders' });
-    const r = await runPm(
-      [
-        '--json',
-        'order',
-        'place',
-        'sol-500-2026',
-        'buy',
-        'yes',
-        '--price',
-        '0.09',
-        '--size',
-        '1',
-        '--client-id',
-        'obo-1',
-        '--on-behalf-of',
-        String(child.profileId),
-      ],
-      { env },
-    );
+    const obo = ['--on-behalf-of', String(child.profileId)];
+    const r = await runPm(['--json', ...placeSol('buy', 'yes', '0.09', '1'), '--client-id', 'obo-1', ...obo], { env });
     await clearFaults();
     expect(r.code, r.stderr).toBe(0);
     expect(ordersOf('obo-1')).toHaveLength(1);
     expect(ordersOf('obo-1')[0]?.ownerId).toBe(child.profileId);
     expect(lastState('obo-1')).toBe('placed');
     // status, list and cancel carry it too
-    const st = await runPm(['--json', 'order', 'status', '--client-id', 'obo-1', '--on-behalf-of', String(child.profileId)], { env });
+    const st = await runPm(['--json', 'order', 'status', '--client-id', 'obo-1', ...obo], { env });
     expect(st.code, st.stderr).toBe(0);
-    const ls = await runPm(['--json', 'order', 'list', '--market', 'sol-500-2026', '--on-behalf-of', String(child.profileId)], { env });
+    const ls = await runPm(['--json', 'order', 'list', '--market', 'sol-500-2026', ...obo], { env });
     expect(ls.json<{ clientOrderId: string }[]>().map((o) => o.clientOrderId)).toContain('obo-1');
-    const cx = await runPm(['--json', 'order', 'cancel', '--client-id', 'obo-1', '--on-behalf-of', String(child.profileId)], { env });
+    const cx = await runPm(['--json', 'order', 'cancel', '--client-id', 'obo-1', ...obo], { env });
     expect(cx.code, cx.stderr).toBe(0);
     expect(ordersOf('obo-1')[0]?.status).toBe('CANCELED');
   });
@@ -261,10 +169,7 @@ describe('batch lines are validated exactly like flags', () => {
     );
     const r = await pm('--json', 'order', 'place', '--file', file);
     expect(r.code).toBe(2); // every line invalid: nothing was sent
-    const lines = r.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { line: number; ok: boolean; error: { message: string } });
+    const lines = ndjson<{ line: number; ok: boolean; error: { message: string } }>(r.stdout);
     expect(lines.map((l) => l.line)).toEqual([1, 2, 3, 4, 5]);
     expect(lines[0]?.error.message).toMatch(/postOnly must be true or false/);
     expect(lines[1]?.error.message).toMatch(/onBehalfOf must be a profile id/);
@@ -287,19 +192,13 @@ describe('batch lines are validated exactly like flags', () => {
     writeFileSync(file, rows.map((l) => JSON.stringify(l)).join('\n'));
     const a = await pm('--json', 'order', 'place', '--file', file);
     expect(a.code, a.stderr).toBe(0);
-    const first = a.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { line: number; clientOrderId: string; orderId: string });
+    const first = ndjson<{ line: number; clientOrderId: string; orderId: string }>(a.stdout);
     const ids = first.map((l) => l.clientOrderId);
     expect(new Set(ids).size).toBe(4); // two identical lines still get two ids
     for (const id of ids) expect(id).toMatch(/^pmb-[0-9a-f]{32}$/);
     const b = await pm('--json', 'order', 'place', '--file', file);
     expect(b.code, b.stderr).toBe(0);
-    const second = b.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { clientOrderId: string; skipped?: boolean; orderId: string });
+    const second = ndjson<{ clientOrderId: string; skipped?: boolean; orderId: string }>(b.stdout);
     expect(second.every((l) => l.skipped === true)).toBe(true);
     expect(second.map((l) => l.clientOrderId).sort()).toEqual([...ids].sort());
     for (const id of ids) expect(ordersOf(id)).toHaveLength(1);
@@ -312,10 +211,7 @@ describe('batch lines are validated exactly like flags', () => {
     // A new --batch-id places the same lines again as new orders.
     const d = await pm('--json', 'order', 'place', '--file', file, '--batch-id', 'tomorrow');
     expect(d.code, d.stderr).toBe(0);
-    const fresh = d.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { clientOrderId: string });
+    const fresh = ndjson<{ clientOrderId: string }>(d.stdout);
     expect(fresh.filter((l) => ids.includes(l.clientOrderId))).toHaveLength(0);
   });
 });
@@ -324,16 +220,16 @@ describe('exit codes and hints of refusals', () => {
   it('exits 4 for an unknown order id, and refuses locally what the grid and minSize forbid', async () => {
     expect((await pm('order', 'status', '00000000-0000-4000-8000-00000000dead')).code).toBe(4);
     expect((await pm('order', 'status', '--client-id', 'x'.repeat(129))).code).toBe(2);
-    const small = await pm('order', 'place', 'sol-500-2026', 'buy', 'yes', '--price', '0.5', '--size', '0.5', '--client-id', 'too-small');
+    const small = await pm(...placeSol('buy', 'yes', '0.5', '0.5'), '--client-id', 'too-small');
     expect(small.code).toBe(2);
     expect(small.stderr).toMatch(/minimum order size of 1 shares/);
     expect(ordersOf('too-small')).toHaveLength(0);
-    const exp = await pm('order', 'place', 'sol-500-2026', 'buy', 'yes', '--price', '0.5', '--size', '1', '--expires', '+1h');
+    const exp = await pm(...placeSol('buy', 'yes', '0.5', '1'), '--expires', '+1h');
     expect(exp.code).toBe(2);
   });
 
   it('says shares, not USDC, when the shares are missing (exit 9: sent, then refused)', async () => {
-    const r = await pm('order', 'place', 'sol-500-2026', 'sell', 'yes', '--price', '0.9', '--size', '5000', '--client-id', 'no-shares');
+    const r = await pm(...placeSol('sell', 'yes', '0.9', '5000'), '--client-id', 'no-shares');
     expect(r.code).toBe(9);
     expect(r.stderr).toMatch(/conditional token/i);
     expect(r.stderr).toMatch(/hint: Not enough free shares/);
@@ -350,20 +246,7 @@ describe('exit codes and hints of refusals', () => {
         [key]: { at: Date.now(), value: { profileId: acct('alice').profileId, feeRateBps: 100, account: acct('alice').address } },
       }),
     );
-    const r = await pm(
-      '--json',
-      'order',
-      'place',
-      'sol-500-2026',
-      'buy',
-      'yes',
-      '--price',
-      '0.012',
-      '--size',
-      '1',
-      '--client-id',
-      'stale-fee',
-    );
+    const r = await pm('--json', ...placeSol('buy', 'yes', '0.012', '1'), '--client-id', 'stale-fee');
     expect(r.code, r.stderr).toBe(0);
     expect(ordersOf('stale-fee')).toHaveLength(1);
     const cached = JSON.parse(readFileSync(join(cacheDir, 'owners.json'), 'utf8')) as Record<string, { value: { feeRateBps: number } }>;

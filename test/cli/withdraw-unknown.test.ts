@@ -5,34 +5,23 @@
 // 10 minutes is refused (exit 5) unless --force.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropProxy } from '../helpers/drop-proxy.js';
-import type { DropProxy } from '../helpers/drop-proxy.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { seeded } from '../helpers/account-env.js';
+import { useDropProxy } from '../helpers/drop-proxy.js';
 import { runPm, tempHome } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { SERVER_WALLETS } from '../../src/sandbox/seed.js';
 
 const sb = useSandbox();
 const { home, cleanup } = tempHome();
-let proxy: DropProxy;
+afterAll(cleanup);
 // Each test says how many withdraw answers the proxy drops (tests run in any order).
-let dropsLeft = 0;
-beforeAll(async () => {
-  proxy = await dropProxy(sb.current.baseUrl, (m, p) => m === 'POST' && p === '/portfolio/withdraw' && dropsLeft-- > 0);
-});
-afterAll(async () => {
-  await proxy.close();
-  cleanup();
-});
+const proxy = useDropProxy(sb, 'POST', '/portfolio/withdraw');
 
-const carol = () => {
-  const a = sb.current.info.accounts.find((x) => x.name === 'carol');
-  if (!a) throw new Error('no carol');
-  return a;
-};
+const carol = () => seeded(sb.current, 'carol');
 const env = () => ({
   PM_HOME: home,
-  PM_BASE_URL: proxy.baseUrl,
+  PM_BASE_URL: proxy.current.baseUrl,
   PM_TOKEN_ID: carol().token.tokenId,
   PM_TOKEN_SECRET: carol().token.secret,
 });
@@ -48,11 +37,11 @@ const last2 = () => journal().slice(-2);
 
 describe('a withdrawal whose answer is lost', () => {
   it('exits 7 saying how to check, never "retry"; the same withdrawal is then refused (exit 5); --force sends it', async () => {
-    dropsLeft = 1;
+    proxy.drops = 1;
     const start = usdc();
     const r = await runPm(['--json', '--yes', 'withdraw', '10'], { env: env() });
     expect(r.code).toBe(7);
-    expect(proxy.dropped).toBe(1);
+    expect(proxy.current.dropped).toBe(1);
     const err = (JSON.parse(r.stderr) as { error: { code: string; message: string; hint: string } }).error;
     expect(err.code).toBe('UNKNOWN_STATE');
     expect(`${err.message} ${err.hint}`).not.toMatch(/retry|re-run/i);
@@ -85,7 +74,7 @@ describe('a withdrawal whose answer is lost', () => {
   });
 
   it('a refused withdrawal is journaled as failed and blocks nothing', async () => {
-    dropsLeft = 0;
+    proxy.drops = 0;
     const r = await runPm(['--json', '--yes', 'withdraw', '999999'], { env: env() });
     expect(r.code).toBe(9);
     expect(journal().at(-1)?.state).toBe('failed');

@@ -88,16 +88,21 @@ describe('parallel writers of the config', () => {
 });
 
 describe('init paces its requests with every other process on the token', () => {
+  /** `pm init --sandbox --account partner --profile-name partner` in a new home; the env that uses it. */
+  async function initPartner(): Promise<Record<string, string>> {
+    const env = { PM_HOME: newHome(), PM_SCRYPT_N: '1024', PM_PASSPHRASE: 'correct horse battery' };
+    const init = await runPm(
+      ['--base-url', sb.current.baseUrl, 'init', '--sandbox', '--account', 'partner', '--profile-name', 'partner', '--yes'],
+      { env },
+    );
+    expect(init.code, init.stderr).toBe(0);
+    return env;
+  }
+
   it('init --sandbox --account partner && partner create draws no 429, three times out of three', async () => {
     // In one process, back to back: nothing but the shared limiter spaces the two commands' requests.
     for (let i = 0; i < 3; i++) {
-      const home = newHome();
-      const env = { PM_HOME: home, PM_SCRYPT_N: '1024', PM_PASSPHRASE: 'correct horse battery' };
-      const init = await runPm(
-        ['--base-url', sb.current.baseUrl, 'init', '--sandbox', '--account', 'partner', '--profile-name', 'partner', '--yes'],
-        { env },
-      );
-      expect(init.code, init.stderr).toBe(0);
+      const env = await initPartner();
       const create = await runPm(['--verbose', '--profile', 'partner', 'partner', 'create', '--server-wallet', '--name', `k${i}`], { env });
       expect(create.code, create.stderr).toBe(0);
       expect(create.stderr).toMatch(/POST [^ ]*\/profiles\/partner-accounts/);
@@ -106,13 +111,7 @@ describe('init paces its requests with every other process on the token', () => 
   });
 
   it('an EOA partner create goes through the transport: traced, paced, proof headers sent', async () => {
-    const home = newHome();
-    const env = { PM_HOME: home, PM_SCRYPT_N: '1024', PM_PASSPHRASE: 'correct horse battery' };
-    const init = await runPm(
-      ['--base-url', sb.current.baseUrl, 'init', '--sandbox', '--account', 'partner', '--profile-name', 'partner', '--yes'],
-      { env },
-    );
-    expect(init.code, init.stderr).toBe(0);
+    const env = await initPartner();
     const create = await runPm(['--verbose', '--profile', 'partner', 'partner', 'create', '--name', 'eoa-traced'], { env });
     expect(create.code, create.stderr).toBe(0);
     const post = create.stderr.split('\n').find((l) => /→ #\d+ POST [^ ]*\/profiles\/partner-accounts/.test(l)) ?? '';

@@ -8,6 +8,7 @@ import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { accountEnv } from '../helpers/account-env.js';
 import { eventually } from '../helpers/eventually.js';
+import { limitOrder } from '../helpers/orders.js';
 import { tempHome } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
@@ -94,20 +95,7 @@ const runners: Record<string, (file: string) => Promise<void>> = {
     const mid = ((priceOf(yes) + (1 - priceOf(no))) / 2).toFixed(3);
     // bob bids between them (post-only): the book's mid moves.
     const bobBids = async (price: string): Promise<void> => {
-      const argv = [
-        'bin/pm.js',
-        '--json',
-        'order',
-        'place',
-        'btc-100k-2026',
-        'buy',
-        'yes',
-        '--price',
-        price,
-        '--size',
-        '10',
-        '--post-only',
-      ];
+      const argv = ['bin/pm.js', '--json', ...limitOrder('btc-100k-2026', 'buy', 'yes', price, '10'), '--post-only'];
       const r = await execa('node', argv, { env: accountEnv(sb.current, 'bob', home), extendEnv: false, reject: false });
       expect(r.exitCode, r.stderr).toBe(0);
     };

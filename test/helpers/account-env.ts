@@ -1,11 +1,17 @@
 // The environment that makes pm act as one of the sandbox's seeded accounts (credentials from the
 // environment, no profile), and the batch files the tests place.
-import type { SandboxHandle } from '../../src/sandbox/index.js';
+import type { ReadyAccount, SandboxHandle } from '../../src/sandbox/index.js';
+
+/** The sandbox's seeded account `name` (alice, bob, carol, partner…). */
+export function seeded(sb: SandboxHandle, name: string): ReadyAccount {
+  const a = sb.info.accounts.find((x) => x.name === name);
+  if (!a) throw new Error(`no seeded account ${name}`);
+  return a;
+}
 
 /** PM_HOME, PM_BASE_URL and the seeded account's token and key, plus `extra`. */
 export function accountEnv(sb: SandboxHandle, name: string, home: string, extra: Record<string, string> = {}): Record<string, string> {
-  const a = sb.info.accounts.find((x) => x.name === name);
-  if (!a) throw new Error(`no seeded account ${name}`);
+  const a = seeded(sb, name);
   return {
     PM_HOME: home,
     PM_BASE_URL: sb.baseUrl,

@@ -3,6 +3,8 @@
 // (the "answer lost after commit" fault, for any route).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
+import type { SandboxHandle } from '../../src/sandbox/index.js';
 
 export interface DropProxy {
   baseUrl: string;
@@ -51,4 +53,25 @@ export async function dropProxy(upstream: string, drop: (method: string, path: s
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * A proxy in front of the file's sandbox (useSandbox), started before the file's tests and closed
+ * after, that drops the answers of the next `drops` `method path` requests (a test may set it).
+ * Read `.current` inside tests.
+ */
+export function useDropProxy(
+  sb: { current: SandboxHandle },
+  method: string,
+  path: string,
+  drops = 0,
+): { current: DropProxy; drops: number } {
+  const ref = { drops } as { current: DropProxy; drops: number };
+  beforeAll(async () => {
+    ref.current = await dropProxy(sb.current.baseUrl, (m, p) => m === method && p === path && ref.drops-- > 0);
+  });
+  afterAll(async () => {
+    await ref.current?.close();
+  });
+  return ref;
 }

@@ -4,6 +4,7 @@
 import { createHmac } from 'node:crypto';
 import { Wallet } from 'ethers';
 import type { ReadyAccount, SandboxHandle } from '../../src/sandbox/index.js';
+import { seeded } from './account-env.js';
 import { ORDER_TYPES } from './eip712.js';
 
 export type Json = Record<string, unknown>;
@@ -13,11 +14,7 @@ export interface Reply {
   json: unknown;
 }
 
-export function seeded(sb: SandboxHandle, name: string): ReadyAccount {
-  const a = sb.info.accounts.find((x) => x.name === name);
-  if (!a) throw new Error(`no seeded account ${name}`);
-  return a;
-}
+export { seeded };
 
 /** The exchange's HMAC headers for one request of `who` (wire-facts §2). */
 export function hmac(who: ReadyAccount, method: string, target: string, raw: string): Record<string, string> {

@@ -39,6 +39,14 @@ export function useTempHomes(): () => string {
   };
 }
 
+/** The records of an NDJSON output, one a line. */
+export function ndjson<T>(text: string): T[] {
+  return text
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as T);
+}
+
 /** Whether argv asks for JSON or NDJSON output (flag forms main.ts accepts). */
 export function asksJson(argv: string[]): boolean {
   return (

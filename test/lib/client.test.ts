@@ -3,17 +3,14 @@
 // the kill switch, typed errors.
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConflictError, createClient } from '../../src/lib/index.js';
+import { seeded } from '../helpers/account-env.js';
 import { tempHome } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const sb = useSandbox();
 const { home, cleanup } = tempHome();
 afterAll(cleanup);
-const alice = () => {
-  const a = sb.current.info.accounts.find((x) => x.name === 'alice');
-  if (!a) throw new Error('no alice');
-  return a;
-};
+const alice = () => seeded(sb.current, 'alice');
 const client = () =>
   createClient({
     home,

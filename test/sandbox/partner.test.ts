@@ -14,6 +14,7 @@ import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { commit } from '../../src/sandbox/reducer.js';
 import type { Scope } from '../../src/sandbox/types.js';
 import { eventually } from '../helpers/eventually.js';
+import { delegatedBuyBody } from '../helpers/orders.js';
 import { laneOf, pacedFetch } from '../helpers/pacer.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { ORDER_TYPES } from '../helpers/eip712.js';
@@ -357,26 +358,7 @@ describe('allowance readiness', () => {
 describe('delegated orders for server-wallet children', () => {
   const ZERO = '0x0000000000000000000000000000000000000000';
   const slug = 'btc-100k-2026';
-  const delegated = (childId: number, tokenId: string) => ({
-    order: {
-      salt: 11,
-      maker: ZERO,
-      signer: ZERO,
-      taker: ZERO,
-      tokenId,
-      makerAmount: 2_000_000,
-      takerAmount: 5_000_000,
-      expiration: '0',
-      nonce: 0,
-      side: 0,
-      signatureType: 0,
-      price: 0.4,
-    },
-    orderType: 'GTC',
-    marketSlug: slug,
-    ownerId: childId,
-    onBehalfOf: childId,
-  });
+  const delegated = (childId: number, tokenId: string) => delegatedBuyBody(childId, tokenId, slug, 11);
 
   it('refuses orders until the side is confirmed, then signs with the managed wallet; cancels on behalf, never for another partner', async () => {
     const child = await serverChild('trader-1');

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type LogEntry, type SandboxHandle } from '../../src/sandbox/index.js';
 import type { AllowanceTarget } from '../../src/sandbox/types.js';
+import { marketOrder } from '../helpers/orders.js';
 import { runPm, tempHome } from '../helpers/run.js';
 import { signedFetch } from '../helpers/signed.js';
 
@@ -86,21 +87,7 @@ describe('allowance provisioning (HTTP)', () => {
     // The documented partner flow: fund, wait, delegated order.
     await admin('fund', { profileId: id, amount: '50000000' });
     const order = await runPm(
-      [
-        '--json',
-        'order',
-        'place',
-        'btc-100k-2026',
-        'buy',
-        'yes',
-        '--type',
-        'fok',
-        '--amount',
-        '5',
-        '--delegated',
-        '--on-behalf-of',
-        String(id),
-      ],
+      ['--json', ...marketOrder('btc-100k-2026', 'buy', 'yes', 'fok', '5'), '--delegated', '--on-behalf-of', String(id)],
       { env: partnerEnv() },
     );
     expect(order.code, order.stderr).toBe(0);

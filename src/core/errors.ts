@@ -146,7 +146,20 @@ export class InterruptedError extends PmError {
 }
 
 // The classes keep their names in the minified bundles, so a library user's console shows
-// `UsageError [UsageError]: …` rather than a mangled letter.
-const classes = [PmError, UsageError, ValidationError, AuthError, NotFoundError, ConflictError, RateLimitError, NetworkError];
-for (const C of [...classes, ExchangeError, ExchangeValidationError, UnknownStateError, PartialFailureError, InterruptedError])
-  Object.defineProperty(C, 'name', { value: new C('').name });
+// `ConflictError: …` rather than a mangled letter.
+const NAMED = [
+  PmError,
+  UsageError,
+  ValidationError,
+  AuthError,
+  NotFoundError,
+  ConflictError,
+  RateLimitError,
+  NetworkError,
+  ExchangeError,
+  ExchangeValidationError,
+  UnknownStateError,
+  PartialFailureError,
+  InterruptedError,
+];
+for (const C of NAMED) Object.defineProperty(C, 'name', { value: new C('').name });

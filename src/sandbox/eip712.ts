@@ -65,7 +65,7 @@ const G = secp256k1.ProjectivePoint.BASE;
  * as in the CTF exchange) refuses the high-s one so that an order has one signature only.
  */
 function wellFormed(signature: string): signature is Hex {
-  return /^0x[0-9a-fA-F]{130}$/.test(signature) && BigInt(`0x${signature.slice(66, 130)}`) <= N / 2n;
+  return /^0x[0-9a-fA-F]{130}$/.test(signature) && !isHighS(signature);
 }
 
 /**

@@ -6,6 +6,7 @@ import { fetchPositions } from '../../core/portfolio.js';
 import { listOpenOrders } from '../../core/trade/index.js';
 import type { OpenOrder } from '../../core/trade/index.js';
 import { liveOrderJson, openOrderJson } from '../../core/trade/views.js';
+import type { OpenOrderJson } from '../../core/trade/views.js';
 
 export default defineCommand({
   path: ['order', 'list'],
@@ -42,10 +43,8 @@ export default defineCommand({
   },
 });
 
-type OrderRow = { market: string; id: string; clientOrderId: string | null; side: string; outcome: string; price: string | null };
-
 /** The orders as --json has them, else a table (with a MARKET column when they span markets). */
-function ordersTable(ctx: Context, json: (OrderRow & { size: string; remaining: string; status: string })[], markets: boolean): void {
+function ordersTable(ctx: Context, json: (Omit<OpenOrderJson, 'price'> & { price: string | null })[], markets: boolean): void {
   ctx.out.data(json, () =>
     ctx.out.table(
       [

@@ -17,6 +17,9 @@ import { envFor, startSandboxProcess } from './batch.mjs';
 import { fmt, interleaved, pairedRatio, placeArgs } from './lib.mjs';
 
 const SLUG = 'btc-100k-2026';
+// What no CLI can go below: a script that only sends `markets show`'s GET with node:http and prints the market.
+const FLOOR_NAME = 'no pm: the same GET with node:http';
+const FLOOR = `require('node:http').get(process.env.PM_BASE_URL + '/markets/${SLUG}', (r) => { let b = ''; r.setEncoding('utf8'); r.on('data', (c) => (b += c)); r.on('end', () => process.stdout.write(JSON.stringify(JSON.parse(b), null, 2) + '\\n')); });`;
 
 function commands(label, bin, env, tokens) {
   let i = 0;
@@ -67,7 +70,11 @@ export async function run() {
       // (Cold after warm in each round: a live order's token is paced, so its runs stay apart.)
       return [...warm, ...warm.map((c) => cold(c, home))];
     };
-    const cases = [{ name: 'node -e 0', cmd: process.execPath, args: ['-e', '0'] }, ...pm('pm ', bin, { dry: 'alice', live: 'bob' })];
+    const cases = [
+      { name: 'node -e 0', cmd: process.execPath, args: ['-e', '0'] },
+      { name: FLOOR_NAME, cmd: process.execPath, args: ['-e', FLOOR], env: env('alice') },
+      ...pm('pm ', bin, { dry: 'alice', live: 'bob' }),
+    ];
     if (before) cases.push(...pm('before: pm ', before, { dry: 'partner', live: 'carol' }));
     const r = interleaved(cases, rounds);
     const ratio = (name) => pairedRatio(r[name], r['node -e 0']);
@@ -92,6 +99,8 @@ export async function run() {
       ...(before ? rows('before: pm ') : []),
       '',
       `Targets (issue 22): ${targets.join('; ')}.`,
+      '',
+      `The floor: ${FLOOR_NAME} (no argv parsing, no config, no pm) and printing the market takes ${fmt(r[FLOOR_NAME].median)}, ${ratio(FLOOR_NAME).toFixed(2)}× \`node -e 0\`; \`pm markets show\` is ${pairedRatio(r['pm markets show'], r[FLOOR_NAME]).toFixed(2)}× that script.`,
     ];
     if (before) {
       const pairs = names.map((c) => `${c} ${pairedRatio(r[`pm ${c}`], r[`before: pm ${c}`]).toFixed(2)}×`);

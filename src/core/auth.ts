@@ -40,6 +40,15 @@ export function limiterKeyOf(auth: AuthProvider, mode: AuthMode): string | null 
 
 type AuthHeaders = { headers: Record<string, string>; limiterKey: string | null; used: 'hmac' | 'apiKey' | 'identity' | null };
 
+/** The HMAC scheme's headers (wire-facts §2.1); its requests are paced per token. */
+function hmacHeaders(tokenId: string, ts: string, signature: string): AuthHeaders {
+  return {
+    headers: { 'lmts-api-key': tokenId, 'lmts-timestamp': ts, 'lmts-signature': signature },
+    limiterKey: `hmac:${tokenId}`,
+    used: 'hmac',
+  };
+}
+
 /**
  * authHeaders for any signer, the session agent's (asynchronous) included: what the transport uses.
  */
@@ -53,12 +62,7 @@ export async function authHeadersAsync(
 ): Promise<AuthHeaders> {
   if (mode === 'auto' && auth.hmac) {
     const ts = now.toISOString();
-    const signature = await auth.hmac.sign(hmacMessage(ts, method, pathWithQuery, body));
-    return {
-      headers: { 'lmts-api-key': auth.hmac.tokenId, 'lmts-timestamp': ts, 'lmts-signature': signature },
-      limiterKey: `hmac:${auth.hmac.tokenId}`,
-      used: 'hmac',
-    };
+    return hmacHeaders(auth.hmac.tokenId, ts, await auth.hmac.sign(hmacMessage(ts, method, pathWithQuery, body)));
   }
   return authHeaders(auth, mode, method, pathWithQuery, body, now);
 }
@@ -85,15 +89,7 @@ export function authHeaders(
     const ts = now.toISOString();
     const signature = auth.hmac.sign(hmacMessage(ts, method, pathWithQuery, body));
     if (typeof signature !== 'string') throw new TypeError('internal: this HMAC signer answers asynchronously; use authHeadersAsync');
-    return {
-      headers: {
-        'lmts-api-key': auth.hmac.tokenId,
-        'lmts-timestamp': ts,
-        'lmts-signature': signature,
-      },
-      limiterKey: `hmac:${auth.hmac.tokenId}`,
-      used: 'hmac',
-    };
+    return hmacHeaders(auth.hmac.tokenId, ts, signature);
   }
   if (auth.apiKey) return { headers: { 'X-API-Key': auth.apiKey.header() }, limiterKey: `key:${auth.apiKey.id}`, used: 'apiKey' };
   return { headers: {}, limiterKey: null, used: null };

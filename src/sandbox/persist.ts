@@ -389,20 +389,19 @@ function freeze(state: SandboxState): SandboxState {
 /** The snapshot text in pieces, so a big state is written without one long stall. */
 function* snapshotPieces(state: SandboxState, seq: number, chunk = 2000): Generator<string> {
   const { orders, feed, ledger, accounts: _projection, ...rest } = state;
+  // A list's elements, `chunk` at a time (the brackets are the caller's).
+  function* list(xs: readonly unknown[]): Generator<string> {
+    for (let i = 0; i < xs.length; i += chunk)
+      yield (i > 0 ? ',' : '') +
+        xs
+          .slice(i, i + chunk)
+          .map(encode)
+          .join(',');
+  }
   yield `{"format":"${SNAPSHOT_FORMAT}","seq":${seq},"state":${serialize({ ...rest, orders: [], feed: [] } as unknown as SandboxState)},"orders":[`;
-  for (let i = 0; i < orders.length; i += chunk)
-    yield (i > 0 ? ',' : '') +
-      orders
-        .slice(i, i + chunk)
-        .map(encode)
-        .join(',');
+  yield* list(orders);
   yield '],"feed":[';
-  for (let i = 0; i < feed.length; i += chunk)
-    yield (i > 0 ? ',' : '') +
-      feed
-        .slice(i, i + chunk)
-        .map(encode)
-        .join(',');
+  yield* list(feed);
   yield ']';
   if (ledger) {
     yield ',"ledger":{';
@@ -410,12 +409,7 @@ function* snapshotPieces(state: SandboxState, seq: number, chunk = 2000): Genera
     for (const [id, entries] of Object.entries(ledger)) {
       yield `${first ? '' : ','}${JSON.stringify(id)}:[`;
       first = false;
-      for (let i = 0; i < entries.length; i += chunk)
-        yield (i > 0 ? ',' : '') +
-          entries
-            .slice(i, i + chunk)
-            .map(encode)
-            .join(',');
+      yield* list(entries);
       yield ']';
     }
     yield '}';

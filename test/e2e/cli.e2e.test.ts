@@ -1,29 +1,13 @@
 // Spawns the built bin/pm.js (as users run it): pipes, exit codes, no TTY, signals.
 import { execa, execaSync } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ReadyInfo as Ready } from '../../src/sandbox/index.js';
 import { tempHome } from '../helpers/run.js';
 
 const BIN = 'bin/pm.js';
 const { home, cleanup } = tempHome();
 afterAll(cleanup);
 const env = { PM_HOME: home, NO_COLOR: '1' };
-
-interface Ready {
-  baseUrl: string;
-  wsUrl: string;
-  pid: number;
-  chainId: number;
-  accounts: {
-    name: string;
-    address: string;
-    privateKey: string;
-    profileId: number;
-    token: { tokenId: string; secret: string; scopes: string[] };
-    apiKey: string;
-    identityToken: string;
-  }[];
-  markets: { slug: string; type: string; negRisk: boolean }[];
-}
 
 /** Starts `pm sandbox start --port 0 --ephemeral --json` and resolves with its ready line. */
 async function startSandboxProcess() {

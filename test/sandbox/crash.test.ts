@@ -9,11 +9,10 @@ import { pathToFileURL } from 'node:url';
 import { Wallet } from 'ethers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { ORDER_TYPES } from '../helpers/eip712.js';
+import { sdkOrderBody } from '../helpers/eip712.js';
 import { until } from '../helpers/stream.js';
 
 const BIN = join(process.cwd(), 'bin', 'pm.js');
-const ZERO = '0x0000000000000000000000000000000000000000';
 const children: ChildProcess[] = [];
 const homes: string[] = [];
 /** Detached sandboxes (not children of this process). */
@@ -72,7 +71,8 @@ function tempHome(): string {
   return h;
 }
 
-async function signedBody(
+/** A GTC BUY of 10 shares at 0.10 (far below the asks, so every order rests), signed by `wallet`. */
+function signedBody(
   wallet: Wallet,
   ownerId: number,
   fee: number,
@@ -81,50 +81,7 @@ async function signedBody(
   tokenId: string,
   salt: number,
 ): Promise<Record<string, unknown>> {
-  const shares = 10_000_000n;
-  const price = 100_000n; // 0.10: far below the asks, so every order rests
-  const makerAmount = (shares * price) / 1_000_000n;
-  const msg = {
-    salt: BigInt(salt),
-    maker: wallet.address,
-    signer: wallet.address,
-    taker: ZERO,
-    tokenId: BigInt(tokenId),
-    makerAmount,
-    takerAmount: shares,
-    expiration: 0n,
-    nonce: 0n,
-    feeRateBps: BigInt(fee),
-    side: 0,
-    signatureType: 0,
-  };
-  const signature = await wallet.signTypedData(
-    { name: 'Limitless CTF Exchange', version: '1', chainId: 8453, verifyingContract: exchange },
-    ORDER_TYPES,
-    msg,
-  );
-  return {
-    order: {
-      salt,
-      maker: wallet.address,
-      signer: wallet.address,
-      taker: ZERO,
-      tokenId,
-      makerAmount: Number(makerAmount),
-      takerAmount: Number(shares),
-      expiration: '0',
-      nonce: 0,
-      feeRateBps: fee,
-      side: 0,
-      signatureType: 0,
-      signature,
-      price: 0.1,
-    },
-    orderType: 'GTC',
-    marketSlug: slug,
-    ownerId,
-    clientOrderId: `crash-${salt}`,
-  };
+  return sdkOrderBody({ wallet, exchange, slug, tokenId, ownerId, feeRateBps: fee, price: '0.1', salt, clientOrderId: `crash-${salt}` });
 }
 
 describe('sandbox process', () => {

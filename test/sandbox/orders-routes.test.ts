@@ -16,7 +16,7 @@ import type {
   SandboxState,
   Scope,
 } from '../../src/sandbox/types.js';
-import { ORDER_TYPES } from '../helpers/eip712.js';
+import { ORDER_TYPES, sdkOrderBody } from '../helpers/eip712.js';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 const _ALL: Scope[] = ['trading', 'account_creation', 'delegated_signing', 'withdrawal'];
@@ -128,75 +128,20 @@ interface BuildOpts {
   stringAmounts?: boolean;
 }
 
-let saltCounter = 1;
-
 /** Builds and signs a create-order body the way the TS SDK does (wire-facts §3.3–3.6). */
 async function orderBody(state: SandboxState, o: BuildOpts = {}): Promise<Record<string, unknown>> {
   const who = o.who ?? 'alice';
-  const wallet = wallets[who];
   const market = state.markets.find((m) => m.slug === (o.slug ?? 'btc-100k'));
-  const tokenId = market?.positionIds?.[o.outcome ?? 0] ?? '1';
-  const side = o.side ?? 0;
-  const type = o.type ?? 'GTC';
-  let makerAmount: bigint;
-  let takerAmount: bigint;
-  if (type === 'FOK') {
-    makerAmount = o.amount ?? 1_000_000n;
-    takerAmount = 1n;
-  } else {
-    const price = BigInt(Math.round(Number(o.price ?? '0.5') * 1e6));
-    const shares = o.size ?? 10_000_000n;
-    const coll = side === 0 ? (shares * price + 999_999n) / 1_000_000n : (shares * price) / 1_000_000n;
-    makerAmount = side === 0 ? coll : shares;
-    takerAmount = side === 0 ? shares : coll;
-  }
-  const fee = o.feeRateBps ?? (who === 'alice' ? 300 : 0);
-  const salt = 1_742_191_300_000_000 + saltCounter++;
-  const msg = {
-    salt: BigInt(salt),
-    maker: wallet.address,
-    signer: wallet.address,
-    taker: ZERO,
-    tokenId: BigInt(tokenId),
-    makerAmount,
-    takerAmount,
-    expiration: 0n,
-    nonce: 0n,
-    feeRateBps: BigInt(fee),
-    side,
-    signatureType: 0,
-  };
-  const signature = await (o.signWith ?? wallet).signTypedData(
-    { name: 'Limitless CTF Exchange', version: '1', chainId: 8453, verifyingContract: market?.venue?.exchange ?? FIXTURE_EXCHANGE },
-    ORDER_TYPES,
-    msg,
-  );
-  const num = (v: bigint) => (o.stringAmounts ? v.toString() : Number(v));
-  const order: Record<string, unknown> = {
-    salt: o.stringAmounts ? String(salt) : salt,
-    maker: wallet.address,
-    signer: wallet.address,
-    taker: ZERO,
-    tokenId,
-    makerAmount: num(makerAmount),
-    takerAmount: num(takerAmount),
-    expiration: '0',
-    nonce: 0,
-    feeRateBps: fee,
-    side,
-    signatureType: 0,
-    signature,
-  };
-  if (type !== 'FOK') order['price'] = Number(o.price ?? '0.5');
-  const body: Record<string, unknown> = {
-    order,
-    orderType: type,
-    marketSlug: o.slug ?? 'btc-100k',
-    ownerId: o.ownerId ?? IDS[who],
-  };
-  if (o.clientOrderId !== undefined) body['clientOrderId'] = o.clientOrderId;
-  if (o.postOnly !== undefined) body['postOnly'] = o.postOnly;
-  return body;
+  const { who: _who, slug, outcome, ownerId, ...rest } = o;
+  return sdkOrderBody({
+    ...rest,
+    wallet: wallets[who],
+    exchange: market?.venue?.exchange ?? FIXTURE_EXCHANGE,
+    slug: slug ?? 'btc-100k',
+    tokenId: market?.positionIds?.[outcome ?? 0] ?? '1',
+    ownerId: ownerId ?? IDS[who],
+    feeRateBps: o.feeRateBps ?? (who === 'alice' ? 300 : 0),
+  });
 }
 
 const bobAuth: AuthContext = { method: 'hmac', profileId: IDS.bob, scopes: ['trading'], tokenId: 'b' };

@@ -11,11 +11,10 @@ import { Wallet } from 'ethers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { ReadyAccount, SandboxHandle, SandboxOptions } from '../../src/sandbox/index.js';
-import { ORDER_TYPES } from '../helpers/eip712.js';
+import { sdkOrderBody } from '../helpers/eip712.js';
 import { eventually } from '../helpers/eventually.js';
 import { laneOf, pacedFetch } from '../helpers/pacer.js';
 
-const ZERO = '0x0000000000000000000000000000000000000000';
 const SLUG = 'btc-100k-2026'; // seeded: fair 0.62; bob bids 0.61/0.60/0.59, asks 0.63/0.64/0.65
 
 type Json = Record<string, unknown>;
@@ -118,67 +117,19 @@ interface OrderOpts {
   expiration?: string;
 }
 
-let saltCounter = 1;
-
 /** A create-order body built and signed the way the TS SDK does (wire-facts §3.3–3.6). */
-async function orderBody(m: MarketInfo, who: ReadyAccount, o: OrderOpts = {}): Promise<Json> {
-  const wallet = new Wallet(who.privateKey);
-  const side = o.side === 'SELL' ? 1 : 0;
-  const type = o.type ?? 'GTC';
-  const tokenId = o.outcome === 'NO' ? m.no : m.yes;
-  let makerAmount: bigint;
-  let takerAmount: bigint;
-  if (type === 'FOK') {
-    makerAmount = o.amount ?? 1_000_000n;
-    takerAmount = 1n;
-  } else {
-    const price = BigInt(Math.round(Number(o.price ?? '0.5') * 1e6));
-    const shares = o.size ?? 10_000_000n;
-    const coll = side === 0 ? (shares * price + 999_999n) / 1_000_000n : (shares * price) / 1_000_000n;
-    makerAmount = side === 0 ? coll : shares;
-    takerAmount = side === 0 ? shares : coll;
-  }
-  const fee = who.name === 'bob' ? 0 : 300;
-  const salt = 1_742_191_300_000_000 + saltCounter++;
-  const expiration = o.expiration ?? '0';
-  const signature = await wallet.signTypedData(
-    { name: 'Limitless CTF Exchange', version: '1', chainId: 8453, verifyingContract: m.exchange },
-    ORDER_TYPES,
-    {
-      salt,
-      maker: wallet.address,
-      signer: wallet.address,
-      taker: ZERO,
-      tokenId: BigInt(tokenId),
-      makerAmount,
-      takerAmount,
-      expiration: BigInt(expiration),
-      nonce: 0n,
-      feeRateBps: BigInt(fee),
-      side,
-      signatureType: 0,
-    },
-  );
-  const order: Json = {
-    salt,
-    maker: wallet.address,
-    signer: wallet.address,
-    taker: ZERO,
-    tokenId,
-    makerAmount: Number(makerAmount),
-    takerAmount: Number(takerAmount),
-    expiration,
-    nonce: 0,
-    feeRateBps: fee,
-    side,
-    signatureType: 0,
-    signature,
-  };
-  if (type !== 'FOK') order['price'] = Number(o.price ?? '0.5');
-  const body: Json = { order, orderType: type, marketSlug: m.slug, ownerId: who.profileId };
-  if (o.postOnly !== undefined) body['postOnly'] = o.postOnly;
-  if (o.clientOrderId !== undefined) body['clientOrderId'] = o.clientOrderId;
-  return body;
+function orderBody(m: MarketInfo, who: ReadyAccount, o: OrderOpts = {}): Promise<Json> {
+  const { outcome, side, ...rest } = o;
+  return sdkOrderBody({
+    ...rest,
+    wallet: new Wallet(who.privateKey),
+    exchange: m.exchange,
+    slug: m.slug,
+    tokenId: outcome === 'NO' ? m.no : m.yes,
+    ownerId: who.profileId,
+    feeRateBps: who.name === 'bob' ? 0 : 300,
+    side: side === 'SELL' ? 1 : 0,
+  });
 }
 
 function orderOf(r: Reply): Json {

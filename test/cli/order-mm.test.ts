@@ -116,6 +116,21 @@ describe('pm order cancel --all (the kill switch)', () => {
     expect(live().map((o) => o.marketSlug)).toEqual(['sol-500-2026']);
   });
 
+  it('--market <slug> (the flag order list takes) is --all <slug>; with order ids it is a usage error', async () => {
+    await place('btc-100k-2026', '0.1', 'ks-5');
+    const mixed = await pm('order', 'cancel', 'some-order-id', '--market', 'sol-500-2026');
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toMatch(/exactly one of them/);
+    expect(
+      live()
+        .map((o) => o.marketSlug)
+        .sort(),
+    ).toEqual(['btc-100k-2026', 'sol-500-2026']);
+    const r = await pm('--json', 'order', 'cancel', '--market', 'sol-500-2026');
+    expect(r.code, r.stderr).toBe(0);
+    expect(live().map((o) => o.marketSlug)).toEqual(['btc-100k-2026']);
+  });
+
   it('on the real exchange it needs --yes without a TTY (exit 2, nothing sent)', async () => {
     const r = await runPm(['order', 'cancel', '--all'], { env: { ...env(), PM_BASE_URL: 'https://api.example.invalid' } });
     expect(r.code).toBe(2);

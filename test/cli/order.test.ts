@@ -149,6 +149,11 @@ describe('order place', () => {
     expect(b.code).toBe(0);
     expect(b.json<PlacedJson>().alreadyPlaced).toBe(true);
     expect(b.json<PlacedJson>().orderId).toBe(a.json<PlacedJson>().orderId);
+    // As text: the same order, and a note that no second one was placed.
+    const c = await pm('order', 'place', 'sol-500-2026', 'buy', 'yes', '--price', '0.11', '--size', '1', '--client-id', 'same-1');
+    expect(c.code, c.stderr).toBe(0);
+    expect(c.stdout).toContain(a.json<PlacedJson>().orderId);
+    expect(c.stderr).toMatch(/already placed; reporting the existing order \(no second order was placed\)/);
     expect(ordersOf('same-1')).toHaveLength(1);
   });
 

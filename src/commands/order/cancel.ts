@@ -13,29 +13,32 @@ export default defineCommand({
   path: ['order', 'cancel'],
   summary: 'Cancel orders by id, by client id, all in a market, or all everywhere (the kill switch)',
   description:
-    'By order ids or --client-id (batches of 50); --all <slug> cancels every open order of one market; --all alone cancels every open order in every market (the exchange cancels per market, so pm fans out over the markets of your open orders and reports each; on the real exchange it asks first unless --yes).\n\nExit codes: 0 done, 2 bad input or declined, 8 some orders or markets failed.',
+    'By order ids or --client-id (batches of 50); --all <slug> (or --market <slug>) cancels every open order of one market; --all alone cancels every open order in every market (the exchange cancels per market, so pm fans out over the markets of your open orders and reports each; on the real exchange it asks first unless --yes).\n\nExit codes: 0 done, 2 bad input or declined, 8 some orders or markets failed.',
   args: { ids: { description: 'order ids (with --all: market slugs)', variadic: true } },
   options: {
     clientId: { type: 'list', value: 'ids', description: 'cancel by client order ids' },
     all: { type: 'boolean', description: 'every open order: of the markets named, or of every market' },
+    market: { type: 'list', value: 'slugs', description: 'every open order of these markets (the same as --all <slug>…)' },
     onBehalfOf: { type: 'positiveInt', value: 'profileId', description: 'cancel for a partner sub-account' },
   },
   examples: [
     'pm order cancel 7d0c…',
     'pm order cancel --client-id bot-41 bot-42',
     'pm order cancel --all btc-100k-2026',
+    'pm order cancel --market btc-100k-2026 sol-500-2026',
     'pm --json order cancel --all btc-100k-2026 | jq .canceled',
     'pm order cancel --all --yes',
   ],
   run: async (ctx, { args, opts }) => {
-    const all = opts.all;
-    const ids = all ? [] : args.ids;
+    const byMarket = opts.all || opts.market.length > 0;
+    const ids = opts.all ? [] : args.ids;
     const clientIds = opts.clientId;
-    const modes = [ids.length > 0, clientIds.length > 0, all].filter(Boolean).length;
-    if (modes !== 1) throw new UsageError('give order ids, or --client-id <ids…>, or --all [<slug>…] (exactly one of them)');
+    const modes = [ids.length > 0, clientIds.length > 0, byMarket].filter(Boolean).length;
+    if (modes !== 1)
+      throw new UsageError('give order ids, or --client-id <ids…>, or --all [<slug>…] / --market <slug…> (exactly one of them)');
     for (const c of clientIds) checkClientOrderId(c);
     const api = await ctx.tradingApi({ onBehalfOf: opts.onBehalfOf });
-    if (all) return cancelAll(ctx, api, args.ids.map(slugFrom));
+    if (byMarket) return cancelAll(ctx, api, [...(opts.all ? args.ids : []), ...opts.market].map(slugFrom));
     const res = await cancelOrders(api, { ids, clientIds });
     return report(ctx, res);
   },

@@ -47,5 +47,5 @@ export function placedText(out: Output, p: Placed, _s: OrderSummary | null): voi
     pairs.push(['fees', `$${formatUnits(t.usdFee, 6, 2)}`]);
   }
   out.keyValue(pairs);
-  if (p.alreadyPlaced) out.info(`note: this client id was already placed; reporting the existing order (nothing new was sent).`);
+  if (p.alreadyPlaced) out.info(`note: this client id was already placed; reporting the existing order (no second order was placed).`);
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Thin shim (CommonJS, see bin/package.json): check the Node version, answer --version without
-// loading anything, turn on the compile cache, then run the CLI: dist/cli/run.cjs, the bundle
-// scripts/build.mjs writes.
+// Thin shim (CommonJS, see bin/package.json): check the Node version, read argv with the global
+// flags' table, answer --version without loading the CLI, turn on the compile cache, then run the
+// CLI: dist/cli/run.cjs, the bundle scripts/build.mjs writes.
 //
 // Compile cache: V8 keeps the compiled code of the bundle files a run loads, so the next run
 // skips most of the compiling. Node >= 22.1 has it (module.enableCompileCache); on Node 20 the
@@ -17,31 +17,29 @@ if (major < 20 || (major === 20 && minor < 19)) {
   process.exit(1);
 }
 const args = process.argv.slice(2);
-if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-  const { readFileSync } = require('node:fs');
-  process.stdout.write(`${JSON.parse(readFileSync(require('node:path').join(__dirname, '../package.json'), 'utf8')).version}\n`);
-} else {
-  if (args.includes('--verbose')) process.setSourceMapsEnabled(true);
-  // (Not for help pages: reading and rewriting the cache costs more than their compile saves.)
-  else if (process.env.PM_CODE_CACHE !== 'off' && !helpOnly(args)) compileCache();
-  try {
+try {
+  // argv as the CLI reads it: the one table of global flags (src/cli/global-flags.ts, a bundle of its own).
+  const { words, given } = require('../dist/cli/global-flags.cjs').scanArgv(args);
+  if (args.length === 1 && given.version) {
+    // --version alone: the version, without loading the CLI.
+    process.stdout.write(`${require('../package.json').version}\n`);
+  } else {
+    if (given.verbose) process.setSourceMapsEnabled(true);
+    // (Not for help pages: reading and rewriting the cache costs more than their compile saves.)
+    else if (process.env.PM_CODE_CACHE !== 'off' && words.length > 0 && words[0] !== 'help' && !given.help) compileCache();
     require('../dist/cli/run.cjs');
-  } catch (e) {
-    // Only loading pm itself fails here (pm prints its own errors), said as pm says errors.
-    const first = String(e?.message || e).split('\n')[0];
-    const hint =
-      e?.code !== 'MODULE_NOT_FOUND'
-        ? 'Run again with --verbose, and report it.'
-        : /[\\/]dist[\\/]/.test(first)
-          ? `pm is not built: run npm run build (or npm ci) in ${require('node:path').join(__dirname, '..')}.`
-          : "A dependency is missing: run npm ci in pm's directory, or install pm again.";
-    process.stderr.write(`error: pm could not start: ${first}\nhint: ${hint}\n`);
-    process.exitCode = 1;
   }
-}
-
-function helpOnly(a) {
-  return a.length === 0 || a[0] === 'help' || a.includes('--help') || a.includes('-h');
+} catch (e) {
+  // Only loading pm itself fails here (pm prints its own errors), said as pm says errors.
+  const first = String(e?.message || e).split('\n')[0];
+  const hint =
+    e?.code !== 'MODULE_NOT_FOUND'
+      ? 'Run again with --verbose, and report it.'
+      : /[\\/]dist[\\/]/.test(first)
+        ? `pm is not built: run npm run build (or npm ci) in ${require('node:path').join(__dirname, '..')}.`
+        : "A dependency is missing: run npm ci in pm's directory, or install pm again.";
+  process.stderr.write(`error: pm could not start: ${first}\nhint: ${hint}\n`);
+  process.exitCode = 1;
 }
 
 function compileCache() {

@@ -23,6 +23,7 @@ const ENTRIES = {
   'cli/run': 'src/cli/run.ts', // what bin/pm.js runs: argv, commander, help (and the manifest)
   'cli/kernel': 'src/cli/kernel.ts', // what running a command adds: the Context and the command modules
   'core/errors': 'src/core/errors.ts', // one PmError class for both (each bundle above inlines the rest it imports)
+  'cli/global-flags': 'src/cli/global-flags.ts', // the global flags and the argv scan, which bin/pm.js reads first
   'sandbox/index': 'src/sandbox/index.ts', // the embedded exchange (imports nothing of the client)
   'lib/index': 'src/lib/index.ts', // the library: import { createClient } from 'pm-cli' (types: tsc's dist/lib/index.d.ts)
   // (Packages imported by name only: a default import of another bundle gets its exports object.)

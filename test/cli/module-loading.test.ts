@@ -39,6 +39,8 @@ describe('module loading of the bundle', { timeout: 60_000 }, () => {
     const version = await loads(['--version']);
     expect(version.code).toBe(0);
     expect(matching(version.modules, CRYPTO)).toEqual([]);
+    // --version alone reads the argv scan (the global flags' table), not the CLI.
+    expect(version.files).toEqual(['cli/global-flags.cjs']);
     const help = await loads(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/Usage:/);
@@ -46,8 +48,8 @@ describe('module loading of the bundle', { timeout: 60_000 }, () => {
     expect(help.modules).toContain('src/app/main.ts');
     expect(matching(help.modules, CRYPTO)).toEqual([]);
     expect(matching(help.modules, /src\/commands\//)).toEqual([]);
-    // Help reads the CLI's bundle only, not the kernel (the Context and the commands).
-    expect(help.files).toEqual(['cli/run.cjs', 'core/errors.cjs']);
+    // Help reads the argv scan and the CLI's bundle only, not the kernel (the Context and the commands).
+    expect(help.files).toEqual(['cli/global-flags.cjs', 'cli/run.cjs', 'core/errors.cjs']);
   });
 
   it('a read-only market command loads no signing code', async () => {
@@ -82,6 +84,6 @@ describe('module loading of the bundle', { timeout: 60_000 }, () => {
     expect(matching(r.modules, KEYSTORE_FILES)).toEqual([]);
     expect(matching(r.modules, /@noble\/curves|node_modules\/viem\//)).toEqual([]);
     // The CLI's bundles only (not viem's, the prompts', the sandbox's).
-    expect(r.files).toEqual(['cli/run.cjs', 'core/errors.cjs', 'cli/kernel.cjs']);
+    expect(r.files).toEqual(['cli/global-flags.cjs', 'cli/run.cjs', 'core/errors.cjs', 'cli/kernel.cjs']);
   });
 });

@@ -175,6 +175,41 @@ describe('server-wallet allowance targets on a real chain', () => {
     await agreesWithChain(s, revoked);
   });
 
+  it('reads during a submission never confirm a target without its transaction, nor take a confirmed one back', async () => {
+    const s = (sb = await startSandbox({ port: 0, dataDir: null, chain: { rpcUrl: anvil.rpcUrl }, provisionDelayMs: 3_600_000 }));
+    await quiet(s);
+    const child = await serverChild(s, 'race-1');
+    // Readers poll the view while the retry submits the five transactions one by one (each mined
+    // at once): a read between two of them finds the first approvals on chain.
+    let done = false;
+    const views: View[] = [];
+    const reader = async (): Promise<void> => {
+      while (!done) views.push(await view(s, child.profileId));
+    };
+    const readers = [reader(), reader(), reader()];
+    const r = await call(s, 'POST', `/profiles/partner-accounts/${child.profileId}/allowances/retry`, partnerTok(s), {});
+    expect(r.status).toBe(200);
+    await eventually(async () => (await view(s, child.profileId)).ready);
+    done = true;
+    await Promise.all(readers);
+    views.push(await view(s, child.profileId));
+    expect(views.length).toBeGreaterThan(3);
+    const seen = new Map<string, string[]>();
+    for (const v of views)
+      for (const t of v.targets) {
+        if (t.confirmed) expect(t.txHash ?? '', `${t.label} confirmed without its transaction`).toMatch(/^0x[0-9a-f]{64}$/);
+        seen.set(t.label, [...(seen.get(t.label) ?? []), t.status]);
+      }
+    for (const [label, statuses] of seen) {
+      const first = statuses.indexOf('confirmed');
+      expect(first, label).toBeGreaterThanOrEqual(0);
+      expect(
+        statuses.slice(first).every((x) => x === 'confirmed'),
+        `${label}: ${statuses.join(' ')}`,
+      ).toBe(true);
+    }
+  });
+
   it('stays submitted while the transaction is not mined, and confirms once it is', async () => {
     const s = (sb = await startSandbox({ port: 0, dataDir: null, chain: { rpcUrl: anvil.rpcUrl }, provisionDelayMs: 3_600_000 }));
     await quiet(s);

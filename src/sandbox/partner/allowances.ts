@@ -154,8 +154,18 @@ function fromChain(t: AllowanceTarget, r: { approved: boolean; receipt: 'success
   return t;
 }
 
-/** With a chain: the wallet's targets after reading the chain (changes logged as one event). */
-async function chainTargets(ctx: SandboxContext, chain: ChainHooks, profileId: number): Promise<AllowanceTarget[] | null> {
+/**
+ * With a chain: the wallet's targets after reading the chain (changes logged as one event). While
+ * its targets are being submitted, only the submission confirms them: another read would find an
+ * approval mined a moment ago and confirm it without its transaction, and the submission's commit
+ * would then take it back to submitted. (Such a read still finds what is no longer on chain.)
+ */
+async function chainTargets(
+  ctx: SandboxContext,
+  chain: ChainHooks,
+  profileId: number,
+  submitting: boolean,
+): Promise<AllowanceTarget[] | null> {
   const state = ctx.state;
   const cur = state.allowances?.[String(profileId)];
   const owner = state.profiles.find((p) => p.id === profileId)?.address;
@@ -164,12 +174,14 @@ async function chainTargets(ctx: SandboxContext, chain: ChainHooks, profileId: n
   // A reset or a retry may have committed meanwhile: only targets still as read are updated.
   const latest = ctx.state === state ? state.allowances?.[String(profileId)] : undefined;
   if (!latest) return ctx.state.allowances?.[String(profileId)] ?? null;
+  const busy = !submitting && locks.get(ctx)?.has(owner.toLowerCase()) === true;
   let changed = false;
   const next = latest.map((t, i): AllowanceTarget => {
     const was = cur[i];
     const r = reads[i];
     if (!was || !r || was.label !== t.label || was.status !== t.status || was.txHash !== t.txHash) return t;
     const n = fromChain(t, r);
+    if (busy && n.status === 'confirmed' && t.status !== 'confirmed') return t;
     if (n !== t) changed = true;
     return n;
   });
@@ -182,10 +194,11 @@ async function chainTargets(ctx: SandboxContext, chain: ChainHooks, profileId: n
 /**
  * The wallet's targets after a live chain read: of the chain when the sandbox runs one, else of
  * the simulated timers (readTargets). Null for a profile without tracked allowances.
+ * `submitting`: the read of a submission, which holds the wallet's lock.
  */
-export async function liveTargets(ctx: SandboxContext, profileId: number): Promise<AllowanceTarget[] | null> {
+export async function liveTargets(ctx: SandboxContext, profileId: number, submitting = false): Promise<AllowanceTarget[] | null> {
   const chain = chainOf(ctx);
-  return chain ? chainTargets(ctx, chain, profileId) : readTargets(ctx, profileId);
+  return chain ? chainTargets(ctx, chain, profileId, submitting) : readTargets(ctx, profileId);
 }
 
 /** The targets an order needs: its side's targets for the market's venue (exchange, adapter). */
@@ -226,7 +239,7 @@ async function submitTargets(ctx: SandboxContext, profileId: number, wallet: str
   const sim = simOf(ctx);
   const state = ctx.state;
   const chain = chainOf(ctx);
-  const current = (await liveTargets(ctx, profileId)) ?? [];
+  const current = (await liveTargets(ctx, profileId, true)) ?? [];
   const walletKey = state.profiles.find((p) => p.id === profileId)?.privateKey;
   const now = ctx.now();
   const next: AllowanceTarget[] = [];

@@ -61,6 +61,13 @@ export const CONFIG_KEYS: Record<string, { field: keyof ProfileConfig; doc: stri
   'on-behalf-of': { field: 'onBehalfOf', doc: 'default sub-account profile id', parse: (v) => parsePositiveInt(v, 'on-behalf-of') },
 };
 
+/** A setting's spec by its name; an unknown name is a usage error listing the settings. */
+export function configKey(key: string): (typeof CONFIG_KEYS)[string] {
+  const spec = Object.hasOwn(CONFIG_KEYS, key) ? CONFIG_KEYS[key] : undefined;
+  if (!spec) throw new UsageError(`unknown setting "${key}"`, { hint: `Settings: ${Object.keys(CONFIG_KEYS).join(', ')}` });
+  return spec;
+}
+
 /**
  * The one place URLs are checked (init, config set, --base-url, the config file): an absolute
  * http(s) URL (or, for `ws`, also ws(s)), with a host, no credentials; returned without trailing slashes.

@@ -1,4 +1,4 @@
-import { CONFIG_KEYS, checkProfileName } from '../../core/config.js';
+import { checkProfileName, configKey } from '../../core/config.js';
 import { UsageError } from '../../core/errors.js';
 import { defineCommand } from '../../cli/command.js';
 
@@ -12,8 +12,7 @@ export default defineCommand({
   examples: ['pm config set base-url http://127.0.0.1:8787', 'pm --profile bot config set timeout 10s', 'pm config set output json'],
   run: async (ctx, { args }) => {
     const { key, value } = args;
-    const spec = CONFIG_KEYS[key];
-    if (!spec) throw new UsageError(`unknown setting "${key}"`, { hint: `Settings: ${Object.keys(CONFIG_KEYS).join(', ')}` });
+    const spec = configKey(key);
     const parsed = spec.parse(value);
     // Setting a value on a profile that does not exist yet creates it (under a valid name only).
     const name = checkProfileName(ctx.flags.profile ?? ctx.env.PM_PROFILE ?? ctx.config().activeProfile ?? 'default');

@@ -1,0 +1,42 @@
+// pm config set / get / unset on the active profile (no exchange needed: settings only).
+import { expect, it } from 'vitest';
+import { runPm, useTempHomes } from '../helpers/run.js';
+
+const newHome = useTempHomes();
+const pm = (home: string, ...argv: string[]) => runPm(argv, { env: { PM_HOME: home } });
+
+it('unset removes a setting, which falls back to its default; base-url cannot be unset', async () => {
+  const home = newHome();
+  expect((await pm(home, 'config', 'set', 'base-url', 'http://127.0.0.1:8787')).code).toBe(0);
+  expect((await pm(home, 'config', 'set', 'timeout', '20s')).code).toBe(0);
+  expect((await pm(home, 'config', 'set', 'on-behalf-of', '2001')).code).toBe(0);
+  expect((await pm(home, 'config', 'get', 'timeout')).stdout).toBe('20000\n');
+
+  const unset = await pm(home, '--json', 'config', 'unset', 'timeout');
+  expect(unset.code, unset.stderr).toBe(0);
+  expect(JSON.parse(unset.stdout)).toEqual({ profile: 'default', key: 'timeout', removed: true });
+  const got = await pm(home, '--json', 'config', 'get', 'timeout');
+  expect(JSON.parse(got.stdout)).toEqual({ key: 'timeout', value: 30000, source: 'default' });
+  // Again: nothing to remove, and it says so.
+  const again = await pm(home, 'config', 'unset', 'timeout');
+  expect(again.code).toBe(0);
+  expect(again.stderr).toMatch(/timeout was not set \(profile default\): nothing changed/);
+
+  expect((await pm(home, 'config', 'unset', 'on-behalf-of')).code).toBe(0);
+  expect((await pm(home, '--json', 'config', 'get', 'on-behalf-of')).stdout).toMatch(/"value":null/);
+
+  const base = await pm(home, 'config', 'unset', 'base-url');
+  expect(base.code).toBe(2);
+  expect(base.stderr).toMatch(/base-url cannot be unset/);
+  expect((await pm(home, 'config', 'get', 'base-url')).stdout).toBe('http://127.0.0.1:8787\n');
+});
+
+it('an unknown setting is a usage error naming the settings, whatever its name (constructor, __proto__)', async () => {
+  const home = newHome();
+  for (const verb of ['set', 'unset', 'get'])
+    for (const key of ['nope', 'constructor', '__proto__', 'toString']) {
+      const r = await pm(home, 'config', verb, key, ...(verb === 'set' ? ['x'] : []));
+      expect(r.code, `${verb} ${key}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`unknown setting "${key}"[\\s\\S]*Settings: base-url`));
+    }
+});

@@ -151,7 +151,7 @@ export function historyQuery(q: { interval?: string | undefined; from?: string |
   const out: { interval?: string; from?: string; to?: string } = {};
   if (q.interval !== undefined) {
     const i = q.interval.toLowerCase();
-    const wire = INTERVALS[i];
+    const wire = Object.hasOwn(INTERVALS, i) ? INTERVALS[i] : undefined;
     if (wire === undefined) {
       const hint =
         i === '1m'

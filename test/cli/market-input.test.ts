@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPm, tempHome } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
-import { slugFrom, suggestMarkets } from '../../src/core/market-input.js';
+import { historyQuery, slugFrom, suggestMarkets } from '../../src/core/market-input.js';
 
 const sb = useSandbox();
 const { home, cleanup } = tempHome();
@@ -133,6 +133,8 @@ describe('market arguments', () => {
       expect(r.code, d).toBe(2);
       expect(r.stderr).toMatch(/--from must be an ISO 8601/);
     }
+    // (The library takes no choices list: a name of Object's prototype is no interval either.)
+    for (const i of ['constructor', '__proto__', 'toString']) expect(() => historyQuery({ interval: i }), i).toThrow(/--interval must be/);
     const m = await offline('markets', 'history', 'btc-100k-2026', '--interval', '1m');
     expect(m.code).toBe(2);
     expect(m.stderr).toMatch(/1mo/);

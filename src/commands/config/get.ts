@@ -1,4 +1,4 @@
-import { UsageError } from '../../core/errors.js';
+import { configKey } from '../../core/config.js';
 import { configRows } from './list.js';
 import { defineCommand } from '../../cli/command.js';
 
@@ -9,13 +9,9 @@ export default defineCommand({
   examples: ['pm config get base-url'],
   run: async (ctx, { args }) => {
     const key = args.key;
+    configKey(key); // an unknown name: the usage error listing the settings
     const row = configRows(ctx).find((r) => r.key === key);
-    if (!row)
-      throw new UsageError(`unknown setting "${key}"`, {
-        hint: `Settings: ${configRows(ctx)
-          .map((r) => r.key)
-          .join(', ')}`,
-      });
+    if (!row) throw new Error(`internal: no row for the setting ${key}`);
     ctx.out.data({ key: row.key, value: row.value, source: row.source }, () => ctx.out.line(row.value === null ? '' : String(row.value)));
   },
 });

@@ -89,6 +89,8 @@ export interface WriteOptions {
  */
 export class Keystore {
   private readonly kdf: EncryptOptions;
+  /** The passphrase this object last saw open a file, and that file as it was then. */
+  private opened: { passphrase: string; path: string; mtimeMs: number } | undefined;
 
   constructor(
     readonly home: string,
@@ -213,12 +215,46 @@ export class Keystore {
     passphrase: string,
     opts: WriteOptions & { label?: string } = {},
   ): Promise<SecretsInfo> {
-    // Merging reads the file and writes it back: under a lock, so parallel writers of one
-    // profile's secrets never drop each other's fields.
+    // Merging reads the file and writes it back: under the keystore's lock, so parallel writers
+    // of one profile's secrets never drop each other's fields.
+    const path = this.secretsPath(name);
+    return this.locked(`the secrets of ${name} (${path})`, path, passphrase, () => this.saveSecretsLocked(name, secrets, passphrase, opts));
+  }
+
+  /**
+   * Runs a write of encrypted file `path` under the keystore's lock, after checking that
+   * `passphrase` is the keystore's: one that does not open the other files is refused, even when
+   * the keystore was empty when the caller looked (two first writes in parallel, each with its
+   * own new passphrase, would leave a keystore no one passphrase opens).
+   */
+  private async locked<T>(what: string, path: string | null, passphrase: string | null, write: () => Promise<T>): Promise<T> {
     const { withLock } = await import('../core/filelock.js');
-    return withLock(join(this.home, 'run', `secrets-${name}.lock`), () => this.saveSecretsLocked(name, secrets, passphrase, opts), {
-      what: `the secrets of ${name} (${this.secretsPath(name)})`,
-    });
+    return withLock(
+      join(this.home, 'run', 'keystore.lock'),
+      async () => {
+        if (passphrase !== null && !this.vouched(passphrase)) {
+          const others = this.encryptedFiles().filter((f) => f.path !== path);
+          if ((await this.opensFirst(others, passphrase)) === false)
+            throw new AuthError(
+              `the keystore in ${this.home} is encrypted with another passphrase; pm keeps one passphrase for every wallet and token secret`,
+              { hint: "Use the keystore's passphrase, or change it for every secret with pm wallet passphrase." },
+            );
+        }
+        return write();
+      },
+      { what },
+    );
+  }
+
+  /** Whether this object saw `passphrase` open a file that is unchanged since (so it still does). */
+  private vouched(passphrase: string): boolean {
+    const v = this.opened;
+    if (v === undefined || v.passphrase !== passphrase) return false;
+    try {
+      return statSync(v.path).mtimeMs === v.mtimeMs;
+    } catch {
+      return false;
+    }
   }
 
   private async saveSecretsLocked(
@@ -329,11 +365,20 @@ export class Keystore {
    * file, false when it is wrong, null when the keystore holds nothing yet.
    */
   async checkPassphrase(passphrase: string): Promise<boolean | null> {
-    for (const f of this.encryptedFiles()) {
+    return this.opensFirst(this.encryptedFiles(), passphrase);
+  }
+
+  private async opensFirst(
+    files: { kind: 'wallet' | 'secrets'; name: string; path: string }[],
+    passphrase: string,
+  ): Promise<boolean | null> {
+    for (const f of files) {
       try {
+        const mtimeMs = statSync(f.path).mtimeMs;
         const text = readFileSync(f.path, 'utf8');
         if (f.kind === 'wallet') await decryptKeystore(text, passphrase, f.name);
         else await decryptSecret(text, passphrase, f.name);
+        this.opened = { passphrase, path: f.path, mtimeMs };
         return true;
       } catch (e) {
         if (e instanceof AuthError) return false;
@@ -370,6 +415,11 @@ export class Keystore {
    * passphrase or an unreadable file changes nothing.
    */
   async changePassphrase(old: string, next: string): Promise<{ wallets: string[]; secrets: string[] }> {
+    // Under the keystore's lock: a file written meanwhile would keep the old passphrase.
+    return this.locked(`the keystore in ${this.home}`, null, null, () => this.reencryptAll(old, next));
+  }
+
+  private async reencryptAll(old: string, next: string): Promise<{ wallets: string[]; secrets: string[] }> {
     const staged: { tmp: string; path: string }[] = [];
     const done = { wallets: [] as string[], secrets: [] as string[] };
     try {
@@ -408,11 +458,13 @@ export class Keystore {
 
   private async writeWallet(name: string, key: Hex, passphrase: string, opts: WriteOptions): Promise<WalletInfo> {
     this.refuseExisting(name, opts);
-    const ks: KeystoreV3 = await encryptKeystore(key, passphrase, this.kdf);
     const path = this.walletPath(name);
-    ensurePrivateDir(dirname(dirname(path)));
-    writePrivateFileAtomic(path, JSON.stringify(ks), { replace: opts.force === true, onExists: () => this.refuseExisting(name, {}) });
-    return { name, address: addressOfKey(key), path, createdAt: fileTime(path) };
+    return this.locked(`wallet ${name} (${path})`, path, passphrase, async () => {
+      const ks: KeystoreV3 = await encryptKeystore(key, passphrase, this.kdf);
+      ensurePrivateDir(dirname(dirname(path)));
+      writePrivateFileAtomic(path, JSON.stringify(ks), { replace: opts.force === true, onExists: () => this.refuseExisting(name, {}) });
+      return { name, address: addressOfKey(key), path, createdAt: fileTime(path) };
+    });
   }
 
   private readWallet(name: string): string {

@@ -143,6 +143,33 @@ describe('secrets', () => {
   });
 });
 
+describe('one keystore, one passphrase', () => {
+  // Two Keystore objects on one home stand for two pm processes: each looked and found the
+  // keystore empty (so each took its own new passphrase), then both write.
+  it('a write under a passphrase that does not open the files already there is refused, even when the keystore was empty at the check', async () => {
+    const other = new Keystore(home, { scrypt: { n: 1024 } });
+    expect(await ks.checkPassphrase('first-pass')).toBeNull();
+    expect(await other.checkPassphrase('second-pass')).toBeNull();
+    await ks.createWallet('w1', 'first-pass');
+    expect(await caught(other.createWallet('w2', 'second-pass'))).toBeInstanceOf(AuthError);
+    expect(await caught(other.saveSecrets('s2', { tokenId: 't', tokenSecret: TOKEN_SECRET }, 'second-pass'))).toBeInstanceOf(AuthError);
+    expect(ks.hasWallet('w2')).toBe(false);
+    expect(ks.hasSecrets('s2')).toBe(false);
+    // The keystore's own passphrase still writes, and replacing the only file may change it.
+    await other.createWallet('w3', 'first-pass');
+    expect((await ks.checkFiles('first-pass')).every((f) => f.problem === undefined)).toBe(true);
+    const solo = mkdtempSync(join(tmpdir(), 'pm-ks-'));
+    try {
+      const one = new Keystore(solo, { scrypt: { n: 1024 } });
+      await one.createWallet('only', 'old-pass');
+      await one.importWalletKey('only', ALICE_KEY, 'new-pass', { force: true });
+      expect(await one.checkPassphrase('new-pass')).toBe(true);
+    } finally {
+      rmSync(solo, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('files at rest', () => {
   it('directories 0700, files 0600 (re-applied on rewrite), no plaintext secrets anywhere, no temp files left', async () => {
     await ks.importWalletKey('alice', ALICE_KEY, 'pw');
@@ -172,7 +199,18 @@ describe('files at rest', () => {
     expect(await checkKeystore(ks, 'pass-1')).toMatchObject({ status: 'pass', detail: '3 encrypted file(s) open with the passphrase' });
     expect(await checkKeystore(ks, 'nope')).toMatchObject({ status: 'fail', detail: 'the passphrase does not open the keystore' });
     writeFileSync(ks.walletPath('b'), 'garbage');
-    await ks.saveSecrets('s', { tokenId: 'tid', tokenSecret: TOKEN_SECRET }, 'pass-2', { force: true });
+    // (The store refuses to write under another passphrase: such a file comes from elsewhere.)
+    const elsewhere = mkdtempSync(join(tmpdir(), 'pm-ks-'));
+    try {
+      const info = await new Keystore(elsewhere, { scrypt: { n: 1024 } }).saveSecrets(
+        's',
+        { tokenId: 'tid', tokenSecret: TOKEN_SECRET },
+        'pass-2',
+      );
+      writeFileSync(ks.secretsPath('s'), readFileSync(info.path));
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
     const files = await ks.checkFiles('pass-1');
     expect(files.map((f) => [f.name, f.problem !== undefined, f.wrongPassphrase ?? false])).toEqual([
       ['a', false, false],

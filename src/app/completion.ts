@@ -197,7 +197,14 @@ async function liveSources(io: IO, globals: GivenFlags): Promise<CompletionSourc
       }
       try {
         const { ApiClient, marketIndex } = await import('../cli/kernel.js');
-        const api = new ApiClient({ baseUrl: base, timeoutMs: 2500, userAgent: 'pm-cli' });
+        // One bound for the whole TAB: no retries, and every page within the same 2.5 s.
+        const api = new ApiClient({
+          baseUrl: base,
+          timeoutMs: 2500,
+          maxRetries: 0,
+          signal: AbortSignal.timeout(2500),
+          userAgent: 'pm-cli',
+        });
         try {
           const slugs = (await marketIndex(api)).map((m) => m.slug);
           const { writePrivateFileAtomic } = await import('../cli/kernel.js');

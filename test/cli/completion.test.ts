@@ -2,6 +2,7 @@
 // options and complete values: enum flags, arguments with choices, profiles, wallets and market
 // slugs (from a short-lived cache of markets list). bash always; zsh and fish when installed.
 import { execFile, spawnSync } from 'node:child_process';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { promisify } from 'node:util';
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -81,6 +82,37 @@ describe('bash completion (COMP_WORDS / COMP_CWORD in a real bash)', () => {
     expect(await bash('pm', 'order', 'place', 'us-election')).toContain('us-election-2028-democrat');
     const cache = JSON.parse(readFileSync(join(home, 'cache', 'market-slugs.json'), 'utf8')) as { slugs: string[] };
     expect(cache.slugs).toContain('fed-cut-december');
+  });
+});
+
+describe('an exchange that does not answer', () => {
+  it('slug completion sends one request and gives up at its 2.5 s bound (no retries): a TAB never hangs', async () => {
+    // Accepts connections, reads the request, never replies.
+    const requests: string[] = [];
+    const sockets: Socket[] = [];
+    const server = createServer((s) => {
+      sockets.push(s);
+      s.on('data', (d) => requests.push(d.toString('latin1').split('\r\n')[0] ?? ''));
+      s.on('error', () => {});
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    const h = tempHome();
+    try {
+      const started = Date.now();
+      const r = await runPm(['__complete', '2', 'book', ''], { env: { PM_HOME: h.home, PM_BASE_URL: `http://127.0.0.1:${port}` } });
+      const took = Date.now() - started;
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe('');
+      expect(requests).toHaveLength(1);
+      expect(requests[0]).toMatch(/^GET \/markets\/active/);
+      // (Retried, it took 11 s: four tries of 2.5 s and the waits between them.)
+      expect(took).toBeLessThan(8_000);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => server.close(r));
+      h.cleanup();
+    }
   });
 });
 

@@ -75,7 +75,7 @@ export default defineCommand({
   path: ['shell'],
   summary: 'An interactive shell: pm commands with history, TAB completion and one passphrase per session',
   description:
-    'Each line is an ordinary pm command, with or without the leading "pm" (global options such as --json or --profile work per line). TAB completes commands, flags and values (market slugs, profiles, wallets, enum values). The keystore passphrase is asked once for the session. History is kept in PM_HOME/shell_history (0600) and holds only command lines, never an answer to a prompt; once the passphrase is verified, lines equal to it are removed from it. Ctrl-C cancels the line being typed or the command running; Ctrl-D or "exit" leaves. Without a terminal, lines are read from stdin and run in order.',
+    'Each line is an ordinary pm command, with or without the leading "pm" (global options such as --json or --profile work per line). TAB completes commands, flags and values (market slugs, profiles, wallets, enum values). The keystore passphrase is asked once for the session. History is kept in PM_HOME/shell_history (0600) and holds only command lines, never an answer to a prompt; once the passphrase is verified, lines equal to it are removed from it. Ctrl-C cancels the line being typed or the command running; Ctrl-D or "exit" leaves. Without a terminal, lines are read from stdin and run in order (each failing line adds "[exit N]" on stderr; the shell exits with the last line\'s code), and a line that needs the passphrase takes it from PM_PASSPHRASE or --passphrase-file, as outside the shell.',
   examples: ['pm shell', 'pm --profile sandbox shell', "printf 'markets list\\nbook btc-100k-2026\\n' | pm shell"],
   run: async (ctx) => {
     const stdin = ctx.io.stdin as unknown as Readable & { isTTY?: boolean };
@@ -220,10 +220,13 @@ export default defineCommand({
         running = new AbortController();
         const io: IO = {
           ...ctx.io,
-          // Lines never prompt on their own: confirmations need --yes; the passphrase comes from the session.
+          // Lines never prompt on their own: confirmations need --yes; on a terminal the passphrase
+          // comes from the session. Piped, there is no one to ask: a line gets it from the
+          // environment or --passphrase-file, or exits 3, as outside the shell (asking would read
+          // the next lines as the answer).
           stdin: Object.assign((async function* () {})(), { isTTY: false }),
           signal: running.signal,
-          session,
+          ...(tty && { session }),
         };
         try {
           last = await ctx.app.run([...globals, ...words], io);
@@ -232,7 +235,7 @@ export default defineCommand({
         }
         // A wrong passphrase (exit 3) is asked again on the next line that needs it.
         if (last === 3) session.pass = undefined;
-        if (last !== 0 && tty) ctx.io.stderr.write(`${ctx.out.c.dim(`[exit ${last}]`)}\n`);
+        if (last !== 0) ctx.io.stderr.write(`${ctx.out.c.dim(`[exit ${last}]`)}\n`);
       }
       if (tty && !closed) prompt();
     }

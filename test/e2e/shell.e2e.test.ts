@@ -4,6 +4,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { execa } from 'execa';
 import { runPm, tempHome } from '../helpers/run.js';
 import { KEY, runInPty } from '../helpers/pty.js';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -111,5 +112,26 @@ describe('pm shell keeps prompt answers out of its history (issue 20 #1)', () =>
     expect(screen).toContain('pm (sandbox)> book btc-100k-2026');
     expect(readFileSync(file, 'utf8').split('\n').filter(Boolean)).toEqual(['markets list', 'book btc-100k-2026', `${PASS}x`, 'whoami']);
     expect(statSync(file).mode & 0o777).toBe(0o600);
+  }, 40_000);
+
+  it('piped (no terminal): a line that needs the passphrase exits 3 as outside the shell; no prompt, and the next lines still run', async () => {
+    const h = tempHome();
+    homes.push(h.cleanup);
+    const created = await runPm(['wallet', 'create', 'w'], { env: { PM_HOME: h.home, PM_PASSPHRASE: PASS, PM_SCRYPT_N: '1024' } });
+    expect(created.code, created.stderr).toBe(0);
+    // The real process: stdin a pipe, stdout a pipe.
+    const r = await execa('node', ['bin/pm.js', 'shell'], {
+      env: { PATH: process.env['PATH'], HOME: process.env['HOME'], PM_HOME: h.home, PM_BASE_URL: sb.current.baseUrl },
+      extendEnv: false,
+      input: 'wallet export w --format key --out - --yes\n--json markets show sol-500-2026\nwallet address w\n',
+      reject: false,
+    });
+    expect(r.stdout).not.toMatch(/passphrase/i);
+    expect(r.stdout).not.toMatch(/^0x[0-9a-f]{64}$/m);
+    expect(r.stderr).toMatch(/needs the keystore passphrase|passphrase/i);
+    expect(r.stderr).toMatch(/\[exit 3\]/);
+    expect(r.stdout).toMatch(/"slug": ?"sol-500-2026"/);
+    expect(r.stdout).toMatch(/0x[0-9a-fA-F]{40}/);
+    expect(r.exitCode).toBe(0);
   }, 40_000);
 });

@@ -12,11 +12,14 @@ export const SIZE_STEP = 1_000n; // 0.001 shares in raw units
  * than `decimals` fractional digits.
  * @example parseUnits('0.42', 6, 'price') === 420000n
  */
+/** How a hint names the input: a flag (`--fund`, or `amount` as `--amount`), else nothing. */
+export const flagOf = (field: string): string => (field.startsWith('--') ? `${field} ` : /^[a-z][a-z-]*$/.test(field) ? `--${field} ` : '');
+
 export function parseUnits(input: string, decimals = DECIMALS, field = 'amount'): bigint {
   const s = input.trim();
   const m = /^(\d*)(?:\.(\d*))?$/.exec(s);
   if (!m || s === '' || s === '.' || (m[1] === '' && (m[2] ?? '') === '')) {
-    throw new ValidationError(`${field} must be a decimal number, got "${input}"`, { hint: `for example --${field} 0.5` });
+    throw new ValidationError(`${field} must be a decimal number, got "${input}"`, { hint: `for example ${flagOf(field)}0.5` });
   }
   const whole = m[1] === '' ? '0' : (m[1] ?? '0');
   const frac = m[2] ?? '';

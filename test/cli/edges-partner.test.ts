@@ -91,3 +91,47 @@ describe('bad input never reaches the network (#10)', () => {
     expect(partnersBefore()).toBe(n);
   });
 });
+
+describe('partner onboard checks its flags before it creates anything', () => {
+  it('a first order that cannot be placed (amount 0, unknown market) creates no sub-account; --first-order waits for the allowances itself', async () => {
+    const before = partnersBefore();
+    const zero = await pm(
+      'partner',
+      'onboard',
+      '--server-wallet',
+      '--name',
+      'ob-zero',
+      '--yes',
+      '--first-amount',
+      '0',
+      '--first-order',
+      'btc-100k-2026',
+    );
+    expect(zero.code, zero.stderr).toBe(2);
+    expect(zero.stderr).not.toMatch(/created sub-account/);
+    const unknown = await pm('partner', 'onboard', '--server-wallet', '--name', 'ob-unknown', '--yes', '--first-order', 'no-such-mkt');
+    expect(unknown.code, unknown.stderr).toBe(4);
+    expect(unknown.stderr).not.toMatch(/created sub-account/);
+    const bad = await pm('partner', 'onboard', '--server-wallet', '--name', 'ob-bad', '--yes', '--fund', 'abc');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).not.toMatch(/----/);
+    expect(partnersBefore()).toBe(before);
+    // Without --wait: a first order needs confirmed allowances, so it waits for them (it was refused, exit 9).
+    const r = await pm(
+      '--json',
+      'partner',
+      'onboard',
+      '--server-wallet',
+      '--name',
+      'ob-order',
+      '--yes',
+      '--fund',
+      '10',
+      '--first-order',
+      'btc-100k-2026',
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json<{ firstOrder: { orderId: string } }>().firstOrder.orderId).toBeTruthy();
+    expect(partnersBefore()).toBe(before + 1);
+  });
+});

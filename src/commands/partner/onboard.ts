@@ -191,11 +191,23 @@ export default defineCommand({
     const timeoutMs = parseDuration(opts.waitTimeout ?? '120s', '--wait-timeout');
     const fund = opts.fund === undefined ? undefined : parseUnits(opts.fund, 6, '--fund');
     const firstAmount = opts.firstAmount ?? '1';
-    parseUnits(firstAmount, 6, '--first-amount');
     const sandbox = ctx.sandbox;
     // Checked before anything is created: a step that cannot work must not stop a half-made onboarding.
     if (fund !== undefined && fund > 0n && !sandbox)
       throw new UsageError('--fund works on the sandbox only', { hint: 'On the exchange, send USDC on Base to the sub-account address.' });
+    // The first order as it will be placed (a placeholder id for the child), and its market.
+    if (parseUnits(firstAmount, 6, '--first-amount') === 0n)
+      throw new UsageError('--first-amount must be greater than 0', { hint: 'for example --first-amount 5 (USDC to spend)' });
+    if (opts.firstOrder !== undefined)
+      parseOrderInput({
+        market: opts.firstOrder,
+        side: 'buy',
+        outcome: 'yes',
+        type: 'fok',
+        amount: firstAmount,
+        onBehalfOf: 1,
+        delegated: true,
+      });
 
     // Made when first needed: unlocking the partner's credentials may ask the passphrase, after the questions.
     let client: ApiClient | undefined;
@@ -229,6 +241,7 @@ export default defineCommand({
             )
           : 'new';
       const again = open.find((j) => String(j.id) === pick);
+      if (!again && opts.firstOrder !== undefined) await getMarket(await apiOf(), opts.firstOrder);
       job = again ?? (await create(ctx, apiOf, { ...opts, fund }));
     }
 
@@ -351,7 +364,9 @@ async function finish(
   // Allowances: server wallets only; an EOA sets its own approvals on chain.
   let allowances: Allowances | undefined;
   if (st.step === 'allowances') {
-    if (serverWallet && (interactive || o.wait)) allowances = await waitWithProgress(ctx, api, id, { retry: true, timeoutMs: o.timeoutMs });
+    // A first order asked for needs them confirmed: it waits for them too.
+    if (serverWallet && (interactive || o.wait || o.firstOrder !== undefined))
+      allowances = await waitWithProgress(ctx, api, id, { retry: true, timeoutMs: o.timeoutMs });
     else if (serverWallet)
       ctx.out.info(`Next: pm partner allowances ${id} --retry --wait (delegated orders are refused until every target is confirmed)`);
     st.step = 'fund';
@@ -405,6 +420,8 @@ async function finish(
   let order: Record<string, unknown> | undefined;
   if (firstOrder !== undefined) {
     if (!serverWallet) throw new UsageError('--first-order places a delegated order: it needs a server-wallet sub-account');
+    // Resumed past the allowances step: the exchange refuses delegated orders until they are confirmed.
+    allowances ??= await waitWithProgress(ctx, api, id, { retry: true, timeoutMs: o.timeoutMs });
     const parsed = parseOrderInput({
       market: firstOrder,
       side: 'buy',

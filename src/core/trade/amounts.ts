@@ -1,7 +1,7 @@
 // Order amounts, exactly as the exchange computes them (wire-facts §3.3–3.4): prices on the
 // 0.001 tick in (0, 1], sizes on the 0.001-share grid, ceil collateral for BUY, floor for SELL.
 import { ValidationError } from '../errors.js';
-import { formatUnits, ONE, parseUnits, PRICE_TICK, SIZE_STEP } from '../money.js';
+import { flagOf, formatUnits, ONE, parseUnits, PRICE_TICK, SIZE_STEP } from '../money.js';
 
 export type Side = 'BUY' | 'SELL';
 
@@ -43,7 +43,7 @@ export function parseSize(input: string, field = 'size'): bigint {
   try {
     raw = parseUnits(input, 6, field);
   } catch {
-    throw new ValidationError(`${field} "${input}" is not a positive decimal number of shares`, { hint: `for example --${field} 10` });
+    throw new ValidationError(`${field} "${input}" is not a positive decimal number of shares`, { hint: `for example ${flagOf(field)}10` });
   }
   if (raw <= 0n) throw new ValidationError(`${field} must be greater than 0`);
   if (raw % SIZE_STEP !== 0n) {

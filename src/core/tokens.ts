@@ -15,6 +15,8 @@ export function parseScopes(input: string): Scope[] {
     .split(',')
     .map((x) => x.trim())
     .filter(Boolean);
+  if (list.length === 0)
+    throw new ValidationError('no scope given', { hint: `Name at least one (${SCOPES.join(', ')}), or leave out --scopes for trading.` });
   for (const sc of list) {
     if (!(SCOPES as readonly string[]).includes(sc))
       throw new ValidationError(`unknown scope "${sc}"`, { hint: `Scopes: ${SCOPES.join(', ')}` });
@@ -75,7 +77,15 @@ export async function listTokens(api: ApiClient): Promise<TokenInfo[]> {
 }
 
 /** Revokes a token. */
+/** A token id as given (trimmed); an empty one is refused before anything is sent. */
+export function checkTokenId(input: string): string {
+  const id = input.trim();
+  if (id === '') throw new ValidationError('the token id is empty', { hint: 'pm token list shows the ids.' });
+  return id;
+}
+
 export async function revokeToken(api: ApiClient, tokenId: string): Promise<string> {
+  checkTokenId(tokenId);
   const d = (await api.request<unknown>({ method: 'DELETE', path: `/auth/api-tokens/${encodeURIComponent(tokenId)}`, auth: 'auto' })).data;
   return isObj(d) ? s(d, 'message') : 'Token revoked';
 }

@@ -145,3 +145,21 @@ describe('token revoke of the token in use', () => {
     expect((await runPm(['--json', 'whoami'], { env })).json<{ tokenId: string }>().tokenId).toBe(tokenId);
   });
 });
+
+describe('empty input is refused before anything is sent', () => {
+  it('token derive --scopes "" (or ",") and token revoke "" exit 2; no token is made or deleted', async () => {
+    const env = identityEnv('alice');
+    const before = sb.current.ctx.state.tokens.length;
+    for (const scopes of ['', ',', ' , ']) {
+      const r = await runPm(['--json', 'token', 'derive', '--scopes', scopes], { env });
+      expect(r.code, r.stderr).toBe(2);
+      expect(JSON.parse(r.stderr).error.message).toMatch(/no scope/);
+    }
+    for (const id of ['', '  ']) {
+      const r = await runPm(['--json', 'token', 'revoke', id, '--yes'], { env });
+      expect(r.code, r.stderr).toBe(2);
+      expect(JSON.parse(r.stderr).error.message).toMatch(/token id/);
+    }
+    expect(sb.current.ctx.state.tokens.length).toBe(before);
+  });
+});

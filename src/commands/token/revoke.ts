@@ -1,6 +1,6 @@
 import { confirm } from '../../cli/prompt.js';
 import { UsageError } from '../../core/errors.js';
-import { credentialAfterRevoke, revokeToken } from '../../core/tokens.js';
+import { checkTokenId, credentialAfterRevoke, revokeToken } from '../../core/tokens.js';
 import type { CredentialInUse } from '../../core/tokens.js';
 import { secretsName } from './common.js';
 import { defineCommand } from '../../cli/command.js';
@@ -18,7 +18,7 @@ export default defineCommand({
   args: { id: { description: 'token id', required: true } },
   examples: ['pm token revoke tok_abc --yes'],
   run: async (ctx, { args }) => {
-    const id = args.id;
+    const id = checkTokenId(args.id);
     const name = secretsName(ctx);
     const ks = await ctx.keystore();
     const storedInfo = ks.hasSecrets(name) ? ks.secretsInfo(name) : undefined;

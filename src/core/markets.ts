@@ -73,6 +73,7 @@ export async function searchMarkets(
   query: string,
   p: { limit?: number | undefined; page?: number | undefined } = {},
 ): Promise<MarketPage> {
+  if (query.trim() === '') throw new ValidationError('a search needs words', { hint: 'for example: pm markets search bitcoin' });
   const res = await api.request<unknown>({ method: 'GET', path: '/markets/search', query: { query, limit: p.limit, page: p.page } });
   const d = res.data;
   const list =

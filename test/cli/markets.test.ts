@@ -46,6 +46,12 @@ describe('market browsing against the sandbox', () => {
     const r = await pm('--json', 'markets', 'search', 'bitcoin');
     expect(r.code).toBe(0);
     expect(r.json<WireMarket[]>().map((m) => m.slug)).toContain('btc-100k-2026');
+    // No words: a usage error here (it went to the exchange and came back refused, exit 9).
+    for (const q of ['', '   ']) {
+      const e = await pm('--json', 'markets', 'search', q);
+      expect(e.code, e.stderr).toBe(2);
+      expect(JSON.parse(e.stderr).error.message).toMatch(/search needs words/);
+    }
   });
 
   it('shows a market with outcomes, position ids and venue', async () => {

@@ -80,6 +80,15 @@ describe('pm as a process', () => {
     expect(r.stderr).toMatch(/already in use/);
     expect(r.stderr).toMatch(/--port 0/);
   });
+
+  it('refuses a host that is no address or name here with exit 2 (it was exit 1, a bug, for a name that does not resolve)', async () => {
+    const r = await execa('node', [BIN, '--json', 'sandbox', 'start', '--host', 'bad host', '--port', '0', '--ephemeral', '--yes'], {
+      reject: false,
+      env,
+    });
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(JSON.parse(r.stderr).error).toMatchObject({ code: 'USAGE', message: expect.stringMatching(/bad host/) });
+  });
 });
 
 describe('signals', () => {

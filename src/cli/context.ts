@@ -71,6 +71,8 @@ export class Context {
   readonly home: string;
   readonly interactive: boolean;
   private cfg: ConfigFile | undefined;
+  /** The profile pm init is about to write: named before it exists, it reads as empty (not an error). */
+  private creating: string | undefined;
   private creds: Promise<Credentials> | undefined;
   private pass: Promise<string> | undefined;
   private readonly clients: ApiClient[] = [];
@@ -132,10 +134,15 @@ export class Context {
     );
   }
 
+  /** pm init: `name` is the profile being made, so naming it (--profile, PM_PROFILE) before it exists is no error. */
+  createsProfile(name: string): void {
+    this.creating = name;
+  }
+
   /** The profile in use: --profile > PM_PROFILE > the active profile > none. */
   profileName(): string | undefined {
     const name = this.flags.profile ?? this.env.PM_PROFILE ?? this.config().activeProfile;
-    if (name !== undefined && !this.config().profiles[name]) {
+    if (name !== undefined && !this.config().profiles[name] && name !== this.creating) {
       const known = Object.keys(this.config().profiles);
       const hint = known.length
         ? `Known profiles: ${known.join(', ')} (pm profile use <name>), or create it with pm init --profile-name ${name}.`

@@ -446,7 +446,14 @@ export default defineCommand({
   ],
   run: async (ctx, { opts }) => {
     const force = opts.force;
-    const profileName = opts.profileName;
+    // pm --profile NAME init makes profile NAME, as --profile-name NAME does.
+    const named = ctx.flags.profile;
+    if (named !== undefined && opts.profileName !== undefined && named !== opts.profileName)
+      throw new UsageError(`--profile ${named} and --profile-name ${opts.profileName} name two profiles to write`, {
+        hint: 'Give one of them.',
+      });
+    const profileName = opts.profileName ?? named;
+    ctx.createsProfile(checkProfileName(profileName ?? (opts.sandbox ? 'sandbox' : 'default')));
     let result: Record<string, unknown>;
     if (opts.account !== undefined && !opts.sandbox)
       throw new UsageError('--account picks a seeded sandbox account: it needs --sandbox', {

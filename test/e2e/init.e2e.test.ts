@@ -268,6 +268,24 @@ describe('pm init --sandbox --account takes any account the sandbox lists (issue
     expect((await runPm(['init', '--account', 'carol', '--yes'], { env })).code).toBe(2);
   });
 
+  it('pm --profile NAME init makes profile NAME (it was "no profile named NAME", whose hint was the same command); PM_PROFILE with --profile-name of that name too', async () => {
+    const h = home();
+    const env = { PM_HOME: h, PM_PASSPHRASE: 'pass-phrase-1', PM_SCRYPT_N: '1024' };
+    const r = await runPm(['--json', '--profile', 'newbot', '--base-url', sb.current.baseUrl, 'init', '--sandbox', '--yes'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json()).toMatchObject({ profile: 'newbot', account: 'alice' });
+    expect((await runPm(['--json', '--profile', 'newbot', 'whoami'], { env })).code).toBe(0);
+    const viaEnv = await runPm(['--json', '--base-url', sb.current.baseUrl, 'init', '--sandbox', '--yes', '--profile-name', 'bot2'], {
+      env: { ...env, PM_PROFILE: 'bot2' },
+    });
+    expect(viaEnv.code, viaEnv.stderr).toBe(0);
+    expect(viaEnv.json()).toMatchObject({ profile: 'bot2' });
+    // Two different names for the profile to write: which one is meant is not guessed.
+    const both = await runPm(['--json', '--profile', 'x1', 'init', '--sandbox', '--yes', '--profile-name', 'x2'], { env });
+    expect(both.code).toBe(2);
+    expect(JSON.parse(both.stderr).error.message).toMatch(/--profile x1 and --profile-name x2/);
+  });
+
   it('completion still offers the seeded accounts for --account', async () => {
     const r = await runPm(['__complete', '4', 'init', '--sandbox', '--account', 'c']);
     expect(r.stdout.trim().split('\n')).toEqual(['carol']);

@@ -1,7 +1,7 @@
 import { slugFrom } from '../core/market-input.js';
 import { bookJson, noBook } from '../core/market-wire.js';
 import { getMarket, getOrderBook } from '../core/markets.js';
-import { NotFoundError } from '../core/errors.js';
+import { NotFoundError, UsageError } from '../core/errors.js';
 import { formatPrice, groupChildren } from './markets/render.js';
 import { formatUnits } from '../core/money.js';
 import { defineCommand } from '../cli/command.js';
@@ -31,7 +31,13 @@ export default defineCommand({
     'pm -o ndjson book btc-100k-2026 | jq -c \'select(.side == "bid")\'',
   ],
   run: async (ctx, { args, opts }) => {
-    if (opts.watch) return (await import('./watch/run.js')).watch(ctx, 'book', opts, [args.slug]);
+    if (opts.watch) {
+      if (opts.outcome !== 'yes')
+        throw new UsageError('--watch streams the YES book as the exchange sends it: --outcome no is for a snapshot', {
+          hint: 'A NO price is 1 - the YES price (a NO bid at 0.40 is a YES ask at 0.60). Drop --outcome no, or leave out --watch.',
+        });
+      return (await import('./watch/run.js')).watch(ctx, 'book', opts, [args.slug]);
+    }
     const slug = slugFrom(args.slug);
     const api = await ctx.api();
     let yes;

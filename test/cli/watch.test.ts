@@ -156,6 +156,12 @@ describe('refusals and bad input', () => {
       ['watch', 'orders', '--until', 'tomorrow'],
       ['--timeout', '5x', 'watch', 'orders'],
       ['watch', 'orders', '--market', 'no-such-market'],
+      // A group has no book (it streamed an empty one, exit 0), nor has an AMM market; and the
+      // live book is the exchange's YES book (--outcome no was ignored: YES prices under a NO heading).
+      ['watch', 'book', 'us-election-2028'],
+      ['book', 'us-election-2028', '--watch'],
+      ['book', 'rain-in-london-weekend', '--watch'],
+      ['book', 'btc-100k-2026', '--watch', '--outcome', 'no'],
     ]) {
       const w = pm(argv, dead);
       expect(await w.done, argv.join(' ')).toBe(2);

@@ -14,17 +14,27 @@ import type { ApiClient } from '../../core/http.js';
 import { bookScreen, eventLine, lifecycleLine } from './render.js';
 
 /** Checks slugs against the exchange before connecting: an unknown one is a usage error (exit 2). */
-async function checkSlugs(ctx: Context, slugs: string[]): Promise<void> {
+async function checkSlugs(ctx: Context, slugs: string[], kind: WatchKind): Promise<void> {
   if (slugs.length === 0) return;
   const api = await ctx.api();
   for (const slug of slugs) {
+    let m: Awaited<ReturnType<typeof getMarket>>;
     try {
-      await getMarket(api, slug);
+      m = await getMarket(api, slug);
     } catch (e) {
       if (e instanceof NotFoundError)
         throw new UsageError(`unknown market "${slug}"`, { hint: 'See pm markets list or pm markets search <words>.' });
       throw e;
     }
+    // Only a CLOB market has a book (a group's are its markets').
+    if (kind === 'book' && m.children.length > 0)
+      throw new UsageError(`${slug} is a group of ${m.children.length} markets: a book is one market's`, {
+        hint: `Watch one of them: ${m.children.map((c) => `pm watch book ${c.slug}`).join(', ')}`,
+      });
+    if (kind === 'book' && m.tradeType !== 'clob')
+      throw new UsageError(`${slug} is ${m.tradeType === 'amm' ? 'an AMM' : `a ${m.tradeType}`} market: it has no order book`, {
+        hint: 'Its prices: pm watch prices ' + slug,
+      });
   }
 }
 
@@ -76,7 +86,7 @@ export async function watch(ctx: Context, kind: WatchKind, opts: WatchFlags, slu
   const market = opts.market === undefined ? undefined : slugFrom(opts.market);
   const slugs = slugArgs.map(slugFrom);
   if ((kind === 'prices' || kind === 'book') && slugs.length === 0) throw new UsageError(`pm watch ${kind} needs a market slug`);
-  await checkSlugs(ctx, [...slugs, ...(market !== undefined ? [market] : [])]);
+  await checkSlugs(ctx, [...slugs, ...(market !== undefined ? [market] : [])], kind);
   const auth = PRIVATE_KINDS.includes(kind) ? await streamAuth(ctx) : undefined;
 
   const out = ctx.io.stdout;

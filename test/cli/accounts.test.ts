@@ -44,6 +44,14 @@ describe('wallet', () => {
     expect(w.address).toBe(address);
     const key = await pm(['wallet', 'export', 'main', '--format', 'key', '--out', '-', '--yes']);
     expect(key.stdout.trim()).toBe(w.privateKey);
+    // With --json, stdout is one JSON document either way (it was the bare key, or nothing).
+    const jkey = await pm(['--json', 'wallet', 'export', 'main', '--format', 'key', '--out', '-', '--yes']);
+    expect(jkey.json()).toEqual({ name: 'main', address, format: 'key', privateKey: w.privateKey });
+    const jks = await pm(['--json', 'wallet', 'export', 'main', '--out', '-', '--yes']);
+    expect(jks.json<{ keystore: { address: string } }>()).toMatchObject({ name: 'main', address, format: 'keystore' });
+    expect((await Wallet.fromEncryptedJson(JSON.stringify(jks.json<{ keystore: unknown }>().keystore), PASS)).address).toBe(address);
+    const jfile = await pm(['--json', 'wallet', 'export', 'main', '--out', out, '--yes']);
+    expect(jfile.json()).toEqual({ name: 'main', address, format: 'keystore', path: out });
     expect((await pm(['wallet', 'export', 'main'])).code).toBe(2); // no --out: refused
     expect((await pm(['wallet', 'export', 'main', '--out', out])).code).toBe(2); // no TTY, no --yes
     expect((await pm(['wallet', 'create', 'main'])).code).toBe(5); // exists

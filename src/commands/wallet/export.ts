@@ -39,11 +39,17 @@ export default defineCommand({
     ) {
       throw new UsageError('not exported: declined');
     }
-    const text = format === 'key' ? `${await ks.exportWalletKey(name, await ctx.passphrase())}\n` : `${ks.exportWalletJson(name)}\n`;
-    if (out === '-') ctx.io.stdout.write(text);
-    else {
+    const secret = format === 'key' ? await ks.exportWalletKey(name, await ctx.passphrase()) : ks.exportWalletJson(name);
+    const text = `${secret}\n`;
+    if (out === '-') {
+      // --json: one document, the export inside it.
+      const doc = { name, address, format, ...(format === 'key' ? { privateKey: secret } : { keystore: JSON.parse(secret) as unknown }) };
+      ctx.out.data(doc, () => ctx.io.stdout.write(text));
+    } else {
       writePrivateFileAtomic(out, text);
-      ctx.out.info(`wrote ${format === 'key' ? 'the private key' : 'the keystore'} of ${name} (${address}) to ${out} (mode 0600)`);
+      ctx.out.data({ name, address, format, path: out }, () =>
+        ctx.out.info(`wrote ${format === 'key' ? 'the private key' : 'the keystore'} of ${name} (${address}) to ${out} (mode 0600)`),
+      );
     }
     if (format === 'key') ctx.out.warn('anyone with this key controls the wallet: keep it offline, delete it when done');
   },

@@ -138,7 +138,18 @@ export class Keystore {
     opts: WriteOptions = {},
   ): Promise<WalletInfo> {
     this.refuseExisting(name, opts);
-    const key = await decryptKeystore(json, sourcePassphrase, 'the keystore to import');
+    let key: Hex;
+    try {
+      key = await decryptKeystore(json, sourcePassphrase, 'the keystore to import');
+    } catch (e) {
+      // Its own passphrase, not pm's: the hint must not send the user to PM_PASSPHRASE.
+      if (e instanceof AuthError)
+        throw new AuthError(e.shortMessage, {
+          details: e.details,
+          hint: "It is the passphrase that file was saved with (--keystore-passphrase-file), not pm's keystore passphrase.",
+        });
+      throw e;
+    }
     return this.writeWallet(name, key, passphrase, opts);
   }
 

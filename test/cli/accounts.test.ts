@@ -1,5 +1,5 @@
 // wallet and token commands in-process, against a real sandbox where the exchange is needed.
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Wallet, encryptKeystoreJson } from 'ethers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -70,7 +70,19 @@ describe('wallet', () => {
     const ks = join(home, 'ethers.json');
     writeFileSync(ks, await encryptKeystoreJson({ address: k3.address, privateKey: k3.privateKey }, 'their-pass', { scrypt: { N: 1024 } }));
     const pf = join(home, 'their-pass.txt');
-    writeFileSync(pf, 'their-pass\n');
+    // A passphrase file others can read is refused, as --passphrase-file is; a wrong one names the file's passphrase.
+    writeFileSync(pf, 'their-pass\n', { mode: 0o644 });
+    chmodSync(pf, 0o644);
+    const open = await pm(['wallet', 'import', 'fromethers', '--keystore', ks, '--keystore-passphrase-file', pf]);
+    expect(open.code).toBe(2);
+    expect(open.stderr).toMatch(/readable by others[\s\S]*chmod 600/);
+    chmodSync(pf, 0o600);
+    const wrongFile = join(home, 'wrong-pass.txt');
+    writeFileSync(wrongFile, 'not-their-pass\n', { mode: 0o600 });
+    const wrong = await pm(['wallet', 'import', 'fromethers', '--keystore', ks, '--keystore-passphrase-file', wrongFile]);
+    expect(wrong.code).toBe(3);
+    expect(wrong.stderr).toMatch(/--keystore-passphrase-file/);
+    expect(wrong.stderr).not.toMatch(/PM_PASSPHRASE/);
     const imp = await pm(['--json', 'wallet', 'import', 'fromethers', '--keystore', ks, '--keystore-passphrase-file', pf]);
     expect(imp.code, imp.stderr).toBe(0);
     expect(imp.json<{ address: string }>().address).toBe(k3.address);

@@ -1,4 +1,4 @@
-import { readTextFile } from '../../cli/files.js';
+import { readSecretFile, readTextFile } from '../../cli/files.js';
 import { password } from '../../cli/prompt.js';
 import { UsageError, ValidationError } from '../../core/errors.js';
 import { attachWallet, walletName } from './common.js';
@@ -35,7 +35,7 @@ export default defineCommand({
       const srcFile = opts.keystorePassphraseFile;
       const source =
         srcFile !== undefined
-          ? readTextFile(srcFile).replace(/\r?\n$/, '')
+          ? readSecretFile(srcFile, 'the passphrase file').replace(/\r?\n$/, '')
           : await password(ctx, `Passphrase of ${keystoreFile}`, 'Pass --keystore-passphrase-file FILE.');
       const pass = await ctx.newPassphrase();
       info = await ks.importWalletJson(name, json, source, pass, { force });

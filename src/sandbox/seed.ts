@@ -2,6 +2,7 @@
 // categories (CLOB, a NegRisk group, AMM, resolved, expired), bob's resting orders, price
 // history and feed. Same nowMs, same state.
 import { createHash } from 'node:crypto';
+import { formatRaw } from './orders/amounts.js';
 import type { Account, ApiToken, Hex, MarketRecord, OrderRecord, Profile, SandboxState, Scope } from './types.js';
 
 /** Public dev accounts (mnemonic `test test … junk`, m/44'/60'/0'/0/i). */
@@ -495,8 +496,9 @@ export function seedState(nowMs: number): SandboxState {
           outcome: 'YES',
           address: DEV_ACCOUNTS[1].address,
           contracts: contracts.toString(),
-          tradeAmount: ((contracts * px) / 1000n).toString(),
-          tradeAmountUSD: ((contracts * px) / 1000n / 1000n).toString(),
+          // USDC as live trades give it (shares × price, a decimal).
+          tradeAmount: formatRaw(contracts * px),
+          tradeAmountUSD: formatRaw(contracts * px),
           marketId: m.id,
         },
       });

@@ -119,6 +119,18 @@ describe('market browsing against the sandbox', () => {
     const f = await pm('--json', 'markets', 'feed', 'btc-100k-2026', '--limit', '2');
     expect(f.code).toBe(0);
     expect(f.json<unknown[]>().length).toBeLessThanOrEqual(2);
+    // Every trade's USDC amount is its shares times a price between 0 and 1, as live trades are
+    // (the seeded ones said 56120 for 92 shares at 0.61).
+    const all = (await pm('--json', 'markets', 'feed', 'btc-100k-2026')).json<
+      { data: { contracts: string; tradeAmount: string; tradeAmountUSD: string } }[]
+    >();
+    expect(all.length).toBeGreaterThan(0);
+    for (const { data } of all) {
+      const usd = Number(data.tradeAmount);
+      expect(usd, JSON.stringify(data)).toBeGreaterThan(0);
+      expect(usd, JSON.stringify(data)).toBeLessThan(Number(data.contracts));
+      expect(data.tradeAmountUSD).toBe(data.tradeAmount);
+    }
   });
 
   it('browses a market page, following a redirect, with offset and cursor paging', async () => {

@@ -77,6 +77,9 @@ function subscriptions(p: WatchParams): Subscription[] {
  * Opens a watch: nothing connects until run().
  * @example const w = openWatch({ kind: 'prices', wsUrl, slugs: ['btc-100k-2026'], api, giveUpAfterMs: 30_000 }, { event: console.log, lifecycle() {} }); await w.run();
  */
+/** A market lifecycle event under the SDKs' name (marketCreated, marketResolved), whichever naming came. */
+const lifecycleName = (name: string): string => (name.toLowerCase().includes('created') ? 'marketCreated' : 'marketResolved');
+
 export function openWatch(p: WatchParams, h: WatchHandlers): Watch {
   const wanted = new Set(EVENTS[p.kind]);
   const slugs = p.slugs ?? [];
@@ -89,9 +92,11 @@ export function openWatch(p: WatchParams, h: WatchHandlers): Watch {
     if ((p.kind === 'prices' || p.kind === 'book') && typeof slug === 'string' && !slugs.includes(slug)) return false;
     if (p.clientId !== undefined && ev['clientOrderId'] !== p.clientId) return false;
     if (p.kind === 'markets') {
-      // The exchange may send both namings of one event; deliver it once.
-      const key = `${name.toLowerCase().includes('created') ? 'created' : 'resolved'}:${String(slug)}`;
+      // The exchange may send one event under both namings (same body): deliver it once. A market
+      // resolved again (the payout posted later) is a new body, so a new event.
+      const key = `${lifecycleName(name)}:${JSON.stringify(ev)}`;
       if (seenLifecycle.has(key)) return false;
+      if (seenLifecycle.size >= 1000) seenLifecycle.clear();
       seenLifecycle.add(key);
     }
     return true;
@@ -99,7 +104,7 @@ export function openWatch(p: WatchParams, h: WatchHandlers): Watch {
   /** Hands one event on unless filtered out or stopped; says whether it was delivered. */
   const deliver = (name: string, ev: Record<string, unknown>): boolean => {
     if (stopped || !keep(name, ev)) return false;
-    h.event(name, ev);
+    h.event(p.kind === 'markets' ? lifecycleName(name) : name, ev);
     return true;
   };
   // Orders: one ledger of what was delivered judges live and replayed events alike.

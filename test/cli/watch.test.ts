@@ -125,6 +125,32 @@ describe('pm watch prices', () => {
   });
 });
 
+describe('pm watch markets --json', () => {
+  it('names events as the SDKs and the README do (marketCreated, marketResolved), once each; a second resolution (the payout) is its own event', async () => {
+    const w = pm(['--json', 'watch', 'markets', '--count', '3']);
+    await w.waitFor(() => w.records().some((r) => r['type'] === 'subscribed'));
+    await newMarket(sb.current, 'watch-lifecycle');
+    await w.waitFor(() => data(w).length === 1);
+    const resolve = async (payout: boolean) => {
+      const r = await fetch(`${sb.current.baseUrl}/__sandbox/resolve`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ slug: 'watch-lifecycle', winningOutcome: 'NO', payout }),
+      });
+      expect(r.status).toBe(200);
+    };
+    await resolve(false);
+    await w.waitFor(() => data(w).length === 2);
+    await resolve(true);
+    expect(await w.done).toBe(0);
+    expect(data(w).map((r) => [r['event'], r['slug']])).toEqual([
+      ['marketCreated', 'watch-lifecycle'],
+      ['marketResolved', 'watch-lifecycle'],
+      ['marketResolved', 'watch-lifecycle'],
+    ]);
+  });
+});
+
 describe('pm book --watch without a terminal', () => {
   it('falls back to NDJSON snapshots', async () => {
     const w = pm(['book', 'btc-100k-2026', '--watch']);

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PmError } from '../core/errors.js';
+import { InterruptedError, PmError, UsageError } from '../core/errors.js';
 import { defineCommand } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 
@@ -263,6 +263,7 @@ async function demoWatchStep(ctx: Context, n: number, env: Record<string, string
       },
     },
   };
+  ctx.signal?.addEventListener('abort', () => ac.abort(ctx.signal?.reason), { once: true });
   const watching = ctx.app.run([...watchArgv, ...noColor], watchIo);
   const guard = setTimeout(() => ac.abort(new Error('demo watch step took too long')), 15_000);
   try {
@@ -275,15 +276,22 @@ async function demoWatchStep(ctx: Context, n: number, env: Record<string, string
     for (const argv of trades) {
       out.line(`$ pm ${argv.join(' ')}`);
       const code = await ctx.app.run([...argv, ...noColor], { ...ctx.io, env, stderr: ctx.io.stdout });
-      if (code !== 0) throw new PmError(`demo step ${n} (pm ${argv.join(' ')}) exited ${code}`);
+      if (code !== 0) throw stepError(ctx, n, `pm ${argv.join(' ')}`, code);
     }
     const code = await watching; // ends by itself after 5 events: PLACEMENT, FILLED, MATCHED, MINED, CANCELLATION
-    if (code !== 0) throw new PmError(`demo step ${n} (pm watch orders) exited ${code}`);
+    if (code !== 0) throw stepError(ctx, n, 'pm watch orders', code);
   } finally {
     clearTimeout(guard);
     ac.abort();
     await watching.catch(() => undefined);
   }
+}
+
+/** A step that did not end as the tour expects; Ctrl-C (exit 130, or the signal) is an interruption. */
+function stepError(ctx: Context, n: number, what: string, code: number, expected = 0): PmError {
+  if (code === 130 || ctx.signal?.aborted === true)
+    return new InterruptedError(`demo interrupted at step ${n} (${what}); its sandbox and home are removed`);
+  return new PmError(`demo step ${n} (${what}) exited ${code}, expected ${expected}`);
 }
 
 export default defineCommand({
@@ -294,6 +302,10 @@ export default defineCommand({
   },
   examples: ['pm demo', 'pm demo --chain'],
   run: async (ctx, { opts }) => {
+    if (ctx.out.isJson && ctx.formatSource === 'flag')
+      throw new UsageError('pm demo is a guided tour for people: it has no JSON output', {
+        hint: 'Run pm demo without --json; its steps show the --json of each command.',
+      });
     const { startSandbox } = await import('../sandbox/index.js');
     const home = mkdtempSync(join(tmpdir(), 'pm-demo-'));
     const sandbox = await startSandbox({ port: 0, dataDir: null, ...(opts.chain ? { chain: {} } : {}) });
@@ -352,7 +364,7 @@ export default defineCommand({
         });
         if (step.capture && code === 0) vars[step.capture.name] = step.capture.from(captured);
         const expected = step.expect ?? 0;
-        if (code !== expected) throw new PmError(`demo step ${n} exited ${code}, expected ${expected}`);
+        if (code !== expected) throw stepError(ctx, n, `pm ${argv.join(' ')}`, code, expected);
         if (code !== 0) out.line(out.c.dim(`(exit code ${code})`));
       }
       await demoWatchStep(ctx, ++n, env, ctx.flags.color ? [] : ['--no-color']);

@@ -39,3 +39,29 @@ describe('pm demo', () => {
     expect(tail).not.toMatch(/^Done\. Run your own sandbox with: pm sandbox start$/m);
   }, 120_000);
 });
+
+describe('pm demo, stopped or asked for JSON', () => {
+  it('Ctrl-C exits 130 and says where it stopped (it was exit 1, "demo step N exited 130, expected 0")', async () => {
+    const { execa } = await import('execa');
+    const p = execa('node', ['bin/pm.js', 'demo'], { env: { PM_SCRYPT_N: '1024' }, reject: false, all: true });
+    let seen = '';
+    await new Promise<void>((resolve) => {
+      p.all?.on('data', (d: Buffer) => {
+        seen += d.toString();
+        if (/# 3\./.test(seen)) resolve();
+      });
+      void p.then(() => resolve());
+    });
+    p.kill('SIGINT');
+    const r = await p;
+    expect(r.exitCode, r.all?.slice(-2000)).toBe(130);
+    expect(r.all).toMatch(/demo interrupted at step \d+/);
+    expect(r.all).not.toMatch(/expected 0/);
+  }, 60_000);
+
+  it('--json is refused (exit 2): the tour is for people, and stdout would not be JSON', async () => {
+    const r = await runPm(['--json', 'demo']);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr).error.message).toMatch(/demo/);
+  });
+});

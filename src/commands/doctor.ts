@@ -41,7 +41,7 @@ async function runChecks(ctx: Context): Promise<CheckResult[]> {
   out.push(
     !encrypted
       ? { name: 'keystore', status: 'skip', detail: 'no wallet or token secret stored' }
-      : await guarded('keystore', async () => checkKeystore(ks, await ctx.passphrase())),
+      : await guarded('keystore', async () => (await unlockedCheck(ctx)) ?? checkKeystore(ks, await ctx.passphrase())),
   );
   // Exchange, latency and clock.
   let reachable = false;
@@ -138,6 +138,30 @@ async function runChecks(ctx: Context): Promise<CheckResult[]> {
     }),
   );
   return out;
+}
+
+/**
+ * No passphrase to hand (none given, no terminal) while pm unlock's agent holds the keystore open:
+ * it opened every file when it started, and commands sign through it, so that is the verdict.
+ */
+async function unlockedCheck(ctx: Context): Promise<CheckResult | undefined> {
+  if (ctx.env.PM_PASSPHRASE !== undefined || ctx.flags.passphraseFile !== undefined || ctx.interactive) return undefined;
+  const { AgentClient } = await import('../keystore/agent.js');
+  const agent = await AgentClient.connect(ctx.home).catch(() => null);
+  if (!agent) return undefined;
+  try {
+    const st = await agent.status();
+    return {
+      name: 'keystore',
+      status: 'pass',
+      detail: `open in the session agent of pm unlock (pid ${st.pid}) until ${st.until}: ${st.wallets.length} wallet(s), ${st.secrets.length} token secret(s); give the passphrase to check every file again`,
+      data: { agent: { pid: st.pid, until: st.until } },
+    };
+  } catch {
+    return undefined;
+  } finally {
+    agent.close();
+  }
 }
 
 export default defineCommand({

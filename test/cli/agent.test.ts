@@ -182,6 +182,12 @@ describe('pm unlock / pm lock (bin/pm.js)', () => {
     const { modules } = loaded;
     expect(modules).toContain('src/keystore/agent.ts');
     expect(modules.filter((m) => /node_modules\/viem\/|@noble\/curves|scrypt|pbkdf2|@noble\/ciphers|bip39|wordlist/.test(m))).toEqual([]);
+    // doctor, with no passphrase but the agent: the keystore is open (it failed "needs a passphrase", exit 8).
+    const doc = await run(['--json', 'doctor']);
+    const ksCheck = (JSON.parse(doc.stdout) as { checks: { name: string; status: string; detail: string }[] }).checks.find(
+      (c) => c.name === 'keystore',
+    );
+    expect(ksCheck, doc.stdout).toMatchObject({ status: 'pass', detail: expect.stringMatching(/pm unlock/) });
     const lock = await run(['--json', 'lock']);
     expect(JSON.parse(lock.stdout)).toMatchObject({ locked: true, stopped: true, pid: ready.pid });
     expect(() => process.kill(ready.pid, 0)).toThrow();

@@ -59,6 +59,7 @@ export default defineCommand({
       () => {
         const depth = opts.depth;
         const c = ctx.out.c;
+        const piped = ctx.out.tableStyle.kind === 'tsv';
         const asks = book.asks.slice(0, depth).reverse();
         const bids = book.bids.slice(0, depth);
         const rows = [
@@ -68,7 +69,8 @@ export default defineCommand({
             ctx.out.num(formatUnits(l.size, 6, 0)),
             ctx.out.num(formatUnits((l.size * l.price) / 1_000_000n, 6, 2)),
           ]),
-          ['', c.dim(`spread ${formatPrice(book.spread)}`), '', ''],
+          // Piped, the table is data: its levels only (the spread is in the summary).
+          ...(piped ? [] : [['', c.dim(`spread ${formatPrice(book.spread)}`), '', '']]),
           ...bids.map((l) => [
             c.green('bid'),
             c.green(formatPrice(l.price)),
@@ -85,16 +87,22 @@ export default defineCommand({
           ],
           rows,
         );
-        ctx.out.keyValue([
+        const summary: [string, string][] = [
           ['market', `${slug} (${opts.outcome.toUpperCase()})`],
           ['best bid / ask', `${formatPrice(book.bestBid)} / ${formatPrice(book.bestAsk)}`],
+          ['spread', formatPrice(book.spread)],
           ['midpoint', formatPrice(book.midpoint)],
           ['last trade', formatPrice(book.lastTradePrice)],
           [
             'depth',
             `${ctx.out.num(formatUnits(book.bidDepth, 6, 0))} shares bid (${ctx.out.usd(formatUnits(book.bidNotional, 6, 2))}), ${ctx.out.num(formatUnits(book.askDepth, 6, 0))} shares asked (${ctx.out.usd(formatUnits(book.askNotional, 6, 2))})`,
           ],
-        ]);
+        ];
+        // Piped, the summary is for the person watching (stderr), so that stdout stays one table.
+        if (piped) {
+          const width = Math.max(...summary.map(([k]) => k.length));
+          for (const [k, v] of summary) ctx.out.info(`${k.padEnd(width)}  ${v}`);
+        } else ctx.out.keyValue(summary);
       },
       { records },
     );

@@ -235,8 +235,8 @@ export default defineCommand({
         }
         // A wrong passphrase (exit 3) is asked again on the next line that needs it.
         if (last === 3) session.pass = undefined;
-        if (last !== 0) ctx.io.stderr.write(`${ctx.out.c.dim(`[exit ${last}]`)}\n`);
       }
+      if (last !== 0) ctx.io.stderr.write(`${ctx.out.c.dim(`[exit ${last}]`)}\n`);
       if (tty && !closed) prompt();
     }
     rl.close();

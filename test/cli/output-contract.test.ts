@@ -126,6 +126,16 @@ describe('tables', () => {
     expect(cut).toEqual(all.map((m) => m.slug));
   });
 
+  it('a piped book is its levels only: every line four tab-separated fields (the spread row and the summary were mixed in)', async () => {
+    const r = await pm('book', 'btc-100k-2026');
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]?.split('\t')).toEqual(['SIDE', 'PRICE', 'SHARES', 'USD']);
+    for (const l of lines.slice(1)) expect(l).toMatch(/^(ask|bid)\t0\.\d{3}\t[\d,]+\t[\d,.]+$/);
+    // The summary is for people: on stderr.
+    expect(r.stderr).toMatch(/best bid \/ ask/);
+  });
+
   it('on a TTY: fitted to the terminal width', async () => {
     for (const columns of [60, 100]) {
       const r = await runPm(['--base-url', sb.current.baseUrl, '--no-color', 'markets', 'list', '--limit', '5'], {

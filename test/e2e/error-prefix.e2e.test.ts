@@ -82,11 +82,16 @@ describe('the "error:" prefix', () => {
       input: 'markets show x --base-url http://127.0.0.1:9\nmarkets show "x\nshell\nnosuch\n',
     });
     const lines = r.stderr.split('\n').filter((l) => /^\S/.test(l) && !/^(hint|\(run)/.test(l));
+    // (Each failing line ends with its exit code.)
     expect(lines).toEqual([
       expect.stringMatching(/^error: cannot reach the exchange/),
+      '[exit 7]',
       'error: unterminated quote',
+      '[exit 2]',
       'error: already in pm shell',
+      '[exit 2]',
       "error: unknown command 'nosuch'",
+      '[exit 2]',
     ]);
     expect(r.stderr).not.toMatch(/\bError: /);
   });

@@ -29,6 +29,7 @@ beforeAll(async () => {
 const env = () => accountEnv(sb.current, 'alice', home, { PM_PACE: '2/25' });
 const pm = (...argv: string[]) => runPm(argv, { env: env() });
 const ordersOf = (cid: string) => sb.current.ctx.state.orders.filter((o) => o.clientOrderId === cid);
+const seededProfileId = (name: string) => sb.current.info.accounts.find((a) => a.name === name)?.profileId;
 const ndjson = (s: string) =>
   s
     .trim()
@@ -200,6 +201,32 @@ describe('a re-run reports the lines it skips as they are', () => {
     } finally {
       await admin('faults', { fail5xx: 0, match: '' });
     }
+  });
+});
+
+describe('one PM_HOME, two accounts', () => {
+  it("the same batch run by another account places its own orders (it skipped every line as placed, with alice's order ids, exit 0)", async () => {
+    const file = writeBatch('two-accounts.ndjson', [
+      { market: 'sol-500-2026', side: 'buy', outcome: 'yes', price: '0.06', size: '2' },
+      { market: 'sol-500-2026', side: 'buy', outcome: 'no', price: '0.04', size: '2' },
+    ]);
+    const alice = await pm('--json', 'order', 'place', '--file', file, '--batch-id', 'two-accounts');
+    expect(alice.code, alice.stderr).toBe(0);
+    const carol = await runPm(['--json', 'order', 'place', '--file', file, '--batch-id', 'two-accounts'], {
+      env: accountEnv(sb.current, 'carol', home, { PM_PACE: '2/25' }),
+    });
+    expect(carol.code, carol.stderr).toBe(0);
+    const lines = ndjson(carol.stdout);
+    expect(lines.map((l) => l['skipped'] ?? false)).toEqual([false, false]);
+    const carolId = seededProfileId('carol');
+    for (const l of lines) {
+      const held = sb.current.ctx.state.orders.filter((o) => o.clientOrderId === l['clientOrderId']);
+      expect(held.map((o) => o.ownerId).sort()).toEqual([seededProfileId('alice'), carolId].sort());
+      expect(held.find((o) => o.id === l['orderId'])?.ownerId).toBe(carolId);
+    }
+    // And alice's re-run still skips her lines.
+    const again = await pm('--json', 'order', 'place', '--file', file, '--batch-id', 'two-accounts');
+    expect(ndjson(again.stdout).map((l) => l['skipped'])).toEqual([true, true]);
   });
 });
 

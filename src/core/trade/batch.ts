@@ -198,8 +198,12 @@ async function skippedResults(
   deps: BatchDeps,
   skipped: { line: number; parsed: ParsedOrder; entry: JournalEntry }[],
   onNote?: (n: string) => void,
-): Promise<LineResult[]> {
+): Promise<{ results: LineResult[]; notHeld: { line: number; parsed: ParsedOrder; entry: JournalEntry }[] }> {
   const out: LineResult[] = [];
+  // Lines the journal says were placed, but the exchange, asked, holds no order of for this
+  // account: placed by another account of this PM_HOME (the journal is the home's, client ids
+  // are per account). They are sent.
+  const notHeld: { line: number; parsed: ParsedOrder; entry: JournalEntry }[] = [];
   const groups = new Map<number | undefined, typeof skipped>();
   for (const s of skipped) {
     const who = s.parsed.onBehalfOf ?? deps.api.actingAs;
@@ -227,6 +231,10 @@ async function skippedResults(
         .then((m) => m.positionIds)
         .catch(() => null);
       const data = found?.get(p.clientOrderId);
+      if (found !== null && data === undefined) {
+        notHeld.push({ line, parsed: p, entry });
+        continue;
+      }
       if (data) {
         try {
           const placed = parsePlaced(data, p.clientOrderId, p.slug, true, 0, positionIds);
@@ -244,7 +252,7 @@ async function skippedResults(
     onNote?.(
       `could not ask the exchange about ${unasked} skipped line${unasked > 1 ? 's' : ''}: shown as sent (journal), settlement and fill unknown (pm order status --client-id ID)`,
     );
-  return out;
+  return { results: out, notHeld };
 }
 
 /** A Placed rebuilt from the journal for a line an earlier run placed: the request as sent, the rest unknown. */
@@ -320,7 +328,12 @@ export async function runBatch(
     if (prior?.state === 'placed') skipped.push({ line, parsed, entry: prior });
     else toSend.push({ line, parsed, prior });
   }
-  if (skipped.length > 0) for (const r of await skippedResults(deps, skipped, o.onNote)) done(r);
+  if (skipped.length > 0) {
+    const { results: known, notHeld } = await skippedResults(deps, skipped, o.onNote);
+    for (const r of known) done(r);
+    for (const n of notHeld) toSend.push({ line: n.line, parsed: n.parsed, prior: n.entry });
+    toSend.sort((a, b) => a.line - b.line);
+  }
   // One listener on the caller's signal for the whole batch; the batch's own requests listen here.
   const batch = new AbortController();
   const forward = (): void => batch.abort(o.signal?.reason);

@@ -98,16 +98,16 @@ export default defineCommand({
     // The source wallet: a sub-account's as partner create recorded it; the caller's own server
     // wallet as its profile names it. Journaled with the intent, and named by a lost answer's
     // exit 7 (whose transfers to check) even where no chain can be read.
-    const wallet =
-      onBehalfOf !== undefined
-        ? ctx.profile().subAccounts?.[String(onBehalfOf)]?.address
-        : ((await profileMe(api).catch(() => null))?.embeddedAccount ?? undefined);
+    const me = await profileMe(api).catch(() => null);
+    const wallet = onBehalfOf !== undefined ? ctx.profile().subAccounts?.[String(onBehalfOf)]?.address : (me?.embeddedAccount ?? undefined);
     let r;
     try {
       r = await withdrawOnce(api, body, {
         journal: new WithdrawalJournal(ctx.home),
         force: opts.force,
         wallet,
+        // (Without --to, the money goes to the caller's account address: the partner's with --on-behalf-of.)
+        defaultDestination: me?.account,
         // Where a chain can be read (an RPC URL, or the sandbox's chain), a lost answer is settled
         // from the source wallet's USDC balance.
         balance,

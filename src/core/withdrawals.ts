@@ -9,7 +9,7 @@ import { ConflictError, errorMessage, NetworkError, UnknownStateError, UsageErro
 import { ensurePrivateDir } from './fsutil.js';
 import type { ApiClient } from './http.js';
 import { formatUnits } from './money.js';
-import { withdraw } from './funds.js';
+import { USDC_ADDRESS, withdraw } from './funds.js';
 import type { WithdrawBody, WithdrawResult } from './funds.js';
 
 export type WithdrawalState = 'pending' | 'withdrawn' | 'failed' | 'unknown';
@@ -117,6 +117,8 @@ export interface WithdrawOnceOptions {
   force?: boolean | undefined;
   /** The source wallet, when known. */
   wallet?: string | undefined;
+  /** Where a withdrawal without a destination goes (the caller's account address), when known. */
+  defaultDestination?: string | undefined;
   /** Reads the source wallet's balance of the token (an RPC is configured), else undefined. */
   balance?: ((wallet: string) => Promise<bigint>) | undefined;
   now?: (() => number) | undefined;
@@ -139,17 +141,19 @@ const same = (a: string | null | undefined, b: string | null | undefined): boole
 export async function withdrawOnce(api: ApiClient, body: WithdrawBody, o: WithdrawOnceOptions): Promise<WithdrawOutcome> {
   const now = o.now ?? Date.now;
   const onBehalfOf = api.actingAs ?? null;
+  // The token and destination as they take effect: a default written out is the same withdrawal.
   const key = {
     amount: body.amount,
-    token: body.token ?? null,
-    destination: body.destination ?? null,
+    token: body.token ?? USDC_ADDRESS,
+    destination: body.destination ?? o.defaultDestination ?? null,
     onBehalfOf,
     baseUrl: api.baseUrl,
   };
   const twin = (e: WithdrawalEntry): boolean =>
     e.amount === key.amount &&
-    same(e.token, key.token) &&
-    same(e.destination, key.destination) &&
+    same(e.token ?? USDC_ADDRESS, key.token) &&
+    // (A destination left to the default where the default was not known may be any: a twin.)
+    (e.destination === null || key.destination === null || same(e.destination, key.destination)) &&
     e.onBehalfOf === key.onBehalfOf &&
     e.baseUrl === key.baseUrl;
   const past = o.journal.latest();
@@ -164,7 +168,7 @@ export async function withdrawOnce(api: ApiClient, body: WithdrawBody, o: Withdr
       throw new ConflictError(
         `an identical withdrawal of ${formatUnits(BigInt(key.amount))} (${open.ts}) has an unknown outcome: not sending it again`,
         {
-          hint: `Check the transfers of ${open.wallet ?? walletName} first (${checkHow(open.wallet, open.destination)}). If it did not go through, pass --force to send it; pm refuses an identical one for 10 minutes otherwise.`,
+          hint: `Check the transfers of ${open.wallet ?? walletName} first (${checkHow(open.wallet, open.destination, o.defaultDestination)}). If it did not go through, pass --force to send it; pm refuses an identical one for 10 minutes otherwise.`,
         },
       );
     }
@@ -210,7 +214,7 @@ export async function withdrawOnce(api: ApiClient, body: WithdrawBody, o: Withdr
       `the withdrawal of ${formatUnits(BigInt(key.amount))} may or may not have gone through: its answer was lost (${errorMessage(e)})`,
       {
         cause: e,
-        hint: `Do not send it again blindly: check the transfers of ${walletName} (${checkHow(wallet, key.destination)}). pm refuses an identical withdrawal for 10 minutes; --force sends it anyway.`,
+        hint: `Do not send it again blindly: check the transfers of ${walletName} (${checkHow(wallet, key.destination, o.defaultDestination)}). pm refuses an identical withdrawal for 10 minutes; --force sends it anyway.`,
       },
     );
   }
@@ -219,11 +223,11 @@ export async function withdrawOnce(api: ApiClient, body: WithdrawBody, o: Withdr
 }
 
 /** Where to look: the source wallet's transfers; pm balance reads the account's own wallet, where a withdrawal to the default destination lands. */
-function checkHow(wallet: string | null, destination: string | null): string {
+function checkHow(wallet: string | null, destination: string | null, defaultDestination?: string): string {
   const where = wallet
     ? `its USDC transfers on Base: https://basescan.org/address/${wallet}#tokentxns`
     : 'pm portfolio history, or its USDC transfers on Base';
-  return destination === null
+  return destination === null || (defaultDestination !== undefined && same(destination, defaultDestination))
     ? `${where}; a withdrawal to the default destination shows in your account's USDC (pm balance with an RPC URL)`
     : where;
 }

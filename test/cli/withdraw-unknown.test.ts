@@ -61,6 +61,17 @@ describe('a withdrawal whose answer is lost', () => {
     expect(again.code).toBe(5);
     expect((JSON.parse(again.stderr) as { error: { hint: string } }).error.hint).toMatch(/--force/);
     expect(usdc()).toBe(start - 10_000_000n);
+    // The same withdrawal with its defaults written out (the account address, USDC) is the same
+    // withdrawal: refused too (it was sent again, exit 0).
+    for (const extra of [
+      ['--to', carol().address],
+      ['--token', '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'],
+      ['--to', carol().address.toLowerCase()],
+    ]) {
+      const spelled = await runPm(['--json', '--yes', 'withdraw', '10', ...extra], { env: env() });
+      expect(spelled.code, `${extra.join(' ')}: ${spelled.stderr}`).toBe(5);
+    }
+    expect(usdc()).toBe(start - 10_000_000n);
 
     // Another amount is not the same withdrawal.
     const other = await runPm(['--json', '--yes', 'withdraw', '1'], { env: env() });

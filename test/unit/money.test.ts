@@ -34,3 +34,14 @@ describe('money', () => {
     expect(rawFromWire(50_000_000)).toBe(50_000_000n);
   });
 });
+
+describe('addresses', () => {
+  it('EIP-55: all lowercase and all uppercase carry no checksum and are accepted; a mixed case must match it', async () => {
+    const { parseAddress } = await import('../../src/core/funds.js');
+    const sum = '0x14dC79964da2C08b23698B3D3cc7Ca32193d9955';
+    expect(parseAddress(sum)).toBe(sum);
+    expect(parseAddress(sum.toLowerCase())).toBe(sum);
+    expect(parseAddress(`0x${sum.slice(2).toUpperCase()}`)).toBe(sum);
+    expect(() => parseAddress('0x14Dc79964da2C08b23698B3D3cc7Ca32193d9955')).toThrow(/checksum/);
+  });
+});

@@ -22,7 +22,8 @@ export function parseUnits(input: string, decimals = DECIMALS, field = 'amount')
     throw new ValidationError(`${field} must be a decimal number, got "${input}"`, { hint: `for example ${flagOf(field)}0.5` });
   }
   const whole = m[1] === '' ? '0' : (m[1] ?? '0');
-  const frac = m[2] ?? '';
+  // (Zeros past the last place change nothing: 0.4200000 is 0.42.)
+  const frac = (m[2] ?? '').length > decimals ? (m[2] ?? '').replace(/0+$/, '') : (m[2] ?? '');
   if (frac.length > decimals) {
     throw new ValidationError(`${field} "${input}" has more than ${decimals} decimal places`);
   }

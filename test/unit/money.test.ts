@@ -45,3 +45,11 @@ describe('addresses', () => {
     expect(() => parseAddress('0x14Dc79964da2C08b23698B3D3cc7Ca32193d9955')).toThrow(/checksum/);
   });
 });
+
+describe('decimals past the sixth', () => {
+  it('are refused only when they are not zeros: 0.4200000 is 0.42', () => {
+    expect(parseUnits('0.4200000')).toBe(420_000n);
+    expect(parseUnits('12.50000000')).toBe(12_500_000n);
+    expect(() => parseUnits('0.0000001')).toThrow(/more than 6 decimal places/);
+  });
+});

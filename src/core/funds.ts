@@ -27,10 +27,13 @@ export function parseAmount(input: string, decimals = DECIMALS): bigint {
   if (s.includes(',')) throw bad('contains a comma', `no thousands separators; the decimal point is a dot: ${s.replace(/,/g, '')}`);
   const m = /^(\d*)(?:\.(\d*))?$/.exec(s);
   if (!m || s === '' || s === '.' || (m[1] === '' && (m[2] ?? '') === '')) throw bad('is not a decimal number', 'for example 12.5');
-  const frac = m[2] ?? '';
+  // (Zeros past the last place change nothing.)
+  const frac = (m[2] ?? '').length > decimals ? (m[2] ?? '').replace(/0+$/, '') : (m[2] ?? '');
   if (frac.length > decimals) {
-    const cut = `${m[1] || '0'}.${frac.slice(0, decimals)}`;
-    throw bad(`has more than ${decimals} decimal places`, `the smallest unit is 0.${'0'.repeat(decimals - 1)}1; nearest valid: ${cut}`);
+    const cut = BigInt(m[1] || '0') * 10n ** BigInt(decimals) + BigInt(frac.slice(0, decimals));
+    // (Rounded down to nothing, the nearest valid amount is the smallest unit.)
+    const near = cut === 0n ? `0.${'0'.repeat(decimals - 1)}1` : `${m[1] || '0'}.${frac.slice(0, decimals)}`;
+    throw bad(`has more than ${decimals} decimal places`, `the smallest unit is 0.${'0'.repeat(decimals - 1)}1; nearest valid: ${near}`);
   }
   const raw = BigInt(m[1] || '0') * 10n ** BigInt(decimals) + BigInt((frac + '0'.repeat(decimals)).slice(0, decimals) || '0');
   if (raw === 0n) throw bad('is zero', `the smallest amount is 0.${'0'.repeat(decimals - 1)}1`);

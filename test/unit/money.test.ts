@@ -53,3 +53,12 @@ describe('decimals past the sixth', () => {
     expect(() => parseUnits('0.0000001')).toThrow(/more than 6 decimal places/);
   });
 });
+
+describe('withdrawal amounts', () => {
+  it('a hint never offers an amount that is itself refused; trailing zeros are fine', async () => {
+    const { parseAmount } = await import('../../src/core/funds.js');
+    expect(() => parseAmount('0.0000001')).toThrow(expect.objectContaining({ hint: expect.stringMatching(/nearest valid: 0\.000001$/) }));
+    expect(() => parseAmount('1.2345678')).toThrow(expect.objectContaining({ hint: expect.stringMatching(/nearest valid: 1\.234567$/) }));
+    expect(parseAmount('2.5000000')).toBe(2_500_000n);
+  });
+});

@@ -109,7 +109,11 @@ export class StreamClient {
 
   /** Runs until stop() (resolves) or a refusal / give-up (rejects). */
   async run(): Promise<void> {
+    // A stop() before the socket exists (--until already past, Ctrl-C while loading) ends the run
+    // here: stop() cannot resolve a run it came before.
+    if (this.stopped) return;
     const { io } = await import('socket.io-client');
+    if (this.stopped) return;
     const o = this.o;
     const done = new Promise<void>((resolve, reject) => {
       this.settle = { resolve, reject };
@@ -118,6 +122,7 @@ export class StreamClient {
     // A signer in another process (the session agent) answers asynchronously: its headers are
     // made ahead, and made again after every failed or lost connection, for the next attempt.
     let ahead = o.auth ? (await authHeadersAsync(o.auth, 'auto', 'GET', HANDSHAKE_TARGET, '')).headers : {};
+    if (this.stopped) return;
     const remake = (): void => {
       if (o.auth)
         void authHeadersAsync(o.auth, 'auto', 'GET', HANDSHAKE_TARGET, '').then(

@@ -125,6 +125,18 @@ describe('pm watch prices', () => {
   });
 });
 
+describe('--until a time already past', () => {
+  it('ends at once with exit 0, orders as prices (watch orders hung, deaf to SIGTERM and the first Ctrl-C)', async () => {
+    for (const argv of [
+      ['watch', 'orders', '--until', '2020-01-01T00:00:00Z'],
+      ['watch', 'prices', 'btc-100k-2026', '--until', '2020-01-01T00:00:00Z'],
+    ]) {
+      const w = pm(argv);
+      expect(await w.done, argv.join(' ')).toBe(0);
+    }
+  });
+});
+
 describe('pm watch markets --json', () => {
   it('names events as the SDKs and the README do (marketCreated, marketResolved), once each; a second resolution (the payout) is its own event', async () => {
     const w = pm(['--json', 'watch', 'markets', '--count', '3']);

@@ -155,6 +155,16 @@ describe('order place', () => {
     expect(c.stdout).toContain(a.json<PlacedJson>().orderId);
     expect(c.stderr).toMatch(/already placed; reporting the existing order \(no second order was placed\)/);
     expect(ordersOf('same-1')).toHaveLength(1);
+    expect(c.stdout).toMatch(/status\s+resting on the book/);
+    // Cancelled since: the re-run says so (it said "resting on the book"), and --json carries the status.
+    expect((await pm('order', 'cancel', '--client-id', 'same-1')).code).toBe(0);
+    const d = await pm('order', 'place', 'sol-500-2026', 'buy', 'yes', '--price', '0.11', '--size', '1', '--client-id', 'same-1');
+    expect(d.code, d.stderr).toBe(0);
+    expect(d.stdout).toMatch(/status\s+cancelled/);
+    expect(d.stdout).not.toMatch(/resting/);
+    const e = await pm('--json', 'order', 'place', 'sol-500-2026', 'buy', 'yes', '--price', '0.11', '--size', '1', '--client-id', 'same-1');
+    expect(e.json<PlacedJson & { status: string }>()).toMatchObject({ alreadyPlaced: true, status: 'CANCELED' });
+    expect(ordersOf('same-1')).toHaveLength(1);
   });
 
   it('places exactly one order per client id when the connection drops after commit, or 5xx before it', async () => {

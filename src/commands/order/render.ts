@@ -25,19 +25,25 @@ export function placedText(out: Output, p: Placed, _s: OrderSummary | null): voi
     ]);
   const immediate = s !== null && s.type !== 'GTC';
   const stp = p.reason === 'STP_TAKER_REJECTED';
+  // (A re-run reports the order as it stands: it may have been cancelled since.)
+  const cancelled = p.status === 'CANCELED' && !immediate;
   const state = stp
     ? p.matched
       ? 'partially matched; the rest was cancelled: it would have matched your own resting order (--stp cancel_taker/cancel_both)'
       : 'cancelled: it would have matched your own resting order (--stp cancel_taker/cancel_both)'
-    : p.matched
-      ? immediate && s?.type === 'FAK' && s.size !== null && t.contractsGross < parseUnits(s.size)
-        ? 'partially filled; the rest was killed (FAK)'
-        : 'matched'
-      : p.settlementStatus === 'CANCELED'
-        ? `cancelled by the exchange${p.reason ? ` (${p.reason})` : ''}`
-        : immediate
-          ? `killed: nothing filled (${s?.type ?? ''} does not rest)`
-          : 'resting on the book';
+    : cancelled
+      ? t.contractsGross > 0n
+        ? 'partially filled, then cancelled'
+        : 'cancelled'
+      : p.matched
+        ? immediate && s?.type === 'FAK' && s.size !== null && t.contractsGross < parseUnits(s.size)
+          ? 'partially filled; the rest was killed (FAK)'
+          : 'matched'
+        : p.settlementStatus === 'CANCELED'
+          ? `cancelled by the exchange${p.reason ? ` (${p.reason})` : ''}`
+          : immediate
+            ? `killed: nothing filled (${s?.type ?? ''} does not rest)`
+            : 'resting on the book';
   pairs.push(['status', `${state}, settlement ${p.settlementStatus}`]);
   if (t.contractsGross > 0n) {
     pairs.push([

@@ -274,6 +274,7 @@ function fromJournal(e: JournalEntry, p: ParsedOrder, request: unknown, position
     alreadyPlaced: true,
     attempts: 0,
     order,
+    status: null,
     raw: {},
   };
 }

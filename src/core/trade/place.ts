@@ -70,6 +70,8 @@ export interface Placed {
   alreadyPlaced: boolean;
   attempts: number;
   order: OrderView;
+  /** The order's status as the exchange gives it (LIVE, MATCHED, CANCELED…), when it does. */
+  status: string | null;
   raw: Json;
 }
 
@@ -133,6 +135,7 @@ export function parsePlaced(
     alreadyPlaced,
     attempts,
     order: orderView(order, positionIds),
+    status: str(order, 'status') || null,
     raw: d,
   };
 }

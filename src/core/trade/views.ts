@@ -25,7 +25,7 @@ type ExecutionJson = { matched: boolean; settlementStatus: string; reason: strin
 
 /** One placed order as `pm --json order place` prints it. */
 export type PlacedJson = { orderId: string; clientOrderId: string; market: string } & OrderTerms &
-  ExecutionJson & { alreadyPlaced: boolean };
+  ExecutionJson & { alreadyPlaced: boolean; status?: string };
 
 /**
  * The documented JSON of one placed order (amounts as decimal strings plus raw integers).
@@ -62,6 +62,8 @@ export function placedJson(p: Placed, _s: OrderSummary | null = null): PlacedJso
     },
     makerMatches: p.makerMatches,
     alreadyPlaced: p.alreadyPlaced,
+    // The order as it stands now, for one that already existed (a re-run may find it cancelled or filled).
+    ...(p.alreadyPlaced && p.status !== null ? { status: p.status } : {}),
   };
 }
 

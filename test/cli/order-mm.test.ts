@@ -56,6 +56,13 @@ describe('pm order replace', () => {
       replacement: { status: 'NOT_ATTEMPTED' },
     });
     expect(sb.current.ctx.state.orders.length).toBe(before);
+    // An order the exchange has never held: not found (exit 4), as the help says (it was exit 1, a bug).
+    for (const target of [['00000000-0000-0000-0000-000000000000'], ['--client-id', 'mm-never']]) {
+      const none = await pm('--json', 'order', 'replace', ...target, '--price', '0.12');
+      expect(none.code, none.stderr).toBe(4);
+      expect(JSON.parse(none.stderr).error).toMatchObject({ code: 'NOT_FOUND', message: expect.stringMatching(/to replace/) });
+    }
+    expect(sb.current.ctx.state.orders.length).toBe(before);
   });
 
   it('a re-run by --client-id names the old order; one with other terms under the same new client id is a conflict (exit 5)', async () => {

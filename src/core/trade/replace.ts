@@ -2,7 +2,16 @@
 // one resting) and the kill switch (every open order of every market cancelled). The
 // replacement is an ordinary order for exactly-once purposes: journaled before it is sent, its
 // client id looked up after an ambiguous answer, never sent twice.
-import { ConflictError, ExchangeError, ExchangeValidationError, NetworkError, PmError, UsageError, ValidationError } from '../errors.js';
+import {
+  ConflictError,
+  ExchangeError,
+  ExchangeValidationError,
+  NetworkError,
+  NotFoundError,
+  PmError,
+  UsageError,
+  ValidationError,
+} from '../errors.js';
 import type { ApiClient } from '../http.js';
 import { formatUnits } from '../money.js';
 import { fetchPositions } from '../portfolio.js';
@@ -51,8 +60,11 @@ async function oldOrder(api: ApiClient, i: ReplaceInput): Promise<{ id: string; 
   const q = i.orderId !== undefined ? { ids: [i.orderId] } : { clientIds: [i.oldClientId ?? ''] };
   const [r] = await orderStatus(api, q);
   if (r?.status !== 'found' || !r.data || !isObj(r.data['order'])) {
-    throw new PmError(`no order ${i.orderId ?? `with client id ${i.oldClientId ?? ''}`} to replace`, {
-      hint: 'pm order list shows your open orders.',
+    const what = i.orderId ?? `with client id ${i.oldClientId ?? ''}`;
+    if (r?.status === 'not_found')
+      throw new NotFoundError(`no order ${what} to replace`, { hint: 'pm order list shows your open orders.' });
+    throw new ExchangeError(`could not look up the order ${what} to replace${r?.error ? `: ${r.error}` : ''}`, {
+      hint: 'Nothing was cancelled or placed; try again.',
     });
   }
   return { id: str(r.data['order']['id']), order: r.data['order'] };

@@ -131,6 +131,11 @@ describe('pm order cancel --all (the kill switch)', () => {
     expect(mixed.code).toBe(2);
     expect(mixed.stderr).toMatch(/exactly one of them/);
     expect(ids()).toEqual(expect.arrayContaining([btc, sol]));
+    // A typo among the markets: nothing is cancelled (sol's order was, and only "not found" was said).
+    const typo = await pm('--json', 'order', 'cancel', '--market', 'sol-500-2026', 'nosuch-mkt');
+    expect(typo.code, typo.stderr).toBe(4);
+    expect(JSON.parse(typo.stderr).error.message).toMatch(/nosuch-mkt/);
+    expect(ids()).toEqual(expect.arrayContaining([btc, sol]));
     const r = await pm('--json', 'order', 'cancel', '--market', 'sol-500-2026');
     expect(r.code, r.stderr).toBe(0);
     expect(live().filter((o) => o.marketSlug === 'sol-500-2026')).toEqual([]);

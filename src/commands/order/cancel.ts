@@ -1,6 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
 import { PartialFailureError, UsageError } from '../../core/errors.js';
 import { slugFrom } from '../../core/market-input.js';
+import { getMarket } from '../../core/markets.js';
 import { cancelOrders, checkClientOrderId } from '../../core/trade/index.js';
 import type { CancelOutcome } from '../../core/trade/index.js';
 import type { Context } from '../../cli/context.js';
@@ -53,6 +54,8 @@ async function cancelAll(ctx: Context, api: ApiClient, slugs: string[]): Promise
       });
     if (!(await confirm(ctx, 'Cancel every open order in every market?'))) throw new UsageError('nothing cancelled: declined');
   }
+  // Every market named is checked first: a typo among them cancels nothing (exit 4).
+  if (slugs.length > 1) await Promise.all(slugs.map((slug) => getMarket(api, slug)));
   if (slugs.length === 1) return report(ctx, await cancelOrders(api, { slug: slugs[0] as string }));
   const res: EverywhereOutcome =
     slugs.length === 0

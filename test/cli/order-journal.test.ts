@@ -35,6 +35,24 @@ describe('pm order journal', () => {
   });
 });
 
+describe('rate limited to the end', () => {
+  it('every attempt refused with 429: "not placed", exit 6 (it said the state was unknown, exit 7: its lookups were refused too)', async () => {
+    const faults = (b: object) => postAdmin(sb.current, 'faults', b);
+    await faults({ burst429: 50, match: 'POST /orders' });
+    try {
+      const r = await pm('--json', ...placeArgs('j-429-all'));
+      expect(r.code, r.stderr).toBe(6);
+      const err = JSON.parse(r.stderr).error as { code: string; message: string };
+      expect(err.code).toBe('RATE_LIMITED');
+      expect(err.message).toMatch(/was not placed/);
+      expect(err.message).not.toMatch(/unknown/);
+    } finally {
+      await faults({ burst429: 0, match: '' });
+    }
+    expect(sb.current.ctx.state.orders.filter((o) => o.clientOrderId === 'j-429-all')).toEqual([]);
+  });
+});
+
 describe('retry notes match what happened', () => {
   it('a 429 is not reported as a request that did not reach the exchange', async () => {
     const faults = (b: object) => postAdmin(sb.current, 'faults', b);

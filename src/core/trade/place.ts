@@ -357,6 +357,10 @@ export async function placeOrder(api: ApiClient, body: OrderBody, journal: Journ
   }
   rec('pending');
   let lastError: PmError | undefined;
+  // Whether some attempt may have reached the exchange without its answer reaching us. Until one
+  // has, every attempt was refused outright (a 429 is a refusal): nothing can have been placed,
+  // and there is nothing to ask the exchange about.
+  let uncertain = false;
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     try {
       const res = await api.request<unknown>({ method: 'POST', path: '/orders', body, auth: 'auto', retry: 'never', signal });
@@ -389,11 +393,14 @@ export async function placeOrder(api: ApiClient, body: OrderBody, journal: Journ
         throw explain(e);
       }
       lastError = e instanceof PmError ? e : undefined;
-      // Did it land? Ask before sending again.
-      const l = await ask();
-      if (l.kind === 'found') {
-        opts.onNote?.(`the answer to ${cid} was lost, but the exchange has the order: not sending it again`);
-        return adopt(l.data, attempt);
+      if (!(e instanceof PmError && e.status === 429)) uncertain = true;
+      if (uncertain) {
+        // Did it land? Ask before sending again.
+        const l = await ask();
+        if (l.kind === 'found') {
+          opts.onNote?.(`the answer to ${cid} was lost, but the exchange has the order: not sending it again`);
+          return adopt(l.data, attempt);
+        }
       }
       if (attempt === maxAttempts) break;
       // Say what happened: a 429 did reach the exchange (it refused it); only a lost request may not have.
@@ -401,9 +408,15 @@ export async function placeOrder(api: ApiClient, body: OrderBody, journal: Journ
         lastError?.status === 429
           ? `was refused by the exchange's rate limit (429)`
           : `got no answer (${lastError?.shortMessage ?? 'no answer'})`;
-      opts.onNote?.(`${cid} ${what} and the exchange holds no order under it; sending it again (attempt ${attempt + 1})`);
+      opts.onNote?.(
+        uncertain
+          ? `${cid} ${what} and the exchange holds no order under it; sending it again (attempt ${attempt + 1})`
+          : `${cid} ${what}: not placed; sending it again (attempt ${attempt + 1})`,
+      );
       try {
-        await sleep(Math.min(2000, 150 * 2 ** (attempt - 1)), signal);
+        // (A 429's Retry-After, when it gives one, is the least wait.)
+        const hinted = e instanceof RateLimitError ? (e.retryAfterMs ?? 0) : 0;
+        await sleep(Math.max(Math.min(2000, 150 * 2 ** (attempt - 1)), Math.min(hinted, 30_000)), signal);
       } catch (s) {
         rec('unsent', { error: 'interrupted before re-sending' });
         throw new InterruptedError(`interrupted: order ${cid} was not placed`, { cause: s });

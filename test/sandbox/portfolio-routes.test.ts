@@ -259,6 +259,18 @@ describe('portfolio routes', () => {
     }
   });
 
+  it('a NegRisk group has one winner: a second child resolved YES is refused (409), NO is fine', async () => {
+    const children = sb.current.ctx.state.markets.filter((m) => m.groupSlug === 'us-election-2028').map((m) => m.slug);
+    expect(children.length).toBeGreaterThanOrEqual(3);
+    const [first, second, third] = children as [string, string, string];
+    expect((await admin('resolve', { slug: first, winningOutcome: 'YES' })).status).toBe(200);
+    const again = await admin('resolve', { slug: second, winningOutcome: 'YES' });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toMatch(new RegExp(`${first} already resolved YES`));
+    expect(sb.current.ctx.state.markets.find((m) => m.slug === second)?.status).not.toBe('RESOLVED');
+    expect((await admin('resolve', { slug: third, winningOutcome: 'NO' })).status).toBe(200);
+  });
+
   it('history: cursor paging over 500+ entries has no duplicate and no gap, even while entries are added', async () => {
     for (let i = 0; i < 520; i += 26) {
       const rs = await Promise.all(Array.from({ length: 26 }, (_, k) => admin('fund', { profileId: 1002, amount: String(i + k + 1) })));

@@ -8,6 +8,7 @@ import { chainOf } from '../chainref.js';
 import { commit, marketBySlug } from '../reducer.js';
 import { clobMarket, syntheticSlug } from '../seed.js';
 import type { Route } from '../types.js';
+import { secondWinner } from './portfolio.js';
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,99}$/;
 /** At most this many synthetic markets per request. */
@@ -72,6 +73,8 @@ export const lifecycleRoutes: Route[] = [
       if (m.status === 'RESOLVED') return { status: 409, body: { message: `Market ${slug} is already resolved` } };
       const w = (req.json as Record<string, unknown> | undefined)?.['winner'];
       if (w !== 'YES' && w !== 'NO') return { status: 400, body: { message: 'winner must be "YES" or "NO"' } };
+      const second = secondWinner(ctx.state, m, w === 'YES' ? 0 : 1);
+      if (second !== null) return { status: 409, body: { message: second } };
       const canceled = ctx.state.orders.filter((o) => o.marketSlug === slug && o.status === 'LIVE').map((o) => o.id);
       commit(ctx.state, {
         type: 'market.resolved',

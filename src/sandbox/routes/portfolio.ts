@@ -27,7 +27,17 @@ import {
   tradingWallet,
 } from '../portfolio.js';
 import { burnOnChain, syncRedemptions } from '../redemptions.js';
-import type { AuthRequirement, Hex, MarketRecord, Profile, Route, SandboxContext, SandboxRequest, SandboxResponse } from '../types.js';
+import type {
+  AuthRequirement,
+  Hex,
+  MarketRecord,
+  Profile,
+  Route,
+  SandboxContext,
+  SandboxRequest,
+  SandboxResponse,
+  SandboxState,
+} from '../types.js';
 
 const READ: AuthRequirement = { kind: 'token', scopes: ['trading'], legacy: true, identity: false };
 /** Server-wallet operations: a scoped token (scope checked per route), identity or session; never a legacy key. */
@@ -450,6 +460,17 @@ function fund(req: SandboxRequest, ctx: SandboxContext): SandboxResponse {
   };
 }
 
+/** A NegRisk group resolves exactly one of its markets YES: why `market` cannot be a second, or null. */
+export function secondWinner(state: SandboxState, market: MarketRecord, index: 0 | 1): string | null {
+  if (index !== 0 || market.groupSlug === null) return null;
+  const winner = state.markets.find(
+    (m) => m.groupSlug === market.groupSlug && m.slug !== market.slug && m.status === 'RESOLVED' && m.winningOutcomeIndex === 0,
+  );
+  return winner
+    ? `Market ${market.slug} cannot resolve YES: ${winner.slug} already resolved YES, and one market of ${market.groupSlug} wins`
+    : null;
+}
+
 async function resolve(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxResponse> {
   const g = adminGuard(req);
   if (g) return g;
@@ -480,6 +501,8 @@ async function resolve(req: SandboxRequest, ctx: SandboxContext): Promise<Sandbo
         `Market ${slug} is already resolved ${w}${market.payoutPending ? ' (payout pending: resolve again with payout true to post it)' : ''}`,
       );
   }
+  const second = secondWinner(ctx.state, market, index);
+  if (second !== null) return fail(409, second);
   const canceled = ctx.state.orders.filter((o) => o.marketSlug === slug && o.status === 'LIVE').map((o) => o.id);
   const hash = txHash();
   commit(ctx.state, {

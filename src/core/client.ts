@@ -5,11 +5,11 @@
 import { join } from 'node:path';
 import type { LocalAccount } from 'viem/accounts';
 import { filePaceStore } from './cache.js';
-import { loadConfig } from './config.js';
+import { checkUrl, loadConfig } from './config.js';
 import type { ProfileConfig } from './config.js';
 import { resolveEndpoints } from './endpoints.js';
 import type { Given } from './endpoints.js';
-import { AuthError, NotFoundError, UsageError } from './errors.js';
+import { AuthError, NotFoundError, UsageError, ValidationError } from './errors.js';
 import type { PmError } from './errors.js';
 import { redeem as redeemCondition, withdrawBody, parseAmount, parseAddress } from './funds.js';
 import type { RedeemResult } from './funds.js';
@@ -76,6 +76,17 @@ export interface CallOptions {
 
 const withSignal = (api: ApiClient, o?: CallOptions): ApiClient => (o?.signal ? api.withSignal(o.signal) : api);
 
+/** Prices and quantities are decimal strings ('0.42'): a JavaScript number may already be off (0.1 + 0.2). */
+function decimalStrings(input: Partial<Record<'price' | 'size' | 'amount', unknown>>): void {
+  for (const k of ['price', 'size', 'amount'] as const) {
+    const v = input[k];
+    if (v !== undefined && typeof v !== 'string')
+      throw new ValidationError(`${k} must be a string holding a decimal (e.g. '0.42'), got the ${typeof v} ${String(v)}`, {
+        hint: 'Pass it as a string: numbers lose exactness (0.1 + 0.2 is 0.30000000000000004).',
+      });
+  }
+}
+
 /**
  * A client of the exchange for Node bots.
  * @example
@@ -97,9 +108,12 @@ export function createClient(options: ClientOptions) {
   }
   const bases: Given[] = [];
   const streams: Given[] = [];
-  if (options.baseUrl !== undefined) bases.push({ level: 'flag', url: options.baseUrl.replace(/\/+$/, ''), name: 'baseUrl' });
+  // Checked as the CLI checks its flags: a bad option is a UsageError (exit 2), never a TypeError.
+  if (options.baseUrl !== undefined) bases.push({ level: 'flag', url: checkUrl(options.baseUrl, 'baseUrl'), name: 'baseUrl' });
   if (profile.baseUrl !== undefined) bases.push({ level: 'profile', url: profile.baseUrl, name: "the profile's base-url" });
-  if (options.wsUrl !== undefined) streams.push({ level: 'flag', url: options.wsUrl.replace(/\/+$/, ''), name: 'wsUrl' });
+  if (options.wsUrl !== undefined) streams.push({ level: 'flag', url: checkUrl(options.wsUrl, 'wsUrl', 'ws'), name: 'wsUrl' });
+  if (options.timeoutMs !== undefined && !(Number.isInteger(options.timeoutMs) && options.timeoutMs > 0 && options.timeoutMs <= 3_600_000))
+    throw new UsageError(`timeoutMs must be a whole number of milliseconds from 1 to 3600000, got ${String(options.timeoutMs)}`);
   if (profile.wsUrl !== undefined) streams.push({ level: 'profile', url: profile.wsUrl, name: "the profile's ws-url" });
   const urls = resolveEndpoints(bases, streams);
   if (urls.mismatch) throw urls.mismatch;
@@ -202,6 +216,7 @@ export function createClient(options: ClientOptions) {
      * ConflictError (exit 5). Journaled under PM_HOME before it is sent.
      */
     async place(input: OrderInput & { clientId?: string | undefined }, o?: CallOptions): Promise<PlaceResult> {
+      decimalStrings(input);
       const parsed = parseOrderInput({ ...input, onBehalfOf: input.onBehalfOf ?? onBehalfOf });
       const d = await deps();
       const { placed } = await placeParsed(d, parsed, { journal, signal: signalOf(o) });

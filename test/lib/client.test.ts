@@ -20,6 +20,22 @@ const client = () =>
   });
 
 describe('createClient', () => {
+  it('bad options and a number where a decimal string is wanted are typed errors (PmError, exit 2), not TypeError or RangeError', async () => {
+    for (const baseUrl of ['not a url', '127.0.0.1:8787', 'http://127.0.0.1:99999'])
+      expect(() => createClient({ home, baseUrl }), baseUrl).toThrow(expect.objectContaining({ name: 'UsageError', exitCode: 2 }));
+    for (const timeoutMs of [-5, 0, 1.5, Number.NaN])
+      expect(() => createClient({ home, baseUrl: sb.current.baseUrl, timeoutMs }), String(timeoutMs)).toThrow(
+        expect.objectContaining({ name: 'UsageError', exitCode: 2 }),
+      );
+    const pm = client();
+    const bad = { market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: 0.42 as unknown as string, size: '1' };
+    await expect(pm.orders.place(bad)).rejects.toMatchObject({
+      name: 'ValidationError',
+      message: expect.stringMatching(/price must be a string/),
+    });
+    await pm.close();
+  });
+
   it('derives the stream URL from the base URL', () => {
     const pm = client();
     expect(pm.wsUrl).toBe(sb.current.baseUrl.replace(/^http/, 'ws'));

@@ -277,8 +277,13 @@ export function createClient(options: ClientOptions) {
 
   const partner = {
     /** A server-wallet sub-account (EOA sub-accounts need the child's key: use the CLI's pm partner create). */
-    async create(p: { displayName?: string; serverWallet: true }, o?: CallOptions): Promise<PartnerAccount> {
-      return createPartnerAccount((await api()).actingFor(undefined), { ...p, signal: signalOf(o) });
+    async create(
+      p: { displayName?: string; serverWallet: true },
+      o?: CallOptions,
+    ): Promise<PartnerAccount & { mode: 'server-wallet'; displayName: string }> {
+      const made = await createPartnerAccount((await api()).actingFor(undefined), { ...p, signal: signalOf(o) });
+      // As pm --json partner create prints it.
+      return { ...made, mode: 'server-wallet', displayName: p.displayName ?? made.account };
     },
     async list(p: { page?: number; limit?: number } = {}, o?: CallOptions): Promise<PartnerPage> {
       return listPartnerAccounts(withSignal((await api()).actingFor(undefined), o), p);

@@ -66,6 +66,12 @@ beforeAll(async () => {
 });
 
 describe('pm partner create / list', () => {
+  it('list --limit above the page size is a usage error (it was cut to 25 without a word)', async () => {
+    const r = await pm('partner', 'list', '--limit', '26');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/at most 25[\s\S]*--all/);
+  });
+
   it('creates a server-wallet child and an EOA child (key into the keystore), and lists both', async () => {
     const sw = await pm('--json', 'partner', 'create', '--server-wallet', '--name', 'shop-1');
     expect(sw.code, sw.stderr).toBe(0);

@@ -146,3 +146,24 @@ describe('createClient', () => {
     await pm.close();
   });
 });
+
+describe('partner', () => {
+  it('create returns what pm --json partner create prints; list returns one page of the exchange ({data, page, limit, hasMore})', async () => {
+    const partner = seeded(sb.current, 'partner');
+    const pm = createClient({ home, baseUrl: sb.current.baseUrl, token: { tokenId: partner.token.tokenId, secret: partner.token.secret } });
+    try {
+      const made = await pm.partner.create({ displayName: 'lib-shop', serverWallet: true });
+      expect(made).toEqual({
+        profileId: expect.any(Number),
+        account: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
+        mode: 'server-wallet',
+        displayName: 'lib-shop',
+      });
+      const page = await pm.partner.list({ limit: 25 });
+      expect(page).toMatchObject({ page: 1, limit: 25, hasMore: expect.any(Boolean) });
+      expect(page.data.map((a) => a.profileId)).toContain(made.profileId);
+    } finally {
+      await pm.close();
+    }
+  });
+});

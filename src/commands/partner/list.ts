@@ -18,7 +18,8 @@ export default defineCommand({
     const account = opts.account;
     if (account !== undefined && !/^0x[0-9a-fA-F]{40}$/.test(account))
       throw new ValidationError(`--account must be an address (0x + 40 hex), got "${account}"`);
-    const limit = Math.min(opts.limit ?? 25, 25);
+    const limit = opts.limit ?? 25;
+    if (limit > 25) throw new ValidationError(`--limit is at most 25 per page, got ${limit}`, { hint: 'Use --all to follow every page.' });
     let page = opts.page ?? 1;
     const all = opts.all;
     const api = await partnerApi(ctx);

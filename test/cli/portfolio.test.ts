@@ -217,7 +217,7 @@ describe('pm withdraw', () => {
     const near = await pmCarol('--yes', 'withdraw', '1.0000001');
     expect(near.stderr).toMatch(/1\.000000/);
     expect((await pmCarol('--yes', 'withdraw', '1', '--to', '0x1234')).code).toBe(2);
-    const checksum = await pmCarol('--yes', 'withdraw', '1', '--to', '0x000000000000000000000000000000000000DEAD');
+    const checksum = await pmCarol('--yes', 'withdraw', '1', '--to', '0x000000000000000000000000000000000000DeAD');
     expect(checksum.code).toBe(2);
     expect(checksum.stderr).toMatch(/checksum/);
     const noTty = await pmCarol('withdraw', '1', '--to', acct('carol').address);

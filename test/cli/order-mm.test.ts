@@ -65,6 +65,16 @@ describe('pm order replace', () => {
     expect(sb.current.ctx.state.orders.length).toBe(before);
   });
 
+  it('a replacement that matches at once says so on a terminal (it printed only "BUY YES 3 @ 0.95")', async () => {
+    await place('btc-100k-2026', '0.1', 'mm-old-fill');
+    const r = await pm('order', 'replace', '--client-id', 'mm-old-fill', '--price', '0.95', '--size', '3');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/status\s+matched at once: 3 shares at avg 0\.\d+/);
+    const rest = await place('btc-100k-2026', '0.1', 'mm-old-rest');
+    const r2 = await pm('order', 'replace', rest, '--price', '0.11');
+    expect(r2.stdout).toMatch(/status\s+resting on the book/);
+  });
+
   it('a re-run by --client-id names the old order; one with other terms under the same new client id is a conflict (exit 5)', async () => {
     const oldId = await place('btc-100k-2026', '0.1', 'mm-old-3');
     const first = await pm('--json', 'order', 'replace', '--client-id', 'mm-old-3', '--price', '0.13', '--new-client-id', 'mm-new-3');

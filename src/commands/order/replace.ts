@@ -15,7 +15,18 @@ function outcomeText(ctx: Context, r: ReplaceOutcome): void {
         ? `${String(o['orderId'])} ${String(o['side'])} ${String(o['outcome'])} ${String(o['size'])} @ ${String(o['price'])} (client id ${r.replacement.clientOrderId}${r.replacement.alreadyPlaced ? ', already placed' : ''})`
         : `${r.replacement.status}${r.replacement.error ? `: ${r.replacement.error.message}` : ''} (client id ${r.replacement.clientOrderId})`,
     ],
+    ...(o ? [['status', replacementState(o)] as [string, string]] : []),
   ]);
+}
+
+/** What became of the replacement: it may match at once, as any order. */
+function replacementState(o: Record<string, unknown>): string {
+  const f = (o['filled'] ?? {}) as { shares?: string; averagePrice?: string | null };
+  const settlement = `settlement ${String(o['settlementStatus'])}`;
+  if (o['status'] === 'CANCELED') return `cancelled, ${settlement}`;
+  return o['matched'] === true
+    ? `matched at once: ${f.shares ?? '?'} shares at avg ${f.averagePrice ?? '?'}, ${settlement}`
+    : `resting on the book, ${settlement}`;
 }
 
 /** One batch line: {"orderId"|"clientId", "price"?, "size"?, "newClientId"?}. */

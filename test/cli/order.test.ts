@@ -310,13 +310,21 @@ describe('cancel and status', () => {
     expect(ordersOf('c-4')[0]?.status).toBe('CANCELED');
   });
 
-  it('reports partial failures with exit 8, splitting more than 50 ids into batches', async () => {
+  it('reports partial failures with exit 8, and none found with exit 4, splitting more than 50 ids into batches', async () => {
     const ids = Array.from({ length: 51 }, (_, i) => `ghost-${i}`);
+    // Not one of them exists: not found (exit 4), not a partial failure (it was exit 8).
     const r = await pm('--json', 'order', 'cancel', '--client-id', ...ids);
-    expect(r.code).toBe(8);
+    expect(r.code).toBe(4);
     const j = r.json<{ canceled: string[]; failed: { reason: string }[] }>();
     expect(j.failed).toHaveLength(51);
     expect(j.failed[0]?.reason).toBe('ORDER_NOT_FOUND');
+    // One real order among them: partial (exit 8).
+    expect((await pm('order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.1', '--size', '1', '--client-id', 'c-real')).code).toBe(
+      0,
+    );
+    const mixed = await pm('--json', 'order', 'cancel', '--client-id', 'c-real', ...ids);
+    expect(mixed.code).toBe(8);
+    expect(mixed.json<{ canceled: string[] }>().canceled).toHaveLength(1);
     expect((await pm('order', 'cancel')).code).toBe(2);
   });
 

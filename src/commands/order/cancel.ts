@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { PartialFailureError, UsageError } from '../../core/errors.js';
+import { NotFoundError, PartialFailureError, UsageError } from '../../core/errors.js';
 import { slugFrom } from '../../core/market-input.js';
 import { getMarket } from '../../core/markets.js';
 import { cancelOrders, checkClientOrderId } from '../../core/trade/index.js';
@@ -14,7 +14,7 @@ export default defineCommand({
   path: ['order', 'cancel'],
   summary: 'Cancel orders by id, by client id, all in a market, or all everywhere (the kill switch)',
   description:
-    'By order ids or --client-id (batches of 50); --all <slug> (or --market <slug>) cancels every open order of one market; --all alone cancels every open order in every market (the exchange cancels per market, so pm fans out over the markets of your open orders and reports each; on the real exchange it asks first unless --yes).\n\nExit codes: 0 done, 2 bad input or declined, 8 some orders or markets failed.',
+    'By order ids or --client-id (batches of 50); --all <slug> (or --market <slug>) cancels every open order of one market; --all alone cancels every open order in every market (the exchange cancels per market, so pm fans out over the markets of your open orders and reports each; on the real exchange it asks first unless --yes).\n\nExit codes: 0 done, 2 bad input or declined, 4 not one of the orders named was found, 8 some orders or markets failed.',
   args: { ids: { description: 'order ids (with --all: market slugs)', variadic: true } },
   options: {
     clientId: { type: 'list', value: 'ids', description: 'cancel by client order ids' },
@@ -96,6 +96,14 @@ function report(ctx: Context, res: CancelOutcome): number {
       );
   });
   ctx.out.info(`${res.canceled.length} canceled, ${res.failed.length} failed`);
+  // None of them found: exit 4 (a partial failure is some done, some not).
+  if (res.canceled.length === 0 && res.failed.length > 0 && res.failed.every((f) => f.reason === 'ORDER_NOT_FOUND'))
+    throw new NotFoundError(
+      `no order to cancel: ${res.failed.length > 1 ? `none of the ${res.failed.length} was found` : 'it was not found'}`,
+      {
+        hint: 'ORDER_NOT_FOUND means the id is unknown, not yours, or already filled or canceled (pm order list shows open orders).',
+      },
+    );
   if (res.failed.length)
     throw new PartialFailureError(`${res.failed.length} order${res.failed.length > 1 ? 's' : ''} could not be canceled`, {
       hint: 'ORDER_NOT_FOUND means the id is unknown, not yours, or already filled or canceled.',

@@ -337,6 +337,11 @@ export class Context {
           return a;
         },
       });
+      // (The prompt and pm wallet passphrase ask as much; PM_PASSPHRASE and a file too, for a new keystore.)
+      if (!existing && pass.length < 8)
+        throw new UsageError('a new keystore passphrase needs at least 8 characters', {
+          hint: 'Choose a longer one (PM_PASSPHRASE or --passphrase-file): it is all that protects the keys at rest.',
+        });
       if (existing && (await ks.checkPassphrase(pass)) === false) {
         throw new AuthError(
           `the keystore in ${this.home} is encrypted with another passphrase; pm keeps one passphrase for every wallet and token secret`,

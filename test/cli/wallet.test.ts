@@ -23,3 +23,12 @@ it('four wallet creates in parallel on an empty keystore, each with its own pass
   const files = await new Keystore(home).checkFiles(`passphrase-${made[0]}`);
   expect(files.map((f) => [f.name, f.problem ?? 'opens'])).toEqual(made.map((i) => [`w${i}`, 'opens']));
 });
+
+it('a new keystore takes a passphrase of at least 8 characters from PM_PASSPHRASE too, as the prompt and wallet passphrase ask', async () => {
+  const home = newHome();
+  const short = await runPm(['wallet', 'create', 'w'], { env: { PM_HOME: home, PM_PASSPHRASE: 'abc', PM_SCRYPT_N: '1024' } });
+  expect(short.code).toBe(2);
+  expect(short.stderr).toMatch(/at least 8 characters/);
+  expect(new Keystore(home).encryptedFiles()).toEqual([]);
+  expect((await runPm(['wallet', 'create', 'w'], { env: { PM_HOME: home, PM_PASSPHRASE: 'abcdefgh', PM_SCRYPT_N: '1024' } })).code).toBe(0);
+});

@@ -153,7 +153,10 @@ async function initExchange(
     wallet ??= o.profileName;
     if (ks.hasWallet(wallet) && !o.force)
       throw new ConflictError(`a wallet named "${wallet}" already exists`, {
-        hint: 'Use it with --wallet, or pass --force to replace it.',
+        hint:
+          o.wallet !== undefined
+            ? `Drop ${o.createWallet ? '--create-wallet' : '--import-key-file'} to use it as it is, or pass --force to replace it.`
+            : 'Use it with --wallet, or pass --force to replace it.',
       });
   }
   if (o.secret !== undefined && !isBase64(o.secret)) throw new ValidationError('the token secret is not base64');
@@ -390,6 +393,7 @@ function checkAnswerFlags(
     tokenId?: string | undefined;
     secretFile?: string | undefined;
     derive: boolean;
+    scopes?: string | undefined;
   },
 ): void {
   const why = ctx.interactive ? 'with --yes' : 'without a terminal (no TTY, CI or --non-interactive)';
@@ -412,6 +416,35 @@ function checkAnswerFlags(
     });
   if (o.derive && o.tokenId !== undefined)
     throw new UsageError('--derive makes a new token: drop --token-id and --secret-file, or --derive');
+  if (o.createWallet && o.importKeyFile !== undefined)
+    throw new UsageError('--create-wallet and --import-key-file are two wallets: give one of them', {
+      hint: 'A new key: --create-wallet. Your key: --import-key-file FILE.',
+    });
+  if (o.scopes !== undefined && !o.derive)
+    throw new UsageError('--scopes are the scopes of a token --derive makes: it needs --derive', {
+      hint: 'A token added with --token-id has the scopes it was made with.',
+    });
+}
+
+/** --sandbox takes the seeded account's wallet and token: the flags that would choose them are refused, not dropped. */
+function checkSandboxFlags(o: Record<string, unknown>): void {
+  const given = (
+    [
+      ['createWallet', '--create-wallet'],
+      ['importKeyFile', '--import-key-file'],
+      ['wallet', '--wallet'],
+      ['tokenId', '--token-id'],
+      ['secretFile', '--secret-file'],
+      ['derive', '--derive'],
+      ['scopes', '--scopes'],
+    ] as const
+  )
+    .filter(([k]) => o[k] !== undefined && o[k] !== false)
+    .map(([, f]) => f);
+  if (given.length > 0)
+    throw new UsageError(`--sandbox sets up a seeded account's wallet and token: ${given.join(', ')} would be ignored`, {
+      hint: 'Drop them (pick the account with --account NAME), or drop --sandbox to set up your own.',
+    });
 }
 
 export default defineCommand({
@@ -460,6 +493,7 @@ export default defineCommand({
         hint: `pm init --sandbox --account ${opts.account}`,
       });
     if (opts.sandbox) {
+      checkSandboxFlags(opts);
       result = await initSandbox(ctx, opts.account ?? 'alice', checkProfileName(profileName ?? 'sandbox'), force);
     } else if (ctx.flags.yes || !ctx.interactive) {
       const secretFile = opts.secretFile;

@@ -1,7 +1,7 @@
 // The init wizard driven through a real pseudo-terminal, and the same result with flags and
 // no TTY; then whoami works in cron mode.
 import { execa } from 'execa';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -232,6 +232,23 @@ describe('pm init without a terminal needs its answers as flags (issue 23)', () 
     const half = await runPm(['--json', '--base-url', sb.current.baseUrl, 'init', '--create-wallet', '--token-id', 'tok'], { env });
     expect(half.code).toBe(2);
     expect(half.stderr).toMatch(/--secret-file/);
+    expect(files(h)).toEqual([]);
+    // Flags that contradict each other, or that the mode ignores, are refused: nothing is written
+    // (each was silently dropped, or one of two wallets picked).
+    const keyFile = join(h, '..', `key-${Date.now()}.txt`);
+    writeFileSync(keyFile, `${'11'.repeat(32)}\n`, { mode: 0o600 });
+    for (const [argv, pattern] of [
+      [['init', '--yes', '--create-wallet', '--import-key-file', keyFile, '--derive'], /--create-wallet and --import-key-file/],
+      [['init', '--yes', '--create-wallet', '--derive', '--scopes', 'trading'], null],
+      [['init', '--yes', '--create-wallet', '--token-id', 't', '--secret-file', keyFile, '--scopes', 'trading'], /--scopes .*--derive/],
+      [['init', '--sandbox', '--yes', '--create-wallet'], /--sandbox .*--create-wallet/],
+      [['init', '--sandbox', '--yes', '--scopes', 'trading'], /--sandbox .*--scopes/],
+    ] as [string[], RegExp | null][]) {
+      if (pattern === null) continue;
+      const r2 = await runPm(['--json', '--base-url', sb.current.baseUrl, ...argv], { env });
+      expect(r2.code, argv.join(' ')).toBe(2);
+      expect(JSON.parse(r2.stderr).error.message, argv.join(' ')).toMatch(pattern);
+    }
     expect(files(h)).toEqual([]);
   });
 });

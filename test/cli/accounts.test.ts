@@ -153,7 +153,7 @@ describe('token', () => {
     expect((await pm(['whoami'])).code).toBe(3); // the stored token is gone; legacy key absent
   });
 
-  it('adds an existing token from a file and verifies it with whoami; a bad secret fails there', async () => {
+  it('adds an existing token from a file and verifies it with whoami; a bad secret is refused, or (--skip-check) fails there', async () => {
     const alice = sb.current.info.accounts.find((a) => a.name === 'alice')!;
     const f = join(home, 'secret.txt');
     writeFileSync(f, `${alice.token.secret}\n`);
@@ -161,7 +161,9 @@ describe('token', () => {
     expect(add.code, add.stderr).toBe(0);
     expect((await pm(['--json', 'whoami'])).json<{ profileId: number }>().profileId).toBe(alice.profileId);
     writeFileSync(f, `${Buffer.from('wrong').toString('base64')}\n`);
-    await pm(['token', 'add', '--token-id', alice.token.tokenId, '--secret-file', f]);
+    expect((await pm(['token', 'add', '--token-id', alice.token.tokenId, '--secret-file', f])).code).toBe(3);
+    expect((await pm(['whoami'])).code).toBe(0);
+    await pm(['token', 'add', '--token-id', alice.token.tokenId, '--secret-file', f, '--skip-check']);
     const who = await pm(['whoami']);
     expect(who.code).toBe(3);
     writeFileSync(f, 'not base64!!');

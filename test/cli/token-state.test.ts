@@ -1,6 +1,8 @@
 // Token state tells the truth: `token capabilities` reports what `token derive` really can do
 // (the self-serve trading scope for everyone, the partner record's scopes on top), and revoking
 // the token a profile uses says what changed and what is used next; never a silent fallback.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runPm, useTempHomes } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -161,5 +163,25 @@ describe('empty input is refused before anything is sent', () => {
       expect(JSON.parse(r.stderr).error.message).toMatch(/token id/);
     }
     expect(sb.current.ctx.state.tokens.length).toBe(before);
+  });
+});
+
+describe('token add checks the token with the exchange before storing it', () => {
+  it('a wrong secret is refused (exit 3) and the working token stays; --skip-check stores it anyway', async () => {
+    const env = identityEnv('alice');
+    const a = acct('alice');
+    const good = join(env.PM_HOME, 'good.txt');
+    const bad = join(env.PM_HOME, 'bad.txt');
+    writeFileSync(good, `${a.token.secret}\n`, { mode: 0o600 });
+    writeFileSync(bad, `${Buffer.from('not the secret').toString('base64')}\n`, { mode: 0o600 });
+    const ok = await runPm(['--json', 'token', 'add', '--token-id', a.token.tokenId, '--secret-file', good], { env });
+    expect(ok.code, ok.stderr).toBe(0);
+    const wrong = await runPm(['--json', 'token', 'add', '--token-id', a.token.tokenId, '--secret-file', bad], { env });
+    expect(wrong.code, wrong.stderr).toBe(3);
+    expect(JSON.parse(wrong.stderr).error.message).toMatch(/refused .*not stored/);
+    expect((await runPm(['--json', 'whoami'], { env })).code).toBe(0); // the good one is still there
+    const skipped = await runPm(['--json', 'token', 'add', '--token-id', a.token.tokenId, '--secret-file', bad, '--skip-check'], { env });
+    expect(skipped.code, skipped.stderr).toBe(0);
+    expect((await runPm(['--json', 'whoami'], { env })).code).toBe(3);
   });
 });

@@ -1,6 +1,6 @@
 import { readInput, readTextFile } from '../../cli/files.js';
 import { input, password } from '../../cli/prompt.js';
-import { ValidationError } from '../../core/errors.js';
+import { AuthError, PmError, ValidationError } from '../../core/errors.js';
 import { isBase64 } from '../../core/hmac.js';
 import { secretsName } from './common.js';
 import { defineCommand } from '../../cli/command.js';
@@ -13,6 +13,7 @@ export default defineCommand({
     secretFile: { type: 'string', value: 'file', description: 'file holding the secret (base64)' },
     secretStdin: { type: 'boolean', description: 'read the secret from stdin' },
     label: { type: 'string', value: 'label', description: 'a note for yourself' },
+    skipCheck: { type: 'boolean', description: 'store it without asking the exchange whether it works (offline)' },
   },
   examples: ['pm token add', 'pm token add --token-id tok_abc --secret-file secret.txt'],
   run: async (ctx, { opts }) => {
@@ -31,6 +32,21 @@ export default defineCommand({
         hint: 'Paste it exactly as the exchange returned it when the token was derived.',
       });
     if (!tokenId.trim()) throw new ValidationError('the token id is empty');
+    // A token that does not work must not replace one that does: one signed request first.
+    if (!opts.skipCheck) {
+      const { hmacSigner } = await import('../../core/auth.js');
+      const { profileMe } = await import('../../core/tokens.js');
+      try {
+        await profileMe(await ctx.api({ hmac: hmacSigner(tokenId.trim(), secret) }));
+      } catch (e) {
+        const skip =
+          'Check the id and the secret (as the exchange returned them when the token was derived); --skip-check stores it without asking.';
+        if (e instanceof AuthError)
+          throw new AuthError(`the exchange refused token ${tokenId.trim()} (${e.shortMessage}): not stored`, { hint: skip });
+        if (e instanceof PmError) throw Object.assign(e, { hint: `${e.hint ? `${e.hint}\n` : ''}The token was not stored. ${skip}` });
+        throw e;
+      }
+    }
     const ks = await ctx.keystore();
     const name = secretsName(ctx);
     const label = opts.label;

@@ -118,7 +118,13 @@ async function verifyToken(ctx: Context, baseUrl: string, tokenId: string, secre
 
 function writeProfile(ctx: Context, name: string, profile: ProfileConfig): Promise<void> {
   return ctx.editConfig((cfg) => {
-    cfg.profiles[name] = profile;
+    // A re-run keeps the profile's own preferences (pm config set timeout / output), which init never asks.
+    const old = cfg.profiles[name];
+    cfg.profiles[name] = {
+      ...(old?.timeout !== undefined && { timeout: old.timeout }),
+      ...(old?.output !== undefined && { output: old.output }),
+      ...profile,
+    };
     cfg.activeProfile = name;
   });
 }

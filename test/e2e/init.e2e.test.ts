@@ -303,6 +303,20 @@ describe('pm init --sandbox --account takes any account the sandbox lists (issue
     expect(JSON.parse(both.stderr).error.message).toMatch(/--profile x1 and --profile-name x2/);
   });
 
+  it("a re-run of init --sandbox keeps the profile's own preferences (timeout, output), which init never asks", async () => {
+    const h = home();
+    const env = { PM_HOME: h, PM_PASSPHRASE: 'pass-phrase-1', PM_SCRYPT_N: '1024' };
+    const init = () => runPm(['--base-url', sb.current.baseUrl, 'init', '--sandbox', '--yes'], { env });
+    expect((await init()).code).toBe(0);
+    expect((await runPm(['config', 'set', 'timeout', '45s'], { env })).code).toBe(0);
+    expect((await runPm(['config', 'set', 'output', 'json'], { env })).code).toBe(0);
+    const again = await init();
+    expect(again.code, again.stderr).toBe(0);
+    expect((await runPm(['--json', 'config', 'get', 'timeout'], { env })).json()).toMatchObject({ value: 45000, source: 'profile' });
+    const cfg = JSON.parse(readFileSync(join(h, 'config.json'), 'utf8')) as { profiles: Record<string, { output?: string }> };
+    expect(cfg.profiles['sandbox']?.output).toBe('json');
+  });
+
   it('completion still offers the seeded accounts for --account', async () => {
     const r = await runPm(['__complete', '4', 'init', '--sandbox', '--account', 'c']);
     expect(r.stdout.trim().split('\n')).toEqual(['carol']);

@@ -123,6 +123,9 @@ describe('pm portfolio positions', () => {
     expectRow(p, 10n * ONE, gross + fee(gross), 0n, 60_000n);
     const filtered = await pmAs('alice', '--json', 'positions', '--market', 'us-election-2028');
     expect(filtered.json<{ positions: Row[] }>().positions.map((x) => x.market)).toEqual(['us-election-2028-other']);
+    // A market that does not exist is not "no positions": exit 4, as elsewhere (it printed "(no positions)", exit 0).
+    const typo = await pmAs('alice', '--json', 'positions', '--market', 'us-electon-2028');
+    expect(typo.code).toBe(4);
   });
 
   it("--on-behalf-of reads a sub-account's positions, and refuses a profile that is not a child", async () => {

@@ -1,5 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
 import { slugFrom } from '../../core/market-input.js';
+import { getMarket } from '../../core/markets.js';
 import { formatUnits } from '../../core/money.js';
 import { fetchPositions, positionsJson, positionTotals } from '../../core/portfolio.js';
 import type { PositionRow } from '../../core/portfolio.js';
@@ -28,6 +29,8 @@ export default defineCommand({
     const slug = market === undefined ? undefined : slugFrom(market);
     let rows = (await fetchPositions(api)).rows;
     if (slug !== undefined) rows = rows.filter((r) => r.market === slug || r.group === slug);
+    // No row for it: a market the exchange does not know is exit 4 (with suggestions), not an empty list.
+    if (slug !== undefined && rows.length === 0) await getMarket(api, slug);
     if (opts.resolved) rows = rows.filter((r) => r.resolved);
     if (opts.redeemable) rows = rows.filter((r) => r.redeemable);
     const totals = positionTotals(rows);

@@ -117,19 +117,7 @@ describe('partner onboard checks its flags before it creates anything', () => {
     expect(bad.stderr).not.toMatch(/----/);
     expect(partnersBefore()).toBe(before);
     // Without --wait: a first order needs confirmed allowances, so it waits for them (it was refused, exit 9).
-    const r = await pm(
-      '--json',
-      'partner',
-      'onboard',
-      '--server-wallet',
-      '--name',
-      'ob-order',
-      '--yes',
-      '--fund',
-      '10',
-      '--first-order',
-      'btc-100k-2026',
-    );
+    const r = await pm(...'--json partner onboard --server-wallet --name ob-order --yes --fund 10 --first-order btc-100k-2026'.split(' '));
     expect(r.code, r.stderr).toBe(0);
     expect(r.json<{ firstOrder: { orderId: string } }>().firstOrder.orderId).toBeTruthy();
     expect(partnersBefore()).toBe(before + 1);

@@ -253,3 +253,53 @@ describe('exit codes and hints of refusals', () => {
     expect(cached[key]?.value.feeRateBps).toBe(300);
   });
 });
+
+describe('Ctrl-C while an order is on the wire', () => {
+  it('exits 130 and says the order was placed, printing it (it exited 0, as if nothing had been interrupted)', async () => {
+    const { execa } = await import('execa');
+    const http = await import('node:http');
+    // A proxy that says when POST /orders has arrived, then holds it a moment before the sandbox gets it.
+    let arrived!: () => void;
+    const onWire = new Promise<void>((r) => (arrived = r));
+    const up = new URL(sb.current.baseUrl);
+    const proxy = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const hold = req.method === 'POST' && req.url === '/orders';
+        if (hold) arrived();
+        const forward = (): void => {
+          const u = http.request({ host: up.hostname, port: up.port, method: req.method, path: req.url, headers: req.headers }, (ur) => {
+            res.writeHead(ur.statusCode ?? 502, ur.headers);
+            ur.pipe(res);
+          });
+          u.end(Buffer.concat(chunks));
+        };
+        if (hold) setTimeout(forward, 300);
+        else forward();
+      });
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    // (No 429 from an earlier test's use of the token: this order must reach the book.)
+    await faults({ rateLimit: false });
+    try {
+      const port = (proxy.address() as { port: number }).port;
+      const p = execa('node', ['bin/pm.js', ...placeSol('buy', 'yes', '0.04', '2'), '--client-id', 'wire-int'], {
+        env: { ...aliceEnv(), PM_BASE_URL: `http://127.0.0.1:${port}` },
+        reject: false,
+      });
+      await Promise.race([onWire, p]);
+      p.kill('SIGINT');
+      const r = await p;
+      const held = ordersOf('wire-int');
+      expect(held, `${r.exitCode}\n${r.stdout}\n${r.stderr}`).toHaveLength(1);
+      expect(r.exitCode, `${r.stdout}\n${r.stderr}`).toBe(130);
+      expect(r.stdout).toContain(held[0]?.id);
+      expect(r.stderr).toMatch(/interrupted after order wire-int was sent: it is placed/);
+    } finally {
+      await faults({ rateLimit: true });
+      proxy.closeAllConnections();
+      await new Promise((r) => proxy.close(r));
+    }
+  });
+});

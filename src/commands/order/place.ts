@@ -40,7 +40,7 @@ export default defineCommand({
   path: ['order', 'place'],
   summary: 'Place a signed order (GTC, FOK, FAK), or a batch from NDJSON',
   description:
-    "Place a signed order. Every order carries a client id (generated when absent, always shown) and is journaled under PM_HOME before it is sent; if an answer is lost, pm asks the exchange by client id before sending again, so re-running the same command with the same --client-id never creates a second order. If the client id already holds an order, pm compares it with the request: the same order is reported (exit 0, alreadyPlaced), a different one is a conflict (exit 5).\n\nBatch: --file orders.ndjson (or - for stdin), one JSON object per line with the fields market, side, outcome, type, price, size, amount, postOnly, stp, clientId, onBehalfOf, delegated, each typed as its flag (postOnly and delegated JSON booleans). A line without clientId gets a deterministic one (pmb-…, from the line's order fields and --batch-id), so running the same batch again skips the lines the journal says were placed and places the rest: an interrupted batch is resumed by re-running it. One result per line (NDJSON with --json); exit 8 when some failed, 2 when every line is invalid, 130 on Ctrl-C (placed and unsent lines are listed).\n\nExit codes: 0 placed (or already placed with the same parameters), 2 refused locally (nothing sent), 5 the client id holds a different order, 7 unknown outcome (re-run the same command), 9 refused by the exchange.",
+    "Place a signed order. Every order carries a client id (generated when absent, always shown) and is journaled under PM_HOME before it is sent; if an answer is lost, pm asks the exchange by client id before sending again, so re-running the same command with the same --client-id never creates a second order. If the client id already holds an order, pm compares it with the request: the same order is reported (exit 0, alreadyPlaced), a different one is a conflict (exit 5).\n\nBatch: --file orders.ndjson (or - for stdin), one JSON object per line with the fields market, side, outcome, type, price, size, amount, postOnly, stp, clientId, onBehalfOf, delegated, each typed as its flag (postOnly and delegated JSON booleans). A line without clientId gets a deterministic one (pmb-…, from the line's order fields and --batch-id), so running the same batch again skips the lines the journal says were placed and places the rest: an interrupted batch is resumed by re-running it. One result per line (NDJSON with --json); exit 8 when some failed, 2 when every line is invalid, 130 on Ctrl-C (placed and unsent lines are listed).\n\nExit codes: 0 placed (or already placed with the same parameters), 2 refused locally (nothing sent), 5 the client id holds a different order, 7 unknown outcome (re-run the same command), 9 refused by the exchange, 130 Ctrl-C (an order already on the wire is waited for, and shown placed).",
   args: {
     slug: { description: 'market slug (a child market for NegRisk groups)' },
     side: { description: 'buy or sell', choices: ['buy', 'sell', 'BUY', 'SELL'] },
@@ -128,6 +128,11 @@ export default defineCommand({
       onSending: (s) => ctx.out.info(`placing ${s.side} ${s.outcome} on ${s.market} (client id ${s.clientOrderId})`),
     });
     ctx.out.data(placedJson(placed, summary), () => placedText(ctx.out, placed, summary));
+    // Ctrl-C while the order was on the wire: it was waited for, and it is placed (shown above).
+    if (ctx.signal?.aborted) {
+      ctx.out.warn(`interrupted after order ${placed.clientOrderId} was sent: it is placed (above)`);
+      return 130;
+    }
     return 0;
   },
 });

@@ -94,6 +94,14 @@ describe('pm approve', () => {
     expect(again.json<SetJson>().sent).toEqual([]);
     const check = (await runPm(['--json', 'approve', 'check', 'us-election-2028-democrat'], { env })).json<CheckJson>();
     expect(check.missing).toBe(0);
+    // An allowance set on purpose stays "approved", but one below what the wallet holds is named
+    // (a BUY spending more is refused, and the refusal's hint sends the user here).
+    const held = await anvil.usdcBalance(usdc, alice);
+    const table = await runPm(['approve', 'check', 'us-election-2028-democrat'], { env });
+    expect(held).toBeGreaterThan(250n * ONE);
+    expect(table.stderr).toMatch(
+      /all approvals in place\nnote: the USDC allowance to exchange is 250 USDC, below the [\d.,]+ USDC this wallet holds/,
+    );
   });
 
   it('an EOA order without approval is refused by the --chain sandbox and succeeds after approve set', async () => {

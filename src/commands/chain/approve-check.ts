@@ -38,8 +38,21 @@ export default defineCommand({
     const chain = await connectChain(ctx, opts);
     const states = await chain.approvals(owner, approvalTargets(markets, ['BUY', 'SELL']));
     const missing = states.filter((s) => !s.ok).length;
+    // An allowance below what the wallet holds is the user's choice, but a BUY spending more is refused: named.
+    const held = await chain.usdc(owner).catch(() => undefined);
+    const low =
+      held === undefined
+        ? []
+        : states.filter((s) => s.kind === 'USDC_ALLOWANCE' && s.ok && s.current < held && s.current < UNLIMITED_FLOOR);
     ctx.out.data(
-      { wallet: owner, chainId: chain.setup.chainId, rpcUrl: chain.setup.rpcUrl, approvals: states.map(stateJson), missing },
+      {
+        wallet: owner,
+        chainId: chain.setup.chainId,
+        rpcUrl: chain.setup.rpcUrl,
+        approvals: states.map(stateJson),
+        missing,
+        ...(held !== undefined && { usdcHeld: held.toString() }),
+      },
       () => {
         ctx.out.line(`wallet ${owner} on chain ${chain.setup.chainId}`);
         ctx.out.table(
@@ -53,6 +66,10 @@ export default defineCommand({
           ]),
         );
         ctx.out.info(missing ? `${missing} missing: pm approve set ${args.slug ?? '--all'}` : 'all approvals in place');
+        for (const s of low)
+          ctx.out.info(
+            `note: the USDC allowance to ${s.label} is ${formatUnits(s.kind === 'USDC_ALLOWANCE' ? s.current : 0n)} USDC, below the ${formatUnits(held ?? 0n)} USDC this wallet holds: a BUY spending more is refused (pm approve set ${args.slug ?? '--all'} --unlimited raises it)`,
+          );
       },
     );
     return 0;

@@ -7,11 +7,11 @@ import { checkProfileName, checkUrl } from '../core/config.js';
 import { DEFAULT_BASE_URL, isLoopbackUrl } from '../core/endpoints.js';
 import type { ProfileConfig } from '../core/config.js';
 import { ConflictError, InterruptedError, NetworkError, PmError, UsageError, ValidationError } from '../core/errors.js';
-import { hmacSigner } from '../core/auth.js';
 import { isBase64 } from '../core/hmac.js';
 import { runningSandbox, seededAccounts } from '../core/sandboxctl.js';
 import type { SeededAccount } from '../core/sandboxctl.js';
-import { deriveToken, profileMe } from '../core/tokens.js';
+import { deriveToken } from '../core/tokens.js';
+import { verifyToken } from './token/common.js';
 import type { Profile } from '../core/tokens.js';
 import { probeExchange } from '../core/probe.js';
 import { generatePrivateKey } from 'viem/accounts';
@@ -75,7 +75,7 @@ async function initSandbox(
   guardProfile(ctx, profileName, force, isLoopbackUrl(ctx.config().profiles[profileName]?.baseUrl ?? DEFAULT_BASE_URL));
   const wallet = `sandbox-${acct.name}`;
   // Atomic: every check and request first, then the writes (keystore, then config).
-  const { feeRateBps } = await verifyToken(ctx, baseUrl, acct.token.tokenId, acct.token.secret);
+  const { feeRateBps } = await verifyToken(ctx, acct.token.tokenId, acct.token.secret, baseUrl);
   const pass = await ctx.newPassphrase();
   const ks = await ctx.keystore();
   await ks.importWalletKey(wallet, acct.privateKey, pass, { force: true });
@@ -104,16 +104,6 @@ async function initSandbox(
     tokenId: acct.token.tokenId,
     wallet,
   };
-}
-
-/** The profile a token belongs to: GET /profiles/me signed with it (a wrong id or secret is refused). */
-async function verifyToken(ctx: Context, baseUrl: string, tokenId: string, secret: string): Promise<Profile> {
-  const api = await ctx.api({ hmac: hmacSigner(tokenId, secret) }, { baseUrl });
-  try {
-    return await profileMe(api);
-  } finally {
-    await api.close();
-  }
 }
 
 function writeProfile(ctx: Context, name: string, profile: ProfileConfig): Promise<void> {
@@ -192,7 +182,7 @@ async function initExchange(
   }
   if (secrets) {
     // Verify the token now, so a typo fails here (with nothing written) rather than at the first order.
-    const me = o.verified ?? (await verifyToken(ctx, baseUrl, secrets.tokenId, secrets.tokenSecret));
+    const me = o.verified ?? (await verifyToken(ctx, secrets.tokenId, secrets.tokenSecret, baseUrl));
     Object.assign(profile, { secrets: o.profileName, tokenId: secrets.tokenId, profileId: me.id, feeRateBps: me.feeRateBps });
     if (address && me.account && me.account.toLowerCase() !== address.toLowerCase()) {
       ctx.out.warn(`the token belongs to ${me.account}, not to the wallet ${address}: orders signed by this wallet will be refused`);
@@ -361,7 +351,7 @@ async function wizardExchange(
     ).trim();
     // Verified now, so a typo is asked again here rather than found after the passphrase.
     try {
-      token = { tokenId, secret, me: await verifyToken(ctx, baseUrl, tokenId, secret) };
+      token = { tokenId, secret, me: await verifyToken(ctx, tokenId, secret, baseUrl) };
     } catch (e) {
       if (e instanceof InterruptedError) throw e;
       const why = e instanceof PmError ? e.shortMessage : String(e);

@@ -19,7 +19,7 @@ function outcomeText(ctx: Context, r: ReplaceOutcome): void {
   ]);
 }
 
-/** What became of the replacement: it may match at once, as any order. */
+/** What became of the replacement: like every order, it may match at once. */
 function replacementState(o: Record<string, unknown>): string {
   const f = (o['filled'] ?? {}) as { shares?: string; averagePrice?: string | null };
   const settlement = `settlement ${String(o['settlementStatus'])}`;

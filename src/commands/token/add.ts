@@ -2,7 +2,7 @@ import { readInput, readTextFile } from '../../cli/files.js';
 import { input, password } from '../../cli/prompt.js';
 import { AuthError, PmError, ValidationError } from '../../core/errors.js';
 import { isBase64 } from '../../core/hmac.js';
-import { secretsName } from './common.js';
+import { secretsName, verifyToken } from './common.js';
 import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
@@ -34,10 +34,8 @@ export default defineCommand({
     if (!tokenId.trim()) throw new ValidationError('the token id is empty');
     // A token that does not work must not replace one that does: one signed request first.
     if (!opts.skipCheck) {
-      const { hmacSigner } = await import('../../core/auth.js');
-      const { profileMe } = await import('../../core/tokens.js');
       try {
-        await profileMe(await ctx.api({ hmac: hmacSigner(tokenId.trim(), secret) }));
+        await verifyToken(ctx, tokenId.trim(), secret);
       } catch (e) {
         const skip =
           'Check the id and the secret (as the exchange returned them when the token was derived); --skip-check stores it without asking.';

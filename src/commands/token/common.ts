@@ -1,7 +1,20 @@
 // Shared by the token commands: where the profile keeps its token.
 import type { Context } from '../../cli/context.js';
+import { hmacSigner } from '../../core/auth.js';
+import { profileMe } from '../../core/tokens.js';
+import type { Profile } from '../../core/tokens.js';
 
 /** The secrets name of the active profile (its own name; "default" without profiles). */
 export function secretsName(ctx: Context): string {
   return ctx.profile().secrets ?? ctx.profileName() ?? 'default';
+}
+
+/** The profile a token belongs to: GET /profiles/me signed with it (a wrong id or secret is refused). */
+export async function verifyToken(ctx: Context, tokenId: string, secret: string, baseUrl?: string): Promise<Profile> {
+  const api = await ctx.api({ hmac: hmacSigner(tokenId, secret) }, { baseUrl });
+  try {
+    return await profileMe(api);
+  } finally {
+    await api.close();
+  }
 }

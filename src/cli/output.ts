@@ -262,10 +262,14 @@ export class Output {
     };
   }
 
-  /** An aligned `key  value` block (for `show` commands). */
-  keyValue(pairs: [string, string][]): void {
+  /** An aligned `key  value` block (for `show` commands); `info`: on stderr, for people, as info() is. */
+  keyValue(pairs: [string, string][], to: 'data' | 'info' = 'data'): void {
     const width = Math.max(...pairs.map(([k]) => k.length));
-    for (const [k, v] of pairs) this.line(`${this.c.dim(k.padEnd(width))}  ${v}`);
+    for (const [k, v] of pairs) {
+      const text = `${this.c.dim(k.padEnd(width))}  ${v}`;
+      if (to === 'info') this.info(text);
+      else this.line(text);
+    }
   }
 
   /** Progress and notes for people: stderr, silenced by --quiet and with json/ndjson. */

@@ -99,10 +99,7 @@ export default defineCommand({
           ],
         ];
         // Piped, the summary is for the person watching (stderr), so that stdout stays one table.
-        if (piped) {
-          const width = Math.max(...summary.map(([k]) => k.length));
-          for (const [k, v] of summary) ctx.out.info(`${k.padEnd(width)}  ${v}`);
-        } else ctx.out.keyValue(summary);
+        ctx.out.keyValue(summary, piped ? 'info' : 'data');
       },
       { records },
     );

@@ -481,8 +481,8 @@ export default defineCommand({
       throw new UsageError(`--profile ${named} and --profile-name ${opts.profileName} name two profiles to write`, {
         hint: 'Give one of them.',
       });
-    const profileName = opts.profileName ?? named;
-    ctx.createsProfile(checkProfileName(profileName ?? (opts.sandbox ? 'sandbox' : 'default')));
+    const profileName = checkProfileName(opts.profileName ?? named ?? (opts.sandbox ? 'sandbox' : 'default'));
+    ctx.createsProfile(profileName);
     let result: Record<string, unknown>;
     if (opts.account !== undefined && !opts.sandbox)
       throw new UsageError('--account picks a seeded sandbox account: it needs --sandbox', {
@@ -490,7 +490,7 @@ export default defineCommand({
       });
     if (opts.sandbox) {
       checkSandboxFlags(opts);
-      result = await initSandbox(ctx, opts.account ?? 'alice', checkProfileName(profileName ?? 'sandbox'), force);
+      result = await initSandbox(ctx, opts.account ?? 'alice', profileName, force);
     } else if (ctx.flags.yes || !ctx.interactive) {
       const secretFile = opts.secretFile;
       const baseUrl = checkUrl(
@@ -500,7 +500,7 @@ export default defineCommand({
       checkAnswerFlags(ctx, opts);
       result = await initExchange(ctx, {
         baseUrl,
-        profileName: checkProfileName(profileName ?? 'default'),
+        profileName,
         force,
         wallet: opts.wallet,
         importKey: opts.importKeyFile === undefined ? undefined : readTextFile(opts.importKeyFile).trim(),

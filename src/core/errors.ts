@@ -47,6 +47,17 @@ export class PmError extends Error {
  * (never `String(e)`, which would put "TypeError: " inside pm's own "error: …").
  * @example errorMessage(new TypeError('x is not a function')) // 'x is not a function'
  */
+/** The same error (same class, so the same exit code) with `more` added to its hint. */
+export function withHint(err: PmError, more: string): PmError {
+  const Cls = err.constructor as new (message: string, o: PmErrorOptions) => PmError;
+  return new Cls(err.shortMessage, {
+    details: err.details,
+    status: err.status,
+    cause: err,
+    hint: err.hint ? `${err.hint}\n${more}` : more,
+  });
+}
+
 export function errorMessage(e: unknown): string {
   if (e instanceof PmError) return e.shortMessage;
   if (e instanceof Error) return e.message || e.name;

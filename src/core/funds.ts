@@ -3,7 +3,7 @@
 import { getAddress, isAddress } from 'viem';
 import { ValidationError } from './errors.js';
 import type { ApiClient } from './http.js';
-import { DECIMALS } from './money.js';
+import { DECIMALS, fraction } from './money.js';
 
 export const USDC_ADDRESS = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 const MAX_UINT256 = (1n << 256n) - 1n;
@@ -27,8 +27,7 @@ export function parseAmount(input: string, decimals = DECIMALS): bigint {
   if (s.includes(',')) throw bad('contains a comma', `no thousands separators; the decimal point is a dot: ${s.replace(/,/g, '')}`);
   const m = /^(\d*)(?:\.(\d*))?$/.exec(s);
   if (!m || s === '' || s === '.' || (m[1] === '' && (m[2] ?? '') === '')) throw bad('is not a decimal number', 'for example 12.5');
-  // (Zeros past the last place change nothing.)
-  const frac = (m[2] ?? '').length > decimals ? (m[2] ?? '').replace(/0+$/, '') : (m[2] ?? '');
+  const frac = fraction(m[2], decimals);
   if (frac.length > decimals) {
     const cut = BigInt(m[1] || '0') * 10n ** BigInt(decimals) + BigInt(frac.slice(0, decimals));
     // (Rounded down to nothing, the nearest valid amount is the smallest unit.)

@@ -12,6 +12,10 @@ export const SIZE_STEP = 1_000n; // 0.001 shares in raw units
  * than `decimals` fractional digits.
  * @example parseUnits('0.42', 6, 'price') === 420000n
  */
+/** The digits after the point; zeros past the last place change nothing (0.4200000 is 0.42). */
+export const fraction = (digits: string | undefined, decimals: number): string =>
+  (digits ?? '').length > decimals ? (digits ?? '').replace(/0+$/, '') : (digits ?? '');
+
 /** How a hint names the input: a flag (`--fund`, or `amount` as `--amount`), else nothing. */
 export const flagOf = (field: string): string => (field.startsWith('--') ? `${field} ` : /^[a-z][a-z-]*$/.test(field) ? `--${field} ` : '');
 
@@ -22,8 +26,7 @@ export function parseUnits(input: string, decimals = DECIMALS, field = 'amount')
     throw new ValidationError(`${field} must be a decimal number, got "${input}"`, { hint: `for example ${flagOf(field)}0.5` });
   }
   const whole = m[1] === '' ? '0' : (m[1] ?? '0');
-  // (Zeros past the last place change nothing: 0.4200000 is 0.42.)
-  const frac = (m[2] ?? '').length > decimals ? (m[2] ?? '').replace(/0+$/, '') : (m[2] ?? '');
+  const frac = fraction(m[2], decimals);
   if (frac.length > decimals) {
     throw new ValidationError(`${field} "${input}" has more than ${decimals} decimal places`);
   }

@@ -40,10 +40,11 @@ export default defineCommand({
     const missing = states.filter((s) => !s.ok).length;
     // An allowance below what the wallet holds is the user's choice, but a BUY spending more is refused: named.
     const held = await chain.usdc(owner).catch(() => undefined);
-    const low =
-      held === undefined
-        ? []
-        : states.filter((s) => s.kind === 'USDC_ALLOWANCE' && s.ok && s.current < held && s.current < UNLIMITED_FLOOR);
+    const low = states.flatMap((s) =>
+      s.kind === 'USDC_ALLOWANCE' && s.ok && held !== undefined && s.current < held && s.current < UNLIMITED_FLOOR
+        ? [{ label: s.label, current: s.current, held }]
+        : [],
+    );
     ctx.out.data(
       {
         wallet: owner,
@@ -68,7 +69,7 @@ export default defineCommand({
         ctx.out.info(missing ? `${missing} missing: pm approve set ${args.slug ?? '--all'}` : 'all approvals in place');
         for (const s of low)
           ctx.out.info(
-            `note: the USDC allowance to ${s.label} is ${formatUnits(s.kind === 'USDC_ALLOWANCE' ? s.current : 0n)} USDC, below the ${formatUnits(held ?? 0n)} USDC this wallet holds: a BUY spending more is refused (pm approve set ${args.slug ?? '--all'} --unlimited raises it)`,
+            `note: the USDC allowance to ${s.label} is ${formatUnits(s.current)} USDC, below the ${formatUnits(s.held)} USDC this wallet holds: a BUY spending more is refused (pm approve set ${args.slug ?? '--all'} --unlimited raises it)`,
           );
       },
     );

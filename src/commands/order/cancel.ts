@@ -80,6 +80,8 @@ async function cancelAll(ctx: Context, api: ApiClient, slugs: string[]): Promise
   return 0;
 }
 
+const NOT_FOUND_HINT = 'ORDER_NOT_FOUND means the id is unknown, not yours, or already filled or canceled';
+
 /** One set of cancellations (by ids, client ids or one market): {canceled, failed}; exit 8 when some failed. */
 function report(ctx: Context, res: CancelOutcome): number {
   ctx.out.data(res, () => {
@@ -101,12 +103,12 @@ function report(ctx: Context, res: CancelOutcome): number {
     throw new NotFoundError(
       `no order to cancel: ${res.failed.length > 1 ? `none of the ${res.failed.length} was found` : 'it was not found'}`,
       {
-        hint: 'ORDER_NOT_FOUND means the id is unknown, not yours, or already filled or canceled (pm order list shows open orders).',
+        hint: `${NOT_FOUND_HINT} (pm order list shows open orders).`,
       },
     );
   if (res.failed.length)
     throw new PartialFailureError(`${res.failed.length} order${res.failed.length > 1 ? 's' : ''} could not be canceled`, {
-      hint: 'ORDER_NOT_FOUND means the id is unknown, not yours, or already filled or canceled.',
+      hint: `${NOT_FOUND_HINT}.`,
     });
   return 0;
 }

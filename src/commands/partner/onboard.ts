@@ -9,8 +9,7 @@ import { toPmError } from '../../cli/errors.js';
 import { confirm, input, select, validating } from '../../cli/prompt.js';
 import { checkProfileName } from '../../core/config.js';
 import type { OnboardingState, ProfileConfig } from '../../core/config.js';
-import { ConflictError, NotFoundError, type PmError, UsageError } from '../../core/errors.js';
-import type { PmErrorOptions } from '../../core/errors.js';
+import { ConflictError, NotFoundError, type PmError, UsageError, withHint } from '../../core/errors.js';
 import type { ApiClient } from '../../core/http.js';
 import { getMarket } from '../../core/markets.js';
 import { formatUnits, parseUnits } from '../../core/money.js';
@@ -148,15 +147,10 @@ async function resumeJob(ctx: Context, id: number): Promise<Job> {
 
 /** The same error (same exit code), with how to go on added to its hint. */
 function withResumeHint(e: unknown, job: Job): PmError {
-  const err = toPmError(e);
-  const more = `Sub-account ${job.id} exists and its pm profile ${job.profile} is saved; pick up where it stopped with: pm partner onboard --resume ${job.id}`;
-  const Cls = err.constructor as new (message: string, o: PmErrorOptions) => PmError;
-  return new Cls(err.shortMessage, {
-    details: err.details,
-    status: err.status,
-    cause: err,
-    hint: err.hint ? `${err.hint}\n${more}` : more,
-  });
+  return withHint(
+    toPmError(e),
+    `Sub-account ${job.id} exists and its pm profile ${job.profile} is saved; pick up where it stopped with: pm partner onboard --resume ${job.id}`,
+  );
 }
 
 export default defineCommand({

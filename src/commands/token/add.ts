@@ -1,6 +1,6 @@
 import { readInput, readTextFile } from '../../cli/files.js';
 import { input, password } from '../../cli/prompt.js';
-import { AuthError, PmError, ValidationError } from '../../core/errors.js';
+import { AuthError, PmError, ValidationError, withHint } from '../../core/errors.js';
 import { isBase64 } from '../../core/hmac.js';
 import { secretsName, verifyToken } from './common.js';
 import { defineCommand } from '../../cli/command.js';
@@ -41,8 +41,7 @@ export default defineCommand({
           'Check the id and the secret (as the exchange returned them when the token was derived); --skip-check stores it without asking.';
         if (e instanceof AuthError)
           throw new AuthError(`the exchange refused token ${tokenId.trim()} (${e.shortMessage}): not stored`, { hint: skip });
-        if (e instanceof PmError) throw Object.assign(e, { hint: `${e.hint ? `${e.hint}\n` : ''}The token was not stored. ${skip}` });
-        throw e;
+        throw e instanceof PmError ? withHint(e, `The token was not stored. ${skip}`) : e;
       }
     }
     const ks = await ctx.keystore();

@@ -3,7 +3,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { ManifestOption, OptionKind } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
-import { errorJson, errorText, EXIT_CODES, exitCodesHelp, toPmError, UsageError } from '../cli/errors.js';
+import { errorJson, errorText, exitCodesHelp, InterruptedError, ReportedExit, toPmError, UsageError } from '../cli/errors.js';
 import type { Format, IO } from '../cli/output.js';
 import { toJson } from '../cli/json.js';
 import { COMMANDS, GROUPS } from './registry.js';
@@ -228,14 +228,19 @@ function helpArgv(argv: string[], { words, at, given }: ArgvScan): string[] {
 }
 
 function report(io: IO, e: unknown, json: boolean, verbose: boolean, held = ''): number {
+  if (e instanceof ReportedExit) return e.exitCode;
   const err = toPmError(e);
+  // Stopped by SIGTERM rather than Ctrl-C: 143, as a shell reports a process ended by it.
+  const code =
+    err instanceof InterruptedError && (io.signal?.reason as { signal?: unknown } | undefined)?.signal === 'SIGTERM' ? 143 : err.exitCode;
+  if (!json && err instanceof InterruptedError && err.quiet) return code;
   if (json) {
     const obj = errorJson(err);
     const extra = held.trim();
     if (extra) obj.error.details = obj.error.details ? `${obj.error.details}\n${extra}` : extra;
     io.stderr.write(`${toJson(obj)}\n`);
   } else io.stderr.write(errorText(err, verbose));
-  return err.exitCode;
+  return code;
 }
 
 /**
@@ -317,23 +322,18 @@ export async function main(argv: string[], io: IO): Promise<number> {
   let json = flags.json;
   try {
     // Loaded only when a command runs, so --help and --version stay fast.
-    const { Context } = await import('../cli/kernel.js');
+    const { Context, guard } = await import('../cli/kernel.js');
     // Inside pm shell, the session's Context shares the passphrase across lines.
     const Ctx = io.session ? (await import('./session.js')).sessionContext(Context, io.session) : Context;
     ctx = new Ctx(io, flags, { run: main, completion: (shell) => COMPLETIONS[shell].make() });
     json = ctx.out.isJson;
     // The command's module (and its dependencies) loads only now.
-    const runner = await inv.def.load();
-    const code = (await runner(ctx, inv.positional, inv.own, inv.opts)) ?? 0;
-    if (code !== 0 && json) {
-      // A command that ends non-zero without an error still owes JSON callers the error object.
-      const name = EXIT_CODES.find((c) => c.code === code)?.name ?? 'ERROR';
-      const details = ctx.heldStderr.trim();
-      io.stderr.write(
-        `${toJson({ error: { code: name, message: `pm ${inv.def.path.join(' ')} ended with exit code ${code}`, ...(details ? { details } : {}) } })}\n`,
-      );
-    }
-    return code;
+    const loaded = await inv.def.load();
+    const input = loaded.input(inv.positional, inv.own);
+    if (inv.def.actsFor) ctx.actFor(input.opts['onBehalfOf'] as number | undefined);
+    await guard(ctx, inv.def, loaded.def, input);
+    await loaded.def.run(ctx, input as never);
+    return 0;
   } catch (e) {
     return report(io, e, json, flags.verbose, ctx?.heldStderr);
   } finally {

@@ -3,8 +3,7 @@
 // definitions: metadata only) lets help, completion and start-up import no command module. A
 // command's module is imported only when that command runs.
 import { isDefinedCommand } from '../cli/command.js';
-import type { ManifestCommand } from '../cli/command.js';
-import type { Context } from '../cli/context.js';
+import type { DefinedCommand, ManifestCommand } from '../cli/command.js';
 import manifest from '../generated/manifest.json' with { type: 'json' };
 
 export const GROUPS: Record<string, string> = {
@@ -69,18 +68,22 @@ const ORDER = [
   'demo',
 ];
 
-/** Runs a loaded command with what commander parsed: positional values, its own options, all options. */
-export type Runner = (
-  ctx: Context,
-  positional: unknown[],
-  own: Record<string, unknown>,
-  all: Record<string, unknown>,
-) => Promise<number | void>;
+/** A command's input as its handler receives it: positional arguments and its own options, by name. */
+export interface CommandInput {
+  args: Record<string, unknown>;
+  opts: Record<string, unknown>;
+}
+
+/** A command whose module is loaded: its definition and its input read from what commander parsed. */
+export interface Loaded {
+  def: DefinedCommand;
+  input(positional: unknown[], own: Record<string, unknown>): CommandInput;
+}
 
 /** One command as the app sees it: manifest metadata plus a loader. */
 export interface Entry extends Omit<ManifestCommand, 'file'> {
   file?: string;
-  load(): Promise<Runner>;
+  load(): Promise<Loaded>;
 }
 
 function fromManifest(m: ManifestCommand): Entry {
@@ -93,18 +96,21 @@ function fromManifest(m: ManifestCommand): Entry {
       const mod = (await importer()) as { default?: unknown };
       const def = mod.default;
       if (!isDefinedCommand(def)) throw new Error(`src/commands/${m.file} does not export a command definition (run npm run build)`);
-      return (ctx, positional, own) => {
-        const args: Record<string, unknown> = {};
-        m.args.forEach((a, i) => {
-          const v = positional[i];
-          args[a.name] = a.variadic ? (Array.isArray(v) ? v.map(String) : []) : typeof v === 'string' ? v : undefined;
-        });
-        const opts: Record<string, unknown> = {};
-        for (const o of m.options) {
-          const v = own[o.name];
-          opts[o.name] = o.type === 'boolean' ? v === true : o.type === 'list' ? (Array.isArray(v) ? v : v === undefined ? [] : [v]) : v;
-        }
-        return def.run(ctx, { args, opts } as never);
+      return {
+        def,
+        input: (positional, own) => {
+          const args: Record<string, unknown> = {};
+          m.args.forEach((a, i) => {
+            const v = positional[i];
+            args[a.name] = a.variadic ? (Array.isArray(v) ? v.map(String) : []) : typeof v === 'string' ? v : undefined;
+          });
+          const opts: Record<string, unknown> = {};
+          for (const o of m.options) {
+            const v = own[o.name];
+            opts[o.name] = o.type === 'boolean' ? v === true : o.type === 'list' ? (Array.isArray(v) ? v : v === undefined ? [] : [v]) : v;
+          }
+          return { args, opts };
+        },
       };
     },
   };

@@ -62,16 +62,48 @@ export type ArgsOf<A> = { -readonly [K in keyof A]: ArgValue<A[K]> };
 /** The options a handler receives, by name (camelCase of the flag: postOnly for --post-only). */
 export type OptsOf<O> = { -readonly [K in keyof O]: OptValue<O[K]> };
 
+/**
+ * What a command does, declared once; the kernel's guard (src/cli/guard.ts) acts on it before the
+ * handler runs: `read` changes nothing; `local` changes only files under PM_HOME (or starts a
+ * local process); `order` places, replaces or cancels orders; `money` moves funds or positions,
+ * or changes who may trade or where money may go (withdrawals, redemptions, approvals, the
+ * allowlist, sub-accounts, tokens); `destructive` loses something for good or reveals a secret
+ * (a key, a token, a profile, a sandbox's ledger).
+ */
+export type Effect = 'read' | 'local' | 'order' | 'money' | 'destructive';
+
+/** The effects the guard asks about (or needs --yes for). */
+export const GUARDED_EFFECTS: readonly Effect[] = ['order', 'money', 'destructive'];
+
 export interface CommandSpec<A extends Record<string, ArgSpec>, O extends Record<string, OptionSpec>> {
   /** e.g. ['markets', 'list']; a single word for top-level commands. */
   path: readonly string[];
+  effect: Effect;
+  /**
+   * The effect of one invocation where it differs from `effect` (a dry run reads; a sandbox
+   * started on a public host is destructive, and says why). Pure: no IO.
+   */
+  effectOf?: (input: { args: ArgsOf<A>; opts: OptsOf<O> }) => Effect | { effect: Effect; why: string };
+  /**
+   * The command acts for a partner's sub-account: it gets `--on-behalf-of` from the shared flags
+   * table, and its context acts as the resolved sub-account (flag > profile), resolved once.
+   */
+  actsFor?: boolean;
+  /** Works only against a sandbox (its admin routes): any other target is refused locally (exit 2). */
+  sandboxOnly?: boolean;
+  /**
+   * What a guarded invocation will do, in numbers and names, for the confirmation prompt on a
+   * terminal (the guard adds the exchange and the profile). It may read (count orders, look up a
+   * market) but never write.
+   */
+  describe?: (ctx: Context, input: { args: ArgsOf<A>; opts: OptsOf<O> }) => Promise<string> | string;
   summary: string;
   description?: string;
   args?: A;
   options?: O;
   examples: readonly string[];
   aliases?: readonly string[];
-  run: (ctx: Context, input: { args: ArgsOf<A>; opts: OptsOf<O> }) => Promise<number | void>;
+  run: (ctx: Context, input: { args: ArgsOf<A>; opts: OptsOf<O> }) => Promise<void>;
 }
 
 export type DefinedCommand<
@@ -122,15 +154,30 @@ export interface ManifestCommand {
   options: ManifestOption[];
   examples: string[];
   aliases?: string[];
+  effect: Effect;
+  actsFor?: boolean;
+  sandboxOnly?: boolean;
   /** The module under src/commands (or dist/commands) that default-exports the definition. */
   file: string;
 }
+
+/**
+ * Options that several commands share, declared once: a command gets them by declaring what it
+ * does (`actsFor: true` gives --on-behalf-of), never by re-declaring them.
+ */
+const SHARED_OPTIONS: Readonly<Record<'onBehalfOf', OptionSpec>> = {
+  onBehalfOf: {
+    type: 'positiveInt',
+    value: 'profileId',
+    description: "act for a partner's sub-account (default: the profile's on-behalf-of)",
+  },
+};
 
 const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 /** The manifest entry of a definition defined in `file` (relative to the commands directory). */
 export function manifestEntry(
-  def: Omit<CommandSpec<Record<string, ArgSpec>, Record<string, OptionSpec>>, 'run'>,
+  def: Omit<CommandSpec<Record<string, ArgSpec>, Record<string, OptionSpec>>, 'run' | 'describe' | 'effectOf'>,
   file: string,
 ): ManifestCommand {
   const args = Object.entries(def.args ?? {}).map(
@@ -142,7 +189,7 @@ export function manifestEntry(
       ...(a.choices ? { choices: [...a.choices] } : {}),
     }),
   );
-  const options = Object.entries(def.options ?? {}).map(([name, o]): ManifestOption => {
+  const options = Object.entries({ ...(def.options ?? {}), ...(def.actsFor ? SHARED_OPTIONS : {}) }).map(([name, o]): ManifestOption => {
     const value = o.type === 'boolean' ? '' : ` <${o.value ?? 'value'}${o.type === 'list' ? '...' : ''}>`;
     return {
       name,
@@ -162,6 +209,9 @@ export function manifestEntry(
     options,
     examples: [...def.examples],
     ...(def.aliases?.length ? { aliases: [...def.aliases] } : {}),
+    effect: def.effect,
+    ...(def.actsFor ? { actsFor: true } : {}),
+    ...(def.sandboxOnly ? { sandboxOnly: true } : {}),
     file,
   };
 }

@@ -1,26 +1,23 @@
-// What every command receives: IO, global flags, environment, output, config and lazily built
-// API clients. Precedence is resolved here once: flag > environment > profile > default.
+// What every command receives: IO, global flags, environment, output, prompts and the client
+// core (src/core/clientcore.ts), which resolves every setting once (flag > environment > profile
+// > default) and builds what talks to the exchange. This file adds only what a terminal needs.
 import { join } from 'node:path';
-import { checkUrl, defaultHome, loadConfig, saveConfig } from '../core/config.js';
-import { usableEndpoints, resolveEndpoints } from '../core/endpoints.js';
-import type { Endpoints, Given } from '../core/endpoints.js';
+import { ClientCore } from '../core/clientcore.js';
+import type { TradingDeps } from '../core/clientcore.js';
+import { defaultHome, editConfig, loadConfig } from '../core/config.js';
 import type { ConfigFile, ProfileConfig } from '../core/config.js';
+import type { Endpoints } from '../core/endpoints.js';
 import type { ApiClient } from '../core/http.js';
-import type { Journal, SignDeps } from '../core/trade/index.js';
 import type { AuthProvider } from '../core/auth.js';
+import type { Credentials, UnlockMode } from '../core/credentials.js';
 import { UsageError } from '../core/errors.js';
-import { parseDuration } from '../core/duration.js';
+import { Settings } from '../core/settings.js';
 import { readEnv } from './env.js';
 import type { Env } from './env.js';
 import type { GlobalFlags } from './global-flags.js';
 import { Output, withIO } from './output.js';
-import type { Format, IO } from './output.js';
-import type { Credentials, Keystore, UnlockMode } from '../keystore/index.js';
-
-/** What placing orders needs (see Context.tradingDeps). */
-export interface TradingDeps extends SignDeps {
-  journal: Journal;
-}
+import type { IO } from './output.js';
+import type { Keystore } from '../keystore/index.js';
 
 /**
  * What the app (src/app) lends to the few commands that need the program itself: running a
@@ -41,26 +38,6 @@ const NO_APP: AppServices = {
   },
 };
 
-/** Output formats by precedence: flag (--json, -o) > PM_OUTPUT > the profile's `output` > table. */
-function resolveFormat(
-  flags: { json: boolean; output?: Format | undefined },
-  env: Env,
-  profileOutput: () => string | undefined,
-): { format: Format; source: 'flag' | 'env' | 'profile' | 'default' } {
-  const ok = (v: string | undefined): v is Format => v === 'table' || v === 'json' || v === 'ndjson';
-  if (flags.output !== undefined) return { format: flags.output, source: 'flag' };
-  if (flags.json) return { format: 'json', source: 'flag' };
-  if (ok(env.PM_OUTPUT)) return { format: env.PM_OUTPUT, source: 'env' };
-  if (env.PM_OUTPUT !== undefined) throw new UsageError(`PM_OUTPUT must be table, json or ndjson, got "${env.PM_OUTPUT}"`);
-  let p: string | undefined;
-  try {
-    p = profileOutput();
-  } catch {
-    p = undefined; // a broken config is reported by the command that reads it
-  }
-  return ok(p) ? { format: p, source: 'profile' } : { format: 'table', source: 'default' };
-}
-
 export class Context {
   readonly env: Env;
   /** What the command may touch; under json/ndjson its stderr is a sink (the app writes the error object to the real one). */
@@ -73,9 +50,9 @@ export class Context {
   private cfg: ConfigFile | undefined;
   /** The profile pm init is about to write: named before it exists, it reads as empty (not an error). */
   private creating: string | undefined;
-  private creds: Promise<Credentials> | undefined;
   private pass: Promise<string> | undefined;
-  private readonly clients: ApiClient[] = [];
+  private clientCore: ClientCore | undefined;
+  private acting: { flag: number | undefined } | undefined;
   private held = '';
 
   constructor(
@@ -86,8 +63,8 @@ export class Context {
     this.env = readEnv(io.env);
     this.home = this.env.PM_HOME ?? defaultHome(io.env);
     const stdoutTty = io.stdout.isTTY === true;
-    const { format, source } = resolveFormat(flags, this.env, () => this.profile().output);
-    this.formatSource = source;
+    const { value: format, source } = this.settingsWith((p) => (p.output === undefined ? {} : { output: p.output }), true).output();
+    this.formatSource = source === 'sandbox chain' || source === 'unset' ? 'default' : source;
     // With json/ndjson, stderr carries exactly one JSON error object or nothing: whatever a
     // command would write there goes nowhere (--verbose lets traces through).
     // What a command writes there anyway is held back and, if the command fails, handed to the
@@ -120,17 +97,14 @@ export class Context {
    * lose each other's writes. A writer that cannot get the lock within 10 s exits 5.
    */
   async editConfig<T>(change: (cfg: ConfigFile) => T): Promise<T> {
-    const { withLock } = await import('../core/filelock.js');
-    return withLock(
-      join(this.home, 'run', 'config.lock'),
-      () => {
-        const cfg = loadConfig(this.home);
+    return editConfig(
+      this.home,
+      (cfg) => {
         const r = change(cfg);
-        saveConfig(this.home, cfg);
         this.cfg = cfg;
         return r;
       },
-      { what: `the config (${join(this.home, 'config.json')})`, signal: this.signal },
+      this.signal,
     );
   }
 
@@ -160,90 +134,144 @@ export class Context {
     return (name ? this.config().profiles[name] : undefined) ?? {};
   }
 
-  /** What was given for the base URL and the stream URL at each level (checked: a bad URL is exit 2). */
-  private givenUrls(): { bases: Given[]; streams: Given[] } {
+  /**
+   * The settings of this command at every level (flag > environment > profile > default), the
+   * profile's part given by `profilePart` (the whole profile by default).
+   */
+  private settingsWith(profilePart: (p: ProfileConfig) => ProfileConfig = (p) => p, tolerant = false): Settings {
     const f = this.flags;
     const e = this.env;
-    const p = this.profile();
-    const bases: Given[] = [];
-    const streams: Given[] = [];
-    if (f.baseUrl !== undefined) bases.push({ level: 'flag', url: checkUrl(f.baseUrl, '--base-url'), name: '--base-url' });
-    if (e.PM_BASE_URL !== undefined) bases.push({ level: 'env', url: checkUrl(e.PM_BASE_URL, 'PM_BASE_URL'), name: 'PM_BASE_URL' });
-    if (p.baseUrl !== undefined) bases.push({ level: 'profile', url: p.baseUrl, name: "the profile's base-url" });
-    if (f.wsUrl !== undefined) streams.push({ level: 'flag', url: checkUrl(f.wsUrl, '--ws-url', 'ws'), name: '--ws-url' });
-    if (e.PM_WS_URL !== undefined) streams.push({ level: 'env', url: checkUrl(e.PM_WS_URL, 'PM_WS_URL', 'ws'), name: 'PM_WS_URL' });
-    if (p.wsUrl !== undefined) streams.push({ level: 'profile', url: p.wsUrl, name: "the profile's ws-url" });
-    return { bases, streams };
+    let profile: ProfileConfig;
+    try {
+      profile = profilePart(this.profile());
+    } catch (err) {
+      // The output format is needed before any command runs: a broken config is reported by the
+      // command that reads it, not by choosing how to print that report.
+      if (!tolerant) throw err;
+      profile = {};
+    }
+    return new Settings({
+      flag: {
+        baseUrl: f.baseUrl,
+        wsUrl: f.wsUrl,
+        timeoutMs: f.timeout,
+        onBehalfOf: this.acting?.flag,
+        output: f.output ?? (f.json ? 'json' : undefined),
+      },
+      env: { baseUrl: e.PM_BASE_URL, wsUrl: e.PM_WS_URL, rpcUrl: e.PM_RPC_URL, timeout: e.PM_TIMEOUT, output: e.PM_OUTPUT },
+      profile,
+      names: { baseUrl: '--base-url', wsUrl: '--ws-url' },
+    });
   }
 
-  /**
-   * The REST and stream URLs and where each comes from, without refusing a local/remote mix
-   * (config list and doctor report it; everything else uses `baseUrl`/`wsUrl`, which refuse it).
-   */
+  /** Every setting of the active profile with the level it comes from (pm config list): no URL mix refused. */
+  configSettings(): Settings {
+    return this.settingsWith();
+  }
+
+  /** The client core of this command: settings resolved once, API clients, journals, signer. */
+  get core(): ClientCore {
+    if (this.clientCore === undefined) {
+      const name = this.profileName();
+      const p = this.profile();
+      this.clientCore = new ClientCore({
+        home: this.home,
+        settings: this.settingsWith(),
+        profile: p,
+        profileName: name,
+        credentials: async () => {
+          const { resolveCredentials } = await import('../keystore/credentials.js');
+          return resolveCredentials({
+            env: {
+              privateKey: this.env.PM_PRIVATE_KEY,
+              tokenId: this.env.PM_TOKEN_ID,
+              tokenSecret: this.env.PM_TOKEN_SECRET,
+              apiKey: this.env.PM_API_KEY,
+              identityToken: this.env.PM_IDENTITY_TOKEN,
+            },
+            profile: { wallet: p.wallet, secrets: p.secrets },
+            home: this.home,
+            passphrase: () => this.passphrase(),
+          });
+        },
+        userAgent: 'pm-cli',
+        signal: this.signal,
+        trace: this.flags.verbose ? this.trace : undefined,
+        pace: this.paceOverride(),
+        onOwnerRefresh:
+          name === undefined
+            ? undefined
+            : (fresh) => void this.updateProfile({ feeRateBps: fresh.feeRateBps, profileId: fresh.profileId }, name).catch(() => undefined),
+      });
+      this.clientCore.onBehalfOf = this.onBehalfOf;
+    }
+    return this.clientCore;
+  }
+
+  /** The REST and stream URLs and their sources, a local/remote mix only reported (config list, doctor). */
   endpointsUnchecked(): Endpoints {
-    const { bases, streams } = this.givenUrls();
-    return resolveEndpoints(bases, streams);
+    return this.settingsWith().endpointsUnchecked();
   }
 
   /** The URLs in use: flag > environment > profile > the real exchange; a local/remote mix is exit 2. */
   endpoints(): Endpoints {
-    const { bases, streams } = this.givenUrls();
-    return usableEndpoints(bases, streams);
+    return this.core.endpoints();
   }
 
-  /** The REST URL (see endpoints()). */
   get baseUrl(): string {
-    return this.endpoints().baseUrl;
+    return this.core.baseUrl;
   }
 
-  /** The socket.io URL: follows the base URL unless given at the same or a higher level. */
   get wsUrl(): string {
-    return this.endpoints().wsUrl;
+    return this.core.wsUrl;
   }
 
   /** A local sandbox (no confirmation for orders and money): decided by the URL alone. */
   get sandbox(): boolean {
-    return this.endpoints().sandbox;
+    return this.core.sandbox;
   }
 
   get timeoutMs(): number {
-    const env = this.env.PM_TIMEOUT;
-    if (this.flags.timeout !== undefined) return parseDuration(this.flags.timeout, '--timeout');
-    if (env !== undefined) return parseDuration(env, 'PM_TIMEOUT');
-    return this.profile().timeout ?? 30_000;
+    return this.core.timeoutMs;
+  }
+
+  /** Where a sandbox admin command goes (see ClientCore.adminBaseUrl). */
+  adminBaseUrl(): Promise<string> {
+    return this.core.adminBaseUrl();
+  }
+
+  /** An API client with `auth` (none = public); see ClientCore.api. */
+  async api(
+    auth?: AuthProvider,
+    o: { onBehalfOf?: number | undefined; baseUrl?: string | undefined; timeoutMs?: number | undefined } = {},
+  ): Promise<ApiClient> {
+    return this.core.api(auth, o);
+  }
+
+  /** Credentials of the active profile, environment first; nothing is decrypted yet. */
+  credentials(): Promise<Credentials> {
+    return this.core.credentials();
+  }
+
+  /** An API client with the profile's credentials unlocked for `mode`. */
+  authedApi(mode: UnlockMode = 'auto'): Promise<ApiClient> {
+    return this.core.authedApi(mode);
+  }
+
+  /** An authenticated trading client acting for `onBehalfOf` on every call. */
+  tradingApi(): Promise<ApiClient> {
+    return this.core.tradingApi();
+  }
+
+  /** What placing orders needs, acting for `onBehalfOf` (default: this command's). */
+  tradingDeps(o: { onBehalfOf?: number | undefined } = {}): Promise<TradingDeps> {
+    return this.core.tradingDeps(o);
   }
 
   /** Writes a redacted trace line on stderr when --verbose is on. */
   trace = (line: string): void => {
     if (this.flags.verbose) this.io.stderr.write(`${this.out.c.dim(`[http] ${line}`)}\n`);
   };
-
-  /**
-   * An API client for the active profile, with the given credentials (none = public). Every
-   * client pm makes comes from here: the shared per-token limiter (across processes), the
-   * timeout, Ctrl-C and the --verbose trace apply to all of them.
-   */
-  async api(
-    auth?: AuthProvider,
-    o: { actingAs?: number | undefined; baseUrl?: string | undefined; timeoutMs?: number | undefined } = {},
-  ): Promise<ApiClient> {
-    const { ApiClient } = await import('../core/http.js');
-    const { filePaceStore } = await import('../core/cache.js');
-    const client = new ApiClient({
-      // `baseUrl`: an exchange being set up (init) rather than the profile's.
-      baseUrl: o.baseUrl ?? this.baseUrl,
-      auth,
-      timeoutMs: o.timeoutMs ?? this.timeoutMs,
-      trace: this.flags.verbose ? this.trace : undefined,
-      userAgent: 'pm-cli',
-      paceStore: filePaceStore(this.home),
-      actingAs: o.actingAs,
-      signal: this.signal,
-      limits: this.paceOverride(),
-    });
-    this.clients.push(client);
-    return client;
-  }
 
   /** PM_PACE ("off", or "<in flight>/<ms>"): per-token pacing for sandboxes run with --no-rate-limit. */
   paceOverride(): { concurrency: number; minIntervalMs: number } | undefined {
@@ -276,86 +304,37 @@ export class Context {
    * TTY a wrong answer is asked again, three tries in all, checked against the keystore.
    */
   passphrase(message = 'Keystore passphrase'): Promise<string> {
-    this.pass ??= (async () => {
-      const { resolvePassphrase } = await import('../keystore/index.js');
-      const ks = await this.keystore();
-      return resolvePassphrase({
-        env: this.env.PM_PASSPHRASE,
-        file: this.flags.passphraseFile,
-        interactive: this.interactive,
-        prompt: () => this.askExisting(ks, message),
-      });
-    })();
-    // A wrong passphrase must be asked again, not reused.
-    this.pass.catch(() => {
-      this.pass = undefined;
-    });
-    return this.pass;
-  }
-
-  /** Three tries at the passphrase of an existing keystore. */
-  private async askExisting(ks: Keystore, message: string): Promise<string> {
-    const { password } = await import('./prompt.js');
-    const { AuthError } = await import('../core/errors.js');
-    for (let attempt = 1; ; attempt++) {
-      const p = await password(
-        this,
-        message,
-        'Pass --passphrase-file FILE or set PM_PASSPHRASE.',
-        (v) => v !== '' || 'type the passphrase (Ctrl-C cancels)',
-      );
-      if ((await ks.checkPassphrase(p)) !== false) return p;
-      if (attempt >= 3)
-        throw new AuthError('wrong passphrase (3 tries)', {
-          hint: 'Forgot it? Secrets cannot be recovered without it: re-import the wallet and re-add the token (pm init --force).',
-        });
-      this.io.stderr.write(`wrong passphrase, try again (${3 - attempt} left)\n`);
-    }
+    return this.remembered(async () => (await import('../keystore/dialogue.js')).existingPassphrase(await this.dialogue(), message));
   }
 
   /**
-   * A passphrase for writing encrypted files. One keystore, one passphrase: when PM_HOME already
-   * holds encrypted files this is their passphrase (checked; a different one is refused), and
-   * only an empty keystore gets a new one (asked twice, at least 8 characters, re-asked in place).
+   * A passphrase for writing encrypted files: the keystore's own when it holds some (checked), a
+   * new one (asked twice, at least 8 characters) for an empty keystore.
    */
   newPassphrase(): Promise<string> {
-    this.pass ??= (async () => {
-      const { resolvePassphrase } = await import('../keystore/index.js');
-      const { password } = await import('./prompt.js');
-      const { AuthError } = await import('../core/errors.js');
-      const ks = await this.keystore();
-      const existing = ks.encryptedFiles().length > 0;
-      const hint = 'Pass --passphrase-file FILE or set PM_PASSPHRASE.';
-      const pass = await resolvePassphrase({
-        env: this.env.PM_PASSPHRASE,
-        file: this.flags.passphraseFile,
-        interactive: this.interactive,
-        prompt: async () => {
-          if (existing) return this.askExisting(ks, 'Keystore passphrase');
-          const a = await password(this, 'New keystore passphrase', hint, (v) => v.length >= 8 || 'too short: use at least 8 characters');
-          await password(this, 'Repeat the passphrase', hint, (v) => v === a || 'the two passphrases differ: type the same one again');
-          return a;
-        },
-      });
-      // (The prompt and pm wallet passphrase ask as much; PM_PASSPHRASE and a file too, for a new keystore.)
-      if (!existing && pass.length < 8)
-        throw new UsageError('a new keystore passphrase needs at least 8 characters', {
-          hint: 'Choose a longer one (PM_PASSPHRASE or --passphrase-file): it is all that protects the keys at rest.',
-        });
-      if (existing && (await ks.checkPassphrase(pass)) === false) {
-        throw new AuthError(
-          `the keystore in ${this.home} is encrypted with another passphrase; pm keeps one passphrase for every wallet and token secret`,
-          {
-            hint: "Use the keystore's passphrase, or change it for every secret with pm wallet passphrase.",
-          },
-        );
-      }
-      return pass;
-    })();
-    this.pass.catch(() => {
-      this.pass = undefined;
+    return this.remembered(async () => (await import('../keystore/dialogue.js')).writingPassphrase(await this.dialogue()));
+  }
+
+  /** A passphrase asked once per command; a wrong one is asked again, not reused. */
+  private remembered(get: () => Promise<string>): Promise<string> {
+    const p = (this.pass ??= get());
+    p.catch(() => {
+      if (this.pass === p) this.pass = undefined;
     });
-    return this.pass;
+    return p;
+  }
+
+  /** Where the passphrase dialogue reads and asks. */
+  private async dialogue(): Promise<import('../keystore/dialogue.js').DialogueInput> {
+    const { password } = await import('./prompt.js');
+    return {
+      keystore: await this.keystore(),
+      env: this.env.PM_PASSPHRASE,
+      file: this.flags.passphraseFile,
+      interactive: this.interactive,
+      ask: (message, hint, validate) => password(this, message, hint, validate),
+      say: (line) => void this.io.stderr.write(`${line}\n`),
+    };
   }
 
   /** Updates the active profile (or `name`) in the config file. */
@@ -372,86 +351,31 @@ export class Context {
     this.pass = undefined;
   }
 
-  /** Credentials of the active profile, environment first; nothing is decrypted yet. */
-  credentials(): Promise<Credentials> {
-    this.creds ??= (async () => {
-      const { resolveCredentials } = await import('../keystore/credentials.js');
-      const p = this.profile();
-      return resolveCredentials({
-        env: {
-          privateKey: this.env.PM_PRIVATE_KEY,
-          tokenId: this.env.PM_TOKEN_ID,
-          tokenSecret: this.env.PM_TOKEN_SECRET,
-          apiKey: this.env.PM_API_KEY,
-          identityToken: this.env.PM_IDENTITY_TOKEN,
-        },
-        profile: { wallet: p.wallet, secrets: p.secrets },
-        home: this.home,
-        passphrase: () => this.passphrase(),
-      });
-    })();
-    return this.creds;
+  /**
+   * The kernel, for a command that declares `actsFor`: its --on-behalf-of (undefined when not
+   * given). Called once, before the command runs.
+   */
+  actFor(flag: number | undefined): void {
+    this.acting = { flag };
+    if (this.clientCore) this.clientCore.onBehalfOf = this.onBehalfOf;
   }
 
   /**
-   * Who a command acts for: its --on-behalf-of, else the profile's on-behalf-of, else the caller
-   * itself (undefined). The one place acting-as is resolved (design §1).
+   * The sub-account this command acts for: its --on-behalf-of, else the profile's on-behalf-of;
+   * undefined for the caller itself, and always for a command that does not declare `actsFor`.
+   * The one place acting-as is resolved.
    */
-  actingAs(onBehalfOf?: number | undefined): number | undefined {
-    return onBehalfOf ?? this.profile().onBehalfOf;
+  get onBehalfOf(): number | undefined {
+    return this.acting === undefined ? undefined : this.settingsWith().onBehalfOf().value;
   }
 
-  /**
-   * An authenticated client for trading (HMAC token or legacy key) acting for `onBehalfOf` (see
-   * actingAs) on every call: placement, lookups, cancels, reads.
-   */
-  async tradingApi(o: { onBehalfOf?: number | undefined } = {}): Promise<ApiClient> {
-    const creds = await this.credentials();
-    const auth = await creds.unlock('auto');
-    if (!auth.hmac && !auth.apiKey) {
-      const { AuthError } = await import('../core/errors.js');
-      throw new AuthError('trading needs an API token', {
-        hint: 'Run pm init (pm init --sandbox for the sandbox), or set PM_TOKEN_ID and PM_TOKEN_SECRET.',
-      });
-    }
-    return this.api(auth, { actingAs: this.actingAs(o.onBehalfOf) });
-  }
-
-  /** What placing orders needs: the trading client, caches, the journal and the signer rule. */
-  async tradingDeps(o: { onBehalfOf?: number | undefined } = {}): Promise<TradingDeps> {
-    const creds = await this.credentials();
-    const api = await this.tradingApi(o);
-    const { Journal, TradeCache } = await import('../core/trade/index.js');
-    const { signingAccount } = await import('../core/trade/signer.js');
-    const auth = api.auth;
-    const p = this.profile();
-    // The profile's stored owner id and fee rate apply only to its own stored token.
-    const own = creds.sources.token === 'keystore' || creds.sources.apiKey === 'keystore';
-    const name = this.profileName();
-    return {
-      api,
-      cache: new TradeCache(this.home),
-      account: (actingAs) => signingAccount(creds, { actingAs, subAccounts: p.subAccounts, actingFor: p.onBehalfOf }),
-      credentialId: auth.hmac ? `hmac:${auth.hmac.tokenId}` : `key:${auth.apiKey?.id ?? ''}`,
-      owner:
-        own && p.profileId !== undefined && p.feeRateBps !== undefined ? { profileId: p.profileId, feeRateBps: p.feeRateBps } : undefined,
-      // A fee refusal refreshed the rate: the profile must not pin the stale one.
-      onOwnerRefresh:
-        own && name !== undefined
-          ? (fresh) => void this.updateProfile({ feeRateBps: fresh.feeRateBps, profileId: fresh.profileId }, name).catch(() => undefined)
-          : undefined,
-      journal: new Journal(join(this.home, 'journal')),
-    };
-  }
-
-  /** An API client with the profile's credentials unlocked for `mode`. */
-  async authedApi(mode: UnlockMode = 'auto'): Promise<ApiClient> {
-    const creds = await this.credentials();
-    return this.api(await creds.unlock(mode));
+  /** Whether the command may ask questions: on a terminal, and not told --yes (answer by flags). */
+  get asks(): boolean {
+    return this.interactive && !this.flags.yes;
   }
 
   /** Releases pooled connections so the process can exit promptly. */
   async dispose(): Promise<void> {
-    await Promise.allSettled(this.clients.map((c) => c.close()));
+    await this.clientCore?.close();
   }
 }

@@ -17,11 +17,11 @@ async function agentStatus(ctx: Context): Promise<AgentStatus | null> {
 }
 
 /** Prints whether an agent runs and until when (exit 0 either way). */
-export async function printAgentStatus(ctx: Context): Promise<number> {
+export async function printAgentStatus(ctx: Context): Promise<void> {
   const s = await agentStatus(ctx);
   if (!s) {
     ctx.out.data({ running: false }, () => ctx.out.line('locked: no session agent runs (pm unlock starts one)'));
-    return 0;
+    return;
   }
   ctx.out.data({ running: true, ...s }, () =>
     ctx.out.keyValue([
@@ -32,7 +32,7 @@ export async function printAgentStatus(ctx: Context): Promise<number> {
       ['tokens', s.secrets.map((x) => `${x.name} ${x.tokenId}`).join(', ') || '-'],
     ]),
   );
-  return 0;
+  return;
 }
 
 /** Asks the agent to end and waits (up to 5 s) until its process is gone; null when none ran. */

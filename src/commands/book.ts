@@ -8,6 +8,7 @@ import { defineCommand } from '../cli/command.js';
 
 export default defineCommand({
   path: ['book'],
+  effect: 'read',
   summary: 'Order book of a market: both sides, spread, midpoint, depth',
   args: { slug: { description: 'market slug (any case) or its limitless.exchange URL; a group lists its child markets', required: true } },
   options: {
@@ -103,6 +104,6 @@ export default defineCommand({
       },
       { records },
     );
-    return 0;
+    return;
   },
 });

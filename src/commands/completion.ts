@@ -2,6 +2,7 @@ import { defineCommand } from '../cli/command.js';
 
 export default defineCommand({
   path: ['completion'],
+  effect: 'read',
   summary: 'Print a shell completion script',
   args: { shell: { description: 'bash, zsh or fish', required: true, choices: ['bash', 'zsh', 'fish'] } },
   examples: [

@@ -111,7 +111,8 @@ async function runChecks(ctx: Context): Promise<CheckResult[]> {
       ? await checkWebsocket(ctx.wsUrl, Math.min(ctx.timeoutMs, 5000))
       : { name: 'websocket', status: 'skip', detail: 'the exchange did not answer' },
   );
-  const rpc = ctx.env.PM_RPC_URL ?? p.rpcUrl;
+  // (A sandbox's own chain is checked by the commands that use it.)
+  const rpc = ctx.configSettings().rpcUrl().value;
   out.push(
     rpc
       ? await guarded('rpc', () => checkRpc(rpc), 'Check rpc-url (pm config set rpc-url …) or PM_RPC_URL.')
@@ -166,6 +167,7 @@ async function unlockedCheck(ctx: Context): Promise<CheckResult | undefined> {
 
 export default defineCommand({
   path: ['doctor'],
+  effect: 'read',
   summary: 'Check that pm is ready to trade: Node, PM_HOME, config, keystore, exchange, clock, token, websocket, RPC, journal',
   description:
     'Runs every check and explains each failure with a fix. Exit 0 only when every check passes (a check that is not configured is skipped); exit 8 when some checks fail.',

@@ -4,6 +4,7 @@ import { printAgentStatus, stopAgent } from './agentctl.js';
 
 export default defineCommand({
   path: ['lock'],
+  effect: 'local',
   summary: 'End the session agent started by pm unlock',
   options: {
     status: { type: 'boolean', description: 'only say whether an agent runs, and until when' },
@@ -15,6 +16,6 @@ export default defineCommand({
     ctx.out.data({ locked: true, stopped: stopped !== null, ...(stopped ? { pid: stopped.pid } : {}) }, () =>
       ctx.out.info(stopped ? `locked: the session agent (pid ${stopped.pid}) ended` : 'locked: no session agent was running'),
     );
-    return 0;
+    return;
   },
 });

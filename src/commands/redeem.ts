@@ -1,11 +1,11 @@
+import type { ApiClient } from '../core/http.js';
 import { defineCommand } from '../cli/command.js';
-import { ExchangeValidationError, NetworkError, type PmError, UsageError, errorMessage } from '../core/errors.js';
+import { ExchangeValidationError, NetworkError, PartialFailureError, type PmError, UsageError, errorMessage } from '../core/errors.js';
 import { redeem } from '../core/funds.js';
 import { slugFrom } from '../core/market-input.js';
 import { getMarket } from '../core/markets.js';
 import { formatUnits, rawFromWire } from '../core/money.js';
 import { fetchPositions } from '../core/portfolio.js';
-import { ON_BEHALF, portfolioApi } from './portfolio/common.js';
 
 interface Claim {
   market: string;
@@ -19,50 +19,25 @@ interface Claim {
 
 export default defineCommand({
   path: ['redeem'],
+  effect: 'money',
+  actsFor: true,
+  describe: async (ctx, { args, opts }) => {
+    const targets = await redeemTargets(await ctx.tradingApi(), args.slug, opts);
+    return `Redeem ${targets.length} market${targets.length === 1 ? '' : 's'}${ctx.onBehalfOf === undefined ? '' : ` for sub-account ${ctx.onBehalfOf}`}:${targets.map((t) => `\n  ${t.market}${t.shares === undefined ? '' : ` (${formatUnits(t.shares)} winning shares)`}`).join('')}`;
+  },
   summary: 'Claim winning shares of resolved markets: 1 USDC per share',
   args: { slug: { description: 'market slug' } },
   options: {
     conditionId: { type: 'string', value: 'id', description: "the market's condition id (0x + 64 hex)" },
     all: { type: 'boolean', description: 'every redeemable position' },
-    onBehalfOf: ON_BEHALF,
   },
   description:
     'Claims the winning shares of a resolved market through the exchange (an EOA may also redeem on chain: pm redeem-onchain). --all claims every redeemable position and lists each result.\n\nExit codes: 0 redeemed, 2 nothing to redeem found before sending (--all with no redeemable position) or bad input, 5 already redeemed, 7 the outcome of a claim is unknown (its answer was lost: re-run the same command, a market is never paid twice), 8 --all when some claims were refused, 9 refused by the exchange (nothing to redeem, not resolved, payout not posted yet).',
   examples: ['pm redeem eth-5k-2025', 'pm redeem --all', 'pm --json redeem --condition-id 0x…'],
   run: async (ctx, { args, opts }) => {
     const all = opts.all;
-    const cidOpt = opts.conditionId;
-    const slugArg = args.slug;
-    if ([all, cidOpt !== undefined, slugArg !== undefined].filter(Boolean).length !== 1) {
-      throw new UsageError('give exactly one of <slug>, --condition-id or --all', {
-        hint: 'pm redeem eth-5k-2025 | pm redeem --condition-id 0x… | pm redeem --all',
-      });
-    }
-    if (cidOpt !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(cidOpt))
-      throw new UsageError(`--condition-id "${cidOpt}" is not a bytes32 hex string (0x + 64 hex digits)`);
-    const api = await portfolioApi(ctx, opts);
-    const targets: { market: string; conditionId: string; pending: boolean }[] = [];
-    if (all) {
-      const rows = (await fetchPositions(api)).rows;
-      for (const r of rows) {
-        if (!r.conditionId || targets.some((t) => t.conditionId === r.conditionId)) continue;
-        if (r.redeemable || (r.payoutPending && r.won === true && r.shares > 0n))
-          targets.push({ market: r.market, conditionId: r.conditionId, pending: r.payoutPending });
-      }
-      // Found before anything is sent: exit 2 (a refusal by the exchange, for a named market, is 9).
-      if (targets.length === 0)
-        throw new UsageError('nothing to redeem: no resolved market where you hold winning shares; nothing was sent', {
-          hint: 'pm portfolio positions --resolved lists resolved positions; pm redeem <slug> asks the exchange about one market.',
-        });
-    } else if (cidOpt !== undefined) {
-      targets.push({ market: cidOpt, conditionId: cidOpt, pending: false });
-    } else {
-      const slug = slugFrom(slugArg ?? '');
-      const m = await getMarket(api, slug);
-      const cid = (m.raw as Record<string, unknown>)['conditionId'];
-      if (typeof cid !== 'string') throw new UsageError(`market ${slug} has no condition id (a group? redeem its child markets)`);
-      targets.push({ market: slug, conditionId: cid, pending: false });
-    }
+    const api = await ctx.tradingApi();
+    const targets = await redeemTargets(api, args.slug, opts);
     const claims: Claim[] = [];
     for (const t of targets) {
       if (t.pending) {
@@ -117,7 +92,66 @@ export default defineCommand({
         claims.map((c) => [c.market, c.status, c.payout ?? '-', c.message ?? c.userOperationHash ?? '']),
       ),
     );
-    if (claims.some((c) => c.status === 'unknown')) return 7;
-    if (all && claims.some((c) => c.status === 'refused')) return 8;
+    const unknown = claims.filter((c) => c.status === 'unknown');
+    if (unknown.length > 0)
+      throw new NetworkError(
+        `the outcome of ${unknown.length === 1 ? `the claim on ${unknown[0]?.market}` : `${unknown.length} claims`} is unknown`,
+        {
+          hint: 'Re-run the same command: a market is never paid twice.',
+        },
+      );
+    const refused = claims.filter((c) => c.status === 'refused');
+    if (all && refused.length > 0)
+      throw new PartialFailureError(`${refused.length} of ${claims.length} claims were refused`, {
+        hint: 'See the NOTE column (or message in JSON).',
+      });
   },
 });
+
+interface Target {
+  market: string;
+  conditionId: string;
+  pending: boolean;
+  /** Winning shares held, where the positions say. */
+  shares?: bigint | undefined;
+}
+
+/** What to redeem: one market (slug or condition id) or, with --all, every redeemable position (reads only). */
+async function redeemTargets(
+  api: ApiClient,
+  slugArg: string | undefined,
+  opts: { all: boolean; conditionId?: string | undefined },
+): Promise<Target[]> {
+  const all = opts.all;
+  const cidOpt = opts.conditionId;
+  if ([all, cidOpt !== undefined, slugArg !== undefined].filter(Boolean).length !== 1) {
+    throw new UsageError('give exactly one of <slug>, --condition-id or --all', {
+      hint: 'pm redeem eth-5k-2025 | pm redeem --condition-id 0x… | pm redeem --all',
+    });
+  }
+  if (cidOpt !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(cidOpt))
+    throw new UsageError(`--condition-id "${cidOpt}" is not a bytes32 hex string (0x + 64 hex digits)`);
+  const targets: Target[] = [];
+  if (all) {
+    const rows = (await fetchPositions(api)).rows;
+    for (const r of rows) {
+      if (!r.conditionId || targets.some((t) => t.conditionId === r.conditionId)) continue;
+      if (r.redeemable || (r.payoutPending && r.won === true && r.shares > 0n))
+        targets.push({ market: r.market, conditionId: r.conditionId, pending: r.payoutPending, shares: r.shares });
+    }
+    // Found before anything is sent: exit 2 (a refusal by the exchange, for a named market, is 9).
+    if (targets.length === 0)
+      throw new UsageError('nothing to redeem: no resolved market where you hold winning shares; nothing was sent', {
+        hint: 'pm portfolio positions --resolved lists resolved positions; pm redeem <slug> asks the exchange about one market.',
+      });
+  } else if (cidOpt !== undefined) {
+    targets.push({ market: cidOpt, conditionId: cidOpt, pending: false });
+  } else {
+    const slug = slugFrom(slugArg ?? '');
+    const m = await getMarket(api, slug);
+    const cid = (m.raw as Record<string, unknown>)['conditionId'];
+    if (typeof cid !== 'string') throw new UsageError(`market ${slug} has no condition id (a group? redeem its child markets)`);
+    targets.push({ market: slug, conditionId: cid, pending: false });
+  }
+  return targets;
+}

@@ -17,6 +17,7 @@ const MAX_TTL_MS = 12 * 3_600_000;
 
 export default defineCommand({
   path: ['unlock'],
+  effect: 'local',
   summary: 'Unlock the keystore once for a while (a session agent signs for later commands)',
   description:
     'Decrypts every wallet and token secret of PM_HOME once into a local background process that answers signing requests over a Unix socket (PM_HOME/run/agent.sock, mode 0600) and never hands out a key or secret. Later commands use it instead of asking for the passphrase; it exits at the deadline or on pm lock. Running pm unlock again replaces it.',
@@ -44,7 +45,7 @@ export default defineCommand({
       process.off('SIGTERM', stop);
       process.off('SIGINT', stop);
       process.off('SIGHUP', stop);
-      return 0;
+      return;
     }
     // Checked here, so a wrong passphrase is this command's exit 3 (and asked again on a TTY).
     const ks = await ctx.keystore();
@@ -69,7 +70,7 @@ export default defineCommand({
         `unlocked until ${ready.until} (session agent pid ${ready.pid}${replaced ? `, replacing pid ${replaced.pid}` : ''}); pm lock ends it`,
       ),
     );
-    return 0;
+    return;
   },
 });
 

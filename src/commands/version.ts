@@ -6,6 +6,7 @@ import { VERSION, buildCommit } from '../cli/version.js';
 
 export default defineCommand({
   path: ['version'],
+  effect: 'read',
   summary: "Show pm's version, the commit it was built from, Node and the platform",
   description: 'For bug reports. --json gives {version, node, platform, commit}. (pm --version prints the version alone.)',
   examples: ['pm version', 'pm version --json'],
@@ -24,6 +25,6 @@ export default defineCommand({
         ['platform', info.platform],
       ]);
     });
-    return 0;
+    return;
   },
 });

@@ -4,6 +4,7 @@ import { defineCommand } from '../cli/command.js';
 
 export default defineCommand({
   path: ['whoami'],
+  effect: 'read',
   summary: 'Show the active identity, verified with the exchange (profile, fee rate, scopes, credential source)',
   description:
     "Show the active identity and verify it with an authenticated call (GET /profiles/me): a bad or revoked secret fails here with exit 3.\n\nCredentials, first match wins: PM_TOKEN_ID + PM_TOKEN_SECRET, or PM_API_KEY (the environment replaces the stored token and key together); else the profile's encrypted token, else its legacy key. The signing wallet: PM_PRIVATE_KEY, else the profile's keystore wallet. Identity-only routes use PM_IDENTITY_TOKEN or the stored identity token.",

@@ -1,12 +1,10 @@
 import { defineCommand } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
-import { confirm } from '../cli/prompt.js';
-import { AuthError, ExchangeValidationError, PmError, UsageError } from '../core/errors.js';
+import { AuthError, ExchangeValidationError, PmError } from '../core/errors.js';
 import { USDC_ADDRESS, parseAddress, parseAmount, withdrawBody } from '../core/funds.js';
 import { profileMe } from '../core/tokens.js';
 import { WithdrawalJournal, withdrawOnce } from '../core/withdrawals.js';
 import { formatUnits } from '../core/money.js';
-import { ON_BEHALF, portfolioApi } from './portfolio/common.js';
 
 /**
  * Withdraw is for server wallets only. An account without one (an EOA, such as the sandbox's
@@ -42,7 +40,7 @@ function explained(e: unknown, to: string | undefined, onBehalfOf: number | unde
 
 /** The source wallet's USDC balance, read from the chain when one is configured; else undefined. */
 async function balanceReader(ctx: Context): Promise<((wallet: string) => Promise<bigint>) | undefined> {
-  if (ctx.env.PM_RPC_URL === undefined && ctx.profile().rpcUrl === undefined && !ctx.sandbox) return undefined;
+  if (ctx.configSettings().rpcUrl().value === undefined && !ctx.sandbox) return undefined;
   try {
     const { connectChain } = await import('./chain/common.js');
     const chain = await connectChain(ctx, {});
@@ -54,6 +52,25 @@ async function balanceReader(ctx: Context): Promise<((wallet: string) => Promise
 
 export default defineCommand({
   path: ['withdraw'],
+  effect: 'money',
+  effectOf: ({ opts }) => (opts.dryRun ? 'read' : 'money'),
+  actsFor: true,
+  // Amount, token, source wallet and destination address, read from the exchange before asking.
+  describe: async (ctx, { args, opts }) => {
+    const amount = parseAmount(args.amount ?? '');
+    const token = opts.token === undefined ? undefined : parseAddress(opts.token, '--token');
+    const tokenName = token === undefined || token.toLowerCase() === USDC_ADDRESS.toLowerCase() ? `USDC (${USDC_ADDRESS})` : token;
+    const onBehalfOf = ctx.onBehalfOf;
+    const me = await profileMe(await ctx.tradingApi()).catch(() => null);
+    const wallet = onBehalfOf !== undefined ? ctx.profile().subAccounts?.[String(onBehalfOf)]?.address : (me?.embeddedAccount ?? undefined);
+    const source =
+      onBehalfOf === undefined
+        ? `your server wallet ${wallet ?? '(the exchange names none: an EOA account holds its own USDC)'}`
+        : `the server wallet of sub-account ${onBehalfOf}${wallet ? ` (${wallet})` : ''}`;
+    const to = opts.to === undefined ? undefined : parseAddress(opts.to, '--to');
+    const dest = to ?? `${me?.account ?? 'your account address'} (default${onBehalfOf === undefined ? '' : ": the partner's account"})`;
+    return `Withdraw ${formatUnits(amount)} (${amount} raw units) of ${tokenName}\n  from ${source}\n  to   ${dest}`;
+  },
   summary: 'Withdraw USDC from a server wallet to your account, smart wallet or an allowlisted address',
   description:
     "Moves USDC out of a server wallet the exchange manages (yours, or a sub-account's with --on-behalf-of). An account without one (an EOA) holds its own USDC in its wallet: move it on chain with that wallet instead.\n\nThe amount is a decimal of whole tokens (12.5 USDC), sent as the exact raw integer string (\"12500000\"); more than 6 decimals, zero, negatives, 1e3 and commas are refused before anything is sent (exit 2). A confirmation shows amount, token, source wallet and destination; --yes skips it, and without a TTY --yes is required (exit 2, nothing sent). --dry-run prints the exact body.\n\nWithdrawals have no idempotency key, so pm journals each one (PM_HOME/journal/withdrawals.ndjson) before sending it. If the answer is lost, pm settles the outcome from the source wallet's USDC balance where it can read the chain (an RPC URL, or a sandbox started with --chain): withdrawn when it fell by at least the amount. Otherwise it exits 7 naming the wallet whose transfers to check, never advising a re-run, and refuses an identical withdrawal (same amount, token, source and destination) for 10 minutes unless --force.\n\nExit codes: 0 sent (or settled from the balance), 2 bad input or declined, 3 destination not allowed or wrong credential, 5 an identical withdrawal has an unknown outcome (check, then --force), 7 outcome unknown (check the wallet's transfers), 9 refused by the exchange (e.g. insufficient balance).",
@@ -61,7 +78,6 @@ export default defineCommand({
   options: {
     to: { type: 'string', value: 'address', description: "destination (default: your account address; with --on-behalf-of the partner's)" },
     token: { type: 'string', value: 'address', description: 'ERC-20 token (default USDC)' },
-    onBehalfOf: ON_BEHALF,
     dryRun: { type: 'boolean', description: 'print the exact request body and send nothing' },
     force: {
       type: 'boolean',
@@ -75,24 +91,14 @@ export default defineCommand({
     const tokenRaw = opts.token;
     const to = toRaw === undefined ? undefined : parseAddress(toRaw, '--to');
     const token = tokenRaw === undefined ? undefined : parseAddress(tokenRaw, '--token');
-    const onBehalfOf = ctx.actingAs(opts.onBehalfOf);
+    const onBehalfOf = ctx.onBehalfOf;
     const body = withdrawBody(amount, { token, destination: to });
     if (opts.dryRun) {
       const wire = onBehalfOf === undefined ? body : { ...body, onBehalfOf };
       ctx.out.data({ method: 'POST', path: '/portfolio/withdraw', body: wire }, () => ctx.out.line(JSON.stringify(wire)));
       return;
     }
-    const tokenName = token === undefined || token.toLowerCase() === USDC_ADDRESS.toLowerCase() ? `USDC (${USDC_ADDRESS})` : token;
-    const source =
-      onBehalfOf === undefined
-        ? 'the server wallet the exchange manages for your profile (an EOA account has none: it holds its own USDC)'
-        : `the server wallet of sub-account ${onBehalfOf}`;
-    const dest = to ?? (onBehalfOf === undefined ? 'your account address (default)' : "the partner's default destination");
-    if (!ctx.flags.yes) {
-      ctx.io.stderr.write(`Withdraw ${formatUnits(amount)} (${amount} raw units) of ${tokenName}\n  from ${source}\n  to   ${dest}\n`);
-      if (!(await confirm(ctx, 'Send this withdrawal?'))) throw new UsageError('not sent: declined');
-    }
-    const api = await portfolioApi(ctx, opts);
+    const api = await ctx.tradingApi();
     const usdc = token === undefined || token.toLowerCase() === USDC_ADDRESS.toLowerCase();
     const balance = usdc ? await balanceReader(ctx) : undefined;
     // The source wallet: a sub-account's as partner create recorded it; the caller's own server

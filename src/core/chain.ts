@@ -55,16 +55,11 @@ export interface ChainSetup {
 }
 
 /**
- * Where and what the chain is: RPC from --rpc-url > PM_RPC_URL > a sandbox's own chain > the
- * profile's rpcUrl; chain id and contracts from the sandbox, else Base (8453).
+ * Where and what the chain is: the RPC URL as the settings resolve it (ClientCore.rpcUrl); chain
+ * id and contracts from the sandbox, else Base (8453).
  */
-export function chainSetup(o: {
-  flag?: string | undefined;
-  env?: string | undefined;
-  profile?: string | undefined;
-  sandbox: SandboxChainInfo | null;
-}): ChainSetup {
-  const rpcUrl = o.flag ?? o.env ?? o.sandbox?.rpcUrl ?? o.profile;
+export function chainSetup(o: { rpcUrl: string | undefined; sandbox: SandboxChainInfo | null }): ChainSetup {
+  const rpcUrl = o.rpcUrl;
   if (!rpcUrl) {
     throw new UsageError('no RPC URL for the chain is configured', {
       hint: 'Pass --rpc-url <url>, set PM_RPC_URL, or save one: pm config set rpc-url <url> (a Base mainnet JSON-RPC endpoint).',

@@ -224,7 +224,7 @@ function parseProfile(file: string, name: string, raw: unknown): ProfileConfig {
 }
 
 /** Writes the config atomically with mode 0600. */
-export function saveConfig(home: string, cfg: ConfigFile): void {
+function saveConfig(home: string, cfg: ConfigFile): void {
   writePrivateFileAtomic(join(home, 'config.json'), `${JSON.stringify(cfg, null, 2)}\n`);
 }
 
@@ -243,4 +243,24 @@ export function defaultHome(env: Record<string, string | undefined>): string {
   if (process.platform === 'win32') return join(env['APPDATA'] ?? join(home, 'AppData', 'Roaming'), 'pm');
   if (process.platform === 'darwin') return join(home, 'Library', 'Preferences', 'pm');
   return join(env['XDG_CONFIG_HOME'] ?? join(home, '.config'), 'pm');
+}
+
+/**
+ * Changes the config file under PM_HOME's config lock: the file is read again under the lock,
+ * `change` edits that fresh copy, and it is written atomically, so parallel pm processes never
+ * lose each other's writes. A writer that cannot get the lock within 10 s exits 5.
+ * @example await editConfig(home, (cfg) => { cfg.activeProfile = 'sandbox'; })
+ */
+export async function editConfig<T>(home: string, change: (cfg: ConfigFile) => T, signal?: AbortSignal | undefined): Promise<T> {
+  const { withLock } = await import('./filelock.js');
+  return withLock(
+    join(home, 'run', 'config.lock'),
+    () => {
+      const cfg = loadConfig(home);
+      const r = change(cfg);
+      saveConfig(home, cfg);
+      return r;
+    },
+    { what: `the config (${join(home, 'config.json')})`, signal },
+  );
 }

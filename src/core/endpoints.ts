@@ -103,10 +103,3 @@ export function resolveEndpoints(bases: Given[], streams: Given[]): Endpoints {
   }
   return { baseUrl, baseSource: base?.level ?? 'default', wsUrl, wsSource, sandbox: localBase, mismatch };
 }
-
-/** The pair, or the exit-2 error when it mixes a local and a remote exchange. */
-export function usableEndpoints(bases: Given[], streams: Given[]): Endpoints {
-  const e = resolveEndpoints(bases, streams);
-  if (e.mismatch) throw e.mismatch;
-  return e;
-}

@@ -149,11 +149,30 @@ export class PartialFailureError extends PmError {
   override readonly exitCode = 8;
 }
 
-/** Ctrl-C or SIGTERM. Exit 130. */
+/** Ctrl-C (exit 130) or SIGTERM (exit 143). */
 export class InterruptedError extends PmError {
   override name = 'InterruptedError';
   override readonly code: ErrorCode = 'INTERRUPTED';
   override readonly exitCode = 130;
+  /** The ordinary end of something that runs until stopped (a stream): no "error:" line in text mode. */
+  readonly quiet: boolean;
+  constructor(shortMessage: string, opts: PmErrorOptions & { quiet?: boolean } = {}) {
+    super(shortMessage, opts);
+    this.quiet = opts.quiet === true;
+  }
+}
+
+/**
+ * An end whose error was already shown (pm shell's last piped line printed its own): the kernel
+ * exits with its code and prints nothing more.
+ */
+export class ReportedExit extends PmError {
+  override name = 'ReportedExit';
+  override readonly exitCode: number;
+  constructor(code: number) {
+    super(`exit ${code}`);
+    this.exitCode = code;
+  }
 }
 
 // The classes keep their names in the minified bundles, so a library user's console shows
@@ -174,3 +193,4 @@ const NAMED = [
   InterruptedError,
 ];
 for (const C of NAMED) Object.defineProperty(C, 'name', { value: new C('').name });
+Object.defineProperty(ReportedExit, 'name', { value: 'ReportedExit' });

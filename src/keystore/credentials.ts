@@ -11,6 +11,7 @@ import { isBase64 } from '../core/hmac.js';
 import type { Keystore, SecretsInfo, StoredSecrets } from './store.js';
 import { parsePrivateKey } from './key.js';
 import type { AgentClient } from './agent.js';
+import type { CredentialSource, Credentials, UnlockMode } from '../core/credentials.js';
 
 export interface CredentialsInput {
   /** PM_PRIVATE_KEY, PM_TOKEN_ID, PM_TOKEN_SECRET, PM_API_KEY, PM_IDENTITY_TOKEN (empty = unset). */
@@ -27,34 +28,6 @@ export interface CredentialsInput {
   home: string;
   /** Called at most once per successful unlock, and only when something encrypted is opened. */
   passphrase: () => Promise<string>;
-}
-
-export type CredentialSource = 'env' | 'keystore' | null;
-
-/** Which credential a request needs: the HMAC token / API key, the identity token, or all. */
-export type UnlockMode = 'auto' | 'identity' | 'all';
-
-export interface Credentials {
-  /**
-   * The request credentials. Environment ones are present at once; stored ones are filled in
-   * (in place, on this same object) by `unlock()`.
-   */
-  auth: AuthProvider;
-  /**
-   * Decrypts the stored secrets if `mode` needs them (once; later calls reuse the result) and
-   * returns `auth`. Commands that send authenticated requests call this before the first one.
-   */
-  unlock: (mode?: UnlockMode) => Promise<AuthProvider>;
-  /** The signing account, decrypting the keystore wallet on first call; null when none is set. */
-  account: () => Promise<LocalAccount | null>;
-  /** The wallet's address, known without the passphrase (null when there is no wallet). */
-  address: Hex | null;
-  /**
-   * Another keystore wallet by name (a partner's EOA sub-account signs its orders with its own
-   * key): through the session agent when it holds it, else decrypted with the one passphrase.
-   */
-  walletAccount: (name: string) => Promise<LocalAccount>;
-  sources: { wallet: CredentialSource; token: CredentialSource; apiKey: CredentialSource; identity: CredentialSource };
 }
 
 /**

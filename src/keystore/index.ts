@@ -3,5 +3,5 @@
 export { encryptKeystore, decryptKeystore, encryptSecret, decryptSecret, parsePrivateKey } from './v3.js';
 export { Keystore } from './store.js';
 export { resolveCredentials } from './credentials.js';
-export type { Credentials, CredentialsInput, UnlockMode } from './credentials.js';
+export type { CredentialsInput } from './credentials.js';
 export { resolvePassphrase } from './passphrase.js';

@@ -2,10 +2,10 @@
 // library reads the environment: PM_HOME (else the platform config directory, as the CLI) for
 // the config, keystore, order journal and the rate limiter shared with every pm process.
 import { defaultHome } from '../core/config.js';
-import { createClient as create } from '../core/client.js';
-import type { ClientOptions, PmClient } from '../core/client.js';
+import { createClient as create } from './client.js';
+import type { ClientOptions, PmClient } from './client.js';
 
-export type { CallOptions, PmClient } from '../core/client.js';
+export type { CallOptions, PmClient } from './client.js';
 export type { OrderInput } from '../core/trade/flow.js';
 export type { ReplaceInput, ReplaceOutcome } from '../core/trade/replace.js';
 export type { Lifecycle } from '../core/stream.js';

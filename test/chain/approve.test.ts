@@ -117,9 +117,12 @@ describe('pm approve', () => {
     expect(ok.code).toBe(0);
   });
 
-  it('without --yes and without a TTY nothing is sent (exit 2)', async () => {
+  it('against an exchange that is not a sandbox, without --yes and without a TTY nothing is sent (exit 2)', async () => {
     const s = await chainSandbox();
-    const r = await runPm(['approve', 'set', 'btc-100k-2026'], { env: envOf(s, 'alice') });
+    // http://0.0.0.0:port reaches this sandbox but is no loopback URL: pm treats it as a real exchange.
+    const r = await runPm(['approve', 'set', 'btc-100k-2026', '--rpc-url', s.info.rpcUrl ?? ''], {
+      env: { ...envOf(s, 'alice'), PM_BASE_URL: s.baseUrl.replace('127.0.0.1', '0.0.0.0') },
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--yes');
     expect(await anvil.usdcAllowance(s.info.contracts?.usdc as Hex, addr(s, 'alice'), venue(s, 'btc-100k-2026').exchange)).toBe(0n);

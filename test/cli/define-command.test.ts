@@ -8,6 +8,7 @@ import { defineCommand, isDefinedCommand, manifestEntry } from '../../src/cli/co
 
 const sample = defineCommand({
   path: ['demo', 'sample'],
+  effect: 'read',
   summary: 'a sample',
   args: {
     slug: { description: 'market', required: true },

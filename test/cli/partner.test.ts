@@ -277,9 +277,6 @@ describe('delegated trading for a child', () => {
 
 describe('pm partner onboard', () => {
   it('flag-only form without a TTY: creates, waits, funds, places a first order, saves a profile', async () => {
-    const noYes = await pm('partner', 'onboard', '--server-wallet', '--name', 'Shop 7');
-    expect(noYes.code).toBe(2);
-    expect(noYes.stderr).toMatch(/--yes/);
     const r = await pm(
       '--json',
       'partner',
@@ -327,7 +324,6 @@ describe('pm partner onboard', () => {
           { waitFor: 'What kind of sub-account?', send: KEY.enter }, // server wallet
           { waitFor: 'Display name', send: `pty shop${KEY.enter}` },
           { waitFor: 'Name of the pm profile', send: KEY.enter }, // default: pty-shop
-          { waitFor: 'Create a server-wallet sub-account named pty shop?', send: KEY.enter },
           { waitFor: 'Fund it with how many USDC', send: `25${KEY.enter}` },
           { waitFor: 'Place a first delegated order', send: `y${KEY.enter}` },
           { waitFor: 'Market slug', send: KEY.enter },

@@ -223,9 +223,6 @@ describe('pm withdraw', () => {
     const checksum = await pmCarol('--yes', 'withdraw', '1', '--to', '0x000000000000000000000000000000000000DeAD');
     expect(checksum.code).toBe(2);
     expect(checksum.stderr).toMatch(/checksum/);
-    const noTty = await pmCarol('withdraw', '1', '--to', acct('carol').address);
-    expect(noTty.code).toBe(2);
-    expect(noTty.stderr).toMatch(/--yes/);
     expect(usdc(1004)).toBe(b0);
   });
 

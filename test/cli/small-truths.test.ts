@@ -16,6 +16,7 @@ afterAll(cleanup);
 const envOf = (name: string) => accountEnv(sb.current, name, home);
 const as = (name: string, ...argv: string[]) => runPm(argv, { env: envOf(name) });
 const usdcOf = (profileId: number) => sb.current.ctx.state.accounts[String(profileId)]?.usdc ?? 0n;
+const seededAddress = (name: string) => sb.current.info.accounts.find((a) => a.name === name)?.address ?? '?';
 const errorOf = (stderr: string) => (JSON.parse(stderr) as { error: { code: string; message: string; hint?: string } }).error;
 
 describe('withdraw as a trader without a server wallet (alice)', () => {
@@ -36,18 +37,22 @@ describe('withdraw as a trader without a server wallet (alice)', () => {
     expect(human.stderr).toMatch(/hint: pm withdraw moves USDC out of a server wallet/);
   });
 
-  it('the confirmation does not claim alice has a server wallet', async () => {
+  it('the confirmation names amount, source and destination, and does not claim alice has a server wallet', async () => {
     expect(existsSync(join(process.cwd(), 'dist', 'cli', 'run.js'))).toBe(true);
-    const { code, screen } = await runInPty(
-      ['node', 'bin/pm.js', 'withdraw', '1'],
-      [{ waitFor: 'Send this withdrawal?', send: `n${KEY.enter}` }],
-      { PATH: process.env['PATH'], HOME: process.env['HOME'], ...envOf('alice') },
-    );
+    // http://0.0.0.0:port reaches the local sandbox, but is no loopback URL: pm treats it as a
+    // real exchange and asks.
+    const { code, screen } = await runInPty(['node', 'bin/pm.js', 'withdraw', '1'], [{ waitFor: 'Go ahead?', send: `n${KEY.enter}` }], {
+      PATH: process.env['PATH'],
+      HOME: process.env['HOME'],
+      ...envOf('alice'),
+      PM_BASE_URL: sb.current.baseUrl.replace('127.0.0.1', '0.0.0.0'),
+    });
     expect(code, screen).toBe(2);
-    expect(screen).not.toMatch(/from your server wallet/);
-    expect(screen).toMatch(
-      /from the server wallet the exchange manages for your profile \(an EOA account has none: it holds its own USDC\)/,
-    );
+    expect(screen).toMatch(/Withdraw 1 \(1000000 raw units\) of USDC/);
+    expect(screen).not.toMatch(/from your server wallet 0x/);
+    expect(screen).toMatch(/from your server wallet \(the exchange names none: an EOA account holds its own USDC\)/);
+    expect(screen).toMatch(new RegExp(`to +${seededAddress('alice')}`, 'i'));
+    expect(screen).toMatch(/exchange: 0\.0\.0\.0:\d+ +profile: \(none\)/);
   });
 
   it('carol, who has one, withdraws', async () => {

@@ -59,7 +59,6 @@ describe('the onboarding wizard asks again in place', () => {
         { waitFor: 'Name of the pm profile', send: `${clear}taken${KEY.enter}` },
         { waitFor: 'a profile named taken already exists', send: `${clear}bad name!${KEY.enter}` },
         { waitFor: 'invalid profile name', send: `${clear}ask-again${KEY.enter}` },
-        { waitFor: 'Create a server-wallet sub-account named Ask Again Shop?', send: KEY.enter },
         { waitFor: 'Fund it with how many USDC', send: `${clear}abc${KEY.enter}` },
         { waitFor: 'must be a decimal number', send: `${clear}25${KEY.enter}` },
         { waitFor: 'Place a first delegated order', send: `n${KEY.enter}` },
@@ -90,7 +89,6 @@ describe('an interrupted onboarding says how to resume, and resumes where it sto
         { waitFor: 'What kind of sub-account?', send: KEY.enter },
         { waitFor: 'Display name', send: `Cut Shop${KEY.enter}` },
         { waitFor: 'Name of the pm profile', send: KEY.enter }, // cut-shop
-        { waitFor: 'Create a server-wallet sub-account', send: KEY.enter },
         { waitFor: /allowances \d\/\d confirmed/, send: '\x03' },
       ],
       ptyEnv(h),

@@ -26,6 +26,7 @@ export function stateJson(s: ApprovalState): Record<string, unknown> {
 
 export default defineCommand({
   path: ['approve', 'check'],
+  effect: 'read',
   summary: "Show the USDC allowance and CTF approvals your wallet needs for a market's venue",
   description:
     'Reads on chain: USDC allowance to venue.exchange (needed to BUY), CTF setApprovalForAll to venue.exchange (to SELL), and to venue.adapter on NegRisk markets.\n\nExit codes: 0 read, 2 no RPC configured or wrong chain, 7 RPC unreachable.',
@@ -73,6 +74,6 @@ export default defineCommand({
           );
       },
     );
-    return 0;
+    return;
   },
 });

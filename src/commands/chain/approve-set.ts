@@ -2,6 +2,7 @@
 // sends only the missing approvals, after a gas estimate and a confirmation (--yes in scripts);
 // progress on stderr, transaction hashes on stdout.
 import { defineCommand } from '../../cli/command.js';
+import type { Context } from '../../cli/context.js';
 import { PmError, UsageError } from '../../core/errors.js';
 import { parseUnits } from '../../core/money.js';
 import { approvalTargets, formatEther, MAX_UINT, UNLIMITED_FLOOR, type Side } from '../../core/chain.js';
@@ -10,6 +11,13 @@ import { RPC_URL, connectChain, marketsFor, walletAddress } from './common.js';
 
 export default defineCommand({
   path: ['approve', 'set'],
+  effect: 'money',
+  effectOf: ({ opts }) => (opts.dryRun ? 'read' : 'money'),
+  describe: async (ctx, { args, opts }) => {
+    const { owner, chain, missing, amount } = await approvalState(ctx, args.slug, opts);
+    const txs = chain.plan(missing, amount);
+    return `Send ${txs.length} approval transaction(s) from wallet ${owner} on chain ${chain.setup.chainId} (${chain.setup.rpcUrl}):${txs.map((t) => `\n  ${t.what}`).join('')}`;
+  },
   summary: 'Send the missing approvals only (gas estimate, confirmation, receipts)',
   description:
     'Sends only what approve check reports missing: a second run sends nothing. Shows the gas estimate and asks first (--yes in scripts); progress on stderr, transaction hashes on stdout.\n\nExit codes: 0 done (or nothing to do), 1 reverted or not enough ETH for gas, 2 bad input / no RPC / wrong chain, 7 RPC lost (run approve check to see the truth).',
@@ -28,22 +36,12 @@ export default defineCommand({
     'pm approve set us-election-2028-democrat --dry-run',
   ],
   run: async (ctx, { args, opts }) => {
-    const side = (opts.side ?? 'both').toLowerCase();
-    const sides: Side[] = side === 'buy' ? ['BUY'] : side === 'sell' ? ['SELL'] : ['BUY', 'SELL'];
-    const amountRaw = opts.amount;
-    if (amountRaw !== undefined && opts.unlimited) throw new UsageError('pass --amount or --unlimited, not both');
-    const amount = amountRaw === undefined ? MAX_UINT : parseUnits(amountRaw, 6, 'amount');
-    if (amount === 0n) throw new UsageError('--amount must be more than 0 (to revoke, use your wallet)');
-    const markets = await marketsFor(ctx, args.slug, opts);
-    const owner = await walletAddress(ctx);
-    const chain = await connectChain(ctx, opts);
-    const states = await chain.approvals(owner, approvalTargets(markets, sides), amount === MAX_UINT ? UNLIMITED_FLOOR : amount);
-    const missing = states.filter((s) => !s.ok);
+    const { owner, chain, states, missing, amount } = await approvalState(ctx, args.slug, opts);
     if (missing.length === 0) {
       ctx.out.data({ wallet: owner, sent: [], approvals: states.map(stateJson) }, () =>
         ctx.out.line('all approvals in place: nothing to send'),
       );
-      return 0;
+      return;
     }
     const txs = chain.plan(missing, amount);
     const est = await chain.estimate(owner, txs);
@@ -60,17 +58,13 @@ export default defineCommand({
       ctx.out.data({ wallet: owner, dryRun: true, transactions: planJson, estimatedCostWei: est.total.toString() }, () => {
         for (const t of txs) ctx.out.line(`${t.to} ${t.data}  # ${t.what}`);
       });
-      return 0;
+      return;
     }
     if (est.balance < est.total) {
       throw new PmError(
         `the wallet ${owner} has ${formatEther(est.balance)} ETH, not enough for the estimated ${formatEther(est.total)} ETH of gas`,
         { hint: 'Fund it with ETH on this chain and run the same command again; nothing was sent.' },
       );
-    }
-    if (!ctx.flags.yes) {
-      const { confirm } = await import('../../cli/prompt.js');
-      if (!(await confirm(ctx, `Send ${txs.length} approval transaction(s)?`))) throw new UsageError('cancelled: nothing was sent');
     }
     const creds = await ctx.credentials();
     const account = await creds.account();
@@ -92,6 +86,25 @@ export default defineCommand({
       },
     );
     void stateText;
-    return 0;
+    return;
   },
 });
+
+/** The approvals the markets need for the sides asked, as the chain holds them now (reads only). */
+async function approvalState(
+  ctx: Context,
+  slug: string | undefined,
+  opts: { side?: string | undefined; amount?: string | undefined; unlimited: boolean; all: boolean; rpcUrl?: string | undefined },
+) {
+  const side = (opts.side ?? 'both').toLowerCase();
+  const sides: Side[] = side === 'buy' ? ['BUY'] : side === 'sell' ? ['SELL'] : ['BUY', 'SELL'];
+  const amountRaw = opts.amount;
+  if (amountRaw !== undefined && opts.unlimited) throw new UsageError('pass --amount or --unlimited, not both');
+  const amount = amountRaw === undefined ? MAX_UINT : parseUnits(amountRaw, 6, 'amount');
+  if (amount === 0n) throw new UsageError('--amount must be more than 0 (to revoke, use your wallet)');
+  const markets = await marketsFor(ctx, slug, opts);
+  const owner = await walletAddress(ctx);
+  const chain = await connectChain(ctx, opts);
+  const states = await chain.approvals(owner, approvalTargets(markets, sides), amount === MAX_UINT ? UNLIMITED_FLOOR : amount);
+  return { owner, chain, states, missing: states.filter((s) => !s.ok), amount };
+}

@@ -21,6 +21,7 @@ async function exchangeView(ctx: Context): Promise<Map<string, bigint> | null> {
 
 export default defineCommand({
   path: ['balance'],
+  effect: 'read',
   summary: 'On-chain balances of your wallet: ETH for gas, USDC, and position tokens of markets',
   args: { slugs: { description: 'markets whose YES/NO tokens to show', variadic: true } },
   options: { rpcUrl: RPC_URL },
@@ -91,6 +92,6 @@ export default defineCommand({
         }
       },
     );
-    return 0;
+    return;
   },
 });

@@ -2,7 +2,6 @@
 // address, and the markets named on the command line.
 import type { Context } from '../../cli/context.js';
 import { UsageError } from '../../core/errors.js';
-import { sandboxChain } from '../../core/sandboxctl.js';
 import type { Chain } from '../../core/chain.js';
 import type { Market } from '../../core/market-wire.js';
 import type { Hex } from 'viem';
@@ -17,8 +16,8 @@ export const RPC_URL = {
 /** The chain for this command, connected and checked (chain.ts is loaded here, lazily). */
 export async function connectChain(ctx: Context, opts: { rpcUrl?: string | undefined }): Promise<Chain> {
   const { Chain: ChainClass, chainSetup } = await import('../../core/chain.js');
-  const sandbox = ctx.sandbox ? await sandboxChain(await ctx.api()) : null;
-  const setup = chainSetup({ flag: opts.rpcUrl, env: ctx.env.PM_RPC_URL, profile: ctx.profile().rpcUrl, sandbox });
+  const { url, sandboxChain } = await ctx.core.rpcUrl(opts.rpcUrl);
+  const setup = chainSetup({ rpcUrl: url, sandbox: sandboxChain });
   return ChainClass.connect(setup, { timeoutMs: ctx.timeoutMs });
 }
 

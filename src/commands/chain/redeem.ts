@@ -2,6 +2,7 @@
 // redeemPositions), after checking that the payout is posted. Server-wallet accounts use the
 // exchange's redeem route instead.
 import { defineCommand } from '../../cli/command.js';
+import type { Context } from '../../cli/context.js';
 import { PmError, UsageError } from '../../core/errors.js';
 import { formatUnits } from '../../core/money.js';
 import { formatEther } from '../../core/chain.js';
@@ -9,6 +10,12 @@ import { RPC_URL, connectChain, walletAddress } from './common.js';
 
 export default defineCommand({
   path: ['redeem-onchain'],
+  effect: 'money',
+  effectOf: ({ opts }) => (opts.dryRun ? 'read' : 'money'),
+  describe: async (ctx, { args, opts }) => {
+    const { market, owner, chain, plan } = await redeemState(ctx, args.slug, opts);
+    return `Redeem ${market.slug} on chain ${chain.setup.chainId}: YES ${formatUnits(plan.yes)}, NO ${formatUnits(plan.no)} of wallet ${owner} → ${formatUnits(plan.payout)} USDC`;
+  },
   summary: "Redeem a resolved market's positions on chain from your EOA (after checking the payout is posted)",
   description:
     'Calls the conditional-token contract (redeemPositions) for a resolved market once its payout is posted on chain; the winning tokens become USDC in your wallet. Server-wallet accounts use the exchange route instead.\n\nExit codes: 0 redeemed, 1 reverted or not enough ETH, 2 nothing to redeem on chain / payout not posted / no RPC / wrong chain (nothing was sent), 7 RPC lost.',
@@ -16,19 +23,8 @@ export default defineCommand({
   options: { dryRun: { type: 'boolean', description: 'print the transaction and send nothing' }, rpcUrl: RPC_URL },
   examples: ['pm redeem-onchain eth-5k-2025', 'pm --json redeem-onchain eth-5k-2025 --yes | jq .payout'],
   run: async (ctx, { args, opts }) => {
-    const slug = args.slug;
-    if (!slug) throw new UsageError('name the resolved market to redeem');
-    const { slugFrom } = await import('../../core/market-input.js');
-    const { getMarket } = await import('../../core/markets.js');
-    const market = await getMarket(await ctx.api(), slugFrom(slug));
-    const owner = await walletAddress(ctx);
-    const chain = await connectChain(ctx, opts);
-    const plan = await chain.redeemPlan(owner, market);
-    // Read from the chain before anything is sent: a local finding, exit 2 (design §2).
-    if (!plan.tx)
-      throw new UsageError(`nothing to redeem: ${owner} holds no ${market.slug} position tokens on chain; nothing was sent`, {
-        hint: `pm balance ${market.slug} shows the wallet's tokens on chain and on the exchange.`,
-      });
+    const { market, owner, chain, plan } = await redeemState(ctx, args.slug, opts);
+    if (!plan.tx) return; // (redeemState refuses that)
     ctx.out.info(
       `${market.slug}: YES ${formatUnits(plan.yes)}, NO ${formatUnits(plan.no)} on chain → payout ${formatUnits(plan.payout)} USDC`,
     );
@@ -45,17 +41,12 @@ export default defineCommand({
         },
         () => ctx.out.line(`${plan.tx?.to} ${plan.tx?.data}  # ${plan.tx?.what}`),
       );
-      return 0;
+      return;
     }
     if (est.balance < est.total)
       throw new PmError(`the wallet ${owner} has not enough ETH for gas (${formatEther(est.total)} ETH estimated)`, {
         hint: 'Fund it with ETH on this chain; nothing was sent.',
       });
-    if (!ctx.flags.yes) {
-      const { confirm } = await import('../../cli/prompt.js');
-      if (!(await confirm(ctx, `Redeem ${market.slug} for ${formatUnits(plan.payout)} USDC?`)))
-        throw new UsageError('cancelled: nothing was sent');
-    }
     const account = await (await ctx.credentials()).account();
     if (!account) throw new UsageError('no signing wallet', { hint: 'Import one with pm wallet import, or set PM_PRIVATE_KEY.' });
     const before = await chain.usdc(owner);
@@ -67,6 +58,23 @@ export default defineCommand({
         ctx.out.line(`${sent?.hash}  redeemed ${market.slug}: +${formatUnits(after - before)} USDC (now ${formatUnits(after)})`);
       },
     );
-    return 0;
+    return;
   },
 });
+
+/** The market, the wallet and what redeeming it on chain would do (reads only; nothing to redeem is exit 2). */
+async function redeemState(ctx: Context, slug: string | undefined, opts: { rpcUrl?: string | undefined }) {
+  if (!slug) throw new UsageError('name the resolved market to redeem');
+  const { slugFrom } = await import('../../core/market-input.js');
+  const { getMarket } = await import('../../core/markets.js');
+  const market = await getMarket(await ctx.api(), slugFrom(slug));
+  const owner = await walletAddress(ctx);
+  const chain = await connectChain(ctx, opts);
+  const plan = await chain.redeemPlan(owner, market);
+  // Read from the chain before anything is sent: a local finding, exit 2.
+  if (!plan.tx)
+    throw new UsageError(`nothing to redeem: ${owner} holds no ${market.slug} position tokens on chain; nothing was sent`, {
+      hint: `pm balance ${market.slug} shows the wallet's tokens on chain and on the exchange.`,
+    });
+  return { market, owner, chain, plan };
+}

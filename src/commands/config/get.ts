@@ -4,6 +4,7 @@ import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
   path: ['config', 'get'],
+  effect: 'read',
   summary: 'Print one setting of the active profile',
   args: { key: { description: 'setting name (see pm config list)', required: true } },
   examples: ['pm config get base-url'],

@@ -6,45 +6,22 @@ import { defineCommand } from '../../cli/command.js';
 export interface ConfigRow {
   key: string;
   value: string | number | null;
-  source: WsSource | 'unset';
+  source: WsSource | 'unset' | 'sandbox chain';
   doc: string;
 }
 
-/** Every setting with its effective value and where that value comes from. */
+/** Every setting with its effective value and where that value comes from (the core's one precedence table). */
 export function configRows(ctx: Context): ConfigRow[] {
-  const p = ctx.profile();
-  const f = ctx.flags;
-  const e = ctx.env;
-  const pick = (
-    flag: string | number | undefined,
-    env: string | undefined,
-    prof: string | number | undefined,
-    def: string | number | null,
-  ): Pick<ConfigRow, 'value' | 'source'> =>
-    flag !== undefined
-      ? { value: flag, source: 'flag' }
-      : env !== undefined
-        ? { value: env, source: 'env' }
-        : prof !== undefined
-          ? { value: prof, source: 'profile' }
-          : def !== null
-            ? { value: def, source: 'default' }
-            : { value: null, source: 'unset' };
-  const urls = ctx.endpointsUnchecked();
-  const rows: Record<string, Pick<ConfigRow, 'value' | 'source'>> = {
-    'base-url': { value: urls.baseUrl, source: urls.baseSource },
-    'ws-url': { value: urls.wsUrl, source: urls.wsSource },
-    'rpc-url': pick(undefined, e.PM_RPC_URL, p.rpcUrl, null),
-    timeout: pick(f.timeout, e.PM_TIMEOUT, p.timeout, 30000),
-    output: pick(f.output ?? (f.json ? 'json' : undefined), e.PM_OUTPUT, p.output, 'table'),
-    wallet: pick(undefined, undefined, p.wallet, null),
-    'on-behalf-of': pick(undefined, undefined, p.onBehalfOf, null),
-  };
-  return Object.entries(CONFIG_KEYS).map(([key, k]) => ({ key, doc: k.doc, ...(rows[key] ?? { value: null, source: 'unset' as const }) }));
+  const rows = ctx.configSettings().rows();
+  return Object.entries(CONFIG_KEYS).map(([key, k]) => {
+    const r = rows[key];
+    return { key, doc: k.doc, value: r?.value ?? null, source: (r?.source ?? 'unset') as ConfigRow['source'] };
+  });
 }
 
 export default defineCommand({
   path: ['config', 'list'],
+  effect: 'read',
   summary: 'List the settings of the active profile and where each value comes from',
   examples: ['pm config list', 'pm --json config list', 'pm -o ndjson config list | jq -r .key'],
   run: async (ctx) => {

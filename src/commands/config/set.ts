@@ -4,6 +4,7 @@ import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
   path: ['config', 'set'],
+  effect: 'local',
   summary: 'Change one setting of the active profile',
   args: {
     key: { description: 'setting name (see pm config list)', required: true },

@@ -4,6 +4,7 @@ import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
   path: ['config', 'unset'],
+  effect: 'local',
   summary: 'Remove one setting from the active profile (it falls back to its default)',
   description:
     'The setting goes back to its default, or to what it is derived from (ws-url from base-url), as pm config list then shows. base-url cannot be unset: without it the profile would point at the real exchange; set another, or remove the profile (pm profile remove).',

@@ -11,6 +11,7 @@ const field = (o: unknown, k: string): string => {
 
 export default defineCommand({
   path: ['markets', 'feed'],
+  effect: 'read',
   summary: 'Recent trades and events of a market',
   args: { slug: { description: 'market slug', required: true } },
   options: {

@@ -9,6 +9,7 @@ const BARS = '▁▂▃▄▅▆▇█';
 
 export default defineCommand({
   path: ['markets', 'history'],
+  effect: 'read',
   summary: 'YES price history of a market (a group lists its child markets)',
   args: { slug: { description: 'market slug (any case) or its limitless.exchange URL', required: true } },
   options: {
@@ -70,6 +71,6 @@ export default defineCommand({
         if (chart !== null) ctx.out.line(chart);
       },
     );
-    return 0;
+    return;
   },
 });

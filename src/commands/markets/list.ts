@@ -8,6 +8,7 @@ import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
   path: ['markets', 'list'],
+  effect: 'read',
   summary: 'List active markets',
   options: {
     limit: { type: 'positiveInt', value: 'n', description: 'markets per page (1-25)', default: 10 },

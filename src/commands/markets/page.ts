@@ -6,6 +6,7 @@ import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
   path: ['markets', 'page'],
+  effect: 'read',
   summary: 'Markets of a market page (e.g. /crypto), with paging and sorting',
   args: { path: { description: 'page path such as /crypto, or "home"', required: true } },
   options: {

@@ -50,7 +50,7 @@ export function marketTable(out: Output, markets: Market[]): void {
  * A group market has no book and no price of its own: `book <group>` and `markets history
  * <group>` list its child markets with their prices instead, and say which command to run next.
  */
-export function groupChildren(ctx: Context, group: Market, command: string): number {
+export function groupChildren(ctx: Context, group: Market, command: string): void {
   const price = (v: bigint | null | undefined): string | null => (v === null || v === undefined ? null : formatUnits(v));
   const children = group.children.map((c) => ({ slug: c.slug, title: c.title, yes: price(c.prices?.[0]), no: price(c.prices?.[1]) }));
   ctx.out.data(
@@ -66,5 +66,5 @@ export function groupChildren(ctx: Context, group: Market, command: string): num
     },
     { records: children },
   );
-  return 0;
+  return;
 }

@@ -4,6 +4,7 @@ import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
   path: ['markets', 'search'],
+  effect: 'read',
   summary: 'Search markets by text',
   args: { query: { description: 'words to look for', required: true, variadic: true } },
   options: {

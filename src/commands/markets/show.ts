@@ -14,6 +14,7 @@ function outcomeRows(m: Market): string[][] {
 
 export default defineCommand({
   path: ['markets', 'show'],
+  effect: 'read',
   summary: 'Show one market: outcomes, position ids, prices, volume, deadline, venue',
   args: { slug: { description: 'market slug (any case) or its limitless.exchange URL', required: true } },
   examples: ['pm markets show btc-100k-2026', 'pm --json markets show btc-100k-2026 | jq .venue'],

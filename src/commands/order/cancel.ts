@@ -5,13 +5,34 @@ import { getMarket } from '../../core/markets.js';
 import { cancelOrders, checkClientOrderId } from '../../core/trade/index.js';
 import type { CancelOutcome } from '../../core/trade/index.js';
 import type { Context } from '../../cli/context.js';
-import { confirm } from '../../cli/prompt.js';
+import { fetchPositions } from '../../core/portfolio.js';
+import { liveOrderJson } from '../../core/trade/views.js';
 import type { ApiClient } from '../../core/http.js';
 import { cancelEverywhere, countText } from '../../core/trade/replace.js';
 import type { EverywhereOutcome } from '../../core/trade/replace.js';
 
 export default defineCommand({
   path: ['order', 'cancel'],
+  effect: 'order',
+  actsFor: true,
+  // Counted before asking: how many of the open orders the cancel will end, in how many markets.
+  describe: async (ctx, { args, opts }) => {
+    const { mode, ids, clientIds, slugs } = request(args.ids, opts);
+    const open = (await fetchPositions(await ctx.tradingApi())).liveOrders.map(liveOrderJson);
+    const hit =
+      mode === 'market'
+        ? open.filter((o) => slugs.length === 0 || slugs.includes(o.market))
+        : open.filter((o) => ids.includes(o.id) || (o.clientOrderId !== null && clientIds.includes(o.clientOrderId)));
+    const markets = new Set(hit.map((o) => o.market));
+    const what =
+      mode === 'market'
+        ? slugs.length === 0
+          ? 'every open order in every market'
+          : `every open order of ${slugs.join(', ')}`
+        : `${ids.length + clientIds.length} order${ids.length + clientIds.length === 1 ? '' : 's'} named`;
+    const lines = hit.slice(0, 10).map((o) => `\n  ${o.side} ${o.outcome} ${o.remaining} @ ${o.price ?? '-'} on ${o.market} (${o.id})`);
+    return `Cancel ${what}: ${hit.length} open order${hit.length === 1 ? '' : 's'} in ${markets.size} market${markets.size === 1 ? '' : 's'}${lines.join('')}${hit.length > 10 ? `\n  … and ${hit.length - 10} more` : ''}${ctx.onBehalfOf === undefined ? '' : `\n  for sub-account ${ctx.onBehalfOf}`}`;
+  },
   summary: 'Cancel orders by id, by client id, all in a market, or all everywhere (the kill switch)',
   description:
     'By order ids or --client-id (batches of 50); --all <slug> (or --market <slug>) cancels every open order of one market; --all alone cancels every open order in every market (the exchange cancels per market, so pm fans out over the markets of your open orders and reports each; on the real exchange it asks first unless --yes).\n\nExit codes: 0 done, 2 bad input or declined, 4 not one of the orders named was found, 8 some orders or markets failed.',
@@ -20,7 +41,6 @@ export default defineCommand({
     clientId: { type: 'list', value: 'ids', description: 'cancel by client order ids' },
     all: { type: 'boolean', description: 'every open order: of the markets named, or of every market' },
     market: { type: 'list', value: 'slugs', description: 'every open order of these markets (the same as --all <slug>…)' },
-    onBehalfOf: { type: 'positiveInt', value: 'profileId', description: 'cancel for a partner sub-account' },
   },
   examples: [
     'pm order cancel 7d0c…',
@@ -31,29 +51,30 @@ export default defineCommand({
     'pm order cancel --all --yes',
   ],
   run: async (ctx, { args, opts }) => {
-    const byMarket = opts.all || opts.market.length > 0;
-    const ids = opts.all ? [] : args.ids;
-    const clientIds = opts.clientId;
-    const modes = [ids.length > 0, clientIds.length > 0, byMarket].filter(Boolean).length;
-    if (modes !== 1)
-      throw new UsageError('give order ids, or --client-id <ids…>, or --all [<slug>…] / --market <slug…> (exactly one of them)');
-    for (const c of clientIds) checkClientOrderId(c);
-    const api = await ctx.tradingApi({ onBehalfOf: opts.onBehalfOf });
-    if (byMarket) return cancelAll(ctx, api, [...(opts.all ? args.ids : []), ...opts.market].map(slugFrom));
-    const res = await cancelOrders(api, { ids, clientIds });
-    return report(ctx, res);
+    const { mode, ids, clientIds, slugs } = request(args.ids, opts);
+    const api = await ctx.tradingApi();
+    if (mode === 'market') return cancelAll(ctx, api, slugs);
+    report(ctx, await cancelOrders(api, { ids, clientIds }));
   },
 });
 
+/** What the arguments ask to cancel: exactly one of ids, client ids, or markets (none named: every market). */
+function request(
+  words: string[],
+  opts: { all: boolean; market: string[]; clientId: string[] },
+): { mode: 'ids' | 'market'; ids: string[]; clientIds: string[]; slugs: string[] } {
+  const byMarket = opts.all || opts.market.length > 0;
+  const ids = opts.all ? [] : words;
+  const clientIds = opts.clientId;
+  const modes = [ids.length > 0, clientIds.length > 0, byMarket].filter(Boolean).length;
+  if (modes !== 1)
+    throw new UsageError('give order ids, or --client-id <ids…>, or --all [<slug>…] / --market <slug…> (exactly one of them)');
+  for (const c of clientIds) checkClientOrderId(c);
+  return { mode: byMarket ? 'market' : 'ids', ids, clientIds, slugs: [...(opts.all ? words : []), ...opts.market].map(slugFrom) };
+}
+
 /** --all: every open order of the markets named, or (none named) of every market: one result per market. */
-async function cancelAll(ctx: Context, api: ApiClient, slugs: string[]): Promise<number> {
-  if (slugs.length === 0 && !ctx.sandbox && !ctx.flags.yes) {
-    if (!ctx.interactive)
-      throw new UsageError('cancelling every order in every market on the real exchange needs confirmation', {
-        hint: 'Pass --yes (scripts), or run in a terminal to confirm.',
-      });
-    if (!(await confirm(ctx, 'Cancel every open order in every market?'))) throw new UsageError('nothing cancelled: declined');
-  }
+async function cancelAll(ctx: Context, api: ApiClient, slugs: string[]): Promise<void> {
   // Every market named is checked first: a typo among them cancels nothing (exit 4).
   if (slugs.length > 1) await Promise.all(slugs.map((slug) => getMarket(api, slug)));
   if (slugs.length === 1) return report(ctx, await cancelOrders(api, { slug: slugs[0] as string }));
@@ -77,13 +98,12 @@ async function cancelAll(ctx: Context, api: ApiClient, slugs: string[]): Promise
         hint: 'Run it again: cancelling is idempotent. pm order list shows what is still open.',
       },
     );
-  return 0;
 }
 
 const NOT_FOUND_HINT = 'ORDER_NOT_FOUND means the id is unknown, not yours, or already filled or canceled';
 
 /** One set of cancellations (by ids, client ids or one market): {canceled, failed}; exit 8 when some failed. */
-function report(ctx: Context, res: CancelOutcome): number {
+function report(ctx: Context, res: CancelOutcome): void {
   ctx.out.data(res, () => {
     if (res.canceled.length)
       ctx.out.table(
@@ -110,5 +130,4 @@ function report(ctx: Context, res: CancelOutcome): number {
     throw new PartialFailureError(`${res.failed.length} order${res.failed.length > 1 ? 's' : ''} could not be canceled`, {
       hint: `${NOT_FOUND_HINT}.`,
     });
-  return 0;
 }

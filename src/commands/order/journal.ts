@@ -29,6 +29,7 @@ const sent = (e: JournalEntry): string => {
 
 export default defineCommand({
   path: ['order', 'journal'],
+  effect: 'read',
   summary: 'What pm sent and what came back: the local order journal',
   description:
     'Every order is written to the journal under PM_HOME/journal before it is sent (state pending, with the exact request), and again when the answer comes (placed with the order id, failed with the reason, unknown when the answer was lost). The journal is rotated as it grows; lookups never read it whole.',
@@ -65,6 +66,6 @@ export default defineCommand({
       },
       { records: entries },
     );
-    return 0;
+    return;
   },
 });

@@ -10,11 +10,12 @@ import type { OpenOrderJson } from '../../core/trade/views.js';
 
 export default defineCommand({
   path: ['order', 'list'],
+  effect: 'read',
+  actsFor: true,
   summary: 'Your open orders, in every market or in one (--market), with remaining size',
   options: {
     market: { type: 'string', value: 'slug', description: 'only this market (default: every market)' },
     all: { type: 'boolean', description: 'include matched, canceled and unmatched orders' },
-    onBehalfOf: { type: 'positiveInt', value: 'profileId', description: 'orders of a partner sub-account' },
   },
   examples: [
     'pm order list',
@@ -24,7 +25,7 @@ export default defineCommand({
   ],
   run: async (ctx, { opts }) => {
     const market = opts.market;
-    const api = await ctx.tradingApi({ onBehalfOf: opts.onBehalfOf });
+    const api = await ctx.tradingApi();
     if (market === undefined) {
       // No market: every open order, from the portfolio's live orders across markets.
       if (opts.all)

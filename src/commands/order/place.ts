@@ -1,30 +1,12 @@
 import { defineCommand } from '../../cli/command.js';
 import { readInput } from '../../cli/files.js';
 import type { Context } from '../../cli/context.js';
-import { confirm } from '../../cli/prompt.js';
 import { InterruptedError, PartialFailureError, UsageError } from '../../core/errors.js';
 import { buildSignedOrder, parseBatch, parseOrderInput, placeParsed, runBatch } from '../../core/trade/index.js';
 import type { LineResult, OrderSummary } from '../../core/trade/index.js';
 import { formatUnits } from '../../core/money.js';
 import { placedJson, placedText } from './render.js';
 import { batchLineJson } from '../../core/trade/views.js';
-
-/**
- * Orders on a real exchange need a yes: --yes, or a confirmation on a terminal. Without either
- * this refuses before anything is looked up or sent (exit 2). The sandbox is judged by its URL.
- */
-function checkCanConfirm(ctx: Context): void {
-  if (ctx.flags.yes || ctx.sandbox || ctx.interactive) return;
-  throw new UsageError(`placing an order on the real exchange (${ctx.baseUrl}) needs confirmation`, {
-    hint: 'Pass --yes (scripts), or run in a terminal to confirm.',
-  });
-}
-
-async function confirmPlace(ctx: Context, what: string): Promise<void> {
-  if (ctx.flags.yes || ctx.sandbox) return;
-  checkCanConfirm(ctx);
-  if (!(await confirm(ctx, what))) throw new UsageError('not placed: declined');
-}
 
 function describe(s: OrderSummary): string {
   const qty =
@@ -38,6 +20,19 @@ const TYPES = ['gtc', 'fok', 'fak', 'GTC', 'FOK', 'FAK'] as const;
 
 export default defineCommand({
   path: ['order', 'place'],
+  effect: 'order',
+  effectOf: ({ opts }) => (opts.dryRun ? 'read' : 'order'),
+  actsFor: true,
+  describe: async (ctx, { args, opts }) => {
+    if (opts.file !== undefined) {
+      const lines = parseBatch(await readInput(ctx, opts.file), { batchId: opts.batchId }).filter((l) => l.parsed);
+      const markets = new Set(lines.map((l) => l.parsed?.slug));
+      return `Place ${lines.length} order${lines.length === 1 ? '' : 's'} in ${markets.size} market${markets.size === 1 ? '' : 's'} from ${opts.file === '-' ? 'stdin' : opts.file}${ctx.onBehalfOf === undefined ? '' : ` for sub-account ${ctx.onBehalfOf}`}`;
+    }
+    const deps = await ctx.tradingDeps();
+    const signed = await buildSignedOrder(deps, parseOrderInput(orderInput(ctx, args, opts)));
+    return `Place ${describe(signed.summary)}${ctx.onBehalfOf === undefined ? '' : ` for sub-account ${ctx.onBehalfOf}`}`;
+  },
   summary: 'Place a signed order (GTC, FOK, FAK), or a batch from NDJSON',
   description:
     "Place a signed order. Every order carries a client id (generated when absent, always shown) and is journaled under PM_HOME before it is sent; if an answer is lost, pm asks the exchange by client id before sending again, so re-running the same command with the same --client-id never creates a second order. If the client id already holds an order, pm compares it with the request: the same order is reported (exit 0, alreadyPlaced), a different one is a conflict (exit 5).\n\nBatch: --file orders.ndjson (or - for stdin), one JSON object per line with the fields market, side, outcome, type, price, size, amount, postOnly, stp, clientId, onBehalfOf, delegated, each typed as its flag (postOnly and delegated JSON booleans). A line without clientId gets a deterministic one (pmb-…, from the line's order fields and --batch-id), so running the same batch again skips the lines the journal says were placed and places the rest: an interrupted batch is resumed by re-running it. One result per line (NDJSON with --json); exit 8 when some failed, 2 when every line is invalid, 130 on Ctrl-C (placed and unsent lines are listed).\n\nExit codes: 0 placed (or already placed with the same parameters), 2 refused locally (nothing sent), 5 the client id holds a different order, 7 unknown outcome (re-run the same command), 9 refused by the exchange, 130 Ctrl-C (an order already on the wire is waited for, and shown placed).",
@@ -66,7 +61,6 @@ export default defineCommand({
       choices: ['cancel_maker', 'cancel_taker', 'cancel_both'],
     },
     clientId: { type: 'string', value: 'id', description: 'your idempotency key (≤128 chars); generated when absent' },
-    onBehalfOf: { type: 'positiveInt', value: 'profileId', description: 'trade for a partner sub-account' },
     delegated: { type: 'boolean', description: 'unsigned order; the server signs for the sub-account (needs --on-behalf-of)' },
     dryRun: { type: 'boolean', description: 'print the exact signed request body and send nothing' },
     file: { type: 'string', value: 'file', description: 'NDJSON batch file, or - for stdin' },
@@ -87,38 +81,19 @@ export default defineCommand({
   ],
   run: async (ctx, { args, opts }) => {
     const file = opts.file;
-    const onBehalfOf = ctx.actingAs(opts.onBehalfOf);
     if (file !== undefined) {
       if (args.slug !== undefined) throw new UsageError('give either <slug> <side> <outcome> or --file, not both');
-      return placeBatch(ctx, file, { dryRun: opts.dryRun, batchId: opts.batchId, onBehalfOf });
+      return placeBatch(ctx, file, { dryRun: opts.dryRun, batchId: opts.batchId, onBehalfOf: ctx.onBehalfOf });
     }
     if (opts.batchId !== undefined) throw new UsageError('--batch-id goes with --file');
     // Everything that can be checked offline is checked before any request.
-    const parsed = parseOrderInput({
-      market: args.slug,
-      side: args.side,
-      outcome: args.outcome,
-      type: opts.type,
-      price: opts.price,
-      size: opts.size,
-      amount: opts.amount,
-      postOnly: opts.postOnly,
-      clientId: opts.clientId,
-      onBehalfOf,
-      delegated: opts.delegated,
-      stp: opts.stp,
-    });
-    if (!opts.dryRun) checkCanConfirm(ctx);
-    const deps = await ctx.tradingDeps({ onBehalfOf });
+    const parsed = parseOrderInput(orderInput(ctx, args, opts));
+    const deps = await ctx.tradingDeps();
     if (opts.dryRun) {
       const signed = await buildSignedOrder(deps, parsed);
       ctx.io.stdout.write(`${JSON.stringify(signed.body, null, ctx.out.isJson ? undefined : 2)}\n`);
       ctx.out.info(`dry run: ${describe(signed.summary)}; nothing was sent (POST /orders with this exact body).`);
-      return 0;
-    }
-    if (!ctx.sandbox && !ctx.flags.yes) {
-      const signed = await buildSignedOrder(deps, parsed);
-      await confirmPlace(ctx, `Place ${describe(signed.summary)}?`);
+      return;
     }
     const { placed, summary } = await placeParsed(deps, parsed, {
       journal: deps.journal,
@@ -129,13 +104,43 @@ export default defineCommand({
     });
     ctx.out.data(placedJson(placed, summary), () => placedText(ctx.out, placed, summary));
     // Ctrl-C while the order was on the wire: it was waited for, and it is placed (shown above).
-    if (ctx.signal?.aborted) {
-      ctx.out.warn(`interrupted after order ${placed.clientOrderId} was sent: it is placed (above)`);
-      return 130;
-    }
-    return 0;
+    if (ctx.signal?.aborted)
+      throw new InterruptedError(`interrupted after order ${placed.clientOrderId} was sent: it is placed (above)`, {
+        hint: `pm order status --client-id ${placed.clientOrderId} shows it.`,
+      });
   },
 });
+
+/** The single order's fields as parseOrderInput takes them (the flags' names). */
+function orderInput(
+  ctx: Context,
+  args: { slug: string | undefined; side: string | undefined; outcome: string | undefined },
+  opts: {
+    type: string;
+    price: string | undefined;
+    size: string | undefined;
+    amount: string | undefined;
+    postOnly: boolean;
+    clientId: string | undefined;
+    delegated: boolean;
+    stp: string | undefined;
+  },
+) {
+  return {
+    market: args.slug,
+    side: args.side,
+    outcome: args.outcome,
+    type: opts.type,
+    price: opts.price,
+    size: opts.size,
+    amount: opts.amount,
+    postOnly: opts.postOnly,
+    clientId: opts.clientId,
+    onBehalfOf: ctx.onBehalfOf,
+    delegated: opts.delegated,
+    stp: opts.stp,
+  };
+}
 
 /** "1-4, 7, 9-12" */
 function ranges(ns: number[]): string {
@@ -153,7 +158,7 @@ async function placeBatch(
   ctx: Context,
   file: string,
   o: { dryRun: boolean; batchId: string | undefined; onBehalfOf: number | undefined },
-): Promise<number> {
+): Promise<void> {
   const text = await readInput(ctx, file);
   const lines = parseBatch(text, { batchId: o.batchId });
   if (lines.length === 0) throw new UsageError(`no orders in ${file === '-' ? 'stdin' : file}`);
@@ -170,11 +175,9 @@ async function placeBatch(
       });
   }
   if (invalid.length === lines.length) throw new UsageError(`every line of the batch is invalid (${invalid.length}); nothing was sent`);
-  if (!o.dryRun) checkCanConfirm(ctx);
-  const deps = await ctx.tradingDeps({ onBehalfOf: o.onBehalfOf });
+  const deps = await ctx.tradingDeps();
   if (o.onBehalfOf !== undefined)
     for (const l of lines) if (l.parsed && l.parsed.onBehalfOf === undefined) l.parsed.onBehalfOf = o.onBehalfOf;
-  if (!o.dryRun) await confirmPlace(ctx, `Place ${lines.length - invalid.length} orders from ${file === '-' ? 'stdin' : file}?`);
   const started = Date.now();
   // Live progress on a TTY (stderr): placed / failed / remaining, rate, ETA.
   const total = lines.length - invalid.length;
@@ -220,7 +223,7 @@ async function placeBatch(
   const failed = all.filter((r): r is Extract<LineResult, { ok: false }> => !r.ok);
   if (o.dryRun) {
     // A dry run exits as the real run would: 8 when some lines would fail (2, every line invalid, came earlier).
-    if (failed.length === 0) return 0;
+    if (failed.length === 0) return;
     throw new PartialFailureError(`dry run: ${failed.length} of ${all.length} lines would fail; nothing was sent`, {
       details: ctx.out.format === 'table' ? undefined : failed.map((f) => `line ${f.line}: ${f.error.shortMessage}`).join('\n'),
       hint: 'Fix those lines and run the dry run again.',
@@ -287,5 +290,4 @@ async function placeBatch(
       hint: 'Fix those lines and run the same command again: placed lines are skipped, so nothing is placed twice.',
     });
   }
-  return 0;
 }

@@ -2,7 +2,8 @@ import { defineCommand } from '../../cli/command.js';
 import { readInput } from '../../cli/files.js';
 import type { Context } from '../../cli/context.js';
 import { PartialFailureError, PmError, UsageError, ValidationError } from '../../core/errors.js';
-import { replaceOrder, replaceRefusal } from '../../core/trade/replace.js';
+import { formatUnits } from '../../core/money.js';
+import { oldOrder, replaceOrder, replaceRefusal } from '../../core/trade/replace.js';
 import type { ReplaceInput, ReplaceOutcome } from '../../core/trade/replace.js';
 
 function outcomeText(ctx: Context, r: ReplaceOutcome): void {
@@ -46,6 +47,20 @@ function lineInput(raw: unknown, n: number): ReplaceInput {
 
 export default defineCommand({
   path: ['order', 'replace'],
+  effect: 'order',
+  actsFor: true,
+  describe: async (ctx, { args, opts }) => {
+    const who = ctx.onBehalfOf === undefined ? '' : `\n  for sub-account ${ctx.onBehalfOf}`;
+    if (opts.file !== undefined) {
+      const n = (await readInput(ctx, opts.file)).split('\n').filter((l) => l.trim() && !l.trim().startsWith('#')).length;
+      return `Replace ${n} order${n === 1 ? '' : 's'} from ${opts.file === '-' ? 'stdin' : opts.file}${who}`;
+    }
+    const old = (await oldOrder(await ctx.tradingApi(), { orderId: args.orderId, oldClientId: opts.clientId })).order;
+    const market = (old['market'] as { slug?: string } | undefined)?.slug ?? String(old['marketSlug'] ?? '?');
+    const side = old['side'] === 0 || old['side'] === 'BUY' ? 'BUY' : 'SELL';
+    const remaining = /^\d+$/.test(String(old['remainingSize'])) ? formatUnits(BigInt(String(old['remainingSize']))) : '?';
+    return `Replace order ${String(old['id'])}: ${side} ${remaining} @ ${String(old['price'] ?? '?')} on ${market}\n  with: ${side} ${opts.size ?? remaining} @ ${opts.price ?? String(old['price'] ?? '?')}${opts.allowFailure ? ' (placed even if the cancel fails)' : ''}${who}`;
+  },
   summary: 'Move a resting order in one request: the old one cancelled, the new one resting (cancel-replace)',
   description:
     'One POST /orders/cancel-replace: the old order is cancelled and the replacement placed, or (mode STOP_ON_FAILURE, the default) nothing is placed when the cancel fails, so there is never a second order beside one that could not be cancelled. The replacement keeps the old order\'s market, side and outcome; --price and --size change it (size defaults to the old order\'s remaining size). It gets its own client id (--new-client-id, else generated, always reported) and is exactly-once like any order: journaled before it is sent, looked up after a lost answer, so re-running the same command never places it twice.\n\n--file takes NDJSON lines {"orderId"|"clientId", "price", "size", "newClientId"?}, one result per line.\n\nExit codes: 0 both parts done, 2 bad input (nothing sent), 4 no such order, 7 outcome unknown (re-run the same command), 8 some lines of a --file failed, 9 the exchange refused the cancel or the replacement (both results printed).',
@@ -57,7 +72,6 @@ export default defineCommand({
     newClientId: { type: 'string', value: 'id', description: "the replacement's client id (default: generated)" },
     allowFailure: { type: 'boolean', description: 'place the replacement even when the cancel fails (mode ALLOW_FAILURE)' },
     file: { type: 'string', value: 'file', description: 'NDJSON lines of replacements, or - for stdin' },
-    onBehalfOf: { type: 'positiveInt', value: 'profileId', description: 'for a partner sub-account' },
   },
   examples: [
     'pm order replace 7d0c… --price 0.43',
@@ -67,7 +81,7 @@ export default defineCommand({
   ],
   run: async (ctx, { args, opts }) => {
     const mode = opts.allowFailure ? ('ALLOW_FAILURE' as const) : ('STOP_ON_FAILURE' as const);
-    const deps = await ctx.tradingDeps({ onBehalfOf: opts.onBehalfOf });
+    const deps = await ctx.tradingDeps();
     if (opts.file !== undefined) {
       if (args.orderId !== undefined || opts.clientId !== undefined) throw new UsageError('give either an order or --file, not both');
       const text = await readInput(ctx, opts.file);
@@ -89,14 +103,15 @@ export default defineCommand({
           const pe = e instanceof PmError ? e : new PmError(e instanceof SyntaxError ? `line ${n}: not JSON` : String(e));
           rec = { line: n, ok: false, error: { code: pe.code, message: pe.shortMessage } };
         }
-        ctx.out.record(rec);
-        if (ctx.out.format === 'table')
+        // One thing per line, in the format asked: a record (json, ndjson) or a text line (table).
+        if (ctx.out.format !== 'table') ctx.out.record(rec);
+        else
           ctx.out.line(
             `line ${n}: ${rec['ok'] ? 'replaced' : `failed${rec['error'] ? ` (${(rec['error'] as { message: string }).message})` : ''}`}`,
           );
       }
       if (failed > 0) throw new PartialFailureError(`${failed} of ${lines.length} replacements failed`);
-      return 0;
+      return;
     }
     const r = await replaceOrder(
       deps,
@@ -105,6 +120,6 @@ export default defineCommand({
     );
     ctx.out.data(r, () => outcomeText(ctx, r));
     if (!r.ok) throw replaceRefusal(r);
-    return 0;
+    return;
   },
 });

@@ -6,11 +6,12 @@ import { statusJson } from '../../core/trade/views.js';
 
 export default defineCommand({
   path: ['order', 'status'],
+  effect: 'read',
+  actsFor: true,
   summary: 'Status of orders by id or client id (settlement, fills)',
   args: { ids: { description: 'order ids', variadic: true } },
   options: {
     clientId: { type: 'list', value: 'ids', description: 'look up by client order ids' },
-    onBehalfOf: { type: 'positiveInt', value: 'profileId', description: 'orders of a partner sub-account' },
   },
   examples: [
     'pm order status 7d0c…',
@@ -22,7 +23,7 @@ export default defineCommand({
     const clientIds = opts.clientId;
     if (rest.length === 0 && clientIds.length === 0) throw new UsageError('give order ids or --client-id <ids…>');
     for (const c of clientIds) checkClientOrderId(c);
-    const api = await ctx.tradingApi({ onBehalfOf: opts.onBehalfOf });
+    const api = await ctx.tradingApi();
     const results = await orderStatus(api, { ids: rest, clientIds });
     const rows = results.map(statusJson);
     ctx.out.data(rows, () =>
@@ -64,6 +65,6 @@ export default defineCommand({
         hint: 'Check the id (or --client-id); with a partner token, add --on-behalf-of <profileId> for a sub-account.',
       });
     if (missing) throw new PartialFailureError(`${missing} of ${rows.length} orders not found`);
-    return 0;
+    return;
   },
 });

@@ -4,6 +4,9 @@ import { checkModeFlags, childSigner, dropChildKey, partnerApi, recordSubAccount
 
 export default defineCommand({
   path: ['partner', 'create'],
+  effect: 'money',
+  describe: (ctx, { opts }) =>
+    `Create a sub-account (${opts.serverWallet ? 'a server wallet the exchange manages' : `an EOA signed by ${opts.wallet ? `keystore wallet ${opts.wallet}` : 'a new key stored in the keystore'}`})${opts.name ? ` named ${opts.name}` : ''} under profile ${ctx.profileName() ?? 'default'}`,
   summary: 'Create a sub-account: an EOA (its key goes to the keystore) or a server wallet',
   description:
     "EOA mode generates the child's key into the encrypted keystore (or uses --wallet NAME from it), fetches the exchange's single-use signing message, signs it locally and sends the proof headers. --server-wallet asks the exchange for a managed wallet (needs the delegated_signing scope) that it signs delegated orders with. Needs a token with account_creation.\n\nExit codes: 0 created, 2 bad input (nothing sent), 3 missing scope (named), 5 the address already has a profile, 9 refused by the exchange.",
@@ -54,6 +57,6 @@ export default defineCommand({
           : `Next: pm order place … --on-behalf-of ${out.profileId} (signed by ${child?.wallet ?? 'the child wallet'})`,
       );
     });
-    return 0;
+    return;
   },
 });

@@ -6,6 +6,7 @@ import { partnerApi } from './common.js';
 
 export default defineCommand({
   path: ['partner', 'list'],
+  effect: 'read',
   summary: 'Your sub-accounts',
   options: {
     account: { type: 'string', value: 'address', description: 'only the sub-account with this address' },
@@ -48,6 +49,6 @@ export default defineCommand({
       );
       if (more) ctx.out.info(`more on page ${page + 1} (or pass --all)`);
     });
-    return 0;
+    return;
   },
 });

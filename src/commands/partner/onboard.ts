@@ -155,6 +155,11 @@ function withResumeHint(e: unknown, job: Job): PmError {
 
 export default defineCommand({
   path: ['partner', 'onboard'],
+  effect: 'money',
+  describe: (ctx, { opts }) =>
+    opts.resume !== undefined
+      ? `Finish onboarding sub-account ${opts.resume} under profile ${ctx.profileName() ?? 'default'}${opts.firstOrder ? ` (a first FOK BUY of ${opts.firstAmount} USDC in ${opts.firstOrder})` : ''}`
+      : `Onboard a new sub-account under profile ${ctx.profileName() ?? 'default'}: ${opts.serverWallet ? 'a server wallet' : opts.wallet ? `an EOA signed by ${opts.wallet}` : 'a server wallet or an EOA (asked next)'}${opts.name ? ` named ${opts.name}` : ''}${opts.fund ? `, funded with ${opts.fund} USDC` : ''}${opts.firstOrder ? `, then a first FOK BUY of ${opts.firstAmount} USDC in ${opts.firstOrder}` : ''}`,
   summary: 'Wizard: create a sub-account, wait until it can trade, fund it, first order, save a profile',
   description:
     "Interactive on a terminal (EOA or server wallet, name, create, wait for allowances with progress, fund or show how, an optional first delegated order, a profile for the child so that pm --profile <child> … acts for it). Without a terminal the flags answer instead: pm partner onboard --server-wallet --name X --yes --wait.\n\nThe child's profile is saved as soon as the sub-account exists. An onboarding cut short (Ctrl-C, an error, a timeout) says so, and pm partner onboard --resume <profileId> picks it up where it stopped (the wizard also offers it; it also finishes a sub-account made with pm partner create); --wait, --fund and --first-order answer the steps left.\n\nExit codes: 0 done, 2 bad input or a question without a TTY, 3 missing scope, 4 nothing to resume for that id, 5 the child profile name is taken, 6 rate limited past the timeout, 7 allowances not ready in time, 130 interrupted (resumable).",
@@ -247,7 +252,7 @@ export default defineCommand({
   },
 });
 
-/** The questions (or flags), the confirmation, the creation, and the child's profile saved at once. */
+/** The questions (or flags), the creation, and the child's profile saved at once. */
 async function create(
   ctx: Context,
   apiOf: () => Promise<ApiClient>,
@@ -313,12 +318,6 @@ async function create(
   if (opts.firstOrder !== undefined && !serverWallet)
     throw new UsageError('--first-order places a delegated order: it needs --server-wallet');
 
-  const what = `${serverWallet ? 'a server-wallet' : 'an EOA'} sub-account${name ? ` named ${name}` : ''}`;
-  if (!ctx.flags.yes) {
-    if (!interactive) throw new UsageError(`creating ${what} needs confirmation`, { hint: 'Pass --yes (scripts), or run in a terminal.' });
-    if (!(await confirm(ctx, `Create ${what}?`, true))) throw new UsageError('not created: declined');
-  }
-
   const api = await apiOf();
   const child = serverWallet ? null : await childSigner(ctx, wallet);
   let created: { profileId: number; account: string };
@@ -348,7 +347,7 @@ async function finish(
   api: ApiClient,
   job: Job,
   o: { fund: bigint | undefined; firstOrder: string | undefined; firstAmount: string; wait: boolean; timeoutMs: number },
-): Promise<number> {
+): Promise<void> {
   const interactive = ctx.interactive;
   const sandbox = ctx.sandbox;
   const st = job.state;
@@ -466,5 +465,5 @@ async function finish(
       `Trade for it: pm --profile ${pname} order place <slug> buy yes --type fok --amount 5${serverWallet ? ' --delegated' : ''}`,
     );
   });
-  return 0;
+  return;
 }

@@ -3,16 +3,16 @@ import type { Progress } from '../../cli/output.js';
 import { UsageError } from '../../core/errors.js';
 import { formatUnits, rawFromWire } from '../../core/money.js';
 import { historyEntries } from '../../core/portfolio.js';
-import { ON_BEHALF, portfolioApi } from './common.js';
 
 export default defineCommand({
   path: ['portfolio', 'history'],
+  effect: 'read',
+  actsFor: true,
   summary: 'Account history (trades, deposits, withdrawals, claims), newest first, with cursor paging',
   options: {
     limit: { type: 'positiveInt', value: 'n', description: 'entries to show (one page up to 100)', default: 20 },
     all: { type: 'boolean', description: 'follow every cursor to the end (NDJSON with --json, streamed)' },
     since: { type: 'string', value: 'date', description: 'stop at entries older than this (ISO 8601)' },
-    onBehalfOf: ON_BEHALF,
   },
   examples: ['pm portfolio history', 'pm portfolio history --since 2026-01-01', 'pm --json portfolio history --all > history.ndjson'],
   run: async (ctx, { opts }) => {
@@ -27,7 +27,7 @@ export default defineCommand({
           hint: 'use ISO 8601, e.g. --since 2026-01-31 or --since 2026-01-31T12:00:00Z',
         });
     }
-    const api = await portfolioApi(ctx, opts);
+    const api = await ctx.tradingApi();
     // --all follows every cursor in pages of 100; otherwise one page of --limit entries.
     const entries = historyEntries(api, all ? { limit: 100, since } : { limit: Math.min(limit, 100), max: limit, since });
     if (ctx.out.isJson && all) {

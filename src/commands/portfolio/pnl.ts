@@ -1,19 +1,20 @@
 import { defineCommand } from '../../cli/command.js';
 import { fetchPnl, pnlJson } from '../../core/portfolio.js';
 import { drawChart, sparkline } from './chart.js';
-import { ON_BEHALF, portfolioApi, usd } from './common.js';
+import { usd } from './common.js';
 
 export default defineCommand({
   path: ['portfolio', 'pnl'],
+  effect: 'read',
+  actsFor: true,
   summary: 'Realised PnL over time: a line chart on a terminal, the series with --json',
   options: {
     timeframe: { type: 'string', value: 'tf', description: 'window', choices: ['1d', '7d', '30d', 'all'], default: '7d' },
-    onBehalfOf: ON_BEHALF,
   },
   examples: ['pm portfolio pnl', 'pm portfolio pnl --timeframe 30d', "pm --json portfolio pnl --timeframe all | jq '.points[-1]'"],
   run: async (ctx, { opts }) => {
     const timeframe = opts.timeframe ?? '7d';
-    const pnl = await fetchPnl(await portfolioApi(ctx, opts), timeframe);
+    const pnl = await fetchPnl(await ctx.tradingApi(), timeframe);
     const json = pnlJson(pnl);
     // -o ndjson: one point per line ({timestamp, value}); --json: the whole object.
     if (ctx.out.isJson) return ctx.out.data(json, () => undefined, { records: pnl.points });

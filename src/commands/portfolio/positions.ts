@@ -4,10 +4,12 @@ import { getMarket } from '../../core/markets.js';
 import { formatUnits } from '../../core/money.js';
 import { fetchPositions, positionsJson, positionTotals } from '../../core/portfolio.js';
 import type { PositionRow } from '../../core/portfolio.js';
-import { ON_BEHALF, portfolioApi, usd } from './common.js';
+import { usd } from './common.js';
 
 export default defineCommand({
   path: ['portfolio', 'positions'],
+  effect: 'read',
+  actsFor: true,
   summary: 'Positions: shares, average price, cost, value, unrealised and realised PnL, open orders, locked collateral',
   description:
     "One row per market and outcome, with a totals line. Numbers come from the exchange's positions (average cost basis): cost is what the shares still held cost (fees included), value is shares × the last price (1 or 0 once resolved), unrealised = value − cost, realised is booked by sales and redemptions. --json prints {positions: [...], totals}, every amount also as a *Raw integer string.",
@@ -15,7 +17,6 @@ export default defineCommand({
     market: { type: 'string', value: 'slug', description: 'only this market (or NegRisk group)' },
     resolved: { type: 'boolean', description: 'only resolved markets' },
     redeemable: { type: 'boolean', description: 'only positions that can be redeemed now' },
-    onBehalfOf: ON_BEHALF,
   },
   examples: [
     'pm portfolio positions',
@@ -24,7 +25,7 @@ export default defineCommand({
     'pm portfolio positions --redeemable',
   ],
   run: async (ctx, { opts }) => {
-    const api = await portfolioApi(ctx, opts);
+    const api = await ctx.tradingApi();
     const market = opts.market;
     const slug = market === undefined ? undefined : slugFrom(market);
     let rows = (await fetchPositions(api)).rows;

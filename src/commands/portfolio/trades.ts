@@ -1,15 +1,15 @@
 import { defineCommand } from '../../cli/command.js';
 import { formatUnits, rawFromWire } from '../../core/money.js';
 import { fetchTrades } from '../../core/portfolio.js';
-import { ON_BEHALF, portfolioApi } from './common.js';
 
 export default defineCommand({
   path: ['portfolio', 'trades'],
+  effect: 'read',
+  actsFor: true,
   summary: 'Your fills, newest first',
-  options: { onBehalfOf: ON_BEHALF },
   examples: ['pm portfolio trades', 'pm --json portfolio trades | jq length'],
-  run: async (ctx, { opts }) => {
-    const trades = await fetchTrades(await portfolioApi(ctx, opts));
+  run: async (ctx) => {
+    const trades = await fetchTrades(await ctx.tradingApi());
     ctx.out.data(trades, () => {
       if (trades.length === 0) return ctx.out.info('(no trades)');
       ctx.out.table(

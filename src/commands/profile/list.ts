@@ -3,6 +3,7 @@ import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
   path: ['profile', 'list'],
+  effect: 'read',
   summary: 'List profiles',
   examples: ['pm profile list', 'pm -o ndjson profile list | jq -r .name'],
   run: async (ctx) => {

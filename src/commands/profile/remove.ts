@@ -1,18 +1,16 @@
-import { confirm } from '../../cli/prompt.js';
-import { NotFoundError, UsageError } from '../../core/errors.js';
+import { NotFoundError } from '../../core/errors.js';
 import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
   path: ['profile', 'remove'],
+  effect: 'destructive',
+  describe: (_ctx, { args }) => `Remove profile ${args.name} (its wallet and secrets stay in the keystore)`,
   summary: 'Remove a profile (its wallet and secrets stay in the keystore)',
   args: { name: { description: 'profile name', required: true } },
   examples: ['pm profile remove old-bot --yes'],
   run: async (ctx, { args }) => {
     const name = args.name;
     if (!ctx.config().profiles[name]) throw new NotFoundError(`no profile named "${name}"`);
-    if (!ctx.flags.yes && !(await confirm(ctx, `Remove profile ${name}? Its wallet and secrets stay in the keystore.`))) {
-      throw new UsageError('not removed: declined');
-    }
     await ctx.editConfig((cfg) => {
       delete cfg.profiles[name];
       if (cfg.activeProfile === name) delete cfg.activeProfile;

@@ -3,6 +3,7 @@ import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
   path: ['profile', 'use'],
+  effect: 'local',
   summary: 'Make a profile the active one',
   args: { name: { description: 'profile name', required: true } },
   examples: ['pm profile use sandbox'],

@@ -7,6 +7,9 @@ import { sandboxAdmin } from './admin.js';
 
 export default defineCommand({
   path: ['sandbox', 'fund'],
+  effect: 'money',
+  sandboxOnly: true,
+  describe: (ctx, { args, opts }) => `Credit ${args.amount} USDC to sandbox profile ${opts.to ?? ctx.profile().profileId ?? '?'}`,
   summary: 'Credit USDC to a sandbox profile (its server wallet when it has one)',
   args: { amount: { description: 'USDC amount, e.g. 250', required: true } },
   options: { to: { type: 'positiveInt', value: 'profileId', description: "profile id (default: the active profile's)" } },

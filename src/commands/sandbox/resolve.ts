@@ -5,6 +5,10 @@ import { sandboxAdmin } from './admin.js';
 
 export default defineCommand({
   path: ['sandbox', 'resolve'],
+  effect: 'money',
+  sandboxOnly: true,
+  describe: (_ctx, { args, opts }) =>
+    `Resolve sandbox market ${args.slug}: ${args.outcome.toUpperCase()} wins${opts.payoutPending ? ' (payout not posted yet)' : ''}`,
   summary: 'Resolve a sandbox market and post its payout',
   args: {
     slug: { description: 'market slug', required: true },

@@ -1,3 +1,4 @@
+import { InterruptedError } from '../../core/errors.js';
 import type { Context } from '../../cli/context.js';
 import { clearRunInfo, findSandbox, listenError, sandboxDir, spawnDetached, writeRunInfo } from '../../core/sandboxctl.js';
 import { ConflictError, UsageError } from '../../core/errors.js';
@@ -85,6 +86,10 @@ function withoutSecrets(env: Record<string, string | undefined>): Record<string,
 
 export default defineCommand({
   path: ['sandbox', 'start'],
+  effect: 'local',
+  // Listening beyond loopback exposes public dev keys and unauthenticated admin routes.
+  effectOf: ({ opts }) => (isLoopback(opts.host) ? 'local' : { effect: 'destructive', why: publicHost(opts.host) }),
+  describe: (_ctx, { opts }) => publicHost(opts.host),
   summary: 'Start the embedded exchange on 127.0.0.1',
   options: {
     port: { type: 'port', value: 'port', description: 'TCP port (0 picks a free one)', default: 8787 },
@@ -120,12 +125,7 @@ export default defineCommand({
       const running = await findSandbox(ctx.home);
       if (running) throw alreadyRunning(running.pid, running.baseUrl);
     }
-    if (!isLoopback(host)) {
-      const warning = `--host ${host} makes the sandbox reachable from other machines: its seeded accounts use PUBLIC dev keys and its admin routes (faults, reset) have no authentication.`;
-      if (!ctx.flags.yes)
-        throw new UsageError(warning, { hint: `Keep the default --host 127.0.0.1, or pass --yes if you really mean it.` });
-      ctx.io.stderr.write(`${ctx.out.c.red('WARNING')}: ${warning}\n`);
-    }
+    if (!isLoopback(host)) ctx.io.stderr.write(`${ctx.out.c.red('WARNING')}: ${publicHost(host)}\n`);
     if (opts.detach) {
       const bin = pmBin();
       const args = [
@@ -140,11 +140,12 @@ export default defineCommand({
         ...(chain ? (chainRpc ? ['--chain-rpc', chainRpc] : ['--chain']) : []),
         ...(simulate ? ['--simulate', ...(simulateRate !== undefined ? ['--simulate-rate', String(simulateRate)] : [])] : []),
       ];
-      const line = await spawnDetached(ctx.home, bin, [...(ctx.flags.yes ? ['--yes'] : []), ...args], withoutSecrets(ctx.io.env));
+      // (Whatever needed a yes had it: the guard ran for this command.)
+      const line = await spawnDetached(ctx.home, bin, ['--yes', ...args], withoutSecrets(ctx.io.env));
       const ready = JSON.parse(line) as Ready;
       printReady(ctx, ready, line);
       if (!ctx.out.isJson) ctx.out.info('running in the background: pm sandbox status | pm sandbox stop');
-      return 0;
+      return;
     }
     const { startSandbox } = await import('../../sandbox/index.js');
     let handle;
@@ -167,8 +168,13 @@ export default defineCommand({
     });
     await handle.close();
     clearRunInfo(ctx.home, process.pid);
-    ctx.out.info('sandbox stopped');
     const sig = (reason as { signal?: string } | undefined)?.signal;
-    return sig === 'SIGINT' ? 130 : 0;
+    // SIGTERM (pm sandbox stop) is the ordinary end of a server; Ctrl-C is an interruption (130).
+    if (sig === 'SIGINT') throw new InterruptedError('sandbox stopped (Ctrl-C)');
+    ctx.out.info('sandbox stopped');
   },
 });
+
+function publicHost(host: string): string {
+  return `--host ${host} makes the sandbox reachable from other machines: its seeded accounts use PUBLIC dev keys and its admin routes (faults, reset) have no authentication`;
+}

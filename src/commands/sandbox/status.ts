@@ -4,6 +4,7 @@ import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
   path: ['sandbox', 'status'],
+  effect: 'read',
   summary: 'Show whether a detached sandbox is running, and its URLs',
   examples: ['pm sandbox status', 'pm --json sandbox status'],
   run: async (ctx) => {
@@ -37,6 +38,6 @@ export default defineCommand({
       throw new NetworkError(`the sandbox (pid ${info.pid}) at ${info.baseUrl} is not answering`, {
         hint: 'Stop it with pm sandbox stop and start it again.',
       });
-    return 0;
+    return;
   },
 });

@@ -7,6 +7,7 @@ import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
   path: ['token', 'add'],
+  effect: 'local',
   summary: 'Store an existing API token (secret from a prompt, file or stdin) for this profile',
   options: {
     tokenId: { type: 'string', value: 'id', description: 'the token id' },

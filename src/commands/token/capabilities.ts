@@ -3,6 +3,7 @@ import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
   path: ['token', 'capabilities'],
+  effect: 'read',
   summary: 'Which scopes your identity may request (identity token)',
   examples: ['PM_IDENTITY_TOKEN=… pm token capabilities'],
   run: async (ctx) => {

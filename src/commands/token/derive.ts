@@ -4,6 +4,9 @@ import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
   path: ['token', 'derive'],
+  effect: 'money',
+  describe: (ctx, { opts }) =>
+    `Derive a new API token${opts.scopes ? ` with scopes ${opts.scopes}` : ''} and make it profile ${ctx.profileName() ?? 'default'}'s token${ctx.profile().tokenId ? ` (replacing ${ctx.profile().tokenId}; pm token add or pm token use switches back)` : ''}`,
   summary: 'Derive a scoped token with an identity token; the secret is stored encrypted at once',
   options: {
     scopes: { type: 'string', value: 'list', description: 'comma-separated: trading, account_creation, delegated_signing, withdrawal' },

@@ -3,6 +3,7 @@ import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
   path: ['token', 'list'],
+  effect: 'read',
   summary: 'List your active API tokens (* marks the one in use)',
   examples: ['pm token list', 'pm --json token list', 'pm -o ndjson token list | jq -r .tokenId'],
   run: async (ctx) => {

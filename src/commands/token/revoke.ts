@@ -1,5 +1,3 @@
-import { confirm } from '../../cli/prompt.js';
-import { UsageError } from '../../core/errors.js';
 import { checkTokenId, credentialAfterRevoke, revokeToken } from '../../core/tokens.js';
 import type { CredentialInUse } from '../../core/tokens.js';
 import { secretsName } from './common.js';
@@ -14,6 +12,14 @@ const describe = (c: CredentialInUse): string =>
 
 export default defineCommand({
   path: ['token', 'revoke'],
+  effect: 'destructive',
+  describe: async (ctx, { args }) => {
+    const id = checkTokenId(args.id);
+    const name = secretsName(ctx);
+    const ks = await ctx.keystore();
+    const own = ctx.profile().tokenId === id || (ks.hasSecrets(name) && ks.secretsInfo(name).tokenId === id);
+    return `Revoke token ${id} on ${new URL(ctx.baseUrl).host}${own ? ` (the one profile ${ctx.profileName() ?? 'default'} uses)` : ''}: programs using it stop working`;
+  },
   summary: 'Revoke an API token',
   args: { id: { description: 'token id', required: true } },
   examples: ['pm token revoke tok_abc --yes'],
@@ -23,12 +29,6 @@ export default defineCommand({
     const ks = await ctx.keystore();
     const storedInfo = ks.hasSecrets(name) ? ks.secretsInfo(name) : undefined;
     const own = ctx.profile().tokenId === id || storedInfo?.tokenId === id;
-    if (
-      !ctx.flags.yes &&
-      !(await confirm(ctx, `Revoke token ${id}${own ? ' (the one this profile uses)' : ''}? Programs using it stop working.`))
-    ) {
-      throw new UsageError('not revoked: declined');
-    }
     const api = await ctx.authedApi('auto');
     const inUse = api.auth.hmac?.tokenId === id;
     const message = await revokeToken(api, id);

@@ -3,6 +3,7 @@ import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
   path: ['wallet', 'address'],
+  effect: 'read',
   summary: "Print a wallet's address",
   args: { name: { description: "wallet name (default: the profile's)" } },
   examples: ['pm wallet address', 'pm wallet address bot'],

@@ -3,6 +3,7 @@ import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
   path: ['wallet', 'create'],
+  effect: 'local',
   summary: 'Create a new wallet (random key, encrypted)',
   args: { name: { description: 'wallet name (default "default")' } },
   options: { force: { type: 'boolean', description: 'replace a wallet of the same name' } },

@@ -1,4 +1,3 @@
-import { confirm } from '../../cli/prompt.js';
 import { UsageError } from '../../core/errors.js';
 import { writePrivateFileAtomic } from '../../core/fsutil.js';
 import { walletName } from './common.js';
@@ -6,6 +5,12 @@ import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
   path: ['wallet', 'export'],
+  effect: 'destructive',
+  describe: async (ctx, { args, opts }) => {
+    const name = walletName(args.name, ctx.profile().wallet ?? 'default');
+    const address = (await ctx.keystore()).walletAddress(name);
+    return `Export ${opts.format === 'key' ? 'the PLAIN private key' : 'the encrypted keystore'} of ${name} (${address}) to ${opts.out === '-' ? 'stdout' : (opts.out ?? '?')}`;
+  },
   summary: 'Export a wallet as its keystore file or plain key, to a file (or stdout with --out -)',
   args: { name: { description: "wallet name (default: the profile's)" } },
   options: {
@@ -30,15 +35,6 @@ export default defineCommand({
     }
     const ks = await ctx.keystore();
     const address = ks.walletAddress(name);
-    if (
-      !ctx.flags.yes &&
-      !(await confirm(
-        ctx,
-        `Export ${format === 'key' ? 'the PLAIN private key' : 'the encrypted keystore'} of ${name} (${address}) to ${out === '-' ? 'stdout' : out}?`,
-      ))
-    ) {
-      throw new UsageError('not exported: declined');
-    }
     const secret = format === 'key' ? await ks.exportWalletKey(name, await ctx.passphrase()) : ks.exportWalletJson(name);
     const text = `${secret}\n`;
     if (out === '-') {

@@ -6,6 +6,7 @@ import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
   path: ['wallet', 'import'],
+  effect: 'local',
   summary: 'Import a key (hidden prompt, file or stdin) or a geth/cast/ethers keystore; never from argv',
   args: { name: { description: 'wallet name (default "default")' } },
   options: {

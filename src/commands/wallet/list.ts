@@ -2,6 +2,7 @@ import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
   path: ['wallet', 'list'],
+  effect: 'read',
   summary: 'List wallets and their addresses (no passphrase needed)',
   examples: ['pm wallet list', 'pm --json wallet list', 'pm -o ndjson wallet list | jq -r .address'],
   run: async (ctx) => {

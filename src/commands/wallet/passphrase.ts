@@ -11,6 +11,7 @@ function readNewPassphrase(file: string): string {
 
 export default defineCommand({
   path: ['wallet', 'passphrase'],
+  effect: 'local',
   summary: 'Change the keystore passphrase (every wallet and token secret, atomically)',
   description:
     'Re-encrypts every wallet and token secret under PM_HOME with a new passphrase. The current one comes from --passphrase-file, PM_PASSPHRASE or a prompt; the new one from --new-passphrase-file or a prompt (asked twice). Nothing is replaced unless every file was decrypted and re-encrypted.',

@@ -1,10 +1,13 @@
-import { confirm } from '../../cli/prompt.js';
-import { UsageError } from '../../core/errors.js';
 import { walletName } from './common.js';
 import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
   path: ['wallet', 'remove'],
+  effect: 'destructive',
+  describe: async (ctx, { args }) => {
+    const name = walletName(args.name);
+    return `Delete wallet ${name} (${(await ctx.keystore()).walletAddress(name)}): without a backup its key is gone for good`;
+  },
   summary: 'Delete a wallet from the keystore',
   args: { name: { description: 'wallet name', required: true } },
   examples: ['pm wallet remove old --yes'],
@@ -12,9 +15,6 @@ export default defineCommand({
     const name = walletName(args.name);
     const ks = await ctx.keystore();
     const address = ks.walletAddress(name);
-    if (!ctx.flags.yes && !(await confirm(ctx, `Delete wallet ${name} (${address})? Without a backup its key is gone for good.`))) {
-      throw new UsageError('not removed: declined');
-    }
     ks.removeWallet(name);
     await ctx.editConfig((cfg) => {
       for (const p of Object.values(cfg.profiles)) if (p.wallet === name) delete p.wallet;

@@ -3,6 +3,7 @@ import { RECONNECT_HELP, watch } from './run.js';
 
 export default defineCommand({
   path: ['watch', 'markets'],
+  effect: 'read',
   summary: 'Markets being created and resolved',
   description: `Streams market lifecycle events (marketCreated / marketResolved).${RECONNECT_HELP}`,
   options: {

@@ -3,6 +3,7 @@
 // NDJSON, one record per event written at once, `{"event": <socket.io event>, ...payload}`,
 // plus `{"event":"lifecycle","type":…}` records so a bot can tell a gap happened. For orders,
 // every gap is then filled from REST (core/gapfill.ts), and no event is written twice.
+import { InterruptedError } from '../../core/errors.js';
 import type { Context } from '../../cli/context.js';
 import { AuthError, NotFoundError, UsageError } from '../../core/errors.js';
 import { slugFrom } from '../../core/market-input.js';
@@ -33,7 +34,7 @@ async function checkSlugs(ctx: Context, slugs: string[], kind: WatchKind): Promi
       });
     if (kind === 'book' && m.tradeType !== 'clob')
       throw new UsageError(`${slug} is ${m.tradeType === 'amm' ? 'an AMM' : `a ${m.tradeType}`} market: it has no order book`, {
-        hint: 'Its prices: pm watch prices ' + slug,
+        hint: `Its prices: pm watch prices ${slug}`,
       });
   }
 }
@@ -75,7 +76,7 @@ export interface WatchFlags {
 }
 
 /** Runs one watch; returns the exit code (0, or 130 after Ctrl-C). */
-export async function watch(ctx: Context, kind: WatchKind, opts: WatchFlags, slugArgs: string[] = []): Promise<number> {
+export async function watch(ctx: Context, kind: WatchKind, opts: WatchFlags, slugArgs: string[] = []): Promise<void> {
   const count = opts.count;
   let until: number | undefined;
   if (opts.until !== undefined) {
@@ -174,5 +175,5 @@ export async function watch(ctx: Context, kind: WatchKind, opts: WatchFlags, slu
     flush();
     if (screen) out.write('\x1b[?25h\x1b[?1049l');
   }
-  return ctx.signal?.aborted ? 130 : 0;
+  if (ctx.signal?.aborted) throw new InterruptedError('interrupted: the stream was stopped', { quiet: true });
 }

@@ -3,6 +3,7 @@ import { RECONNECT_HELP, watch } from './run.js';
 
 export default defineCommand({
   path: ['watch', 'tx'],
+  effect: 'read',
   summary: 'Your on-chain transactions (settled trades)',
   description: `Streams tx events (needs an API token).${RECONNECT_HELP}`,
   options: {

@@ -4,6 +4,9 @@ import { addWithdrawalAddress, parseAddress } from '../../core/funds.js';
 
 export default defineCommand({
   path: ['withdrawal-address', 'add'],
+  effect: 'money',
+  describe: (_ctx, { args, opts }) =>
+    `Allow withdrawals to ${parseAddress(args.address ?? '')}${opts.label ? ` (${opts.label})` : ''}: money may then be sent there`,
   summary: 'Allow withdrawals to an address (identity token: keystore or PM_IDENTITY_TOKEN)',
   args: { address: { description: 'destination address (EIP-55 or lowercase)', required: true } },
   options: { label: { type: 'string', value: 'text', description: 'a name for it' } },

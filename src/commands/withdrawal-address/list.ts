@@ -3,6 +3,7 @@ import { listWithdrawalAddresses } from '../../core/funds.js';
 
 export default defineCommand({
   path: ['withdrawal-address', 'list'],
+  effect: 'read',
   summary: 'The withdrawal allowlist',
   options: { all: { type: 'boolean', description: 'include removed entries' } },
   examples: ['pm withdrawal-address list', 'pm --json withdrawal-address list'],

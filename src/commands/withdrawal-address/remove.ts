@@ -3,6 +3,8 @@ import { parseAddress, removeWithdrawalAddress } from '../../core/funds.js';
 
 export default defineCommand({
   path: ['withdrawal-address', 'remove'],
+  effect: 'money',
+  describe: (_ctx, { args }) => `Remove ${parseAddress(args.address ?? '')} from the withdrawal allowlist`,
   summary: 'Remove an address from the withdrawal allowlist',
   args: { address: { description: 'the address', required: true } },
   examples: ['pm withdrawal-address remove 0x…'],

@@ -55,8 +55,8 @@ export interface ReplaceOutcome {
   replacement: PartResult & { clientOrderId: string; order?: Record<string, unknown> | undefined; alreadyPlaced?: boolean };
 }
 
-/** What a replacement keeps of the order it replaces. */
-async function oldOrder(api: ApiClient, i: ReplaceInput): Promise<{ id: string; order: Json }> {
+/** The order a replacement replaces (by id or client id), as the exchange holds it. */
+export async function oldOrder(api: ApiClient, i: ReplaceInput): Promise<{ id: string; order: Json }> {
   const q = i.orderId !== undefined ? { ids: [i.orderId] } : { clientIds: [i.oldClientId ?? ''] };
   const [r] = await orderStatus(api, q);
   if (r?.status !== 'found' || !r.data || !isObj(r.data['order'])) {

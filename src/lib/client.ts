@@ -1,46 +1,35 @@
 // pm as a library: createClient(options) returns namespaces of the same core functions the CLI's
-// commands call, with the same JSON shapes, the same exactly-once journal and the same per-token
-// limiter shared with every pm process on this PM_HOME. This module never reads the environment:
-// src/lib/index.ts (the package entry) fills in the defaults a CLI user would get.
+// commands call, on the same client core (src/core/clientcore.ts) as the CLI's Context: the same
+// settings rule, JSON shapes, exactly-once journal and per-token limiter shared with every pm
+// process on this PM_HOME. This module never reads the environment: src/lib/index.ts (the
+// package entry) fills in the defaults a CLI user would get.
 import { join } from 'node:path';
-import type { LocalAccount } from 'viem/accounts';
-import { filePaceStore } from './cache.js';
-import { checkUrl, loadConfig } from './config.js';
-import type { ProfileConfig } from './config.js';
-import { resolveEndpoints } from './endpoints.js';
-import type { Given } from './endpoints.js';
-import { AuthError, NotFoundError, UsageError, ValidationError } from './errors.js';
-import type { PmError } from './errors.js';
-import { redeem as redeemCondition, withdrawBody, parseAmount, parseAddress } from './funds.js';
-import type { RedeemResult } from './funds.js';
-import { ApiClient } from './http.js';
-import { slugFrom } from './market-input.js';
-import { bookJson, noBook } from './market-wire.js';
-import { getMarket, getOrderBook, listAllMarkets, listMarkets, priceHistory, searchMarkets } from './markets.js';
-import { createPartnerAccount, listPartnerAccounts, getAllowances, retryAllowances, waitForAllowances } from './partner.js';
-import type { Allowances, PartnerAccount, PartnerPage } from './partner.js';
-import { fetchPnl, fetchPositions, fetchTrades, historyEntries, pnlJson, positionsJson } from './portfolio.js';
-import {
-  Journal,
-  TradeCache,
-  cancelOrders,
-  listOpenOrders,
-  orderStatus,
-  parseOrderInput,
-  placeParsed,
-  parseBatch,
-  runBatch,
-} from './trade/index.js';
-import type { CancelOutcome, LineResult, OrderInput, SignDeps } from './trade/index.js';
-import { cancelEverywhere, replaceOrder } from './trade/replace.js';
-import type { ReplaceInput, ReplaceOutcome } from './trade/replace.js';
-import { signingAccount } from './trade/signer.js';
-import { batchLineJson, liveOrderJson, openOrderJson, placeResult, statusJson } from './trade/views.js';
-import type { PlaceResult } from './trade/views.js';
-import { openWatch } from './watch.js';
-import type { WatchKind } from './watch.js';
-import { WithdrawalJournal, withdrawOnce } from './withdrawals.js';
-import type { WithdrawOutcome } from './withdrawals.js';
+import { ClientCore } from '../core/clientcore.js';
+import type { TradingDeps } from '../core/clientcore.js';
+import { loadConfig } from '../core/config.js';
+import type { ProfileConfig } from '../core/config.js';
+import { Settings } from '../core/settings.js';
+import { AuthError, NotFoundError, UsageError, ValidationError } from '../core/errors.js';
+import type { PmError } from '../core/errors.js';
+import { redeem as redeemCondition, withdrawBody, parseAmount, parseAddress } from '../core/funds.js';
+import type { RedeemResult } from '../core/funds.js';
+import type { ApiClient } from '../core/http.js';
+import { slugFrom } from '../core/market-input.js';
+import { bookJson, noBook } from '../core/market-wire.js';
+import { getMarket, getOrderBook, listAllMarkets, listMarkets, priceHistory, searchMarkets } from '../core/markets.js';
+import { createPartnerAccount, listPartnerAccounts, getAllowances, retryAllowances, waitForAllowances } from '../core/partner.js';
+import type { Allowances, PartnerAccount, PartnerPage } from '../core/partner.js';
+import { fetchPnl, fetchPositions, fetchTrades, historyEntries, pnlJson, positionsJson } from '../core/portfolio.js';
+import { cancelOrders, listOpenOrders, orderStatus, parseOrderInput, placeParsed, parseBatch, runBatch } from '../core/trade/index.js';
+import type { CancelOutcome, LineResult, OrderInput } from '../core/trade/index.js';
+import { cancelEverywhere, replaceOrder } from '../core/trade/replace.js';
+import type { ReplaceInput, ReplaceOutcome } from '../core/trade/replace.js';
+import { batchLineJson, liveOrderJson, openOrderJson, placeResult, statusJson } from '../core/trade/views.js';
+import type { PlaceResult } from '../core/trade/views.js';
+import { openWatch } from '../core/watch.js';
+import type { WatchKind } from '../core/watch.js';
+import { WithdrawalJournal, withdrawOnce } from '../core/withdrawals.js';
+import type { WithdrawOutcome } from '../core/withdrawals.js';
 
 export interface ClientOptions {
   /** REST base URL (default: the profile's, else the real exchange). */
@@ -106,82 +95,51 @@ export function createClient(options: ClientOptions) {
       });
     profile = p;
   }
-  const bases: Given[] = [];
-  const streams: Given[] = [];
   // Checked as the CLI checks its flags: a bad option is a UsageError (exit 2), never a TypeError.
-  if (options.baseUrl !== undefined) bases.push({ level: 'flag', url: checkUrl(options.baseUrl, 'baseUrl'), name: 'baseUrl' });
-  if (profile.baseUrl !== undefined) bases.push({ level: 'profile', url: profile.baseUrl, name: "the profile's base-url" });
-  if (options.wsUrl !== undefined) streams.push({ level: 'flag', url: checkUrl(options.wsUrl, 'wsUrl', 'ws'), name: 'wsUrl' });
   if (options.timeoutMs !== undefined && !(Number.isInteger(options.timeoutMs) && options.timeoutMs > 0 && options.timeoutMs <= 3_600_000))
     throw new UsageError(`timeoutMs must be a whole number of milliseconds from 1 to 3600000, got ${String(options.timeoutMs)}`);
-  if (profile.wsUrl !== undefined) streams.push({ level: 'profile', url: profile.wsUrl, name: "the profile's ws-url" });
-  const urls = resolveEndpoints(bases, streams);
-  if (urls.mismatch) throw urls.mismatch;
-  const timeoutMs = options.timeoutMs ?? profile.timeout ?? 30_000;
-  const onBehalfOf = options.onBehalfOf ?? profile.onBehalfOf;
-
-  // Credentials: explicit values win; a profile's stored ones are opened on first use.
-  const credsP = (async () => {
-    const { resolveCredentials } = await import('../keystore/credentials.js');
-    return resolveCredentials({
-      env: {
-        privateKey: options.privateKey,
-        tokenId: options.token?.tokenId,
-        tokenSecret: options.token?.secret,
-        apiKey: options.apiKey,
-        identityToken: options.identityToken,
-      },
-      profile: options.profile !== undefined ? { wallet: profile.wallet, secrets: profile.secrets } : undefined,
-      home,
-      passphrase: async () => {
-        if (options.passphrase === undefined)
-          throw new AuthError('the keystore is locked', { hint: 'Pass { passphrase } to createClient, or run pm unlock first.' });
-        return options.passphrase;
-      },
-    });
-  })();
-  credsP.catch(() => undefined);
-  const clients: ApiClient[] = [];
-  const client = (auth: import('./auth.js').AuthProvider | undefined): ApiClient => {
-    const c = new ApiClient({
-      baseUrl: urls.baseUrl,
-      auth,
-      timeoutMs,
-      userAgent: 'pm-lib',
-      paceStore: filePaceStore(home),
-      actingAs: onBehalfOf,
-      signal: options.signal,
-    });
-    clients.push(c);
-    return c;
-  };
-  const publicApi = client(undefined);
+  const settings = new Settings({
+    flag: { baseUrl: options.baseUrl, wsUrl: options.wsUrl, timeoutMs: options.timeoutMs, onBehalfOf: options.onBehalfOf },
+    env: {},
+    profile,
+    names: { baseUrl: 'baseUrl', wsUrl: 'wsUrl' },
+  });
+  const core = new ClientCore({
+    home,
+    settings,
+    profile,
+    profileName: options.profile,
+    // Credentials: explicit values win; a profile's stored ones are opened on first use.
+    credentials: async () =>
+      (await import('../keystore/credentials.js')).resolveCredentials({
+        env: {
+          privateKey: options.privateKey,
+          tokenId: options.token?.tokenId,
+          tokenSecret: options.token?.secret,
+          apiKey: options.apiKey,
+          identityToken: options.identityToken,
+        },
+        profile: options.profile !== undefined ? { wallet: profile.wallet, secrets: profile.secrets } : undefined,
+        home,
+        passphrase: async () => {
+          if (options.passphrase === undefined)
+            throw new AuthError('the keystore is locked', { hint: 'Pass { passphrase } to createClient, or run pm unlock first.' });
+          return options.passphrase;
+        },
+      }),
+    userAgent: 'pm-lib',
+    signal: options.signal,
+  });
+  const urls = core.endpoints();
+  const timeoutMs = core.timeoutMs;
+  const onBehalfOf = settings.onBehalfOf().value;
+  core.onBehalfOf = onBehalfOf;
+  core.credentials().catch(() => undefined);
+  const publicApi = core.api();
   let authed: Promise<ApiClient> | undefined;
-  const api = (): Promise<ApiClient> =>
-    (authed ??= (async () => {
-      const creds = await credsP;
-      const auth = await creds.unlock('auto');
-      if (!auth.hmac && !auth.apiKey)
-        throw new AuthError('this call needs an API token', {
-          hint: 'Pass { token: { tokenId, secret } } (or a profile that stores one).',
-        });
-      return client(auth);
-    })());
-  const cache = new TradeCache(home);
-  const journal = new Journal(join(home, 'journal'));
-  const deps = async (): Promise<SignDeps & { journal: Journal }> => {
-    const a = await api();
-    const creds = await credsP;
-    const auth = a.auth;
-    return {
-      api: a,
-      cache,
-      journal,
-      credentialId: auth.hmac ? `hmac:${auth.hmac.tokenId}` : `key:${auth.apiKey?.id ?? ''}`,
-      account: (actingAs?: number): Promise<LocalAccount | null> =>
-        signingAccount(creds, { actingAs, subAccounts: profile.subAccounts, actingFor: profile.onBehalfOf }),
-    };
-  };
+  const api = (): Promise<ApiClient> => (authed ??= core.tradingApi());
+  const journal = core.orderJournal();
+  const deps = (): Promise<TradingDeps> => core.tradingDeps();
   const signalOf = (o?: CallOptions): AbortSignal | undefined =>
     o?.signal && options.signal ? AbortSignal.any([o.signal, options.signal]) : (o?.signal ?? options.signal);
 
@@ -404,7 +362,7 @@ export function createClient(options: ClientOptions) {
     watch,
     /** Releases pooled connections. */
     async close(): Promise<void> {
-      await Promise.allSettled(clients.map((c) => c.close()));
+      await core.close();
     },
   };
 }

@@ -1,0 +1,134 @@
+// Safety is declared: every command that is not `read`/`local` is stopped by the kernel's one guard
+// before anything is looked up or sent when it would act on a target that is not a sandbox
+// without a terminal and without --yes. The test walks the manifest, so a writer added later
+// without a sample argv below fails here.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import manifest from '../../src/generated/manifest.json' with { type: 'json' };
+import type { ManifestCommand } from '../../src/cli/command.js';
+import { GUARDED_EFFECTS } from '../../src/cli/command.js';
+import { accountEnv } from '../helpers/account-env.js';
+import { runPm, tempHome } from '../helpers/run.js';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const commands = manifest as ManifestCommand[];
+const { home, cleanup } = tempHome();
+afterAll(cleanup);
+const batch = join(home, 'orders.ndjson');
+writeFileSync(batch, `${JSON.stringify({ market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.01', size: '5' })}\n`);
+const moves = join(home, 'moves.ndjson');
+writeFileSync(moves, `${JSON.stringify({ orderId: 'nosuch', price: '0.02' })}\n`);
+const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+
+/** A well-formed invocation of every guarded command (its words after `pm`). */
+const SAMPLES: Record<string, string[][]> = {
+  'order place': [
+    ['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.01', '--size', '5'],
+    ['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--type', 'fok', '--amount', '1'],
+    ['order', 'place', '--file', batch],
+  ],
+  'order cancel': [
+    ['order', 'cancel', 'nosuch-id'],
+    ['order', 'cancel', '--client-id', 'bot-1'],
+    ['order', 'cancel', '--all'],
+    ['order', 'cancel', '--all', 'btc-100k-2026'],
+    ['order', 'cancel', '--market', 'btc-100k-2026'],
+  ],
+  'order replace': [
+    ['order', 'replace', 'nosuch-id', '--price', '0.02'],
+    ['order', 'replace', '--client-id', 'bot-1', '--price', '0.02'],
+    ['order', 'replace', '--file', moves],
+  ],
+  withdraw: [['withdraw', '1.5', '--to', ADDRESS]],
+  redeem: [
+    ['redeem', 'eth-5k-2025'],
+    ['redeem', '--all'],
+    ['redeem', '--condition-id', `0x${'ab'.repeat(32)}`],
+  ],
+  'redeem-onchain': [['redeem-onchain', 'eth-5k-2025']],
+  'approve set': [['approve', 'set', 'btc-100k-2026']],
+  'withdrawal-address add': [['withdrawal-address', 'add', ADDRESS]],
+  'withdrawal-address remove': [['withdrawal-address', 'remove', ADDRESS]],
+  'partner create': [
+    ['partner', 'create', '--server-wallet'],
+    ['partner', 'create'],
+  ],
+  'partner onboard': [['partner', 'onboard', '--server-wallet', '--name', 'shop']],
+  'token derive': [['token', 'derive']],
+  'token revoke': [['token', 'revoke', 'tok_abc']],
+  'wallet remove': [['wallet', 'remove', 'bot']],
+  'wallet export': [['wallet', 'export', 'bot', '--out', '-']],
+  'profile remove': [['profile', 'remove', 'old']],
+  'sandbox reset': [['sandbox', 'reset']],
+  'sandbox fund': [['sandbox', 'fund', '250', '--to', '1001']],
+  'sandbox resolve': [['sandbox', 'resolve', 'btc-100k-2026', 'yes']],
+};
+
+const guarded = commands.filter((c) => GUARDED_EFFECTS.includes(c.effect));
+
+describe('the manifest', () => {
+  it('declares an effect for every command, and a sample invocation above for every guarded one', () => {
+    for (const c of commands) expect(['read', 'local', 'order', 'money', 'destructive'], c.path.join(' ')).toContain(c.effect);
+    expect(guarded.map((c) => c.path.join(' ')).sort()).toEqual(Object.keys(SAMPLES).sort());
+  });
+
+  it('gives --on-behalf-of exactly to the commands that declare actsFor', () => {
+    for (const c of commands)
+      expect(
+        c.options.some((o) => o.name === 'onBehalfOf'),
+        c.path.join(' '),
+      ).toBe(c.actsFor === true);
+  });
+});
+
+describe('against an exchange that is not a sandbox, with no terminal and no --yes', () => {
+  // Cannot resolve: a request, had one been attempted, could only fail; the trace shows every attempt.
+  const env = {
+    PM_HOME: home,
+    PM_BASE_URL: 'http://exchange.invalid',
+    PM_RPC_URL: 'http://rpc.invalid',
+    PM_TOKEN_ID: 'tok_test',
+    PM_TOKEN_SECRET: Buffer.from('x'.repeat(32)).toString('base64'),
+    PM_PRIVATE_KEY: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
+  };
+  for (const [name, samples] of Object.entries(SAMPLES))
+    for (const argv of samples)
+      it(`pm ${argv.join(' ')}: exit 2, nothing attempted`, async () => {
+        const r = await runPm(['--verbose', ...argv], { env });
+        expect(r.code, r.stderr).toBe(2);
+        expect(r.stderr).toMatch(/needs a confirmation|works only on a sandbox/);
+        expect(r.stderr).toMatch(/nothing was sent/);
+        // The transport traces each request it attempts ("→ #n METHOD path"): none.
+        expect(r.stderr, name).not.toMatch(/\[http\]/);
+        expect(r.stdout).toBe('');
+      });
+});
+
+describe('against the sandbox', () => {
+  const sb = useSandbox();
+  it('order and money commands do not ask (they run: whatever they answer, it is not a request for --yes)', async () => {
+    for (const c of guarded.filter((g) => g.effect !== 'destructive')) {
+      for (const argv of SAMPLES[c.path.join(' ')] ?? []) {
+        const r = await runPm(argv, { env: accountEnv(sb.current, 'partner', home) });
+        expect(r.stderr, argv.join(' ')).not.toMatch(/needs a confirmation/);
+      }
+    }
+  });
+
+  it('destructive commands still ask (a key or a token is gone for good whatever the exchange)', async () => {
+    for (const c of guarded.filter((g) => g.effect === 'destructive')) {
+      const argv = SAMPLES[c.path.join(' ')]?.[0] ?? [];
+      const r = await runPm(argv, { env: accountEnv(sb.current, 'partner', home) });
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr, argv.join(' ')).toMatch(/needs a confirmation \(a change that cannot be undone\)/);
+    }
+  });
+
+  it('a dry run needs no yes anywhere: it sends nothing', async () => {
+    const r = await runPm(['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.01', '--size', '5', '--dry-run'], {
+      env: { ...accountEnv(sb.current, 'alice', home), PM_BASE_URL: 'http://exchange.invalid' },
+    });
+    expect(r.stderr).not.toMatch(/needs a confirmation/);
+  });
+});

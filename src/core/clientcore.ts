@@ -15,6 +15,7 @@ import { ApiClient } from './http.js';
 import type { Settings } from './settings.js';
 import { Journal } from './trade/journal.js';
 import type { SignDeps, TradeCache } from './trade/index.js';
+import type { SubAccount } from './trade/signer.js';
 
 /** What placing orders needs: the trading client, caches, the journal and the signer rule. */
 export interface TradingDeps extends SignDeps {
@@ -138,12 +139,13 @@ export class ClientCore {
     // The profile's stored owner id and fee rate apply only to its own stored token.
     const own = creds.sources.token === 'keystore' || creds.sources.apiKey === 'keystore';
     // (Signing code loads only for a command that trades.)
-    const [{ TradeCache }, { signingAccount }] = await Promise.all([import('./trade/session.js'), import('./trade/signer.js')]);
+    const [{ TradeCache }, { orderSigner }] = await Promise.all([import('./trade/session.js'), import('./trade/signer.js')]);
     this.cache ??= new TradeCache(this.o.home);
     return {
       api,
       cache: this.cache,
-      account: (onBehalfOf) => signingAccount(creds, { actingAs: onBehalfOf, subAccounts: p.subAccounts, actingFor: p.onBehalfOf }),
+      signer: (onBehalfOf, delegated) =>
+        orderSigner(creds, { onBehalfOf, delegated, subAccount: (id) => this.subAccount(api.actingFor(undefined), id) }),
       credentialId: auth.hmac ? `hmac:${auth.hmac.tokenId}` : `key:${auth.apiKey?.id ?? ''}`,
       owner:
         own && p.profileId !== undefined && p.feeRateBps !== undefined ? { profileId: p.profileId, feeRateBps: p.feeRateBps } : undefined,
@@ -151,6 +153,16 @@ export class ClientCore {
       onOwnerRefresh: own ? this.o.onOwnerRefresh : undefined,
       journal: this.orderJournal(),
     };
+  }
+
+  /**
+   * A partner's sub-account: as the profile's records (or, for script mode, PM_HOME's records for
+   * this exchange) say, else as the exchange lists it. Asked with the partner's own client.
+   */
+  async subAccount(partnerApi: ApiClient, id: number): Promise<SubAccount> {
+    const { findSubAccount } = await import('./subaccounts.js');
+    const { loadConfig } = await import('./config.js');
+    return findSubAccount(partnerApi, id, [this.o.profile.subAccounts, loadConfig(this.o.home).subAccounts?.[this.baseUrl]]);
   }
 
   /** The order journal under PM_HOME. */

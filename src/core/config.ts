@@ -44,6 +44,11 @@ export interface ConfigFile {
   version: 1;
   activeProfile?: string;
   profiles: Record<string, ProfileConfig>;
+  /**
+   * Sub-accounts made with no profile in use (script mode: credentials in the environment), by
+   * the exchange's base URL, then by profile id.
+   */
+  subAccounts?: Record<string, Record<string, SubAccountRecord>>;
 }
 
 /** Settable keys of `pm config set`, with how to parse and check each one. */
@@ -142,6 +147,12 @@ export function loadConfig(home: string): ConfigFile {
     if (typeof active !== 'string' || !PROFILE_NAME.test(active)) throw damaged(file, 'activeProfile', 'a profile name');
     cfg.activeProfile = active;
   }
+  const partners = o['subAccounts'];
+  if (partners !== undefined) {
+    if (typeof partners !== 'object' || partners === null || Array.isArray(partners)) throw damaged(file, 'subAccounts', 'an object');
+    for (const [base, subs] of Object.entries(partners as Record<string, unknown>)) parseSubAccounts(file, `subAccounts["${base}"]`, subs);
+    cfg.subAccounts = partners as NonNullable<ConfigFile['subAccounts']>;
+  }
   return cfg;
 }
 
@@ -205,22 +216,25 @@ function parseProfile(file: string, name: string, raw: unknown): ProfileConfig {
   if (p['output'] !== undefined && !['table', 'json', 'ndjson'].includes(p['output'] as string))
     throw damaged(file, at('output'), 'table, json or ndjson');
   if (p['sandbox'] !== undefined && typeof p['sandbox'] !== 'boolean') throw damaged(file, at('sandbox'), 'true or false');
-  const subs = p['subAccounts'];
-  if (subs !== undefined) {
-    if (typeof subs !== 'object' || subs === null || Array.isArray(subs)) throw damaged(file, at('subAccounts'), 'an object');
-    for (const [id, rec] of Object.entries(subs as Record<string, unknown>)) {
-      const r = rec as Record<string, unknown> | null;
-      const ok =
-        /^\d{1,15}$/.test(id) &&
-        typeof r === 'object' &&
-        r !== null &&
-        typeof r['address'] === 'string' &&
-        (r['wallet'] === undefined || (typeof r['wallet'] === 'string' && PROFILE_NAME.test(r['wallet']))) &&
-        (r['serverWallet'] === undefined || typeof r['serverWallet'] === 'boolean');
-      if (!ok) throw damaged(file, at(`subAccounts.${id}`), '{address, wallet?, serverWallet?} under a profile id');
-    }
-  }
+  parseSubAccounts(file, at('subAccounts'), p['subAccounts']);
   return p as ProfileConfig;
+}
+
+/** Checks a record of sub-accounts (`{"<profileId>": {address, wallet?, serverWallet?}}`). */
+function parseSubAccounts(file: string, where: string, subs: unknown): void {
+  if (subs === undefined) return;
+  if (typeof subs !== 'object' || subs === null || Array.isArray(subs)) throw damaged(file, where, 'an object');
+  for (const [id, rec] of Object.entries(subs as Record<string, unknown>)) {
+    const r = rec as Record<string, unknown> | null;
+    const ok =
+      /^\d{1,15}$/.test(id) &&
+      typeof r === 'object' &&
+      r !== null &&
+      typeof r['address'] === 'string' &&
+      (r['wallet'] === undefined || (typeof r['wallet'] === 'string' && PROFILE_NAME.test(r['wallet']))) &&
+      (r['serverWallet'] === undefined || typeof r['serverWallet'] === 'boolean');
+    if (!ok) throw damaged(file, `${where}.${id}`, '{address, wallet?, serverWallet?} under a profile id');
+  }
 }
 
 /** Writes the config atomically with mode 0600. */

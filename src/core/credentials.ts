@@ -30,5 +30,7 @@ export interface Credentials {
    * key): through the session agent when it holds it, else decrypted with the one passphrase.
    */
   walletAccount: (name: string) => Promise<LocalAccount>;
+  /** The keystore wallet whose address is `address`, if any (read without the passphrase). */
+  walletNamed: (address: string) => Promise<string | undefined>;
   sources: { wallet: CredentialSource; token: CredentialSource; apiKey: CredentialSource; identity: CredentialSource };
 }

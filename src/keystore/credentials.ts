@@ -196,7 +196,12 @@ export async function resolveCredentials(input: CredentialsInput): Promise<Crede
     return opened;
   };
 
-  return { auth, unlock, account, address, sources, walletAccount };
+  const walletNamed = async (wanted: string): Promise<string | undefined> => {
+    const store = ks ?? new (await import('./store.js')).Keystore(input.home);
+    return store.listWallets().find((w) => w.address !== null && w.address.toLowerCase() === wanted.toLowerCase())?.name;
+  };
+
+  return { auth, unlock, account, address, sources, walletAccount, walletNamed };
 }
 
 function nonEmpty(v: string | undefined): string | undefined {

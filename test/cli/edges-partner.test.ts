@@ -53,22 +53,23 @@ describe('orders on behalf of a sub-account are signed by the right key', () => 
     expect(order?.ownerId).toBe(child.profileId);
   });
 
-  it('a server-wallet child without --delegated is refused before sending (exit 2, hint --delegated)', async () => {
+  it('a server-wallet child without --delegated goes delegated: pm knows its mode (it was refused, exit 2)', async () => {
     const c = await pm('--json', 'partner', 'create', '--server-wallet', '--name', 'sw');
     expect(c.code, c.stderr).toBe(0);
     const id = c.json<{ profileId: number }>().profileId;
-    const before = sb.current.ctx.state.orders.length;
-    const r = await pm('--json', ...PLACE, '--on-behalf-of', String(id));
-    expect(r.code).toBe(2);
-    expect((JSON.parse(r.stderr) as { error: { hint: string } }).error.hint).toMatch(/--delegated/);
-    expect(sb.current.ctx.state.orders.length).toBe(before);
+    const dry = await pm('--json', ...PLACE, '--on-behalf-of', String(id), '--dry-run');
+    expect(dry.code, dry.stderr).toBe(0);
+    const body = JSON.parse(dry.stdout) as { order: { maker: string; signature?: string }; onBehalfOf: number };
+    expect(body.order.signature).toBeUndefined();
+    expect(body.order.maker).toBe('0x0000000000000000000000000000000000000000');
+    expect(body.onBehalfOf).toBe(id);
   });
 
-  it('a child pm holds no key for is refused (exit 2), never signed with the partner wallet', async () => {
+  it("a profile id that is none of the partner's sub-accounts is refused (exit 4), never signed with the partner wallet", async () => {
     const before = sb.current.ctx.state.orders.length;
     const r = await pm(...PLACE, '--on-behalf-of', '4242', '--dry-run');
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/no key for sub-account 4242/);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/sub-account 4242 is not one of this partner's sub-accounts/);
     expect(sb.current.ctx.state.orders.length).toBe(before);
   });
 });

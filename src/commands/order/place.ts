@@ -25,7 +25,10 @@ export default defineCommand({
   actsFor: true,
   describe: async (ctx, { args, opts }) => {
     if (opts.file !== undefined) {
-      const lines = parseBatch(await readInput(ctx, opts.file), { batchId: opts.batchId }).filter((l) => l.parsed);
+      const lines = parseBatch(await readInput(ctx, opts.file), {
+        batchId: opts.batchId,
+        defaults: { onBehalfOf: ctx.onBehalfOf, delegated: opts.delegated || undefined },
+      }).filter((l) => l.parsed);
       const markets = new Set(lines.map((l) => l.parsed?.slug));
       return `Place ${lines.length} order${lines.length === 1 ? '' : 's'} in ${markets.size} market${markets.size === 1 ? '' : 's'} from ${opts.file === '-' ? 'stdin' : opts.file}${ctx.onBehalfOf === undefined ? '' : ` for sub-account ${ctx.onBehalfOf}`}`;
     }
@@ -61,7 +64,11 @@ export default defineCommand({
       choices: ['cancel_maker', 'cancel_taker', 'cancel_both'],
     },
     clientId: { type: 'string', value: 'id', description: 'your idempotency key (≤128 chars); generated when absent' },
-    delegated: { type: 'boolean', description: 'unsigned order; the server signs for the sub-account (needs --on-behalf-of)' },
+    delegated: {
+      type: 'boolean',
+      description:
+        "a check that the sub-account's orders are signed by the exchange (a server wallet); pm tells the mode itself, so it is needed only when it cannot",
+    },
     dryRun: { type: 'boolean', description: 'print the exact signed request body and send nothing' },
     file: { type: 'string', value: 'file', description: 'NDJSON batch file, or - for stdin' },
     batchId: {
@@ -83,7 +90,7 @@ export default defineCommand({
     const file = opts.file;
     if (file !== undefined) {
       if (args.slug !== undefined) throw new UsageError('give either <slug> <side> <outcome> or --file, not both');
-      return placeBatch(ctx, file, { dryRun: opts.dryRun, batchId: opts.batchId, onBehalfOf: ctx.onBehalfOf });
+      return placeBatch(ctx, file, { dryRun: opts.dryRun, batchId: opts.batchId, onBehalfOf: ctx.onBehalfOf, delegated: opts.delegated });
     }
     if (opts.batchId !== undefined) throw new UsageError('--batch-id goes with --file');
     // Everything that can be checked offline is checked before any request.
@@ -157,10 +164,11 @@ function ranges(ns: number[]): string {
 async function placeBatch(
   ctx: Context,
   file: string,
-  o: { dryRun: boolean; batchId: string | undefined; onBehalfOf: number | undefined },
+  o: { dryRun: boolean; batchId: string | undefined; onBehalfOf: number | undefined; delegated: boolean },
 ): Promise<void> {
   const text = await readInput(ctx, file);
-  const lines = parseBatch(text, { batchId: o.batchId });
+  // The command line's --on-behalf-of and --delegated apply to every line that does not say.
+  const lines = parseBatch(text, { batchId: o.batchId, defaults: { onBehalfOf: o.onBehalfOf, delegated: o.delegated || undefined } });
   if (lines.length === 0) throw new UsageError(`no orders in ${file === '-' ? 'stdin' : file}`);
   const invalid = lines.filter((l) => l.error);
   // Locally invalid lines are reported (once) before anything is sent.
@@ -176,8 +184,6 @@ async function placeBatch(
   }
   if (invalid.length === lines.length) throw new UsageError(`every line of the batch is invalid (${invalid.length}); nothing was sent`);
   const deps = await ctx.tradingDeps();
-  if (o.onBehalfOf !== undefined)
-    for (const l of lines) if (l.parsed && l.parsed.onBehalfOf === undefined) l.parsed.onBehalfOf = o.onBehalfOf;
   const started = Date.now();
   // Live progress on a TTY (stderr): placed / failed / remaining, rate, ETA.
   const total = lines.length - invalid.length;

@@ -41,8 +41,18 @@ function lineInput(raw: unknown, n: number): ReplaceInput {
     return String(v);
   };
   for (const k of Object.keys(o))
-    if (!['orderId', 'clientId', 'price', 'size', 'newClientId'].includes(k)) throw new ValidationError(`line ${n}: unknown field "${k}"`);
-  return { orderId: s('orderId'), oldClientId: s('clientId'), price: s('price'), size: s('size'), clientId: s('newClientId') };
+    if (!['orderId', 'clientId', 'price', 'size', 'newClientId', 'delegated'].includes(k))
+      throw new ValidationError(`line ${n}: unknown field "${k}"`);
+  const delegated = o['delegated'];
+  if (delegated !== undefined && typeof delegated !== 'boolean') throw new ValidationError(`line ${n}: delegated must be true or false`);
+  return {
+    orderId: s('orderId'),
+    oldClientId: s('clientId'),
+    price: s('price'),
+    size: s('size'),
+    clientId: s('newClientId'),
+    ...(delegated === undefined ? {} : { delegated }),
+  };
 }
 
 export default defineCommand({
@@ -72,6 +82,10 @@ export default defineCommand({
     newClientId: { type: 'string', value: 'id', description: "the replacement's client id (default: generated)" },
     allowFailure: { type: 'boolean', description: 'place the replacement even when the cancel fails (mode ALLOW_FAILURE)' },
     file: { type: 'string', value: 'file', description: 'NDJSON lines of replacements, or - for stdin' },
+    delegated: {
+      type: 'boolean',
+      description: "a check that the sub-account's orders are signed by the exchange (server wallet); pm tells the mode itself",
+    },
   },
   examples: [
     'pm order replace 7d0c… --price 0.43',
@@ -94,7 +108,12 @@ export default defineCommand({
       for (const { n, l } of lines) {
         let rec: Record<string, unknown>;
         try {
-          const r = await replaceOrder(deps, { ...lineInput(JSON.parse(l), n), mode }, { journal: deps.journal, signal: ctx.signal });
+          const line = lineInput(JSON.parse(l), n);
+          const r = await replaceOrder(
+            deps,
+            { ...line, delegated: line.delegated ?? opts.delegated, mode },
+            { journal: deps.journal, signal: ctx.signal },
+          );
           if (!r.ok) failed++;
           rec = { line: n, ...r };
         } catch (e) {
@@ -115,7 +134,15 @@ export default defineCommand({
     }
     const r = await replaceOrder(
       deps,
-      { orderId: args.orderId, oldClientId: opts.clientId, price: opts.price, size: opts.size, clientId: opts.newClientId, mode },
+      {
+        orderId: args.orderId,
+        oldClientId: opts.clientId,
+        price: opts.price,
+        size: opts.size,
+        clientId: opts.newClientId,
+        delegated: opts.delegated,
+        mode,
+      },
       { journal: deps.journal, signal: ctx.signal },
     );
     ctx.out.data(r, () => outcomeText(ctx, r));

@@ -46,27 +46,27 @@ export async function childSigner(
 }
 
 /**
- * Records a new sub-account on the partner's profile, at once (before anything else can fail):
- * which keystore wallet signs its orders, or that the exchange does (server wallet). `order
- * place --on-behalf-of` reads it to sign with the child's key.
+ * Records a new sub-account at once (before anything else can fail): which keystore wallet signs
+ * its orders, or that the exchange does (server wallet). On the partner's profile; with no
+ * profile in use (script mode: credentials in the environment), in PM_HOME's records for this
+ * exchange. An order --on-behalf-of reads it to pick how to sign.
  */
 export async function recordSubAccount(
   ctx: Context,
   profileId: number,
   rec: { address: string; wallet?: string | undefined; serverWallet: boolean },
 ): Promise<void> {
-  const name = ctx.profileName() ?? 'default';
+  const name = ctx.profileName();
+  const baseUrl = ctx.baseUrl;
+  const entry = {
+    address: rec.address,
+    ...(rec.wallet !== undefined ? { wallet: rec.wallet } : {}),
+    ...(rec.serverWallet ? { serverWallet: true } : {}),
+  };
   await ctx.editConfig((cfg) => {
-    const p = cfg.profiles[name];
-    if (!p) return;
-    p.subAccounts = {
-      ...(p.subAccounts ?? {}),
-      [String(profileId)]: {
-        address: rec.address,
-        ...(rec.wallet !== undefined ? { wallet: rec.wallet } : {}),
-        ...(rec.serverWallet ? { serverWallet: true } : {}),
-      },
-    };
+    const p = name === undefined ? undefined : cfg.profiles[name];
+    if (p) p.subAccounts = { ...(p.subAccounts ?? {}), [String(profileId)]: entry };
+    else cfg.subAccounts = { ...(cfg.subAccounts ?? {}), [baseUrl]: { ...(cfg.subAccounts?.[baseUrl] ?? {}), [String(profileId)]: entry } };
   });
 }
 

@@ -106,6 +106,14 @@ function childProfile(ctx: Context, id: number, account: string, childWallet: st
     onBehalfOf: id,
     address: account,
     ...(childWallet !== undefined ? { wallet: childWallet } : ownWallet !== undefined ? { wallet: ownWallet } : {}),
+    // How the child signs, as on the partner's profile: its orders go delegated or signed by childWallet.
+    subAccounts: {
+      [String(id)]: {
+        address: account,
+        ...(childWallet !== undefined ? { wallet: childWallet } : {}),
+        ...(state.serverWallet ? { serverWallet: true } : {}),
+      },
+    },
     onboarding: state,
   };
 }

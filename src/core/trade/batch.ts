@@ -120,8 +120,14 @@ export interface BatchLine {
   error?: PmError;
 }
 
-/** Splits and validates a batch; nothing is sent. Blank lines and # comments are skipped. */
-export function parseBatch(input: string, o: { batchId?: string | undefined } = {}): BatchLine[] {
+/**
+ * Splits and validates a batch; nothing is sent. Blank lines and # comments are skipped.
+ * `defaults` are the command line's --on-behalf-of and --delegated: a line's own field wins.
+ */
+export function parseBatch(
+  input: string,
+  o: { batchId?: string | undefined; defaults?: { onBehalfOf?: number | undefined; delegated?: boolean | undefined } } = {},
+): BatchLine[] {
   const rows = input
     .split('\n')
     .map((l, i) => ({ n: i + 1, text: l.trim() }))
@@ -138,12 +144,19 @@ export function parseBatch(input: string, o: { batchId?: string | undefined } = 
         throw new ValidationError(`not valid JSON: ${(e as Error).message}`);
       }
       const input = lineInput(json);
-      let p = parseOrderInput({ ...input, clientId: input.clientId ?? 'pending-id' });
+      let p = parseOrderInput({
+        ...input,
+        onBehalfOf: input.onBehalfOf ?? o.defaults?.onBehalfOf,
+        delegated: input.delegated ?? o.defaults?.delegated,
+        clientId: input.clientId ?? 'pending-id',
+      });
       if (input.clientId === undefined) {
-        const key = batchClientId(p, 0, o.batchId);
+        // (The id comes from the line's own fields: the same file run with other flags keeps its ids.)
+        const own = { ...p, onBehalfOf: input.onBehalfOf, delegated: input.delegated === true };
+        const key = batchClientId(own, 0, o.batchId);
         const n = seen.get(key) ?? 0;
         seen.set(key, n + 1);
-        p = { ...p, clientOrderId: batchClientId(p, n, o.batchId) };
+        p = { ...p, clientOrderId: batchClientId(own, n, o.batchId) };
       }
       if (ids.has(p.clientOrderId)) throw new ValidationError(`client id ${p.clientOrderId} appears twice in the batch`);
       ids.add(p.clientOrderId);

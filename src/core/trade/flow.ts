@@ -1,6 +1,5 @@
 // From user input (flags or one batch line) to a signed request body: validation first (no
 // network), then market and owner lookups, then signing.
-import type { LocalAccount } from 'viem/accounts';
 import type { ApiClient } from '../http.js';
 import { ValidationError } from '../errors.js';
 import { slugFrom } from '../market-input.js';
@@ -15,6 +14,7 @@ import type { TradeCache } from './session.js';
 import type { Journal } from './journal.js';
 import { isFeeRefusal, placeOrder } from './place.js';
 import type { Placed } from './place.js';
+import type { OrderSigner } from './signer.js';
 
 export interface OrderInput {
   market?: string | undefined;
@@ -97,10 +97,11 @@ export interface SignDeps {
   api: ApiClient;
   cache: TradeCache;
   /**
-   * Resolves the signing account lazily (not needed for delegated orders): the caller's own, or,
-   * for an order on behalf of an EOA sub-account, that child's (refusing when pm holds no key).
+   * How an order acting for `onBehalfOf` is sent (trade/signer.ts): signed by the caller's own
+   * wallet, unsigned for a server-wallet sub-account, or signed by an EOA sub-account's own key
+   * (refused, exit 2, when pm holds none). `delegated` is what the caller said: a check.
    */
-  account: (actingAs?: number) => Promise<LocalAccount | null>;
+  signer: (onBehalfOf: number | undefined, delegated: boolean) => Promise<OrderSigner>;
   /** Identifies the credential, for the owner cache. */
   credentialId: string;
   /** Profile id and fee rate known from the profile config, skipping a lookup. */
@@ -134,11 +135,8 @@ export interface OrderSummary {
 export async function buildSignedOrder(deps: SignDeps, p: ParsedOrder): Promise<SignedOrder> {
   const market = await deps.cache.market(deps.api, p.slug);
   const owner = deps.owner ?? (await deps.cache.owner(deps.api, deps.credentialId));
-  const account = p.delegated ? null : await deps.account(p.onBehalfOf ?? deps.api.actingAs);
-  if (!p.delegated && !account)
-    throw new ValidationError('no wallet to sign with', {
-      hint: 'Create or import one (pm wallet create / pm init), or set PM_PRIVATE_KEY.',
-    });
+  const signer = await deps.signer(p.onBehalfOf ?? deps.api.actingAs, p.delegated);
+  const account = signer.delegated ? null : signer.account;
   const { unsigned, body, exchange } = prepareOrder({
     market,
     outcome: p.outcome,
@@ -151,7 +149,7 @@ export async function buildSignedOrder(deps: SignDeps, p: ParsedOrder): Promise<
     clientOrderId: p.clientOrderId,
     ownerId: owner.profileId,
     onBehalfOf: p.onBehalfOf,
-    delegated: p.delegated,
+    delegated: signer.delegated,
     stpPolicy: p.stpPolicy,
     feeRateBps: owner.feeRateBps,
     maker: account ? (account.address as Hex) : null,

@@ -39,6 +39,11 @@ export interface ReplaceInput {
   size?: string | undefined;
   /** The replacement's client id (default: generated). */
   clientId?: string | undefined;
+  /**
+   * The sub-account's orders are signed by the exchange (a server wallet). Only a check: pm tells
+   * the sub-account's mode from the partner's records or the exchange.
+   */
+  delegated?: boolean | undefined;
   /** STOP_ON_FAILURE (default: never a second order when the first could not be cancelled) or ALLOW_FAILURE. */
   mode?: 'STOP_ON_FAILURE' | 'ALLOW_FAILURE' | undefined;
 }
@@ -139,7 +144,8 @@ export async function replaceOrder(
     postOnly: old.order['postOnly'] === true,
     clientOrderId,
     onBehalfOf: api.actingAs,
-    delegated: false,
+    // (The sub-account's mode decides: a server wallet's replacement goes unsigned.)
+    delegated: i.delegated === true,
     stpPolicy: undefined,
   };
   if (parsed.size !== undefined && parsed.size <= 0n) throw new ValidationError(`order ${old.id} has nothing left to replace`);

@@ -1,46 +1,89 @@
-// Who signs an order: one rule for the CLI and the library.
+// Who signs an order: one rule for the CLI and the library, in every credential mode.
+// - The caller's own order: its own wallet.
+// - For a partner's server-wallet sub-account: nobody here; the order goes unsigned (delegated)
+//   and the exchange signs it with the wallet it manages.
+// - For an EOA sub-account: that child's own key, wherever pm holds it (the wallet the partner's
+//   records name, PM_PRIVATE_KEY or the profile's wallet when it is the child's, any keystore
+//   wallet with the child's address); never the partner's key, which the exchange refuses
+//   ("maker does not match"). Without it: exit 2 before anything is sent, naming both addresses.
 import type { LocalAccount } from 'viem/accounts';
-import { UsageError } from '../errors.js';
+import { UsageError, ValidationError } from '../errors.js';
 
-/** What a credential set offers for signing (the keystore's Credentials fits it). */
+/** What a credential set offers for signing (the secrets layer's Credentials fits it). */
 export interface SigningKeys {
   /** The caller's own wallet (null when none). */
   account(): Promise<LocalAccount | null>;
+  /** The own wallet's address, known without decrypting anything (null when none). */
+  address: string | null;
   /** Another keystore wallet by name. */
   walletAccount(name: string): Promise<LocalAccount>;
-  /** Where the own wallet comes from: an explicit key ('env') wins for every order. */
-  sources: { wallet: 'env' | 'keystore' | null };
+  /** The keystore wallet holding `address`, if pm holds one (no decryption). */
+  walletNamed(address: string): Promise<string | undefined>;
 }
 
-/** A partner's sub-accounts as the profile recorded them (see partner create). */
-export type SubAccounts = Record<string, { address: string; wallet?: string | undefined; serverWallet?: boolean | undefined }>;
+/** A partner's sub-account as pm knows it: from the records `partner create` keeps, else from the exchange. */
+export interface SubAccount {
+  profileId: number;
+  /** 'unknown' when neither pm's records nor the exchange say. */
+  mode: 'server-wallet' | 'eoa' | 'unknown';
+  /** The child's wallet address (its orders' maker). */
+  address: string | undefined;
+  /** The keystore wallet holding an EOA child's key, as recorded. */
+  wallet?: string | undefined;
+}
+
+/** How an order is sent: unsigned for the exchange to sign, or signed by `account`. */
+export type OrderSigner = { delegated: true } | { delegated: false; account: LocalAccount };
+
+const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 
 /**
- * The signing account for an order acting for `actingAs` (undefined: the caller's own). For a
- * partner's sub-account: the child's own key as `partner create` recorded it (EOA mode), or the
- * own wallet when the profile is the child's (`actingFor` is its id: `partner onboard` saves one),
- * or an explicit key (PM_PRIVATE_KEY, the library's privateKey). A server-wallet child signs
- * nothing (exit 2: --delegated); a child whose key pm does not hold is refused before anything is
- * sent (exit 2), never signed with the partner's wallet (the exchange refuses that: maker is not
- * the child).
+ * The signer of an order acting for `onBehalfOf` (undefined: the caller's own order).
+ * `delegated` is what the caller said (--delegated, a batch line's field): only a check once the
+ * sub-account's mode is known, and the answer when it is not.
+ * @example await orderSigner(creds, { onBehalfOf: 2001, delegated: false, subAccount })
  */
-export async function signingAccount(
+export async function orderSigner(
   keys: SigningKeys,
-  o: { actingAs: number | undefined; subAccounts?: SubAccounts | undefined; actingFor?: number | undefined },
-): Promise<LocalAccount | null> {
-  const id = o.actingAs;
-  if (id === undefined || keys.sources.wallet === 'env') return keys.account();
-  const rec = o.subAccounts?.[String(id)];
-  if (rec?.serverWallet) {
-    throw new UsageError(`sub-account ${id} has a server wallet: the exchange signs its orders, pm cannot`, {
-      hint: `Add --delegated (pm order place … --on-behalf-of ${id} --delegated).`,
-    });
+  o: { onBehalfOf: number | undefined; delegated: boolean; subAccount: (id: number) => Promise<SubAccount> },
+): Promise<OrderSigner> {
+  const id = o.onBehalfOf;
+  if (id === undefined) {
+    const own = await keys.account();
+    if (!own)
+      throw new ValidationError('no wallet to sign with', {
+        hint: 'Create or import one (pm wallet create / pm init), or set PM_PRIVATE_KEY.',
+      });
+    return { delegated: false, account: own };
   }
-  if (rec?.wallet) return keys.walletAccount(rec.wallet);
-  if (o.actingFor === id) return keys.account();
-  throw new UsageError(`pm holds no key for sub-account ${id}: its orders must be signed by its own wallet, not this profile's`, {
-    hint:
-      'For a server-wallet sub-account add --delegated. For an EOA one, use the profile pm partner onboard saved for it, ' +
-      "or set PM_PRIVATE_KEY to the child's key.",
-  });
+  const sub = await o.subAccount(id);
+  if (sub.mode === 'server-wallet') return { delegated: true };
+  const signed = await childKey(keys, sub);
+  if (signed) {
+    if (o.delegated)
+      throw new UsageError(`sub-account ${id} is an EOA: its orders are signed by its own key, not by the exchange`, {
+        hint: 'Drop --delegated (or "delegated": true from the line): pm signs with the sub-account\'s key.',
+      });
+    return { delegated: false, account: signed };
+  }
+  if (sub.mode === 'unknown' && o.delegated) return { delegated: true };
+  const maker = keys.address ?? '(no wallet)';
+  throw new UsageError(
+    `pm holds no key for sub-account ${id}: the order's maker would be ${maker}, but the sub-account's wallet is ${sub.address ?? 'unknown'}`,
+    {
+      hint:
+        sub.mode === 'unknown'
+          ? `If ${id} has a server wallet, add --delegated. For an EOA sub-account, set PM_PRIVATE_KEY to its key, or import it: pm wallet import.`
+          : `Set PM_PRIVATE_KEY to the sub-account's key, import it (pm wallet import), or use the profile pm partner onboard saved for it.`,
+    },
+  );
+}
+
+/** The EOA child's own key, if pm holds it. */
+async function childKey(keys: SigningKeys, sub: SubAccount): Promise<LocalAccount | null> {
+  if (sub.wallet !== undefined) return keys.walletAccount(sub.wallet);
+  if (sub.address === undefined) return null;
+  if (keys.address !== null && same(keys.address, sub.address)) return keys.account();
+  const named = await keys.walletNamed(sub.address);
+  return named === undefined ? null : keys.walletAccount(named);
 }

@@ -107,7 +107,7 @@ export class ClientCore {
       trace: this.o.trace,
       userAgent: this.o.userAgent,
       paceStore: filePaceStore(this.o.home),
-      actingAs: o.onBehalfOf,
+      onBehalfOf: o.onBehalfOf,
       signal: this.o.signal,
       limits: this.o.pace,
     });
@@ -145,7 +145,7 @@ export class ClientCore {
       api,
       cache: this.cache,
       signer: (onBehalfOf, delegated) =>
-        orderSigner(creds, { onBehalfOf, delegated, subAccount: (id) => this.subAccount(api.actingFor(undefined), id) }),
+        orderSigner(creds, { onBehalfOf, delegated, subAccount: (id) => this.subAccount(api.withOnBehalfOf(undefined), id) }),
       credentialId: auth.hmac ? `hmac:${auth.hmac.tokenId}` : `key:${auth.apiKey?.id ?? ''}`,
       owner:
         own && p.profileId !== undefined && p.feeRateBps !== undefined ? { profileId: p.profileId, feeRateBps: p.feeRateBps } : undefined,

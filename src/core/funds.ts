@@ -79,7 +79,16 @@ export function withdrawBody(amount: bigint, o: { token?: string | undefined; de
 
 /** POST /portfolio/withdraw (sent once: a write). */
 export async function withdraw(api: ApiClient, body: WithdrawBody): Promise<WithdrawResult> {
-  return (await api.request<WithdrawResult>({ method: 'POST', path: '/portfolio/withdraw', body, auth: 'auto', retry: 'never' })).data;
+  return (
+    await api.request<WithdrawResult>({
+      method: 'POST',
+      path: '/portfolio/withdraw',
+      body,
+      auth: 'auto',
+      onBehalfOfIn: 'body',
+      retry: 'never',
+    })
+  ).data;
 }
 
 export interface AllowlistEntry {
@@ -133,6 +142,13 @@ export interface RedeemResult {
 /** POST /portfolio/redeem {conditionId} (onBehalfOf comes from the client). */
 export async function redeem(api: ApiClient, conditionId: string): Promise<RedeemResult> {
   return (
-    await api.request<RedeemResult>({ method: 'POST', path: '/portfolio/redeem', body: { conditionId }, auth: 'auto', retry: 'never' })
+    await api.request<RedeemResult>({
+      method: 'POST',
+      path: '/portfolio/redeem',
+      body: { conditionId },
+      auth: 'auto',
+      onBehalfOfIn: 'body',
+      retry: 'never',
+    })
   ).data;
 }

@@ -39,8 +39,14 @@ export interface RequestOptions {
   timeoutMs?: number | undefined;
   /** Statuses returned as data instead of thrown (e.g. 207). 2xx always are. */
   okStatuses?: number[] | undefined;
-  /** 'self' sends this one request as the caller even when the client acts for a sub-account. */
-  actingAs?: 'self' | undefined;
+  /**
+   * Where this route takes the sub-account the client acts for (a fact of the route, stated by
+   * the core function that calls it): 'body' (an `onBehalfOf` field of the JSON body), 'query'
+   * (`?onBehalfOf=` in the signed path), 'header' (only the `x-on-behalf-of` header, which the
+   * first two carry too), or 'none' (the caller's own request even when the client acts for a
+   * sub-account). Default 'header'; requests without credentials carry none.
+   */
+  onBehalfOfIn?: 'body' | 'query' | 'header' | 'none' | undefined;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -72,17 +78,12 @@ export interface ApiClientOptions {
   /**
    * Who every authenticated call acts for: a partner's sub-account profile id, or undefined
    * for the caller's own profile. Carried by the client (as viem carries the account), so no
-   * call can forget it: see `actingFor`.
+   * call can forget it: see `withOnBehalfOf`.
    */
-  actingAs?: number | undefined;
+  onBehalfOf?: number | undefined;
   /** Ctrl-C: stops waits and retries at once; a write already on the wire is waited for. */
   signal?: AbortSignal | undefined;
 }
-
-/** Routes that take `onBehalfOf` in their JSON body (wire-facts §2.5). */
-const ACTING_AS_BODY = /^\/(orders|orders\/cancel-replace|orders\/batch-cancel|portfolio\/withdraw|portfolio\/redeem|amm\/[a-z/-]+)$/;
-/** Routes that take `?onBehalfOf=` in the signed path. */
-const ACTING_AS_QUERY = /^\/orders\/(all\/)?[^/]+$/;
 
 /** The error for an interrupted wait: nothing of this request was sent. */
 function interrupted(signal: AbortSignal): InterruptedError {
@@ -275,8 +276,8 @@ export class ApiClient {
   }
 
   /** The sub-account profile id every call of this client acts for (undefined: the caller). */
-  get actingAs(): number | undefined {
-    return this.opts.actingAs;
+  get onBehalfOf(): number | undefined {
+    return this.opts.onBehalfOf;
   }
 
   get signal(): AbortSignal | undefined {
@@ -285,13 +286,12 @@ export class ApiClient {
 
   /**
    * The same client (connections, limiters, credentials) acting for `profileId`, or for the
-   * caller's own profile when undefined. Every call of the returned client carries it:
-   * `onBehalfOf` in the body of order, cancel, withdraw and redeem routes, in the signed query
-   * of DELETE /orders/…, and the `x-on-behalf-of` header on every authenticated request.
+   * caller's own profile when undefined. Every authenticated call of the returned client carries
+   * it where its route takes it (RequestOptions.onBehalfOfIn).
    */
-  actingFor(profileId: number | undefined): ApiClient {
-    if (profileId === this.opts.actingAs) return this;
-    return new ApiClient({ ...this.opts, actingAs: profileId }, { agent: this.agent, limiters: this.limiters, counter: this.counter });
+  withOnBehalfOf(profileId: number | undefined): ApiClient {
+    if (profileId === this.opts.onBehalfOf) return this;
+    return new ApiClient({ ...this.opts, onBehalfOf: profileId }, { agent: this.agent, limiters: this.limiters, counter: this.counter });
   }
 
   /** The same client (connections, limiters, credentials, acting-as) whose waits end on `signal`. */
@@ -339,24 +339,13 @@ export class ApiClient {
 
   private async once<T>(o: RequestOptions): Promise<ApiResponse<T>> {
     const mode = o.auth ?? 'none';
-    const acting = mode === 'auto' && o.actingAs !== 'self' ? this.opts.actingAs : undefined;
+    const where = mode === 'auto' ? (o.onBehalfOfIn ?? 'header') : 'none';
+    const onBehalfOf = where === 'none' ? undefined : this.opts.onBehalfOf;
     let query = o.query;
     let bodyValue = o.body;
-    if (acting !== undefined) {
-      if (o.method === 'DELETE' && ACTING_AS_QUERY.test(o.path)) query = { ...(query ?? {}), onBehalfOf: acting };
-      if (
-        o.method === 'POST' &&
-        ACTING_AS_BODY.test(o.path) &&
-        bodyValue !== null &&
-        typeof bodyValue === 'object' &&
-        !Array.isArray(bodyValue)
-      ) {
-        const b = bodyValue as Record<string, unknown>;
-        if (b['onBehalfOf'] === undefined) bodyValue = { ...b, onBehalfOf: acting };
-        else if (b['onBehalfOf'] !== acting)
-          throw new ExchangeValidationError(`internal: a request for profile ${String(b['onBehalfOf'])} on a client acting for ${acting}`);
-      }
-    }
+    if (onBehalfOf !== undefined && where === 'query') query = { ...(query ?? {}), onBehalfOf };
+    if (onBehalfOf !== undefined && where === 'body' && bodyValue !== null && typeof bodyValue === 'object' && !Array.isArray(bodyValue))
+      bodyValue = { ...(bodyValue as Record<string, unknown>), onBehalfOf };
     const target = buildTarget(o.path, query);
     const body = bodyValue === undefined ? '' : typeof bodyValue === 'string' ? bodyValue : JSON.stringify(bodyValue);
     const signal = o.signal ?? this.opts.signal;
@@ -391,8 +380,7 @@ export class ApiClient {
       };
       if (o.headers) for (const [k, v] of Object.entries(o.headers)) if (!(k.toLowerCase() in headers)) headers[k.toLowerCase()] = v;
       if (body !== '') headers['content-type'] = 'application/json';
-      if (acting !== undefined && !(o.method === 'GET' && o.path === '/profiles/partner-accounts'))
-        headers['x-on-behalf-of'] = String(acting);
+      if (onBehalfOf !== undefined) headers['x-on-behalf-of'] = String(onBehalfOf);
       const trace = this.opts.trace;
       if (trace) {
         trace(

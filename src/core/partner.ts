@@ -89,7 +89,7 @@ export async function createPartnerAccount(
           path: '/profiles/partner-accounts',
           body,
           auth: 'auto',
-          actingAs: 'self',
+          onBehalfOfIn: 'none',
           retry: 'rate-limit',
           signal: p.signal,
         })
@@ -108,7 +108,7 @@ export async function createPartnerAccount(
     body,
     headers,
     auth: 'auto',
-    actingAs: 'self',
+    onBehalfOfIn: 'none',
     retry: 'rate-limit',
     signal: p.signal,
   });
@@ -140,7 +140,7 @@ export async function listPartnerAccounts(
       path: '/profiles/partner-accounts',
       query: { account: q.account, limit: q.limit, page: q.page },
       auth: 'auto',
-      actingAs: 'self',
+      onBehalfOfIn: 'none',
     })
   ).data;
   if (!isObj(d) || !Array.isArray(d['data']))
@@ -222,7 +222,7 @@ export async function getAllowances(api: ApiClient, profileId: number): Promise<
         method: 'GET',
         path: `/profiles/partner-accounts/${profileId}/allowances`,
         auth: 'auto',
-        actingAs: 'self',
+        onBehalfOfIn: 'none',
       })
     ).data,
   );
@@ -237,7 +237,7 @@ export async function retryAllowances(api: ApiClient, profileId: number): Promis
         path: `/profiles/partner-accounts/${profileId}/allowances/retry`,
         body: {},
         auth: 'auto',
-        actingAs: 'self',
+        onBehalfOfIn: 'none',
         retry: 'never',
       })
     ).data,

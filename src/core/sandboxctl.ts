@@ -310,7 +310,7 @@ export async function fundProfile(
       path: '/__sandbox/fund',
       body: { profileId, amount: amount.toString() },
       auth: 'none',
-      actingAs: 'self',
+      onBehalfOfIn: 'none',
       retry: 'never',
     })
   ).data;

@@ -184,5 +184,5 @@ function parseProfile(d: unknown): Profile {
 
 /** The caller's own profile: verifies the credentials with an authenticated call. */
 export async function profileMe(api: ApiClient): Promise<Profile> {
-  return parseProfile((await api.request<unknown>({ method: 'GET', path: '/profiles/me', auth: 'auto', actingAs: 'self' })).data);
+  return parseProfile((await api.request<unknown>({ method: 'GET', path: '/profiles/me', auth: 'auto', onBehalfOfIn: 'none' })).data);
 }

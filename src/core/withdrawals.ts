@@ -140,7 +140,7 @@ const same = (a: string | null | undefined, b: string | null | undefined): boole
  */
 export async function withdrawOnce(api: ApiClient, body: WithdrawBody, o: WithdrawOnceOptions): Promise<WithdrawOutcome> {
   const now = o.now ?? Date.now;
-  const onBehalfOf = api.actingAs ?? null;
+  const onBehalfOf = api.onBehalfOf ?? null;
   // The token and destination as they take effect: a default written out is the same withdrawal.
   const key = {
     amount: body.amount,

@@ -239,12 +239,12 @@ export function createClient(options: ClientOptions) {
       p: { displayName?: string; serverWallet: true },
       o?: CallOptions,
     ): Promise<PartnerAccount & { mode: 'server-wallet'; displayName: string }> {
-      const made = await createPartnerAccount((await api()).actingFor(undefined), { ...p, signal: signalOf(o) });
+      const made = await createPartnerAccount((await api()).withOnBehalfOf(undefined), { ...p, signal: signalOf(o) });
       // As pm --json partner create prints it.
       return { ...made, mode: 'server-wallet', displayName: p.displayName ?? made.account };
     },
     async list(p: { page?: number; limit?: number } = {}, o?: CallOptions): Promise<PartnerPage> {
-      return listPartnerAccounts(withSignal((await api()).actingFor(undefined), o), p);
+      return listPartnerAccounts(withSignal((await api()).withOnBehalfOf(undefined), o), p);
     },
     /** Allowance readiness of a server-wallet sub-account; `wait` polls (and `retry` retries) until confirmed. */
     async allowances(
@@ -252,7 +252,7 @@ export function createClient(options: ClientOptions) {
       p: { wait?: boolean; retry?: boolean; timeoutMs?: number } = {},
       o?: CallOptions,
     ): Promise<Allowances> {
-      const a = withSignal((await api()).actingFor(undefined), o);
+      const a = withSignal((await api()).withOnBehalfOf(undefined), o);
       if (p.wait)
         return waitForAllowances(a, profileId, { retry: p.retry === true, timeoutMs: p.timeoutMs ?? 60_000, signal: signalOf(o) });
       return p.retry ? retryAllowances(a, profileId) : getAllowances(a, profileId);

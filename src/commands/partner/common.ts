@@ -8,7 +8,7 @@ import type { Allowances, MessageSigner, WaitEvent } from '../../core/partner.js
 
 /** The partner's own client (never acting for a sub-account). */
 export async function partnerApi(ctx: Context): Promise<ApiClient> {
-  return (await ctx.tradingApi()).actingFor(undefined);
+  return (await ctx.tradingApi()).withOnBehalfOf(undefined);
 }
 
 /** Refuses flag combinations that cannot work, before any request. */

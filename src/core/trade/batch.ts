@@ -219,7 +219,7 @@ async function skippedResults(
   const notHeld: { line: number; parsed: ParsedOrder; entry: JournalEntry }[] = [];
   const groups = new Map<number | undefined, typeof skipped>();
   for (const s of skipped) {
-    const who = s.parsed.onBehalfOf ?? deps.api.actingAs;
+    const who = s.parsed.onBehalfOf ?? deps.api.onBehalfOf;
     const group = groups.get(who);
     if (group) group.push(s);
     else groups.set(who, [s]);
@@ -228,7 +228,7 @@ async function skippedResults(
   for (const [who, group] of groups) {
     let found: Map<string, Record<string, unknown>> | null = null;
     try {
-      const rows = await orderStatus(deps.api.actingFor(who), { clientIds: group.map((g) => g.parsed.clientOrderId) });
+      const rows = await orderStatus(deps.api.withOnBehalfOf(who), { clientIds: group.map((g) => g.parsed.clientOrderId) });
       found = new Map();
       for (const r of rows) {
         const cid = r.clientOrderId ?? group[r.index]?.parsed.clientOrderId;

@@ -135,7 +135,7 @@ export interface OrderSummary {
 export async function buildSignedOrder(deps: SignDeps, p: ParsedOrder): Promise<SignedOrder> {
   const market = await deps.cache.market(deps.api, p.slug);
   const owner = deps.owner ?? (await deps.cache.owner(deps.api, deps.credentialId));
-  const signer = await deps.signer(p.onBehalfOf ?? deps.api.actingAs, p.delegated);
+  const signer = await deps.signer(p.onBehalfOf ?? deps.api.onBehalfOf, p.delegated);
   const account = signer.delegated ? null : signer.account;
   const { unsigned, body, exchange } = prepareOrder({
     market,
@@ -196,7 +196,7 @@ export async function placeParsed(
   p: ParsedOrder,
   o: PlaceParsedOptions,
 ): Promise<{ placed: Placed; summary: OrderSummary }> {
-  const api = deps.api.actingFor(p.onBehalfOf ?? deps.api.actingAs);
+  const api = deps.api.withOnBehalfOf(p.onBehalfOf ?? deps.api.onBehalfOf);
   const market = await deps.cache.market(deps.api, p.slug);
   let signed = await buildSignedOrder(deps, p);
   o.onSending?.(signed.summary);

@@ -363,7 +363,15 @@ export async function placeOrder(api: ApiClient, body: OrderBody, journal: Journ
   let uncertain = false;
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     try {
-      const res = await api.request<unknown>({ method: 'POST', path: '/orders', body, auth: 'auto', retry: 'never', signal });
+      const res = await api.request<unknown>({
+        method: 'POST',
+        path: '/orders',
+        body,
+        auth: 'auto',
+        onBehalfOfIn: 'body',
+        retry: 'never',
+        signal,
+      });
       const placed = parsePlaced(res.data, cid, body.marketSlug, false, attempt, opts.positionIds);
       rec('placed', { orderId: placed.orderId });
       return placed;
@@ -450,15 +458,14 @@ function cancelResult(d: unknown): CancelOutcome {
 /** Cancels by ids, by client ids (batches of ≤50), or every order of a market, for whoever the client acts for. */
 export async function cancelOrders(api: ApiClient, q: { ids?: string[]; clientIds?: string[]; slug?: string }): Promise<CancelOutcome> {
   const out: CancelOutcome = { canceled: [], failed: [] };
-  const query = undefined;
   if (q.slug !== undefined) {
     // Cancelling twice is harmless, so a lost answer or a 429 may be retried.
     const d = (
       await api.request<unknown>({
         method: 'DELETE',
         path: `/orders/all/${encodeURIComponent(q.slug)}`,
-        query,
         auth: 'auto',
+        onBehalfOfIn: 'query',
         retry: 'read',
         okStatuses: [207],
       })
@@ -473,7 +480,15 @@ export async function cancelOrders(api: ApiClient, q: { ids?: string[]; clientId
       const chunk = list.slice(i, i + 50);
       const body: Json = { [key]: chunk };
       const d = (
-        await api.request<unknown>({ method: 'POST', path: '/orders/batch-cancel', body, auth: 'auto', retry: 'read', okStatuses: [207] })
+        await api.request<unknown>({
+          method: 'POST',
+          path: '/orders/batch-cancel',
+          body,
+          auth: 'auto',
+          onBehalfOfIn: 'body',
+          retry: 'read',
+          okStatuses: [207],
+        })
       ).data;
       const r = cancelResult(d);
       out.canceled.push(...r.canceled);

@@ -143,7 +143,7 @@ export async function replaceOrder(
     amount: undefined,
     postOnly: old.order['postOnly'] === true,
     clientOrderId,
-    onBehalfOf: api.actingAs,
+    onBehalfOf: api.onBehalfOf,
     // (The sub-account's mode decides: a server wallet's replacement goes unsigned.)
     delegated: i.delegated === true,
     stpPolicy: undefined,
@@ -162,6 +162,7 @@ export async function replaceOrder(
         path: '/orders/cancel-replace',
         body: { cancel: { orderId: old.id }, replacement, mode },
         auth: 'auto',
+        onBehalfOfIn: 'body',
         retry: 'never',
         okStatuses: [409],
       })

@@ -1,10 +1,10 @@
-// The exit-code table (design §2) and the one place errors are turned into text.
+// The exit-code table (docs/architecture.md §2) and the one place errors are turned into text.
 import { PmError, UsageError } from '../core/errors.js';
 
 export * from '../core/errors.js';
 
 /**
- * The exit-code table (design §2), the one source of `pm --help`, `pm help` and the README's
+ * The exit-code table (docs/architecture.md §2), the one source of `pm --help`, `pm help` and the README's
  * "Exit codes" section (a test compares it with exitCodesMarkdown()). `short` is the help line,
  * `meaning` the README row.
  */

@@ -1,5 +1,5 @@
 // The process entry point: the only place that calls process.exit. It sits beside the kernel
-// (src/cli) as design.md names it, but it is not part of it: nothing imports this file, and it is
+// (src/cli) as docs/architecture.md names it, but it is not part of it: nothing imports this file, and it is
 // the one file of src/cli that imports the app (src/app/main.ts).
 import { main, reportUncaught } from '../app/main.js';
 import type { IO } from './output.js';

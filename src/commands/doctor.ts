@@ -7,7 +7,7 @@ import { checkExchange, checkHome, checkKeystore, checkNode, checkRpc, checkWebs
 import type { CheckResult } from '../core/doctor.js';
 import { defineCommand } from '../cli/command.js';
 
-/** Some checks failed: exit 8, as a batch with some failed lines (design §2). */
+/** Some checks failed: exit 8, as a batch with some failed lines (docs/architecture.md §2). */
 class DoctorFailed extends PartialFailureError {
   override name = 'DoctorFailed';
 }

@@ -1,5 +1,5 @@
 // Where pm talks to: the REST base URL, the socket.io URL that goes with it, and whether the pair
-// is a local sandbox. One rule for the CLI and the library (shared/design.md §1):
+// is a local sandbox. One rule for the CLI and the library (docs/architecture.md §1):
 // - the stream URL follows the base URL unless it was given at the same or a higher precedence
 //   level (flag > env > profile); the exchange's own base URL keeps its known stream URL, any
 //   other derives it (same host and port, ws for http, wss for https);

@@ -1,4 +1,4 @@
-// One error base for the whole client. Each subclass maps to one exit code (design §2);
+// One error base for the whole client. Each subclass maps to one exit code (docs/architecture.md §2);
 // src/cli/errors.ts owns the table and the rendering. Core code throws these and never exits.
 
 export type ErrorCode =

@@ -204,7 +204,7 @@ describe('pm balance and pm redeem-onchain', () => {
     const after = await anvil.usdcBalance(usdc, bob);
     expect(after - before).toBe(5000n * ONE); // 5000 YES × 1 + 5000 NO × 0
     expect(r.json<{ payout: string }>().payout).toBe(String(5000n * ONE));
-    // A second redemption finds nothing left on chain before sending anything: exit 2 (design §2).
+    // A second redemption finds nothing left on chain before sending anything: exit 2 (docs/architecture.md §2).
     const again = await runPm(['--json', '--yes', 'redeem-onchain', 'btc-100k-2026'], { env });
     expect(again.code).toBe(2);
     expect(again.stdout).toBe('');

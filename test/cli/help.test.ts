@@ -92,7 +92,7 @@ describe('help pages', () => {
 });
 
 describe('the exit-code table (one source: EXIT_CODES in src/cli/errors.ts)', () => {
-  it('lists every code of design §2, 9 and 8 (doctor) included', () => {
+  it('lists every code of docs/architecture.md §2, 9 and 8 (doctor) included', () => {
     expect(EXIT_CODES.map((c) => c.code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 130, 143]);
     expect(EXIT_CODES.find((c) => c.code === 8)?.meaning).toMatch(/doctor/);
     expect(EXIT_CODES.find((c) => c.code === 9)?.meaning).toMatch(/nothing to redeem/);

@@ -34,7 +34,7 @@ describe('pm as a process', () => {
     await sandbox.proc;
   });
 
-  it('prints the ready line of design §4', () => {
+  it('prints the ready line of docs/architecture.md §4', () => {
     const r = sandbox.ready;
     expect(r.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(r.wsUrl).toMatch(/^ws:\/\/127\.0\.0\.1:\d+$/);

@@ -1,4 +1,4 @@
-// Every error pm prints starts with "error:" (design §2), on every path: a shim that cannot load
+// Every error pm prints starts with "error:" (docs/architecture.md §2), on every path: a shim that cannot load
 // the bundle, an exception or rejection nothing caught, under npx, in pm shell, at a wizard's
 // prompt, and a message built from a plain Error (never "Error: …" inside it).
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

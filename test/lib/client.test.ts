@@ -81,7 +81,7 @@ describe('createClient', () => {
     await pm.close();
   });
 
-  it("returns the shapes of design §1b and of the CLI: order.id and execution, every market's open orders, batch lines", async () => {
+  it("returns the shapes of docs/architecture.md §1b and of the CLI: order.id and execution, every market's open orders, batch lines", async () => {
     const pm = client();
     const r = await pm.orders.place({
       market: 'btc-100k-2026',

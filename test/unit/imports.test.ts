@@ -142,7 +142,7 @@ describe('the module graph of src/', () => {
   });
 
   it('keeps the CLI kernel and the commands free of the app (src/app)', () => {
-    // src/cli/run.ts is the process entry (design.md: the only file that exits), not kernel: it
+    // src/cli/run.ts is the process entry (docs/architecture.md: the only file that exits), not kernel: it
     // may import the app, and nothing may import it.
     expect(files.filter((f) => (graph.get(f) ?? []).some((t) => rel(t) === 'cli/run.ts')).map(rel)).toEqual([]);
     const bad = files

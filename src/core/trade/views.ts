@@ -116,14 +116,14 @@ export function statusJson(r: StatusResult): Record<string, unknown> {
   };
 }
 
-/** What the library's `orders.place` returns (design §1b): the order, its execution, and whether a re-send found it. */
+/** What the library's `orders.place` returns (docs/architecture.md §1b): the order, its execution, and whether a re-send found it. */
 export type PlaceResult = {
   order: { id: string; clientOrderId: string; market: string } & OrderTerms;
   execution: ExecutionJson;
   alreadyPlaced: boolean;
 };
 
-/** placedJson's fields in the shape of design §1b (`r.order.id`, `r.execution`, `r.alreadyPlaced`). */
+/** placedJson's fields in the shape of docs/architecture.md §1b (`r.order.id`, `r.execution`, `r.alreadyPlaced`). */
 export function placeResult(p: Placed): PlaceResult {
   const j = placedJson(p);
   return {

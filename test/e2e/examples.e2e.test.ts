@@ -1,4 +1,4 @@
-// Every file in examples/ runs against a sandbox as the README says to run it: shell scripts with
+// Every file in examples/ runs against a sandbox as their comments and the README say to run them: shell scripts with
 // bash (pm named by $PM, credentials from the environment), batch files with pm order place
 // --file. A new example without a way to run it here fails the test. Nothing but 127.0.0.1.
 import { createServer } from 'node:net';

@@ -9,13 +9,14 @@
 #     answer) never places a second order: pm journals it and asks the exchange first.
 #
 # crontab: */5 * * * * PM_PROFILE=sandbox /path/to/examples/bot.sh >> ~/pm-bot.log 2>&1
-# Try it:  pm sandbox start --detach && pm init --sandbox --yes && PM_PROFILE=sandbox examples/bot.sh
+# Try it:  pm sandbox start --detach && pm init --sandbox --yes && pm unlock --for 10m && PM_PROFILE=sandbox examples/bot.sh
+# (pm unlock keeps the keys unlocked for 10 minutes, as ssh-agent does: no passphrase file needed to try)
 set -u
 MARKET=${MARKET:-btc-100k-2026}
 LIMIT=${LIMIT:-0.70}     # pay at most this per YES share
 SIZE=${SIZE:-5}
 PASSFILE=${PASSFILE:-$HOME/.pm-pass}
-PM=${PM:-pm}             # or: PM="npx pm" from a clone
+PM=${PM:-pm}             # or: PM="node bin/pm.js" from a clone
 
 pass_flag=""
 [ -f "$PASSFILE" ] && pass_flag="--passphrase-file $PASSFILE"

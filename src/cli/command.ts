@@ -72,6 +72,15 @@ export type OptsOf<O> = { -readonly [K in keyof O]: OptValue<O[K]> };
  */
 export type Effect = 'read' | 'local' | 'order' | 'money' | 'destructive';
 
+/** What each effect means for a user (the command reference says it of every command). */
+export const EFFECT_TEXT: Record<Effect, string> = {
+  read: 'reads only',
+  local: 'changes only files under PM_HOME (or starts a local process)',
+  order: 'changes orders: asks on a terminal, or needs --yes in a script, when the exchange is not a sandbox',
+  money: 'moves money or changes who may: asks on a terminal, or needs --yes in a script, when the exchange is not a sandbox',
+  destructive: 'loses something for good: asks on a terminal, or needs --yes in a script, on every exchange',
+};
+
 /** The effects the guard asks about (or needs --yes for). */
 export const GUARDED_EFFECTS: readonly Effect[] = ['order', 'money', 'destructive'];
 

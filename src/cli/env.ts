@@ -1,5 +1,5 @@
-// Every environment variable pm reads, typed, with one line of doc each. The README's table
-// is checked against this list by a test. Only this module reads process.env (via io.env).
+// Every environment variable pm reads, typed, with one line of doc each. The table in
+// docs/configuration.md is checked against this list by a test. Only this module reads process.env (via io.env).
 
 export interface EnvVar {
   name: string;

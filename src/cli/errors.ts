@@ -4,9 +4,9 @@ import { PmError, UsageError } from '../core/errors.js';
 export * from '../core/errors.js';
 
 /**
- * The exit-code table (docs/architecture.md §2), the one source of `pm --help`, `pm help` and the README's
- * "Exit codes" section (a test compares it with exitCodesMarkdown()). `short` is the help line,
- * `meaning` the README row.
+ * The exit-code table (docs/architecture.md §2), the one source of `pm --help`, `pm help` and the
+ * "Exit codes" section of docs/output.md (a test compares it with exitCodesMarkdown()). `short` is the help line,
+ * `meaning` the docs' row.
  */
 export const EXIT_CODES = [
   { code: 0, name: 'OK', short: 'ok', meaning: 'success' },
@@ -61,7 +61,7 @@ export function exitCodesHelp(): string {
   return EXIT_CODES.map((c) => `  ${String(c.code).padStart(3)}  ${c.short}`).join('\n');
 }
 
-/** The table as the README's markdown. */
+/** The table as markdown (docs/output.md). */
 export function exitCodesMarkdown(): string {
   return ['| code | meaning |', '|---|---|', ...EXIT_CODES.map((c) => `| ${c.code} | ${c.meaning} |`)].join('\n');
 }

@@ -1,7 +1,7 @@
 // The global flags, in one table. From it come commander's global options (src/app/main.ts), the
 // GlobalFlags every command's context receives, the argv pre-scan (what argv asks for before
 // commander has parsed it: the command it names, JSON, help), completion (src/app/completion.ts)
-// and the README's "Global flags" section (a test compares it). Every run loads this file: it
+// and the "Global flags" section of docs/configuration.md (a test compares it). Every run loads this file: it
 // imports nothing.
 
 export interface GlobalFlagSpec {
@@ -139,7 +139,7 @@ export function scanArgv(argv: readonly string[]): ArgvScan {
   return scan;
 }
 
-/** The README's "Global flags" table (a test keeps the README equal to it). */
+/** The "Global flags" table of docs/configuration.md (a test keeps the file equal to it). */
 export function globalFlagsMarkdown(): string {
   const row = ([, s]: [GlobalFlagKey, GlobalFlagSpec]): string =>
     `| \`${flagsOf(s)}\` | ${s.description}${s.choices ? ` (${s.choices.join(', ')})` : ''}${s.env ? ` (env \`${s.env}\`)` : ''} |`;

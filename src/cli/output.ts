@@ -1,7 +1,7 @@
 // The one renderer: tables, key/value blocks, JSON and NDJSON. Colour only on a TTY and never
 // with NO_COLOR / --no-color. stdout is data; stderr is everything else.
 //
-// The contract (README, Output):
+// The contract (docs/output.md):
 // - table on a TTY: aligned columns fitted to the terminal width (process.stdout.columns);
 // - table when stdout is not a TTY and no format was asked for: tab-separated lines with a header
 //   row, nothing truncated, no colour, no box drawing (so awk and cut work);

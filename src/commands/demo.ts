@@ -20,13 +20,14 @@ interface DemoStep {
 }
 
 /**
- * How to run this pm next, by how it was installed: from a git checkout (`npx pm`, which finds the
- * checkout's own bin), an installed package whose `pm` is on PATH (`pm`), or one that is not
- * (by the path of the bin npm linked, else `node <package>/bin/pm.js`).
+ * How to run this pm next, by how it was installed: from a git checkout (`pm`, once `npm link` has
+ * put it on PATH: npx would add about a second to every command), an installed package whose `pm`
+ * is on PATH (`pm`), or one that is not (by the path of the bin npm linked, else
+ * `node <package>/bin/pm.js`).
  * @example howToRun('/usr/lib/node_modules/pm-cli', '/usr/bin') // { kind: 'path', pm: 'pm' }
  */
 export function howToRun(root: string, path: string | undefined): { kind: 'checkout' | 'path' | 'bin' | 'node'; pm: string } {
-  if (existsSync(join(root, '.git'))) return { kind: 'checkout', pm: 'npx pm' };
+  if (existsSync(join(root, '.git'))) return { kind: 'checkout', pm: 'pm' };
   const real = (p: string): string | null => {
     try {
       return realpathSync(p);
@@ -372,8 +373,8 @@ export default defineCommand({
       out.line();
       const next = howToRun(fileURLToPath(new URL('../..', import.meta.url)), ctx.io.env['PATH']);
       if (next.kind === 'checkout')
-        // From a clean clone `pm` is not on PATH: npx finds this package's own bin.
-        out.line(out.c.bold('Done. To go on, run pm from this checkout with npx (a fresh clone does not put pm on your PATH):'));
+        // From a clean clone `pm` is not on PATH: npm link puts this checkout's bin there.
+        out.line(out.c.bold('Done. To go on (a fresh clone does not put pm on your PATH):'));
       else if (next.kind === 'path') out.line(out.c.bold('Done. To go on:'));
       else if (next.kind === 'bin')
         out.line(
@@ -383,14 +384,16 @@ export default defineCommand({
         );
       else out.line(out.c.bold('Done. pm is installed, but npm linked no pm command for it. To go on:'));
       const steps: [string, string][] = [
+        ...(next.kind === 'checkout'
+          ? [['npm link', 'once, in this checkout: puts pm on your PATH (or npm install -g .)'] as [string, string]]
+          : []),
         [`${next.pm} sandbox start --detach${opts.chain ? ' --chain' : ''}`, 'your own sandbox, in the background'],
         [`${next.pm} init --sandbox --yes`, 'a profile with a wallet and a token for it'],
         [`${next.pm} doctor`, 'check that everything works'],
       ];
       const width = Math.max(...steps.map(([c]) => c.length)) + 4;
       for (const [cmd, what] of steps) out.line(`  ${cmd.padEnd(width)}# ${what}`);
-      if (next.kind === 'checkout')
-        out.line(out.c.dim('Or run npm link once in this checkout; after that plain pm works everywhere (pm sandbox start, pm --help).'));
+      if (next.kind === 'checkout') out.line(out.c.dim('Without npm link: node bin/pm.js sandbox start --detach, and so on.'));
     } finally {
       await sandbox.close();
       rmSync(home, { recursive: true, force: true });

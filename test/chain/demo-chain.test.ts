@@ -17,7 +17,7 @@ describe('pm demo --chain', () => {
     expect(r.stdout).toMatch(/\$ pm sandbox resolve btc-100k-2026 yes\nresolved btc-100k-2026: YES won/);
     expect(r.stdout).toMatch(/redeemed eth-5k-2025: \+150 USDC \(now 10150\)/);
     expect(r.stdout).toMatch(/USDC\s+10150\n/);
-    expect(r.stdout).toMatch(/npx pm sandbox start --detach --chain/);
+    expect(r.stdout).toMatch(/^ {2}pm sandbox start --detach --chain +#/m);
     await expect(fetch(rpc ?? '', { method: 'POST', body: '{}' })).rejects.toThrow();
   }, 120_000);
 });

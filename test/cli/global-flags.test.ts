@@ -1,5 +1,5 @@
 // The global flags come from one table (src/cli/global-flags.ts): commander's options, the argv
-// pre-scan, completion and the README are made from it, so a flag added there is everywhere.
+// pre-scan, completion and the docs' table are made from it, so a flag added there is everywhere.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { complete } from '../../src/app/completion.js';
@@ -11,10 +11,10 @@ const env = { PM_HOME: home };
 const none = { profiles: () => [], wallets: () => [], slugs: () => [] };
 
 describe('the global-flag table', () => {
-  it("the README's Global flags section begins with the table's markdown", () => {
-    const readme = readFileSync('README.md', 'utf8');
-    const section = /## Global flags\n\n(\|[\s\S]*?)\n\n/.exec(readme)?.[1];
-    expect(section, `README.md, ## Global flags: replace the table with\n${globalFlagsMarkdown()}`).toBe(globalFlagsMarkdown());
+  it("docs/configuration.md's Global flags section begins with the table's markdown", () => {
+    const doc = readFileSync('docs/configuration.md', 'utf8');
+    const section = /## Global flags\n\n(\|[\s\S]*?)\n\n/.exec(doc)?.[1];
+    expect(section, `docs/configuration.md, ## Global flags: replace the table with\n${globalFlagsMarkdown()}`).toBe(globalFlagsMarkdown());
   });
 
   it('pm help lists every flag of the table with its help line, and completion offers every long form', async () => {

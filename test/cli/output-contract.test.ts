@@ -1,4 +1,4 @@
-// The output contract (README, Output): JSON errors alone on stderr, NDJSON for every list command,
+// The output contract (docs/output.md): JSON errors alone on stderr, NDJSON for every list command,
 // tab-separated tables when piped, terminal-width tables on a TTY, the output setting's
 // precedence, and help pages on stdout with exit 0. (test/helpers/run.ts also checks the JSON
 // error contract on every --json run of the whole suite.)

@@ -158,11 +158,12 @@ describe('generated files and docs stay in step with the code', () => {
     for (const def of COMMANDS) expect(top.stdout.split('\n')).toContain(def.path[0]);
     expect((await runPm(['completion', 'tcsh'], { env })).code).toBe(2);
   });
-  it("the README's environment and exit-code tables match the code", () => {
-    const readme = readFileSync('README.md', 'utf8');
-    const envRows = [...readme.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]);
+  it("the docs' environment and exit-code tables match the code", () => {
+    const section = (file: string, title: string): string =>
+      [...readFileSync(file, 'utf8').matchAll(/\n## (.*)\n([\s\S]*?)(?=\n## |$)/g)].find((m) => m[1] === title)?.[2] ?? '';
+    const envRows = [...section('docs/configuration.md', 'Environment variables').matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]);
     expect(envRows.sort()).toEqual(ENV_VARS.map((v) => v.name).sort());
-    const exitRows = [...readme.matchAll(/^\| (\d+) \| /gm)].map((m) => Number(m[1]));
+    const exitRows = [...section('docs/output.md', 'Exit codes').matchAll(/^\| (\d+) \| /gm)].map((m) => Number(m[1]));
     expect(exitRows).toEqual(EXIT_CODES.map((c) => c.code));
   });
 });

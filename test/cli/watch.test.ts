@@ -138,7 +138,7 @@ describe('--until a time already past', () => {
 });
 
 describe('pm watch markets --json', () => {
-  it('names events as the SDKs and the README do (marketCreated, marketResolved), once each; a second resolution (the payout) is its own event', async () => {
+  it('names events as the SDKs and docs/streams.md do (marketCreated, marketResolved), once each; a second resolution (the payout) is its own event', async () => {
     const w = pm(['--json', 'watch', 'markets', '--count', '3']);
     await w.waitFor(() => w.records().some((r) => r['type'] === 'subscribed'));
     await newMarket(sb.current, 'watch-lifecycle');

@@ -1,14 +1,15 @@
-// Every file in examples/ runs against a sandbox as the README says to run it: shell scripts with
+// Every file in examples/ runs against a sandbox as their comments and the README say to run them: shell scripts with
 // bash (pm named by $PM, credentials from the environment), batch files with pm order place
 // --file. A new example without a way to run it here fails the test. Nothing but 127.0.0.1.
 import { createServer } from 'node:net';
-import { readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { accountEnv } from '../helpers/account-env.js';
 import { eventually } from '../helpers/eventually.js';
 import { limitOrder } from '../helpers/orders.js';
+import { KEY, runInPty } from '../helpers/pty.js';
 import { tempHome } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
@@ -119,6 +120,38 @@ const runners: Record<string, (file: string) => Promise<void>> = {
     expect(mine()).toHaveLength(0);
   },
 };
+
+describe('examples/bot.sh', () => {
+  it('its "Try it" line works as written, in a terminal, passphrases typed at the prompts', async () => {
+    const tryIt = /^# Try it: +(.*)$/m.exec(readFileSync(join(EXAMPLES, 'bot.sh'), 'utf8'))?.[1] ?? '';
+    expect(tryIt).toMatch(/^pm sandbox start --detach && /);
+    // A new user: pm on PATH, an empty HOME and PM_HOME, no passphrase anywhere but the keyboard.
+    const user = tempHome();
+    const bin = join(user.home, 'bin');
+    mkdirSync(bin);
+    symlinkSync(resolve('bin/pm.js'), join(bin, 'pm'));
+    const userEnv = { PATH: `${bin}:${process.env['PATH'] ?? ''}`, HOME: user.home, PM_HOME: join(user.home, 'pm'), PM_SCRYPT_N: '1024' };
+    const line = tryIt.replace('pm sandbox start --detach', 'pm sandbox start --detach --port 0');
+    try {
+      const r = await runInPty(
+        ['bash', '-c', line],
+        [
+          { waitFor: 'New keystore passphrase', send: `try-it-pass${KEY.enter}` },
+          { waitFor: 'Repeat the passphrase', send: `try-it-pass${KEY.enter}` },
+          ...(/pm unlock/.test(line) ? [{ waitFor: /passphrase/i, send: `try-it-pass${KEY.enter}` }] : []),
+        ],
+        { ...userEnv, PM_CODE_CACHE: 'off' },
+        60_000,
+      );
+      expect(r.code, r.screen).toBe(0);
+      expect(r.screen).toMatch(/bot-btc-100k-2026-\d{8}: \{"orderId":"[^"]+"/);
+    } finally {
+      await execa('node', ['bin/pm.js', 'lock'], { env: userEnv, extendEnv: false, reject: false });
+      await execa('node', ['bin/pm.js', 'sandbox', 'stop'], { env: userEnv, extendEnv: false, reject: false });
+      user.cleanup();
+    }
+  }, 90_000);
+});
 
 describe('examples/', () => {
   const files = readdirSync(EXAMPLES).sort();

@@ -72,10 +72,10 @@ describe('pm installed from the packed tarball', () => {
     expect(r.stdout).not.toMatch(/checkout|npx/);
   }, 180_000);
 
-  it('says plain pm once its bin is on PATH, and npx pm in a git checkout', () => {
+  it('says plain pm once its bin is on PATH, and (after npm link) plain pm in a git checkout', () => {
     expect(howToRun(pkg, `${dirname(bin)}:${basePath}`)).toEqual({ kind: 'path', pm: 'pm' });
     expect(howToRun(pkg, basePath)).toEqual({ kind: 'bin', pm: bin });
-    expect(howToRun(process.cwd(), `${dirname(bin)}:${basePath}`)).toEqual({ kind: 'checkout', pm: 'npx pm' });
+    expect(howToRun(process.cwd(), `${dirname(bin)}:${basePath}`)).toEqual({ kind: 'checkout', pm: 'pm' });
   });
 });
 

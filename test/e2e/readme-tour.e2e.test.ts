@@ -84,11 +84,17 @@ describe("the README's tour", () => {
     for (const line of blocks.flat()) {
       const command = filled(line.command);
       const r = await sh('bash', ['-o', 'pipefail', '-c', command], { env, cwd: resolve('.'), maxBuffer: 64 * 1024 * 1024 }).then(
-        (o) => ({ code: 0, stderr: o.stderr }),
-        (e: { code?: number; stderr?: string }) => ({ code: typeof e.code === 'number' ? e.code : -1, stderr: e.stderr ?? '' }),
+        (o) => ({ code: 0, stdout: o.stdout, stderr: o.stderr }),
+        (e: { code?: number; stdout?: string; stderr?: string }) => ({
+          code: typeof e.code === 'number' ? e.code : -1,
+          stdout: e.stdout ?? '',
+          stderr: e.stderr ?? '',
+        }),
       );
       ran.push(`${r.code} ${command}`);
       expect(r.code, `${command}\n${r.stderr}\n(ran so far:\n${ran.join('\n')})`).toBe(line.expect);
+      // A jq filter that prints null picked a field the records do not have.
+      if (/\| *jq\b/.test(command)) expect(r.stdout.split('\n'), `${command} printed null:\n${r.stdout}`).not.toContain('null');
     }
   }, 180_000);
 });

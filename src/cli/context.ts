@@ -6,11 +6,12 @@ import { usableEndpoints, resolveEndpoints } from '../core/endpoints.js';
 import type { Endpoints, Given } from '../core/endpoints.js';
 import type { ConfigFile, ProfileConfig } from '../core/config.js';
 import type { ApiClient } from '../core/http.js';
+import type { ProxySettings } from '../core/proxy.js';
 import type { Journal, SignDeps } from '../core/trade/index.js';
 import type { AuthProvider } from '../core/auth.js';
 import { UsageError } from '../core/errors.js';
 import { parseDuration } from '../core/duration.js';
-import { readEnv } from './env.js';
+import { proxySettings, readEnv } from './env.js';
 import type { Env } from './env.js';
 import type { GlobalFlags } from './global-flags.js';
 import { Output, withIO } from './output.js';
@@ -213,6 +214,11 @@ export class Context {
     return this.profile().timeout ?? 30_000;
   }
 
+  /** HTTPS_PROXY / HTTP_PROXY / NO_PROXY (either case) for every connection pm makes to an exchange. */
+  get proxy(): ProxySettings {
+    return proxySettings(this.env);
+  }
+
   /** Writes a redacted trace line on stderr when --verbose is on. */
   trace = (line: string): void => {
     if (this.flags.verbose) this.io.stderr.write(`${this.out.c.dim(`[http] ${line}`)}\n`);
@@ -240,6 +246,7 @@ export class Context {
       actingAs: o.actingAs,
       signal: this.signal,
       limits: this.paceOverride(),
+      proxy: this.proxy,
     });
     this.clients.push(client);
     return client;

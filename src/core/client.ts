@@ -37,6 +37,7 @@ import type { ReplaceInput, ReplaceOutcome } from './trade/replace.js';
 import { signingAccount } from './trade/signer.js';
 import { batchLineJson, liveOrderJson, openOrderJson, placeResult, statusJson } from './trade/views.js';
 import type { PlaceResult } from './trade/views.js';
+import type { ProxySettings } from './proxy.js';
 import { openWatch } from './watch.js';
 import type { WatchKind } from './watch.js';
 import { WithdrawalJournal, withdrawOnce } from './withdrawals.js';
@@ -67,6 +68,11 @@ export interface ClientOptions {
   timeoutMs?: number | undefined;
   /** Ends every wait and stream of this client. */
   signal?: AbortSignal | undefined;
+  /**
+   * Proxies for REST and the stream: { httpsProxy, httpProxy, noProxy }, read as HTTPS_PROXY,
+   * HTTP_PROXY and NO_PROXY are (`{}`: connect directly).
+   */
+  proxy?: ProxySettings | undefined;
 }
 
 /** Every call takes `{ signal }` (Ctrl-C for a bot). */
@@ -151,6 +157,7 @@ export function createClient(options: ClientOptions) {
       paceStore: filePaceStore(home),
       actingAs: onBehalfOf,
       signal: options.signal,
+      proxy: options.proxy,
     });
     clients.push(c);
     return c;
@@ -349,6 +356,7 @@ export function createClient(options: ClientOptions) {
             giveUpAfterMs: timeoutMs,
             userAgent: 'pm-lib',
             signal,
+            proxy: options.proxy,
           },
           { event: (name, ev) => push({ event: name, ...ev }), lifecycle: (l) => push({ event: 'lifecycle', ...l }) },
         );

@@ -1,19 +1,22 @@
 // The package entry for Node bots: `import { createClient } from 'pm-cli'`. The only place the
 // library reads the environment: PM_HOME (else the platform config directory, as the CLI) for
-// the config, keystore, order journal and the rate limiter shared with every pm process.
+// the config, keystore, order journal and the rate limiter shared with every pm process; and
+// HTTPS_PROXY / HTTP_PROXY / NO_PROXY (either case) unless the `proxy` option is given.
 import { defaultHome } from '../core/config.js';
 import { createClient as create } from '../core/client.js';
+import { proxySettings, readEnv } from '../cli/env.js';
 import type { ClientOptions, PmClient } from '../core/client.js';
 
 export type { CallOptions, PmClient } from '../core/client.js';
 export type { OrderInput } from '../core/trade/flow.js';
 export type { ReplaceInput, ReplaceOutcome } from '../core/trade/replace.js';
 export type { Lifecycle } from '../core/stream.js';
+export type { ProxySettings } from '../core/proxy.js';
 export type { FilledJson, PlaceResult, PlacedJson } from '../core/trade/views.js';
 // The typed errors (PmError and one class per exit code), errorMessage, ErrorCode.
 export * from '../core/errors.js';
 
-/** createClient's options; `home` defaults to PM_HOME or the platform config directory. */
+/** createClient's options; `home` defaults to PM_HOME or the platform config directory, `proxy` to the environment's. */
 export type Options = Omit<ClientOptions, 'home'> & { home?: string | undefined };
 
 /**
@@ -26,5 +29,5 @@ export type Options = Omit<ClientOptions, 'home'> & { home?: string | undefined 
  */
 export function createClient(options: Options = {}): PmClient {
   const home = options.home ?? process.env['PM_HOME'] ?? defaultHome(process.env);
-  return create({ ...options, home });
+  return create({ ...options, home, proxy: options.proxy ?? proxySettings(readEnv(process.env)) });
 }

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPm, tempHome } from '../helpers/run.js';
@@ -160,7 +160,14 @@ describe('generated files and docs stay in step with the code', () => {
   });
   it("the README's environment and exit-code tables match the code", () => {
     const readme = readFileSync('README.md', 'utf8');
-    const envRows = [...readme.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]);
+    // Every variable has one row, in the README or a page of docs/.
+    const pages = [
+      readme,
+      ...readdirSync('docs')
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => readFileSync(join('docs', f), 'utf8')),
+    ];
+    const envRows = pages.flatMap((page) => [...page.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]));
     expect(envRows.sort()).toEqual(ENV_VARS.map((v) => v.name).sort());
     const exitRows = [...readme.matchAll(/^\| (\d+) \| /gm)].map((m) => Number(m[1]));
     expect(exitRows).toEqual(EXIT_CODES.map((c) => c.code));

@@ -1,5 +1,6 @@
-// pm's ANSI styles (src/cli/colors.ts) draw exactly what chalk draws at level 1, including text
-// with line breaks and nested styles; disabled, they return the text unchanged.
+// pm's styles (src/cli/colors.ts) are chalk's at level 1 (16 colours, whatever the terminal
+// reports), including text with line breaks and nested styles; disabled, they return the text
+// unchanged. (That chalk loads only when colour is on: test/cli/tty-output.test.ts.)
 import { Chalk } from 'chalk';
 import { expect, it } from 'vitest';
 import { colors } from '../../src/cli/colors.js';

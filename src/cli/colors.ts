@@ -1,9 +1,8 @@
 // The few styles pm's human output uses, drawn by chalk at level 1 (16 colours). chalk is loaded
 // only when colour is on (a terminal, no --no-color, no NO_COLOR, TERM not dumb: the Context
-// decides), so piped output, JSON and --help never pay its import (supports-color loads node:tty,
-// node:os and node:net); off, the styles return the text unchanged.
-import { createRequire } from 'node:module';
-
+// decides, and Output.ready() loads it before a command runs), so piped output, JSON and --help
+// never pay its import (supports-color loads node:tty, node:os and node:net); off, the styles
+// return the text unchanged.
 type Style = (text: unknown) => string;
 
 export interface Colors {
@@ -17,15 +16,17 @@ export interface Colors {
 }
 
 const plain: Style = (text) => String(text);
-const PLAIN: Colors = { bold: plain, dim: plain, red: plain, green: plain, yellow: plain, cyan: plain, magenta: plain };
-let ansi: Colors | undefined;
+/** The styles with colour off: the text unchanged. */
+export const PLAIN: Colors = { bold: plain, dim: plain, red: plain, green: plain, yellow: plain, cyan: plain, magenta: plain };
 
-/** chalk's styles, loaded on first use. Level 1: the 16 colours every terminal draws, whatever chalk would detect. */
-function chalkColors(): Colors {
-  if (ansi) return ansi;
-  const { Chalk } = createRequire(import.meta.url)('chalk') as typeof import('chalk');
+/**
+ * chalk's styles at level 1: the 16 colours every terminal draws, whatever chalk would detect.
+ * Imported on the call (the bundle evaluates chalk then, not when pm starts).
+ */
+export async function ansiColors(): Promise<Colors> {
+  const { Chalk } = await import('chalk');
   const c = new Chalk({ level: 1 });
-  ansi = {
+  return {
     bold: (t) => c.bold(t),
     dim: (t) => c.dim(t),
     red: (t) => c.red(t),
@@ -34,8 +35,4 @@ function chalkColors(): Colors {
     cyan: (t) => c.cyan(t),
     magenta: (t) => c.magenta(t),
   };
-  return ansi;
 }
-
-/** Styles that draw ANSI colour when `enabled`, and return the text unchanged otherwise. */
-export const colors = (enabled: boolean): Colors => (enabled ? chalkColors() : PLAIN);

@@ -8,7 +8,7 @@
 // - json: one JSON document; ndjson: one JSON object per line (one per item of a list);
 // - with json or ndjson, stderr carries nothing but the error object (see Context): info and
 //   warnings go nowhere (--verbose lets them through).
-import { colors } from './colors.js';
+import { ansiColors, PLAIN } from './colors.js';
 import type { Colors } from './colors.js';
 import { createRequire } from 'node:module';
 import { toJson } from './json.js';
@@ -106,7 +106,8 @@ export type TableStyle = { kind: 'aligned'; columns?: number | undefined } | { k
 
 export class Output {
   readonly format: Format;
-  readonly c: Colors;
+  /** The styles: plain until ready() has loaded chalk's, when colour is on. */
+  c: Colors = PLAIN;
   readonly color: boolean;
   private readonly quiet: boolean;
   readonly tableStyle: TableStyle;
@@ -121,9 +122,13 @@ export class Output {
     this.format = opts.format;
     this.quiet = opts.quiet;
     this.color = opts.color;
-    this.c = colors(opts.color);
     const tty = io.stdout.isTTY === true;
     this.tableStyle = tty || opts.explicitTable ? { kind: 'aligned', columns: tty ? io.stdout.columns : undefined } : { kind: 'tsv' };
+  }
+
+  /** Loads what drawing needs before a command runs: chalk's styles when colour is on. */
+  async ready(): Promise<void> {
+    if (this.color && this.c === PLAIN) this.c = await ansiColors();
   }
 
   get isJson(): boolean {

@@ -26,6 +26,7 @@ const ENTRIES = {
   'cli/global-flags': 'src/cli/global-flags.ts', // the global flags and the argv scan, which bin/pm.js reads first
   'sandbox/index': 'src/sandbox/index.ts', // the embedded exchange (imports nothing of the client)
   'lib/index': 'src/lib/index.ts', // the library: import { createClient } from 'pm-cli' (types: tsc's dist/lib/index.d.ts)
+  'core/proxy-agent': 'src/core/proxy-agent.ts', // the proxy agents, loaded only when a proxy applies
   // (Packages imported by name only: a default import of another bundle gets its exports object.)
   'vendor/viem': 'viem',
   'vendor/viem-accounts': 'viem/accounts',
@@ -112,8 +113,9 @@ await esbuild.build({
   // import.meta.url is the bundle file's URL (two levels below the package, as src/x/y.ts is).
   define: { 'import.meta.url': '__pmUrl' },
   banner: { js: 'var __pmUrl=require("node:url").pathToFileURL(__filename).href;' },
-  // Optional native add-ons of ws, loaded in try/catch when installed.
-  external: ['bufferutil', 'utf-8-validate'],
+  // Optional native add-ons of ws, loaded in try/catch when installed; the proxy agents'
+  // optional Negotiate (Kerberos) support, loaded only when a proxy asks for it.
+  external: ['bufferutil', 'utf-8-validate', 'kerberos'],
   plugins: [separate, manifestAsJson],
 });
 // The library's ESM face: the CommonJS bundle's exports, named.

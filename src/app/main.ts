@@ -327,6 +327,7 @@ export async function main(argv: string[], io: IO): Promise<number> {
     const Ctx = io.session ? (await import('./session.js')).sessionContext(Context, io.session) : Context;
     ctx = new Ctx(io, flags, { run: main, completion: (shell) => COMPLETIONS[shell].make() });
     json = ctx.out.isJson;
+    await ctx.out.ready();
     // The command's module (and its dependencies) loads only now.
     const loaded = await inv.def.load();
     const input = loaded.input(inv.positional, inv.own);

@@ -1,8 +1,8 @@
-// The few ANSI styles pm's human output uses, as chalk draws them at level 1 (16 colours):
-// chalk's import alone (supports-color, which loads node:tty, node:os and, through tty,
-// node:net) cost every command, --help included, ~2 ms of start-up, and pm decides colour itself
-// (Context: --no-color, NO_COLOR, TERM=dumb, a TTY). As chalk: a style closed inside the text is
-// opened again after it, and a style ends before each line break and starts again after it.
+// The few styles pm's human output uses, drawn by chalk at level 1 (16 colours). chalk is loaded
+// only when colour is on (a terminal, no --no-color, no NO_COLOR, TERM not dumb: the Context
+// decides, and Output.ready() loads it before a command runs), so piped output, JSON and --help
+// never pay its import (supports-color loads node:tty, node:os and node:net); off, the styles
+// return the text unchanged.
 type Style = (text: unknown) => string;
 
 export interface Colors {
@@ -15,29 +15,24 @@ export interface Colors {
   magenta: Style;
 }
 
-function style(open: number, close: number): Style {
-  const o = `\x1b[${open}m`;
-  const c = `\x1b[${close}m`;
-  return (text) => {
-    let s = String(text);
-    if (s === '') return s;
-    if (s.includes(c)) s = s.replaceAll(c, c + o);
-    if (s.includes('\n')) s = s.replace(/\r?\n/g, `${c}$&${o}`);
-    return o + s + c;
+const plain: Style = (text) => String(text);
+/** The styles with colour off: the text unchanged. */
+export const PLAIN: Colors = { bold: plain, dim: plain, red: plain, green: plain, yellow: plain, cyan: plain, magenta: plain };
+
+/**
+ * chalk's styles at level 1: the 16 colours every terminal draws, whatever chalk would detect.
+ * Imported on the call (the bundle evaluates chalk then, not when pm starts).
+ */
+export async function ansiColors(): Promise<Colors> {
+  const { Chalk } = await import('chalk');
+  const c = new Chalk({ level: 1 });
+  return {
+    bold: (t) => c.bold(t),
+    dim: (t) => c.dim(t),
+    red: (t) => c.red(t),
+    green: (t) => c.green(t),
+    yellow: (t) => c.yellow(t),
+    cyan: (t) => c.cyan(t),
+    magenta: (t) => c.magenta(t),
   };
 }
-
-const plain: Style = (text) => String(text);
-const PLAIN: Colors = { bold: plain, dim: plain, red: plain, green: plain, yellow: plain, cyan: plain, magenta: plain };
-const ANSI: Colors = {
-  bold: style(1, 22),
-  dim: style(2, 22),
-  red: style(31, 39),
-  green: style(32, 39),
-  yellow: style(33, 39),
-  cyan: style(36, 39),
-  magenta: style(35, 39),
-};
-
-/** Styles that draw ANSI colour when `enabled`, and return the text unchanged otherwise. */
-export const colors = (enabled: boolean): Colors => (enabled ? ANSI : PLAIN);

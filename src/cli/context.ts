@@ -8,6 +8,8 @@ import { defaultHome, editConfig, loadConfig } from '../core/config.js';
 import type { ConfigFile, ProfileConfig } from '../core/config.js';
 import type { Endpoints } from '../core/endpoints.js';
 import type { ApiClient } from '../core/http.js';
+import type { ProxySettings } from '../core/proxy.js';
+import { proxyFromEnvironment } from '../core/proxy.js';
 import type { AuthProvider } from '../core/auth.js';
 import type { Credentials, UnlockMode } from '../core/credentials.js';
 import { UsageError } from '../core/errors.js';
@@ -198,6 +200,7 @@ export class Context {
         signal: this.signal,
         trace: this.flags.verbose ? this.trace : undefined,
         pace: this.paceOverride(),
+        proxy: this.proxy,
         onOwnerRefresh:
           name === undefined
             ? undefined
@@ -266,6 +269,11 @@ export class Context {
   /** What placing orders needs, acting for `onBehalfOf` (default: this command's). */
   tradingDeps(o: { onBehalfOf?: number | undefined } = {}): Promise<TradingDeps> {
     return this.core.tradingDeps(o);
+  }
+
+  /** HTTPS_PROXY / HTTP_PROXY / NO_PROXY (either case) for every connection pm makes to an exchange. */
+  get proxy(): ProxySettings {
+    return proxyFromEnvironment(this.io.env);
   }
 
   /** Writes a redacted trace line on stderr when --verbose is on. */

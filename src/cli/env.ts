@@ -5,6 +5,8 @@ export interface EnvVar {
   name: string;
   doc: string;
   secret?: boolean;
+  /** The lower-case spelling is read too, and wins when both are set (as curl, npm and Node read the proxy variables). */
+  lower?: boolean;
 }
 
 export const ENV_VARS = [
@@ -44,6 +46,27 @@ export const ENV_VARS = [
     name: 'PM_CODE_CACHE',
     doc: '"off" disables the compile cache that makes start-up faster (in $XDG_CACHE_HOME/pm/code-cache, else ~/.cache/pm/code-cache). Read by bin/pm.js.',
   },
+  {
+    name: 'HTTPS_PROXY',
+    doc: 'Proxy for https:// and wss:// (the exchange, its stream): http://host:port or http://user:password@host:port; also https_proxy.',
+    secret: true,
+    lower: true,
+  },
+  {
+    name: 'HTTP_PROXY',
+    doc: 'Proxy for http:// and ws:// (a sandbox elsewhere; loopback too unless NO_PROXY names it); also http_proxy.',
+    secret: true,
+    lower: true,
+  },
+  {
+    name: 'NO_PROXY',
+    doc: 'Hosts reached without a proxy, comma-separated: * (all), example.com (and names below it), host:port, 10.0.0.0/8; also no_proxy.',
+    lower: true,
+  },
+  {
+    name: 'NODE_EXTRA_CA_CERTS',
+    doc: "Node's extra CA certificates (a TLS-inspecting proxy's CA). pm doctor notes its start-up cost on Node 20 (~90 ms a command; Node 24 loads it when needed).",
+  },
   { name: 'NO_COLOR', doc: 'Disable colour when set to any value.' },
   { name: 'CI', doc: 'When set, pm never prompts (as with --non-interactive).' },
 ] as const satisfies readonly EnvVar[];
@@ -55,7 +78,7 @@ export type Env = Partial<Record<EnvName, string>>;
 export function readEnv(source: Record<string, string | undefined>): Env {
   const env: Env = {};
   for (const v of ENV_VARS) {
-    const value = source[v.name];
+    const value = ('lower' in v && v.lower ? source[v.name.toLowerCase()] : undefined) || source[v.name];
     if (value !== undefined && value !== '') env[v.name] = value;
   }
   return env;

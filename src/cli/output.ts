@@ -8,7 +8,7 @@
 // - json: one JSON document; ndjson: one JSON object per line (one per item of a list);
 // - with json or ndjson, stderr carries nothing but the error object (see Context): info and
 //   warnings go nowhere (--verbose lets them through).
-import { colors } from './colors.js';
+import { ansiColors, PLAIN } from './colors.js';
 import type { Colors } from './colors.js';
 import { createRequire } from 'node:module';
 import { toJson } from './json.js';
@@ -82,19 +82,32 @@ const ANSI = /\x1b\[[0-9;]*m/g;
 /** The visible width of a cell (colour codes do not count). */
 const width = (s: string): number => s.replace(ANSI, '').length;
 
-/** Cuts a cell to `w` visible characters, ending with … when cut (colour is dropped then). */
-function fit(s: string, w: number): string {
-  if (width(s) <= w) return s;
-  const plain = s.replace(ANSI, '');
-  return w <= 1 ? plain.slice(0, w) : `${plain.slice(0, w - 1)}…`;
-}
+/** cli-table3 without lines: columns apart by two spaces. */
+const BORDERLESS = {
+  top: '',
+  'top-mid': '',
+  'top-left': '',
+  'top-right': '',
+  bottom: '',
+  'bottom-mid': '',
+  'bottom-left': '',
+  'bottom-right': '',
+  left: '',
+  'left-mid': '',
+  mid: '',
+  'mid-mid': '',
+  right: '',
+  'right-mid': '',
+  middle: '  ',
+};
 
 /** How a table is drawn: aligned for people (optionally fitted to a width), or tab-separated. */
 export type TableStyle = { kind: 'aligned'; columns?: number | undefined } | { kind: 'tsv' };
 
 export class Output {
   readonly format: Format;
-  readonly c: Colors;
+  /** The styles: plain until ready() has loaded chalk's, when colour is on. */
+  c: Colors = PLAIN;
   readonly color: boolean;
   private readonly quiet: boolean;
   readonly tableStyle: TableStyle;
@@ -109,9 +122,13 @@ export class Output {
     this.format = opts.format;
     this.quiet = opts.quiet;
     this.color = opts.color;
-    this.c = colors(opts.color);
     const tty = io.stdout.isTTY === true;
     this.tableStyle = tty || opts.explicitTable ? { kind: 'aligned', columns: tty ? io.stdout.columns : undefined } : { kind: 'tsv' };
+  }
+
+  /** Loads what drawing needs before a command runs: chalk's styles when colour is on. */
+  async ready(): Promise<void> {
+    if (this.color && this.c === PLAIN) this.c = await ansiColors();
   }
 
   get isJson(): boolean {
@@ -161,7 +178,7 @@ export class Output {
       this.info('(none)');
       return;
     }
-    const gap = 2;
+    const gap = BORDERLESS.middle.length;
     const widths = columns.map((c, i) => Math.max(width(c.header), ...rows.map((r) => width(r[i] ?? ''))));
     const max = this.tableStyle.columns;
     if (max !== undefined && max > 0) {
@@ -176,24 +193,22 @@ export class Output {
         widths[widest] = Math.max(6, (widths[widest] ?? 0) - (total() - max));
       }
     }
-    const render = (cells: string[], head: boolean): string =>
-      columns
-        .map((c, i) => {
-          const w = widths[i] ?? 0;
-          const v = fit(cells[i] ?? '', w);
-          const pad = ' '.repeat(Math.max(0, w - width(v)));
-          const text = head ? this.c.bold(v) : v;
-          return c.align === 'right' ? pad + text : i === columns.length - 1 ? text : text + pad;
-        })
-        .join(' '.repeat(gap))
-        .trimEnd();
-    this.line(
-      render(
-        columns.map((c) => c.header),
-        true,
-      ),
+    // Drawn by cli-table3 (loaded here only: a piped table is tab-separated text): no borders, two
+    // spaces between columns, each cell cut to its width with … (the colour of a cut cell kept).
+    const Table = createRequire(import.meta.url)('cli-table3') as typeof import('cli-table3');
+    const table = new Table({
+      chars: BORDERLESS,
+      style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
+      colWidths: widths,
+      colAligns: columns.map((c) => c.align ?? 'left'),
+      wordWrap: false,
+      truncate: '…',
+    });
+    table.push(
+      columns.map((c) => this.c.bold(c.header)),
+      ...rows.map((r) => columns.map((_c, i) => (r[i] ?? '').replace(/[\r\n]+/g, ' '))),
     );
-    for (const r of rows) this.line(render(r, false));
+    for (const l of table.toString().split('\n')) this.line(l.trimEnd());
   }
 
   /** Whether numbers get thousands separators: for people on a terminal, never for programs. */

@@ -3,7 +3,17 @@
 // when some fail.
 import type { Context } from '../cli/context.js';
 import { PartialFailureError } from '../core/errors.js';
-import { checkExchange, checkHome, checkKeystore, checkNode, checkRpc, checkWebsocket, guarded, journalDir } from '../core/doctor.js';
+import {
+  checkExchange,
+  checkHome,
+  checkKeystore,
+  checkNode,
+  checkProxy,
+  checkRpc,
+  checkWebsocket,
+  guarded,
+  journalDir,
+} from '../core/doctor.js';
 import type { CheckResult } from '../core/doctor.js';
 import { defineCommand } from '../cli/command.js';
 
@@ -13,7 +23,7 @@ class DoctorFailed extends PartialFailureError {
 }
 
 async function runChecks(ctx: Context): Promise<CheckResult[]> {
-  const out: CheckResult[] = [checkNode(), checkHome(ctx.home)];
+  const out: CheckResult[] = [checkNode(process.versions.node, new Date(), ctx.env.NODE_EXTRA_CA_CERTS), checkHome(ctx.home)];
   const config = await guarded('config', async () => {
     ctx.config();
     const name = ctx.profileName();
@@ -34,6 +44,7 @@ async function runChecks(ctx: Context): Promise<CheckResult[]> {
     detail: `REST ${urls.baseUrl} (${urls.baseSource}), stream ${urls.wsUrl} (${urls.wsSource})`,
     data: { baseUrl: urls.baseUrl, wsUrl: urls.wsUrl, wsSource: urls.wsSource, sandbox: urls.sandbox },
   });
+  out.push(await guarded('proxy', async () => checkProxy(urls.baseUrl, urls.wsUrl, ctx.proxy)));
   const p = ctx.profile();
   // Keystore: every file opens with the passphrase (only when something is kept encrypted).
   const ks = await ctx.keystore();
@@ -108,7 +119,7 @@ async function runChecks(ctx: Context): Promise<CheckResult[]> {
   }
   out.push(
     reachable
-      ? await checkWebsocket(ctx.wsUrl, Math.min(ctx.timeoutMs, 5000))
+      ? await checkWebsocket(ctx.wsUrl, Math.min(ctx.timeoutMs, 5000), ctx.proxy)
       : { name: 'websocket', status: 'skip', detail: 'the exchange did not answer' },
   );
   // (A sandbox's own chain is checked by the commands that use it.)
@@ -168,7 +179,7 @@ async function unlockedCheck(ctx: Context): Promise<CheckResult | undefined> {
 export default defineCommand({
   path: ['doctor'],
   effect: 'read',
-  summary: 'Check that pm is ready to trade: Node, PM_HOME, config, keystore, exchange, clock, token, websocket, RPC, journal',
+  summary: 'Check that pm is ready to trade: Node, PM_HOME, config, proxy, keystore, exchange, clock, token, websocket, RPC, journal',
   description:
     'Runs every check and explains each failure with a fix. Exit 0 only when every check passes (a check that is not configured is skipped); exit 8 when some checks fail.',
   examples: ['pm doctor', 'pm --profile sandbox doctor', 'pm doctor --json | jq \'.checks[] | select(.status == "fail")\''],
@@ -176,10 +187,10 @@ export default defineCommand({
     const checks = await runChecks(ctx);
     const failed = checks.filter((c) => c.status === 'fail');
     ctx.out.data({ ok: failed.length === 0, checks }, () => {
-      const mark = { pass: ctx.out.c.green('✓'), fail: ctx.out.c.red('✗'), skip: ctx.out.c.dim('-') };
+      const mark = { pass: ctx.out.c.green('✓'), warn: ctx.out.c.yellow('!'), fail: ctx.out.c.red('✗'), skip: ctx.out.c.dim('-') };
       for (const c of checks) {
         ctx.out.line(`${mark[c.status]} ${c.name.padEnd(10)} ${c.detail}`);
-        if (c.status === 'fail' && c.fix) ctx.out.line(`  ${' '.repeat(10)} fix: ${c.fix}`);
+        if ((c.status === 'fail' || c.status === 'warn') && c.fix) ctx.out.line(`  ${' '.repeat(10)} fix: ${c.fix}`);
       }
     });
     if (failed.length)

@@ -81,16 +81,37 @@ export function chainSetup(o: { rpcUrl: string | undefined; sandbox: SandboxChai
   };
 }
 
-/** A viem error that means the node could not be reached (or stopped answering). */
+/** viem's errors for a node that could not be reached or stopped answering (HTTP or websocket). */
+const UNREACHABLE = new Set(['HttpRequestError', 'TimeoutError', 'SocketClosedError', 'WebSocketRequestError']);
+/** Node's and undici's codes for a connection that failed, reset or timed out. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+
+/**
+ * A failure that means the node could not be reached (or stopped answering): by the error's name
+ * or code anywhere along its causes (viem wraps fetch's error, which wraps the socket's), never by
+ * the wording of a message.
+ */
 function isUnreachable(e: unknown): boolean {
-  const name = (e as { name?: string }).name ?? '';
-  const msg = e instanceof Error ? e.message : String(e);
-  return (
-    name === 'HttpRequestError' ||
-    name === 'TimeoutError' ||
-    name === 'SocketClosedError' ||
-    /fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|timed? ?out/i.test(msg)
-  );
+  let cur: unknown = e;
+  for (let i = 0; i < 8 && typeof cur === 'object' && cur !== null; i++) {
+    const { name, code, cause } = cur as { name?: unknown; code?: unknown; cause?: unknown };
+    if ((typeof name === 'string' && UNREACHABLE.has(name)) || (typeof code === 'string' && NETWORK_CODES.has(code))) return true;
+    cur = cause;
+  }
+  return false;
 }
 
 function isInsufficientFunds(e: unknown): boolean {

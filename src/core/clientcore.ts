@@ -12,6 +12,7 @@ import type { Credentials, UnlockMode } from './credentials.js';
 import type { Endpoints } from './endpoints.js';
 import { AuthError } from './errors.js';
 import { ApiClient } from './http.js';
+import type { ProxySettings } from './proxy.js';
 import type { Settings } from './settings.js';
 import { Journal } from './trade/journal.js';
 import type { SignDeps, TradeCache } from './trade/index.js';
@@ -38,6 +39,8 @@ export interface CoreOptions {
   trace?: ((line: string) => void) | undefined;
   /** Per-token pacing other than the exchange's limits (PM_PACE, for sandboxes without limits). */
   pace?: { concurrency: number; minIntervalMs: number } | undefined;
+  /** HTTPS_PROXY / HTTP_PROXY / NO_PROXY as the caller read them (`{}` or none: connect directly). */
+  proxy?: ProxySettings | undefined;
   /** A fee refusal refreshed the profile's owner id and fee rate: persist them (the CLI does). */
   onOwnerRefresh?: ((fresh: { profileId: number; feeRateBps: number }) => void) | undefined;
 }
@@ -110,6 +113,7 @@ export class ClientCore {
       onBehalfOf: o.onBehalfOf,
       signal: this.o.signal,
       limits: this.o.pace,
+      proxy: this.o.proxy,
     });
     this.clients.push(client);
     return client;

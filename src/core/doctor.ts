@@ -4,8 +4,12 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApiClient } from './http.js';
 import { PmError } from './errors.js';
+import { proxyAuthError, proxyFor, proxyHint } from './proxy.js';
+import type { ProxyRoute, ProxySettings } from './proxy.js';
+import { streamAgent } from './stream.js';
 
-export type CheckStatus = 'pass' | 'fail' | 'skip';
+/** `warn`: works, but worth changing (the fix says how); only `fail` fails the doctor. */
+export type CheckStatus = 'pass' | 'warn' | 'fail' | 'skip';
 
 export interface CheckResult {
   name: string;
@@ -18,18 +22,56 @@ export interface CheckResult {
   data?: Record<string, unknown>;
 }
 
-/** Node 20.19 or later (package.json engines). */
-export function checkNode(version = process.versions.node): CheckResult {
+/**
+ * When each Node major line pm runs on reaches its end of life (nodejs.org's release schedule):
+ * past it, no security fixes.
+ */
+export const NODE_END_OF_LIFE: Readonly<Record<number, string>> = {
+  20: '2026-04-30',
+  21: '2024-06-01',
+  22: '2027-04-30',
+  23: '2025-06-01',
+  24: '2028-04-30',
+  25: '2026-06-01',
+  26: '2029-04-30',
+};
+
+/** What NODE_EXTRA_CA_CERTS adds to every pm command on Node 20, which reads it at start-up (Node 24 reads it when TLS needs it). */
+export const EXTRA_CA_COST_MS = 90;
+
+/**
+ * Node 20.19 or later (package.json engines); a note (`warn`, not a failure) for a Node past its
+ * end of life, and for NODE_EXTRA_CA_CERTS on Node 20, which costs every command start-up time.
+ * @example checkNode('20.20.0', new Date('2026-11-28'), undefined).status // 'warn'
+ */
+export function checkNode(version: string, now: Date, extraCaCerts: string | undefined): CheckResult {
   const [maj = 0, min = 0] = version.split('.').map(Number);
-  const ok = maj > 20 || (maj === 20 && min >= 19);
-  return ok
-    ? { name: 'node', status: 'pass', detail: `Node ${version}` }
-    : {
-        name: 'node',
-        status: 'fail',
-        detail: `Node ${version} is older than 20.19`,
-        fix: 'Install Node 20.19 or later (https://nodejs.org).',
-      };
+  if (!(maj > 20 || (maj === 20 && min >= 19)))
+    return {
+      name: 'node',
+      status: 'fail',
+      detail: `Node ${version} is older than 20.19`,
+      fix: 'Install Node 24 LTS (https://nodejs.org); pm runs on 20.19 and later.',
+    };
+  const notes: string[] = [];
+  const data: Record<string, unknown> = {};
+  const eol = NODE_END_OF_LIFE[maj];
+  if (eol !== undefined && now.getTime() >= Date.parse(`${eol}T00:00:00Z`)) {
+    notes.push(`Node ${maj} reached its end of life on ${eol} (no more security fixes)`);
+    data['endOfLife'] = eol;
+  }
+  if (maj === 20 && extraCaCerts !== undefined) {
+    notes.push(`NODE_EXTRA_CA_CERTS is set: Node 20 reads it at every start, ~${EXTRA_CA_COST_MS} ms added to each pm command`);
+    data['extraCaCostMs'] = EXTRA_CA_COST_MS;
+  }
+  if (notes.length === 0) return { name: 'node', status: 'pass', detail: `Node ${version}` };
+  return {
+    name: 'node',
+    status: 'warn',
+    detail: `Node ${version}: ${notes.join('; ')}`,
+    fix: `Install Node 24 LTS (https://nodejs.org): supported until ${NODE_END_OF_LIFE[24] ?? ''}, and it reads NODE_EXTRA_CA_CERTS only when a TLS connection needs it.`,
+    data,
+  };
 }
 
 /** PM_HOME is a directory only its owner can read. */
@@ -150,11 +192,35 @@ export async function checkExchange(api: ApiClient): Promise<{ reach: CheckResul
   return { reach, clock };
 }
 
-/** A socket.io handshake on the /markets namespace. */
-export async function checkWebsocket(wsUrl: string, timeoutMs = 5000): Promise<CheckResult> {
+/** Which proxy REST and the stream go through (HTTPS_PROXY, HTTP_PROXY, NO_PROXY), never its credentials. */
+export function checkProxy(baseUrl: string, wsUrl: string, proxy: ProxySettings): CheckResult {
+  const rest = proxyFor(baseUrl, proxy);
+  const stream = proxyFor(wsUrl, proxy);
+  if (proxy.httpsProxy === undefined && proxy.httpProxy === undefined)
+    return { name: 'proxy', status: 'skip', detail: 'none set (HTTPS_PROXY, HTTP_PROXY)' };
+  const via = (r: ProxyRoute | undefined): string => (r ? `through ${r.shown} (${r.variable})` : 'direct');
+  return {
+    name: 'proxy',
+    status: 'pass',
+    detail: `REST ${via(rest)}, stream ${via(stream)}${proxy.noProxy !== undefined ? `; NO_PROXY=${proxy.noProxy}` : ''}`,
+    data: { rest: rest?.shown ?? null, stream: stream?.shown ?? null },
+  };
+}
+
+/** A socket.io handshake on the /markets namespace, through the proxy that applies to it. */
+export async function checkWebsocket(wsUrl: string, timeoutMs = 5000, proxy?: ProxySettings): Promise<CheckResult> {
+  const url = `${wsUrl.replace(/\/+$/, '')}/markets`;
+  let proxyStatus = 200;
+  const viaProxy = await streamAgent(url, proxy, (status) => {
+    proxyStatus = status;
+  });
+  const through = viaProxy ? ` through the proxy ${viaProxy.route.shown}` : '';
   const { io } = await import('socket.io-client');
   const t0 = Date.now();
-  const socket = io(`${wsUrl.replace(/\/+$/, '')}/markets`, {
+  // (socket.io's types say a string; engine.io hands the object to ws, which uses it as its agent.)
+  const agentOption: Record<string, unknown> = viaProxy ? { agent: viaProxy.agent } : {};
+  const socket = io(url, {
+    ...agentOption,
     transports: ['websocket'],
     reconnection: false,
     timeout: timeoutMs,
@@ -165,16 +231,30 @@ export async function checkWebsocket(wsUrl: string, timeoutMs = 5000): Promise<C
       socket.once('connect', () => resolve());
       socket.once('connect_error', (e: Error) => reject(e));
     });
-    return { name: 'websocket', status: 'pass', detail: `socket.io ${wsUrl}/markets connected in ${Date.now() - t0} ms` };
+    return {
+      name: 'websocket',
+      status: 'pass',
+      detail: `socket.io ${url} connected in ${Date.now() - t0} ms${through}`,
+      ...(viaProxy ? { data: { proxy: viaProxy.route.shown } } : {}),
+    };
   } catch (e) {
+    const refusedByProxy = viaProxy && proxyStatus !== 200;
+    const denied = viaProxy && proxyStatus === 407 ? proxyAuthError(viaProxy.route) : undefined;
     return {
       name: 'websocket',
       status: 'fail',
-      detail: `socket.io ${wsUrl}/markets: ${e instanceof Error ? e.message : String(e)}`,
-      fix: 'Check --ws-url / PM_WS_URL / pm config set ws-url, and that a proxy lets websockets through.',
+      detail: refusedByProxy
+        ? `socket.io ${url}: the proxy ${viaProxy.route.shown} answered ${proxyStatus}${denied ? ' (it asks for credentials)' : ''}`
+        : `socket.io ${url}${through}: ${e instanceof Error ? e.message : String(e)}`,
+      fix:
+        denied?.hint ??
+        (viaProxy
+          ? proxyHint(viaProxy.route, url)
+          : 'Check --ws-url / PM_WS_URL / pm config set ws-url, and that a proxy lets websockets through.'),
     };
   } finally {
     socket.close();
+    viaProxy?.agent.destroy();
   }
 }
 

@@ -18,6 +18,8 @@ import {
 } from './errors.js';
 import { TokenLimiter } from './limiter.js';
 import type { Limiter } from './limiter.js';
+import { proxyAuthError, proxyFor, proxyHint } from './proxy.js';
+import type { ProxyRoute, ProxySettings } from './proxy.js';
 
 export type Query = Record<string, string | number | boolean | string[] | undefined>;
 
@@ -83,6 +85,8 @@ export interface ApiClientOptions {
   onBehalfOf?: number | undefined;
   /** Ctrl-C: stops waits and retries at once; a write already on the wire is waited for. */
   signal?: AbortSignal | undefined;
+  /** HTTPS_PROXY / HTTP_PROXY / NO_PROXY, as the caller resolved them (core reads no environment). */
+  proxy?: ProxySettings | undefined;
 }
 
 /** The error for an interrupted wait: nothing of this request was sent. */
@@ -235,13 +239,19 @@ export function backoffMs(attempt: number, random: () => number = Math.random): 
 export class ApiClient {
   readonly baseUrl: string;
   private readonly origin: string;
-  private readonly agent: http.Agent;
+  /** The connection pool: a proxy's agent is loaded on first use, only when a proxy applies. */
+  private readonly agent: http.Agent | Promise<http.Agent>;
+  /** The proxy every request of this client goes through, if any. */
+  readonly proxy: ProxyRoute | undefined;
   private readonly transport: typeof http | typeof import('node:https');
   private readonly limiters: Map<string, TokenLimiter>;
   private readonly opts: ApiClientOptions;
   private readonly counter: { seq: number };
 
-  constructor(opts: ApiClientOptions, shared?: { agent: http.Agent; limiters: Map<string, TokenLimiter>; counter: { seq: number } }) {
+  constructor(
+    opts: ApiClientOptions,
+    shared?: { agent: http.Agent | Promise<http.Agent>; limiters: Map<string, TokenLimiter>; counter: { seq: number } },
+  ) {
     // A bad base URL is a local mistake (exit 2): nothing was sent, so never exit 9.
     let url: URL;
     try {
@@ -266,7 +276,12 @@ export class ApiClient {
     // node:https (and TLS under it) loads only for an https URL: ~9 ms of start-up that a command
     // against the local sandbox does not need.
     this.transport = url.protocol === 'https:' ? (createRequire(import.meta.url)('node:https') as typeof import('node:https')) : http;
-    this.agent = shared?.agent ?? new this.transport.Agent({ keepAlive: true, keepAliveMsecs: 10_000, maxSockets: 16 });
+    this.proxy = proxyFor(url, opts.proxy);
+    this.agent =
+      shared?.agent ??
+      (this.proxy
+        ? loadProxyAgent(this.proxy, url.protocol === 'https:')
+        : new this.transport.Agent({ keepAlive: true, keepAliveMsecs: 10_000, maxSockets: 16 }));
     this.limiters = shared?.limiters ?? new Map();
     this.counter = shared?.counter ?? { seq: 0 };
   }
@@ -323,7 +338,11 @@ export class ApiClient {
         return await this.once<T>(o);
       } catch (e) {
         // A refused connection to this machine (a stopped sandbox) is not going to heal in a second.
-        const localRefusal = e instanceof NetworkError && !e.ambiguous && /^(127\.|localhost|\[::1\])/.test(new URL(this.origin).host);
+        // Nor is a proxy that refuses.
+        const localRefusal =
+          e instanceof NetworkError &&
+          !e.ambiguous &&
+          (this.proxy !== undefined || /^(127\.|localhost|\[::1\])/.test(new URL(this.origin).host));
         const retriable =
           !localRefusal &&
           (e instanceof RateLimitError || (retry === 'read' && e instanceof NetworkError && (e.status === undefined || e.status >= 500))) &&
@@ -384,7 +403,7 @@ export class ApiClient {
       const trace = this.opts.trace;
       if (trace) {
         trace(
-          `→ #${id} ${o.method} ${this.origin}${target} ${JSON.stringify(redactHeaders(headers))}${body ? ` ${redactBody(body)}` : ''}`,
+          `→ #${id} ${o.method} ${this.origin}${target}${this.proxy ? ` via proxy ${this.proxy.shown}` : ''} ${JSON.stringify(redactHeaders(headers))}${body ? ` ${redactBody(body)}` : ''}`,
         );
       }
       const started = Date.now();
@@ -425,6 +444,7 @@ export class ApiClient {
       if ((res.status >= 200 && res.status < 300) || o.okStatuses?.includes(res.status)) {
         return { status: res.status, data: data as T, headers: resHeaders };
       }
+      if (res.status === 407 && this.proxy) throw proxyAuthError(this.proxy);
       throw errorForStatus(res.status, data, resHeaders, `${o.method} ${o.path}`);
     } finally {
       release?.();
@@ -432,16 +452,17 @@ export class ApiClient {
   }
 
   /** One HTTP exchange over the keep-alive pool. */
-  private send(
+  private async send(
     url: string,
     method: string,
     headers: Record<string, string>,
     body: string,
     signal: AbortSignal,
   ): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+    const agent = await this.agent;
     return new Promise((resolve, reject) => {
       const h = body === '' ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
-      const req = this.transport.request(url, { method, headers: h, agent: this.agent, signal }, (res) => {
+      const req = this.transport.request(url, { method, headers: h, agent, signal }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
@@ -474,6 +495,15 @@ export class ApiClient {
       return ne;
     }
     const refused = code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
+    if (refused && this.proxy) {
+      // Every connection goes to the proxy (its failures to reach the exchange are answers: 502…).
+      const ne = new NetworkError(`cannot reach the proxy ${this.proxy.shown} (${code}) for ${this.origin}`, {
+        cause: e,
+        hint: proxyHint(this.proxy, this.origin),
+      });
+      ne.ambiguous = false;
+      return ne;
+    }
     const local = /^(127\.|localhost|\[::1\])/.test(new URL(this.origin).host);
     const ne = new NetworkError(
       refused ? `cannot reach the exchange at ${this.origin} (${code})` : `${o.method} ${target} failed: ${err.message ?? code} (${code})`,
@@ -493,6 +523,13 @@ export class ApiClient {
 
   /** Closes pooled connections. */
   async close(): Promise<void> {
-    this.agent.destroy();
+    (await this.agent).destroy();
   }
+}
+
+/** The proxy's agent, imported on first use (a failed import rejects the first request, not the process). */
+function loadProxyAgent(route: ProxyRoute, tunnel: boolean): Promise<http.Agent> {
+  const agent = import('./proxy-agent.js').then((m) => m.proxyAgent(route.url, tunnel));
+  agent.catch(() => undefined);
+  return agent;
 }

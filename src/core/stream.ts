@@ -12,6 +12,8 @@ import type { Socket } from 'socket.io-client';
 import { authHeaders, authHeadersAsync } from './auth.js';
 import type { AuthProvider } from './auth.js';
 import { AuthError, NetworkError } from './errors.js';
+import { proxyAuthError, proxyFor, proxyHint } from './proxy.js';
+import type { ProxyRoute, ProxySettings } from './proxy.js';
 
 /** What SDKs sign for the upgrade request, whatever query socket.io actually sends. */
 const HANDSHAKE_TARGET = '/socket.io/?EIO=4&transport=websocket';
@@ -79,6 +81,23 @@ export interface StreamOptions {
   jitter?: number | undefined;
   userAgent?: string | undefined;
   signal?: AbortSignal | undefined;
+  /** HTTPS_PROXY / HTTP_PROXY / NO_PROXY, as the caller resolved them. */
+  proxy?: ProxySettings | undefined;
+}
+
+/**
+ * What carries a websocket to `url` through the proxy that applies to it (a CONNECT tunnel), for
+ * socket.io's `agent` option; none when the connection is direct. `onConnect` hears each CONNECT's status.
+ */
+export async function streamAgent(
+  url: string,
+  proxy: ProxySettings | undefined,
+  onConnect?: (status: number) => void,
+): Promise<{ route: ProxyRoute; agent: import('node:http').Agent } | undefined> {
+  const route = proxyFor(url, proxy);
+  if (!route) return undefined;
+  const { proxyAgent } = await import('./proxy-agent.js');
+  return { route, agent: proxyAgent(route.url, true, onConnect) };
 }
 
 /** The handshake headers: HMAC (fresh timestamp) when a token is set, else X-API-Key, else none. */
@@ -138,7 +157,17 @@ export class StreamClient {
         return ahead;
       }
     };
+    // Through a proxy: a 407 to the tunnel is the proxy asking for credentials (exit 3).
+    let proxyStatus = 200;
+    const viaProxy = await streamAgent(url, o.proxy, (status) => {
+      proxyStatus = status;
+      if (status === 407 && viaProxy) this.fail(proxyAuthError(viaProxy.route));
+    });
+    if (this.stopped) return;
+    // (socket.io's types say a string; engine.io hands the object to ws, which uses it as its agent.)
+    const agentOption: Record<string, unknown> = viaProxy ? { agent: viaProxy.agent } : {};
     const socket = io(url, {
+      ...agentOption,
       transports: ['websocket'],
       forceNew: true,
       reconnection: true,
@@ -156,7 +185,9 @@ export class StreamClient {
         const err = this.lastError ? ` (last error: ${this.lastError})` : '';
         this.fail(
           new NetworkError(`no connection to the exchange stream at ${url} for ${Math.round(o.giveUpAfterMs / 100) / 10} s${err}`, {
-            hint: 'Check the exchange URL (--ws-url, PM_WS_URL, the profile) and that it is reachable; --timeout sets how long pm waits.',
+            hint: viaProxy
+              ? proxyHint(viaProxy.route, url)
+              : 'Check the exchange URL (--ws-url, PM_WS_URL, the profile) and that it is reachable; --timeout sets how long pm waits.',
           }),
         );
       }, o.giveUpAfterMs);
@@ -198,9 +229,9 @@ export class StreamClient {
     });
     socket.on('connect_error', (e: Error) => {
       remake();
-      this.lastError = e.message;
+      this.lastError = viaProxy && proxyStatus !== 200 ? `the proxy ${viaProxy.route.shown} answered ${proxyStatus}` : e.message;
       this.attempts += 1;
-      o.onLifecycle?.({ type: 'retrying', attempt: this.attempts, error: e.message, at: now() });
+      o.onLifecycle?.({ type: 'retrying', attempt: this.attempts, error: this.lastError, at: now() });
       armGiveUp();
     });
     socket.on('disconnect', (reason: string) => {

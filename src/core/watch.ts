@@ -7,6 +7,7 @@ import type { AuthProvider } from './auth.js';
 import type { ApiClient } from './http.js';
 import { StreamClient } from './stream.js';
 import type { Lifecycle, Subscription } from './stream.js';
+import type { ProxySettings } from './proxy.js';
 
 export type WatchKind = 'orders' | 'positions' | 'prices' | 'book' | 'markets' | 'tx';
 
@@ -40,6 +41,8 @@ export interface WatchParams {
   giveUpAfterMs: number;
   userAgent?: string | undefined;
   signal?: AbortSignal | undefined;
+  /** HTTPS_PROXY / HTTP_PROXY / NO_PROXY, as the caller resolved them. */
+  proxy?: ProxySettings | undefined;
 }
 
 export interface WatchHandlers {
@@ -130,6 +133,7 @@ export function openWatch(p: WatchParams, h: WatchHandlers): Watch {
     confirmTimeoutMs: Math.min(5_000, p.giveUpAfterMs),
     userAgent: p.userAgent ?? 'pm',
     signal: p.signal,
+    proxy: p.proxy,
   });
   return {
     async run() {

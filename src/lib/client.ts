@@ -8,6 +8,7 @@ import { ClientCore } from '../core/clientcore.js';
 import type { TradingDeps } from '../core/clientcore.js';
 import { loadConfig } from '../core/config.js';
 import type { ProfileConfig } from '../core/config.js';
+import type { ProxySettings } from '../core/proxy.js';
 import { Settings } from '../core/settings.js';
 import { AuthError, NotFoundError, UsageError, ValidationError } from '../core/errors.js';
 import type { PmError } from '../core/errors.js';
@@ -54,6 +55,11 @@ export interface ClientOptions {
   onBehalfOf?: number | undefined;
   /** Per-request timeout (default 30 s). */
   timeoutMs?: number | undefined;
+  /**
+   * Proxies for REST and the stream: { httpsProxy, httpProxy, noProxy }, read as HTTPS_PROXY,
+   * HTTP_PROXY and NO_PROXY are (`{}`: connect directly).
+   */
+  proxy?: ProxySettings | undefined;
   /** Ends every wait and stream of this client. */
   signal?: AbortSignal | undefined;
 }
@@ -129,6 +135,7 @@ export function createClient(options: ClientOptions) {
       }),
     userAgent: 'pm-lib',
     signal: options.signal,
+    proxy: options.proxy,
   });
   const urls = core.endpoints();
   const timeoutMs = core.timeoutMs;
@@ -307,6 +314,7 @@ export function createClient(options: ClientOptions) {
             giveUpAfterMs: timeoutMs,
             userAgent: 'pm-lib',
             signal,
+            proxy: options.proxy,
           },
           { event: (name, ev) => push({ event: name, ...ev }), lifecycle: (l) => push({ event: 'lifecycle', ...l }) },
         );

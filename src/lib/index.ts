@@ -1,7 +1,9 @@
 // The package entry for Node bots: `import { createClient } from 'pm-cli'`. The only place the
 // library reads the environment: PM_HOME (else the platform config directory, as the CLI) for
-// the config, keystore, order journal and the rate limiter shared with every pm process.
+// the config, keystore, order journal and the rate limiter shared with every pm process; and
+// HTTPS_PROXY / HTTP_PROXY / NO_PROXY (either case) unless the `proxy` option is given.
 import { defaultHome } from '../core/config.js';
+import { proxyFromEnvironment } from '../core/proxy.js';
 import { createClient as create } from './client.js';
 import type { ClientOptions, PmClient } from './client.js';
 
@@ -26,5 +28,5 @@ export type Options = Omit<ClientOptions, 'home'> & { home?: string | undefined 
  */
 export function createClient(options: Options = {}): PmClient {
   const home = options.home ?? process.env['PM_HOME'] ?? defaultHome(process.env);
-  return create({ ...options, home });
+  return create({ ...options, home, proxy: options.proxy ?? proxyFromEnvironment(process.env) });
 }

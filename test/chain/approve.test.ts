@@ -1,5 +1,6 @@
 // pm approve check/set, pm balance and pm redeem-onchain against a real anvil (npm, port 0)
 // and a sandbox whose chain is that node; every on-chain outcome is checked with raw viem reads.
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Hex } from 'viem';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
@@ -167,6 +168,20 @@ describe('RPC configuration', () => {
     const r = await runPm(['approve', 'check', 'btc-100k-2026', '--rpc-url', 'http://127.0.0.1:9'], { env: envOf(s, 'alice') });
     expect(r.code).toBe(7);
     expect(r.stderr).toContain('could not reach the RPC');
+  });
+
+  it('an RPC that drops every connection: exit 7, known by the error codes along the causes', async () => {
+    const s = await chainSandbox();
+    const dropper = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => dropper.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = dropper.address() as AddressInfo;
+      const r = await runPm(['approve', 'check', 'btc-100k-2026', '--rpc-url', `http://127.0.0.1:${port}`], { env: envOf(s, 'alice') });
+      expect(r.code, r.stderr).toBe(7);
+      expect(r.stderr).toContain('could not reach the RPC');
+    } finally {
+      await new Promise((resolve) => dropper.close(resolve));
+    }
   });
 });
 

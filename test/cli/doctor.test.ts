@@ -50,6 +50,19 @@ describe('pm doctor', () => {
     expect(check(report, 'rpc')?.status).toBe('skip');
   });
 
+  it("notes the running Node: its end of life, and NODE_EXTRA_CA_CERTS's cost on Node 20 (notes: exit 0)", async () => {
+    const on20 = process.versions.node.startsWith('20.');
+    const withCa = await doctor({ NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt' });
+    expect(withCa.code).toBe(0);
+    const node = check(withCa.report, 'node');
+    expect(node?.data?.['extraCaCostMs']).toBe(on20 ? 90 : undefined);
+    if (on20) expect(node).toMatchObject({ status: 'warn', detail: expect.stringContaining('NODE_EXTRA_CA_CERTS is set') });
+    // Node 20's end of life (2026-04-30) is noted from then on; the suite runs after it.
+    expect(node?.data?.['endOfLife']).toBe(on20 && Date.now() >= Date.parse('2026-04-30') ? '2026-04-30' : undefined);
+    const without = check((await doctor()).report, 'node');
+    expect(without?.data?.['extraCaCostMs']).toBeUndefined();
+  });
+
   it('fails on a clock skewed by a sandbox fault, naming the fix', async () => {
     await faults({ clockSkewMs: 45_000 });
     try {

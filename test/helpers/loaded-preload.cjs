@@ -1,7 +1,8 @@
 // Preloaded with `node -r` into a pm process by test/helpers/loaded.ts: when the process exits,
 // writes to stderr one line `LOADED <path>` for every bundle file it loaded (dist/**/*.cjs), one
 // `LOADED src:<path>` for every source module (src/…, node_modules/…) whose code ran, and one
-// `LOADED node:<name>` for every public Node built-in it loaded.
+// `LOADED node:<name>` for every public Node built-in it loaded, and one `LOADED pkg:<name>` for
+// every package of node_modules that was require()d at run time (outside the bundle).
 //
 // A bundle file holds many modules, and one is evaluated only when imported: what ran comes from
 // V8's precise coverage (the functions called) and the bundle's source map, which names the
@@ -54,7 +55,13 @@ process.once('exit', () => {
     if (err) throw err;
     for (const s of res.result) if (/[\\/]dist[\\/].*\.cjs$/.test(s.url)) ranModules(s.url, s.functions, modules);
   });
-  for (const file of Object.keys(require.cache)) if (/[\\/]dist[\\/].*\.cjs$/.test(file)) lines.push(`LOADED ${file}`);
+  const packages = new Set();
+  for (const file of Object.keys(require.cache)) {
+    if (/[\\/]dist[\\/].*\.cjs$/.test(file)) lines.push(`LOADED ${file}`);
+    const pkg = /[\\/]node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)[\\/]/.exec(file)?.[1];
+    if (pkg !== undefined) packages.add(pkg.replaceAll('\\', '/'));
+  }
+  for (const p of packages) lines.push(`LOADED pkg:${p}`);
   for (const m of modules) lines.push(`LOADED src:${m}`);
   for (const m of process.moduleLoadList) {
     const name = /^NativeModule (.+)$/.exec(m)?.[1];

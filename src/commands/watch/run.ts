@@ -9,6 +9,7 @@ import { AuthError, NotFoundError, UsageError } from '../../core/errors.js';
 import { slugFrom } from '../../core/market-input.js';
 import { getMarket } from '../../core/markets.js';
 import { openWatch, PRIVATE_KINDS } from '../../core/watch.js';
+import { proxyFor } from '../../core/proxy.js';
 import type { WatchKind } from '../../core/watch.js';
 import type { AuthProvider } from '../../core/auth.js';
 import type { ApiClient } from '../../core/http.js';
@@ -133,6 +134,8 @@ export async function watch(ctx: Context, kind: WatchKind, opts: WatchFlags, slu
   let untilTimer: NodeJS.Timeout | undefined;
   let rest: Promise<ApiClient> | undefined;
 
+  const route = proxyFor(ctx.wsUrl, ctx.proxy);
+  if (route) ctx.trace(`stream ${ctx.wsUrl} via proxy ${route.shown}`);
   const w = openWatch(
     {
       kind,
@@ -145,6 +148,7 @@ export async function watch(ctx: Context, kind: WatchKind, opts: WatchFlags, slu
       giveUpAfterMs: ctx.timeoutMs,
       userAgent: 'pm-cli',
       signal: ctx.signal,
+      proxy: ctx.proxy,
     },
     {
       event: (name, p) => {

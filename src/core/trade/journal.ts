@@ -23,6 +23,7 @@ import {
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { ensurePrivateDir, writePrivateFileAtomic } from '../fsutil.js';
+import { jsonPrefix } from '../json-prefix.js';
 
 /** pending: about to be sent; placed; failed: refused or not placed; unknown: outcome not known; unsent: interrupted before sending. */
 export type JournalState = 'pending' | 'placed' | 'failed' | 'unknown' | 'unsent';
@@ -65,20 +66,24 @@ const ENTRY_START = '{"ts":"';
 
 /**
  * The one reader of a journal line, used by every command that reads the journal or appends to
- * it: an entry; `skip` for a blank line or one torn by a crash mid-write (a prefix of an entry:
- * the parse ran out of input, so it was never fsynced and its order never sent); `damaged` for
- * anything else, which no command reads past or appends after.
+ * it: an entry; `skip` for a blank line or one torn by a crash mid-write; `damaged` for anything
+ * else, which no command reads past or appends after.
+ *
+ * Torn is decided from the bytes, never from JSON.parse's error text (its wording changes between
+ * Node versions): the line is the start of an entry (`{"ts":"…`) that every character so far fits
+ * and that ends before the entry closes. Such a line was never fsynced whole, so its order was
+ * never sent. It is the last line, without its newline, until record() starts the next entry on
+ * a fresh line after it; so it may also stand before later entries. A line that ends complete but
+ * is not an entry, or holds a character JSON cannot have there, is damage.
  */
 function parseLine(line: string): JournalEntry | 'skip' | 'damaged' {
   if (line === '') return 'skip';
   let v: unknown;
   try {
     v = JSON.parse(line);
-  } catch (err) {
-    const msg = (err as Error).message;
-    const atEnd = /end of JSON input|Unterminated string/.test(msg) || new RegExp(`at position ${line.length}$`).test(msg);
+  } catch {
     const prefix = line.startsWith(ENTRY_START) || ENTRY_START.startsWith(line);
-    return atEnd && prefix ? 'skip' : 'damaged';
+    return prefix && jsonPrefix(line) === 'cut' ? 'skip' : 'damaged';
   }
   const e = v as Partial<JournalEntry> | null;
   return typeof e === 'object' && e !== null && !Array.isArray(e) && typeof e.clientOrderId === 'string' && typeof e.state === 'string'

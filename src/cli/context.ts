@@ -54,7 +54,7 @@ export class Context {
   private creating: string | undefined;
   private pass: Promise<string> | undefined;
   private clientCore: ClientCore | undefined;
-  private acting: { flag: number | undefined } | undefined;
+  private onBehalfOfFlag: { flag: number | undefined } | undefined;
   private held = '';
 
   constructor(
@@ -157,7 +157,7 @@ export class Context {
         baseUrl: f.baseUrl,
         wsUrl: f.wsUrl,
         timeoutMs: f.timeout,
-        onBehalfOf: this.acting?.flag,
+        onBehalfOf: this.onBehalfOfFlag?.flag,
         output: f.output ?? (f.json ? 'json' : undefined),
       },
       env: { baseUrl: e.PM_BASE_URL, wsUrl: e.PM_WS_URL, rpcUrl: e.PM_RPC_URL, timeout: e.PM_TIMEOUT, output: e.PM_OUTPUT },
@@ -364,17 +364,17 @@ export class Context {
    * given). Called once, before the command runs.
    */
   actFor(flag: number | undefined): void {
-    this.acting = { flag };
+    this.onBehalfOfFlag = { flag };
     if (this.clientCore) this.clientCore.onBehalfOf = this.onBehalfOf;
   }
 
   /**
    * The sub-account this command acts for: its --on-behalf-of, else the profile's on-behalf-of;
    * undefined for the caller itself, and always for a command that does not declare `actsFor`.
-   * The one place acting-as is resolved.
+   * The one place onBehalfOf is resolved.
    */
   get onBehalfOf(): number | undefined {
-    return this.acting === undefined ? undefined : this.settingsWith().onBehalfOf().value;
+    return this.onBehalfOfFlag === undefined ? undefined : this.settingsWith().onBehalfOf().value;
   }
 
   /** Whether the command may ask questions: on a terminal, and not told --yes (answer by flags). */

@@ -309,7 +309,7 @@ export class ApiClient {
     return new ApiClient({ ...this.opts, onBehalfOf: profileId }, { agent: this.agent, limiters: this.limiters, counter: this.counter });
   }
 
-  /** The same client (connections, limiters, credentials, acting-as) whose waits end on `signal`. */
+  /** The same client (connections, limiters, credentials, onBehalfOf) whose waits end on `signal`. */
   withSignal(signal: AbortSignal): ApiClient {
     const both = this.opts.signal ? AbortSignal.any([this.opts.signal, signal]) : signal;
     return new ApiClient({ ...this.opts, signal: both }, { agent: this.agent, limiters: this.limiters, counter: this.counter });

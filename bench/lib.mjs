@@ -12,8 +12,8 @@ export function median(xs) {
 /** Wall time of one process run, in ms. */
 export function timeProcess(cmd, args, env = process.env) {
   const t = performance.now();
-  const r = spawnSync(cmd, args, { stdio: 'ignore', env });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}`);
+  const r = spawnSync(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], env, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr.slice(0, 500)}`);
   return performance.now() - t;
 }
 

@@ -17,8 +17,10 @@ for (const name of wanted) {
   const mod = await import(path);
   console.error(`bench: ${name}…`);
   const res = await mod.run();
-  const section = `<!-- ${name}:start -->\n## ${res.title}\n\n_${new Date().toISOString().slice(0, 10)}, ${machine}_\n\n${res.text}\n<!-- ${name}:end -->`;
-  const re = new RegExp(`<!-- ${name}:start -->[\\s\\S]*?<!-- ${name}:end -->`);
+  // (Start-up is measured on each Node: one section each.)
+  const key = name === 'startup' ? `startup-node${process.versions.node.split('.')[0]}` : name;
+  const section = `<!-- ${key}:start -->\n## ${res.title}\n\n_${new Date().toISOString().slice(0, 10)}, ${machine}_\n\n${res.text}\n<!-- ${key}:end -->`;
+  const re = new RegExp(`<!-- ${key}:start -->[\\s\\S]*?<!-- ${key}:end -->`);
   doc = re.test(doc) ? doc.replace(re, section) : `${doc.trimEnd()}\n\n${section}\n`;
   console.log(res.text);
 }

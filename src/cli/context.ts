@@ -32,6 +32,8 @@ export interface AppServices {
   run(argv: string[], io: IO): Promise<number>;
   /** The completion script for a shell. */
   completion(shell: 'bash' | 'zsh' | 'fish'): string;
+  /** The command line as given (without node and script), for hints that write out a command to run. */
+  argv?: readonly string[] | undefined;
 }
 
 const NO_APP: AppServices = {
@@ -240,6 +242,8 @@ export class Context {
       actingAs: o.actingAs,
       signal: this.signal,
       limits: this.paceOverride(),
+      // A wait over a second says what it waits for, on a terminal only.
+      onWait: this.io.stderr.isTTY ? (note: string) => this.out.info(`${note}…`) : undefined,
     });
     this.clients.push(client);
     return client;

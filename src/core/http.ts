@@ -377,7 +377,7 @@ export class ApiClient {
     // Ctrl-C (or the deadline) while waiting for a slot: nothing was sent.
     if (signal?.aborted) throw interrupted(signal);
     const notSent = (): NetworkError =>
-      new NetworkError(`${o.method} ${o.path}: not sent, the ${deadlineText(this.timeoutMs)} deadline passed first`, {
+      new NetworkError(`${o.method} ${o.path}: the ${deadlineText(this.timeoutMs)} deadline passed before it could be sent`, {
         hint: 'Nothing was sent. Raise --timeout (or PM_TIMEOUT), or try again.',
       });
     if (Date.now() >= deadline) throw notSent();

@@ -55,6 +55,8 @@ export interface FaultProxy {
   readonly seen: readonly SeenRequest[];
   /** How many requests got a fault since the last reset. */
   readonly faulted: number;
+  /** Requests held or forwarded whose upstream answer has not come back yet (a delayed write may still act). */
+  readonly inFlight: number;
   close(): Promise<void>;
 }
 
@@ -80,6 +82,7 @@ export async function faultProxy(
   let rules: ActiveRule[] = [];
   let seen: SeenRequest[] = [];
   let faulted = 0;
+  let inFlight = 0;
   const agent = new http.Agent({ keepAlive: true });
 
   const pick = (method: string, path: string): Fault | undefined => {
@@ -111,16 +114,28 @@ export async function faultProxy(
         res.end(JSON.stringify({ message: `fault proxy: HTTP ${fault.status}`, statusCode: fault.status }));
         return;
       }
+      inFlight++;
+      let settled = false;
+      const done = (): void => {
+        if (!settled) inFlight--;
+        settled = true;
+      };
       const forward = (): void => {
         const up = http.request(
           { host: target.hostname, port: target.port, method, path: req.url, headers: { ...req.headers, host: target.host }, agent },
           (ur) => {
             const body: Buffer[] = [];
             ur.on('data', (c: Buffer) => body.push(c));
-            ur.on('end', () => answer(ur, Buffer.concat(body)));
+            ur.on('end', () => {
+              done();
+              answer(ur, Buffer.concat(body));
+            });
           },
         );
-        up.on('error', () => req.socket.destroy());
+        up.on('error', () => {
+          done();
+          req.socket.destroy();
+        });
         up.end(Buffer.concat(chunks));
       };
       const answer = (ur: http.IncomingMessage, body: Buffer): void => {
@@ -181,6 +196,9 @@ export async function faultProxy(
     },
     get faulted() {
       return faulted;
+    },
+    get inFlight() {
+      return inFlight;
     },
     close: () =>
       new Promise<void>((resolve) => {

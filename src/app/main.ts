@@ -325,7 +325,7 @@ export async function main(argv: string[], io: IO): Promise<number> {
     const { Context, guard } = await import('../cli/kernel.js');
     // Inside pm shell, the session's Context shares the passphrase across lines.
     const Ctx = io.session ? (await import('./session.js')).sessionContext(Context, io.session) : Context;
-    ctx = new Ctx(io, flags, { run: main, completion: (shell) => COMPLETIONS[shell].make() });
+    ctx = new Ctx(io, flags, { run: main, completion: (shell) => COMPLETIONS[shell].make(), argv });
     json = ctx.out.isJson;
     await ctx.out.ready();
     // The command's module (and its dependencies) loads only now.

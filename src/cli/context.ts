@@ -31,6 +31,8 @@ export interface AppServices {
   run(argv: string[], io: IO): Promise<number>;
   /** The completion script for a shell. */
   completion(shell: 'bash' | 'zsh' | 'fish'): string;
+  /** The command line as given (without node and script), for hints that write out a command to run. */
+  argv?: readonly string[] | undefined;
 }
 
 const NO_APP: AppServices = {
@@ -201,6 +203,8 @@ export class Context {
         trace: this.flags.verbose ? this.trace : undefined,
         pace: this.paceOverride(),
         proxy: this.proxy,
+        // A wait over a second says what it waits for, on a terminal only.
+        onWait: this.io.stderr.isTTY ? (note: string) => this.out.info(`${note}…`) : undefined,
         onOwnerRefresh:
           name === undefined
             ? undefined

@@ -41,6 +41,8 @@ export interface CoreOptions {
   pace?: { concurrency: number; minIntervalMs: number } | undefined;
   /** HTTPS_PROXY / HTTP_PROXY / NO_PROXY as the caller read them (`{}` or none: connect directly). */
   proxy?: ProxySettings | undefined;
+  /** Told what a wait of over a second is waiting for (the CLI says it on a terminal). */
+  onWait?: ((note: string) => void) | undefined;
   /** A fee refusal refreshed the profile's owner id and fee rate: persist them (the CLI does). */
   onOwnerRefresh?: ((fresh: { profileId: number; feeRateBps: number }) => void) | undefined;
 }
@@ -114,6 +116,7 @@ export class ClientCore {
       signal: this.o.signal,
       limits: this.o.pace,
       proxy: this.o.proxy,
+      onWait: this.o.onWait,
     });
     this.clients.push(client);
     return client;

@@ -21,6 +21,8 @@ export interface PmErrorOptions {
   hint?: string | undefined;
   cause?: unknown;
   status?: number | undefined;
+  /** The client id of an order whose outcome is unknown: sending it again under this id is safe. */
+  unknownClientId?: string | undefined;
 }
 
 /** Base error: a one-line headline, optional details, a hint saying what to do next. */
@@ -32,6 +34,8 @@ export class PmError extends Error {
   readonly details: string | undefined;
   readonly hint: string | undefined;
   readonly status: number | undefined;
+  /** The client id of an order whose outcome is unknown: sending it again under this id is safe. */
+  readonly unknownClientId: string | undefined;
 
   constructor(shortMessage: string, opts: PmErrorOptions = {}) {
     super(opts.details ? `${shortMessage}\n${opts.details}` : shortMessage, opts.cause === undefined ? undefined : { cause: opts.cause });
@@ -39,6 +43,7 @@ export class PmError extends Error {
     this.details = opts.details;
     this.hint = opts.hint;
     this.status = opts.status;
+    this.unknownClientId = opts.unknownClientId;
   }
 }
 
@@ -47,14 +52,15 @@ export class PmError extends Error {
  * (never `String(e)`, which would put "TypeError: " inside pm's own "error: …").
  * @example errorMessage(new TypeError('x is not a function')) // 'x is not a function'
  */
-/** The same error (same class, so the same exit code) with `more` added to its hint. */
-export function withHint(err: PmError, more: string): PmError {
+/** The same error (same class, so the same exit code) with `more` added to its hint (or in its place). */
+export function withHint(err: PmError, more: string, how: 'add' | 'replace' = 'add'): PmError {
   const Cls = err.constructor as new (message: string, o: PmErrorOptions) => PmError;
   return new Cls(err.shortMessage, {
     details: err.details,
     status: err.status,
     cause: err,
-    hint: err.hint ? `${err.hint}\n${more}` : more,
+    unknownClientId: err.unknownClientId,
+    hint: err.hint && how === 'add' ? `${err.hint}\n${more}` : more,
   });
 }
 

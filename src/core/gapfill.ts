@@ -8,7 +8,7 @@
 // a killed FOK/FAK) in a market where the account has neither an order pm knows nor a trade
 // since the gap began; the settlement of a maker's trade when the exchange does not list an
 // order's trades (the sandbox does); and the orders of a partner's sub-accounts.
-import { sleep } from './http.js';
+import { backoffMs, retrying, sleep } from './retry.js';
 import type { ApiClient } from './http.js';
 import type { Lifecycle } from './stream.js';
 import { ONE, formatUnits, priceFromWire, rawFromWire } from './money.js';
@@ -571,28 +571,23 @@ export class OrderCatchUp {
 
   /** Runs `job` until it succeeds or a newer run (or stop) takes over, with backoff. */
   private async retrying(my: number, quiet: boolean, job: (my: number) => Promise<void>, waitFirst = false): Promise<void> {
-    for (let attempt = 0; my === this.gen; attempt++) {
-      if (!waitFirst || attempt > 0)
-        try {
-          await job(my);
-          return;
-        } catch (e) {
-          if (my !== this.gen) return;
+    const schedule = { baseMs: this.o.retryMs ?? 1_000, capMs: 30_000 };
+    try {
+      if (waitFirst) await sleep(backoffMs(0, Math.random, schedule), this.ended.signal);
+      await retrying(() => (my === this.gen ? job(my) : Promise.resolve()), {
+        ...schedule,
+        tries: Number.POSITIVE_INFINITY,
+        signal: this.ended.signal,
+        retriable: () => my === this.gen,
+        onRetry: (e, _attempt, waitMs) => {
           // The baseline is a convenience: its failures are retried without a record.
-          if (!quiet) {
-            const error = e instanceof Error ? e.message : String(e);
-            this.o.lifecycle({ type: 'catch-up-failed', error, retryInMs: this.delay(attempt), at: new Date().toISOString() });
-          }
-        }
-      try {
-        await sleep(this.delay(attempt), this.ended.signal);
-      } catch {
-        return;
-      }
+          if (quiet) return;
+          const error = e instanceof Error ? e.message : String(e);
+          this.o.lifecycle({ type: 'catch-up-failed', error, retryInMs: waitMs, at: new Date().toISOString() });
+        },
+      });
+    } catch {
+      // Stopped, superseded, or (never) out of tries: a newer run or the next disconnect takes over.
     }
-  }
-
-  private delay(attempt: number): number {
-    return Math.min(30_000, (this.o.retryMs ?? 1_000) * 2 ** attempt);
   }
 }

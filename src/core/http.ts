@@ -7,7 +7,6 @@ import type { AuthMode, AuthProvider } from './auth.js';
 import {
   AuthError,
   ConflictError,
-  InterruptedError,
   ExchangeError,
   ExchangeValidationError,
   NetworkError,
@@ -20,6 +19,7 @@ import { TokenLimiter } from './limiter.js';
 import type { Limiter } from './limiter.js';
 import { proxyAuthError, proxyFor, proxyHint } from './proxy.js';
 import type { ProxyRoute, ProxySettings } from './proxy.js';
+import { interrupted, retryAfterMs, retrying } from './retry.js';
 
 export type Query = Record<string, string | number | boolean | string[] | undefined>;
 
@@ -87,13 +87,21 @@ export interface ApiClientOptions {
   signal?: AbortSignal | undefined;
   /** HTTPS_PROXY / HTTP_PROXY / NO_PROXY, as the caller resolved them (core reads no environment). */
   proxy?: ProxySettings | undefined;
+  /**
+   * Epoch ms by which every request of this client ends, retries included (see withDeadline).
+   * Absent: each request (with its retries) gets `timeoutMs` of its own.
+   */
+  deadline?: number | undefined;
+  /** Told what pm is waiting for when a wait lasts over a second (a terminal's stderr). */
+  onWait?: ((note: string) => void) | undefined;
 }
 
-/** The error for an interrupted wait: nothing of this request was sent. */
-function interrupted(signal: AbortSignal): InterruptedError {
-  const r = signal.reason as unknown;
-  if (r instanceof InterruptedError) return r;
-  return new InterruptedError(r instanceof Error && r.message ? r.message : 'interrupted', { cause: r });
+/** Calls `note` once if `ms` pass before the returned stop is called. */
+function noteIfSlow(note: ((n: string) => void) | undefined, ms: number, text: () => string): () => void {
+  if (!note) return () => undefined;
+  const t = setTimeout(() => note(text()), ms);
+  t.unref?.();
+  return () => clearTimeout(t);
 }
 
 // The limiter lives in limiter.ts; re-exported here for existing imports.
@@ -159,21 +167,6 @@ export function errorMessage(data: unknown, fallback: string): string {
   return fallback;
 }
 
-function retryAfterMs(headers: Record<string, string>, data: unknown): number | undefined {
-  const h = headers['retry-after'];
-  if (h) {
-    const secs = Number(h);
-    if (Number.isFinite(secs)) return Math.max(0, secs * 1000);
-    const at = Date.parse(h);
-    if (Number.isFinite(at)) return Math.max(0, at - Date.now());
-  }
-  if (data && typeof data === 'object') {
-    const s = (data as Record<string, unknown>)['retryAfterSeconds'];
-    if (typeof s === 'number' && Number.isFinite(s)) return Math.max(0, s * 1000);
-  }
-  return undefined;
-}
-
 /** Maps a non-2xx answer to the error class of its exit code. The only such mapping. */
 export function errorForStatus(status: number, data: unknown, headers: Record<string, string>, what: string): PmError {
   const message = errorMessage(data, `${what} failed with HTTP ${status}`);
@@ -211,25 +204,9 @@ export function errorForStatus(status: number, data: unknown, headers: Record<st
   return new ExchangeError(message, { status });
 }
 
-/** Sleeps, or rejects with InterruptedError as soon as `signal` aborts. */
-export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
-  new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(interrupted(signal));
-    const onAbort = (): void => {
-      clearTimeout(t);
-      reject(interrupted(signal as AbortSignal));
-    };
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-
-/** Backoff for attempt n (0-based): full jitter over 250 ms · 2^n, capped at 8 s. */
-export function backoffMs(attempt: number, random: () => number = Math.random): number {
-  const cap = Math.min(8000, 250 * 2 ** attempt);
-  return Math.round(cap / 2 + random() * (cap / 2));
+/** "2 s", "1.5 s", "800 ms" */
+function deadlineText(ms: number): string {
+  return ms >= 1000 ? `${Number((ms / 1000).toFixed(1))} s` : `${Math.round(ms)} ms`;
 }
 
 /**
@@ -309,6 +286,30 @@ export class ApiClient {
     return new ApiClient({ ...this.opts, onBehalfOf: profileId }, { agent: this.agent, limiters: this.limiters, counter: this.counter });
   }
 
+  /** The timeout of one operation (ms): a request with its retries, or a call given withDeadline. */
+  get timeoutMs(): number {
+    return this.opts.timeoutMs ?? 30_000;
+  }
+
+  /** The epoch ms this client's requests must end by, when it has a deadline. */
+  get deadline(): number | undefined {
+    return this.opts.deadline;
+  }
+
+  /**
+   * The same client with one deadline for everything done through it: `ms` (default: the
+   * timeout) from now. A client that already has a deadline keeps it, so an operation made of
+   * other operations (an order: its market, its owner, its attempts and lookups) ends on time
+   * as a whole. @example const op = api.withDeadline(); await placeOrder(op, body, journal)
+   */
+  withDeadline(ms?: number): ApiClient {
+    if (this.opts.deadline !== undefined) return this;
+    return new ApiClient(
+      { ...this.opts, deadline: Date.now() + (ms ?? this.timeoutMs) },
+      { agent: this.agent, limiters: this.limiters, counter: this.counter },
+    );
+  }
+
   /** The same client (connections, limiters, credentials, onBehalfOf) whose waits end on `signal`. */
   withSignal(signal: AbortSignal): ApiClient {
     const both = this.opts.signal ? AbortSignal.any([this.opts.signal, signal]) : signal;
@@ -329,34 +330,33 @@ export class ApiClient {
     return l;
   }
 
-  /** Sends one request (with retries for reads) and returns the parsed answer or throws. */
+  /**
+   * Sends one request (with retries for reads, inside the client's deadline or, without one, its
+   * own timeout) and returns the parsed answer or throws.
+   */
   async request<T = unknown>(o: RequestOptions): Promise<ApiResponse<T>> {
     const retry = o.retry ?? (o.method === 'GET' ? 'read' : 'never');
-    const maxRetries = retry === 'never' ? 0 : (this.opts.maxRetries ?? 3);
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.once<T>(o);
-      } catch (e) {
-        // A refused connection to this machine (a stopped sandbox) is not going to heal in a second.
-        // Nor is a proxy that refuses.
-        const localRefusal =
-          e instanceof NetworkError &&
-          !e.ambiguous &&
-          (this.proxy !== undefined || /^(127\.|localhost|\[::1\])/.test(new URL(this.origin).host));
-        const retriable =
-          !localRefusal &&
-          (e instanceof RateLimitError || (retry === 'read' && e instanceof NetworkError && (e.status === undefined || e.status >= 500))) &&
-          attempt < maxRetries;
-        if (!retriable) throw e;
-        const hinted = e instanceof RateLimitError ? e.retryAfterMs : undefined;
-        const wait = hinted !== undefined ? Math.min(hinted, 30_000) + Math.round(Math.random() * 100) : backoffMs(attempt);
-        this.opts.trace?.(`retry ${attempt + 1}/${maxRetries} in ${wait} ms after: ${e.shortMessage}`);
-        await sleep(wait, o.signal ?? this.opts.signal);
-      }
-    }
+    const deadline = this.opts.deadline ?? Date.now() + (o.timeoutMs ?? this.timeoutMs);
+    // A refused connection to this machine (a stopped sandbox) is not going to heal in a second.
+    // Nor is a proxy that refuses.
+    const local = /^(127\.|localhost|\[::1\])/.test(new URL(this.origin).host);
+    const tries = retry === 'never' ? 1 : (this.opts.maxRetries ?? 3) + 1;
+    return retrying(() => this.once<T>(o, deadline), {
+      tries,
+      deadline,
+      signal: o.signal ?? this.opts.signal,
+      retriable: (e) =>
+        !((local || this.proxy !== undefined) && e instanceof NetworkError && !e.ambiguous) &&
+        (e instanceof RateLimitError || (retry === 'read' && e instanceof NetworkError && (e.status === undefined || e.status >= 500))),
+      onRetry: (e, attempt, wait) => {
+        const why = e instanceof PmError ? e.shortMessage : String(e);
+        this.opts.trace?.(`retry ${attempt + 1}/${tries - 1} in ${wait} ms after: ${why}`);
+        if (wait >= 1000) this.opts.onWait?.(`${o.method} ${o.path}: ${why}; trying again in ${(wait / 1000).toFixed(1)} s`);
+      },
+    });
   }
 
-  private async once<T>(o: RequestOptions): Promise<ApiResponse<T>> {
+  private async once<T>(o: RequestOptions, deadline: number): Promise<ApiResponse<T>> {
     const mode = o.auth ?? 'none';
     const where = mode === 'auto' ? (o.onBehalfOfIn ?? 'header') : 'none';
     const onBehalfOf = where === 'none' ? undefined : this.opts.onBehalfOf;
@@ -379,16 +379,27 @@ export class ApiClient {
       });
     }
     // The limiter slot is taken before the timestamp is made, so a queued request is never stale.
-    // Ctrl-C while waiting for a slot: nothing was sent.
+    // Ctrl-C (or the deadline) while waiting for a slot: nothing was sent.
     if (signal?.aborted) throw interrupted(signal);
+    const notSent = (): NetworkError =>
+      new NetworkError(`${o.method} ${o.path}: the ${deadlineText(this.timeoutMs)} deadline passed before it could be sent`, {
+        hint: 'Nothing was sent. Raise --timeout (or PM_TIMEOUT), or try again.',
+      });
+    if (Date.now() >= deadline) throw notSent();
     const key = limiterKeyOf(auth, mode);
-    const release = key
-      ? await this.limiter(key)
-          .acquire(signal)
-          .catch((e: unknown) => {
-            throw signal?.aborted ? interrupted(signal) : e;
-          })
-      : null;
+    let release: Awaited<ReturnType<TokenLimiter['acquire']>> | null = null;
+    if (key) {
+      const due = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
+      const stopNote = noteIfSlow(this.opts.onWait, 1000, () => `waiting for a request slot of this API token (${o.method} ${o.path})`);
+      try {
+        release = await this.limiter(key).acquire(signal ? AbortSignal.any([signal, due]) : due);
+      } catch (e) {
+        if (signal?.aborted) throw interrupted(signal);
+        throw due.aborted ? notSent() : e;
+      } finally {
+        stopNote();
+      }
+    }
     const id = ++this.counter.seq;
     try {
       const { headers: authH } = await authHeadersAsync(auth, mode, o.method, target, body, now());
@@ -407,22 +418,30 @@ export class ApiClient {
         );
       }
       const started = Date.now();
-      const timeout = o.timeoutMs ?? this.opts.timeoutMs ?? 30_000;
+      // This attempt ends with the operation's deadline (or its own timeout, if shorter).
+      const timeout = Math.max(1, Math.min(o.timeoutMs ?? this.timeoutMs, deadline - started));
       // A timer signal bounds the whole exchange (connect, send, answer). Ctrl-C abandons a
       // read at once, but a write already on the wire is waited for, so its outcome is known.
       const timer = AbortSignal.timeout(timeout);
       const wire = signal && o.method === 'GET' ? AbortSignal.any([signal, timer]) : timer;
       let res: { status: number; headers: http.IncomingHttpHeaders; text: string };
+      const stopNote = noteIfSlow(
+        this.opts.onWait,
+        1000,
+        () => `waiting for the exchange to answer ${o.method} ${o.path} (up to ${deadlineText(deadline - started)})`,
+      );
       try {
         release?.started?.();
         res = await this.send(`${this.origin}${target}`, o.method, headers, body, wire);
       } catch (e) {
         if (signal?.aborted && !timer.aborted && o.method === 'GET') throw interrupted(signal);
         throw this.networkError(
-          timer.aborted ? Object.assign(new Error(`no answer within ${timeout} ms`), { code: 'ETIMEDOUT' }) : e,
+          timer.aborted ? Object.assign(new Error(`no answer within ${deadlineText(Date.now() - started)}`), { code: 'ETIMEDOUT' }) : e,
           o,
           target,
         );
+      } finally {
+        stopNote();
       }
       const text = res.text;
       const resHeaders: Record<string, string> = {};

@@ -28,6 +28,7 @@
 // guarantees with several limiters and several processes on one directory.
 import { readFileSync, renameSync, watch, writeFileSync } from 'node:fs';
 import type { FSWatcher } from 'node:fs';
+import { sleep } from './retry.js';
 import { join } from 'node:path';
 import { LockFile, processAlive } from './filelock.js';
 
@@ -49,25 +50,6 @@ export interface Limiter {
 function abortReason(signal: AbortSignal): Error {
   const r: unknown = signal.reason;
   return r instanceof Error ? r : Object.assign(new Error('aborted'), { name: 'AbortError' });
-}
-
-/** Sleeps `ms`, or rejects with the signal's reason as soon as it aborts. */
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortReason(signal));
-    const onAbort = (): void => {
-      clearTimeout(t);
-      reject(abortReason(signal as AbortSignal));
-    };
-    const t = setTimeout(
-      () => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      },
-      Math.max(0, ms),
-    );
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 function once(fn: () => void): Release {

@@ -2,6 +2,7 @@
 // raw units; and the book as stable JSON.
 import { ExchangeError } from './errors.js';
 import { formatUnits, priceFromWire, rawFromWire } from './money.js';
+import { isObj, textField } from './wire.js';
 
 export type Json = Record<string, unknown>;
 
@@ -32,17 +33,6 @@ export interface Market {
 
 const ZERO = '0x0000000000000000000000000000000000000000';
 
-/** A JSON object (not an array, not null): the shape every market answer is checked for first. */
-export function isObj(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** A field as text: strings as sent, numbers as decimal text, anything else ''. */
-export function str(o: Json, k: string): string {
-  const v = o[k];
-  return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '';
-}
-
 /** Listing prices may be percent ([42.8, 57.2]) or fractions ([0.428, 0.572]). */
 function parsePrices(v: unknown): [bigint, bigint] | null {
   if (!Array.isArray(v) || v.length < 2) return null;
@@ -72,10 +62,10 @@ export function parseMarket(v: unknown): Market {
   const win = v['winningOutcomeIndex'];
   return {
     slug: v['slug'],
-    title: str(v, 'title') || v['slug'],
-    status: str(v, 'status'),
-    tradeType: str(v, 'tradeType'),
-    marketType: str(v, 'marketType'),
+    title: textField(v, 'title') || v['slug'],
+    status: textField(v, 'status'),
+    tradeType: textField(v, 'tradeType'),
+    marketType: textField(v, 'marketType'),
     expired: v['expired'] === true,
     expirationTimestamp: typeof exp === 'number' ? exp : null,
     categories: Array.isArray(v['categories']) ? v['categories'].map(String) : [],
@@ -88,7 +78,7 @@ export function parseMarket(v: unknown): Market {
     liquidity: rawFromWire(v['liquidity']),
     openInterest: rawFromWire(v['openInterest']),
     winningOutcomeIndex: typeof win === 'number' ? win : null,
-    minSize: isObj(v['settings']) && /^\d+$/.test(str(v['settings'], 'minSize')) ? BigInt(str(v['settings'], 'minSize')) : null,
+    minSize: isObj(v['settings']) && /^\d+$/.test(textField(v['settings'], 'minSize')) ? BigInt(textField(v['settings'], 'minSize')) : null,
     children,
     raw: v,
   };
@@ -138,7 +128,7 @@ export function parseOrderBook(slug: string, d: unknown): OrderBook {
   const bestAsk = asks[0]?.price ?? null;
   return {
     slug,
-    tokenId: str(d, 'tokenId'),
+    tokenId: textField(d, 'tokenId'),
     bids,
     asks,
     bestBid,

@@ -3,7 +3,8 @@
 import type { ApiClient } from './http.js';
 import { ExchangeError, NotFoundError, ValidationError } from './errors.js';
 import { checkPageSort, suggestMarkets } from './market-input.js';
-import { isObj, parseMarket, parseOrderBook, str } from './market-wire.js';
+import { parseMarket, parseOrderBook } from './market-wire.js';
+import { isObj, textField } from './wire.js';
 import type { Json, Market, OrderBook } from './market-wire.js';
 import { priceFromWire } from './money.js';
 
@@ -145,7 +146,7 @@ export async function priceHistory(
   }
   const series = Array.isArray(d) ? d.find(isObj) : isObj(d) ? d : undefined;
   const prices = series && Array.isArray(series['prices']) ? series['prices'].filter(isObj) : [];
-  return { points: prices.map((p) => ({ price: priceFromWire(p['price']) ?? 0n, timestamp: str(p, 'timestamp') })), raw: d };
+  return { points: prices.map((p) => ({ price: priceFromWire(p['price']) ?? 0n, timestamp: textField(p, 'timestamp') })), raw: d };
 }
 
 /** Feed events (trades) of a market. */
@@ -208,7 +209,7 @@ export async function pageByPath(api: ApiClient, path: string): Promise<MarketPa
     }
     const d = res.data;
     if (!isObj(d) || (typeof d['id'] !== 'string' && typeof d['id'] !== 'number')) throw new ExchangeError('unexpected market page answer');
-    return { id: String(d['id']), name: str(d, 'name'), fullPath: str(d, 'fullPath') || current, raw: d };
+    return { id: String(d['id']), name: textField(d, 'name'), fullPath: textField(d, 'fullPath') || current, raw: d };
   }
   throw new ExchangeError(`too many redirects for market page "${path}"`);
 }

@@ -4,11 +4,10 @@
 // contract's recommended loop (poll, retry when needed, honour 429 retryAfterSeconds, back off
 // on 409).
 import { ConflictError, ExchangeError, ExchangeValidationError, NetworkError, RateLimitError, ValidationError } from './errors.js';
-import { sleep } from './http.js';
+import { backoffMs, sleep } from './retry.js';
 import type { ApiClient } from './http.js';
-
-type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObj, stringField } from './wire.js';
+import type { Json } from './wire.js';
 
 /** The longest display name the exchange accepts. */
 const MAX_DISPLAY_NAME = 44;
@@ -189,7 +188,6 @@ function parseAllowances(d: unknown): Allowances {
     throw new ExchangeError('unexpected allowance answer (want {ready, summary, targets})');
   const sm = isObj(d['summary']) ? d['summary'] : {};
   const n = (k: string): number => (typeof sm[k] === 'number' ? sm[k] : 0);
-  const str = (o: Json, k: string): string | undefined => (typeof o[k] === 'string' ? o[k] : undefined);
   return {
     profileId: Number(d['profileId']),
     partnerProfileId: typeof d['partnerProfileId'] === 'number' ? d['partnerProfileId'] : null,
@@ -206,10 +204,10 @@ function parseAllowances(d: unknown): Allowances {
       retryable: t['retryable'] === true,
       tokenAddress: String(t['tokenAddress'] ?? ''),
       spenderOrOperator: String(t['spenderOrOperator'] ?? ''),
-      transactionId: str(t, 'transactionId'),
-      txHash: str(t, 'txHash'),
-      errorCode: str(t, 'errorCode'),
-      errorMessage: str(t, 'errorMessage'),
+      transactionId: stringField(t, 'transactionId'),
+      txHash: stringField(t, 'txHash'),
+      errorCode: stringField(t, 'errorCode'),
+      errorMessage: stringField(t, 'errorMessage'),
     })),
   };
 }
@@ -276,7 +274,8 @@ export async function waitForAllowances(
   const deadline = Date.now() + o.timeoutMs;
   const poll = o.pollMs ?? 500;
   let nextRetryAt = 0;
-  let lockBackoff = 250;
+  // 409s in a row (the exchange's lock held by another retry), for the one backoff schedule.
+  let locked = 0;
   let lastThrottle: number | null = null;
   for (;;) {
     const a = await getAllowances(api, profileId);
@@ -294,7 +293,7 @@ export async function waitForAllowances(
     if (o.retry && needsRetry(a) && Date.now() >= nextRetryAt) {
       try {
         const r = await retryAllowances(api, profileId);
-        lockBackoff = 250;
+        locked = 0;
         lastThrottle = null;
         o.onEvent?.({ kind: 'retried', allowances: r });
         if (r.ready) return r;
@@ -316,9 +315,9 @@ export async function waitForAllowances(
             throw err;
           }
         } else if (e instanceof ConflictError) {
-          nextRetryAt = Date.now() + lockBackoff;
-          o.onEvent?.({ kind: 'locked', waitMs: lockBackoff, message: e.shortMessage });
-          lockBackoff = Math.min(lockBackoff * 2, 4000);
+          const waitMs = backoffMs(locked++, Math.random, { baseMs: 250, capMs: 4000 });
+          nextRetryAt = Date.now() + waitMs;
+          o.onEvent?.({ kind: 'locked', waitMs, message: e.shortMessage });
         } else throw e;
       }
     }

@@ -2,11 +2,11 @@
 // the realised-PnL chart, trades, and history with cursor paging.
 import type { ApiClient } from './http.js';
 import { formatUnits, ONE, priceFromWire, rawFromWire } from './money.js';
+import { textOrNull } from './wire.js';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null);
 
 export interface PositionRow {
   market: string;
@@ -40,7 +40,7 @@ function rowsOf(item: Obj): PositionRow[] {
   const latest = obj(item['latestTrade']);
   const orders = obj(item['orders']);
   const live = arr(orders['liveOrders']).map(obj);
-  const status = str(m['status']) ?? '';
+  const status = textOrNull(m['status']) ?? '';
   const winning = typeof m['winning_index'] === 'number' ? (m['winning_index'] as number) : null;
   const resolved = status === 'RESOLVED' && winning !== null;
   const posted = resolved && Array.isArray(m['payout_numerators']);
@@ -60,10 +60,10 @@ function rowsOf(item: Obj): PositionRow[] {
     if (shares === 0n && cost === 0n && realised === 0n && nOrders === 0) continue;
     const won = resolved ? winning === index : null;
     out.push({
-      market: str(m['slug']) ?? str(m['id']) ?? '',
-      title: str(m['title']) ?? '',
-      conditionId: str(m['condition_id']) ?? str(m['conditionId']),
-      group: str(group['slug']),
+      market: textOrNull(m['slug']) ?? textOrNull(m['id']) ?? '',
+      title: textOrNull(m['title']) ?? '',
+      conditionId: textOrNull(m['condition_id']) ?? textOrNull(m['conditionId']),
+      group: textOrNull(group['slug']),
       outcome,
       status,
       resolved,
@@ -107,7 +107,7 @@ export async function fetchPositions(api: ApiClient): Promise<Positions> {
   const items = [...arr(raw['clob']).map(obj), ...arr(raw['group']).flatMap((g) => arr(obj(g)['clob']).map(obj))];
   const rows = items.flatMap(rowsOf);
   const liveOrders = items.flatMap((it) =>
-    arr(obj(it['orders'])['liveOrders']).map((o) => ({ ...obj(o), market: str(obj(it['market'])['slug']) ?? '' })),
+    arr(obj(it['orders'])['liveOrders']).map((o) => ({ ...obj(o), market: textOrNull(obj(it['market'])['slug']) ?? '' })),
   );
   return { rows, liveOrders, raw };
 }
@@ -130,7 +130,7 @@ export async function fetchPnl(api: ApiClient, timeframe: string): Promise<PnlCh
     return typeof v['raw'] === 'string' ? rawFromWire(v['raw']) : null;
   };
   return {
-    timeframe: str(d['timeframe']) ?? timeframe,
+    timeframe: textOrNull(d['timeframe']) ?? timeframe,
     points: arr(d['data'])
       .map(obj)
       .map((p) => ({ timestamp: Number(p['timestamp']), value: Number(p['value']) })),

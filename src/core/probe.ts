@@ -2,8 +2,7 @@
 // is caught when it is typed, not after every other answer.
 import { ExchangeError, InterruptedError, NetworkError, PmError } from './errors.js';
 import type { ApiClient } from './http.js';
-
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObj } from './wire.js';
 
 /**
  * Checks that `api`'s base URL answers as the exchange does: a public route (GET /markets/active)

@@ -1,12 +1,12 @@
 // Scoped API tokens and profiles (wire-facts §2.2, §4.4).
 import type { ApiClient } from './http.js';
 import { ExchangeError, ValidationError } from './errors.js';
+import { isObj } from './wire.js';
+import type { Json } from './wire.js';
 
 const SCOPES = ['trading', 'account_creation', 'delegated_signing', 'withdrawal'] as const;
 export type Scope = (typeof SCOPES)[number];
 
-type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const s = (o: Json, k: string): string => (typeof o[k] === 'string' ? (o[k] as string) : typeof o[k] === 'number' ? String(o[k]) : '');
 
 /** Checks a comma-separated scope list. */

@@ -112,7 +112,10 @@ describe('a lookup that fails is "unknown", never "another order"', () => {
     const err = JSON.parse(r.stderr.trim().split('\n').at(-1) ?? '') as { error: { code: string; message: string; hint: string } };
     expect(err.error.code).toBe('UNKNOWN_STATE');
     expect(err.error.message).toMatch(/unknown/);
-    expect(err.error.hint).toMatch(/Re-run the same command/);
+    // The hint is the command to run again, as given (its --client-id in it), then the status check.
+    expect(err.error.hint).toMatch(/Run exactly this/);
+    expect(err.error.hint).toContain('order place sol-500-2026 buy yes --price 0.07 --size 1 --client-id dead-lookup');
+    expect(err.error.hint).toContain('pm order status --client-id dead-lookup');
     expect(err.error.hint).not.toMatch(/new/i);
     expect(ordersOf('dead-lookup')).toHaveLength(1);
   }, 30_000);

@@ -1,7 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient, backoffMs, errorForStatus, errorMessage, redactBody, redactHeaders } from '../../src/core/http.js';
+import { backoffMs } from '../../src/core/retry.js';
+import { ApiClient, errorForStatus, errorMessage, redactBody, redactHeaders } from '../../src/core/http.js';
 import { hmacSigner } from '../../src/core/auth.js';
 import { AuthError, ConflictError, ExchangeValidationError, NetworkError, NotFoundError, RateLimitError } from '../../src/core/errors.js';
 

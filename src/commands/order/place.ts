@@ -1,6 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
 import { readInput } from '../../cli/files.js';
 import type { Context } from '../../cli/context.js';
+import { withRerunHint } from '../../cli/rerun.js';
 import { InterruptedError, PartialFailureError, UsageError } from '../../core/errors.js';
 import { buildSignedOrder, parseBatch, parseOrderInput, placeParsed, runBatch } from '../../core/trade/index.js';
 import type { LineResult, OrderSummary } from '../../core/trade/index.js';
@@ -108,6 +109,8 @@ export default defineCommand({
       onNote: (n) => ctx.out.info(n),
       // Said only now: an unknown market or a size below the minimum fails before this, with nothing sent.
       onSending: (s) => ctx.out.info(`placing ${s.side} ${s.outcome} on ${s.market} (client id ${s.clientOrderId})`),
+    }).catch((e: unknown) => {
+      throw withRerunHint(ctx, e, '--client-id');
     });
     ctx.out.data(placedJson(placed, summary), () => placedText(ctx.out, placed, summary));
     // Ctrl-C while the order was on the wire: it was waited for, and it is placed (shown above).

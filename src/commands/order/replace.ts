@@ -1,6 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
 import { readInput } from '../../cli/files.js';
 import type { Context } from '../../cli/context.js';
+import { withRerunHint } from '../../cli/rerun.js';
 import { PartialFailureError, PmError, UsageError, ValidationError } from '../../core/errors.js';
 import { formatUnits } from '../../core/money.js';
 import { oldOrder, replaceOrder, replaceRefusal } from '../../core/trade/replace.js';
@@ -144,7 +145,10 @@ export default defineCommand({
         mode,
       },
       { journal: deps.journal, signal: ctx.signal },
-    );
+    ).catch((e: unknown) => {
+      // In order replace, --client-id names the old order: the replacement's is --new-client-id.
+      throw withRerunHint(ctx, e, '--new-client-id');
+    });
     ctx.out.data(r, () => outcomeText(ctx, r));
     if (!r.ok) throw replaceRefusal(r);
     return;

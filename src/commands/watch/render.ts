@@ -6,7 +6,8 @@ import { priceFromWire, rawFromWire } from '../../core/money.js';
 
 type P = Record<string, unknown>;
 
-const str = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
+/** A value as shown: '' for nothing, else its String form. */
+const shown = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
 
 function clock(ts: unknown): string {
   const t = typeof ts === 'number' ? ts : typeof ts === 'string' ? Date.parse(ts) : NaN;
@@ -22,27 +23,28 @@ function price(v: unknown): string {
 const shares = (v: unknown): string => formatUnits(rawFromWire(v), 6, 0);
 
 function sideWord(c: Colors, side: unknown, token: unknown): string {
-  const s = `${str(side)} ${str(token)}`.trim();
-  return str(side) === 'SELL' ? c.red(s) : c.green(s);
+  const s = `${shown(side)} ${shown(token)}`.trim();
+  return shown(side) === 'SELL' ? c.red(s) : c.green(s);
 }
 
 /** One readable line for one event. */
 export function eventLine(name: string, p: P, c: Colors): string {
   const t = c.dim(clock(p['timestamp']));
-  const slug = str(p['marketSlug'] ?? p['slug']);
+  const slug = shown(p['marketSlug'] ?? p['slug']);
   switch (name) {
     case 'orderEvent': {
-      const kind = p['source'] === 'SETTLEMENT' ? `${str(p['type'])}` : p['type'] === 'EXECUTION' ? `${str(p['status'])}` : str(p['type']);
+      const kind =
+        p['source'] === 'SETTLEMENT' ? `${shown(p['type'])}` : p['type'] === 'EXECUTION' ? `${shown(p['status'])}` : shown(p['type']);
       const parts = [t, slug, c.bold(kind.padEnd(16)), sideWord(c, p['side'], p['token'])];
       if (p['source'] === 'SETTLEMENT') {
         parts.push(`${shares(p['amountContracts'])} @ ${price(p['price'])}`);
-        if (p['txHash']) parts.push(c.dim(`tx ${str(p['txHash']).slice(0, 12)}…`));
+        if (p['txHash']) parts.push(c.dim(`tx ${shown(p['txHash']).slice(0, 12)}…`));
       } else {
         parts.push(`@ ${price(p['price'])}`, `remaining ${shares(p['remainingSize'])}`);
-        if (p['reason']) parts.push(c.yellow(str(p['reason'])));
+        if (p['reason']) parts.push(c.yellow(shown(p['reason'])));
       }
-      parts.push(c.dim(`order ${str(p['orderId']).slice(0, 8)}`));
-      if (p['clientOrderId']) parts.push(c.cyan(`[${str(p['clientOrderId'])}]`));
+      parts.push(c.dim(`order ${shown(p['orderId']).slice(0, 8)}`));
+      if (p['clientOrderId']) parts.push(c.cyan(`[${shown(p['clientOrderId'])}]`));
       if (p['replayed'] === true) parts.push(c.dim('(replayed)'));
       return parts.join('  ');
     }
@@ -58,7 +60,7 @@ export function eventLine(name: string, p: P, c: Colors): string {
       const u = (Array.isArray(p['updatedPrices']) ? p['updatedPrices'][0] : p['updatedPrices']) as P | undefined;
       return [
         t,
-        slug || str(p['marketAddress']),
+        slug || shown(p['marketAddress']),
         c.bold('PRICE'.padEnd(16)),
         `YES ${price(u?.['yesPrice'] ?? u?.['yes'])}`,
         `NO ${price(u?.['noPrice'] ?? u?.['no'])}`,
@@ -72,7 +74,7 @@ export function eventLine(name: string, p: P, c: Colors): string {
         c.bold('POSITION'.padEnd(16)),
         ...ps.map(
           (x) =>
-            `${str(x['outcome'] ?? x['outcomeIndex'])} ${shares(x['balance'])}${rawFromWire(x['locked']) > 0n ? ` (locked ${shares(x['locked'])})` : ''}`,
+            `${shown(x['outcome'] ?? x['outcomeIndex'])} ${shares(x['balance'])}${rawFromWire(x['locked']) > 0n ? ` (locked ${shares(x['locked'])})` : ''}`,
         ),
       ].join('  ');
     }
@@ -80,18 +82,20 @@ export function eventLine(name: string, p: P, c: Colors): string {
       return [
         t,
         slug,
-        c.bold(str(p['status']).padEnd(16)),
+        c.bold(shown(p['status']).padEnd(16)),
         sideWord(c, p['side'], ''),
         `${shares(p['amountContracts'])} @ ${price(p['price'])}`,
         `$${formatUnits(rawFromWire(p['amountCollateral']), 6, 2)}`,
-        c.dim(`tx ${str(p['txHash']).slice(0, 12)}…`),
+        c.dim(`tx ${shown(p['txHash']).slice(0, 12)}…`),
       ].join('  ');
     case 'marketCreated':
     case 'market.created':
-      return [c.dim(clock(p['createdAt'])), slug, c.bold('CREATED'.padEnd(16)), str(p['type']), JSON.stringify(str(p['title']))].join('  ');
+      return [c.dim(clock(p['createdAt'])), slug, c.bold('CREATED'.padEnd(16)), shown(p['type']), JSON.stringify(shown(p['title']))].join(
+        '  ',
+      );
     case 'marketResolved':
     case 'market.resolved':
-      return [c.dim(clock(p['resolutionDate'])), slug, c.bold('RESOLVED'.padEnd(16)), `winner ${str(p['winningOutcome'])}`].join('  ');
+      return [c.dim(clock(p['resolutionDate'])), slug, c.bold('RESOLVED'.padEnd(16)), `winner ${shown(p['winningOutcome'])}`].join('  ');
     default:
       return [t, name, JSON.stringify(p)].join('  ');
   }
@@ -126,7 +130,7 @@ export function bookScreen(p: P, c: Colors, depth: number): string {
   const bids = (ob.bids ?? []).slice(0, depth);
   const row = (side: string, l: P): string => `${side}  ${price(l['price']).padStart(6)}  ${shares(l['size']).padStart(12)}`;
   const lines = [
-    c.bold(`${str(p['marketSlug'])}  order book (YES)`) + c.dim(`   ${clock(p['timestamp'])}  v${str(p['version'])}`),
+    c.bold(`${shown(p['marketSlug'])}  order book (YES)`) + c.dim(`   ${clock(p['timestamp'])}  v${shown(p['version'])}`),
     '',
     c.dim(`side   price        shares`),
     ...asks.map((l) => c.red(row('ask', l))),

@@ -10,8 +10,7 @@ import type { OrderInput, OrderSummary, ParsedOrder, SignDeps } from './flow.js'
 import type { OrderBody } from './build.js';
 import { orderStatus, orderView, parsePlaced, requestBefore } from './place.js';
 import type { Placed } from './place.js';
-
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObj } from '../wire.js';
 
 /** The fields a batch line may have, with the flag each one mirrors. */
 export const LINE_FIELDS = [
@@ -313,7 +312,7 @@ export async function runBatch(
   };
   const failure = (line: number, e: unknown, cid: string, dryRun = false): LineResult => {
     const err = e instanceof PmError ? e : new PmError(errorMessage(e), { cause: e });
-    const unknown = err.code === 'UNKNOWN_STATE' || (err instanceof InterruptedError && /unknown/i.test(err.shortMessage));
+    const unknown = err.code === 'UNKNOWN_STATE' || err.unknownClientId !== undefined;
     const sent = dryRun
       ? 'no'
       : unknown

@@ -82,7 +82,7 @@ export function newSalt(): bigint {
 
 /** Checks a client order id. */
 export function checkClientOrderId(id: string): string {
-  if (id.length === 0) throw new ValidationError('client-id must not be empty');
+  if (id.trim().length === 0) throw new ValidationError(id.length === 0 ? 'client-id must not be empty' : 'client-id must not be blank');
   if (id.length > 128) throw new ValidationError(`client-id is ${id.length} characters; the exchange allows at most 128`);
   if (/[\u0000-\u001f]/.test(id)) throw new ValidationError('client-id must not contain control characters');
   return id;

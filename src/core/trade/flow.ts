@@ -188,14 +188,16 @@ export interface PlaceParsedOptions {
 
 /**
  * Signs and places one parsed order exactly once, acting for its `onBehalfOf` (or the
- * client's own acting profile). A refusal for a stale fee rate refreshes the owner data and
- * signs again once.
+ * client's own acting profile), within one deadline (the client's timeout from now). A refusal
+ * for a stale fee rate refreshes the owner data and signs again once.
  */
 export async function placeParsed(
   deps: SignDeps,
   p: ParsedOrder,
   o: PlaceParsedOptions,
 ): Promise<{ placed: Placed; summary: OrderSummary }> {
+  // One deadline for the whole placement: market and owner lookups, attempts and lookups.
+  deps = { ...deps, api: deps.api.withDeadline() };
   const api = deps.api.withOnBehalfOf(p.onBehalfOf ?? deps.api.onBehalfOf);
   const market = await deps.cache.market(deps.api, p.slug);
   let signed = await buildSignedOrder(deps, p);

@@ -5,7 +5,7 @@
 // different one is a conflict (exit 5). A lookup that cannot be answered is "unknown" (exit 7,
 // re-run the same command), never "another order".
 import type { ApiClient } from '../http.js';
-import { sleep } from '../http.js';
+import { retrying } from '../retry.js';
 import {
   AuthError,
   ConflictError,
@@ -22,10 +22,10 @@ import {
 import { formatUnits } from '../money.js';
 import type { Journal, JournalEntry, JournalState } from './journal.js';
 import type { OrderBody } from './build.js';
+import { checkClientOrderId } from './build.js';
+import { isObj, textField } from '../wire.js';
+import type { Json } from '../wire.js';
 
-type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (o: Json, k: string): string => (typeof o[k] === 'string' ? (o[k] as string) : typeof o[k] === 'number' ? String(o[k]) : '');
 const big = (v: unknown): bigint =>
   typeof v === 'string' && /^-?\d+$/.test(v) ? BigInt(v) : typeof v === 'number' && Number.isInteger(v) ? BigInt(v) : 0n;
 const bigOrNull = (v: unknown): bigint | null =>
@@ -79,12 +79,13 @@ export interface Placed {
 export function orderView(order: Json, positionIds?: readonly [string, string] | null): OrderView {
   const sideRaw = order['side'];
   const side = sideRaw === 0 || sideRaw === 'BUY' ? 'BUY' : sideRaw === 1 || sideRaw === 'SELL' ? 'SELL' : null;
-  const tokenId = str(order, 'tokenId') || null;
+  const tokenId = textField(order, 'tokenId') || null;
   const mkt = isObj(order['market']) ? order['market'] : {};
-  const yes = positionIds?.[0] ?? (str(mkt, 'yesPositionId') || null);
-  const no = positionIds?.[1] ?? (str(mkt, 'noPositionId') || null);
-  const outcome = tokenId === null ? null : tokenId === yes ? 'YES' : tokenId === no ? 'NO' : (str(order, 'token') as 'YES' | 'NO') || null;
-  const type = str(order, 'orderType') || str(order, 'type') || null;
+  const yes = positionIds?.[0] ?? (textField(mkt, 'yesPositionId') || null);
+  const no = positionIds?.[1] ?? (textField(mkt, 'noPositionId') || null);
+  const outcome =
+    tokenId === null ? null : tokenId === yes ? 'YES' : tokenId === no ? 'NO' : (textField(order, 'token') as 'YES' | 'NO') || null;
+  const type = textField(order, 'orderType') || textField(order, 'type') || null;
   const makerAmount = bigOrNull(order['makerAmount']);
   const takerAmount = bigOrNull(order['takerAmount']);
   const priceRaw = order['price'];
@@ -116,12 +117,12 @@ export function parsePlaced(
   const t = isObj(ex['totalsRaw']) ? ex['totalsRaw'] : {};
   const mkt = isObj(order['market']) ? order['market'] : {};
   return {
-    orderId: str(order, 'id'),
-    clientOrderId: str(ex, 'clientOrderId') || str(order, 'clientOrderId') || clientOrderId,
-    marketSlug: marketSlug || str(mkt, 'slug'),
+    orderId: textField(order, 'id'),
+    clientOrderId: textField(ex, 'clientOrderId') || textField(order, 'clientOrderId') || clientOrderId,
+    marketSlug: marketSlug || textField(mkt, 'slug'),
     matched: ex['matched'] === true,
-    settlementStatus: str(ex, 'settlementStatus') || str(order, 'settlementStatus') || 'UNKNOWN',
-    reason: str(ex, 'reason') || null,
+    settlementStatus: textField(ex, 'settlementStatus') || textField(order, 'settlementStatus') || 'UNKNOWN',
+    reason: textField(ex, 'reason') || null,
     totals: {
       contractsGross: big(t['contractsGross']),
       contractsFee: big(t['contractsFee']),
@@ -135,7 +136,7 @@ export function parsePlaced(
     alreadyPlaced,
     attempts,
     order: orderView(order, positionIds),
-    status: str(order, 'status') || null,
+    status: textField(order, 'status') || null,
     raw: d,
   };
 }
@@ -157,6 +158,7 @@ export async function orderStatus(
 ): Promise<StatusResult[]> {
   const items = [...(q.ids ?? []).map((orderId) => ({ orderId })), ...(q.clientIds ?? []).map((clientOrderId) => ({ clientOrderId }))];
   if (items.length === 0) throw new ValidationError('give at least one order id or --client-id');
+  checkIds(q);
   const out: StatusResult[] = [];
   for (let i = 0; i < items.length; i += 50) {
     const chunk = items.slice(i, i + 50);
@@ -168,10 +170,10 @@ export async function orderStatus(
       const index = typeof r['index'] === 'number' ? r['index'] + i : out.length;
       out.push({
         index,
-        status: str(r, 'status'),
-        orderId: str(r, 'orderId') || null,
-        clientOrderId: str(r, 'clientOrderId') || null,
-        error: str(r, 'error') || null,
+        status: textField(r, 'status'),
+        orderId: textField(r, 'orderId') || null,
+        clientOrderId: textField(r, 'clientOrderId') || null,
+        error: textField(r, 'error') || null,
         data: isObj(r['data']) ? r['data'] : null,
       });
     }
@@ -182,41 +184,48 @@ export async function orderStatus(
 export type Lookup = { kind: 'found'; data: Json } | { kind: 'absent' };
 
 /**
- * Asks the exchange for the order behind a client id. A failed lookup is retried; one that
- * keeps failing is "unknown" (UnknownStateError, exit 7), never "absent". Auth errors and
- * Ctrl-C go straight up.
+ * Asks the exchange for the order behind a client id, trying again (one backoff schedule, inside
+ * the client's deadline) while it cannot answer. One that keeps failing is "unknown"
+ * (UnknownStateError, exit 7), never "absent". Auth errors and Ctrl-C go straight up.
  */
 export async function lookupClientId(
   api: ApiClient,
   clientOrderId: string,
   o: { tries?: number; signal?: AbortSignal | undefined } = {},
 ): Promise<Lookup> {
-  const tries = o.tries ?? 4;
   const signal = o.signal ?? api.signal;
-  let last: PmError | undefined;
-  for (let q = 0; q < tries; q++) {
-    try {
-      const [r] = await orderStatus(api, { clientIds: [clientOrderId] });
-      if (r?.status === 'found' && r.data && isObj(r.data['order'])) return { kind: 'found', data: r.data };
-      if (r && /^not[_ ]?found$/i.test(r.status)) return { kind: 'absent' };
-      last = new ExchangeError(`the status lookup answered "${r?.status ?? 'nothing'}"${r?.error ? ` (${r.error})` : ''}`);
-    } catch (e) {
-      if (e instanceof AuthError || e instanceof InterruptedError) throw e;
-      last = e instanceof PmError ? e : new PmError(errorMessage(e), { cause: e });
-    }
-    if (q < tries - 1) await sleep(Math.min(2000, 250 * 2 ** q), signal);
+  try {
+    return await retrying(
+      async () => {
+        const [r] = await orderStatus(api, { clientIds: [clientOrderId] }, 'never');
+        if (r?.status === 'found' && r.data && isObj(r.data['order'])) return { kind: 'found', data: r.data } as const;
+        if (r && /^not[_ ]?found$/i.test(r.status)) return { kind: 'absent' } as const;
+        throw new ExchangeError(`the status lookup answered "${r?.status ?? 'nothing'}"${r?.error ? ` (${r.error})` : ''}`);
+      },
+      { tries: o.tries ?? 6, deadline: api.deadline, signal, retriable: (e) => !(e instanceof AuthError || e instanceof InterruptedError) },
+    );
+  } catch (e) {
+    if (e instanceof AuthError || e instanceof InterruptedError) throw e;
+    throw unknownState(
+      clientOrderId,
+      e instanceof PmError ? e : new PmError(errorMessage(e), { cause: e }),
+      'the exchange could not be asked',
+    );
   }
-  throw unknownState(clientOrderId, last);
 }
 
-function unknownState(cid: string, cause: PmError | undefined): UnknownStateError {
-  return new UnknownStateError(
-    `the state of order ${cid} is unknown: its answer was lost and the exchange could not be asked (${cause?.shortMessage ?? 'no answer'})`,
-    {
-      cause,
-      hint: `Re-run the same command (same --client-id ${cid}): it never places a second order. Or check with pm order status --client-id ${cid}.`,
-    },
-  );
+/** An order whose outcome pm cannot know: exit 7, and the client id to send it again under. */
+export function unknownState(cid: string, cause: PmError | undefined, why: string): UnknownStateError {
+  return new UnknownStateError(`the outcome of order ${cid} is unknown: ${why} (${cause?.shortMessage ?? 'no answer'})`, {
+    cause,
+    unknownClientId: cid,
+    hint: `Send it again with the same client id ${cid} (re-run the same command with --client-id ${cid}): it never places a second order. Or check: pm order status --client-id ${cid}`,
+  });
+}
+
+/** Whether a 2xx answer to POST /orders is a well-formed success (an order with an id). */
+export function isPlacedAnswer(d: unknown): boolean {
+  return isObj(d) && isObj(d['order']) && textField(d['order'], 'id') !== '';
 }
 
 /** Differences between a request and the order the exchange holds under the same client id. */
@@ -306,21 +315,38 @@ export interface PlaceOptions {
 }
 
 /**
- * Places one order exactly once, acting for whoever the client acts for.
+ * Places one order exactly once, acting for whoever the client acts for, within one deadline
+ * (the client's, else its timeout from now) for every attempt and lookup.
+ *
+ * An attempt whose answer is not a well-formed success or refusal (lost, cut, garbled, timed out,
+ * 5xx) may have placed the order: pm asks by client id before sending again (again under the same
+ * id, which the exchange never places twice). A lookup that finds nothing proves nothing while
+ * such an attempt may still arrive; so when the attempts end without a definite answer the outcome
+ * is unknown (exit 7, journaled "unknown"), never "not placed". `alreadyPlaced` is true only when
+ * an earlier run placed the order, not when this run's own answer was lost.
  * @example const placed = await placeOrder(api, body, journal)
  */
-export async function placeOrder(api: ApiClient, body: OrderBody, journal: Journal, opts: PlaceOptions = {}): Promise<Placed> {
+export async function placeOrder(client: ApiClient, body: OrderBody, journal: Journal, opts: PlaceOptions = {}): Promise<Placed> {
+  const api = client.withDeadline();
   const cid = body.clientOrderId;
-  // What an earlier run sent under this client id (only read when the journal knows the id).
-  const earlier = journal.lookup(cid) ? requestBefore(journal.entries({ clientId: cid })) : undefined;
+  // What an earlier run sent under this client id (only read when the journal knows the id), and
+  // whether that run may have placed it (it ended placed, or with its outcome open).
+  const before = journal.lookup(cid);
+  const earlier = before ? requestBefore(journal.entries({ clientId: cid })) : undefined;
+  const earlierMayHavePlaced = before !== undefined && before.state !== 'failed' && before.state !== 'unsent';
   const maxAttempts = opts.maxAttempts ?? 4;
   const signal = opts.signal ?? api.signal;
   const rec = (state: JournalState, extra: { orderId?: string | undefined; error?: string | undefined } = {}): void =>
     journal.record({ clientOrderId: cid, state, marketSlug: body.marketSlug, ...extra, ...(state === 'pending' ? { request: body } : {}) });
+  // Whether some attempt of this run may have reached the exchange without its answer reaching
+  // us. Until one has, every attempt was refused outright (a 429 is a refusal): nothing of this
+  // run can have been placed, and an order found under the id is an earlier run's. When one has,
+  // the order found is this run's, unless an earlier run may have placed it.
+  let uncertain = false;
   /** The exchange holds an order under this client id: the same one is success, another a conflict. */
   const adopt = (data: Json, attempt: number): Placed => {
     const diffs = orderDifferences(body, data, earlier);
-    const placed = parsePlaced(data, cid, body.marketSlug, true, attempt, opts.positionIds);
+    const placed = parsePlaced(data, cid, body.marketSlug, !uncertain || earlierMayHavePlaced, attempt, opts.positionIds);
     if (diffs.length > 0) {
       rec('failed', { error: 'client id used by a different order' });
       const requested = orderView({ ...body.order, orderType: body.orderType, price: body.order.price }, opts.positionIds);
@@ -333,18 +359,13 @@ export async function placeOrder(api: ApiClient, body: OrderBody, journal: Journ
     rec('placed', { orderId: placed.orderId });
     return placed;
   };
-  /** Looks up after an ambiguous answer; journals "unknown" when it cannot tell. */
+  /** Looks up the client id; journals "unknown" when the exchange cannot be asked. */
   const ask = async (): Promise<Lookup> => {
     try {
       return await lookupClientId(api, cid, { signal });
     } catch (e) {
       rec('unknown', { error: errorMessage(e) });
-      if (e instanceof InterruptedError) {
-        throw new InterruptedError(`interrupted: the state of order ${cid} is unknown`, {
-          cause: e,
-          hint: `Re-run the same command (same --client-id ${cid}): it never places a second order.`,
-        });
-      }
+      if (e instanceof InterruptedError) throw interruptedUnknown(cid, e);
       throw e;
     }
   };
@@ -357,86 +378,122 @@ export async function placeOrder(api: ApiClient, body: OrderBody, journal: Journ
   }
   rec('pending');
   let lastError: PmError | undefined;
-  // Whether some attempt may have reached the exchange without its answer reaching us. Until one
-  // has, every attempt was refused outright (a 429 is a refusal): nothing can have been placed,
-  // and there is nothing to ask the exchange about.
-  let uncertain = false;
-  for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-    try {
-      const res = await api.request<unknown>({
-        method: 'POST',
-        path: '/orders',
-        body,
-        auth: 'auto',
-        onBehalfOfIn: 'body',
-        retry: 'never',
-        signal,
-      });
-      const placed = parsePlaced(res.data, cid, body.marketSlug, false, attempt, opts.positionIds);
-      rec('placed', { orderId: placed.orderId });
-      return placed;
-    } catch (e) {
-      if (e instanceof InterruptedError) {
-        // Ctrl-C before this attempt went out. An earlier attempt, if any, was looked up and absent.
-        rec('unsent', { error: 'interrupted before sending' });
-        throw new InterruptedError(`interrupted: order ${cid} was not placed`, { cause: e });
-      }
-      if (e instanceof ConflictError) {
-        // The client id is taken: a re-run, our own earlier attempt that lost its answer, or
-        // another order. Ask which.
-        const l = await ask();
-        if (l.kind === 'found') return adopt(l.data, attempt);
-        rec('failed', { error: e.shortMessage });
-        throw new ConflictError(
-          `the exchange refused order ${cid} as a duplicate (${e.shortMessage}), but holds no order under that client id`,
-          {
-            status: 409,
-            hint: 'Another order with the same signed content may exist: check pm order list.',
-          },
-        );
-      }
-      const ambiguous = (e instanceof NetworkError && e.ambiguous) || (e instanceof PmError && e.status === 429);
-      if (!ambiguous) {
-        rec('failed', { error: errorMessage(e) });
-        throw explain(e);
-      }
-      lastError = e instanceof PmError ? e : undefined;
-      if (!(e instanceof PmError && e.status === 429)) uncertain = true;
-      if (uncertain) {
-        // Did it land? Ask before sending again.
-        const l = await ask();
-        if (l.kind === 'found') {
-          opts.onNote?.(`the answer to ${cid} was lost, but the exchange has the order: not sending it again`);
-          return adopt(l.data, attempt);
+  // Set by an attempt whose failure may be tried again (under the same client id).
+  let again = false;
+  try {
+    return await retrying(
+      async (n) => {
+        const attempt = n + 1;
+        again = false;
+        let data: unknown;
+        try {
+          data = (
+            await api.request<unknown>({
+              method: 'POST',
+              path: '/orders',
+              body,
+              auth: 'auto',
+              onBehalfOfIn: 'body',
+              retry: 'never',
+              signal,
+            })
+          ).data;
+          if (!isPlacedAnswer(data))
+            throw Object.assign(new NetworkError('POST /orders answered success, but its answer could not be read (no order in it)'), {
+              ambiguous: true,
+            });
+        } catch (e) {
+          if (e instanceof InterruptedError) throw e;
+          if (e instanceof ConflictError) {
+            // The client id is taken: a re-run, our own earlier attempt that lost its answer, or
+            // another order. Ask which.
+            const l = await ask();
+            if (l.kind === 'found') return adopt(l.data, attempt);
+            rec(uncertain ? 'unknown' : 'failed', { error: e.shortMessage });
+            throw new ConflictError(
+              `the exchange refused order ${cid} as a duplicate (${e.shortMessage}), but holds no order under that client id`,
+              { status: 409, hint: 'Another order with the same signed content may exist: check pm order list.' },
+            );
+          }
+          const ambiguous = (e instanceof NetworkError && e.ambiguous) || (e instanceof PmError && e.status === 429);
+          if (!ambiguous) {
+            // A well-formed refusal: not placed by this attempt (nor, since the exchange never
+            // holds two orders under one id, by an earlier one still on its way).
+            rec(uncertain ? 'unknown' : 'failed', { error: errorMessage(e) });
+            if (uncertain)
+              throw unknownState(cid, e instanceof PmError ? e : undefined, 'an earlier attempt got no answer, and this one was refused');
+            throw explain(e);
+          }
+          lastError = e instanceof PmError ? e : undefined;
+          if (!(e instanceof PmError && e.status === 429)) uncertain = true;
+          if (uncertain) {
+            // Did it land? Ask before sending again.
+            const l = await ask();
+            if (l.kind === 'found') {
+              opts.onNote?.(`the answer to ${cid} was lost, but the exchange has the order: not sending it again`);
+              return adopt(l.data, attempt);
+            }
+          }
+          again = true;
+          throw e;
         }
+        const placed = parsePlaced(data, cid, body.marketSlug, false, attempt, opts.positionIds);
+        rec('placed', { orderId: placed.orderId });
+        return placed;
+      },
+      {
+        tries: maxAttempts,
+        deadline: api.deadline,
+        signal,
+        retriable: () => again,
+        baseMs: 150,
+        capMs: 2000,
+        onRetry: (_e, n) => {
+          // Say what happened: a 429 did reach the exchange (it refused it); only a lost request may not have.
+          const what =
+            lastError?.status === 429
+              ? `was refused by the exchange's rate limit (429)`
+              : `got no answer (${lastError?.shortMessage ?? 'no answer'})`;
+          opts.onNote?.(
+            uncertain
+              ? `${cid} ${what}, and the exchange does not hold it yet; sending it again under the same client id (attempt ${n + 2})`
+              : `${cid} ${what}: not placed; sending it again (attempt ${n + 2})`,
+          );
+        },
+      },
+    );
+  } catch (e) {
+    if (e instanceof InterruptedError) {
+      if (uncertain) {
+        rec('unknown', { error: 'interrupted' });
+        throw interruptedUnknown(cid, e);
       }
-      if (attempt === maxAttempts) break;
-      // Say what happened: a 429 did reach the exchange (it refused it); only a lost request may not have.
-      const what =
-        lastError?.status === 429
-          ? `was refused by the exchange's rate limit (429)`
-          : `got no answer (${lastError?.shortMessage ?? 'no answer'})`;
-      opts.onNote?.(
-        uncertain
-          ? `${cid} ${what} and the exchange holds no order under it; sending it again (attempt ${attempt + 1})`
-          : `${cid} ${what}: not placed; sending it again (attempt ${attempt + 1})`,
-      );
-      try {
-        // (A 429's Retry-After, when it gives one, is the least wait.)
-        const hinted = e instanceof RateLimitError ? (e.retryAfterMs ?? 0) : 0;
-        await sleep(Math.max(Math.min(2000, 150 * 2 ** (attempt - 1)), Math.min(hinted, 30_000)), signal);
-      } catch (s) {
-        rec('unsent', { error: 'interrupted before re-sending' });
-        throw new InterruptedError(`interrupted: order ${cid} was not placed`, { cause: s });
-      }
+      // Ctrl-C before any attempt could have reached the exchange.
+      rec('unsent', { error: 'interrupted before sending' });
+      throw new InterruptedError(`interrupted: order ${cid} was not placed`, { cause: e });
     }
+    if (!again) throw e;
   }
-  // Every attempt failed and every lookup said the order is not there: not placed.
+  if (uncertain) {
+    // Some attempt may still reach the exchange (a held request), so no lookup proves absence now.
+    rec('unknown', { error: lastError?.shortMessage });
+    throw unknownState(cid, lastError, 'its answer was lost and the exchange does not hold it yet');
+  }
+  // Every attempt was refused outright (429, or a connection refused): not placed.
   rec('failed', { error: lastError?.shortMessage });
   const Err = lastError instanceof RateLimitError ? RateLimitError : NetworkError;
-  throw new Err(`order ${cid} was not placed after ${maxAttempts} attempts: ${lastError?.shortMessage ?? 'no answer'}`, {
+  throw new Err(`order ${cid} was not placed: ${lastError?.shortMessage ?? 'no answer'}`, {
     status: lastError?.status,
-    hint: `The exchange has no order under ${cid}. Re-run the same command when it answers again.`,
+    hint: `Nothing reached the exchange. Re-run the same command (same --client-id ${cid}) when it answers again.`,
+  });
+}
+
+/** Ctrl-C while an order's outcome is open: exit 130, and the client id to send it again under. */
+function interruptedUnknown(cid: string, cause: unknown): InterruptedError {
+  return new InterruptedError(`interrupted: the outcome of order ${cid} is unknown`, {
+    cause,
+    unknownClientId: cid,
+    hint: `Re-run the same command with --client-id ${cid}: it never places a second order. Or check: pm order status --client-id ${cid}`,
   });
 }
 
@@ -450,13 +507,22 @@ function cancelResult(d: unknown): CancelOutcome {
   return {
     canceled: Array.isArray(o['canceled']) ? o['canceled'].map(String) : [],
     failed: Array.isArray(o['failed'])
-      ? o['failed'].filter(isObj).map((f) => ({ orderId: str(f, 'orderId'), reason: str(f, 'reason'), message: str(f, 'message') }))
+      ? o['failed']
+          .filter(isObj)
+          .map((f) => ({ orderId: textField(f, 'orderId'), reason: textField(f, 'reason'), message: textField(f, 'message') }))
       : [],
   };
 }
 
+/** Refuses a blank order id or client id before anything is sent (exit 2). */
+function checkIds(q: { ids?: string[] | undefined; clientIds?: string[] | undefined }): void {
+  for (const id of q.ids ?? []) if (id.trim() === '') throw new ValidationError('an order id must not be empty or blank');
+  for (const id of q.clientIds ?? []) checkClientOrderId(id);
+}
+
 /** Cancels by ids, by client ids (batches of ≤50), or every order of a market, for whoever the client acts for. */
 export async function cancelOrders(api: ApiClient, q: { ids?: string[]; clientIds?: string[]; slug?: string }): Promise<CancelOutcome> {
+  checkIds(q);
   const out: CancelOutcome = { canceled: [], failed: [] };
   if (q.slug !== undefined) {
     // Cancelling twice is harmless, so a lost answer or a 429 may be retried.
@@ -525,16 +591,16 @@ export async function listOpenOrders(api: ApiClient, slug: string, statuses?: st
   const list = Array.isArray(d) ? d : isObj(d) && Array.isArray(d['orders']) ? d['orders'] : null;
   if (!list) throw new ExchangeError('unexpected answer from user-orders');
   return list.filter(isObj).map((o) => ({
-    id: str(o, 'id'),
-    clientOrderId: str(o, 'clientOrderId') || null,
-    side: str(o, 'side') || (o['side'] === 0 ? 'BUY' : 'SELL'),
-    outcome: str(o, 'token') || str(o, 'outcome'),
-    price: str(o, 'price'),
+    id: textField(o, 'id'),
+    clientOrderId: textField(o, 'clientOrderId') || null,
+    side: textField(o, 'side') || (o['side'] === 0 ? 'BUY' : 'SELL'),
+    outcome: textField(o, 'token') || textField(o, 'outcome'),
+    price: textField(o, 'price'),
     originalSize: big(o['originalSize']),
     remainingSize: big(o['remainingSize']),
-    status: str(o, 'status'),
-    type: str(o, 'type') || str(o, 'orderType'),
-    createdAt: str(o, 'createdAt'),
+    status: textField(o, 'status'),
+    type: textField(o, 'type') || textField(o, 'orderType'),
+    createdAt: textField(o, 'createdAt'),
     raw: o,
   }));
 }

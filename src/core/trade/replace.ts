@@ -2,6 +2,7 @@
 // one resting) and the kill switch (every open order of every market cancelled). The
 // replacement is an ordinary order for exactly-once purposes: journaled before it is sent, its
 // client id looked up after an ambiguous answer, never sent twice.
+import { createHash } from 'node:crypto';
 import {
   ConflictError,
   ExchangeError,
@@ -16,17 +17,15 @@ import type { ApiClient } from '../http.js';
 import { formatUnits } from '../money.js';
 import { fetchPositions } from '../portfolio.js';
 import { parsePrice, parseSize } from './amounts.js';
-import { checkClientOrderId, newClientOrderId } from './build.js';
+import { checkClientOrderId } from './build.js';
 import { buildSignedOrder } from './flow.js';
 import type { ParsedOrder, SignDeps } from './flow.js';
 import type { Journal } from './journal.js';
-import { cancelOrders, lookupClientId, orderStatus, parsePlaced } from './place.js';
+import { cancelOrders, isPlacedAnswer, lookupClientId, orderStatus, parsePlaced, unknownState } from './place.js';
 import type { CancelOutcome } from './place.js';
 import { placedJson } from './views.js';
-
-type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
+import { isObj, textOf } from '../wire.js';
+import type { Json } from '../wire.js';
 
 export interface ReplaceInput {
   /** The order to replace, by id… */
@@ -72,13 +71,13 @@ export async function oldOrder(api: ApiClient, i: ReplaceInput): Promise<{ id: s
       hint: 'Nothing was cancelled or placed; try again.',
     });
   }
-  return { id: str(r.data['order']['id']), order: r.data['order'] };
+  return { id: textOf(r.data['order']['id']), order: r.data['order'] };
 }
 
 const part = (v: unknown): PartResult => {
   const o = isObj(v) ? v : {};
   const e = isObj(o['error']) ? o['error'] : undefined;
-  return { status: str(o['status']) || 'UNKNOWN', ...(e ? { error: { code: str(e['code']), message: str(e['message']) } } : {}) };
+  return { status: textOf(o['status']) || 'UNKNOWN', ...(e ? { error: { code: textOf(e['code']), message: textOf(e['message']) } } : {}) };
 };
 
 /**
@@ -96,9 +95,10 @@ export async function replaceOrder(
   if (i.price === undefined && i.size === undefined) throw new UsageError('give --price, --size or both for the replacement');
   const price = i.price === undefined ? undefined : parsePrice(i.price);
   const size = i.size === undefined ? undefined : parseSize(i.size);
-  const clientOrderId = checkClientOrderId(i.clientId ?? newClientOrderId());
+  const api = deps.api.withDeadline();
+  deps = { ...deps, api };
+  const clientOrderId = checkClientOrderId(i.clientId ?? replacementClientId(i, price, size, api.onBehalfOf));
   const mode = i.mode ?? 'STOP_ON_FAILURE';
-  const api = deps.api;
   // A re-run with the same replacement client id: the exchange may hold it already.
   if (o.journal.lookup(clientOrderId)) {
     const l = await lookupClientId(api, clientOrderId, { signal: o.signal });
@@ -124,13 +124,13 @@ export async function replaceOrder(
     }
   }
   const old = await oldOrder(api, i);
-  const slug = str(isObj(old.order['market']) ? old.order['market']['slug'] : '') || str(old.order['marketSlug']);
+  const slug = textOf(isObj(old.order['market']) ? old.order['market']['slug'] : '') || textOf(old.order['marketSlug']);
   const market = await deps.cache.market(api, slug);
-  const tokenId = str(old.order['tokenId']);
+  const tokenId = textOf(old.order['tokenId']);
   const outcome = market.positionIds?.[0] === tokenId ? 'YES' : market.positionIds?.[1] === tokenId ? 'NO' : null;
   const side = old.order['side'] === 0 || old.order['side'] === 'BUY' ? 'BUY' : 'SELL';
-  const oldPrice = str(old.order['price']);
-  const remaining = /^\d+$/.test(str(old.order['remainingSize'])) ? BigInt(str(old.order['remainingSize'])) : undefined;
+  const oldPrice = textOf(old.order['price']);
+  const remaining = /^\d+$/.test(textOf(old.order['remainingSize'])) ? BigInt(textOf(old.order['remainingSize'])) : undefined;
   if (outcome === null || (price === undefined && !oldPrice) || (size === undefined && remaining === undefined))
     throw new ExchangeError(`order ${old.id} is not a resting limit order pm can replace (unknown outcome, price or size)`);
   const parsed: ParsedOrder = {
@@ -153,6 +153,37 @@ export async function replaceOrder(
   const { onBehalfOf: _obo, ...replacement } = signed.body;
   const rec = (state: 'pending' | 'placed' | 'failed' | 'unknown', extra: { orderId?: string; error?: string } = {}): void =>
     o.journal.record({ clientOrderId, state, marketSlug: slug, ...extra, ...(state === 'pending' ? { request: signed.body } : {}) });
+  /**
+   * The answer was lost, cut or unreadable: the replacement may exist. Found by its client id, it
+   * did; not found proves nothing (the request may still arrive), so the outcome is unknown.
+   */
+  const settle = async (cause: PmError): Promise<ReplaceOutcome> => {
+    let l: Awaited<ReturnType<typeof lookupClientId>>;
+    try {
+      l = await lookupClientId(api, clientOrderId, { signal: o.signal });
+    } catch (e) {
+      rec('unknown', { error: e instanceof PmError ? e.shortMessage : String(e) });
+      throw e;
+    }
+    if (l.kind === 'absent') {
+      rec('unknown', { error: cause.shortMessage });
+      throw unknownState(clientOrderId, cause, 'the cancel-replace answer was lost and the exchange does not hold the replacement yet');
+    }
+    const placed = parsePlaced(l.data, clientOrderId, slug, false, 1, market.positionIds);
+    rec('placed', { orderId: placed.orderId });
+    // STOP_ON_FAILURE places a replacement only after the cancel; ALLOW_FAILURE may not have cancelled.
+    const cancelStatus =
+      mode === 'STOP_ON_FAILURE'
+        ? 'SUCCESS'
+        : (await oldOrder(api, { orderId: old.id }).catch(() => null))?.order['status'] === 'CANCELED'
+          ? 'SUCCESS'
+          : 'UNKNOWN';
+    return {
+      ok: cancelStatus === 'SUCCESS',
+      cancel: { status: cancelStatus, orderId: old.id },
+      replacement: { status: 'SUCCESS', clientOrderId, order: placedJson(placed) },
+    };
+  };
   rec('pending');
   let d: unknown;
   try {
@@ -169,27 +200,14 @@ export async function replaceOrder(
     ).data;
   } catch (e) {
     const ambiguous = e instanceof NetworkError && e.ambiguous;
-    if (!ambiguous) {
+    if (!ambiguous || !(e instanceof PmError)) {
       rec('failed', { error: e instanceof PmError ? e.shortMessage : String(e) });
       throw e;
     }
-    // Did the replacement land? Ask by its client id before saying anything.
-    const l = await lookupClientId(api, clientOrderId, { signal: o.signal });
-    if (l.kind === 'absent') {
-      rec('failed', { error: 'not placed (answer lost)' });
-      throw new NetworkError(`the cancel-replace answer was lost and the exchange holds no replacement ${clientOrderId}`, {
-        hint: `Check the old order (pm order status ${old.id}), then run the same command again.`,
-      });
-    }
-    const placed = parsePlaced(l.data, clientOrderId, slug, false, 1, market.positionIds);
-    rec('placed', { orderId: placed.orderId });
-    return {
-      ok: true,
-      cancel: { status: 'SUCCESS', orderId: old.id },
-      replacement: { status: 'SUCCESS', clientOrderId, order: placedJson(placed) },
-    };
+    return settle(e);
   }
-  const res = isObj(d) ? d : {};
+  if (!wellFormed(d)) return settle(new NetworkError('POST /orders/cancel-replace answered, but its answer could not be read'));
+  const res = d;
   const cancel = { ...part(res['cancel']), orderId: old.id };
   const rp = part(res['replacement']);
   const rd = isObj(res['replacement']) ? res['replacement']['data'] : undefined;
@@ -204,6 +222,28 @@ export async function replaceOrder(
     cancel,
     replacement: { ...rp, clientOrderId, ...(order ? { order } : {}) },
   };
+}
+
+/** Whether a cancel-replace answer says what became of both parts (a success carries its order). */
+function wellFormed(d: unknown): d is Json {
+  if (!isObj(d) || !isObj(d['cancel']) || !isObj(d['replacement'])) return false;
+  const rp = d['replacement'];
+  if (typeof d['cancel']['status'] !== 'string' || typeof rp['status'] !== 'string') return false;
+  return rp['status'] !== 'SUCCESS' || isPlacedAnswer(rp['data']);
+}
+
+/**
+ * The replacement's client id when none is given: `pmr-` and 32 hex characters of sha256 of the
+ * old order (as named), the new price and size and who acts. The same command always gets the
+ * same id, so running it again after an unknown outcome finds the replacement instead of placing
+ * a second one (the old order can be replaced only once, so nothing legitimate is lost).
+ */
+function replacementClientId(i: ReplaceInput, price: bigint | undefined, size: bigint | undefined, onBehalfOf: number | undefined): string {
+  const old = i.orderId !== undefined ? `id:${i.orderId}` : `cid:${i.oldClientId ?? ''}`;
+  const h = createHash('sha256')
+    .update(['pm-replace-v1', old, String(price ?? ''), String(size ?? ''), String(onBehalfOf ?? '')].join('\n'))
+    .digest('hex');
+  return `pmr-${h.slice(0, 32)}`;
 }
 
 /** The error for an outcome where the exchange refused either part (exit 9; both results in the details). */
@@ -226,7 +266,7 @@ export interface EverywhereOutcome {
  */
 export async function cancelEverywhere(api: ApiClient): Promise<EverywhereOutcome> {
   const { liveOrders } = await fetchPositions(api);
-  const slugs = [...new Set(liveOrders.map((x) => str(x['market'])).filter(Boolean))];
+  const slugs = [...new Set(liveOrders.map((x) => textOf(x['market'])).filter(Boolean))];
   const markets: EverywhereOutcome['markets'] = [];
   for (const market of slugs) {
     try {

@@ -1,0 +1,50 @@
+// The exact command to run after an order's outcome is unknown: the user's own argv with the
+// client id pm generated written into it (re-running the line as typed would generate another
+// id, and place a second order), and the status check beside it.
+import type { Context } from './context.js';
+import { PmError, withHint } from '../core/errors.js';
+
+/** A word as a POSIX shell reads it back: quoted unless it holds only safe characters. */
+function shellWord(w: string): string {
+  return /^[A-Za-z0-9_./:=@%+,-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Flags whose value is never written back (none takes a secret today: secrets never travel in argv). */
+const SECRET_FLAG = /^--[a-z-]*(secret|password|private-key|passphrase)$/;
+
+/** argv as a `pm …` line, `flag value` written in when argv does not give that flag already. */
+export function rerunLine(argv: readonly string[], flag: string, value: string): string {
+  const words = argv.map((w, i) => (i > 0 && SECRET_FLAG.test(argv[i - 1] ?? '') ? '<secret>' : w));
+  const given = words.some((w) => w === flag || w.startsWith(`${flag}=`));
+  if (!given) {
+    const end = words.indexOf('--');
+    words.splice(end < 0 ? words.length : end, 0, flag, value);
+  }
+  return ['pm', ...words].map((w, i) => (i === 0 ? w : shellWord(w))).join(' ');
+}
+
+/** The options of argv that say where and as whom (for the status check beside the re-run). */
+function targetWords(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const w = argv[i] ?? '';
+    const name = /^(--profile|--base-url|--on-behalf-of)(=.*)?$/.exec(w);
+    if (!name) continue;
+    if (name[2] !== undefined) out.push(w);
+    else if (argv[i + 1] !== undefined) out.push(w, argv[++i] ?? '');
+  }
+  return out;
+}
+
+/**
+ * An error about an order whose outcome is unknown gets the exact command to run as its hint:
+ * argv with `flag <client id>` in it, then `pm order status --client-id …`. Other errors pass.
+ */
+export function withRerunHint(ctx: Context, e: unknown, flag: string): unknown {
+  if (!(e instanceof PmError) || e.unknownClientId === undefined) return e;
+  const argv = ctx.app.argv ?? [];
+  const cid = e.unknownClientId;
+  const status = ['pm', ...targetWords(argv), 'order', 'status', '--client-id', cid].map((w, i) => (i === 0 ? w : shellWord(w))).join(' ');
+  const run = argv.length > 0 ? rerunLine(argv, flag, cid) : `the same command with ${flag} ${shellWord(cid)}`;
+  return withHint(e, `Run exactly this (it never places a second order):\n  ${run}\nOr check first: ${status}`, 'replace');
+}

@@ -1,0 +1,104 @@
+// One deadline per command and per library call (issue 29 item 4, issue 30 item 10): against an
+// exchange that accepts requests and never answers, `--timeout 2s` ends every command within
+// 2.5 s with exit 7 (a write whose outcome is open: the unknown message), and the library's
+// `timeoutMs` bounds each call, retries included. Before, markets list took 9.6 s (4 attempts),
+// order place 42 s (17 requests), the library 121 s.
+import { describe, expect, it } from 'vitest';
+import { createClient } from '../../src/lib/index.js';
+import { accountEnv, seeded } from '../helpers/account-env.js';
+import { useFaultProxy } from '../helpers/fault-proxy.js';
+import { limitOrder } from '../helpers/orders.js';
+import { runPm, useTempHomes } from '../helpers/run.js';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const sb = useSandbox();
+const proxy = useFaultProxy(sb);
+const newHome = useTempHomes();
+const env = (home: string) => ({ ...accountEnv(sb.current, 'alice', home), PM_BASE_URL: proxy.current.baseUrl });
+const hangAll = { times: Number.POSITIVE_INFINITY, fault: { kind: 'hang' } } as const;
+
+async function timed<T>(f: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const t0 = Date.now();
+  const value = await f();
+  return { value, ms: Date.now() - t0 };
+}
+
+describe("--timeout is the whole command's deadline", () => {
+  const commands: [string, string[]][] = [
+    ['markets list', ['markets', 'list']],
+    ['order place', [...limitOrder('sol-500-2026', 'buy', 'yes', '0.05', '1'), '--client-id', 'dl-1']],
+    ['order cancel', ['order', 'cancel', '00000000-0000-0000-0000-000000000000']],
+    ['portfolio positions', ['portfolio', 'positions']],
+  ];
+  for (const [name, argv] of commands) {
+    it(`${name} against a silent exchange ends within 2.5 s, exit 7`, async () => {
+      proxy.current.reset();
+      proxy.current.set(hangAll);
+      const { value: r, ms } = await timed(() => runPm(['--json', '--timeout', '2s', ...argv], { env: env(newHome()) }));
+      proxy.current.reset();
+      expect(r.code, r.stderr).toBe(7);
+      expect(ms).toBeLessThan(2500);
+      expect(ms).toBeGreaterThanOrEqual(1900);
+    });
+  }
+
+  it('order place whose POST /orders never answers (reads do): exit 7 with the unknown message within 2.5 s, one POST sent', async () => {
+    proxy.current.reset();
+    proxy.current.set({ method: 'POST', path: '/orders', times: Number.POSITIVE_INFINITY, fault: { kind: 'hang' } });
+    const argv = ['--json', '--timeout', '2s', ...limitOrder('sol-500-2026', 'buy', 'yes', '0.05', '1'), '--client-id', 'dl-hang-post'];
+    const { value: r, ms } = await timed(() => runPm(argv, { env: env(newHome()) }));
+    const posts = proxy.current.count('POST', '/orders');
+    proxy.current.reset();
+    expect(r.code, r.stderr).toBe(7);
+    expect(ms).toBeLessThan(2500);
+    expect(posts).toBe(1);
+    const err = (JSON.parse(r.stderr) as { error: { code: string; hint: string } }).error;
+    expect(err.code).toBe('UNKNOWN_STATE');
+    expect(err.hint).toContain('--client-id dl-hang-post');
+  });
+
+  it('on a terminal, a wait over a second says what it waits for (stderr)', async () => {
+    proxy.current.reset();
+    proxy.current.set(hangAll);
+    const r = await runPm(['--timeout', '1500ms', 'markets', 'list'], { env: env(newHome()), tty: true });
+    proxy.current.reset();
+    expect(r.code).toBe(7);
+    expect(r.stderr).toMatch(/waiting for the exchange to answer GET \/markets/);
+  });
+});
+
+describe("the library's timeoutMs bounds each call", () => {
+  it('markets.get and orders.place with timeoutMs 1500 reject within 2 s', async () => {
+    const alice = seeded(sb.current, 'alice');
+    const pm = createClient({
+      home: newHome(),
+      baseUrl: proxy.current.baseUrl,
+      privateKey: alice.privateKey,
+      token: alice.token,
+      timeoutMs: 1500,
+    });
+    proxy.current.reset();
+    proxy.current.set(hangAll);
+    const get = await timed(() =>
+      pm.markets.get('sol-500-2026').then(
+        () => null,
+        (e: unknown) => e,
+      ),
+    );
+    expect(get.value).toMatchObject({ name: 'NetworkError', exitCode: 7 });
+    expect(get.ms).toBeLessThan(2000);
+    // Reads answer, the write never does: unknown, naming the client id.
+    proxy.current.set({ method: 'POST', path: '/orders', times: Number.POSITIVE_INFINITY, fault: { kind: 'hang' } });
+    const order = { market: 'sol-500-2026', side: 'buy', outcome: 'yes', price: '0.05', size: '1', clientId: 'dl-lib' };
+    const place = await timed(() =>
+      pm.orders.place(order).then(
+        () => null,
+        (e: unknown) => e,
+      ),
+    );
+    proxy.current.reset();
+    expect(place.value).toMatchObject({ name: 'UnknownStateError', exitCode: 7, unknownClientId: 'dl-lib' });
+    expect(place.ms).toBeLessThan(2000);
+    await pm.close();
+  });
+});

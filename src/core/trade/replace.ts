@@ -100,7 +100,8 @@ export async function replaceOrder(
   const clientOrderId = checkClientOrderId(i.clientId ?? replacementClientId(i, price, size, api.onBehalfOf));
   const mode = i.mode ?? 'STOP_ON_FAILURE';
   // A re-run with the same replacement client id: the exchange may hold it already.
-  if (o.journal.lookup(clientOrderId)) {
+  const earlier = o.journal.lookup(clientOrderId);
+  if (earlier) {
     const l = await lookupClientId(api, clientOrderId, { signal: o.signal });
     if (l.kind === 'found') {
       const order = placedJson(parsePlaced(l.data, clientOrderId, '', true, 0));
@@ -210,6 +211,10 @@ export async function replaceOrder(
   const res = d;
   const cancel = { ...part(res['cancel']), orderId: old.id };
   const rp = part(res['replacement']);
+  // An earlier run whose outcome was unknown may have replaced the order since this run looked
+  // (its request was still on the way): the old order is gone, so ask for the replacement again.
+  if (earlier && cancel.status !== 'SUCCESS' && rp.status !== 'SUCCESS')
+    return settle(new NetworkError(`an earlier run of replacement ${clientOrderId} had an unknown outcome and order ${old.id} is gone`));
   const rd = isObj(res['replacement']) ? res['replacement']['data'] : undefined;
   let order: Record<string, unknown> | undefined;
   if (rp.status === 'SUCCESS' && isObj(rd)) {

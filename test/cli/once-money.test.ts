@@ -1,0 +1,44 @@
+// Issue 30, item 10 (the parts that need no exchange): a config file of a newer pm is refused, not
+// rewritten as version 1.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runPm, useTempHomes } from '../helpers/run.js';
+
+const newHome = useTempHomes();
+
+describe('a config.json of a newer version', () => {
+  it('is refused naming the version (exit 2) by reads and writes alike, and left byte for byte as it was', async () => {
+    const home = newHome();
+    const file = join(home, 'config.json');
+    const text = `${JSON.stringify({ version: 99, activeProfile: 'p', profiles: { p: { baseUrl: 'http://127.0.0.1:1' } }, future: { x: 1 } }, null, 2)}\n`;
+    writeFileSync(file, text, { mode: 0o600 });
+    for (const argv of [
+      ['config', 'set', 'timeout', '5s'],
+      ['config', 'get', 'timeout'],
+      ['profile', 'list'],
+    ]) {
+      const r = await runPm(['--json', ...argv], { env: { PM_HOME: home } });
+      expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(2);
+      const err = (JSON.parse(r.stderr) as { error: { message: string; hint: string } }).error;
+      expect(err.message).toContain('version 99');
+      expect(err.message).toContain(file);
+      expect(err.hint).toMatch(/upgrade pm/i);
+    }
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
+  it('a version that is not a number is damage (exit 2); version 1 and no version at all are read', async () => {
+    const home = newHome();
+    const file = join(home, 'config.json');
+    writeFileSync(file, JSON.stringify({ version: '2', profiles: {} }), { mode: 0o600 });
+    const bad = await runPm(['profile', 'list'], { env: { PM_HOME: home } });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/version must be 1/);
+    for (const v of [{ version: 1 }, {}]) {
+      writeFileSync(file, JSON.stringify({ ...v, profiles: {} }), { mode: 0o600 });
+      const ok = await runPm(['config', 'set', 'timeout', '5s'], { env: { PM_HOME: home } });
+      expect(ok.code, ok.stderr).toBe(0);
+    }
+  });
+});

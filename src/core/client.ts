@@ -37,7 +37,7 @@ import type { ReplaceInput, ReplaceOutcome } from './trade/replace.js';
 import { signingAccount } from './trade/signer.js';
 import { batchLineJson, liveOrderJson, openOrderJson, placeResult, statusJson } from './trade/views.js';
 import type { PlaceResult } from './trade/views.js';
-import { openWatch } from './watch.js';
+import { openWatch, watchedMarkets } from './watch.js';
 import type { WatchKind } from './watch.js';
 import { WithdrawalJournal, withdrawOnce } from './withdrawals.js';
 import type { WithdrawOutcome } from './withdrawals.js';
@@ -387,8 +387,10 @@ export function createClient(options: ClientOptions) {
   const watch = {
     orders: (p: { market?: string; clientId?: string; signal?: AbortSignal } = {}) => stream('orders', p),
     positions: (p: { market?: string; signal?: AbortSignal } = {}) => stream('positions', p),
-    prices: (markets: string[], p: { signal?: AbortSignal } = {}) => stream('prices', { ...p, markets }),
-    book: (market: string, p: { signal?: AbortSignal } = {}) => stream('book', { ...p, markets: [market] }),
+    prices: (markets: string[], p: { signal?: AbortSignal } = {}) =>
+      stream('prices', { ...p, markets: watchedMarkets(markets, 'watch.prices(markets)') }),
+    book: (market: string, p: { signal?: AbortSignal } = {}) =>
+      stream('book', { ...p, markets: watchedMarkets(market, 'watch.book(market)', true) }),
     markets: (p: { signal?: AbortSignal } = {}) => stream('markets', p),
   };
 

@@ -1,8 +1,10 @@
 // Issue 30, item 10 (the parts that need no exchange): a config file of a newer pm is refused, not
-// rewritten as version 1.
+// rewritten as version 1; the library's watch.prices() and watch.book() with the wrong argument
+// shape are typed errors (UsageError, exit 2), not a raw TypeError.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createClient } from '../../src/lib/index.js';
 import { runPm, useTempHomes } from '../helpers/run.js';
 
 const newHome = useTempHomes();
@@ -40,5 +42,30 @@ describe('a config.json of a newer version', () => {
       const ok = await runPm(['config', 'set', 'timeout', '5s'], { env: { PM_HOME: home } });
       expect(ok.code, ok.stderr).toBe(0);
     }
+  });
+});
+
+describe('the library watch with the wrong argument shape', () => {
+  it('watch.prices() and watch.book() refuse a non-list / non-slug with a UsageError naming the call, before connecting', async () => {
+    const home = newHome();
+    // (Nothing listens here: a call that got as far as connecting would fail otherwise.)
+    const pm = createClient({ home, baseUrl: 'http://127.0.0.1:9' });
+    const calls: [string, () => AsyncIterable<unknown>][] = [
+      ['prices', () => pm.watch.prices({ markets: ['btc-100k-2026'] } as unknown as string[])],
+      ['prices', () => pm.watch.prices('btc-100k-2026' as unknown as string[])],
+      ['prices', () => pm.watch.prices([])],
+      ['prices', () => pm.watch.prices([42] as unknown as string[])],
+      ['book', () => pm.watch.book(['btc-100k-2026'] as unknown as string)],
+    ];
+    for (const [name, call] of calls) {
+      let caught: unknown;
+      try {
+        for await (const _ of call()) break;
+      } catch (e) {
+        caught = e;
+      }
+      expect(caught, name).toMatchObject({ name: 'UsageError', exitCode: 2, message: expect.stringContaining(`watch.${name}(`) });
+    }
+    await pm.close();
   });
 });

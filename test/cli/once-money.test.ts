@@ -2,10 +2,12 @@
 // rewritten as version 1; the library's watch.prices() and watch.book() with the wrong argument
 // shape are typed errors (UsageError, exit 2), not a raw TypeError.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/lib/index.js';
-import { runPm, useTempHomes } from '../helpers/run.js';
+import { ndjson, runPm, useTempHomes } from '../helpers/run.js';
 
 const newHome = useTempHomes();
 
@@ -67,5 +69,40 @@ describe('the library watch with the wrong argument shape', () => {
       expect(caught, name).toMatchObject({ name: 'UsageError', exitCode: 2, message: expect.stringContaining(`watch.${name}(`) });
     }
     await pm.close();
+  });
+});
+
+/** A loopback port nothing listens on (a connection to it is refused: ECONNREFUSED). */
+async function deadPort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const { port } = srv.address() as AddressInfo;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return port;
+}
+
+describe('a batch whose exchange refuses the connection', () => {
+  it('reports every line sent:"no" (nothing was delivered), not "yes"', async () => {
+    const home = newHome();
+    const port = await deadPort();
+    const lines = `${JSON.stringify({ market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.1', size: '5' })}\n${JSON.stringify({ market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.11', size: '5' })}\n`;
+    const r = await runPm(['--json', 'order', 'place', '--file', '-'], {
+      stdin: lines,
+      env: {
+        PM_HOME: home,
+        PM_BASE_URL: `http://127.0.0.1:${port}`,
+        PM_TOKEN_ID: 'dGVzdA',
+        PM_TOKEN_SECRET: 'c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0',
+        PM_PRIVATE_KEY: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
+      },
+    });
+    expect(r.code, r.stderr).not.toBe(0);
+    const out = ndjson<{ line: number; ok: boolean; sent?: string; error?: { message: string } }>(r.stdout);
+    expect(out).toHaveLength(2);
+    for (const l of out) {
+      expect(l.ok).toBe(false);
+      expect(l.error?.message).toMatch(/ECONNREFUSED/);
+      expect(l.sent, JSON.stringify(l)).toBe('no');
+    }
   });
 });

@@ -1,10 +1,9 @@
-// A proxy on 127.0.0.1 in front of a sandbox that forwards every request and, for the requests
-// `drop` picks, lets the upstream act and then closes the client's connection without an answer
-// (the "answer lost after commit" fault, for any route).
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+// The "answer lost after commit" fault for any route, as a thin wrapper of the fault proxy
+// (fault-proxy.ts): every request is forwarded, and for the requests `drop` picks the upstream
+// acts and the client's connection is closed without an answer.
 import { afterAll, beforeAll } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { faultProxy } from './fault-proxy.js';
 
 export interface DropProxy {
   baseUrl: string;
@@ -14,44 +13,13 @@ export interface DropProxy {
 }
 
 export async function dropProxy(upstream: string, drop: (method: string, path: string) => boolean): Promise<DropProxy> {
-  const target = new URL(upstream);
-  const state = { dropped: 0 };
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const up = http.request(
-        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
-        (ur) => {
-          const body: Buffer[] = [];
-          ur.on('data', (c: Buffer) => body.push(c));
-          ur.on('end', () => {
-            if (drop(req.method ?? 'GET', (req.url ?? '/').split('?')[0] ?? '/')) {
-              state.dropped++;
-              req.socket.destroy();
-              return;
-            }
-            res.writeHead(ur.statusCode ?? 502, ur.headers);
-            res.end(Buffer.concat(body));
-          });
-        },
-      );
-      up.on('error', () => req.socket.destroy());
-      up.end(Buffer.concat(chunks));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const p = await faultProxy(upstream, ({ method, path }) => (drop(method, path) ? { kind: 'drop' } : undefined));
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: p.baseUrl,
     get dropped() {
-      return state.dropped;
+      return p.faulted;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => p.close(),
   };
 }
 

@@ -11,8 +11,9 @@ import { resolveEndpoints } from './endpoints.js';
 import type { Given } from './endpoints.js';
 import { AuthError, NotFoundError, UsageError, ValidationError } from './errors.js';
 import type { PmError } from './errors.js';
-import { redeem as redeemCondition, withdrawBody, parseAmount, parseAddress } from './funds.js';
-import type { RedeemResult } from './funds.js';
+import { withdrawBody, parseAmount, parseAddress } from './funds.js';
+import { RedemptionJournal, redeemOnce } from './redemptions.js';
+import type { RedeemOutcome } from './redemptions.js';
 import { ApiClient } from './http.js';
 import { slugFrom } from './market-input.js';
 import { bookJson, noBook } from './market-wire.js';
@@ -38,9 +39,10 @@ import { signingAccount } from './trade/signer.js';
 import { batchLineJson, liveOrderJson, openOrderJson, placeResult, statusJson } from './trade/views.js';
 import type { PlaceResult } from './trade/views.js';
 import { openWatch, watchedMarkets } from './watch.js';
+import { profileMe } from './tokens.js';
 import type { WatchKind } from './watch.js';
-import { WithdrawalJournal, withdrawOnce } from './withdrawals.js';
-import type { WithdrawOutcome } from './withdrawals.js';
+import { WithdrawalJournal, settleWithdrawal, withdrawOnce } from './withdrawals.js';
+import type { WithdrawalEntry, WithdrawOutcome } from './withdrawals.js';
 
 export interface ClientOptions {
   /** REST base URL (default: the profile's, else the real exchange). */
@@ -302,22 +304,37 @@ export function createClient(options: ClientOptions) {
   };
 
   const funds = {
-    /** Withdraws once (journaled; an unknown outcome is never re-sent blindly). Amount in USDC, e.g. '12.5'. */
-    async withdraw(p: { amount: string; to?: string; force?: boolean }, o?: CallOptions): Promise<WithdrawOutcome> {
+    /**
+     * Withdraws once (journaled; an unknown outcome is never re-sent blindly: an identical one is
+     * refused until settleWithdrawal says what became of it). Amount in USDC, e.g. '12.5'.
+     */
+    async withdraw(p: { amount: string; to?: string }, o?: CallOptions): Promise<WithdrawOutcome> {
       const body = withdrawBody(parseAmount(p.amount), { destination: p.to === undefined ? undefined : parseAddress(p.to, 'to') });
       const a = withSignal(await api(), o);
+      const me = await profileMe(a).catch(() => null);
       return withdrawOnce(a, body, {
         journal: new WithdrawalJournal(home),
-        force: p.force,
-        wallet: onBehalfOf !== undefined ? profile.subAccounts?.[String(onBehalfOf)]?.address : undefined,
+        profileId: me?.id,
+        wallet: onBehalfOf !== undefined ? profile.subAccounts?.[String(onBehalfOf)]?.address : (me?.embeddedAccount ?? undefined),
+        defaultDestination: me?.account,
       });
     },
-    /** Redeems the winning shares of a resolved market. */
-    async redeem(market: string, o?: CallOptions): Promise<RedeemResult> {
+    /** Records what became of a withdrawal whose outcome was unknown (its id is in the error's message). */
+    settleWithdrawal(id: string, as: 'sent' | 'not-sent'): WithdrawalEntry {
+      return settleWithdrawal(new WithdrawalJournal(home), id, as);
+    },
+    /** Redeems the winning shares of a resolved market once (an unknown outcome: call it again, a market is never paid twice). */
+    async redeem(market: string, o?: CallOptions): Promise<RedeemOutcome> {
       const a = withSignal(await api(), o);
-      const cid = (await getMarket(a, slugFrom(market))).raw['conditionId'];
+      const slug = slugFrom(market);
+      const cid = (await getMarket(a, slug)).raw['conditionId'];
       if (typeof cid !== 'string') throw new NotFoundError(`market ${market} has no condition id (a group? redeem its child markets)`);
-      return redeemCondition(a, cid);
+      const me = await profileMe(a).catch(() => null);
+      return redeemOnce(
+        a,
+        { conditionId: cid, market: slug },
+        { journal: new RedemptionJournal(home), profileId: me?.id, rerun: `pm.funds.redeem('${slug}')` },
+      );
     },
   };
 

@@ -12,8 +12,9 @@ import type { ProxySettings } from '../core/proxy.js';
 import { Settings } from '../core/settings.js';
 import { AuthError, NotFoundError, UsageError, ValidationError } from '../core/errors.js';
 import type { PmError } from '../core/errors.js';
-import { redeem as redeemCondition, withdrawBody, parseAmount, parseAddress } from '../core/funds.js';
-import type { RedeemResult } from '../core/funds.js';
+import { withdrawBody, parseAmount, parseAddress } from '../core/funds.js';
+import { RedemptionJournal, redeemOnce } from '../core/redemptions.js';
+import type { RedeemOutcome } from '../core/redemptions.js';
 import type { ApiClient } from '../core/http.js';
 import { slugFrom } from '../core/market-input.js';
 import { bookJson, noBook } from '../core/market-wire.js';
@@ -27,10 +28,11 @@ import { cancelEverywhere, replaceOrder } from '../core/trade/replace.js';
 import type { ReplaceInput, ReplaceOutcome } from '../core/trade/replace.js';
 import { batchLineJson, liveOrderJson, openOrderJson, placeResult, statusJson } from '../core/trade/views.js';
 import type { PlaceResult } from '../core/trade/views.js';
-import { openWatch } from '../core/watch.js';
+import { openWatch, watchedMarkets } from '../core/watch.js';
+import { profileMe } from '../core/tokens.js';
 import type { WatchKind } from '../core/watch.js';
-import { WithdrawalJournal, withdrawOnce } from '../core/withdrawals.js';
-import type { WithdrawOutcome } from '../core/withdrawals.js';
+import { WithdrawalJournal, settleWithdrawal, withdrawOnce } from '../core/withdrawals.js';
+import type { WithdrawalEntry, WithdrawOutcome } from '../core/withdrawals.js';
 
 export interface ClientOptions {
   /** REST base URL (default: the profile's, else the real exchange). */
@@ -267,22 +269,37 @@ export function createClient(options: ClientOptions) {
   };
 
   const funds = {
-    /** Withdraws once (journaled; an unknown outcome is never re-sent blindly). Amount in USDC, e.g. '12.5'. */
-    async withdraw(p: { amount: string; to?: string; force?: boolean }, o?: CallOptions): Promise<WithdrawOutcome> {
+    /**
+     * Withdraws once (journaled; an unknown outcome is never re-sent blindly: an identical one is
+     * refused until settleWithdrawal says what became of it). Amount in USDC, e.g. '12.5'.
+     */
+    async withdraw(p: { amount: string; to?: string }, o?: CallOptions): Promise<WithdrawOutcome> {
       const body = withdrawBody(parseAmount(p.amount), { destination: p.to === undefined ? undefined : parseAddress(p.to, 'to') });
       const a = withSignal(await api(), o);
+      const me = await profileMe(a).catch(() => null);
       return withdrawOnce(a, body, {
         journal: new WithdrawalJournal(home),
-        force: p.force,
-        wallet: onBehalfOf !== undefined ? profile.subAccounts?.[String(onBehalfOf)]?.address : undefined,
+        profileId: me?.id,
+        wallet: onBehalfOf !== undefined ? profile.subAccounts?.[String(onBehalfOf)]?.address : (me?.embeddedAccount ?? undefined),
+        defaultDestination: me?.account,
       });
     },
-    /** Redeems the winning shares of a resolved market. */
-    async redeem(market: string, o?: CallOptions): Promise<RedeemResult> {
+    /** Records what became of a withdrawal whose outcome was unknown (its id is in the error's message). */
+    settleWithdrawal(id: string, as: 'sent' | 'not-sent'): WithdrawalEntry {
+      return settleWithdrawal(new WithdrawalJournal(home), id, as);
+    },
+    /** Redeems the winning shares of a resolved market once (an unknown outcome: call it again, a market is never paid twice). */
+    async redeem(market: string, o?: CallOptions): Promise<RedeemOutcome> {
       const a = withSignal(await api(), o);
-      const cid = (await getMarket(a, slugFrom(market))).raw['conditionId'];
+      const slug = slugFrom(market);
+      const cid = (await getMarket(a, slug)).raw['conditionId'];
       if (typeof cid !== 'string') throw new NotFoundError(`market ${market} has no condition id (a group? redeem its child markets)`);
-      return redeemCondition(a, cid);
+      const me = await profileMe(a).catch(() => null);
+      return redeemOnce(
+        a,
+        { conditionId: cid, market: slug },
+        { journal: new RedemptionJournal(home), profileId: me?.id, rerun: `pm.funds.redeem('${slug}')` },
+      );
     },
   };
 
@@ -353,8 +370,10 @@ export function createClient(options: ClientOptions) {
   const watch = {
     orders: (p: { market?: string; clientId?: string; signal?: AbortSignal } = {}) => stream('orders', p),
     positions: (p: { market?: string; signal?: AbortSignal } = {}) => stream('positions', p),
-    prices: (markets: string[], p: { signal?: AbortSignal } = {}) => stream('prices', { ...p, markets }),
-    book: (market: string, p: { signal?: AbortSignal } = {}) => stream('book', { ...p, markets: [market] }),
+    prices: (markets: string[], p: { signal?: AbortSignal } = {}) =>
+      stream('prices', { ...p, markets: watchedMarkets(markets, 'watch.prices(markets)') }),
+    book: (market: string, p: { signal?: AbortSignal } = {}) =>
+      stream('book', { ...p, markets: watchedMarkets(market, 'watch.book(market)', true) }),
     markets: (p: { signal?: AbortSignal } = {}) => stream('markets', p),
   };
 

@@ -3,7 +3,7 @@
 // get a deterministic one, and a re-run skips the lines the journal says were placed, so an
 // interrupted batch can simply be run again.
 import { createHash } from 'node:crypto';
-import { InterruptedError, PmError, UsageError, ValidationError, errorMessage } from '../errors.js';
+import { InterruptedError, NetworkError, PmError, UsageError, ValidationError, errorMessage } from '../errors.js';
 import type { Journal, JournalEntry } from './journal.js';
 import { buildSignedOrder, parseOrderInput, placeParsed } from './flow.js';
 import type { OrderInput, OrderSummary, ParsedOrder, SignDeps } from './flow.js';
@@ -291,6 +291,10 @@ function fromJournal(e: JournalEntry, p: ParsedOrder, request: unknown, position
   };
 }
 
+/** A line an earlier run left pending or unknown is looked up before it is sent (it may have been). */
+const lookupFirstOf = (prior: JournalEntry | undefined): boolean =>
+  prior !== undefined && (prior.state === 'pending' || prior.state === 'unknown');
+
 /**
  * Places the valid lines of a batch as fast as the per-token limit allows. Lines the journal
  * says were placed are skipped and reported as the exchange holds them; lines left pending or
@@ -310,14 +314,17 @@ export async function runBatch(
     results.push(r);
     o.onResult?.(r);
   };
-  const failure = (line: number, e: unknown, cid: string, dryRun = false): LineResult => {
+  /** `sending`: the line got as far as its POST (signed, every local check and lookup passed). */
+  const failure = (line: number, e: unknown, cid: string, sending = false): LineResult => {
     const err = e instanceof PmError ? e : new PmError(errorMessage(e), { cause: e });
     const unknown = err.code === 'UNKNOWN_STATE' || err.unknownClientId !== undefined;
-    const sent = dryRun
+    // A connection refused (ECONNREFUSED…) delivered nothing: only a lost or cut answer may have.
+    const undelivered = err instanceof NetworkError && !err.ambiguous && err.status === undefined;
+    const sent = !sending
       ? 'no'
       : unknown
         ? 'unknown'
-        : err instanceof InterruptedError || err.exitCode === 2 || err.exitCode === 4
+        : undelivered || err instanceof InterruptedError || err.exitCode === 2 || err.exitCode === 4
           ? 'no'
           : 'yes';
     return { line, ok: false, error: err, clientOrderId: cid, sent };
@@ -328,7 +335,7 @@ export async function runBatch(
         const s = await buildSignedOrder(deps, p);
         done({ line, ok: true, dryRun: true, body: s.body, summary: s.summary });
       } catch (e) {
-        done(failure(line, e, p.clientOrderId, true));
+        done(failure(line, e, p.clientOrderId));
       }
     });
     return results.sort((a, b) => a.line - b.line);
@@ -356,17 +363,23 @@ export async function runBatch(
     await pool(toSend, WORKERS, async ({ line, parsed: p, prior }) => {
       if (batch.signal.aborted)
         return done({ line, ok: false, error: new InterruptedError('interrupted: not sent'), clientOrderId: p.clientOrderId, sent: 'no' });
+      // A line that failed before its POST (an unknown market, an exchange it could not reach) was
+      // not sent by this run; one an earlier run left pending or unknown may have been, by that run.
+      let sending = false;
       try {
-        const lookupFirst = prior !== undefined && (prior.state === 'pending' || prior.state === 'unknown');
         const { placed, summary } = await placeParsed(deps, p, {
           journal: deps.journal,
           signal: batch.signal,
-          lookupFirst,
+          lookupFirst: lookupFirstOf(prior),
           onNote: (n) => o.onNote?.(`line ${line}: ${n}`),
+          onSending: () => {
+            sending = true;
+          },
         });
         done({ line, ok: true, placed, summary, skipped: false });
       } catch (e) {
-        done(failure(line, e, p.clientOrderId));
+        const r = failure(line, e, p.clientOrderId, sending);
+        done(!sending && lookupFirstOf(prior) && !r.ok && r.sent === 'no' ? { ...r, sent: 'unknown' } : r);
       }
     });
   } finally {

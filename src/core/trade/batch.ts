@@ -2,6 +2,8 @@
 // typed field refuses the line, it is never dropped to a default), lines without a clientId
 // get a deterministic one, and a re-run skips the lines the journal says were placed, so an
 // interrupted batch can simply be run again.
+import { exchangeId, sameAccount } from '../journal-account.js';
+import type { AccountKey } from '../journal-account.js';
 import { createHash } from 'node:crypto';
 import { InterruptedError, NetworkError, PmError, UsageError, ValidationError, errorMessage } from '../errors.js';
 import type { Journal, JournalEntry } from './journal.js';
@@ -291,6 +293,22 @@ function fromJournal(e: JournalEntry, p: ParsedOrder, request: unknown, position
   };
 }
 
+/** Who this batch places for: its exchange and the caller's profile id (null: the exchange could not say). */
+async function accountOf(deps: BatchDeps): Promise<{ exchange: string; profileId: number | null }> {
+  const owner = deps.owner ?? (await deps.cache.owner(deps.api, deps.credentialId).catch(() => null));
+  return { exchange: exchangeId(deps.api.baseUrl), profileId: owner?.profileId ?? null };
+}
+
+/** Whether a journal entry was written for this account: its exchange, and its request's owner and sub-account. */
+function ours(journal: Journal, e: JournalEntry, me: AccountKey): boolean {
+  const request = requestBefore(journal.entries({ clientId: e.clientOrderId }));
+  const body = isObj(request) ? request : {};
+  const owner = typeof body['ownerId'] === 'number' ? body['ownerId'] : null;
+  const onBehalfOf = typeof body['onBehalfOf'] === 'number' ? body['onBehalfOf'] : null;
+  // (Entries written before pm recorded the exchange count for any: the guard errs on skipping.)
+  return sameAccount({ exchange: e.exchange ?? me.exchange, profileId: owner, onBehalfOf }, me);
+}
+
 /** A line an earlier run left pending or unknown is looked up before it is sent (it may have been). */
 const lookupFirstOf = (prior: JournalEntry | undefined): boolean =>
   prior !== undefined && (prior.state === 'pending' || prior.state === 'unknown');
@@ -343,8 +361,13 @@ export async function runBatch(
   const journal = deps.journal.latestAll();
   const skipped: { line: number; parsed: ParsedOrder; entry: JournalEntry }[] = [];
   const toSend: { line: number; parsed: ParsedOrder; prior: JournalEntry | undefined }[] = [];
+  // The journal is the home's: an entry counts only for the account and exchange it was written
+  // for. (Sending a line this account did place is safe: the exchange holds its client id.)
+  const me = journal.size > 0 ? await accountOf(deps) : undefined;
   for (const { line, parsed } of valid) {
-    const prior = journal.get(parsed.clientOrderId);
+    const found = journal.get(parsed.clientOrderId);
+    const prior =
+      found && me && ours(deps.journal, found, { ...me, onBehalfOf: parsed.onBehalfOf ?? deps.api.onBehalfOf ?? null }) ? found : undefined;
     if (prior?.state === 'placed') skipped.push({ line, parsed, entry: prior });
     else toSend.push({ line, parsed, prior });
   }

@@ -112,7 +112,7 @@ export default defineCommand({
     if (unknown.length > 0)
       throw new UnknownStateError(
         `the outcome of ${unknown.length === 1 ? `the claim on ${unknown[0]?.market}` : `${unknown.length} claims`} is unknown`,
-        { hint: `Re-run exactly this (a market is never paid twice): ${rerun}` },
+        { hint: `Run exactly this again (a market is never paid twice):\n  ${rerun}` },
       );
     const refused = claims.filter((c) => c.status === 'refused');
     if (all && refused.length > 0)

@@ -2,7 +2,8 @@
 // the realised-PnL chart, trades, and history with cursor paging.
 import type { ApiClient } from './http.js';
 import { formatUnits, ONE, priceFromWire, rawFromWire } from './money.js';
-import { textOrNull } from './wire.js';
+import { NetworkError } from './errors.js';
+import { isObj, textOrNull } from './wire.js';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
@@ -103,7 +104,14 @@ export interface Positions {
 
 /** GET /portfolio/positions, flattened (clob[] and group[] children alike). */
 export async function fetchPositions(api: ApiClient): Promise<Positions> {
-  const raw = obj((await api.request<unknown>({ method: 'GET', path: '/portfolio/positions', auth: 'auto' })).data);
+  const res = await api.request<unknown>({ method: 'GET', path: '/portfolio/positions', auth: 'auto' });
+  // An answer cut short or of another shape is no empty portfolio ("nothing to redeem"): exit 7.
+  if (!isObj(res.data) || !Array.isArray(res.data['clob']))
+    throw new NetworkError(`the exchange answered GET /portfolio/positions with HTTP ${res.status}, but pm cannot read the answer`, {
+      status: res.status,
+      hint: 'Run the same command again.',
+    });
+  const raw = res.data;
   const items = [...arr(raw['clob']).map(obj), ...arr(raw['group']).flatMap((g) => arr(obj(g)['clob']).map(obj))];
   const rows = items.flatMap(rowsOf);
   const liveOrders = items.flatMap((it) =>

@@ -162,7 +162,7 @@ export async function redeemOnce(
         {
           cause: e,
           status: e.status,
-          hint: `Re-run the same command (a market is never paid twice): ${o.rerun ?? 'the same redeem call'}`,
+          hint: `Run exactly this again (a market is never paid twice):\n  ${o.rerun ?? 'the same redeem call'}`,
         },
       );
     }

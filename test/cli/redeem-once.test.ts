@@ -48,7 +48,7 @@ describe('a single redeem whose answer pm cannot read', () => {
       const err = errorOf(r.stderr);
       expect(err.code).toBe('UNKNOWN_STATE');
       expect(err.hint).not.toMatch(/try again later/);
-      expect(err.hint).toMatch(/Re-run the same command \(a market is never paid twice\): pm --json redeem eth-5k-2025$/);
+      expect(err.hint).toMatch(/Run exactly this again \(a market is never paid twice\):\n {2}pm --json redeem eth-5k-2025$/);
       expect(redeemed()).toBe(paidFirst);
       const journal = readFileSync(join(home, 'journal', 'redemptions.ndjson'), 'utf8')
         .trim()

@@ -34,7 +34,7 @@ describe('pm record', () => {
     expect(all.at(-1)).toBe(''); // every line ends with its newline
     const [header, ...rest] = all.filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(header).toMatchObject({ format: 'pm-recording', version: 1, source: sb.baseUrl, markets: [{ slug: 'btc-100k-2026' }] });
-    expect((header?.['markets'] as { venue?: unknown; positionIds?: unknown }[])[0]).toHaveProperty('positionIds');
+    expect(((header?.['markets'] ?? []) as { positionIds?: unknown }[])[0]).toHaveProperty('positionIds');
     expect(rest.at(-1)).toMatchObject({ type: 'end' });
     const body = rest.filter((x) => x['type'] !== 'end');
     expect(body.length).toBe(summary.events);

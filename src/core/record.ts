@@ -14,12 +14,12 @@ import { sleep } from './retry.js';
 import type { Lifecycle } from './stream.js';
 import { openWatch } from './watch.js';
 
-export const RECORDING_FORMAT = 'pm-recording';
-export const RECORDING_VERSION = 1;
+const RECORDING_FORMAT = 'pm-recording';
+const RECORDING_VERSION = 1;
 
 export type RecordType = 'book' | 'price' | 'trade' | 'lifecycle' | 'gap' | 'resolved' | 'end';
 
-export interface RecordLine {
+interface RecordLine {
   /** When pm received it (ISO 8601, ms). */
   t: string;
   type: RecordType;

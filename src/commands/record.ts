@@ -20,17 +20,18 @@ export default defineCommand({
   summary: 'Record markets (book, prices, trades, resolution) to a file that the sandbox can replay',
   description:
     "Follows the markets on the exchange in use and writes one NDJSON file: a header with each market in full, then every book snapshot and update, price move, trade (from the market's public feed, polled every 2 s), connection change, gap and resolution, each with the time it was received. Every line is synced as it is written, so the file is valid after a crash at any moment (a reader ignores a last line cut short). Ctrl-C ends it cleanly with a summary on stderr; --json prints the summary on stdout. Replay it with pm sandbox start --replay FILE.\n\nExit codes: 0 recorded until --until/--for, 2 bad input, 4 no such market, 5 the file exists, 7 the exchange could not be reached, 130 Ctrl-C (the file is complete up to then).",
-  args: { slugs: { description: 'markets to record', variadic: true, required: true } },
-  options: {
-    out: { type: 'string', value: 'file', description: 'the file to write (default: <first slug>-<time>.pmrec.ndjson); never overwritten' },
-    until: { type: 'string', value: 'time', description: 'stop at this ISO 8601 time' },
-    for: { type: 'string', value: 'duration', description: 'stop after this long: 90s, 10m, 2h' },
-  },
   examples: [
     'pm record btc-100k-2026 --for 10m',
     'pm record btc-100k-2026 eth-5k-2026 --out yesterday.ndjson --until 2026-12-01T00:00:00Z',
     'pm --json record btc-100k-2026 --for 60s | jq .events',
   ],
+  args: { slugs: { description: 'markets to record', variadic: true, required: true } },
+  options: {
+    out: { type: 'string', value: 'file', description: 'the file to write (default: <first slug>-<time>.pmrec.ndjson); never overwritten' },
+    // (One of the two, or Ctrl-C.)
+    until: { type: 'string', value: 'time', description: 'stop at this ISO 8601 time' },
+    for: { type: 'string', value: 'duration', description: 'stop after this long: 90s, 10m, 2h' },
+  },
   run: async (ctx, { args, opts }) => {
     const slugs = [...new Set(args.slugs.map(slugFrom))];
     if (slugs.length === 0) throw new UsageError('name at least one market to record', { hint: 'pm record btc-100k-2026 --for 10m' });

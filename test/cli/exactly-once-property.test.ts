@@ -98,7 +98,11 @@ async function converge(
 /** Requests a clean run of `argv` makes (its request positions). */
 async function positions(argv: string[]): Promise<number> {
   proxy.current.reset();
-  const r = await runPm(argv, { env: env(newHome()) });
+  // (With no fault the deadline only has to be met: a loaded machine gets the default one.)
+  const r = await runPm(
+    argv.filter((w, i) => w !== '--timeout' && argv[i - 1] !== '--timeout'),
+    { env: env(newHome()) },
+  );
   expect(r.code, r.stderr).toBe(0);
   return proxy.current.count();
 }

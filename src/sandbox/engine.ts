@@ -40,6 +40,8 @@ export interface SubmitInput {
    * before stands, the rest is cancelled, nothing rests); cancel_both does both.
    */
   stpPolicy?: StpPolicy;
+  /** The EIP-712 hash of the signed order (POST /orders), recorded so that it is accepted once. */
+  orderHash?: string;
   /** Overrides for deterministic tests and benches. */
   id?: string;
 }
@@ -436,6 +438,7 @@ export function submitOrder(state: SandboxState, input: SubmitInput, now: number
     tradeEventId,
     txHash: null,
     trades: tradeEventId !== null ? [takerTrade(tradeEventId, orderId, totals.contractsGross, totals.usdGross, nowIso)] : [],
+    ...(input.orderHash !== undefined ? { orderHash: input.orderHash } : {}),
   };
   let feed: Record<string, unknown> | null = null;
   if (matched) {

@@ -157,6 +157,7 @@ const order = obj({
   tradeEventId: nul(str),
   txHash: nul(str),
   trades: opt(arr(orderTrade)),
+  orderHash: opt(str),
 });
 const ledgerEntry = obj({
   kind: oneOf('deposit', 'withdrawal', 'grant', 'trade', 'redemption'),

@@ -115,6 +115,11 @@ export interface OrderRecord {
   txHash: string | null;
   /** Every trade of the order, each with its own settlement (absent in older state files). */
   trades?: OrderTrade[];
+  /**
+   * The EIP-712 hash of the signed order (absent for the simulator's orders and in older state
+   * files): an order whose hash was accepted once is refused (409).
+   */
+  orderHash?: string;
 }
 
 export interface Venue {

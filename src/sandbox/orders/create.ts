@@ -1,46 +1,17 @@
 // POST /orders: parse and check a create-order request exactly as exchange-api.md and
 // wire-facts §3 describe, then hand it to the engine. Every refusal is {status, message}.
 import { getAddress, isAddress } from 'viem';
-import { ZERO_ADDRESS, checkOrderSignature, isHighS, signOrderWithKey, type SignedOrderFields } from '../eip712.js';
+import { ZERO_ADDRESS, checkOrderSignature, isHighS, orderDigest, signOrderWithKey, type SignedOrderFields } from '../eip712.js';
 import { STP_POLICIES, submitOrder } from '../engine.js';
 import type { StpPolicy } from '../engine.js';
 import { missingFor } from '../partner/allowances.js';
 import { orderChainRefusal } from '../chainref.js';
 import { scheduleSettlement } from '../settlement.js';
 import { ONE, PRICE_TICK, SIZE_STEP, ceilDiv, formatRaw, parseDecimal6, parseWireInt } from './amounts.js';
+import { clientIdTaken, orderHashAccepted } from './accepted.js';
 import { createOrderShapeError } from './shape.js';
 import { createdView } from './views.js';
-import type {
-  Hex,
-  MarketRecord,
-  OrderRecord,
-  OrderType,
-  Profile,
-  SandboxContext,
-  SandboxRequest,
-  SandboxResponse,
-  SandboxState,
-} from '../types.js';
-
-/**
- * Client order ids in use, per owner: a derived index over state.orders (append-only; a client
- * id never changes), caught up from the tail and rebuilt when the array is replaced or shrinks,
- * so the duplicate check costs O(1), not a scan of every order.
- */
-const clientIds = new WeakMap<SandboxState, { orders: OrderRecord[]; scanned: number; ids: Set<string> }>();
-
-function clientIdTaken(state: SandboxState, ownerId: number, clientOrderId: string): boolean {
-  let idx = clientIds.get(state);
-  if (!idx || idx.orders !== state.orders || idx.scanned > state.orders.length) {
-    idx = { orders: state.orders, scanned: 0, ids: new Set() };
-    clientIds.set(state, idx);
-  }
-  for (; idx.scanned < state.orders.length; idx.scanned++) {
-    const o = state.orders[idx.scanned] as OrderRecord;
-    if (o.clientOrderId !== null) idx.ids.add(`${o.ownerId}|${o.clientOrderId}`);
-  }
-  return idx.ids.has(`${ownerId}|${clientOrderId}`);
-}
+import type { Hex, MarketRecord, OrderType, Profile, SandboxContext, SandboxRequest, SandboxResponse } from '../types.js';
 
 /** A JSON error answer: `{message}` with a status. */
 export function fail(status: number, message: string): SandboxResponse {
@@ -356,9 +327,15 @@ export async function createOrder(req: SandboxRequest, ctx: SandboxContext): Pro
   const chainRefusal = chainCheck === null ? null : await chainCheck;
   if (chainRefusal !== null) return fail(400, chainRefusal);
 
-  // No await past this point: the duplicate check and the commit must not interleave.
+  // No await past this point: the duplicate checks and the commit must not interleave.
   if (clientOrderId !== null && clientIdTaken(ctx.state, owner.id, clientOrderId)) {
     return fail(409, `Order with clientOrderId ${clientOrderId} already exists`);
+  }
+  // A signed order is accepted once, whatever its client id (the same request sent again, or
+  // the same signature under a new clientOrderId): the exchange keys orders by their hash.
+  const orderHash = orderDigest(fields, exchange);
+  if (orderHashAccepted(ctx.state, orderHash)) {
+    return fail(409, `Order ${orderHash} was already accepted: a signed order is placed once (sign a new one, with a new salt)`);
   }
   const signedOrder: Record<string, unknown> = { ...order, maker, signer, signatureType, feeRateBps };
   if (sig !== null) signedOrder['signature'] = sig;
@@ -379,6 +356,7 @@ export async function createOrder(req: SandboxRequest, ctx: SandboxContext): Pro
       feeRateBps,
       signedOrder,
       stpPolicy,
+      orderHash,
     },
     ctx.now(),
   );

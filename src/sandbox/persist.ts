@@ -96,16 +96,42 @@ export function encode(v: unknown): string {
   return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? { $bigint: x.toString() } : x));
 }
 
-/** Parses JSON with tagged bigints. */
+/** A tagged bigint whose digits are not a plain decimal integer ("", " 12", "0x1F", "+5"). */
+class BadBigint extends Error {
+  constructor(readonly digits: string) {
+    super(`a tagged bigint ${JSON.stringify(digits)} is not a decimal integer`);
+  }
+}
+
+/** What BigInt() would also take, but encode() never writes: only these digits are read back. */
+const DECIMAL = /^(0|-?[1-9][0-9]*)$/;
+
+/**
+ * Parses JSON with tagged bigints, strictly: a tag's digits must be a decimal integer as encode()
+ * writes it (BigInt() alone would read "" as 0 and "0x1F" as 31). Throws BadBigint for those,
+ * and JSON.parse's own error for text that is not JSON.
+ */
 function decode(text: string): unknown {
   return JSON.parse(text, (_k, v: unknown) => {
     if (v && typeof v === 'object' && !Array.isArray(v)) {
       const o = v as Record<string, unknown>;
       const b = o['$bigint'];
-      if (typeof b === 'string' && Object.keys(o).length === 1) return BigInt(b);
+      if (typeof b === 'string' && Object.keys(o).length === 1) {
+        if (!DECIMAL.test(b)) throw new BadBigint(b);
+        return BigInt(b);
+      }
     }
     return v;
   });
+}
+
+/** Decodes one file's text (or one line): the value, or why it cannot be read (never from an error's text). */
+function decodeOrWhy(text: string): { ok: true; value: unknown } | { ok: false; why: string } {
+  try {
+    return { ok: true, value: decode(text) };
+  } catch (e) {
+    return { ok: false, why: e instanceof BadBigint ? e.message : 'not readable JSON' };
+  }
 }
 
 /** The seeded tokens' secrets by token id (computed once). */
@@ -212,7 +238,7 @@ export interface Loaded {
 class SandboxStateError extends Error {
   readonly code = 'ESANDBOXSTATE';
   readonly hint =
-    "`pm sandbox reset` starts again from the seed (it drops the sandbox's orders, balances and derived tokens); or put back a copy of the file.";
+    "`pm sandbox reset` starts again from the seed (it drops the sandbox's orders, balances and derived tokens); or move the damaged file aside (or put back a copy of it) and start again.";
   constructor(
     readonly file: string,
     readonly why: string,
@@ -245,12 +271,9 @@ function fsyncDir(dir: string): void {
 function readSnapshot(dir: string): { state: SandboxState; seq: number } | null {
   const file = stateFile(dir);
   if (!existsSync(file)) return null;
-  let o: unknown;
-  try {
-    o = decode(readFileSync(file, 'utf8'));
-  } catch (e) {
-    throw corrupt(file, `not readable JSON: ${e instanceof Error ? e.message : String(e)}`);
-  }
+  const read = decodeOrWhy(readFileSync(file, 'utf8'));
+  if (!read.ok) throw corrupt(file, read.why);
+  const o = read.value;
   if (typeof o !== 'object' || o === null || Array.isArray(o)) throw corrupt(file, 'not a snapshot object');
   const snap = o as Record<string, unknown>;
   let seq = 0;
@@ -292,77 +315,71 @@ function logFiles(dir: string): string[] {
   return existsSync(live) ? [...segs, live] : segs;
 }
 
+const NEWLINE = 0x0a;
+
 /**
- * Parses one log file. A bad last line is a torn append: it is ignored, and cut off when
- * `cut` (the live log, which is appended to next). A bad line before the last is corruption.
+ * Parses one log file, deciding from its bytes: every line an append completed ends in a
+ * newline, so only bytes after the last newline are a torn append (kill -9 mid-write, never
+ * acknowledged): ignored, and cut off when `cut` (the live log, which is appended to next). A
+ * complete line that cannot be read, wherever it is, is damage: an error naming the line.
  */
 function readLogFile(file: string, cut: boolean): { entries: LogEntry[]; lines: number[]; torn: string | null } {
   const buf = readFileSync(file);
-  const text = buf.toString('utf8');
   const entries: LogEntry[] = [];
   const lines: number[] = []; // the line number of each entry
-  let pos = 0;
-  let good = 0; // byte length of the well-formed prefix
-  let torn: string | null = null;
+  const complete = buf.lastIndexOf(NEWLINE) + 1; // byte length of the newline-terminated lines
   let lineNo = 0;
   let lastSeq = 0;
-  while (pos < text.length) {
-    const nl = text.indexOf('\n', pos);
-    const line = nl < 0 ? text.slice(pos) : text.slice(pos, nl);
-    const next = nl < 0 ? text.length : nl + 1;
+  for (let pos = 0; pos < complete; ) {
+    const nl = buf.indexOf(NEWLINE, pos);
+    const line = buf.toString('utf8', pos, nl);
+    pos = nl + 1;
     lineNo += 1;
-    if (line.trim() !== '') {
-      let parsed: unknown;
-      let readable = true;
-      try {
-        parsed = decode(line);
-      } catch {
-        readable = false;
-      }
-      const last = text.slice(next).trim() === '';
-      if (!readable || nl < 0) {
-        // A line cut short is a torn append only at the very end (it was never acknowledged).
-        if (!last) throw corrupt(file, `line ${lineNo} is not readable JSON`);
-        torn = `dropped the torn last line (line ${lineNo}) of ${file}: a write cut off mid-way (kill or crash), never acknowledged to any client`;
-        break;
-      }
-      let e: LogEntry;
-      try {
-        e = checkLogEntry(parsed);
-      } catch (err) {
-        if (err instanceof LegacyEventError)
-          throw new SandboxStateError(
-            file,
-            `line ${lineNo}: a "${err.type}" event; that version recorded tokens and profiles by diffing the whole state, this one records named events and does not read those`,
-            true,
-          );
-        if (!(err instanceof ShapeError)) throw err;
-        const o = parsed as Record<string, unknown> | null;
-        const what =
-          o && typeof o === 'object' && typeof o['seq'] === 'number'
-            ? `event ${o['seq']}${typeof o['type'] === 'string' ? ` (${o['type']})` : ''}: `
-            : '';
-        throw corrupt(file, `line ${lineNo}, ${what}${err.message}`);
-      }
-      if (e.seq <= lastSeq)
-        throw corrupt(file, `line ${lineNo}, event ${e.seq} comes after event ${lastSeq}: the sequence numbers must grow`);
-      lastSeq = e.seq;
-      entries.push(e);
-      lines.push(lineNo);
-    }
-    pos = next;
-    good = Buffer.byteLength(text.slice(0, pos));
+    if (line.trim() === '') continue;
+    const read = decodeOrWhy(line);
+    if (!read.ok) throw corrupt(file, `line ${lineNo}: ${read.why}`);
+    const e = checkedEntry(file, lineNo, read.value);
+    if (e.seq <= lastSeq)
+      throw corrupt(file, `line ${lineNo}, event ${e.seq} comes after event ${lastSeq}: the sequence numbers must grow`);
+    lastSeq = e.seq;
+    entries.push(e);
+    lines.push(lineNo);
   }
-  if (torn && cut) {
-    const fd = openSync(file, 'r+');
-    try {
-      ftruncateSync(fd, good);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
+  let torn: string | null = null;
+  if (complete < buf.length) {
+    torn = `dropped the torn last line (line ${lineNo + 1}) of ${file}: a write cut off mid-way (kill or crash), never acknowledged to any client`;
+    if (cut) {
+      const fd = openSync(file, 'r+');
+      try {
+        ftruncateSync(fd, complete);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
     }
   }
   return { entries, lines, torn };
+}
+
+/** One decoded log line, shape-checked: the entry, or an error naming the file, the line and the field. */
+function checkedEntry(file: string, lineNo: number, parsed: unknown): LogEntry {
+  try {
+    return checkLogEntry(parsed);
+  } catch (err) {
+    if (err instanceof LegacyEventError)
+      throw new SandboxStateError(
+        file,
+        `line ${lineNo}: a "${err.type}" event; that version recorded tokens and profiles by diffing the whole state, this one records named events and does not read those`,
+        true,
+      );
+    if (!(err instanceof ShapeError)) throw err;
+    const o = parsed as Record<string, unknown> | null;
+    const what =
+      o && typeof o === 'object' && typeof o['seq'] === 'number'
+        ? `event ${o['seq']}${typeof o['type'] === 'string' ? ` (${o['type']})` : ''}: `
+        : '';
+    throw corrupt(file, `line ${lineNo}, ${what}${err.message}`);
+  }
 }
 
 /** A deep enough copy of the state for a background snapshot (records mutated in place are copied). */

@@ -220,15 +220,15 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     await chain?.reset(ctx.state);
   };
   const streams = createStreams({ ctx, faults, subscribe: (fromSeq, cb) => log.subscribe(fromSeq, cb), seq: () => log.seq });
+  const api = [...marketRoutes, ...propertyRoutes, ...accountRoutes, ...orderRoutes, ...partnerRoutes, ...portfolioRoutes];
   const admin = [
-    ...adminRoutes({ faults, reset, accounts: () => readyAccounts(ctx.state), onFaults: () => streams.applyFaults() }),
+    ...adminRoutes({ faults, reset, routes: () => api, accounts: () => readyAccounts(ctx.state), onFaults: () => streams.applyFaults() }),
     ...lifecycleRoutes,
     ...streams.routes,
     ...portfolioAdminRoutes,
     ...partnerAdminRoutes,
     ...(chain?.routes ?? []),
   ];
-  const api = [...marketRoutes, ...propertyRoutes, ...accountRoutes, ...orderRoutes, ...partnerRoutes, ...portfolioRoutes];
   const { server, sockets } = createHttpServer({
     routes: api,
     ctx,

@@ -39,6 +39,7 @@ function match(c: Compiled, segs: string[]): Record<string, string> | null {
 
 export const NO_FAULTS: FaultConfig = {
   latencyMs: 0,
+  delay: null,
   fail5xx: 0,
   burst429: 0,
   commitThenDrop: 0,
@@ -302,6 +303,8 @@ export function createHttpServer(opts: HttpServerOptions): { server: Server; soc
         json,
         auth: a.auth,
       };
+      const delay = faults.delay;
+      if (delay && delay.route === `${hit.c.route.method} ${hit.c.route.pattern}`) await sleep(delay.ms);
       const r = await hit.c.route.handler(sreq, ctx);
       const drop =
         r.drop === true ||

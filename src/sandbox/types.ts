@@ -161,7 +161,14 @@ export interface MarketRecord {
 }
 
 export interface FaultConfig {
+  /** Delay every request matching `match` by this many ms, before it is read. */
   latencyMs: number;
+  /**
+   * Delay the handling of one route only ("METHOD /pattern" as served, e.g. "POST /orders"):
+   * authenticated and admitted, it waits this many ms, then runs (its write lands after the
+   * delay); every other route answers at once. null: none.
+   */
+  delay: { route: string; ms: number } | null;
   /** Fail this many upcoming requests (matching `match`) with 5xx. */
   fail5xx: number;
   /** Answer this many upcoming requests with 429. */

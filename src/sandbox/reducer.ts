@@ -1,9 +1,11 @@
 // The one reducer: `apply(state, event)` is the only code that changes sandbox state. Engine,
-// settlement and routes decide (and refuse) without touching state, then `commit` an event,
-// which applies it and hands it to the state's recorder (the event log) when there is one.
-// Replaying the log from the seed therefore rebuilds the live state exactly. (Two things are
-// not events by design: a token's lastUsedAt, set by auth on every request and written with
-// snapshots, and the run-time switches: faults, allowance simulation, signing-message nonces.)
+// settlement and routes decide (and refuse) without touching state, then hand the event to
+// `ctx.apply` (context.ts), which applies it here and commits it to the event log. Replaying
+// the log from the seed therefore rebuilds the live state exactly. Not events, by design:
+// - a token's lastUsedAt, set by auth on every request and written with snapshots;
+// - the run-time switches: faults, allowance simulation, signing-message nonces;
+// - state.serverKey, which lives in server.key (no event or snapshot holds a key): set where a
+//   state comes from outside the log (the start's seed, the loader) and carried over by a reset.
 import { buyLock, formatRaw, ONE } from './orders/amounts.js';
 import { addTrade, settleTrade } from './orders/trades.js';
 import { book, openLedgers } from './ledger.js';
@@ -14,7 +16,7 @@ import { marketsChanged } from './marketindex.js';
 import type { Account, MarketRecord, OrderRecord, Position, SandboxState, StateEvent } from './types.js';
 
 /** The profile whose trading wallet (its server wallet, else its address) is `address`, if any. */
-export function recipientOf(state: SandboxState, address: string): number | undefined {
+function recipientOf(state: SandboxState, address: string): number | undefined {
   const a = address.toLowerCase();
   return state.profiles.find((p) => (p.serverWalletAddress ?? p.address).toLowerCase() === a)?.id;
 }
@@ -134,7 +136,12 @@ function seeded(at: number): SandboxState {
  * Balances and positions change only through `book` (the ledger and its projection).
  */
 export function apply(state: SandboxState | null, ev: StateEvent): SandboxState {
-  if (ev.type === 'seed' || ev.type === 'reset') return seeded(ev.at);
+  if (ev.type === 'seed') return seeded(ev.at);
+  if (ev.type === 'reset') {
+    const fresh = seeded(ev.at);
+    if (state?.serverKey !== undefined) fresh.serverKey = state.serverKey; // the data dir's key outlives a reset
+    return fresh;
+  }
   if (!state) throw new Error(`the event log does not start with a seed (first event: ${ev.type})`);
   switch (ev.type) {
     case 'order.placed': {
@@ -359,19 +366,4 @@ export function apply(state: SandboxState | null, ev: StateEvent): SandboxState 
       return state;
     }
   }
-}
-
-/** Where committed events go: the event log of a running sandbox. */
-export type Recorder = (ev: StateEvent) => void;
-const recorders = new WeakMap<SandboxState, Recorder>();
-
-/** Routes the events committed on `state` to `rec` (the sandbox's log). */
-export function attachRecorder(state: SandboxState, rec: Recorder): void {
-  recorders.set(state, rec);
-}
-
-/** Applies an event to the live state and records it for the log (if one is attached). */
-export function commit(state: SandboxState, ev: StateEvent): void {
-  apply(state, ev);
-  recorders.get(state)?.(ev);
 }

@@ -1,4 +1,4 @@
-// The sandbox's shared model: state, routes and the event bus.
+// The sandbox's shared model: state, events, routes and the context handlers write through.
 // The sandbox is an independent implementation of the exchange protocol: nothing here (or
 // anywhere under src/sandbox) may import src/core or src/keystore.
 // Money is bigint in raw units (USDC and shares have 6 decimals); prices are bigint
@@ -271,12 +271,15 @@ export interface LedgerEntry {
   onChain?: boolean;
 }
 
-/** One executed fill as the log records it (seen from the taker). */
-export interface FillRecord {
+/** One executed fill, seen from the taker (as the engine decides it and the log records it). */
+export interface Fill {
   makerOrderId: string;
+  /** direct: same token, opposite side; mint: both BUY; merge: both SELL. */
   kind: 'direct' | 'mint' | 'merge';
   size: bigint;
+  /** The maker's limit price: every fill executes at it. */
   makerPrice: bigint;
+  /** Price per share the taker pays (BUY) or receives (SELL): the complement on mint/merge. */
   takerPrice: bigint;
   makerUsd: bigint;
   takerUsd: bigint;
@@ -299,7 +302,7 @@ export type StateEvent =
       at: number;
       /** The new order as it stands after matching (status, remainingSize, makerMatches…). */
       order: OrderRecord;
-      fills: FillRecord[];
+      fills: Fill[];
       /** The taker's own resting orders cancelled by self-trade prevention. */
       stpCanceled: string[];
       totals: { contracts: bigint; usdGross: bigint; usdFee: bigint; usdNet: bigint };
@@ -352,6 +355,9 @@ export type StateEvent =
   | { type: 'allowlist.added'; entry: WithdrawalAddress }
   | { type: 'allowlist.removed'; id: string; at: string };
 
+/** The event of a placed order (what the engine decides for one). */
+export type OrderPlaced = Extract<StateEvent, { type: 'order.placed' }>;
+
 /** A logged event: its monotonic sequence number and wall time of the commit. */
 export type LogEntry = StateEvent & { seq: number };
 
@@ -401,23 +407,16 @@ export interface Route {
   handler: (req: SandboxRequest, ctx: SandboxContext) => SandboxResponse | Promise<SandboxResponse>;
 }
 
-/** Internal events for the socket.io layer (later issue) and settlement. */
-export type SandboxEvent =
-  | { type: 'orderEvent'; profileId: number; payload: Record<string, unknown> }
-  | { type: 'orderbook'; slug: string }
-  | { type: 'position'; profileId: number; tokenId: string }
-  | { type: 'marketCreated'; payload: Record<string, unknown> }
-  | { type: 'marketResolved'; payload: Record<string, unknown> };
-
 export interface SandboxContext {
   state: SandboxState;
   now(): number;
   /**
-   * Commits what changed since the last call: appends the pending events to the log (and,
-   * with a data dir, to disk with fsync). Call after every mutation, before answering.
+   * The one write path: applies the events in order to the state (reducer.ts), records them
+   * in the event log and commits it (with a data dir: appended to disk and fdatasynced) before
+   * it returns; the log's subscribers (the streams) then see them. Call before answering. A
+   * failed append throws (the caller answers 5xx); its events go out with the next commit.
    */
-  persist(): void;
-  emit(event: SandboxEvent): void;
+  apply(...events: StateEvent[]): void;
   /** Settlement delays for UNMATCHED/MATCHED → MINED → CONFIRMED, in ms. */
   settlement: { minedAfterMs: number; confirmedAfterMs: number };
   /** Schedule a callback (cleared on close). */

@@ -13,11 +13,10 @@
 // in the sandbox; the deployer pays its gas), `submitted` carries its hash, and every read asks
 // the chain: a mined receipt with the approval in place is `confirmed`, a reverted one `failed`,
 // an approval that is gone (revoked, chain reset) `missing` again.
-// Every change goes through the reducer (commit); the retry lock, the per-wallet retry rate
+// Every change is one event applied through ctx.apply; the retry lock, the per-wallet retry rate
 // limit and the failure switch are run-time only, like the per-token rate limiter.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { chainOf, type ChainHooks } from '../chainref.js';
-import { commit } from '../reducer.js';
 import type { AllowanceTarget, Hex, MarketRecord, SandboxContext, SandboxState, Side } from '../types.js';
 
 const USDC_ADDRESS: Hex = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
@@ -127,8 +126,7 @@ function readTargets(ctx: SandboxContext, profileId: number): AllowanceTarget[] 
     const { confirmAt: _c, ...rest } = t;
     return { ...rest, status: 'confirmed', retryable: false, txHash: `0x${randomBytes(32).toString('hex')}` };
   });
-  commit(ctx.state, { type: 'allowances', at: now, profileId, targets: next });
-  ctx.persist();
+  ctx.apply({ type: 'allowances', at: now, profileId, targets: next });
   return ctx.state.allowances?.[String(profileId)] ?? next;
 }
 
@@ -186,8 +184,7 @@ async function chainTargets(
     return n;
   });
   if (!changed) return latest;
-  commit(state, { type: 'allowances', at: ctx.now(), profileId, targets: next });
-  ctx.persist();
+  ctx.apply({ type: 'allowances', at: ctx.now(), profileId, targets: next });
   return state.allowances?.[String(profileId)] ?? next;
 }
 
@@ -335,8 +332,7 @@ async function provision(ctx: SandboxContext, profileId: number): Promise<void> 
   try {
     const next = await submitTargets(ctx, profileId, wallet);
     if (ctx.state !== state || !state.allowances?.[String(profileId)]) return;
-    commit(state, { type: 'allowances', at: ctx.now(), profileId, targets: next });
-    ctx.persist();
+    ctx.apply({ type: 'allowances', at: ctx.now(), profileId, targets: next });
     watchConfirmation(ctx, profileId);
   } catch {
     // the chain was unreachable: the targets stay missing, for the retry route
@@ -403,8 +399,7 @@ export async function retryAllowances(ctx: SandboxContext, profileId: number, wa
     const next = await submitTargets(ctx, profileId, wallet);
     // A reset while the lock was held replaced the state: nothing of this retry applies to it.
     if (ctx.state === state && ctx.state.allowances?.[String(profileId)]) {
-      commit(ctx.state, { type: 'allowances', at: ctx.now(), profileId, targets: next });
-      ctx.persist();
+      ctx.apply({ type: 'allowances', at: ctx.now(), profileId, targets: next });
       watchConfirmation(ctx, profileId);
     }
     return answer({ ok: true, targets: next });

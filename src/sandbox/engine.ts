@@ -8,7 +8,7 @@ import { ONE, buyLock, formatRaw } from './orders/amounts.js';
 import { takerTrade } from './orders/trades.js';
 import { ledgerProblems } from './ledger.js';
 import { type MatchInput, type Plan, type PlannedFill, type Totals, outcomeOf, planOrder, sumTotals } from './match.js';
-import { marketBySlug, orderById } from './reducer.js';
+import { marketBySlug, orderById } from './indexes.js';
 import type { Fill, MakerMatch, MarketRecord, OrderPlaced, OrderRecord, Outcome, Position, SandboxState, StateEvent } from './types.js';
 
 /** What the engine needs to place one order; the route has already checked signature and grid. */

@@ -2,7 +2,7 @@
 // engine decides, ctx.apply commits the event (log, disk, then the streams), and a matched
 // trade starts settling.
 import { cancelEvent, decideCancel, decideOrder, type Refusal, type SubmitInput } from './engine.js';
-import { orderById } from './reducer.js';
+import { orderById } from './indexes.js';
 import { scheduleSettlement } from './settlement.js';
 import type { OrderRecord, SandboxContext } from './types.js';
 

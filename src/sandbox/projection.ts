@@ -6,7 +6,7 @@
 // fault, coalescing of book updates) is the socket side's business (stream.ts).
 import { ONE, formatRaw, priceNumber } from './orders/amounts.js';
 import { STP_TAKER_REJECTED } from './engine.js';
-import { orderById } from './reducer.js';
+import { orderById } from './indexes.js';
 import type { LogEntry, MarketRecord, OrderRecord, SandboxState } from './types.js';
 
 /** One message for the sockets. */

@@ -4,7 +4,7 @@
 // its taker order's execution; each order involved keeps the trade in its own `trades` list, so
 // an order that trades again (as maker or taker) never stalls or overwrites an earlier trade.
 import { keccak256, toHex } from 'viem';
-import { orderById } from './reducer.js';
+import { orderById } from './indexes.js';
 import type { Hex, OrderRecord, SandboxContext, SettlementStatus } from './types.js';
 
 const RANK: Partial<Record<SettlementStatus, number>> = { MATCHED: 1, MINED: 2, CONFIRMED: 3 };

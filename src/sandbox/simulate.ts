@@ -19,7 +19,7 @@ import type { SubmitInput } from './engine.js';
 import { levelOrders, sideBook } from './bookindex.js';
 import { yesMidpoint } from './book.js';
 import { cancelOrder, placeOrder } from './place.js';
-import { marketBySlug, orderById } from './reducer.js';
+import { marketBySlug, orderById } from './indexes.js';
 import { ONE, PRICE_TICK, SIZE_STEP, buyLock } from './orders/amounts.js';
 import { randomBytes } from 'node:crypto';
 import type { Hex, MarketRecord, Profile, SandboxContext, SandboxState, StateEvent } from './types.js';

@@ -2,7 +2,8 @@
 // with the reducer (what ctx.apply does, minus the log), so tests can read the order as it
 // stands, its fills and totals. `record` receives each applied event (a test's own log).
 import { decideCancel, decideOrder, type Refusal, type SubmitInput } from '../../src/sandbox/engine.js';
-import { apply, orderById } from '../../src/sandbox/reducer.js';
+import { orderById } from '../../src/sandbox/indexes.js';
+import { apply } from '../../src/sandbox/reducer.js';
 import type { Fill, OrderRecord, SandboxState, StateEvent } from '../../src/sandbox/types.js';
 
 export interface Submitted {

@@ -5,7 +5,7 @@
 // (markets.synthetic, which the streams do not announce).
 import { randomBytes } from 'node:crypto';
 import { chainOf } from '../chainref.js';
-import { marketBySlug } from '../reducer.js';
+import { marketBySlug } from '../indexes.js';
 import { clobMarket, syntheticSlug } from '../seed.js';
 import type { Route } from '../types.js';
 import { secondWinner } from '../resolution.js';

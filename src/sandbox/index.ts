@@ -20,7 +20,7 @@ import { createCore, type Core } from './context.js';
 import { acquireDirLock, type DirLock } from './lock.js';
 import { resumeSettlement } from './settlement.js';
 import { resumeAllowances, simOf } from './partner/allowances.js';
-import type { SandboxChain } from './chain.js';
+import type { SandboxChain } from './chain/local.js';
 import type { SimulateOptions, Simulator } from './simulate.js';
 import type { FaultConfig, LogEntry, Route, SandboxContext, SandboxState } from './types.js';
 

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { chainOf } from '../chainref.js';
 import { marketBySlug } from '../indexes.js';
-import { clobMarket, syntheticSlug } from '../seed.js';
+import { clobMarket, syntheticSlug } from '../seedmarkets.js';
 import type { Route } from '../types.js';
 import { secondWinner } from '../resolution.js';
 

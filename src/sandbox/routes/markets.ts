@@ -2,7 +2,7 @@
 // history, feed, navigation and market pages, maintenance status.
 import { midpoint, yesBook, yesMidpoint } from '../book.js';
 import { cachedListing } from '../marketindex.js';
-import { CATEGORIES } from '../seed.js';
+import { CATEGORIES } from '../seedmarkets.js';
 import type { MarketRecord, Route, SandboxResponse, SandboxState } from '../types.js';
 
 const ONE = 1_000_000n;

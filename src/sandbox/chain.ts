@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { setChain } from './chainref.js';
 import { deployAndFund, rpcCall } from './chain/deploy.js';
 import { LocalChain, type ResetPoint, type SandboxChain } from './chain/local.js';
-import type { SandboxContext } from './types.js';
+import type { SandboxContext } from './handlers.js';
 
 export interface ChainOptions {
   /** Use a running node instead of starting anvil. */

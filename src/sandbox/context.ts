@@ -5,7 +5,9 @@
 import { EventLog } from './log.js';
 import { apply } from './reducer.js';
 import type { StateStore } from './store.js';
-import type { LogEntry, SandboxContext, SandboxState, StateEvent } from './types.js';
+import type { SandboxState } from './types.js';
+import type { LogEntry, StateEvent } from './events.js';
+import type { SandboxContext } from './handlers.js';
 
 export interface Core {
   ctx: SandboxContext;

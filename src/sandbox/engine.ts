@@ -9,7 +9,8 @@ import { takerTrade } from './orders/trades.js';
 import { ledgerProblems } from './ledger.js';
 import { type MatchInput, type Plan, type PlannedFill, type Totals, outcomeOf, planOrder, sumTotals } from './match.js';
 import { marketBySlug, orderById } from './indexes.js';
-import type { Fill, MakerMatch, MarketRecord, OrderPlaced, OrderRecord, Outcome, Position, SandboxState, StateEvent } from './types.js';
+import type { MakerMatch, MarketRecord, OrderRecord, Outcome, Position, SandboxState } from './types.js';
+import type { Fill, OrderPlaced, StateEvent } from './events.js';
 
 /** What the engine needs to place one order; the route has already checked signature and grid. */
 export interface SubmitInput extends MatchInput {

@@ -22,11 +22,13 @@ import { resumeSettlement } from './settlement.js';
 import { resumeAllowances, simOf } from './partner/allowances.js';
 import type { SandboxChain } from './chain/local.js';
 import type { SimulateOptions, Simulator } from './simulate.js';
-import type { FaultConfig, LogEntry, Route, SandboxContext, SandboxState } from './types.js';
+import type { SandboxState } from './types.js';
+import type { LogEntry } from './events.js';
+import type { FaultConfig, Route, SandboxContext } from './handlers.js';
 
 export { seedState } from './seed.js';
 export { SandboxLockedError } from './lock.js';
-export type { LogEntry } from './types.js';
+export type { LogEntry } from './events.js';
 
 export interface SandboxOptions {
   /** TCP port; 0 picks a free one. */

@@ -4,7 +4,8 @@
 // to disk (fsync) before the caller answers, and hands it to in-process subscribers (the
 // socket.io streams are projections of this log).
 import type { StateStore } from './store.js';
-import type { LogEntry, SandboxState, StateEvent } from './types.js';
+import type { SandboxState } from './types.js';
+import type { LogEntry, StateEvent } from './events.js';
 
 export type LogListener = (e: LogEntry) => void;
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { decodeOrWhy } from './codec.js';
 import { checkLogEntry, LegacyEventError, ShapeError } from './shape.js';
 import { corrupt, SandboxStateError } from './stateerror.js';
-import type { LogEntry } from './types.js';
+import type { LogEntry } from './events.js';
 
 export const LOG = 'events.ndjson';
 export const SEGMENT = /^events\.(\d+)\.ndjson$/;

@@ -8,7 +8,8 @@
 // gets the complement on mint/merge). The engine (engine.ts) decides from the plan.
 import { ONE, SIZE_STEP, takerFee } from './orders/amounts.js';
 import { levelOrders, sideBook, type Level, type SideBook } from './bookindex.js';
-import type { Fill, MarketRecord, OrderRecord, OrderType, Outcome, SandboxState, Side } from './types.js';
+import type { MarketRecord, OrderRecord, OrderType, Outcome, SandboxState, Side } from './types.js';
+import type { Fill } from './events.js';
 
 type FillKind = Fill['kind'];
 

@@ -4,7 +4,8 @@
 import { cancelEvent, decideCancel, decideOrder, type Refusal, type SubmitInput } from './engine.js';
 import { orderById } from './indexes.js';
 import { scheduleSettlement } from './settlement.js';
-import type { OrderRecord, SandboxContext } from './types.js';
+import type { OrderRecord } from './types.js';
+import type { SandboxContext } from './handlers.js';
 
 /** Places an order: the order as it stands after matching, or the engine's refusal (nothing changed). */
 export function placeOrder(ctx: SandboxContext, input: SubmitInput): { ok: true; order: OrderRecord } | Refusal {

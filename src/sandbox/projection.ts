@@ -7,7 +7,8 @@
 import { ONE, formatRaw, priceNumber } from './orders/amounts.js';
 import { STP_TAKER_REJECTED } from './engine.js';
 import { orderById } from './indexes.js';
-import type { LogEntry, MarketRecord, OrderRecord, SandboxState } from './types.js';
+import type { MarketRecord, OrderRecord, SandboxState } from './types.js';
+import type { LogEntry } from './events.js';
 
 /** One message for the sockets. */
 export type StreamMessage =

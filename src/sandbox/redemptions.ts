@@ -5,7 +5,8 @@
 // to the wallet), and one made through the exchange burns the same shares on the chain.
 // Without a chain nothing here runs.
 import { chainOf } from './chainref.js';
-import type { Profile, SandboxContext } from './types.js';
+import type { Profile } from './types.js';
+import type { SandboxContext } from './handlers.js';
 
 const same = (a: string | undefined, b: string): boolean => a !== undefined && a.toLowerCase() === b.toLowerCase();
 

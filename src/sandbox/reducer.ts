@@ -15,7 +15,8 @@ import { syntheticMarkets } from './seedmarkets.js';
 import { indexUpdated } from './bookindex.js';
 import { marketsChanged } from './marketindex.js';
 import { marketBySlug, orderById } from './indexes.js';
-import type { Account, OrderPlaced, OrderRecord, Position, SandboxState, StateEvent } from './types.js';
+import type { Account, OrderRecord, Position, SandboxState } from './types.js';
+import type { OrderPlaced, StateEvent } from './events.js';
 
 /** The profile whose trading wallet (its server wallet, else its address) is `address`, if any. */
 function recipientOf(state: SandboxState, address: string): number | undefined {

@@ -5,7 +5,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { authenticate } from './auth.js';
 import { PacingLimiter, requestStart } from './pacing.js';
-import type { FaultConfig, Route, SandboxContext, SandboxRequest, SandboxResponse } from './types.js';
+import type { FaultConfig, Route, SandboxContext, SandboxRequest, SandboxResponse } from './handlers.js';
 
 interface Compiled {
   route: Route;

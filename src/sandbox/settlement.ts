@@ -5,7 +5,8 @@
 // an order that trades again (as maker or taker) never stalls or overwrites an earlier trade.
 import { keccak256, toHex } from 'viem';
 import { orderById } from './indexes.js';
-import type { Hex, OrderRecord, SandboxContext, SettlementStatus } from './types.js';
+import type { Hex, OrderRecord, SettlementStatus } from './types.js';
+import type { SandboxContext } from './handlers.js';
 
 const RANK: Partial<Record<SettlementStatus, number>> = { MATCHED: 1, MINED: 2, CONFIRMED: 3 };
 

@@ -22,7 +22,9 @@ import { cancelOrder, placeOrder } from './place.js';
 import { marketBySlug, orderById } from './indexes.js';
 import { ONE, PRICE_TICK, SIZE_STEP, buyLock } from './orders/amounts.js';
 import { randomBytes } from 'node:crypto';
-import type { Hex, MarketRecord, Profile, SandboxContext, SandboxState, StateEvent } from './types.js';
+import type { Hex, MarketRecord, Profile, SandboxState } from './types.js';
+import type { StateEvent } from './events.js';
+import type { SandboxContext } from './handlers.js';
 
 export interface SimulateOptions {
   /** Actions per second over all markets (default 4); each action touches one market. */

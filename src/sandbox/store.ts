@@ -34,7 +34,8 @@ import { openLedgers, projectAccounts } from './ledger.js';
 import { rehydrate } from './secrets.js';
 import { freeze, readSnapshot, snapshotPieces, stateFile } from './snapshot.js';
 import { corrupt, fsyncDir } from './stateerror.js';
-import type { LogEntry, SandboxState } from './types.js';
+import type { SandboxState } from './types.js';
+import type { LogEntry } from './events.js';
 
 const TEMP = /^\.(state|snapshot)\..*\.tmp$/;
 const RUN_TEMP = /^\.[0-9a-f]{12}\.tmp$/;

@@ -13,7 +13,9 @@ import { authenticate } from './auth.js';
 import { midpoint, yesBook } from './book.js';
 import { ONE, priceNumber } from './orders/amounts.js';
 import { Projection, type StreamMessage } from './projection.js';
-import type { AuthRequirement, FaultConfig, LogEntry, MarketRecord, Route, SandboxContext } from './types.js';
+import type { MarketRecord } from './types.js';
+import type { LogEntry } from './events.js';
+import type { AuthRequirement, FaultConfig, Route, SandboxContext } from './handlers.js';
 
 /** The string an SDK signs for the socket.io upgrade, whatever the actual query (wire-facts §2.1). */
 const HANDSHAKE_TARGET = '/socket.io/?EIO=4&transport=websocket';

@@ -4,7 +4,8 @@
 import { decideCancel, decideOrder, type Refusal, type SubmitInput } from '../../src/sandbox/engine.js';
 import { orderById } from '../../src/sandbox/indexes.js';
 import { apply } from '../../src/sandbox/reducer.js';
-import type { Fill, OrderRecord, SandboxState, StateEvent } from '../../src/sandbox/types.js';
+import type { OrderRecord, SandboxState } from '../../src/sandbox/types.js';
+import type { Fill, StateEvent } from '../../src/sandbox/events.js';
 
 export interface Submitted {
   ok: true;

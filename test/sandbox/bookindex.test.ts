@@ -10,7 +10,8 @@ import { cancel, submit } from '../helpers/engine.js';
 import { book } from '../../src/sandbox/ledger.js';
 import { IDS, tradingFixture } from '../helpers/fixture.js';
 import { apply } from '../../src/sandbox/reducer.js';
-import type { OrderRecord, SandboxState, StateEvent } from '../../src/sandbox/types.js';
+import type { OrderRecord, SandboxState } from '../../src/sandbox/types.js';
+import type { StateEvent } from '../../src/sandbox/events.js';
 
 const ONE = 1_000_000n;
 

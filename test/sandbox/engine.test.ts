@@ -6,7 +6,8 @@ import { Projection } from '../../src/sandbox/projection.js';
 import { cancel as cancelOrder, submit as submitOrder, type Submitted } from '../helpers/engine.js';
 import { book } from '../../src/sandbox/ledger.js';
 import { IDS, tradingFixture } from '../helpers/fixture.js';
-import type { LogEntry, OrderType, SandboxState, Side } from '../../src/sandbox/types.js';
+import type { OrderType, SandboxState, Side } from '../../src/sandbox/types.js';
+import type { LogEntry } from '../../src/sandbox/events.js';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 const M = 1_000_000n; // one USDC / one share in raw units

@@ -12,7 +12,8 @@ import { projectAccount } from '../../src/sandbox/ledger.js';
 import { cancelOrders, placeOrder } from '../../src/sandbox/place.js';
 import { rehydrate } from '../../src/sandbox/secrets.js';
 import { apply } from '../../src/sandbox/reducer.js';
-import type { LogEntry, SandboxState } from '../../src/sandbox/types.js';
+import type { SandboxState } from '../../src/sandbox/types.js';
+import type { LogEntry } from '../../src/sandbox/events.js';
 import { eventually } from '../helpers/eventually.js';
 
 const ALICE = 1001;

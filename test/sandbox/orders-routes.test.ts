@@ -8,16 +8,9 @@ import { Projection, type StreamMessage } from '../../src/sandbox/projection.js'
 import { apply } from '../../src/sandbox/reducer.js';
 import { orderRoutes } from '../../src/sandbox/routes/orders.js';
 import { resumeSettlement, txHashForTrade } from '../../src/sandbox/settlement.js';
-import type {
-  AuthContext,
-  Route,
-  SandboxContext,
-  LogEntry,
-  SandboxRequest,
-  SandboxResponse,
-  SandboxState,
-  Scope,
-} from '../../src/sandbox/types.js';
+import type { SandboxState, Scope } from '../../src/sandbox/types.js';
+import type { LogEntry } from '../../src/sandbox/events.js';
+import type { AuthContext, Route, SandboxContext, SandboxRequest, SandboxResponse } from '../../src/sandbox/handlers.js';
 import { ORDER_TYPES, sdkOrderBody } from '../helpers/eip712.js';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');

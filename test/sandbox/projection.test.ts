@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { decideCancel, decideOrder, type SubmitInput } from '../../src/sandbox/engine.js';
 import { Projection, type StreamMessage } from '../../src/sandbox/projection.js';
 import { apply } from '../../src/sandbox/reducer.js';
-import type { LogEntry, StateEvent } from '../../src/sandbox/types.js';
+import type { LogEntry, StateEvent } from '../../src/sandbox/events.js';
 import { IDS, tradingFixture } from '../helpers/fixture.js';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');

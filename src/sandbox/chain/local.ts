@@ -4,7 +4,8 @@
 import { type Chain, createWalletClient, defineChain, getAddress, http, type Hex, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { ChainHooks, ChainRedemption, TargetRead } from '../chainref.js';
-import type { AllowanceTarget, MarketRecord, Route, SandboxState } from '../types.js';
+import type { AllowanceTarget, MarketRecord, SandboxState } from '../types.js';
+import type { Route } from '../handlers.js';
 import { type ChainInfo, DEPLOYER_KEY, MAX, ZERO, ctfAbi, deployAndFund, rpcCall, usdcAbi } from './deploy.js';
 
 /** Gas money a server wallet gets from the deployer when it has less than GAS_FLOOR. */

@@ -17,7 +17,8 @@
 // limit and the failure switch are run-time only, like the per-token rate limiter.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { chainOf, type ChainHooks } from '../chainref.js';
-import type { AllowanceTarget, Hex, MarketRecord, SandboxContext, SandboxState, Side } from '../types.js';
+import type { AllowanceTarget, Hex, MarketRecord, SandboxState, Side } from '../types.js';
+import type { SandboxContext } from '../handlers.js';
 
 const USDC_ADDRESS: Hex = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 const CTF_ADDRESS: Hex = '0xC9c98965297Bc527861c898329Ee280632B76e18';

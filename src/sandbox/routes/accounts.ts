@@ -1,7 +1,8 @@
 // Tokens and profiles (wire-facts §2.2, §4.4).
 import { randomBytes } from 'node:crypto';
 import { allowedScopes } from '../auth.js';
-import type { Profile, Route, SandboxResponse, SandboxState, Scope } from '../types.js';
+import type { Profile, SandboxState, Scope } from '../types.js';
+import type { Route, SandboxResponse } from '../handlers.js';
 
 const err = (status: number, message: string): SandboxResponse => ({ status, body: { message } });
 const ANY: Route['auth'] = { kind: 'token', scopes: [], legacy: true, identity: true };

@@ -1,6 +1,6 @@
 // Admin routes under /__sandbox (no auth): fault injection, reset, and the seeded accounts
 // (public dev keys) for `pm init --sandbox`. They exist only in the sandbox.
-import type { FaultConfig, Route } from '../types.js';
+import type { FaultConfig, Route } from '../handlers.js';
 
 /** Each fault's largest sensible value: absurd ones (a latency of days, 2^53 failures) are refused. */
 const FAULT_LIMITS = {

@@ -13,7 +13,7 @@ import { cancelOrder } from '../place.js';
 import { createOrder } from './create-order.js';
 import { actingProfile, asObject, fail, isResponse, parseId } from './http.js';
 import { createOrderShapeError, knownKeysError } from './order-shape.js';
-import type { AuthContext, SandboxContext, SandboxRequest, SandboxResponse } from '../types.js';
+import type { AuthContext, SandboxContext, SandboxRequest, SandboxResponse } from '../handlers.js';
 
 /** Most operations one batch may carry (the Rust SDK documents "up to 4"). */
 const MAX_CANCEL_REPLACE_BATCH = 4;

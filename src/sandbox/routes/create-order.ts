@@ -14,7 +14,8 @@ import { clientIdTaken, orderHashAccepted } from '../orders/accepted.js';
 import { createdView } from '../orders/views.js';
 import { createOrderShapeError } from './order-shape.js';
 import { actingProfile, asObject, fail, isResponse, parseId, refused } from './http.js';
-import type { AuthContext, Hex, MarketRecord, OrderType, Profile, SandboxContext, SandboxRequest, SandboxResponse } from '../types.js';
+import type { Hex, MarketRecord, OrderType, Profile } from '../types.js';
+import type { AuthContext, SandboxContext, SandboxRequest, SandboxResponse } from '../handlers.js';
 
 /** The request around the signed order, checked. */
 interface Envelope {

@@ -1,7 +1,8 @@
 // What every route handler shares: the JSON error answer, body and header readers, the acting
 // profile (the caller or one of its sub-accounts), and the HTTP status of an engine refusal.
 import type { Refusal } from '../engine.js';
-import type { Profile, SandboxContext, SandboxRequest, SandboxResponse } from '../types.js';
+import type { Profile } from '../types.js';
+import type { SandboxContext, SandboxRequest, SandboxResponse } from '../handlers.js';
 
 /** A JSON error answer: `{message}` with a status. */
 export function fail(status: number, message: string): SandboxResponse {

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { chainOf } from '../chainref.js';
 import { marketBySlug } from '../indexes.js';
 import { clobMarket, syntheticSlug } from '../seedmarkets.js';
-import type { Route } from '../types.js';
+import type { Route } from '../handlers.js';
 import { secondWinner } from '../resolution.js';
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,99}$/;

@@ -8,7 +8,7 @@ import { tradingWallet } from '../portfolio.js';
 import { secondWinner } from '../resolution.js';
 import { asObject, fail, header, parseId } from './http.js';
 import { knownKeysError } from './order-shape.js';
-import type { Route, SandboxContext, SandboxRequest, SandboxResponse } from '../types.js';
+import type { Route, SandboxContext, SandboxRequest, SandboxResponse } from '../handlers.js';
 
 const txHash = (): string => `0x${randomBytes(32).toString('hex')}`;
 

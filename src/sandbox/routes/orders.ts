@@ -7,7 +7,8 @@ import { cancelReplace, cancelReplaceBatch } from './cancel-replace.js';
 import { createOrder } from './create-order.js';
 import { actingProfile, asObject, fail, header, isResponse, refused } from './http.js';
 import { knownKeysError } from './order-shape.js';
-import type { AuthRequirement, OrderRecord, OrderStatus, Route, SandboxContext, SandboxRequest, SandboxResponse } from '../types.js';
+import type { OrderRecord, OrderStatus } from '../types.js';
+import type { AuthRequirement, Route, SandboxContext, SandboxRequest, SandboxResponse } from '../handlers.js';
 
 const TRADING: AuthRequirement = { kind: 'token', scopes: ['trading'], legacy: true, identity: false };
 const NOT_FOUND_MESSAGE = 'Order not found or already canceled';

@@ -9,7 +9,8 @@ import { getAddress, hexToString, isAddress, isHex, recoverMessageAddress } from
 import { walletAddress } from '../keys.js';
 import { allowanceView, initialTargets, liveTargets, retryAllowances, scheduleProvisioning, simOf } from '../partner/allowances.js';
 import type { AllowanceFailure } from '../partner/allowances.js';
-import type { Hex, Profile, Route, SandboxContext, SandboxRequest, SandboxResponse, SandboxState } from '../types.js';
+import type { Hex, Profile, SandboxState } from '../types.js';
+import type { Route, SandboxContext, SandboxRequest, SandboxResponse } from '../handlers.js';
 
 const fail = (status: number, message: string): SandboxResponse => ({ status, body: { message } });
 

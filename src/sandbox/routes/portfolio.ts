@@ -22,7 +22,8 @@ import { activeAllowlist, decideWithdrawal } from '../withdrawals.js';
 import { actingProfile, asObject, fail, header, isResponse, needScope } from './http.js';
 import { knownKeysError } from './order-shape.js';
 import { redeem } from './redeem.js';
-import type { AuthRequirement, Hex, Profile, Route, SandboxContext, SandboxRequest, SandboxResponse } from '../types.js';
+import type { Hex, Profile } from '../types.js';
+import type { AuthRequirement, Route, SandboxContext, SandboxRequest, SandboxResponse } from '../handlers.js';
 
 const READ: AuthRequirement = { kind: 'token', scopes: ['trading'], legacy: true, identity: false };
 /** Server-wallet operations: a scoped token (scope checked per route), identity or session; never a legacy key. */

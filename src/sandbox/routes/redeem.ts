@@ -9,7 +9,8 @@ import { ledgerOf, payoutPosted, tradingWallet } from '../portfolio.js';
 import { burnOnChain, syncRedemptions } from '../redemptions.js';
 import { actingProfile, asObject, fail, isResponse, needScope } from './http.js';
 import { knownKeysError } from './order-shape.js';
-import type { MarketRecord, Profile, SandboxContext, SandboxRequest, SandboxResponse } from '../types.js';
+import type { MarketRecord, Profile } from '../types.js';
+import type { SandboxContext, SandboxRequest, SandboxResponse } from '../handlers.js';
 
 const txHash = (): string => `0x${randomBytes(32).toString('hex')}`;
 const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();

@@ -7,7 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { getAddress, hexToString, isAddress, isHex, recoverMessageAddress } from 'viem';
 import { walletAddress } from '../keys.js';
-import { allowanceView, initialTargets, liveTargets, retryAllowances, scheduleProvisioning, simOf } from '../partner/allowances.js';
+import { liveTargets, retryAllowances, scheduleProvisioning, simOf } from '../partner/allowances.js';
+import { allowanceView, initialTargets } from '../partner/targets.js';
 import type { AllowanceFailure } from '../partner/allowances.js';
 import type { Hex, Profile, SandboxState } from '../types.js';
 import type { Route, SandboxContext, SandboxRequest, SandboxResponse } from '../handlers.js';

@@ -95,7 +95,7 @@ try {
   await quote(mid);
   for await (const ev of pm.watch.prices([market], { signal: stop.signal })) {
     if (ev.event !== 'orderbookUpdate') continue;
-    const m = midOf(ev.orderbook ?? {});
+    const m = midOf(ev.book);
     if (m !== null && quotes.mid !== null && Math.abs(m - quotes.mid) >= tick) await quote(m);
   }
 } catch (e) {

@@ -16,18 +16,44 @@ import { redeem as redeemCondition, withdrawBody, parseAmount, parseAddress } fr
 import type { RedeemResult } from '../core/funds.js';
 import type { ApiClient } from '../core/http.js';
 import { slugFrom } from '../core/market-input.js';
-import { bookJson, noBook } from '../core/market-wire.js';
-import { getMarket, getOrderBook, listAllMarkets, listMarkets, priceHistory, searchMarkets } from '../core/markets.js';
+import { bookJson, marketJson, noBook } from '../core/market-wire.js';
+import type { MarketJson, OrderBookJson } from '../core/market-wire.js';
+import { getMarket, getOrderBook, listAllMarkets, listMarkets, priceHistory, pricePointJson, searchMarkets } from '../core/markets.js';
+import type { PricePointJson } from '../core/markets.js';
 import { createPartnerAccount, listPartnerAccounts, getAllowances, retryAllowances, waitForAllowances } from '../core/partner.js';
 import type { Allowances, PartnerAccount, PartnerPage } from '../core/partner.js';
-import { fetchPnl, fetchPositions, fetchTrades, historyEntries, pnlJson, positionsJson } from '../core/portfolio.js';
+import {
+  fetchPnl,
+  fetchPositions,
+  fetchTrades,
+  historyEntries,
+  historyEntryJson,
+  pnlJson,
+  positionsJson,
+  tradeJson,
+} from '../core/portfolio.js';
+import type { HistoryEntryJson, PnlJson, PositionJson, PositionTotalsJson, TradeJson } from '../core/portfolio.js';
 import { cancelOrders, listOpenOrders, orderStatus, parseOrderInput, placeParsed, parseBatch, runBatch } from '../core/trade/index.js';
-import type { CancelOutcome, LineResult, OrderInput } from '../core/trade/index.js';
+import type { LineResult } from '../core/trade/batch.js';
+import type { CancelOutcome } from '../core/trade/place.js';
 import { cancelEverywhere, replaceOrder } from '../core/trade/replace.js';
 import type { ReplaceInput, ReplaceOutcome } from '../core/trade/replace.js';
 import { batchLineJson, liveOrderJson, openOrderJson, placeResult, statusJson } from '../core/trade/views.js';
-import type { PlaceResult } from '../core/trade/views.js';
+import type { BatchLineJson, OpenOrderJson, PlaceResult, StatusJson } from '../core/trade/views.js';
 import { openWatch } from '../core/watch.js';
+import { watchRecord } from '../core/watch-records.js';
+import type {
+  LifecycleRecord,
+  MarketCreatedRecord,
+  MarketResolvedRecord,
+  NewPriceDataRecord,
+  OrderbookUpdateRecord,
+  OrderEventRecord,
+  OtherRecord,
+  PositionsRecord,
+  WatchRecord,
+} from '../core/watch-records.js';
+import type { OrderRequest, Outcome, OutcomeInput } from './types.js';
 import type { WatchKind } from '../core/watch.js';
 import { WithdrawalJournal, withdrawOnce } from '../core/withdrawals.js';
 import type { WithdrawOutcome } from '../core/withdrawals.js';
@@ -152,25 +178,27 @@ export function createClient(options: ClientOptions) {
 
   const markets = {
     /** One page of active markets (the exchange's objects, as `pm --json markets list`). */
-    async list(p: { page?: number; limit?: number; sortBy?: string; all?: boolean } = {}, o?: CallOptions) {
+    async list(p: { page?: number; limit?: number; sortBy?: string; all?: boolean } = {}, o?: CallOptions): Promise<MarketJson[]> {
       const a = withSignal(publicApi, o);
-      if (p.all) return (await listAllMarkets(a, p)).map((m) => m.raw);
-      return (await listMarkets(a, p)).markets.map((m) => m.raw);
+      if (p.all) return (await listAllMarkets(a, p)).map(marketJson);
+      return (await listMarkets(a, p)).markets.map(marketJson);
     },
-    async search(query: string, p: { page?: number; limit?: number } = {}, o?: CallOptions) {
-      return (await searchMarkets(withSignal(publicApi, o), query, p)).markets.map((m) => m.raw);
+    async search(query: string, p: { page?: number; limit?: number } = {}, o?: CallOptions): Promise<MarketJson[]> {
+      return (await searchMarkets(withSignal(publicApi, o), query, p)).markets.map(marketJson);
     },
-    /** One market (slug or limitless.exchange URL), as the exchange describes it. */
-    async get(slug: string, o?: CallOptions) {
-      return (await getMarket(withSignal(publicApi, o), slugFrom(slug))).raw;
+    /** One market (slug or limitless.exchange URL): pm's checked fields, and the exchange's object in `raw`. */
+    async get(slug: string, o?: CallOptions): Promise<MarketJson> {
+      return marketJson(await getMarket(withSignal(publicApi, o), slugFrom(slug)));
     },
     /** The order book of the YES (default) or NO outcome, prices and sizes as decimals plus raw. */
-    async book(slug: string, p: { outcome?: 'yes' | 'no' } = {}, o?: CallOptions) {
+    async book(slug: string, p: { outcome?: OutcomeInput } = {}, o?: CallOptions): Promise<OrderBookJson & { outcome: Outcome }> {
       const yes = await getOrderBook(withSignal(publicApi, o), slugFrom(slug));
-      return { ...bookJson(p.outcome === 'no' ? noBook(yes) : yes), outcome: (p.outcome ?? 'yes').toUpperCase() };
+      const outcome: Outcome = p.outcome?.toUpperCase() === 'NO' ? 'NO' : 'YES';
+      return { ...bookJson(outcome === 'NO' ? noBook(yes) : yes), outcome };
     },
-    async history(slug: string, q: { interval?: string; from?: string; to?: string } = {}, o?: CallOptions) {
-      return (await priceHistory(withSignal(publicApi, o), slugFrom(slug), q)).raw;
+    /** The YES price history, oldest first. */
+    async history(slug: string, q: { interval?: string; from?: string; to?: string } = {}, o?: CallOptions): Promise<PricePointJson[]> {
+      return (await priceHistory(withSignal(publicApi, o), slugFrom(slug), q)).points.map(pricePointJson);
     },
   };
 
@@ -180,7 +208,7 @@ export function createClient(options: ClientOptions) {
      * same clientId returns the same order with `alreadyPlaced: true`; another order under it is a
      * ConflictError (exit 5). Journaled under PM_HOME before it is sent.
      */
-    async place(input: OrderInput & { clientId?: string | undefined }, o?: CallOptions): Promise<PlaceResult> {
+    async place(input: OrderRequest, o?: CallOptions): Promise<PlaceResult> {
       decimalStrings(input);
       const parsed = parseOrderInput({ ...input, onBehalfOf: input.onBehalfOf ?? onBehalfOf });
       const d = await deps();
@@ -188,7 +216,7 @@ export function createClient(options: ClientOptions) {
       return placeResult(placed);
     },
     /** Places NDJSON-shaped lines (the batch file's fields); one result per line, in line order. */
-    async placeBatch(lines: OrderInput[], p: { batchId?: string } = {}, o?: CallOptions) {
+    async placeBatch(lines: OrderRequest[], p: { batchId?: string } = {}, o?: CallOptions): Promise<BatchLineJson[]> {
       const text = lines.map((l) => JSON.stringify(l)).join('\n');
       const parsed = parseBatch(text, p);
       const invalid = parsed.filter((l) => l.error);
@@ -213,30 +241,34 @@ export function createClient(options: ClientOptions) {
       return replaceOrder(await deps(), { ...p, orderId }, { journal, signal: signalOf(o) });
     },
     /** Open orders of one market (or every market). */
-    async list(p: { market?: string } = {}, o?: CallOptions) {
+    async list(p: { market?: string } = {}, o?: CallOptions): Promise<OpenOrderJson[]> {
       const a = withSignal(await api(), o);
       if (p.market === undefined) return (await fetchPositions(a)).liveOrders.map(liveOrderJson);
       const slug = slugFrom(p.market);
       return (await listOpenOrders(a, slug)).map((x) => openOrderJson(x, slug));
     },
-    async status(q: { ids?: string[]; clientIds?: string[] }, o?: CallOptions) {
+    async status(q: { ids?: string[]; clientIds?: string[] }, o?: CallOptions): Promise<StatusJson[]> {
       return (await orderStatus(withSignal(await api(), o), q)).map(statusJson);
     },
   };
 
   const portfolio = {
-    async positions(o?: CallOptions) {
+    /** One row per market and outcome held (or with open orders), and their totals. */
+    async positions(o?: CallOptions): Promise<{ positions: PositionJson[]; totals: PositionTotalsJson }> {
       return positionsJson((await fetchPositions(withSignal(await api(), o))).rows);
     },
-    async pnl(timeframe = '7d', o?: CallOptions) {
+    /** Realised PnL over a timeframe (1d, 7d, 30d, all). */
+    async pnl(timeframe = '7d', o?: CallOptions): Promise<PnlJson> {
       return pnlJson(await fetchPnl(withSignal(await api(), o), timeframe));
     },
-    async trades(o?: CallOptions) {
-      return fetchTrades(withSignal(await api(), o));
+    /** Your fills, newest first. */
+    async trades(o?: CallOptions): Promise<TradeJson[]> {
+      return (await fetchTrades(withSignal(await api(), o))).map(tradeJson);
     },
     /** Every history entry, newest first, page by page. */
-    async *history(p: { limit?: number; max?: number; since?: number } = {}, o?: CallOptions) {
-      yield* historyEntries(withSignal(await api(), o), { limit: p.limit ?? 100, max: p.max, since: p.since });
+    async *history(p: { limit?: number; max?: number; since?: number } = {}, o?: CallOptions): AsyncGenerator<HistoryEntryJson> {
+      for await (const e of historyEntries(withSignal(await api(), o), { limit: p.limit ?? 100, max: p.max, since: p.since }))
+        yield historyEntryJson(e);
     },
   };
 
@@ -286,18 +318,24 @@ export function createClient(options: ClientOptions) {
     },
   };
 
-  /** A live stream as an AsyncIterable of NDJSON-shaped records; reconnects, fills order gaps, ends on the signal. */
-  function stream(kind: WatchKind, p: { markets?: string[]; market?: string; clientId?: string; signal?: AbortSignal } = {}) {
+  /** A live stream as an AsyncIterable of typed records (WatchRecord); reconnects, fills order gaps, ends on the signal. */
+  function stream<E extends WatchRecord['event']>(
+    kind: WatchKind,
+    events: readonly E[],
+    p: { markets?: string[]; market?: string; clientId?: string; signal?: AbortSignal } = {},
+  ): AsyncIterable<Extract<WatchRecord, { event: E }> | LifecycleRecord | OtherRecord> {
+    type R = Extract<WatchRecord, { event: E }> | LifecycleRecord | OtherRecord;
+    const expected = (r: WatchRecord): r is R => r.event === 'lifecycle' || r.event === 'other' || events.some((e) => e === r.event);
     const signal = signalOf(p);
     return {
-      async *[Symbol.asyncIterator](): AsyncGenerator<Record<string, unknown>> {
+      async *[Symbol.asyncIterator](): AsyncGenerator<R> {
         const privateKind = kind === 'orders' || kind === 'positions' || kind === 'tx';
         const auth = privateKind ? (await api()).auth : undefined;
-        const queue: Record<string, unknown>[] = [];
+        const queue: R[] = [];
         let wake: (() => void) | null = null;
         let ended = false;
         let failure: unknown;
-        const push = (r: Record<string, unknown>): void => {
+        const push = (r: R): void => {
           queue.push(r);
           if (queue.length > 10_000) w.pause(); // a slow consumer: stop reading until it catches up
           wake?.();
@@ -316,7 +354,13 @@ export function createClient(options: ClientOptions) {
             signal,
             proxy: options.proxy,
           },
-          { event: (name, ev) => push({ event: name, ...ev }), lifecycle: (l) => push({ event: 'lifecycle', ...l }) },
+          {
+            event: (name, ev) => {
+              const r = watchRecord(name, ev);
+              push(expected(r) ? r : { event: 'other', name, raw: ev });
+            },
+            lifecycle: (l) => push({ event: 'lifecycle', ...l }),
+          },
         );
         const done = w.run().then(
           () => undefined,
@@ -351,11 +395,23 @@ export function createClient(options: ClientOptions) {
     };
   }
   const watch = {
-    orders: (p: { market?: string; clientId?: string; signal?: AbortSignal } = {}) => stream('orders', p),
-    positions: (p: { market?: string; signal?: AbortSignal } = {}) => stream('positions', p),
-    prices: (markets: string[], p: { signal?: AbortSignal } = {}) => stream('prices', { ...p, markets }),
-    book: (market: string, p: { signal?: AbortSignal } = {}) => stream('book', { ...p, markets: [market] }),
-    markets: (p: { signal?: AbortSignal } = {}) => stream('markets', p),
+    /** Your order events (OME steps and settlement), the gaps after a reconnect filled from REST (`replayed: true`). */
+    orders: (
+      p: { market?: string; clientId?: string; signal?: AbortSignal } = {},
+    ): AsyncIterable<OrderEventRecord | LifecycleRecord | OtherRecord> => stream('orders', ['orderEvent'], p),
+    positions: (p: { market?: string; signal?: AbortSignal } = {}): AsyncIterable<PositionsRecord | LifecycleRecord | OtherRecord> =>
+      stream('positions', ['positions'], p),
+    prices: (
+      markets: string[],
+      p: { signal?: AbortSignal } = {},
+    ): AsyncIterable<OrderbookUpdateRecord | NewPriceDataRecord | LifecycleRecord | OtherRecord> =>
+      stream('prices', ['orderbookUpdate', 'newPriceData'], { ...p, markets }),
+    book: (market: string, p: { signal?: AbortSignal } = {}): AsyncIterable<OrderbookUpdateRecord | LifecycleRecord | OtherRecord> =>
+      stream('book', ['orderbookUpdate'], { ...p, markets: [market] }),
+    markets: (
+      p: { signal?: AbortSignal } = {},
+    ): AsyncIterable<MarketCreatedRecord | MarketResolvedRecord | LifecycleRecord | OtherRecord> =>
+      stream('markets', ['marketCreated', 'marketResolved'], p),
   };
 
   return {

@@ -13,7 +13,8 @@ import { Settings } from '../core/settings.js';
 import { AuthError, NotFoundError, UsageError, ValidationError } from '../core/errors.js';
 import type { PmError } from '../core/errors.js';
 import { redeem as redeemCondition, withdrawBody, parseAmount, parseAddress } from '../core/funds.js';
-import type { RedeemResult } from '../core/funds.js';
+import { redeemJson, withdrawJson } from '../core/funds-json.js';
+import type { RedeemJson, WithdrawJson } from '../core/funds-json.js';
 import type { ApiClient } from '../core/http.js';
 import { slugFrom } from '../core/market-input.js';
 import { bookJson, marketJson, noBook } from '../core/market-wire.js';
@@ -35,11 +36,10 @@ import {
 import type { HistoryEntryJson, PnlJson, PositionJson, PositionTotalsJson, TradeJson } from '../core/portfolio.js';
 import { cancelOrders, listOpenOrders, orderStatus, parseOrderInput, placeParsed, parseBatch, runBatch } from '../core/trade/index.js';
 import type { LineResult } from '../core/trade/batch.js';
-import type { CancelOutcome } from '../core/trade/place.js';
-import { cancelEverywhere, replaceOrder } from '../core/trade/replace.js';
-import type { ReplaceInput, ReplaceOutcome } from '../core/trade/replace.js';
-import { batchLineJson, liveOrderJson, openOrderJson, placeResult, statusJson } from '../core/trade/views.js';
-import type { BatchLineJson, OpenOrderJson, PlaceResult, StatusJson } from '../core/trade/views.js';
+import { cancelAllResult, cancelEverywhere, replaceOrder, replaceResult } from '../core/trade/replace.js';
+import type { CancelAllResult, ReplaceInput, ReplaceResult } from '../core/trade/replace.js';
+import { batchResult, cancelEntries, liveOrderJson, openOrderJson, placedJson, placeResult, statusJson } from '../core/trade/views.js';
+import type { BatchResult, CancelResult, OpenOrderJson, PlaceResult, StatusJson } from '../core/trade/views.js';
 import { openWatch } from '../core/watch.js';
 import { watchRecord } from '../core/watch-records.js';
 import type {
@@ -213,32 +213,39 @@ export function createClient(options: ClientOptions) {
       const parsed = parseOrderInput({ ...input, onBehalfOf: input.onBehalfOf ?? onBehalfOf });
       const d = await deps();
       const { placed } = await placeParsed(d, parsed, { journal, signal: signalOf(o) });
-      return placeResult(placed);
+      return placeResult(placedJson(placed));
     },
     /** Places NDJSON-shaped lines (the batch file's fields); one result per line, in line order. */
-    async placeBatch(lines: OrderRequest[], p: { batchId?: string } = {}, o?: CallOptions): Promise<BatchLineJson[]> {
+    async placeBatch(lines: OrderRequest[], p: { batchId?: string } = {}, o?: CallOptions): Promise<BatchResult[]> {
       const text = lines.map((l) => JSON.stringify(l)).join('\n');
       const parsed = parseBatch(text, p);
       const invalid = parsed.filter((l) => l.error);
       const d = await deps();
       const results: LineResult[] = parsed.some((l) => l.parsed) ? await runBatch(d, parsed, { signal: signalOf(o) }) : [];
       const refused = invalid.map((l) => ({ line: l.line, ok: false as const, sent: 'no' as const, error: l.error as PmError }));
-      return [...refused, ...results].sort((a, b) => a.line - b.line).map(batchLineJson);
+      return [...refused, ...results].sort((a, b) => a.line - b.line).map(batchResult);
     },
-    /** Cancels orders by id (one id or several). */
-    async cancel(ids: string | string[], o?: CallOptions): Promise<CancelOutcome> {
-      return cancelOrders(withSignal(await api(), o), { ids: Array.isArray(ids) ? ids : [ids] });
+    /** Cancels orders by id (one id or several): one entry each, an order that is gone is NOT_FOUND (never an exception). */
+    async cancel(ids: string | string[], o?: CallOptions): Promise<CancelResult> {
+      const list = Array.isArray(ids) ? ids : [ids];
+      return { results: cancelEntries(await cancelOrders(withSignal(await api(), o), { ids: list }), null, list) };
     },
-    /** Cancels every open order of one market, or (no market) of every market. */
-    async cancelAll(p: { market?: string } = {}, o?: CallOptions) {
+    /** Cancels every open order of one market, or (no market) of every market: the kill switch. */
+    async cancelAll(p: { market?: string } = {}, o?: CallOptions): Promise<CancelAllResult> {
       const a = withSignal(await api(), o);
-      if (p.market !== undefined)
-        return { markets: [{ market: slugFrom(p.market), ...(await cancelOrders(a, { slug: slugFrom(p.market) })) }] };
-      return cancelEverywhere(a);
+      if (p.market !== undefined) {
+        const market = slugFrom(p.market);
+        return cancelAllResult({ markets: [{ market, ...(await cancelOrders(a, { slug: market })) }] });
+      }
+      return cancelAllResult(await cancelEverywhere(a));
     },
-    /** Cancel-replace in one request: the old order cancelled, the new one resting (exactly-once by its clientId). */
-    async replace(orderId: string, p: Omit<ReplaceInput, 'orderId'> = {}, o?: CallOptions): Promise<ReplaceOutcome> {
-      return replaceOrder(await deps(), { ...p, orderId }, { journal, signal: signalOf(o) });
+    /**
+     * Cancel-replace in one request: the old order cancelled and the new one placed (exactly-once
+     * by its clientId), or neither. `replacement` is what `place` returns; an old order that is
+     * gone is `cancelled.status: 'NOT_FOUND'` with `replacement: null`, as in every cancel.
+     */
+    async replace(orderId: string, p: Omit<ReplaceInput, 'orderId' | 'oldClientId'> = {}, o?: CallOptions): Promise<ReplaceResult> {
+      return replaceResult(await replaceOrder(await deps(), { ...p, orderId }, { journal, signal: signalOf(o), notFound: 'outcome' }));
     },
     /** Open orders of one market (or every market). */
     async list(p: { market?: string } = {}, o?: CallOptions): Promise<OpenOrderJson[]> {
@@ -300,21 +307,23 @@ export function createClient(options: ClientOptions) {
 
   const funds = {
     /** Withdraws once (journaled; an unknown outcome is never re-sent blindly). Amount in USDC, e.g. '12.5'. */
-    async withdraw(p: { amount: string; to?: string; force?: boolean }, o?: CallOptions): Promise<WithdrawOutcome> {
+    async withdraw(p: { amount: string; to?: string; force?: boolean }, o?: CallOptions): Promise<WithdrawJson<WithdrawOutcome>> {
       const body = withdrawBody(parseAmount(p.amount), { destination: p.to === undefined ? undefined : parseAddress(p.to, 'to') });
       const a = withSignal(await api(), o);
-      return withdrawOnce(a, body, {
+      const r = await withdrawOnce(a, body, {
         journal: new WithdrawalJournal(home),
         force: p.force,
         wallet: onBehalfOf !== undefined ? profile.subAccounts?.[String(onBehalfOf)]?.address : undefined,
       });
+      return withdrawJson(r);
     },
     /** Redeems the winning shares of a resolved market. */
-    async redeem(market: string, o?: CallOptions): Promise<RedeemResult> {
+    async redeem(market: string, o?: CallOptions): Promise<RedeemJson> {
       const a = withSignal(await api(), o);
-      const cid = (await getMarket(a, slugFrom(market))).raw['conditionId'];
+      const slug = slugFrom(market);
+      const cid = (await getMarket(a, slug)).raw['conditionId'];
       if (typeof cid !== 'string') throw new NotFoundError(`market ${market} has no condition id (a group? redeem its child markets)`);
-      return redeemCondition(a, cid);
+      return redeemJson(slug, cid, await redeemCondition(a, cid));
     },
   };
 

@@ -33,7 +33,9 @@ export interface OrderRequest extends Omit<CoreOrderInput, 'market' | 'side' | '
 
 export type { MarketJson as Market, OrderBookJson, BookLevelJson as BookLevel } from '../core/market-wire.js';
 export type { PricePointJson as PricePoint } from '../core/markets.js';
-export type { OpenOrderJson as Order, StatusJson as OrderStatus, BatchLineJson as BatchLine, FilledJson } from '../core/trade/views.js';
+export type { OpenOrderJson as Order, StatusJson as OrderStatus, FilledJson, PlaceResult } from '../core/trade/views.js';
+export type { BatchResult, CancelEntry, CancelResult } from '../core/trade/views.js';
+export type { CancelAllResult, ReplaceResult } from '../core/trade/replace.js';
 export type { ExecutionJson as Execution, OrderTerms } from '../core/trade/views.js';
 export type {
   PositionJson as Position,
@@ -61,3 +63,5 @@ export type {
 } from '../core/watch-records.js';
 export type { Lifecycle } from '../core/stream.js';
 export type { Allowances, PartnerAccount, PartnerPage } from '../core/partner.js';
+export type { RedeemJson, WithdrawJson } from '../core/funds-json.js';
+export type { WithdrawOutcome } from '../core/withdrawals.js';

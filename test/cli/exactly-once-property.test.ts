@@ -286,7 +286,7 @@ describe('exactly once, for every fault at every request position', () => {
           try {
             const r = await pm.orders.replace(old.order.id, { price: price.text });
             done = true;
-            const id = r.replacement.order?.['orderId'];
+            const id = r.replacement?.order.id;
             if (!exists(id)) report.failures.push(`${name} run ${run}: said replaced, no such order: ${JSON.stringify(r)}`);
           } catch (e) {
             const text = e instanceof Error ? e.message : String(e);

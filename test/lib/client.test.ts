@@ -96,7 +96,7 @@ describe('createClient', () => {
       raw: expect.objectContaining({ orderId: first.order.id }),
     });
     const c = await pm.orders.cancel(first.order.id);
-    expect(c.canceled).toContain(first.order.id);
+    expect(c.results).toEqual([{ order: { id: first.order.id, market: null }, clientId: null, status: 'CANCELLED', error: null }]);
     ac.abort();
     expect(await loop).toBe('ended');
     await pm.close();
@@ -115,8 +115,8 @@ describe('createClient', () => {
     // Typed: no index access needed.
     const id: string = r.order.id;
     expect(r.alreadyPlaced).toBe(false);
+    expect(r).toMatchObject({ clientId: 'lib-shape-1', status: 'LIVE', alreadyPlaced: false });
     expect(r.order).toMatchObject({
-      clientOrderId: 'lib-shape-1',
       market: 'btc-100k-2026',
       side: 'BUY',
       outcome: 'YES',
@@ -133,10 +133,14 @@ describe('createClient', () => {
     const row = everywhere.find((o) => o.id === id);
     expect(row).toEqual({ ...(await pm.orders.list({ market: 'btc-100k-2026' })).find((o) => o.id === id), createdAt: row?.createdAt });
     expect(row).toMatchObject({ market: 'btc-100k-2026', size: '10', sizeRaw: '10000000', remainingRaw: '10000000' });
-    // Batch lines as `pm --json order place --file` prints them: a refusal keeps the exchange's status.
-    const lines = await pm.orders.placeBatch([{ market: 'btc-100k-2026', side: 'sell', outcome: 'no', price: '0.9', size: '100000' }]);
+    // Batch lines in place's vocabulary; a refusal keeps the exchange's status.
+    const lines = await pm.orders.placeBatch([
+      { market: 'btc-100k-2026', side: 'sell', outcome: 'no', price: '0.9', size: '100000' },
+      { market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.14', size: '10', clientId: 'lib-shape-1' },
+    ]);
     expect(lines).toEqual([
       expect.objectContaining({ line: 1, ok: false, sent: 'yes', error: expect.objectContaining({ code: 'REFUSED', status: 400 }) }),
+      expect.objectContaining({ line: 2, ok: true, clientId: 'lib-shape-1', alreadyPlaced: true, order: expect.objectContaining({ id }) }),
     ]);
     await pm.orders.cancel(id);
     await pm.close();
@@ -156,15 +160,54 @@ describe('createClient', () => {
     const a = await pm.orders.place({ market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.12', size: '10' });
     const b = await pm.orders.place({ market: 'sol-500-2026', side: 'buy', outcome: 'yes', price: '0.05', size: '10' }).catch(() => null);
     const r = await pm.orders.replace(a.order.id, { price: '0.13' });
-    expect(r.ok).toBe(true);
-    expect(r.cancel.status).toBe('SUCCESS');
-    expect(r.replacement.order?.['price']).toBe('0.13');
+    // The replacement in place's vocabulary (r.replacement.order.id, as r.order.id of place).
+    expect(r.cancelled).toEqual({ order: { id: a.order.id, market: 'btc-100k-2026' }, clientId: null, status: 'CANCELLED', error: null });
+    expect(r.error).toBeNull();
+    expect(r.replacement).toMatchObject({ status: 'LIVE', alreadyPlaced: false, order: { market: 'btc-100k-2026', price: '0.13' } });
+    const newId = r.replacement?.order.id ?? '';
+    expect(sb.current.ctx.state.orders.find((o) => o.id === newId)?.status).toBe('LIVE');
+    expect(sb.current.ctx.state.orders.find((o) => o.id === newId)?.clientOrderId).toBe(r.replacement?.clientId);
     const live = sb.current.ctx.state.orders.filter((o) => o.ownerId === alice().profileId && o.status === 'LIVE');
     expect(live.some((o) => o.id === a.order.id)).toBe(false);
     const all = await pm.orders.cancelAll();
     expect(all.markets.length).toBeGreaterThanOrEqual(b ? 2 : 1);
+    expect(all.results.map((x) => x.order.id)).toContain(newId);
+    expect(all.results.every((x) => x.status === 'CANCELLED' && x.order.market !== null)).toBe(true);
     expect(sb.current.ctx.state.orders.filter((o) => o.ownerId === alice().profileId && o.status === 'LIVE')).toHaveLength(0);
     await pm.close();
+  });
+});
+
+describe('one vocabulary for order calls, and one rule for an order that is not found', () => {
+  it('cancel and replace of an unknown order: an entry with status NOT_FOUND in both, never an exception; nothing placed', async () => {
+    const pm = client();
+    try {
+      const gone = '00000000-0000-4000-8000-000000000000';
+      const before = sb.current.ctx.state.orders.length;
+      const c = await pm.orders.cancel([gone]);
+      expect(c.results).toEqual([
+        {
+          order: { id: gone, market: null },
+          clientId: null,
+          status: 'NOT_FOUND',
+          error: expect.objectContaining({ code: 'ORDER_NOT_FOUND' }),
+        },
+      ]);
+      const r = await pm.orders.replace(gone, { price: '0.2' });
+      expect(r).toEqual({
+        cancelled: {
+          order: { id: gone, market: null },
+          clientId: null,
+          status: 'NOT_FOUND',
+          error: expect.objectContaining({ code: 'ORDER_NOT_FOUND' }),
+        },
+        replacement: null,
+        error: expect.objectContaining({ code: 'ORDER_NOT_FOUND' }),
+      });
+      expect(sb.current.ctx.state.orders.length).toBe(before);
+    } finally {
+      await pm.close();
+    }
   });
 });
 

@@ -3,7 +3,11 @@
 import { expectTypeOf } from 'vitest';
 import type { createClient } from 'pm-cli';
 import type {
-  BatchLine,
+  BatchResult,
+  CancelAllResult,
+  CancelResult,
+  RedeemJson,
+  ReplaceResult,
   HistoryEntry,
   LifecycleRecord,
   Market,
@@ -63,8 +67,25 @@ export async function orders(pm: ReturnType<typeof createClient>): Promise<void>
   const s = (await pm.orders.status({ ids: ['x'] })).at(0);
   if (s?.found) expectTypeOf(s.orderId).toBeString();
   expectTypeOf(await pm.orders.placeBatch([{ market: 'm', side: 'sell', outcome: 'no', price: '0.9', size: '1' }])).toEqualTypeOf<
-    BatchLine[]
+    BatchResult[]
   >();
+  // One vocabulary: order.id, status, alreadyPlaced, clientId.
+  const moved = await pm.orders.replace(r.order.id, { price: '0.43' });
+  expectTypeOf(moved).toEqualTypeOf<ReplaceResult>();
+  expectTypeOf(moved.replacement).toEqualTypeOf<PlaceResult | null>();
+  expectTypeOf(moved.cancelled.status).toEqualTypeOf<'CANCELLED' | 'NOT_FOUND' | 'FAILED'>();
+  const c = await pm.orders.cancel([r.order.id]);
+  expectTypeOf(c).toEqualTypeOf<CancelResult>();
+  expectTypeOf(c.results.at(0)?.order.id).toEqualTypeOf<string | undefined>();
+  expectTypeOf(await pm.orders.cancelAll()).toEqualTypeOf<CancelAllResult>();
+  const line = (await pm.orders.placeBatch([])).at(0);
+  if (line?.ok) {
+    expectTypeOf(line.order.id).toBeString();
+    expectTypeOf(line.clientId).toBeString();
+    expectTypeOf(line.alreadyPlaced).toBeBoolean();
+  }
+  expectTypeOf(r.clientId).toBeString();
+  expectTypeOf(r.status).toBeString();
 }
 
 export async function portfolio(pm: ReturnType<typeof createClient>): Promise<void> {
@@ -104,4 +125,6 @@ export async function partnerAndFunds(pm: ReturnType<typeof createClient>): Prom
   const page = await pm.partner.list();
   expectTypeOf(page.data.at(0)?.profileId).toEqualTypeOf<number | undefined>();
   expectTypeOf((await pm.partner.allowances(1)).ready).toBeBoolean();
+  expectTypeOf(await pm.funds.redeem('m')).toEqualTypeOf<RedeemJson>();
+  expectTypeOf((await pm.funds.withdraw({ amount: '1' })).amountRaw).toBeString();
 }

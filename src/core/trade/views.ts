@@ -1,8 +1,9 @@
 // The documented JSON of orders (amounts as decimal strings plus raw integers), shared by the
 // CLI's --json output and the library's return values, so a bot and a script read one shape.
 import { formatUnits, priceFromWire, rawFromWire } from '../money.js';
+import { UsageError } from '../errors.js';
 import type { LineResult } from './batch.js';
-import type { OpenOrder, OrderView, Placed, StatusResult } from './place.js';
+import type { CancelOutcome, OpenOrder, OrderView, Placed, StatusResult } from './place.js';
 import type { OrderType, Outcome, Side } from './terms.js';
 import { parsePlaced } from './place.js';
 
@@ -44,7 +45,11 @@ export type ExecutionJson = { matched: boolean; settlementStatus: string; reason
 
 /** One placed order as `pm --json order place` prints it. */
 export type PlacedJson = { orderId: string; clientOrderId: string; market: string } & OrderTerms &
-  ExecutionJson & { alreadyPlaced: boolean; status?: string };
+  ExecutionJson & {
+    alreadyPlaced: boolean;
+    /** The order's status as the exchange gave it (LIVE, MATCHED, CANCELED, UNMATCHED…; a re-run: as it stands now). */
+    status: string | null;
+  };
 
 /**
  * The documented JSON of one placed order (amounts as decimal strings plus raw integers).
@@ -81,8 +86,8 @@ export function placedJson(p: Placed): PlacedJson {
     },
     makerMatches: p.makerMatches,
     alreadyPlaced: p.alreadyPlaced,
-    // The order as it stands now, for one that already existed (a re-run may find it cancelled or filled).
-    ...(p.alreadyPlaced && p.status !== null ? { status: p.status } : {}),
+    // (For one that already existed, the order as it stands now: a re-run may find it cancelled or filled.)
+    status: p.status,
   };
 }
 
@@ -142,20 +147,29 @@ export function statusJson(r: StatusResult): StatusJson {
   };
 }
 
-/** What the library's `orders.place` returns (docs/architecture.md §1b): the order, its execution, and whether a re-send found it. */
+/**
+ * What the library's `orders.place` returns (docs/library.md), in the vocabulary every order call
+ * of the library shares: `clientId`, `status`, `alreadyPlaced`, `order.id`.
+ */
 export type PlaceResult = {
-  order: { id: string; clientOrderId: string; market: string } & OrderTerms;
-  execution: ExecutionJson;
+  /** The client id the order was placed under (given, or generated). */
+  clientId: string;
+  /** The order's status as the exchange gave it: LIVE, MATCHED, CANCELED, UNMATCHED… ('UNKNOWN' when it did not say). */
+  status: string;
+  /** An earlier call (or run) had placed this order: nothing new was placed. */
   alreadyPlaced: boolean;
+  order: { id: string; market: string } & OrderTerms;
+  execution: ExecutionJson;
 };
 
-/** placedJson's fields in the shape of docs/architecture.md §1b (`r.order.id`, `r.execution`, `r.alreadyPlaced`). */
-export function placeResult(p: Placed): PlaceResult {
-  const j = placedJson(p);
+/** placedJson's fields in the library's vocabulary (`r.order.id`, `r.clientId`, `r.status`, `r.execution`, `r.alreadyPlaced`). */
+export function placeResult(j: PlacedJson): PlaceResult {
   return {
+    clientId: j.clientOrderId,
+    status: j.status ?? 'UNKNOWN',
+    alreadyPlaced: j.alreadyPlaced,
     order: {
       id: j.orderId,
-      clientOrderId: j.clientOrderId,
       market: j.market,
       side: j.side,
       outcome: j.outcome,
@@ -171,8 +185,76 @@ export function placeResult(p: Placed): PlaceResult {
       filled: j.filled,
       makerMatches: j.makerMatches,
     },
-    alreadyPlaced: j.alreadyPlaced,
   };
+}
+
+/**
+ * One order of a cancel, in the library's vocabulary. Not found (filled, cancelled before, or
+ * never this account's) is an entry with status NOT_FOUND, in every call: never an exception.
+ */
+export interface CancelEntry {
+  order: { id: string; market: string | null };
+  /** The order's client id, when the call knew it (the exchange's cancel answers name ids only). */
+  clientId: string | null;
+  status: 'CANCELLED' | 'NOT_FOUND' | 'FAILED';
+  /** Why not: the exchange's reason code (ORDER_NOT_FOUND…) and message; null when cancelled. */
+  error: { code: string; message: string } | null;
+}
+
+/** What `orders.cancel` returns: one entry per order asked for. */
+export interface CancelResult {
+  results: CancelEntry[];
+}
+
+/** A cancel answer as entries (the ids asked for that the exchange names in neither list are FAILED: it did not say). */
+export function cancelEntries(r: CancelOutcome, market: string | null, asked: string[] = []): CancelEntry[] {
+  const entries: CancelEntry[] = [
+    ...r.canceled.map((id) => ({ order: { id, market }, clientId: null, status: 'CANCELLED' as const, error: null })),
+    ...r.failed.map((f) => ({
+      order: { id: f.orderId, market },
+      clientId: null,
+      status: f.reason === 'ORDER_NOT_FOUND' ? ('NOT_FOUND' as const) : ('FAILED' as const),
+      error: { code: f.reason || 'FAILED', message: f.message },
+    })),
+  ];
+  for (const id of asked)
+    if (!entries.some((e) => e.order.id === id))
+      entries.push({
+        order: { id, market },
+        clientId: null,
+        status: 'FAILED',
+        error: { code: 'UNKNOWN', message: 'the exchange did not say' },
+      });
+  return entries;
+}
+
+/** One result of `orders.placeBatch`, in the vocabulary of `orders.place`. */
+export type BatchResult =
+  | ({ line: number; ok: true; skipped: boolean } & Omit<PlaceResult, 'execution'> & {
+        /** null: a line an earlier run placed, known from the journal only (the exchange could not be asked). */
+        execution: ExecutionJson | null;
+      })
+  | {
+      line: number;
+      ok: false;
+      clientId: string | null;
+      /** Whether the line's request reached the exchange: yes, no, or unknown (send it again under its clientId). */
+      sent: 'yes' | 'no' | 'unknown';
+      error: { code: string; message: string; status?: number };
+    };
+
+export function batchResult(r: LineResult): BatchResult {
+  if ('dryRun' in r) throw new UsageError('a dry run has no batch result');
+  if (!r.ok)
+    return {
+      line: r.line,
+      ok: false,
+      clientId: r.clientOrderId ?? null,
+      sent: r.sent,
+      error: { code: r.error.code, message: r.error.shortMessage, ...(r.error.status !== undefined ? { status: r.error.status } : {}) },
+    };
+  const p = placeResult(placedJson(r.placed));
+  return { line: r.line, ok: true, skipped: r.skipped === true, ...p, execution: r.skipped && r.known === 'journal' ? null : p.execution };
 }
 
 /** One live order of the portfolio (every market) in the shape of `pm order list --json`. */

@@ -10,7 +10,8 @@ import { loadConfig } from '../core/config.js';
 import type { ProfileConfig } from '../core/config.js';
 import type { ProxySettings } from '../core/proxy.js';
 import { Settings } from '../core/settings.js';
-import { AuthError, NotFoundError, UsageError, ValidationError } from '../core/errors.js';
+import { AuthError, InterruptedError, NotFoundError, UsageError, ValidationError } from '../core/errors.js';
+import { sleep } from '../core/retry.js';
 import type { PmError } from '../core/errors.js';
 import { redeem as redeemCondition, withdrawBody, parseAmount, parseAddress } from '../core/funds.js';
 import { redeemJson, withdrawJson } from '../core/funds-json.js';
@@ -95,8 +96,6 @@ export interface CallOptions {
   signal?: AbortSignal | undefined;
 }
 
-const withSignal = (api: ApiClient, o?: CallOptions): ApiClient => (o?.signal ? api.withSignal(o.signal) : api);
-
 /** Prices and quantities are decimal strings ('0.42'): a JavaScript number may already be off (0.1 + 0.2). */
 function decimalStrings(input: Partial<Record<'price' | 'size' | 'amount', unknown>>): void {
   for (const k of ['price', 'size', 'amount'] as const) {
@@ -160,7 +159,7 @@ export function createClient(options: ClientOptions) {
         },
       }),
     userAgent: 'pm-lib',
-    signal: options.signal,
+    // (Not the client's signal: it is applied per call, so the kill switch, cancelAll, works after it fired.)
     proxy: options.proxy,
   });
   const urls = core.endpoints();
@@ -175,6 +174,67 @@ export function createClient(options: ClientOptions) {
   const deps = (): Promise<TradingDeps> => core.tradingDeps();
   const signalOf = (o?: CallOptions): AbortSignal | undefined =>
     o?.signal && options.signal ? AbortSignal.any([o.signal, options.signal]) : (o?.signal ?? options.signal);
+  /**
+   * The API client of one call: one deadline (timeoutMs) for all its requests and retries, and
+   * its signal with the client's (`own`: the call's signal only, for the kill switch).
+   */
+  const withSignal = (a: ApiClient, o?: CallOptions, how: { own?: boolean; deadline?: boolean } = {}): ApiClient => {
+    const s = how.own ? o?.signal : signalOf(o);
+    const d = how.deadline === false ? a : a.withDeadline();
+    return s ? d.withSignal(s) : d;
+  };
+  // Writes of this client still on their way (an aborted call's included): cancelAll waits for them.
+  const writes = new Set<Promise<void>>();
+  const track = <T>(p: Promise<T>): Promise<T> => {
+    const settled = p.then(
+      () => undefined,
+      () => undefined,
+    );
+    writes.add(settled);
+    void settled.finally(() => writes.delete(settled));
+    return p;
+  };
+  /** Waits (at most timeoutMs, and until `signal`) for the writes of this client on the wire to end. */
+  const settleWrites = async (signal?: AbortSignal): Promise<void> => {
+    if (writes.size === 0) return;
+    const done = new AbortController();
+    const limit = sleep(timeoutMs, signal ? AbortSignal.any([signal, done.signal]) : done.signal).catch((e: unknown) => {
+      if (signal?.aborted) throw e; // the caller's abort: interrupted
+    });
+    try {
+      await Promise.race([Promise.allSettled([...writes]), limit]);
+    } finally {
+      done.abort(); // (no timer left behind)
+    }
+  };
+  /** The trading deps of one call (its deadline and signal). */
+  const depsFor = async (o?: CallOptions): Promise<TradingDeps> => {
+    const d = await deps();
+    return { ...d, api: withSignal(d.api, o) };
+  };
+  /**
+   * The interruption of an order call, saying what is known: a write that may have reached the
+   * exchange is `sent: true` (with the order's id when its answer came); the client id always.
+   */
+  const interruptedOrder = (e: InterruptedError, clientId: string): InterruptedError =>
+    e.clientId !== undefined
+      ? e
+      : new InterruptedError(e.shortMessage, { cause: e, sent: e.sent, clientId, hint: e.hint, unknownClientId: e.unknownClientId });
+  const placedDespiteAbort = (what: string, clientId: string, orderId: string | undefined): InterruptedError =>
+    new InterruptedError(
+      orderId === undefined
+        ? `interrupted: ${what} ${clientId} was sent before the abort took effect`
+        : `interrupted: ${what} ${clientId} was placed (order ${orderId}) before the abort took effect`,
+      {
+        sent: true,
+        clientId,
+        orderId,
+        hint:
+          orderId === undefined
+            ? `Its request reached the exchange: see pm.orders.status({ clientIds: ['${clientId}'] }).`
+            : `It exists: cancel it (pm.orders.cancel('${orderId}'), or pm.orders.cancelAll()) or keep it.`,
+      },
+    );
 
   const markets = {
     /** One page of active markets (the exchange's objects, as `pm --json markets list`). */
@@ -211,8 +271,15 @@ export function createClient(options: ClientOptions) {
     async place(input: OrderRequest, o?: CallOptions): Promise<PlaceResult> {
       decimalStrings(input);
       const parsed = parseOrderInput({ ...input, onBehalfOf: input.onBehalfOf ?? onBehalfOf });
-      const d = await deps();
-      const { placed } = await placeParsed(d, parsed, { journal, signal: signalOf(o) });
+      const signal = signalOf(o);
+      let placed: Awaited<ReturnType<typeof placeParsed>>['placed'];
+      try {
+        ({ placed } = await track(depsFor(o).then((d) => placeParsed(d, parsed, { journal, signal }))));
+      } catch (e) {
+        throw e instanceof InterruptedError ? interruptedOrder(e, parsed.clientOrderId) : e;
+      }
+      // The answer came after the abort (a write on the wire is waited for): the order exists; say so.
+      if (signal?.aborted) throw placedDespiteAbort('order', placed.clientOrderId, placed.orderId);
       return placeResult(placedJson(placed));
     },
     /** Places NDJSON-shaped lines (the batch file's fields); one result per line, in line order. */
@@ -220,19 +287,22 @@ export function createClient(options: ClientOptions) {
       const text = lines.map((l) => JSON.stringify(l)).join('\n');
       const parsed = parseBatch(text, p);
       const invalid = parsed.filter((l) => l.error);
-      const d = await deps();
-      const results: LineResult[] = parsed.some((l) => l.parsed) ? await runBatch(d, parsed, { signal: signalOf(o) }) : [];
+      const results: LineResult[] = parsed.some((l) => l.parsed)
+        ? await track(depsFor(o).then((d) => runBatch(d, parsed, { signal: signalOf(o) })))
+        : [];
       const refused = invalid.map((l) => ({ line: l.line, ok: false as const, sent: 'no' as const, error: l.error as PmError }));
       return [...refused, ...results].sort((a, b) => a.line - b.line).map(batchResult);
     },
     /** Cancels orders by id (one id or several): one entry each, an order that is gone is NOT_FOUND (never an exception). */
     async cancel(ids: string | string[], o?: CallOptions): Promise<CancelResult> {
       const list = Array.isArray(ids) ? ids : [ids];
-      return { results: cancelEntries(await cancelOrders(withSignal(await api(), o), { ids: list }), null, list) };
+      return { results: cancelEntries(await cancelOrders(withSignal(await api(), o, { own: true }), { ids: list }), null, list) };
     },
     /** Cancels every open order of one market, or (no market) of every market: the kill switch. */
     async cancelAll(p: { market?: string } = {}, o?: CallOptions): Promise<CancelAllResult> {
-      const a = withSignal(await api(), o);
+      // An order whose request is still on its way (an aborted place) is cancelled too: wait for it.
+      await settleWrites(o?.signal);
+      const a = withSignal(await api(), o, { own: true });
       if (p.market !== undefined) {
         const market = slugFrom(p.market);
         return cancelAllResult({ markets: [{ market, ...(await cancelOrders(a, { slug: market })) }] });
@@ -245,7 +315,13 @@ export function createClient(options: ClientOptions) {
      * gone is `cancelled.status: 'NOT_FOUND'` with `replacement: null`, as in every cancel.
      */
     async replace(orderId: string, p: Omit<ReplaceInput, 'orderId' | 'oldClientId'> = {}, o?: CallOptions): Promise<ReplaceResult> {
-      return replaceResult(await replaceOrder(await deps(), { ...p, orderId }, { journal, signal: signalOf(o), notFound: 'outcome' }));
+      const signal = signalOf(o);
+      const r = replaceResult(
+        await track(depsFor(o).then((d) => replaceOrder(d, { ...p, orderId }, { journal, signal, notFound: 'outcome' }))),
+      );
+      if (signal?.aborted && r.cancelled.status !== 'NOT_FOUND')
+        throw placedDespiteAbort('replacement', r.replacement?.clientId ?? p.clientId ?? '', r.replacement?.order.id);
+      return r;
     },
     /** Open orders of one market (or every market). */
     async list(p: { market?: string } = {}, o?: CallOptions): Promise<OpenOrderJson[]> {
@@ -274,8 +350,8 @@ export function createClient(options: ClientOptions) {
     },
     /** Every history entry, newest first, page by page. */
     async *history(p: { limit?: number; max?: number; since?: number } = {}, o?: CallOptions): AsyncGenerator<HistoryEntryJson> {
-      for await (const e of historyEntries(withSignal(await api(), o), { limit: p.limit ?? 100, max: p.max, since: p.since }))
-        yield historyEntryJson(e);
+      const a = withSignal(await api(), o, { deadline: false });
+      for await (const e of historyEntries(a, { limit: p.limit ?? 100, max: p.max, since: p.since })) yield historyEntryJson(e);
     },
   };
 
@@ -435,6 +511,7 @@ export function createClient(options: ClientOptions) {
     watch,
     /** Releases pooled connections. */
     async close(): Promise<void> {
+      await settleWrites();
       await core.close();
     },
   };

@@ -7,6 +7,7 @@ import {
   ConflictError,
   ExchangeError,
   ExchangeValidationError,
+  InterruptedError,
   NetworkError,
   NotFoundError,
   PmError,
@@ -181,6 +182,14 @@ export async function replaceOrder(
       l = await lookupClientId(api, clientOrderId, { signal: o.signal });
     } catch (e) {
       rec('unknown', { error: e instanceof PmError ? e.shortMessage : String(e) });
+      if (e instanceof InterruptedError)
+        throw new InterruptedError(`interrupted: the outcome of replacement ${clientOrderId} is unknown`, {
+          cause: e,
+          sent: true,
+          clientId: clientOrderId,
+          unknownClientId: clientOrderId,
+          hint: `Run the same replace again (same clientId ${clientOrderId}): it never places a second order. Or check: pm order status --client-id ${clientOrderId}`,
+        });
       throw e;
     }
     if (l.kind === 'absent') {

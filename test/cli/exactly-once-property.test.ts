@@ -249,7 +249,7 @@ describe('exactly once, for every fault at every request position', () => {
     const alice = seeded(sb.current, 'alice');
     const client = (home: string) =>
       createClient({ home, baseUrl: proxy.current.baseUrl, privateKey: alice.privateKey, token: alice.token, timeoutMs: TIMEOUT_MS });
-    const order = { market: SLUG, side: 'buy', outcome: 'yes', price: '0.010', size: '1' };
+    const order = { market: SLUG, side: 'buy' as const, outcome: 'yes' as const, price: '0.010', size: '1' };
     // One client for every case, as a bot keeps one (the library paces itself at the exchange's
     // 300 ms per request; its market and owner are looked up once).
     const pm = client(newHome());
@@ -279,7 +279,7 @@ describe('exactly once, for every fault at every request position', () => {
           try {
             const r = await pm.orders.replace(old.order.id, { price: price.text });
             done = true;
-            const id = r.replacement.order?.['orderId'];
+            const id = r.replacement?.order.id;
             if (!exists(id)) report.failures.push(`${name} run ${run}: said replaced, no such order: ${JSON.stringify(r)}`);
           } catch (e) {
             const text = e instanceof Error ? e.message : String(e);

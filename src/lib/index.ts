@@ -11,6 +11,7 @@ export type { CallOptions, PmClient } from './client.js';
 export type { OrderInput } from '../core/trade/flow.js';
 export type { ReplaceInput, ReplaceOutcome } from '../core/trade/replace.js';
 export type { Lifecycle } from '../core/stream.js';
+export type { AmountsJson, BalanceJson } from '../core/balance.js';
 export type { FilledJson, PlaceResult, PlacedJson } from '../core/trade/views.js';
 // The typed errors (PmError and one class per exit code), errorMessage, ErrorCode.
 export * from '../core/errors.js';

@@ -7,6 +7,7 @@ import { orderRoutes } from './routes/orders.js';
 import { propertyRoutes } from './routes/properties.js';
 import { portfolioAdminRoutes, portfolioRoutes } from './routes/portfolio.js';
 import { adminRoutes } from './routes/admin.js';
+import { balanceAdminRoutes } from './routes/balance.js';
 import { lifecycleRoutes } from './routes/lifecycle.js';
 import { createStreams } from './stream.js';
 import { partnerAdminRoutes, partnerRoutes } from './routes/partner.js';
@@ -225,6 +226,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     ...lifecycleRoutes,
     ...streams.routes,
     ...portfolioAdminRoutes,
+    ...balanceAdminRoutes,
     ...partnerAdminRoutes,
     ...(chain?.routes ?? []),
   ];

@@ -8,6 +8,7 @@ import { ClientCore } from '../core/clientcore.js';
 import type { TradingDeps } from '../core/clientcore.js';
 import { loadConfig } from '../core/config.js';
 import type { ProfileConfig } from '../core/config.js';
+import type { BalanceJson } from '../core/balance.js';
 import type { ProxySettings } from '../core/proxy.js';
 import { Settings } from '../core/settings.js';
 import { AuthError, InterruptedError, NotFoundError, UsageError, ValidationError } from '../core/errors.js';
@@ -384,6 +385,18 @@ export function createClient(options: ClientOptions) {
   };
 
   const funds = {
+    /**
+     * USDC held, locked by open orders and free; shares held and locked by open SELLs (the JSON of
+     * `pm balance`: decimal strings beside `…Raw`). From the chain against the real exchange (or
+     * with `chain: true`), from the exchange's own figures against a sandbox.
+     */
+    async balance(
+      p: { onBehalfOf?: number; chain?: boolean; rpcUrl?: string; markets?: string[]; byMarket?: boolean } = {},
+    ): Promise<BalanceJson> {
+      const { accountBalance, balanceJson } = await import('../core/balance.js');
+      const b = await accountBalance(core, { onBehalfOf: p.onBehalfOf, chain: p.chain, rpcUrl: p.rpcUrl, markets: p.markets });
+      return balanceJson(b, { byMarket: p.byMarket });
+    },
     /**
      * Withdraws once (journaled; an unknown outcome is never re-sent blindly: an identical one is
      * refused until settleWithdrawal says what became of it). Amount in USDC, e.g. '12.5'.

@@ -9,6 +9,7 @@ import { propertyRoutes } from './routes/properties.js';
 import { portfolioRoutes } from './routes/portfolio.js';
 import { portfolioAdminRoutes } from './routes/money-admin.js';
 import { adminRoutes } from './routes/admin.js';
+import { balanceAdminRoutes } from './routes/balance.js';
 import { lifecycleRoutes } from './routes/lifecycle.js';
 import { createStreams, type Streams } from './stream.js';
 import { partnerAdminRoutes, partnerRoutes } from './routes/partner.js';
@@ -204,6 +205,7 @@ function routesOf(r: Running, faults: FaultConfig, streams: Streams, reset: () =
     ...lifecycleRoutes,
     ...streams.routes,
     ...portfolioAdminRoutes,
+    ...balanceAdminRoutes,
     ...partnerAdminRoutes,
     ...(r.chain?.routes ?? []),
   ];

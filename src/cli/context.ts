@@ -58,6 +58,7 @@ export class Context {
   private clientCore: ClientCore | undefined;
   private onBehalfOfFlag: { flag: number | undefined } | undefined;
   private held = '';
+  private oneDeadline = false;
 
   constructor(
     io: IO,
@@ -79,6 +80,16 @@ export class Context {
     this.out = new Output(this.io, { format, color, quiet: flags.quiet, explicitTable: flags.output === 'table' });
     // stdin last: process.stdin is created on first access (~5 ms), which a script need not pay.
     this.interactive = !flags.nonInteractive && io.stderr.isTTY === true && this.env.CI === undefined && io.stdin.isTTY === true;
+  }
+
+  /**
+   * From now on every request of this command, retries included, ends within one deadline
+   * (--timeout from the first request made after this call): the kernel calls it after the guard,
+   * so a confirmation prompt does not eat the deadline, for commands that are not long-running.
+   */
+  useOneDeadline(): void {
+    this.oneDeadline = true;
+    if (this.clientCore) this.clientCore.oneDeadline = true;
   }
 
   /** Text a command wrote to stderr under json/ndjson (held back; see the constructor). */
@@ -211,6 +222,7 @@ export class Context {
             : (fresh) => void this.updateProfile({ feeRateBps: fresh.feeRateBps, profileId: fresh.profileId }, name).catch(() => undefined),
       });
       this.clientCore.onBehalfOf = this.onBehalfOf;
+      this.clientCore.oneDeadline = this.oneDeadline;
     }
     return this.clientCore;
   }

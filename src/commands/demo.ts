@@ -298,6 +298,7 @@ function stepError(ctx: Context, n: number, what: string, code: number, expected
 export default defineCommand({
   path: ['demo'],
   effect: 'local',
+  longRunning: true,
   summary: 'A guided tour of pm against a fresh in-process sandbox',
   options: {
     chain: { type: 'boolean', description: 'the on-chain tour: a local chain (anvil from npm), approvals, an on-chain redemption' },

@@ -12,7 +12,8 @@ import type { ProxySettings } from '../core/proxy.js';
 import { proxyFromEnvironment } from '../core/proxy.js';
 import type { AuthProvider } from '../core/auth.js';
 import type { Credentials, UnlockMode } from '../core/credentials.js';
-import { UsageError } from '../core/errors.js';
+import { NotFoundError, UsageError } from '../core/errors.js';
+import { didYouMean, suggest } from '../core/suggest.js';
 import { Settings } from '../core/settings.js';
 import { readEnv } from './env.js';
 import type { Env } from './env.js';
@@ -132,16 +133,24 @@ export class Context {
   profileName(): string | undefined {
     const name = this.flags.profile ?? this.env.PM_PROFILE ?? this.config().activeProfile;
     if (name !== undefined && !this.config().profiles[name] && name !== this.creating) {
-      const known = Object.keys(this.config().profiles);
-      const hint = known.length
-        ? `Known profiles: ${known.join(', ')} (pm profile use <name>), or create it with pm init --profile-name ${name}.`
-        : 'Create one with pm init.';
       // A missing active profile must not quietly fall back to the real exchange's URL.
       if (this.flags.profile === undefined && this.env.PM_PROFILE === undefined)
-        throw new UsageError(`the active profile "${name}" named in ${join(this.home, 'config.json')} does not exist`, { hint });
-      throw new UsageError(`no profile named "${name}"${this.flags.profile === undefined ? ' (from PM_PROFILE)' : ''}`, { hint });
+        throw new UsageError(`the active profile "${name}" named in ${join(this.home, 'config.json')} does not exist`, {
+          hint: this.profileNotFound(name).hint,
+        });
+      throw this.profileNotFound(name, this.flags.profile === undefined ? ' (from PM_PROFILE)' : '');
     }
     return name;
+  }
+
+  /** A profile named outright that is not there: not found (exit 4), with the one it probably meant. */
+  profileNotFound(name: string, from = ''): NotFoundError {
+    const known = Object.keys(this.config().profiles);
+    const near = didYouMean(suggest(name, known));
+    const rest = known.length
+      ? `Known profiles: ${known.join(', ')} (pm profile use <name>), or create it with pm init --profile-name ${name}.`
+      : 'Create one with pm init.';
+    return new NotFoundError(`no profile named "${name}"${from}`, { hint: near ? `${near} ${rest}` : rest });
   }
 
   profile(): ProfileConfig {

@@ -203,8 +203,9 @@ function chainDemoSteps(): DemoStep[] {
     },
     { note: "alice's wallet on chain: ETH for gas and USDC", argv: ['balance'] },
     {
-      note: 'The approvals this market needs and where they stand (read first, nothing sent)',
+      note: 'The approvals this market needs and where they stand (read first, nothing sent; exit 8 while some are missing)',
       argv: ['approve', 'check', 'btc-100k-2026'],
+      expect: 8,
     },
     {
       note: 'Without the USDC allowance the exchange refuses a BUY (exit 9)',

@@ -6,7 +6,7 @@ import fcntl, os, pty, select, struct, sys, termios
 pid, fd = pty.fork()
 if pid == 0:
     os.execvp(sys.argv[1], sys.argv[1:])
-fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack('HHHH', 40, 120, 0, 0))
+fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", int(os.environ.get("PTY_ROWS", "40")), int(os.environ.get("PTY_COLUMNS", "120")), 0, 0))
 stdin_open = True
 while True:
     fds = [fd] + ([0] if stdin_open else [])

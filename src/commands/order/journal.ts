@@ -1,3 +1,4 @@
+import { cutFirst } from '../../cli/output.js';
 import { join } from 'node:path';
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../core/errors.js';
@@ -53,7 +54,13 @@ export default defineCommand({
       entries,
       () => {
         ctx.out.table(
-          [{ header: 'TIME' }, { header: 'CLIENT ID' }, { header: 'STATE' }, { header: 'MARKET' }, { header: 'SENT / CAME BACK' }],
+          [
+            { header: 'TIME' },
+            { header: 'CLIENT ID', fit: cutFirst(2, 12) },
+            { header: 'STATE' },
+            { header: 'MARKET' },
+            { header: 'SENT / CAME BACK', fit: cutFirst(1, 16) },
+          ],
           entries.map((e) => [
             e.ts.replace('T', ' ').slice(0, 19),
             e.clientOrderId,

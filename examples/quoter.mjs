@@ -52,8 +52,8 @@ const quotes = { bid: null, ask: null, mid: null };
  */
 async function move(id, outcome, p) {
   const r = await pm.orders.replace(id, { price: p, size }, { signal: stop.signal });
-  if (r.ok) return { id: r.replacement.order.orderId, ok: true };
-  if (r.cancel.status !== 'FAILURE') return { id, ok: false };
+  if (r.replacement) return { id: r.replacement.order.id, ok: true };
+  if (r.cancelled.status !== 'NOT_FOUND') return { id, ok: false };
   const fresh = await pm.orders.place({ market, side: 'buy', outcome, price: p, size, postOnly: true }, { signal: stop.signal });
   return { id: fresh.order.id, ok: true };
 }
@@ -95,7 +95,7 @@ try {
   await quote(mid);
   for await (const ev of pm.watch.prices([market], { signal: stop.signal })) {
     if (ev.event !== 'orderbookUpdate') continue;
-    const m = midOf(ev.orderbook ?? {});
+    const m = midOf(ev.book);
     if (m !== null && quotes.mid !== null && Math.abs(m - quotes.mid) >= tick) await quote(m);
   }
 } catch (e) {
@@ -106,6 +106,6 @@ try {
 } finally {
   // The kill switch for this market, whatever happened above.
   const done = await pm.orders.cancelAll({ market });
-  log({ stopped: market, canceled: done.markets.reduce((n, m) => n + m.canceled.length, 0) });
+  log({ stopped: market, canceled: done.results.filter((x) => x.status === 'CANCELLED').length });
   await pm.close();
 }

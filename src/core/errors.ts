@@ -155,16 +155,31 @@ export class PartialFailureError extends PmError {
   override readonly exitCode = 8;
 }
 
-/** Ctrl-C (exit 130) or SIGTERM (exit 143). */
+/** Ctrl-C (exit 130) or SIGTERM (exit 143); in the library, a call's AbortSignal. */
 export class InterruptedError extends PmError {
   override name = 'InterruptedError';
   override readonly code: ErrorCode = 'INTERRUPTED';
   override readonly exitCode = 130;
   /** The ordinary end of something that runs until stopped (a stream): no "error:" line in text mode. */
   readonly quiet: boolean;
-  constructor(shortMessage: string, opts: PmErrorOptions & { quiet?: boolean } = {}) {
+  /**
+   * Whether a write of the interrupted call may have reached the exchange (its effect may exist:
+   * look at `orderId`, or ask by `clientId`). False: nothing was sent.
+   */
+  readonly sent: boolean;
+  /** The client id of the order the call was placing, when it had one. */
+  readonly clientId: string | undefined;
+  /** The order's id, when the exchange's answer came before the call ended (the order exists). */
+  readonly orderId: string | undefined;
+  constructor(
+    shortMessage: string,
+    opts: PmErrorOptions & { quiet?: boolean; sent?: boolean; clientId?: string | undefined; orderId?: string | undefined } = {},
+  ) {
     super(shortMessage, opts);
     this.quiet = opts.quiet === true;
+    this.sent = opts.sent === true;
+    this.clientId = opts.clientId;
+    this.orderId = opts.orderId;
   }
 }
 

@@ -1,10 +1,10 @@
 // Moving money: withdraw from a server wallet, the withdrawal-address allowlist, redeem.
 // Amounts are bigint raw units from parse to wire: "12.5" → 12500000n → "12500000".
-import { isObj, stringField } from './wire.js';
-import type { Json } from './wire.js';
 import { getAddress, isAddress } from 'viem';
 import { NetworkError, ValidationError } from './errors.js';
 import type { ApiClient } from './http.js';
+import { isObj, stringField } from './wire.js';
+import type { Json } from './wire.js';
 import { DECIMALS, fraction } from './money.js';
 
 export const USDC_ADDRESS = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
@@ -95,6 +95,27 @@ function unreadable(route: string, status: number, why: string): NetworkError {
 /** A string field of an answer, '' when absent or not a string. */
 const str = (o: Json, k: string): string => stringField(o, k) ?? '';
 
+/**
+ * A money write's 2xx answer as a transaction: an object naming one (hash, user operation or
+ * transaction id), its other fields kept as sent (the sandbox's profileId…); else unreadable.
+ */
+function transactionAnswer(
+  route: string,
+  r: { status: number; data: unknown },
+): Record<string, unknown> & Pick<WithdrawResult, 'hash' | 'userOperationHash' | 'transactionId' | 'walletAddress'> {
+  const d = r.data;
+  if (!isObj(d)) throw unreadable(route, r.status, typeof d === 'string' ? 'not JSON: cut short?' : 'not an object');
+  if (typeof d['transactionId'] !== 'string' && typeof d['userOperationHash'] !== 'string' && typeof d['hash'] !== 'string')
+    throw unreadable(route, r.status, 'no transaction');
+  return {
+    ...d,
+    hash: str(d, 'hash'),
+    userOperationHash: str(d, 'userOperationHash'),
+    transactionId: str(d, 'transactionId'),
+    walletAddress: str(d, 'walletAddress'),
+  };
+}
+
 /** POST /portfolio/withdraw (sent once: a write; a 429, which the exchange did not act on, is waited out). */
 export async function withdraw(api: ApiClient, body: WithdrawBody): Promise<WithdrawResult> {
   const route = 'POST /portfolio/withdraw';
@@ -106,19 +127,13 @@ export async function withdraw(api: ApiClient, body: WithdrawBody): Promise<With
     onBehalfOfIn: 'body',
     retry: 'rate-limit',
   });
-  const d = r.data;
-  if (!isObj(d)) throw unreadable(route, r.status, typeof d === 'string' ? 'not JSON: cut short?' : 'not an object');
-  const amount = d['amount'];
+  const t = transactionAnswer(route, r);
+  const amount = t['amount'];
   if (typeof amount !== 'string' || !/^\d+$/.test(amount)) throw unreadable(route, r.status, 'no amount');
-  if (typeof d['transactionId'] !== 'string' && typeof d['userOperationHash'] !== 'string' && typeof d['hash'] !== 'string')
-    throw unreadable(route, r.status, 'no transaction');
   return {
-    hash: str(d, 'hash'),
-    userOperationHash: str(d, 'userOperationHash'),
-    transactionId: str(d, 'transactionId'),
-    walletAddress: str(d, 'walletAddress'),
-    token: str(d, 'token'),
-    destination: str(d, 'destination'),
+    ...t,
+    token: str(t, 'token'),
+    destination: str(t, 'destination'),
     amount,
   };
 }
@@ -182,10 +197,7 @@ export async function redeem(api: ApiClient, conditionId: string): Promise<Redee
     onBehalfOfIn: 'body',
     retry: 'rate-limit',
   });
-  const d = r.data;
-  if (!isObj(d)) throw unreadable(route, r.status, typeof d === 'string' ? 'not JSON: cut short?' : 'not an object');
-  if (typeof d['transactionId'] !== 'string' && typeof d['userOperationHash'] !== 'string' && typeof d['hash'] !== 'string')
-    throw unreadable(route, r.status, 'no transaction');
+  const d = transactionAnswer(route, r);
   const raw = (k: string): string | undefined => {
     const v = d[k];
     if (v === undefined || v === null) return undefined;
@@ -196,10 +208,7 @@ export async function redeem(api: ApiClient, conditionId: string): Promise<Redee
   const payout = raw('payout');
   const sharesRedeemed = raw('sharesRedeemed');
   return {
-    hash: str(d, 'hash'),
-    userOperationHash: str(d, 'userOperationHash'),
-    transactionId: str(d, 'transactionId'),
-    walletAddress: str(d, 'walletAddress'),
+    ...d,
     conditionId: str(d, 'conditionId') || conditionId,
     marketId: typeof marketId === 'number' ? marketId : 0,
     ...(payout !== undefined ? { payout } : {}),

@@ -10,6 +10,8 @@ export type Json = Record<string, unknown>;
 export interface Market {
   slug: string;
   title: string;
+  /** The CTF condition id (0x + 64 hex), when the exchange gives it (a group has none). */
+  conditionId: string | null;
   status: string;
   tradeType: string;
   marketType: string;
@@ -63,6 +65,7 @@ export function parseMarket(v: unknown): Market {
   return {
     slug: v['slug'],
     title: textField(v, 'title') || v['slug'],
+    conditionId: typeof v['conditionId'] === 'string' && v['conditionId'] !== '' ? v['conditionId'] : null,
     status: textField(v, 'status'),
     tradeType: textField(v, 'tradeType'),
     marketType: textField(v, 'marketType'),
@@ -163,9 +166,34 @@ export function noBook(b: OrderBook): OrderBook {
   };
 }
 
+/** One level of a book as JSON: price and size as decimals, the size also raw. */
+export interface BookLevelJson {
+  price: string;
+  size: string;
+  sizeRaw: string;
+}
+
+/** An order book as `pm --json book` prints it (and the library's `markets.book` returns, with its `outcome`). */
+export interface OrderBookJson {
+  slug: string;
+  tokenId: string;
+  /** Best first. */
+  bids: BookLevelJson[];
+  /** Best first. */
+  asks: BookLevelJson[];
+  bestBid: string | null;
+  bestAsk: string | null;
+  spread: string | null;
+  midpoint: string | null;
+  lastTradePrice: string | null;
+  minSize: string;
+  minSizeRaw: string;
+  depth: { bids: string; asks: string; bidsRaw: string; asksRaw: string; bidNotional: string; askNotional: string };
+}
+
 /** The book as stable JSON: decimals for people, raw integers (strings) for programs. */
-export function bookJson(b: OrderBook): Json {
-  const lvl = (l: BookLevel): Json => ({ price: formatUnits(l.price), size: formatUnits(l.size), sizeRaw: l.size.toString() });
+export function bookJson(b: OrderBook): OrderBookJson {
+  const lvl = (l: BookLevel): BookLevelJson => ({ price: formatUnits(l.price), size: formatUnits(l.size), sizeRaw: l.size.toString() });
   const dec = (v: bigint | null): string | null => (v === null ? null : formatUnits(v));
   return {
     slug: b.slug,
@@ -187,5 +215,69 @@ export function bookJson(b: OrderBook): Json {
       bidNotional: formatUnits(b.bidNotional),
       askNotional: formatUnits(b.askNotional),
     },
+  };
+}
+
+/** A market as the library returns it: pm's checked fields (money as a decimal string plus …Raw), and the exchange's object in `raw`. */
+export interface MarketJson {
+  slug: string;
+  title: string;
+  conditionId: string | null;
+  status: string;
+  tradeType: string;
+  marketType: string;
+  expired: boolean;
+  /** Epoch ms, when the exchange gives it. */
+  expirationTimestamp: number | null;
+  categories: string[];
+  /** The ERC-1155 position ids of YES and NO (what the exchange calls tokens). */
+  positionIds: { yes: string; no: string } | null;
+  venue: { exchange: string; adapter: string | null } | null;
+  negRisk: boolean;
+  /** The last YES and NO prices, as decimals. */
+  prices: { yes: string; no: string } | null;
+  volume: string;
+  volumeRaw: string;
+  liquidity: string;
+  liquidityRaw: string;
+  openInterest: string;
+  openInterestRaw: string;
+  /** The winner of a resolved market. */
+  winningOutcome: 'YES' | 'NO' | null;
+  /** The smallest order in shares, when the exchange gives it. */
+  minSize: string | null;
+  minSizeRaw: string | null;
+  /** A group's child markets (orders go to these). */
+  children: MarketJson[];
+  /** The exchange's object, whole (unchecked). */
+  raw: Json;
+}
+
+/** A parsed market as JSON (see MarketJson). @example marketJson(parseMarket(answer)).prices?.yes // '0.42' */
+export function marketJson(m: Market): MarketJson {
+  const money = <K extends string>(k: K, v: bigint) =>
+    ({ [k]: formatUnits(v), [`${k}Raw`]: v.toString() }) as Record<K | `${K}Raw`, string>;
+  return {
+    slug: m.slug,
+    title: m.title,
+    conditionId: m.conditionId,
+    status: m.status,
+    tradeType: m.tradeType,
+    marketType: m.marketType,
+    expired: m.expired,
+    expirationTimestamp: m.expirationTimestamp,
+    categories: m.categories,
+    positionIds: m.positionIds ? { yes: m.positionIds[0], no: m.positionIds[1] } : null,
+    venue: m.venue,
+    negRisk: m.negRisk,
+    prices: m.prices ? { yes: formatUnits(m.prices[0]), no: formatUnits(m.prices[1]) } : null,
+    ...money('volume', m.volume),
+    ...money('liquidity', m.liquidity),
+    ...money('openInterest', m.openInterest),
+    winningOutcome: m.winningOutcomeIndex === 0 ? 'YES' : m.winningOutcomeIndex === 1 ? 'NO' : null,
+    minSize: m.minSize === null ? null : formatUnits(m.minSize),
+    minSizeRaw: m.minSize === null ? null : m.minSize.toString(),
+    children: m.children.map(marketJson),
+    raw: m.raw,
   };
 }

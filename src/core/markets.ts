@@ -6,7 +6,7 @@ import { checkPageSort, suggestMarkets } from './market-input.js';
 import { parseMarket, parseOrderBook } from './market-wire.js';
 import { isObj, textField } from './wire.js';
 import type { Json, Market, OrderBook } from './market-wire.js';
-import { priceFromWire } from './money.js';
+import { formatUnits, priceFromWire } from './money.js';
 
 /** Slugs and titles of the active markets and their group children, for suggestions and completion. */
 export async function marketIndex(api: ApiClient): Promise<{ slug: string; title: string }[]> {
@@ -125,6 +125,14 @@ export interface PricePoint {
   price: bigint;
   timestamp: string;
 }
+
+/** One point of `pm --json markets history` (and `markets.history`): the YES price as a decimal. */
+export interface PricePointJson {
+  timestamp: string;
+  price: string;
+}
+
+export const pricePointJson = (p: PricePoint): PricePointJson => ({ timestamp: p.timestamp, price: formatUnits(p.price) });
 
 /** YES price history. */
 export async function priceHistory(

@@ -1,7 +1,7 @@
 // Portfolio reads: positions flattened to one row per market and outcome (bigint raw units),
 // the realised-PnL chart, trades, and history with cursor paging.
 import type { ApiClient } from './http.js';
-import { formatUnits, ONE, priceFromWire, rawFromWire } from './money.js';
+import { formatUnits, ONE, parseUnits, priceFromWire, rawFromWire } from './money.js';
 import { NetworkError } from './errors.js';
 import { isObj, textOrNull } from './wire.js';
 
@@ -127,12 +127,26 @@ export async function fetchPositions(api: ApiClient): Promise<Positions> {
 
 export interface PnlChart {
   timeframe: string;
-  points: { timestamp: number; value: number }[];
-  currentValue: number;
-  previousValue: number;
+  /** Dollar values in raw USDC units (the exchange sends them as JSON numbers). */
+  points: { timestamp: number; value: bigint }[];
+  currentValue: bigint;
+  previousValue: bigint;
   percentChange: number;
   realised: bigint | null;
   unrealised: bigint | null;
+}
+
+/**
+ * A dollar amount the exchange sends as a JSON number (110.5, -3.25) or decimal string, in raw
+ * USDC units, exactly via its decimal text (cut at 6 places); anything else is 0.
+ * @example usdFromWire(-3.25) // -3250000n
+ */
+export function usdFromWire(v: unknown): bigint {
+  const text = typeof v === 'number' && Number.isFinite(v) ? v.toFixed(6) : typeof v === 'string' ? v.trim() : '';
+  const m = /^(-?)(\d+(?:\.\d{0,6})?)\d*$/.exec(text);
+  if (!m) return 0n;
+  const raw = parseUnits(m[2] ?? '0');
+  return m[1] === '-' ? -raw : raw;
 }
 
 export async function fetchPnl(api: ApiClient, timeframe: string): Promise<PnlChart> {
@@ -146,9 +160,9 @@ export async function fetchPnl(api: ApiClient, timeframe: string): Promise<PnlCh
     timeframe: textOrNull(d['timeframe']) ?? timeframe,
     points: arr(d['data'])
       .map(obj)
-      .map((p) => ({ timestamp: Number(p['timestamp']), value: Number(p['value']) })),
-    currentValue: Number(d['currentValue'] ?? 0),
-    previousValue: Number(d['previousValue'] ?? 0),
+      .map((p) => ({ timestamp: Number(p['timestamp']), value: usdFromWire(p['value']) })),
+    currentValue: usdFromWire(d['currentValue']),
+    previousValue: usdFromWire(d['previousValue']),
     percentChange: Number(d['percentChange'] ?? 0),
     realised: raw('realised'),
     unrealised: raw('unrealised'),
@@ -158,6 +172,95 @@ export async function fetchPnl(api: ApiClient, timeframe: string): Promise<PnlCh
 export async function fetchTrades(api: ApiClient): Promise<Obj[]> {
   const d = (await api.request<unknown>({ method: 'GET', path: '/portfolio/trades', auth: 'auto' })).data;
   return arr(Array.isArray(d) ? d : obj(d)['data']).map(obj);
+}
+
+/** One fill of `portfolio.trades()`: the exchange's trade with money as a decimal string plus …Raw (the object whole in `raw`). */
+export interface TradeJson {
+  id: string | null;
+  market: string;
+  side: 'BUY' | 'SELL' | null;
+  outcome: 'YES' | 'NO' | null;
+  shares: string;
+  sharesRaw: string;
+  /** USDC per share, as a decimal. */
+  price: string | null;
+  usd: string;
+  usdRaw: string;
+  fee: string;
+  feeRaw: string;
+  /** ISO 8601, or epoch seconds as text, as the exchange gave it. */
+  time: string | null;
+  txHash: string | null;
+  orderId: string | null;
+  raw: Obj;
+}
+
+const outcomeOf = (v: unknown): 'YES' | 'NO' | null => (v === 0 ? 'YES' : v === 1 ? 'NO' : null);
+const sideOf = (v: unknown): 'BUY' | 'SELL' | null => {
+  const s = typeof v === 'string' ? v.toUpperCase() : '';
+  return s.endsWith('BUY') ? 'BUY' : s.endsWith('SELL') ? 'SELL' : null;
+};
+
+/** A raw trade of GET /portfolio/trades as TradeJson. */
+export function tradeJson(t: Obj): TradeJson {
+  const shares = rawFromWire(t['outcomeTokenAmount']);
+  const usd = rawFromWire(t['collateralAmount']);
+  const fee = rawFromWire(t['fee']);
+  const price = priceFromWire(t['outcomeTokenPrice']);
+  return {
+    id: textOrNull(t['id']),
+    market: textOrNull(obj(t['market'])['slug']) ?? '',
+    side: sideOf(t['side'] ?? t['strategy']),
+    outcome: outcomeOf(t['outcomeIndex']),
+    shares: formatUnits(shares),
+    sharesRaw: shares.toString(),
+    price: price === null ? null : formatUnits(price),
+    usd: formatUnits(usd),
+    usdRaw: usd.toString(),
+    fee: formatUnits(fee),
+    feeRaw: fee.toString(),
+    time: textOrNull(t['blockTimestamp']),
+    txHash: textOrNull(t['transactionHash']),
+    orderId: textOrNull(t['orderId']),
+    raw: t,
+  };
+}
+
+/** One entry of `portfolio.history()`: a trade, deposit, withdrawal or claim, money as a decimal plus …Raw (the object whole in `raw`). */
+export interface HistoryEntryJson {
+  id: string | null;
+  /** The exchange's strategy: Buy, Sell, Limit Buy, Limit Sell, Deposit, Withdraw, Claim… */
+  kind: string;
+  market: string | null;
+  outcome: 'YES' | 'NO' | null;
+  shares: string | null;
+  sharesRaw: string | null;
+  usd: string;
+  usdRaw: string;
+  /** Epoch seconds. */
+  timestamp: number | null;
+  txHash: string | null;
+  raw: Obj;
+}
+
+/** A raw history entry as HistoryEntryJson. */
+export function historyEntryJson(e: Obj): HistoryEntryJson {
+  const shares = e['outcomeTokenAmount'] === undefined ? null : rawFromWire(e['outcomeTokenAmount']);
+  const usd = rawFromWire(e['collateralAmount']);
+  const ts = e['blockTimestamp'];
+  return {
+    id: textOrNull(e['id']),
+    kind: textOrNull(e['strategy']) ?? '',
+    market: textOrNull(obj(e['market'])['slug']),
+    outcome: outcomeOf(e['outcomeIndex']),
+    shares: shares === null ? null : formatUnits(shares),
+    sharesRaw: shares === null ? null : shares.toString(),
+    usd: formatUnits(usd),
+    usdRaw: usd.toString(),
+    timestamp: typeof ts === 'number' ? ts : null,
+    txHash: textOrNull(e['transactionHash']),
+    raw: e,
+  };
 }
 
 /**
@@ -188,7 +291,36 @@ export async function* historyEntries(
 }
 
 /** One position as --json prints it: decimals for people, *Raw integer strings for programs. */
-function positionJson(r: PositionRow): Record<string, unknown> {
+export interface PositionJson {
+  market: string;
+  title: string;
+  outcome: 'YES' | 'NO';
+  status: string;
+  conditionId: string | null;
+  group: string | null;
+  shares: string;
+  sharesRaw: string;
+  avgPrice: string;
+  avgPriceRaw: string;
+  cost: string;
+  costRaw: string;
+  price: string;
+  value: string;
+  valueRaw: string;
+  unrealisedPnl: string;
+  unrealisedPnlRaw: string;
+  realisedPnl: string;
+  realisedPnlRaw: string;
+  openOrders: number;
+  lockedCollateral: string;
+  lockedCollateralRaw: string;
+  resolved: boolean;
+  won: boolean | null;
+  redeemable: boolean;
+  payoutPending: boolean;
+}
+
+function positionJson(r: PositionRow): PositionJson {
   return {
     market: r.market,
     title: r.title,
@@ -239,26 +371,52 @@ export function positionTotals(rows: PositionRow[]): PositionTotals {
   };
 }
 
+/** The totals of `pm portfolio positions --json`, each a decimal plus its …Raw. */
+export type PositionTotalsJson = { [K in keyof PositionTotals | `${keyof PositionTotals}Raw`]: string };
+
 /** `pm portfolio positions --json`: the rows and their totals, each amount also as a *Raw string. */
-export function positionsJson(rows: PositionRow[]): { positions: Record<string, unknown>[]; totals: Record<string, string> } {
+export function positionsJson(rows: PositionRow[]): { positions: PositionJson[]; totals: PositionTotalsJson } {
+  const t = positionTotals(rows);
+  const pair = <K extends keyof PositionTotals>(k: K) =>
+    ({ [k]: formatUnits(t[k]), [`${k}Raw`]: t[k].toString() }) as Record<K | `${K}Raw`, string>;
   return {
     positions: rows.map(positionJson),
-    totals: Object.fromEntries(
-      Object.entries(positionTotals(rows)).flatMap(([k, v]) => [
-        [k, formatUnits(v)],
-        [`${k}Raw`, v.toString()],
-      ]),
-    ),
+    totals: { ...pair('cost'), ...pair('value'), ...pair('unrealisedPnl'), ...pair('realisedPnl'), ...pair('lockedCollateral') },
   };
 }
 
+/** One point of the PnL series: epoch ms and the dollar value as a decimal plus …Raw. */
+export interface PnlPointJson {
+  timestamp: number;
+  value: string;
+  valueRaw: string;
+}
+
+/** `pm portfolio pnl --json` (and `portfolio.pnl()`): the series, every dollar amount a decimal plus …Raw. */
+export interface PnlJson {
+  timeframe: string;
+  points: PnlPointJson[];
+  currentValue: string;
+  currentValueRaw: string;
+  previousValue: string;
+  previousValueRaw: string;
+  /** A percentage, as the exchange gives it (not money). */
+  percentChange: number;
+  realised: string | null;
+  realisedRaw: string | null;
+  unrealised: string | null;
+  unrealisedRaw: string | null;
+}
+
 /** `pm portfolio pnl --json`: the series, and realised/unrealised as decimals plus raw. */
-export function pnlJson(pnl: PnlChart): Record<string, unknown> {
+export function pnlJson(pnl: PnlChart): PnlJson {
   return {
     timeframe: pnl.timeframe,
-    points: pnl.points,
-    currentValue: pnl.currentValue,
-    previousValue: pnl.previousValue,
+    points: pnl.points.map((p) => ({ timestamp: p.timestamp, value: formatUnits(p.value), valueRaw: p.value.toString() })),
+    currentValue: formatUnits(pnl.currentValue),
+    currentValueRaw: pnl.currentValue.toString(),
+    previousValue: formatUnits(pnl.previousValue),
+    previousValueRaw: pnl.previousValue.toString(),
     percentChange: pnl.percentChange,
     realised: pnl.realised === null ? null : formatUnits(pnl.realised),
     realisedRaw: pnl.realised?.toString() ?? null,

@@ -4,11 +4,10 @@
 // account, until a later run settles it: a claim answered "already redeemed" (409) after an
 // unknown one was paid by that earlier run, and `pm redeem --all` sends the unknown claims again
 // although the positions no longer list them. `pm doctor` reports the ones still unknown.
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { dirname, join } from 'node:path';
-import { ConflictError, errorMessage, NetworkError, PmError, UnknownStateError, UsageError } from './errors.js';
-import { ensurePrivateDir } from './fsutil.js';
+import { ConflictError, errorMessage, NetworkError, PmError, UnknownStateError } from './errors.js';
+import { NdjsonJournal } from './ndjson-journal.js';
+import type { LineFields } from './ndjson-journal.js';
 import { redeem } from './funds.js';
 import type { RedeemResult } from './funds.js';
 import type { ApiClient } from './http.js';
@@ -34,66 +33,29 @@ export interface RedemptionEntry extends AccountKey {
 
 const STATES: readonly RedemptionState[] = ['pending', 'redeemed', 'failed', 'unknown'];
 
-function parseEntry(line: string, file: string, n: number): RedemptionEntry {
-  const bad = (why: string): UsageError =>
-    new UsageError(`the redemption journal ${file} is damaged at line ${n}: ${why}`, {
-      hint: `Move it aside (mv ${file} ${file}.bak): it only records what pm sent (a market is never paid twice).`,
-    });
-  let o: unknown;
-  try {
-    o = JSON.parse(line);
-  } catch {
-    throw bad('not JSON');
-  }
-  if (typeof o !== 'object' || o === null || Array.isArray(o)) throw bad('not an object');
-  const r = o as Record<string, unknown>;
-  const s = (k: string): string => {
-    if (typeof r[k] !== 'string') throw bad(`${k} must be a string`);
-    return r[k] as string;
-  };
-  const idOrNull = (k: string): number | null => {
-    const v = r[k];
-    if (v === null || v === undefined) return null;
-    if (typeof v === 'number' && Number.isSafeInteger(v)) return v;
-    throw bad(`${k} must be a profile id`);
-  };
-  const state = s('state') as RedemptionState;
-  if (!STATES.includes(state)) throw bad(`unknown state "${state}"`);
-  const via = r['via'];
+function parseEntry(f: LineFields): RedemptionEntry {
+  const state = f.str('state') as RedemptionState;
+  if (!STATES.includes(state)) throw f.bad(`unknown state "${state}"`);
+  const via = f.raw['via'];
   return {
-    ts: s('ts'),
-    id: s('id'),
+    ts: f.str('ts'),
+    id: f.str('id'),
     state,
-    conditionId: s('conditionId'),
-    market: s('market'),
-    exchange: s('exchange'),
-    profileId: idOrNull('profileId'),
-    onBehalfOf: idOrNull('onBehalfOf'),
-    ...(r['payout'] !== undefined ? { payout: s('payout') } : {}),
+    conditionId: f.str('conditionId'),
+    market: f.str('market'),
+    exchange: f.str('exchange'),
+    profileId: f.idOrNull('profileId'),
+    onBehalfOf: f.idOrNull('onBehalfOf'),
+    ...(f.raw['payout'] !== undefined ? { payout: f.str('payout') } : {}),
     ...(via === 'answer' || via === 'already' ? { via } : {}),
-    ...(r['error'] !== undefined ? { error: s('error') } : {}),
+    ...(f.raw['error'] !== undefined ? { error: f.str('error') } : {}),
   };
 }
 
-export class RedemptionJournal {
-  readonly file: string;
+/** PM_HOME/journal/redemptions.ndjson. */
+export class RedemptionJournal extends NdjsonJournal<RedemptionEntry> {
   constructor(home: string) {
-    this.file = join(home, 'journal', 'redemptions.ndjson');
-  }
-
-  /** Every entry, oldest first (parsed whole: a damaged line is an error naming it). */
-  entries(): RedemptionEntry[] {
-    if (!existsSync(this.file)) return [];
-    return readFileSync(this.file, 'utf8')
-      .split('\n')
-      .map((l, i) => [l, i + 1] as const)
-      .filter(([l]) => l.trim() !== '')
-      .map(([l, n]) => parseEntry(l, this.file, n));
-  }
-
-  record(e: Omit<RedemptionEntry, 'ts'>): void {
-    ensurePrivateDir(dirname(this.file));
-    appendFileSync(this.file, `${JSON.stringify({ ts: new Date().toISOString(), ...e })}\n`, { mode: 0o600 });
+    super(home, 'redemptions', 'redemption', parseEntry);
   }
 
   /** The latest entry of each claim (condition id and account). */

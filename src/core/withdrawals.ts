@@ -5,11 +5,10 @@
 // one (same amount, token, source and destination, on the same account of the same exchange,
 // however its URL is spelled) is refused until the unknown one is settled, by the user after
 // checking the wallet's transfers (`pm withdraw --settle <id> --as sent|not-sent`), never by time.
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { dirname, join } from 'node:path';
-import { ConflictError, errorMessage, NetworkError, NotFoundError, UnknownStateError, UsageError } from './errors.js';
-import { ensurePrivateDir } from './fsutil.js';
+import { ConflictError, errorMessage, NetworkError, NotFoundError, UnknownStateError } from './errors.js';
+import { NdjsonJournal } from './ndjson-journal.js';
+import type { LineFields } from './ndjson-journal.js';
 import type { ApiClient } from './http.js';
 import { exchangeId, sameAccount } from './journal-account.js';
 import type { AccountKey } from './journal-account.js';
@@ -40,75 +39,36 @@ export interface WithdrawalEntry extends AccountKey {
 
 const STATES: readonly WithdrawalState[] = ['pending', 'withdrawn', 'failed', 'unknown'];
 
-/** One line, checked field by field: a damaged journal is a clear error naming the file and line. */
-function parseEntry(line: string, file: string, n: number): WithdrawalEntry {
-  const bad = (why: string): UsageError =>
-    new UsageError(`the withdrawal journal ${file} is damaged at line ${n}: ${why}`, {
-      hint: `Move it aside (mv ${file} ${file}.bak): it only records what pm sent.`,
-    });
-  let o: unknown;
-  try {
-    o = JSON.parse(line);
-  } catch {
-    throw bad('not JSON');
-  }
-  if (typeof o !== 'object' || o === null || Array.isArray(o)) throw bad('not an object');
-  const r = o as Record<string, unknown>;
-  const s = (k: string): string => {
-    if (typeof r[k] !== 'string') throw bad(`${k} must be a string`);
-    return r[k] as string;
-  };
-  const sOrNull = (k: string): string | null => (r[k] === null || r[k] === undefined ? null : s(k));
-  const idOrNull = (k: string): number | null => {
-    const v = r[k];
-    if (v === null || v === undefined) return null;
-    if (typeof v === 'number' && Number.isSafeInteger(v)) return v;
-    throw bad(`${k} must be a profile id`);
-  };
-  const state = s('state') as WithdrawalState;
-  if (!STATES.includes(state)) throw bad(`unknown state "${state}"`);
-  if (!/^\d+$/.test(s('amount'))) throw bad('amount must be raw units');
-  const via = r['via'];
-  const baseUrl = s('baseUrl');
+/** One line, checked field by field. */
+function parseEntry(f: LineFields): WithdrawalEntry {
+  const state = f.str('state') as WithdrawalState;
+  if (!STATES.includes(state)) throw f.bad(`unknown state "${state}"`);
+  if (!/^\d+$/.test(f.str('amount'))) throw f.bad('amount must be raw units');
+  const via = f.raw['via'];
+  const baseUrl = f.str('baseUrl');
   return {
-    ts: s('ts'),
-    id: s('id'),
+    ts: f.str('ts'),
+    id: f.str('id'),
     state,
-    amount: s('amount'),
-    token: sOrNull('token'),
-    destination: sOrNull('destination'),
-    onBehalfOf: idOrNull('onBehalfOf'),
+    amount: f.str('amount'),
+    token: f.strOrNull('token'),
+    destination: f.strOrNull('destination'),
+    onBehalfOf: f.idOrNull('onBehalfOf'),
     baseUrl,
     // (Entries written before pm recorded the exchange: the same spelling rule, applied now.)
-    exchange: r['exchange'] === undefined ? exchangeId(baseUrl) : s('exchange'),
-    profileId: idOrNull('profileId'),
-    wallet: sOrNull('wallet'),
-    ...(r['transactionId'] !== undefined ? { transactionId: s('transactionId') } : {}),
+    exchange: f.raw['exchange'] === undefined ? exchangeId(baseUrl) : f.str('exchange'),
+    profileId: f.idOrNull('profileId'),
+    wallet: f.strOrNull('wallet'),
+    ...(f.raw['transactionId'] !== undefined ? { transactionId: f.str('transactionId') } : {}),
     ...(via === 'answer' || via === 'balance' || via === 'user' ? { via } : {}),
-    ...(r['error'] !== undefined ? { error: s('error') } : {}),
+    ...(f.raw['error'] !== undefined ? { error: f.str('error') } : {}),
   };
 }
 
-export class WithdrawalJournal {
-  readonly file: string;
+/** PM_HOME/journal/withdrawals.ndjson. */
+export class WithdrawalJournal extends NdjsonJournal<WithdrawalEntry> {
   constructor(home: string) {
-    this.file = join(home, 'journal', 'withdrawals.ndjson');
-  }
-
-  /** Every entry, oldest first (the file is parsed whole: a damaged line is an error). */
-  entries(): WithdrawalEntry[] {
-    if (!existsSync(this.file)) return [];
-    return readFileSync(this.file, 'utf8')
-      .split('\n')
-      .map((l, i) => [l, i + 1] as const)
-      .filter(([l]) => l.trim() !== '')
-      .map(([l, n]) => parseEntry(l, this.file, n));
-  }
-
-  /** Appends one entry (0600, fsync not needed: a lost line only loses a guard, never money). */
-  record(e: Omit<WithdrawalEntry, 'ts'>): void {
-    ensurePrivateDir(dirname(this.file));
-    appendFileSync(this.file, `${JSON.stringify({ ts: new Date().toISOString(), ...e })}\n`, { mode: 0o600 });
+    super(home, 'withdrawals', 'withdrawal', parseEntry);
   }
 
   /** The latest entry of each withdrawal id. */

@@ -11,26 +11,53 @@ import type { ProfileConfig } from '../core/config.js';
 import type { BalanceJson } from '../core/balance.js';
 import type { ProxySettings } from '../core/proxy.js';
 import { Settings } from '../core/settings.js';
-import { AuthError, NotFoundError, UsageError, ValidationError } from '../core/errors.js';
+import { AuthError, InterruptedError, NotFoundError, UsageError, ValidationError } from '../core/errors.js';
+import { sleep } from '../core/retry.js';
 import type { PmError } from '../core/errors.js';
 import { withdrawBody, parseAmount, parseAddress } from '../core/funds.js';
+import { redeemJson, withdrawJson } from '../core/funds-json.js';
+import type { RedeemJson, WithdrawJson } from '../core/funds-json.js';
 import { RedemptionJournal, redeemOnce } from '../core/redemptions.js';
-import type { RedeemOutcome } from '../core/redemptions.js';
 import type { ApiClient } from '../core/http.js';
 import { slugFrom } from '../core/market-input.js';
-import { bookJson, noBook } from '../core/market-wire.js';
-import { getMarket, getOrderBook, listAllMarkets, listMarkets, priceHistory, searchMarkets } from '../core/markets.js';
+import { bookJson, marketJson, noBook } from '../core/market-wire.js';
+import type { MarketJson, OrderBookJson } from '../core/market-wire.js';
+import { getMarket, getOrderBook, listAllMarkets, listMarkets, priceHistory, pricePointJson, searchMarkets } from '../core/markets.js';
+import type { PricePointJson } from '../core/markets.js';
 import { createPartnerAccount, listPartnerAccounts, getAllowances, retryAllowances, waitForAllowances } from '../core/partner.js';
 import type { Allowances, PartnerAccount, PartnerPage } from '../core/partner.js';
-import { fetchPnl, fetchPositions, fetchTrades, historyEntries, pnlJson, positionsJson } from '../core/portfolio.js';
+import {
+  fetchPnl,
+  fetchPositions,
+  fetchTrades,
+  historyEntries,
+  historyEntryJson,
+  pnlJson,
+  positionsJson,
+  tradeJson,
+} from '../core/portfolio.js';
+import type { HistoryEntryJson, PnlJson, PositionJson, PositionTotalsJson, TradeJson } from '../core/portfolio.js';
 import { cancelOrders, listOpenOrders, orderStatus, parseOrderInput, placeParsed, parseBatch, runBatch } from '../core/trade/index.js';
-import type { CancelOutcome, LineResult, OrderInput } from '../core/trade/index.js';
-import { cancelEverywhere, replaceOrder } from '../core/trade/replace.js';
-import type { ReplaceInput, ReplaceOutcome } from '../core/trade/replace.js';
-import { batchLineJson, liveOrderJson, openOrderJson, placeResult, statusJson } from '../core/trade/views.js';
-import type { PlaceResult } from '../core/trade/views.js';
+import type { LineResult } from '../core/trade/batch.js';
+import { cancelAllResult, cancelEverywhere, replaceOrder, replaceResult } from '../core/trade/replace.js';
+import type { CancelAllResult, ReplaceInput, ReplaceResult } from '../core/trade/replace.js';
+import { batchResult, cancelEntries, liveOrderJson, openOrderJson, placedJson, placeResult, statusJson } from '../core/trade/views.js';
+import type { BatchResult, CancelResult, OpenOrderJson, PlaceResult, StatusJson } from '../core/trade/views.js';
 import { openWatch, watchedMarkets } from '../core/watch.js';
 import { profileMe } from '../core/tokens.js';
+import { watchRecord } from '../core/watch-records.js';
+import type {
+  LifecycleRecord,
+  MarketCreatedRecord,
+  MarketResolvedRecord,
+  NewPriceDataRecord,
+  OrderbookUpdateRecord,
+  OrderEventRecord,
+  OtherRecord,
+  PositionsRecord,
+  WatchRecord,
+} from '../core/watch-records.js';
+import type { OrderRequest, Outcome, OutcomeInput } from './types.js';
 import type { WatchKind } from '../core/watch.js';
 import { WithdrawalJournal, settleWithdrawal, withdrawOnce } from '../core/withdrawals.js';
 import type { WithdrawalEntry, WithdrawOutcome } from '../core/withdrawals.js';
@@ -71,8 +98,6 @@ export interface ClientOptions {
 export interface CallOptions {
   signal?: AbortSignal | undefined;
 }
-
-const withSignal = (api: ApiClient, o?: CallOptions): ApiClient => (o?.signal ? api.withSignal(o.signal) : api);
 
 /** Prices and quantities are decimal strings ('0.42'): a JavaScript number may already be off (0.1 + 0.2). */
 function decimalStrings(input: Partial<Record<'price' | 'size' | 'amount', unknown>>): void {
@@ -137,7 +162,7 @@ export function createClient(options: ClientOptions) {
         },
       }),
     userAgent: 'pm-lib',
-    signal: options.signal,
+    // (Not the client's signal: it is applied per call, so the kill switch, cancelAll, works after it fired.)
     proxy: options.proxy,
   });
   const urls = core.endpoints();
@@ -152,28 +177,91 @@ export function createClient(options: ClientOptions) {
   const deps = (): Promise<TradingDeps> => core.tradingDeps();
   const signalOf = (o?: CallOptions): AbortSignal | undefined =>
     o?.signal && options.signal ? AbortSignal.any([o.signal, options.signal]) : (o?.signal ?? options.signal);
+  /**
+   * The API client of one call: one deadline (timeoutMs) for all its requests and retries, and
+   * its signal with the client's (`own`: the call's signal only, for the kill switch).
+   */
+  const withSignal = (a: ApiClient, o?: CallOptions, how: { own?: boolean; deadline?: boolean } = {}): ApiClient => {
+    const s = how.own ? o?.signal : signalOf(o);
+    const d = how.deadline === false ? a : a.withDeadline();
+    return s ? d.withSignal(s) : d;
+  };
+  // Writes of this client still on their way (an aborted call's included): cancelAll waits for them.
+  const writes = new Set<Promise<void>>();
+  const track = <T>(p: Promise<T>): Promise<T> => {
+    const settled = p.then(
+      () => undefined,
+      () => undefined,
+    );
+    writes.add(settled);
+    void settled.finally(() => writes.delete(settled));
+    return p;
+  };
+  /** Waits (at most timeoutMs, and until `signal`) for the writes of this client on the wire to end. */
+  const settleWrites = async (signal?: AbortSignal): Promise<void> => {
+    if (writes.size === 0) return;
+    const done = new AbortController();
+    const limit = sleep(timeoutMs, signal ? AbortSignal.any([signal, done.signal]) : done.signal).catch((e: unknown) => {
+      if (signal?.aborted) throw e; // the caller's abort: interrupted
+    });
+    try {
+      await Promise.race([Promise.allSettled([...writes]), limit]);
+    } finally {
+      done.abort(); // (no timer left behind)
+    }
+  };
+  /** The trading deps of one call (its deadline and signal). */
+  const depsFor = async (o?: CallOptions): Promise<TradingDeps> => {
+    const d = await deps();
+    return { ...d, api: withSignal(d.api, o) };
+  };
+  /**
+   * The interruption of an order call, saying what is known: a write that may have reached the
+   * exchange is `sent: true` (with the order's id when its answer came); the client id always.
+   */
+  const interruptedOrder = (e: InterruptedError, clientId: string): InterruptedError =>
+    e.clientId !== undefined
+      ? e
+      : new InterruptedError(e.shortMessage, { cause: e, sent: e.sent, clientId, hint: e.hint, unknownClientId: e.unknownClientId });
+  const placedDespiteAbort = (what: string, clientId: string, orderId: string | undefined): InterruptedError =>
+    new InterruptedError(
+      orderId === undefined
+        ? `interrupted: ${what} ${clientId} was sent before the abort took effect`
+        : `interrupted: ${what} ${clientId} was placed (order ${orderId}) before the abort took effect`,
+      {
+        sent: true,
+        clientId,
+        orderId,
+        hint:
+          orderId === undefined
+            ? `Its request reached the exchange: see pm.orders.status({ clientIds: ['${clientId}'] }).`
+            : `It exists: cancel it (pm.orders.cancel('${orderId}'), or pm.orders.cancelAll()) or keep it.`,
+      },
+    );
 
   const markets = {
     /** One page of active markets (the exchange's objects, as `pm --json markets list`). */
-    async list(p: { page?: number; limit?: number; sortBy?: string; all?: boolean } = {}, o?: CallOptions) {
+    async list(p: { page?: number; limit?: number; sortBy?: string; all?: boolean } = {}, o?: CallOptions): Promise<MarketJson[]> {
       const a = withSignal(publicApi, o);
-      if (p.all) return (await listAllMarkets(a, p)).map((m) => m.raw);
-      return (await listMarkets(a, p)).markets.map((m) => m.raw);
+      if (p.all) return (await listAllMarkets(a, p)).map(marketJson);
+      return (await listMarkets(a, p)).markets.map(marketJson);
     },
-    async search(query: string, p: { page?: number; limit?: number } = {}, o?: CallOptions) {
-      return (await searchMarkets(withSignal(publicApi, o), query, p)).markets.map((m) => m.raw);
+    async search(query: string, p: { page?: number; limit?: number } = {}, o?: CallOptions): Promise<MarketJson[]> {
+      return (await searchMarkets(withSignal(publicApi, o), query, p)).markets.map(marketJson);
     },
-    /** One market (slug or limitless.exchange URL), as the exchange describes it. */
-    async get(slug: string, o?: CallOptions) {
-      return (await getMarket(withSignal(publicApi, o), slugFrom(slug))).raw;
+    /** One market (slug or limitless.exchange URL): pm's checked fields, and the exchange's object in `raw`. */
+    async get(slug: string, o?: CallOptions): Promise<MarketJson> {
+      return marketJson(await getMarket(withSignal(publicApi, o), slugFrom(slug)));
     },
     /** The order book of the YES (default) or NO outcome, prices and sizes as decimals plus raw. */
-    async book(slug: string, p: { outcome?: 'yes' | 'no' } = {}, o?: CallOptions) {
+    async book(slug: string, p: { outcome?: OutcomeInput } = {}, o?: CallOptions): Promise<OrderBookJson & { outcome: Outcome }> {
       const yes = await getOrderBook(withSignal(publicApi, o), slugFrom(slug));
-      return { ...bookJson(p.outcome === 'no' ? noBook(yes) : yes), outcome: (p.outcome ?? 'yes').toUpperCase() };
+      const outcome: Outcome = p.outcome?.toUpperCase() === 'NO' ? 'NO' : 'YES';
+      return { ...bookJson(outcome === 'NO' ? noBook(yes) : yes), outcome };
     },
-    async history(slug: string, q: { interval?: string; from?: string; to?: string } = {}, o?: CallOptions) {
-      return (await priceHistory(withSignal(publicApi, o), slugFrom(slug), q)).raw;
+    /** The YES price history, oldest first. */
+    async history(slug: string, q: { interval?: string; from?: string; to?: string } = {}, o?: CallOptions): Promise<PricePointJson[]> {
+      return (await priceHistory(withSignal(publicApi, o), slugFrom(slug), q)).points.map(pricePointJson);
     },
   };
 
@@ -183,63 +271,90 @@ export function createClient(options: ClientOptions) {
      * same clientId returns the same order with `alreadyPlaced: true`; another order under it is a
      * ConflictError (exit 5). Journaled under PM_HOME before it is sent.
      */
-    async place(input: OrderInput & { clientId?: string | undefined }, o?: CallOptions): Promise<PlaceResult> {
+    async place(input: OrderRequest, o?: CallOptions): Promise<PlaceResult> {
       decimalStrings(input);
       const parsed = parseOrderInput({ ...input, onBehalfOf: input.onBehalfOf ?? onBehalfOf });
-      const d = await deps();
-      const { placed } = await placeParsed(d, parsed, { journal, signal: signalOf(o) });
-      return placeResult(placed);
+      const signal = signalOf(o);
+      let placed: Awaited<ReturnType<typeof placeParsed>>['placed'];
+      try {
+        ({ placed } = await track(depsFor(o).then((d) => placeParsed(d, parsed, { journal, signal }))));
+      } catch (e) {
+        throw e instanceof InterruptedError ? interruptedOrder(e, parsed.clientOrderId) : e;
+      }
+      // The answer came after the abort (a write on the wire is waited for): the order exists; say so.
+      if (signal?.aborted) throw placedDespiteAbort('order', placed.clientOrderId, placed.orderId);
+      return placeResult(placedJson(placed));
     },
     /** Places NDJSON-shaped lines (the batch file's fields); one result per line, in line order. */
-    async placeBatch(lines: OrderInput[], p: { batchId?: string } = {}, o?: CallOptions) {
+    async placeBatch(lines: OrderRequest[], p: { batchId?: string } = {}, o?: CallOptions): Promise<BatchResult[]> {
       const text = lines.map((l) => JSON.stringify(l)).join('\n');
       const parsed = parseBatch(text, p);
       const invalid = parsed.filter((l) => l.error);
-      const d = await deps();
-      const results: LineResult[] = parsed.some((l) => l.parsed) ? await runBatch(d, parsed, { signal: signalOf(o) }) : [];
+      const results: LineResult[] = parsed.some((l) => l.parsed)
+        ? await track(depsFor(o).then((d) => runBatch(d, parsed, { signal: signalOf(o) })))
+        : [];
       const refused = invalid.map((l) => ({ line: l.line, ok: false as const, sent: 'no' as const, error: l.error as PmError }));
-      return [...refused, ...results].sort((a, b) => a.line - b.line).map(batchLineJson);
+      return [...refused, ...results].sort((a, b) => a.line - b.line).map(batchResult);
     },
-    /** Cancels orders by id (one id or several). */
-    async cancel(ids: string | string[], o?: CallOptions): Promise<CancelOutcome> {
-      return cancelOrders(withSignal(await api(), o), { ids: Array.isArray(ids) ? ids : [ids] });
+    /** Cancels orders by id (one id or several): one entry each, an order that is gone is NOT_FOUND (never an exception). */
+    async cancel(ids: string | string[], o?: CallOptions): Promise<CancelResult> {
+      const list = Array.isArray(ids) ? ids : [ids];
+      return { results: cancelEntries(await cancelOrders(withSignal(await api(), o, { own: true }), { ids: list }), null, list) };
     },
-    /** Cancels every open order of one market, or (no market) of every market. */
-    async cancelAll(p: { market?: string } = {}, o?: CallOptions) {
-      const a = withSignal(await api(), o);
-      if (p.market !== undefined)
-        return { markets: [{ market: slugFrom(p.market), ...(await cancelOrders(a, { slug: slugFrom(p.market) })) }] };
-      return cancelEverywhere(a);
+    /** Cancels every open order of one market, or (no market) of every market: the kill switch. */
+    async cancelAll(p: { market?: string } = {}, o?: CallOptions): Promise<CancelAllResult> {
+      // An order whose request is still on its way (an aborted place) is cancelled too: wait for it.
+      await settleWrites(o?.signal);
+      const a = withSignal(await api(), o, { own: true });
+      if (p.market !== undefined) {
+        const market = slugFrom(p.market);
+        return cancelAllResult({ markets: [{ market, ...(await cancelOrders(a, { slug: market })) }] });
+      }
+      return cancelAllResult(await cancelEverywhere(a));
     },
-    /** Cancel-replace in one request: the old order cancelled, the new one resting (exactly-once by its clientId). */
-    async replace(orderId: string, p: Omit<ReplaceInput, 'orderId'> = {}, o?: CallOptions): Promise<ReplaceOutcome> {
-      return replaceOrder(await deps(), { ...p, orderId }, { journal, signal: signalOf(o) });
+    /**
+     * Cancel-replace in one request: the old order cancelled and the new one placed (exactly-once
+     * by its clientId), or neither. `replacement` is what `place` returns; an old order that is
+     * gone is `cancelled.status: 'NOT_FOUND'` with `replacement: null`, as in every cancel.
+     */
+    async replace(orderId: string, p: Omit<ReplaceInput, 'orderId' | 'oldClientId'> = {}, o?: CallOptions): Promise<ReplaceResult> {
+      const signal = signalOf(o);
+      const r = replaceResult(
+        await track(depsFor(o).then((d) => replaceOrder(d, { ...p, orderId }, { journal, signal, notFound: 'outcome' }))),
+      );
+      if (signal?.aborted && r.cancelled.status !== 'NOT_FOUND')
+        throw placedDespiteAbort('replacement', r.replacement?.clientId ?? p.clientId ?? '', r.replacement?.order.id);
+      return r;
     },
     /** Open orders of one market (or every market). */
-    async list(p: { market?: string } = {}, o?: CallOptions) {
+    async list(p: { market?: string } = {}, o?: CallOptions): Promise<OpenOrderJson[]> {
       const a = withSignal(await api(), o);
       if (p.market === undefined) return (await fetchPositions(a)).liveOrders.map(liveOrderJson);
       const slug = slugFrom(p.market);
       return (await listOpenOrders(a, slug)).map((x) => openOrderJson(x, slug));
     },
-    async status(q: { ids?: string[]; clientIds?: string[] }, o?: CallOptions) {
+    async status(q: { ids?: string[]; clientIds?: string[] }, o?: CallOptions): Promise<StatusJson[]> {
       return (await orderStatus(withSignal(await api(), o), q)).map(statusJson);
     },
   };
 
   const portfolio = {
-    async positions(o?: CallOptions) {
+    /** One row per market and outcome held (or with open orders), and their totals. */
+    async positions(o?: CallOptions): Promise<{ positions: PositionJson[]; totals: PositionTotalsJson }> {
       return positionsJson((await fetchPositions(withSignal(await api(), o))).rows);
     },
-    async pnl(timeframe = '7d', o?: CallOptions) {
+    /** Realised PnL over a timeframe (1d, 7d, 30d, all). */
+    async pnl(timeframe = '7d', o?: CallOptions): Promise<PnlJson> {
       return pnlJson(await fetchPnl(withSignal(await api(), o), timeframe));
     },
-    async trades(o?: CallOptions) {
-      return fetchTrades(withSignal(await api(), o));
+    /** Your fills, newest first. */
+    async trades(o?: CallOptions): Promise<TradeJson[]> {
+      return (await fetchTrades(withSignal(await api(), o))).map(tradeJson);
     },
     /** Every history entry, newest first, page by page. */
-    async *history(p: { limit?: number; max?: number; since?: number } = {}, o?: CallOptions) {
-      yield* historyEntries(withSignal(await api(), o), { limit: p.limit ?? 100, max: p.max, since: p.since });
+    async *history(p: { limit?: number; max?: number; since?: number } = {}, o?: CallOptions): AsyncGenerator<HistoryEntryJson> {
+      const a = withSignal(await api(), o, { deadline: false });
+      for await (const e of historyEntries(a, { limit: p.limit ?? 100, max: p.max, since: p.since })) yield historyEntryJson(e);
     },
   };
 
@@ -286,48 +401,59 @@ export function createClient(options: ClientOptions) {
      * Withdraws once (journaled; an unknown outcome is never re-sent blindly: an identical one is
      * refused until settleWithdrawal says what became of it). Amount in USDC, e.g. '12.5'.
      */
-    async withdraw(p: { amount: string; to?: string }, o?: CallOptions): Promise<WithdrawOutcome> {
+    async withdraw(p: { amount: string; to?: string }, o?: CallOptions): Promise<WithdrawJson<WithdrawOutcome>> {
       const body = withdrawBody(parseAmount(p.amount), { destination: p.to === undefined ? undefined : parseAddress(p.to, 'to') });
       const a = withSignal(await api(), o);
       const me = await profileMe(a).catch(() => null);
-      return withdrawOnce(a, body, {
+      const r = await withdrawOnce(a, body, {
         journal: new WithdrawalJournal(home),
         profileId: me?.id,
         wallet: onBehalfOf !== undefined ? profile.subAccounts?.[String(onBehalfOf)]?.address : (me?.embeddedAccount ?? undefined),
         defaultDestination: me?.account,
       });
+      return withdrawJson(r);
     },
     /** Records what became of a withdrawal whose outcome was unknown (its id is in the error's message). */
     settleWithdrawal(id: string, as: 'sent' | 'not-sent'): WithdrawalEntry {
       return settleWithdrawal(new WithdrawalJournal(home), id, as);
     },
-    /** Redeems the winning shares of a resolved market once (an unknown outcome: call it again, a market is never paid twice). */
-    async redeem(market: string, o?: CallOptions): Promise<RedeemOutcome> {
+    /**
+     * Redeems the winning shares of a resolved market once (an unknown outcome: call it again, a
+     * market is never paid twice). `via: 'already'`: an earlier call whose answer was lost was paid.
+     */
+    async redeem(market: string, o?: CallOptions): Promise<RedeemJson> {
       const a = withSignal(await api(), o);
       const slug = slugFrom(market);
       const cid = (await getMarket(a, slug)).raw['conditionId'];
       if (typeof cid !== 'string') throw new NotFoundError(`market ${market} has no condition id (a group? redeem its child markets)`);
       const me = await profileMe(a).catch(() => null);
-      return redeemOnce(
+      const r = await redeemOnce(
         a,
         { conditionId: cid, market: slug },
         { journal: new RedemptionJournal(home), profileId: me?.id, rerun: `pm.funds.redeem('${slug}')` },
       );
+      return redeemJson(slug, cid, r.via === 'already' ? {} : r, r.via);
     },
   };
 
-  /** A live stream as an AsyncIterable of NDJSON-shaped records; reconnects, fills order gaps, ends on the signal. */
-  function stream(kind: WatchKind, p: { markets?: string[]; market?: string; clientId?: string; signal?: AbortSignal } = {}) {
+  /** A live stream as an AsyncIterable of typed records (WatchRecord); reconnects, fills order gaps, ends on the signal. */
+  function stream<E extends WatchRecord['event']>(
+    kind: WatchKind,
+    events: readonly E[],
+    p: { markets?: string[]; market?: string; clientId?: string; signal?: AbortSignal } = {},
+  ): AsyncIterable<Extract<WatchRecord, { event: E }> | LifecycleRecord | OtherRecord> {
+    type R = Extract<WatchRecord, { event: E }> | LifecycleRecord | OtherRecord;
+    const expected = (r: WatchRecord): r is R => r.event === 'lifecycle' || r.event === 'other' || events.some((e) => e === r.event);
     const signal = signalOf(p);
     return {
-      async *[Symbol.asyncIterator](): AsyncGenerator<Record<string, unknown>> {
+      async *[Symbol.asyncIterator](): AsyncGenerator<R> {
         const privateKind = kind === 'orders' || kind === 'positions' || kind === 'tx';
         const auth = privateKind ? (await api()).auth : undefined;
-        const queue: Record<string, unknown>[] = [];
+        const queue: R[] = [];
         let wake: (() => void) | null = null;
         let ended = false;
         let failure: unknown;
-        const push = (r: Record<string, unknown>): void => {
+        const push = (r: R): void => {
           queue.push(r);
           if (queue.length > 10_000) w.pause(); // a slow consumer: stop reading until it catches up
           wake?.();
@@ -346,7 +472,13 @@ export function createClient(options: ClientOptions) {
             signal,
             proxy: options.proxy,
           },
-          { event: (name, ev) => push({ event: name, ...ev }), lifecycle: (l) => push({ event: 'lifecycle', ...l }) },
+          {
+            event: (name, ev) => {
+              const r = watchRecord(name, ev);
+              push(expected(r) ? r : { event: 'other', name, raw: ev });
+            },
+            lifecycle: (l) => push({ event: 'lifecycle', ...l }),
+          },
         );
         const done = w.run().then(
           () => undefined,
@@ -381,13 +513,23 @@ export function createClient(options: ClientOptions) {
     };
   }
   const watch = {
-    orders: (p: { market?: string; clientId?: string; signal?: AbortSignal } = {}) => stream('orders', p),
-    positions: (p: { market?: string; signal?: AbortSignal } = {}) => stream('positions', p),
-    prices: (markets: string[], p: { signal?: AbortSignal } = {}) =>
-      stream('prices', { ...p, markets: watchedMarkets(markets, 'watch.prices(markets)') }),
-    book: (market: string, p: { signal?: AbortSignal } = {}) =>
-      stream('book', { ...p, markets: watchedMarkets(market, 'watch.book(market)', true) }),
-    markets: (p: { signal?: AbortSignal } = {}) => stream('markets', p),
+    /** Your order events (OME steps and settlement), the gaps after a reconnect filled from REST (`replayed: true`). */
+    orders: (
+      p: { market?: string; clientId?: string; signal?: AbortSignal } = {},
+    ): AsyncIterable<OrderEventRecord | LifecycleRecord | OtherRecord> => stream('orders', ['orderEvent'], p),
+    positions: (p: { market?: string; signal?: AbortSignal } = {}): AsyncIterable<PositionsRecord | LifecycleRecord | OtherRecord> =>
+      stream('positions', ['positions'], p),
+    prices: (
+      markets: string[],
+      p: { signal?: AbortSignal } = {},
+    ): AsyncIterable<OrderbookUpdateRecord | NewPriceDataRecord | LifecycleRecord | OtherRecord> =>
+      stream('prices', ['orderbookUpdate', 'newPriceData'], { ...p, markets: watchedMarkets(markets, 'watch.prices(markets)') }),
+    book: (market: string, p: { signal?: AbortSignal } = {}): AsyncIterable<OrderbookUpdateRecord | LifecycleRecord | OtherRecord> =>
+      stream('book', ['orderbookUpdate'], { ...p, markets: watchedMarkets(market, 'watch.book(market)', true) }),
+    markets: (
+      p: { signal?: AbortSignal } = {},
+    ): AsyncIterable<MarketCreatedRecord | MarketResolvedRecord | LifecycleRecord | OtherRecord> =>
+      stream('markets', ['marketCreated', 'marketResolved'], p),
   };
 
   return {
@@ -402,6 +544,7 @@ export function createClient(options: ClientOptions) {
     watch,
     /** Releases pooled connections. */
     async close(): Promise<void> {
+      await settleWrites();
       await core.close();
     },
   };

@@ -8,11 +8,12 @@ import { createClient as create } from './client.js';
 import type { ClientOptions, PmClient } from './client.js';
 
 export type { CallOptions, PmClient } from './client.js';
-export type { OrderInput } from '../core/trade/flow.js';
-export type { ReplaceInput, ReplaceOutcome } from '../core/trade/replace.js';
-export type { Lifecycle } from '../core/stream.js';
+export type { ReplaceInput } from '../core/trade/replace.js';
+// A name for every result and stream record (src/lib/types.ts).
+export type * from './types.js';
+/** @deprecated The CLI's batch-file line; use OrderRequest (typed side, outcome and type). */
+export type { OrderInput } from '../core/trade/terms.js';
 export type { AmountsJson, BalanceJson } from '../core/balance.js';
-export type { FilledJson, PlaceResult, PlacedJson } from '../core/trade/views.js';
 // The typed errors (PmError and one class per exit code), errorMessage, ErrorCode.
 export * from '../core/errors.js';
 

@@ -89,7 +89,7 @@ describe("the library's timeoutMs bounds each call", () => {
     expect(get.ms).toBeLessThan(2000);
     // Reads answer, the write never does: unknown, naming the client id.
     proxy.current.set({ method: 'POST', path: '/orders', times: Number.POSITIVE_INFINITY, fault: { kind: 'hang' } });
-    const order = { market: 'sol-500-2026', side: 'buy', outcome: 'yes', price: '0.05', size: '1', clientId: 'dl-lib' };
+    const order = { market: 'sol-500-2026', side: 'buy' as const, outcome: 'yes' as const, price: '0.05', size: '1', clientId: 'dl-lib' };
     const place = await timed(() =>
       pm.orders.place(order).then(
         () => null,

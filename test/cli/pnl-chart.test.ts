@@ -39,7 +39,10 @@ describe('pm portfolio pnl on a terminal', () => {
     expect(screen).toMatch(/110\.00 ┤|110\.00 ┼/);
     const json = await runPm(['--json', 'portfolio', 'pnl', '--timeframe', '1d'], { env: carolEnv() });
     expect(json.stdout).not.toMatch(/┤/);
-    expect(json.json<{ points: { value: number }[] }>().points.at(-1)?.value).toBe(110);
+    expect(json.json<{ points: { value: string; valueRaw: string }[] }>().points.at(-1)).toMatchObject({
+      value: '110',
+      valueRaw: '110000000',
+    });
     // piped (no TTY): a sparkline, not the chart
     const piped = await runPm(['portfolio', 'pnl', '--timeframe', '1d'], { env: carolEnv() });
     expect(piped.stdout).not.toMatch(/┤/);

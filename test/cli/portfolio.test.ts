@@ -332,7 +332,7 @@ describe('pm portfolio history and pnl', () => {
   it('pnl --json prints the series and the realised total of the ledger', async () => {
     const r = await pmAs('bob', '--json', 'portfolio', 'pnl', '--timeframe', '1d');
     expect(r.code, r.stderr).toBe(0);
-    const j = r.json<{ timeframe: string; points: { timestamp: number; value: number }[]; realisedRaw: string }>();
+    const j = r.json<{ timeframe: string; points: { timestamp: number; value: string }[]; realisedRaw: string }>();
     expect(j.timeframe).toBe('1d');
     expect(j.points).toHaveLength(24);
     const p = await positions('bob');

@@ -152,7 +152,7 @@ describe('a server-wallet sub-account', () => {
     const lib = createClient({ home, baseUrl: sb.current.baseUrl, privateKey: partner.privateKey, token: partner.token, onBehalfOf: id });
     try {
       const r = await lib.orders.replace(orderOf('sw-new')?.id ?? '', { price: '0.12', clientId: 'sw-lib' });
-      expect(r.ok).toBe(true);
+      expect(r).toMatchObject({ cancelled: { status: 'CANCELLED' }, replacement: { clientId: 'sw-lib', status: 'LIVE' }, error: null });
       await eventually(() => expect(orderOf('sw-new')?.status).toBe('CANCELED'));
       expect(orderOf('sw-lib')).toMatchObject({ status: 'LIVE', ownerId: id, price: 120_000n });
     } finally {

@@ -143,7 +143,7 @@ describe('order place: an answer pm cannot read is unknown, and the hint is the 
     const alice = seeded(sb.current, 'alice');
     const pm = createClient({ home, baseUrl: proxy.current.baseUrl, privateKey: alice.privateKey, token: alice.token });
     const mark = logMark(sb.current);
-    const order = { market: 'sol-500-2026', side: 'buy', outcome: 'yes', price: '0.116', size: '1' };
+    const order = { market: 'sol-500-2026', side: 'buy' as const, outcome: 'yes' as const, price: '0.116', size: '1' };
     proxy.current.set({ method: 'POST', path: '/orders', fault: { kind: 'truncate' } });
     const a = await pm.orders.place({ ...order, clientId: 'lib-trunc-a' });
     expect(a.alreadyPlaced).toBe(false);

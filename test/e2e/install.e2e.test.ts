@@ -69,7 +69,9 @@ describe('pm installed from the packed tarball', () => {
     expect(tail).toContain(`Done. pm is installed at ${bin}, which is not on your PATH (add ${dirname(bin)} to it for plain pm).`);
     expect(tail).toMatch(new RegExp(`^ {2}${bin.replace(/[.]/g, '\\.')} sandbox start --detach +# your own sandbox`, 'm'));
     expect(tail).toMatch(new RegExp(`^ {2}${bin.replace(/[.]/g, '\\.')} doctor +#`, 'm'));
-    expect(r.stdout).not.toMatch(/checkout|npx/);
+    // The words a checkout's hints use, as words: ids, hashes and temporary names in the tour are
+    // random letters and may hold "npx" anywhere (a CI run printed one).
+    expect(r.stdout).not.toMatch(/\bnpx |\bnpm link\b|this checkout|node bin\/pm\.js/);
   }, 180_000);
 
   it('says plain pm once its bin is on PATH, and (after npm link) plain pm in a git checkout', () => {
@@ -114,7 +116,7 @@ out.same = a.order.id === b.order.id;
 out.already = [a.alreadyPlaced, b.alreadyPlaced];
 try { await pm.orders.place({ ...order, price: '0.2' }); } catch (err) { out.conflict = err instanceof ConflictError && err.exitCode === 5; }
 for (let i = 0; i < 300 && !out.streamed; i++) await new Promise((r) => setTimeout(r, 50));
-out.canceled = (await pm.orders.cancel(a.order.id)).canceled.includes(a.order.id);
+out.canceled = (await pm.orders.cancel(a.order.id)).results.some((x) => x.order.id === a.order.id && x.status === 'CANCELLED');
 ac.abort();
 out.loop = await loop;
 await pm.close();
@@ -175,7 +177,7 @@ export async function run(signal: AbortSignal): Promise<string> {
   const filled: string = r.execution.filled.sharesRaw;
   for await (const ev of pm.watch.orders({ signal })) if (ev['event'] === 'orderEvent') break;
   try { await pm.orders.cancelAll(); } catch (e) { if (e instanceof PmError) return e.code + (e.hint ?? '') + e.exitCode; }
-  return moved.replacement.clientOrderId + filled + String(r.alreadyPlaced);
+  return (moved.replacement?.clientId ?? '') + filled + String(r.alreadyPlaced);
 }
 `;
     const tsc = join(root, 'node_modules/typescript/bin/tsc');

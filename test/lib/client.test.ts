@@ -3,6 +3,7 @@
 // the kill switch, typed errors.
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConflictError, createClient } from '../../src/lib/index.js';
+import type { WatchRecord } from '../../src/lib/index.js';
 import { seeded } from '../helpers/account-env.js';
 import { tempHome } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -28,7 +29,7 @@ describe('createClient', () => {
         expect.objectContaining({ name: 'UsageError', exitCode: 2 }),
       );
     const pm = client();
-    const bad = { market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: 0.42 as unknown as string, size: '1' };
+    const bad = { market: 'btc-100k-2026', side: 'buy' as const, outcome: 'yes' as const, price: 0.42 as unknown as string, size: '1' };
     await expect(pm.orders.place(bad)).rejects.toMatchObject({
       name: 'ValidationError',
       message: expect.stringMatching(/price must be a string/),
@@ -44,9 +45,9 @@ describe('createClient', () => {
   it('gets a market, places exactly once by clientId, streams its events, cancels; an abort ends the stream', async () => {
     const pm = client();
     const m = await pm.markets.get('btc-100k-2026');
-    expect(m['slug']).toBe('btc-100k-2026');
+    expect(m.slug).toBe('btc-100k-2026');
     const ac = new AbortController();
-    const seen: Record<string, unknown>[] = [];
+    const seen: WatchRecord[] = [];
     let onSubscribed: () => void = () => undefined;
     const subscribed = new Promise<void>((resolve) => {
       onSubscribed = resolve;
@@ -55,12 +56,19 @@ describe('createClient', () => {
     const loop = (async () => {
       for await (const ev of pm.watch.orders({ signal: ac.signal })) {
         seen.push(ev);
-        if (ev['event'] === 'lifecycle' && ev['type'] === 'subscribed') onSubscribed();
+        if (ev.event === 'lifecycle' && ev.type === 'subscribed') onSubscribed();
       }
       return 'ended';
     })();
     await subscribed;
-    const order = { market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.11', size: '10', clientId: 'lib-once-1' };
+    const order = {
+      market: 'btc-100k-2026',
+      side: 'buy' as const,
+      outcome: 'yes' as const,
+      price: '0.11',
+      size: '10',
+      clientId: 'lib-once-1',
+    };
     const first = await pm.orders.place(order);
     const again = await pm.orders.place(order);
     expect(again.order.id).toBe(first.order.id);
@@ -71,11 +79,24 @@ describe('createClient', () => {
     await expect(pm.orders.place({ ...order, price: '0.12' })).rejects.toBeInstanceOf(ConflictError);
     await expect(pm.orders.place({ ...order, price: '0.12' })).rejects.toMatchObject({ exitCode: 5, code: 'CONFLICT' });
     const deadline = Date.now() + 15_000;
-    while (!seen.some((e) => e['event'] === 'orderEvent' && e['clientOrderId'] === 'lib-once-1') && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 20));
-    expect(seen.some((e) => e['event'] === 'orderEvent' && e['clientOrderId'] === 'lib-once-1')).toBe(true);
+    const placement = () => seen.find((e) => e.event === 'orderEvent' && e.clientOrderId === 'lib-once-1');
+    while (!placement() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    // A typed record: money as decimal strings plus …Raw (the wire's float price and integer size in `raw`).
+    expect(placement()).toMatchObject({
+      event: 'orderEvent',
+      source: 'OME',
+      type: 'PLACEMENT',
+      orderId: first.order.id,
+      side: 'BUY',
+      outcome: 'YES',
+      price: '0.11',
+      remainingSize: '10',
+      remainingSizeRaw: '10000000',
+      replayed: false,
+      raw: expect.objectContaining({ orderId: first.order.id }),
+    });
     const c = await pm.orders.cancel(first.order.id);
-    expect(c.canceled).toContain(first.order.id);
+    expect(c.results).toEqual([{ order: { id: first.order.id, market: null }, clientId: null, status: 'CANCELLED', error: null }]);
     ac.abort();
     expect(await loop).toBe('ended');
     await pm.close();
@@ -94,8 +115,8 @@ describe('createClient', () => {
     // Typed: no index access needed.
     const id: string = r.order.id;
     expect(r.alreadyPlaced).toBe(false);
+    expect(r).toMatchObject({ clientId: 'lib-shape-1', status: 'LIVE', alreadyPlaced: false });
     expect(r.order).toMatchObject({
-      clientOrderId: 'lib-shape-1',
       market: 'btc-100k-2026',
       side: 'BUY',
       outcome: 'YES',
@@ -112,10 +133,14 @@ describe('createClient', () => {
     const row = everywhere.find((o) => o.id === id);
     expect(row).toEqual({ ...(await pm.orders.list({ market: 'btc-100k-2026' })).find((o) => o.id === id), createdAt: row?.createdAt });
     expect(row).toMatchObject({ market: 'btc-100k-2026', size: '10', sizeRaw: '10000000', remainingRaw: '10000000' });
-    // Batch lines as `pm --json order place --file` prints them: a refusal keeps the exchange's status.
-    const lines = await pm.orders.placeBatch([{ market: 'btc-100k-2026', side: 'sell', outcome: 'no', price: '0.9', size: '100000' }]);
+    // Batch lines in place's vocabulary; a refusal keeps the exchange's status.
+    const lines = await pm.orders.placeBatch([
+      { market: 'btc-100k-2026', side: 'sell', outcome: 'no', price: '0.9', size: '100000' },
+      { market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.14', size: '10', clientId: 'lib-shape-1' },
+    ]);
     expect(lines).toEqual([
       expect.objectContaining({ line: 1, ok: false, sent: 'yes', error: expect.objectContaining({ code: 'REFUSED', status: 400 }) }),
+      expect.objectContaining({ line: 2, ok: true, clientId: 'lib-shape-1', alreadyPlaced: true, order: expect.objectContaining({ id }) }),
     ]);
     await pm.orders.cancel(id);
     await pm.close();
@@ -135,15 +160,105 @@ describe('createClient', () => {
     const a = await pm.orders.place({ market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.12', size: '10' });
     const b = await pm.orders.place({ market: 'sol-500-2026', side: 'buy', outcome: 'yes', price: '0.05', size: '10' }).catch(() => null);
     const r = await pm.orders.replace(a.order.id, { price: '0.13' });
-    expect(r.ok).toBe(true);
-    expect(r.cancel.status).toBe('SUCCESS');
-    expect(r.replacement.order?.['price']).toBe('0.13');
+    // The replacement in place's vocabulary (r.replacement.order.id, as r.order.id of place).
+    expect(r.cancelled).toEqual({ order: { id: a.order.id, market: 'btc-100k-2026' }, clientId: null, status: 'CANCELLED', error: null });
+    expect(r.error).toBeNull();
+    expect(r.replacement).toMatchObject({ status: 'LIVE', alreadyPlaced: false, order: { market: 'btc-100k-2026', price: '0.13' } });
+    const newId = r.replacement?.order.id ?? '';
+    expect(sb.current.ctx.state.orders.find((o) => o.id === newId)?.status).toBe('LIVE');
+    expect(sb.current.ctx.state.orders.find((o) => o.id === newId)?.clientOrderId).toBe(r.replacement?.clientId);
     const live = sb.current.ctx.state.orders.filter((o) => o.ownerId === alice().profileId && o.status === 'LIVE');
     expect(live.some((o) => o.id === a.order.id)).toBe(false);
     const all = await pm.orders.cancelAll();
     expect(all.markets.length).toBeGreaterThanOrEqual(b ? 2 : 1);
+    expect(all.results.map((x) => x.order.id)).toContain(newId);
+    expect(all.results.every((x) => x.status === 'CANCELLED' && x.order.market !== null)).toBe(true);
     expect(sb.current.ctx.state.orders.filter((o) => o.ownerId === alice().profileId && o.status === 'LIVE')).toHaveLength(0);
     await pm.close();
+  });
+});
+
+describe('one vocabulary for order calls, and one rule for an order that is not found', () => {
+  it('cancel and replace of an unknown order: an entry with status NOT_FOUND in both, never an exception; nothing placed', async () => {
+    const pm = client();
+    try {
+      const gone = '00000000-0000-4000-8000-000000000000';
+      const before = sb.current.ctx.state.orders.length;
+      const c = await pm.orders.cancel([gone]);
+      expect(c.results).toEqual([
+        {
+          order: { id: gone, market: null },
+          clientId: null,
+          status: 'NOT_FOUND',
+          error: expect.objectContaining({ code: 'ORDER_NOT_FOUND' }),
+        },
+      ]);
+      const r = await pm.orders.replace(gone, { price: '0.2' });
+      expect(r).toEqual({
+        cancelled: {
+          order: { id: gone, market: null },
+          clientId: null,
+          status: 'NOT_FOUND',
+          error: expect.objectContaining({ code: 'ORDER_NOT_FOUND' }),
+        },
+        replacement: null,
+        error: expect.objectContaining({ code: 'ORDER_NOT_FOUND' }),
+      });
+      expect(sb.current.ctx.state.orders.length).toBe(before);
+    } finally {
+      await pm.close();
+    }
+  });
+});
+
+describe('results are typed views, money as decimal strings plus …Raw (never a float)', () => {
+  it('markets, book, history, positions, pnl, trades, history entries', async () => {
+    const pm = client();
+    try {
+      const m = await pm.markets.get('btc-100k-2026');
+      expect(m).toMatchObject({
+        slug: 'btc-100k-2026',
+        conditionId: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+        positionIds: { yes: expect.any(String), no: expect.any(String) },
+        volume: expect.stringMatching(/^\d+(\.\d+)?$/),
+        volumeRaw: expect.stringMatching(/^\d+$/),
+        raw: expect.objectContaining({ slug: 'btc-100k-2026' }),
+      });
+      expect(m.prices === null || /^0?\.\d+$|^[01]$/.test(m.prices.yes)).toBe(true);
+      expect((await pm.markets.list({ limit: 5 })).every((x) => typeof x.slug === 'string' && typeof x.liquidityRaw === 'string')).toBe(
+        true,
+      );
+      const book = await pm.markets.book('btc-100k-2026', { outcome: 'no' });
+      expect(book.outcome).toBe('NO');
+      expect(book.bids.every((l) => typeof l.price === 'string' && /^\d+$/.test(l.sizeRaw))).toBe(true);
+      const hist = await pm.markets.history('btc-100k-2026');
+      expect(hist.every((p) => typeof p.price === 'string' && typeof p.timestamp === 'string')).toBe(true);
+      // A fill, so positions, trades and history have a row.
+      const bought = await pm.orders.place({ market: 'btc-100k-2026', side: 'buy', outcome: 'yes', type: 'fok', amount: '1' });
+      expect(bought.execution.matched).toBe(true);
+      const pos = await pm.portfolio.positions();
+      const row = pos.positions.find((p) => p.market === 'btc-100k-2026' && p.outcome === 'YES');
+      expect(row).toMatchObject({
+        shares: expect.any(String),
+        sharesRaw: expect.stringMatching(/^\d+$/),
+        costRaw: expect.stringMatching(/^\d+$/),
+      });
+      expect(pos.totals).toMatchObject({ cost: expect.any(String), costRaw: expect.stringMatching(/^-?\d+$/) });
+      const pnl = await pm.portfolio.pnl('1d');
+      expect(pnl.points.length).toBeGreaterThan(0);
+      for (const p of pnl.points)
+        expect(p).toEqual({ timestamp: expect.any(Number), value: expect.any(String), valueRaw: expect.stringMatching(/^-?\d+$/) });
+      const trades = await pm.portfolio.trades();
+      const t = trades.find((x) => x.orderId === bought.order.id);
+      expect(t).toMatchObject({ market: 'btc-100k-2026', side: 'BUY', outcome: 'YES', usdRaw: expect.stringMatching(/^\d+$/) });
+      expect(BigInt(t?.sharesRaw ?? '0')).toBeGreaterThan(0n);
+      const entries = [];
+      for await (const e of pm.portfolio.history({ max: 3 })) entries.push(e);
+      expect(entries.length).toBeGreaterThan(0);
+      expect(entries.every((e) => typeof e.kind === 'string' && /^-?\d+$/.test(e.usdRaw))).toBe(true);
+    } finally {
+      await pm.close();
+    }
   });
 });
 

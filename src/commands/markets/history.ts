@@ -1,5 +1,5 @@
 import { historyQuery, INTERVALS, slugFrom } from '../../core/market-input.js';
-import { getMarket, priceHistory } from '../../core/markets.js';
+import { getMarket, priceHistory, pricePointJson } from '../../core/markets.js';
 import { formatUnits } from '../../core/money.js';
 import { defineCommand } from '../../cli/command.js';
 import { formatPrice, groupChildren } from './render.js';
@@ -48,29 +48,26 @@ export default defineCommand({
             { label: (v) => v.toFixed(3) },
           )
         : null;
-    ctx.out.data(
-      res.points.map((p) => ({ timestamp: p.timestamp, price: formatUnits(p.price) })),
-      () => {
-        const pts = res.points;
-        if (pts.length === 0) return ctx.out.info('(no price history)');
-        const prices = pts.map((p) => p.price);
-        const lo = prices.reduce((a, b) => (b < a ? b : a));
-        const hi = prices.reduce((a, b) => (b > a ? b : a));
-        const span = hi - lo || 1n;
-        const spark = prices.map((p) => BARS[Number(((p - lo) * 7n) / span)] ?? '').join('');
-        ctx.out.keyValue([
-          ['market', slug],
-          ['points', String(pts.length)],
-          ['from', pts[0]?.timestamp ?? '-'],
-          ['to', pts[pts.length - 1]?.timestamp ?? '-'],
-          ['low / high', `${formatPrice(lo)} / ${formatPrice(hi)}`],
-          ['last', formatPrice(prices[prices.length - 1] ?? null)],
-          ['YES', spark],
-        ]);
-        // On a terminal, the same series as a line chart (asciichart; a sparkline when narrow).
-        if (chart !== null) ctx.out.line(chart);
-      },
-    );
+    ctx.out.data(res.points.map(pricePointJson), () => {
+      const pts = res.points;
+      if (pts.length === 0) return ctx.out.info('(no price history)');
+      const prices = pts.map((p) => p.price);
+      const lo = prices.reduce((a, b) => (b < a ? b : a));
+      const hi = prices.reduce((a, b) => (b > a ? b : a));
+      const span = hi - lo || 1n;
+      const spark = prices.map((p) => BARS[Number(((p - lo) * 7n) / span)] ?? '').join('');
+      ctx.out.keyValue([
+        ['market', slug],
+        ['points', String(pts.length)],
+        ['from', pts[0]?.timestamp ?? '-'],
+        ['to', pts[pts.length - 1]?.timestamp ?? '-'],
+        ['low / high', `${formatPrice(lo)} / ${formatPrice(hi)}`],
+        ['last', formatPrice(prices[prices.length - 1] ?? null)],
+        ['YES', spark],
+      ]);
+      // On a terminal, the same series as a line chart (asciichart; a sparkline when narrow).
+      if (chart !== null) ctx.out.line(chart);
+    });
     return;
   },
 });

@@ -46,7 +46,7 @@ export default defineCommand({
 });
 
 /** The orders as --json has them, else a table (with a MARKET column when they span markets). */
-function ordersTable(ctx: Context, json: (Omit<OpenOrderJson, 'price'> & { price: string | null })[], markets: boolean): void {
+function ordersTable(ctx: Context, json: OpenOrderJson[], markets: boolean): void {
   ctx.out.data(json, () =>
     ctx.out.table(
       [
@@ -64,8 +64,8 @@ function ordersTable(ctx: Context, json: (Omit<OpenOrderJson, 'price'> & { price
         ...(markets ? [o.market] : []),
         o.id,
         o.clientOrderId ?? '-',
-        o.side,
-        o.outcome,
+        o.side ?? '-',
+        o.outcome ?? '-',
         o.price ?? '-',
         o.size,
         o.remaining,

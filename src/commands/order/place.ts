@@ -113,7 +113,7 @@ export default defineCommand({
     }).catch((e: unknown) => {
       throw withRerunHint(ctx, e, '--client-id');
     });
-    ctx.out.data(placedJson(placed, summary), () => placedText(ctx.out, placed, summary));
+    ctx.out.data(placedJson(placed), () => placedText(ctx.out, placed, summary));
     // Ctrl-C while the order was on the wire: it was waited for, and it is placed (shown above).
     if (ctx.signal?.aborted)
       throw new InterruptedError(`interrupted after order ${placed.clientOrderId} was sent: it is placed (above)`, {

@@ -16,18 +16,19 @@ export default defineCommand({
     const timeframe = opts.timeframe ?? '7d';
     const pnl = await fetchPnl(await ctx.tradingApi(), timeframe);
     const json = pnlJson(pnl);
-    // -o ndjson: one point per line ({timestamp, value}); --json: the whole object.
-    if (ctx.out.isJson) return ctx.out.data(json, () => undefined, { records: pnl.points });
-    const values = pnl.points.map((p) => p.value);
+    // -o ndjson: one point per line ({timestamp, value, valueRaw}); --json: the whole object.
+    if (ctx.out.isJson) return ctx.out.data(json, () => undefined, { records: json.points });
+    // (A chart's y axis: drawing only, the figures printed are exact.)
+    const values = json.points.map((p) => Number(p.value));
     const tty = ctx.io.stdout.isTTY === true;
     const columns = ctx.io.stdout.columns ?? (tty ? 80 : undefined);
     const first = pnl.points[0];
     const last = pnl.points[pnl.points.length - 1];
     ctx.out.keyValue([
       ['timeframe', pnl.timeframe],
-      ['realised PnL', pnl.realised === null ? String(pnl.currentValue) : usd(pnl.realised)],
+      ['realised PnL', usd(pnl.realised ?? pnl.currentValue)],
       ['unrealised PnL', pnl.unrealised === null ? '-' : usd(pnl.unrealised)],
-      ['at window start', String(pnl.previousValue)],
+      ['at window start', usd(pnl.previousValue)],
       ['change', `${pnl.percentChange}%`],
       ['from', first ? new Date(first.timestamp).toISOString() : '-'],
       ['to', last ? new Date(last.timestamp).toISOString() : '-'],

@@ -3,7 +3,7 @@
 import { ValidationError } from '../errors.js';
 import { flagOf, formatUnits, ONE, parseUnits, PRICE_TICK, SIZE_STEP } from '../money.js';
 
-export type Side = 'BUY' | 'SELL';
+import type { Side } from './terms.js';
 
 /** The exchange reads amounts as JSON numbers: raw units above 2^53 - 1 would lose precision. */
 export const MAX_RAW = BigInt(Number.MAX_SAFE_INTEGER);

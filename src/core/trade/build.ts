@@ -4,12 +4,9 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { ValidationError } from '../errors.js';
 import type { Market } from '../market-wire.js';
 import { fokAmounts, limitAmounts } from './amounts.js';
-import type { Side } from './amounts.js';
+import type { OrderType, Outcome, Side } from './terms.js';
 import { ZERO_ADDRESS } from './eip712.js';
 import type { Hex, UnsignedOrder } from './eip712.js';
-
-export type OrderType = 'GTC' | 'FOK' | 'FAK';
-export type Outcome = 'YES' | 'NO';
 
 /** Self-trade prevention policies (wire-facts §3.7; unsigned, at the top level of the create body). */
 export const STP_POLICIES = ['cancel_maker', 'cancel_taker', 'cancel_both'] as const;

@@ -3,7 +3,6 @@
 // with the Order type hash computed once and the domain separator cached per venue, so a
 // batch signs at the curve's speed; the key never leaves the viem account (account.sign).
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import type { LocalAccount } from 'viem/accounts';
 
 export type Hex = `0x${string}`;
 export const CHAIN_ID = 8453;
@@ -47,8 +46,23 @@ export function orderDomain(exchange: Hex) {
   return { name: 'Limitless CTF Exchange', version: '1', chainId: CHAIN_ID, verifyingContract: exchange } as const;
 }
 
+/**
+ * What signs an order: a viem LocalAccount fits. Its `sign` (a raw digest) when it has one, else
+ * its `signTypedData`. (Written out here so the types of the library name no viem type.)
+ */
+export interface OrderAccount {
+  address: string;
+  sign?: ((p: { hash: Hex }) => Promise<Hex>) | undefined;
+  signTypedData(p: {
+    domain: ReturnType<typeof orderDomain>;
+    types: typeof ORDER_TYPES;
+    primaryType: 'Order';
+    message: UnsignedOrder;
+  }): Promise<Hex>;
+}
+
 /** Signs an order for the venue's exchange with a viem account (the key stays in the account). */
-export function signOrder(account: LocalAccount, exchange: Hex, order: UnsignedOrder): Promise<Hex> {
+export function signOrder(account: OrderAccount, exchange: Hex, order: UnsignedOrder): Promise<Hex> {
   if (!account.sign)
     return account.signTypedData({ domain: orderDomain(exchange), types: ORDER_TYPES, primaryType: 'Order', message: order });
   return account.sign({ hash: toHex(orderDigest(exchange, order)) });

@@ -6,9 +6,9 @@ import type { PmError } from '../errors.js';
 import { slugFrom } from '../market-input.js';
 import { formatUnits } from '../money.js';
 import { checkFokSellAmount, parseAmount, parsePrice, parseSize } from './amounts.js';
-import type { Side } from './amounts.js';
 import { checkClientOrderId, checkShape, newClientOrderId, newSalt, prepareOrder, STP_POLICIES } from './build.js';
-import type { OrderBody, OrderType, Outcome, StpPolicy } from './build.js';
+import type { OrderBody, StpPolicy } from './build.js';
+import type { OrderInput, OrderType, Outcome, Side } from './terms.js';
 import { signOrder } from './eip712.js';
 import type { Hex } from './eip712.js';
 import type { TradeCache } from './session.js';
@@ -16,22 +16,6 @@ import type { Journal } from './journal.js';
 import { isFeeRefusal, placeOrder } from './place.js';
 import type { Placed } from './place.js';
 import type { OrderSigner } from './signer.js';
-
-export interface OrderInput {
-  market?: string | undefined;
-  side?: string | undefined;
-  outcome?: string | undefined;
-  type?: string | undefined;
-  price?: string | undefined;
-  size?: string | undefined;
-  amount?: string | undefined;
-  postOnly?: boolean | undefined;
-  clientId?: string | undefined;
-  onBehalfOf?: number | undefined;
-  delegated?: boolean | undefined;
-  /** Self-trade prevention: cancel_maker (the exchange's default), cancel_taker or cancel_both. */
-  stp?: string | undefined;
-}
 
 export interface ParsedOrder {
   slug: string;

@@ -478,7 +478,7 @@ export async function placeOrder(client: ApiClient, body: OrderBody, journal: Jo
       }
       // Ctrl-C before any attempt could have reached the exchange.
       rec('unsent', { error: 'interrupted before sending' });
-      throw new InterruptedError(`interrupted: order ${cid} was not placed`, { cause: e });
+      throw new InterruptedError(`interrupted: order ${cid} was not placed`, { cause: e, sent: false, clientId: cid });
     }
     if (!again) throw e;
   }
@@ -490,16 +490,21 @@ export async function placeOrder(client: ApiClient, body: OrderBody, journal: Jo
   // Every attempt was refused outright (429, or a connection refused): not placed.
   rec('failed', { error: lastError?.shortMessage });
   const Err = lastError instanceof RateLimitError ? RateLimitError : NetworkError;
-  throw new Err(`order ${cid} was not placed: ${lastError?.shortMessage ?? 'no answer'}`, {
+  const err = new Err(`order ${cid} was not placed: ${lastError?.shortMessage ?? 'no answer'}`, {
     status: lastError?.status,
     hint: `Nothing reached the exchange. Re-run the same command (same --client-id ${cid}) when it answers again.`,
   });
+  // The exchange's own wait, for a caller that paces itself.
+  if (err instanceof RateLimitError && lastError instanceof RateLimitError) err.retryAfterMs = lastError.retryAfterMs;
+  throw err;
 }
 
 /** Ctrl-C while an order's outcome is open: exit 130, and the client id to send it again under. */
 function interruptedUnknown(cid: string, cause: unknown): InterruptedError {
   return new InterruptedError(`interrupted: the outcome of order ${cid} is unknown`, {
     cause,
+    sent: true,
+    clientId: cid,
     unknownClientId: cid,
     hint: `Re-run the same command with --client-id ${cid}: it never places a second order. Or check: pm order status --client-id ${cid}`,
   });

@@ -8,6 +8,7 @@ import {
   ConflictError,
   ExchangeError,
   ExchangeValidationError,
+  InterruptedError,
   NetworkError,
   NotFoundError,
   PmError,
@@ -24,7 +25,8 @@ import type { ParsedOrder, SignDeps } from './flow.js';
 import type { Journal } from './journal.js';
 import { cancelOrders, isPlacedAnswer, lookupClientId, orderStatus, parsePlaced, unknownState } from './place.js';
 import type { CancelOutcome } from './place.js';
-import { placedJson } from './views.js';
+import { cancelEntries, placedJson, placeResult } from './views.js';
+import type { CancelEntry, CancelResult, PlacedJson, PlaceResult } from './views.js';
 import { isObj, textOf } from '../wire.js';
 import type { Json } from '../wire.js';
 
@@ -57,7 +59,7 @@ export interface ReplaceOutcome {
   /** Both parts happened. */
   ok: boolean;
   cancel: PartResult & { orderId: string };
-  replacement: PartResult & { clientOrderId: string; order?: Record<string, unknown> | undefined; alreadyPlaced?: boolean };
+  replacement: PartResult & { clientOrderId: string; order?: PlacedJson | undefined; alreadyPlaced?: boolean };
 }
 
 /** The order a replacement replaces (by id or client id), as the exchange holds it. */
@@ -90,7 +92,12 @@ const part = (v: unknown): PartResult => {
 export async function replaceOrder(
   deps: SignDeps,
   i: ReplaceInput,
-  o: { journal: Journal; signal?: AbortSignal | undefined },
+  o: {
+    journal: Journal;
+    signal?: AbortSignal | undefined;
+    /** An old order that is not found: a NotFoundError (the CLI, exit 4), or the outcome the exchange gives for it (the library). */
+    notFound?: 'throw' | 'outcome' | undefined;
+  },
 ): Promise<ReplaceOutcome> {
   if ((i.orderId === undefined) === (i.oldClientId === undefined)) throw new UsageError('name the order to replace: its id or --client-id');
   if (i.price === undefined && i.size === undefined) throw new UsageError('give --price, --size or both for the replacement');
@@ -125,7 +132,18 @@ export async function replaceOrder(
       };
     }
   }
-  const old = await oldOrder(api, i);
+  let old: Awaited<ReturnType<typeof oldOrder>>;
+  try {
+    old = await oldOrder(api, i);
+  } catch (e) {
+    if (!(e instanceof NotFoundError) || o.notFound !== 'outcome') throw e;
+    // As the exchange answers a cancel-replace of an order it does not hold: nothing cancelled, nothing placed.
+    return {
+      ok: false,
+      cancel: { status: 'FAILURE', orderId: i.orderId ?? '', error: { code: 'ORDER_NOT_FOUND', message: e.shortMessage } },
+      replacement: { status: 'NOT_ATTEMPTED', clientOrderId },
+    };
+  }
   const slug = textOf(isObj(old.order['market']) ? old.order['market']['slug'] : '') || textOf(old.order['marketSlug']);
   const market = await deps.cache.market(api, slug);
   const tokenId = textOf(old.order['tokenId']);
@@ -172,6 +190,14 @@ export async function replaceOrder(
       l = await lookupClientId(api, clientOrderId, { signal: o.signal });
     } catch (e) {
       rec('unknown', { error: e instanceof PmError ? e.shortMessage : String(e) });
+      if (e instanceof InterruptedError)
+        throw new InterruptedError(`interrupted: the outcome of replacement ${clientOrderId} is unknown`, {
+          cause: e,
+          sent: true,
+          clientId: clientOrderId,
+          unknownClientId: clientOrderId,
+          hint: `Run the same replace again (same clientId ${clientOrderId}): it never places a second order. Or check: pm order status --client-id ${clientOrderId}`,
+        });
       throw e;
     }
     if (l.kind === 'absent') {
@@ -224,7 +250,7 @@ export async function replaceOrder(
   if (earlier && cancel.status !== 'SUCCESS' && rp.status !== 'SUCCESS')
     return settle(new NetworkError(`an earlier run of replacement ${clientOrderId} had an unknown outcome and order ${old.id} is gone`));
   const rd = isObj(res['replacement']) ? res['replacement']['data'] : undefined;
-  let order: Record<string, unknown> | undefined;
+  let order: PlacedJson | undefined;
   if (rp.status === 'SUCCESS' && isObj(rd)) {
     const placed = parsePlaced(rd, clientOrderId, slug, false, 1, market.positionIds);
     rec('placed', { orderId: placed.orderId });
@@ -297,4 +323,46 @@ export async function cancelEverywhere(api: ApiClient): Promise<EverywhereOutcom
 export function countText(r: EverywhereOutcome): string {
   const n = r.markets.reduce((a, m) => a + m.canceled.length, 0);
   return `${n} order${n === 1 ? '' : 's'} in ${r.markets.length} market${r.markets.length === 1 ? '' : 's'}`;
+}
+
+/** What `orders.cancelAll` returns: every order cancelled (or not), and each market's failure, if any. */
+export interface CancelAllResult extends CancelResult {
+  markets: { market: string; error: { code: string; message: string } | null }[];
+}
+
+/** Everywhere's outcome (or one market's) as CancelAllResult. */
+export function cancelAllResult(r: EverywhereOutcome): CancelAllResult {
+  return {
+    results: r.markets.flatMap((m) => cancelEntries(m, m.market)),
+    markets: r.markets.map((m) => ({ market: m.market, error: m.error ?? null })),
+  };
+}
+
+/**
+ * What `orders.replace` returns: the old order's cancel as a cancel entry, and the replacement
+ * as `orders.place` returns an order (null when it was not placed: `error` says why). An old
+ * order that is gone is `cancelled.status: 'NOT_FOUND'`, as in every cancel.
+ */
+export interface ReplaceResult {
+  cancelled: CancelEntry;
+  replacement: PlaceResult | null;
+  /** Why the replacement was not placed (the cancel failed, or the exchange refused it); null when placed. */
+  error: { code: string; message: string } | null;
+}
+
+export function replaceResult(r: ReplaceOutcome): ReplaceResult {
+  const c = r.cancel;
+  const code = c.error?.code ?? '';
+  const cancelled: CancelEntry = {
+    order: { id: c.orderId, market: r.replacement.order?.market ?? null },
+    clientId: null,
+    status: c.status === 'SUCCESS' ? 'CANCELLED' : code === 'ORDER_NOT_FOUND' ? 'NOT_FOUND' : 'FAILED',
+    error: c.status === 'SUCCESS' ? null : { code: code || c.status, message: c.error?.message ?? '' },
+  };
+  const placed = r.replacement.status === 'SUCCESS' && r.replacement.order ? placeResult(r.replacement.order) : null;
+  const why =
+    c.status !== 'SUCCESS'
+      ? cancelled.error
+      : { code: r.replacement.error?.code || r.replacement.status, message: r.replacement.error?.message ?? '' };
+  return { cancelled, replacement: placed, error: placed ? null : why };
 }

@@ -6,17 +6,17 @@
 //   records name, PM_PRIVATE_KEY or the profile's wallet when it is the child's, any keystore
 //   wallet with the child's address); never the partner's key, which the exchange refuses
 //   ("maker does not match"). Without it: exit 2 before anything is sent, naming both addresses.
-import type { LocalAccount } from 'viem/accounts';
+import type { OrderAccount } from './eip712.js';
 import { UsageError, ValidationError } from '../errors.js';
 
 /** What a credential set offers for signing (the secrets layer's Credentials fits it). */
 export interface SigningKeys {
   /** The caller's own wallet (null when none). */
-  account(): Promise<LocalAccount | null>;
+  account(): Promise<OrderAccount | null>;
   /** The own wallet's address, known without decrypting anything (null when none). */
   address: string | null;
   /** Another keystore wallet by name. */
-  walletAccount(name: string): Promise<LocalAccount>;
+  walletAccount(name: string): Promise<OrderAccount>;
   /** The keystore wallet holding `address`, if pm holds one (no decryption). */
   walletNamed(address: string): Promise<string | undefined>;
 }
@@ -33,7 +33,7 @@ export interface SubAccount {
 }
 
 /** How an order is sent: unsigned for the exchange to sign, or signed by `account`. */
-export type OrderSigner = { delegated: true } | { delegated: false; account: LocalAccount };
+export type OrderSigner = { delegated: true } | { delegated: false; account: OrderAccount };
 
 const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 
@@ -80,7 +80,7 @@ export async function orderSigner(
 }
 
 /** The EOA child's own key, if pm holds it. */
-async function childKey(keys: SigningKeys, sub: SubAccount): Promise<LocalAccount | null> {
+async function childKey(keys: SigningKeys, sub: SubAccount): Promise<OrderAccount | null> {
   if (sub.wallet !== undefined) return keys.walletAccount(sub.wallet);
   if (sub.address === undefined) return null;
   if (keys.address !== null && same(keys.address, sub.address)) return keys.account();

@@ -2,7 +2,7 @@
 // locked by its open BUY orders), which the real exchange keeps on chain. `pm balance` reads
 // them against a sandbox without --chain. Loopback only, like every admin route.
 import { tradingWallet } from '../portfolio.js';
-import type { Route } from '../types.js';
+import type { Route } from '../handlers.js';
 
 export const balanceAdminRoutes: Route[] = [
   {

@@ -1,0 +1,130 @@
+// Type tests of the published library, one block per namespace: checked by `npm run typecheck`
+// and, against the built .d.ts with `tsc --strict`, by test/lib/types.test.ts. Never run.
+import { expectTypeOf } from 'vitest';
+import type { createClient } from 'pm-cli';
+import type {
+  BatchResult,
+  CancelAllResult,
+  CancelResult,
+  RedeemJson,
+  ReplaceResult,
+  HistoryEntry,
+  LifecycleRecord,
+  Market,
+  NewPriceDataRecord,
+  Order,
+  OrderBookJson,
+  OrderEventRecord,
+  OrderStatus,
+  OrderbookUpdateRecord,
+  OtherRecord,
+  Outcome,
+  PlaceResult,
+  Pnl,
+  PnlPoint,
+  Position,
+  PositionsRecord,
+  Side,
+  Trade,
+  WatchRecord,
+} from 'pm-cli';
+
+export async function markets(pm: ReturnType<typeof createClient>): Promise<void> {
+  expectTypeOf(await pm.markets.get('m')).toEqualTypeOf<Market>();
+  expectTypeOf(await pm.markets.list()).toEqualTypeOf<Market[]>();
+  expectTypeOf(await pm.markets.search('btc')).toEqualTypeOf<Market[]>();
+  const m = await pm.markets.get('m');
+  expectTypeOf(m.volumeRaw).toBeString();
+  expectTypeOf(m.prices).toEqualTypeOf<{ yes: string; no: string } | null>();
+  expectTypeOf(m.winningOutcome).toEqualTypeOf<Outcome | null>();
+  const book = await pm.markets.book('m', { outcome: 'no' });
+  expectTypeOf(book).toMatchTypeOf<OrderBookJson>();
+  expectTypeOf(book.bids.at(0)?.price).toEqualTypeOf<string | undefined>();
+  expectTypeOf(book.outcome).toEqualTypeOf<Outcome>();
+  expectTypeOf(book.bestBid).toEqualTypeOf<string | null>();
+  expectTypeOf((await pm.markets.history('m')).at(0)?.price).toEqualTypeOf<string | undefined>();
+  // @ts-expect-error an outcome is yes or no
+  await pm.markets.book('m', { outcome: 'maybe' });
+}
+
+export async function orders(pm: ReturnType<typeof createClient>): Promise<void> {
+  const r = await pm.orders.place({ market: 'm', side: 'buy', outcome: 'yes', price: '0.42', size: '10', clientId: 'c' });
+  expectTypeOf(r).toEqualTypeOf<PlaceResult>();
+  expectTypeOf(r.order.id).toBeString();
+  expectTypeOf(r.order.side).toEqualTypeOf<Side | null>();
+  expectTypeOf(r.alreadyPlaced).toBeBoolean();
+  expectTypeOf(r.execution.filled.sharesRaw).toBeString();
+  // @ts-expect-error a side is buy or sell
+  await pm.orders.place({ market: 'm', side: 'bye', outcome: 'yes', price: '0.42', size: '10' });
+  // @ts-expect-error an outcome is yes or no
+  await pm.orders.place({ market: 'm', side: 'buy', outcome: 'maybe', price: '0.42', size: '10' });
+  // @ts-expect-error a type is gtc, fok or fak
+  await pm.orders.place({ market: 'm', side: 'buy', outcome: 'yes', type: 'ioc', price: '0.42', size: '10' });
+  // @ts-expect-error a price is a decimal string
+  await pm.orders.place({ market: 'm', side: 'buy', outcome: 'yes', price: 0.42, size: '10' });
+  expectTypeOf(await pm.orders.list()).toEqualTypeOf<Order[]>();
+  expectTypeOf(await pm.orders.status({ ids: ['x'] })).toEqualTypeOf<OrderStatus[]>();
+  const s = (await pm.orders.status({ ids: ['x'] })).at(0);
+  if (s?.found) expectTypeOf(s.orderId).toBeString();
+  expectTypeOf(await pm.orders.placeBatch([{ market: 'm', side: 'sell', outcome: 'no', price: '0.9', size: '1' }])).toEqualTypeOf<
+    BatchResult[]
+  >();
+  // One vocabulary: order.id, status, alreadyPlaced, clientId.
+  const moved = await pm.orders.replace(r.order.id, { price: '0.43' });
+  expectTypeOf(moved).toEqualTypeOf<ReplaceResult>();
+  expectTypeOf(moved.replacement).toEqualTypeOf<PlaceResult | null>();
+  expectTypeOf(moved.cancelled.status).toEqualTypeOf<'CANCELLED' | 'NOT_FOUND' | 'FAILED'>();
+  const c = await pm.orders.cancel([r.order.id]);
+  expectTypeOf(c).toEqualTypeOf<CancelResult>();
+  expectTypeOf(c.results.at(0)?.order.id).toEqualTypeOf<string | undefined>();
+  expectTypeOf(await pm.orders.cancelAll()).toEqualTypeOf<CancelAllResult>();
+  const line = (await pm.orders.placeBatch([])).at(0);
+  if (line?.ok) {
+    expectTypeOf(line.order.id).toBeString();
+    expectTypeOf(line.clientId).toBeString();
+    expectTypeOf(line.alreadyPlaced).toBeBoolean();
+  }
+  expectTypeOf(r.clientId).toBeString();
+  expectTypeOf(r.status).toBeString();
+}
+
+export async function portfolio(pm: ReturnType<typeof createClient>): Promise<void> {
+  const p = await pm.portfolio.positions();
+  expectTypeOf(p.positions).toEqualTypeOf<Position[]>();
+  expectTypeOf(p.totals.realisedPnlRaw).toBeString();
+  expectTypeOf(p.positions.at(0)?.outcome).toEqualTypeOf<Outcome | undefined>();
+  const pnl = await pm.portfolio.pnl('1d');
+  expectTypeOf(pnl).toEqualTypeOf<Pnl>();
+  expectTypeOf(pnl.points).toEqualTypeOf<PnlPoint[]>();
+  expectTypeOf(pnl.points.at(0)?.value).toEqualTypeOf<string | undefined>();
+  expectTypeOf(await pm.portfolio.trades()).toEqualTypeOf<Trade[]>();
+  for await (const e of pm.portfolio.history({ max: 1 })) expectTypeOf(e).toEqualTypeOf<HistoryEntry>();
+}
+
+export async function watch(pm: ReturnType<typeof createClient>, signal: AbortSignal): Promise<void> {
+  for await (const ev of pm.watch.orders({ signal })) {
+    expectTypeOf(ev).toEqualTypeOf<OrderEventRecord | LifecycleRecord | OtherRecord>();
+    if (ev.event === 'orderEvent' && ev.source === 'OME') {
+      expectTypeOf(ev.type).toEqualTypeOf<'PLACEMENT' | 'UPDATE' | 'CANCELLATION' | 'EXECUTION'>();
+      expectTypeOf(ev.remainingSizeRaw).toEqualTypeOf<string | null>();
+    }
+    if (ev.event === 'orderEvent' && ev.type === 'MINED') expectTypeOf(ev.txHash).toEqualTypeOf<string | null>();
+    if (ev.event === 'lifecycle' && ev.type === 'caught-up') expectTypeOf(ev.replayed).toBeNumber();
+  }
+  for await (const ev of pm.watch.prices(['m'], { signal })) {
+    expectTypeOf(ev).toEqualTypeOf<OrderbookUpdateRecord | NewPriceDataRecord | LifecycleRecord | OtherRecord>();
+    if (ev.event === 'orderbookUpdate') expectTypeOf(ev.book.midpoint).toEqualTypeOf<string | null>();
+  }
+  for await (const ev of pm.watch.positions({ signal })) expectTypeOf(ev).toMatchTypeOf<WatchRecord>();
+  for await (const ev of pm.watch.positions({ signal })) if (ev.event === 'positions') expectTypeOf(ev).toEqualTypeOf<PositionsRecord>();
+  for await (const ev of pm.watch.markets({ signal }))
+    if (ev.event === 'marketResolved') expectTypeOf(ev.winningOutcome).toEqualTypeOf<Outcome | null>();
+}
+
+export async function partnerAndFunds(pm: ReturnType<typeof createClient>): Promise<void> {
+  const page = await pm.partner.list();
+  expectTypeOf(page.data.at(0)?.profileId).toEqualTypeOf<number | undefined>();
+  expectTypeOf((await pm.partner.allowances(1)).ready).toBeBoolean();
+  expectTypeOf(await pm.funds.redeem('m')).toEqualTypeOf<RedeemJson>();
+  expectTypeOf((await pm.funds.withdraw({ amount: '1' })).amountRaw).toBeString();
+}

@@ -1,0 +1,94 @@
+// The published types: the type tests (test/lib/types.check.ts, one block per namespace) and
+// examples/*.ts compile with `tsc --strict` against the built .d.ts (`pm-cli` resolves to this
+// package by its own name), and the .d.ts a user's compiler reads from dist/lib/index.d.ts reach
+// no package: a TypeScript user needs nothing installed but pm (not viem).
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const root = resolve('.');
+const work = mkdtempSync(join(tmpdir(), 'pm-types-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** Every module specifier a declaration file names: imports, re-exports, import() types, triple-slash references. */
+function specifiersOf(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/\/\/\/\s*<reference\s+types\s*=\s*['"]([^'"]+)['"]/g)) out.push(m[1] ?? '');
+  // (Comments out first: a doc comment's example may show an import.)
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  for (const m of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"]([^'"]+)['"]/gm)) out.push(m[1] ?? '');
+  return out;
+}
+
+/** The declaration files reachable from `entry`, and the bare specifiers (packages) they name. */
+function declarationClosure(entry: string): { files: string[]; packages: Map<string, string[]> } {
+  const files: string[] = [];
+  const packages = new Map<string, string[]>();
+  const todo = [entry];
+  while (todo.length > 0) {
+    const f = todo.pop() ?? '';
+    if (files.includes(f)) continue;
+    files.push(f);
+    for (const s of specifiersOf(readFileSync(f, 'utf8'))) {
+      if (s.startsWith('.')) {
+        const target = resolve(dirname(f), s).replace(/\.js$/, '.d.ts');
+        if (!existsSync(target)) throw new Error(`${f} names ${s}, and ${target} does not exist`);
+        todo.push(target);
+      } else packages.set(s, [...(packages.get(s) ?? []), f.slice(root.length + 1)]);
+    }
+  }
+  return { files, packages };
+}
+
+describe('the published types', () => {
+  it('reach no package from dist/lib/index.d.ts (node: built-ins only): no viem for a TypeScript user', () => {
+    const { files, packages } = declarationClosure(join(root, 'dist/lib/index.d.ts'));
+    expect(files.length).toBeGreaterThan(3);
+    const named = [...packages].filter(([p]) => !p.startsWith('node:')).map(([p, by]) => `${p} (from ${by.join(', ')})`);
+    expect(named).toEqual([]);
+  });
+
+  it('the closure walk sees an import of viem (the walk itself can fail)', () => {
+    expect(
+      specifiersOf(
+        "/** @example import { x } from 'pm-cli' */\nimport type { Hex } from 'viem';\nexport type A = import('viem/accounts').LocalAccount;",
+      ),
+    ).toEqual(['viem', 'viem/accounts']);
+  });
+
+  it('compile with tsc --strict, no skipLibCheck: the type tests of every namespace and examples/*.ts', async () => {
+    const examples = existsSync(join(root, 'examples'))
+      ? readdirSync(join(root, 'examples'))
+          .filter((f) => f.endsWith('.ts'))
+          .map((f) => join(root, 'examples', f))
+      : [];
+    const tsconfig = join(work, 'tsconfig.json');
+    writeFileSync(
+      tsconfig,
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          lib: ['es2023'],
+          noEmit: true,
+          skipLibCheck: false,
+          types: ['node'],
+          typeRoots: [join(root, 'node_modules/@types')],
+        },
+        files: [join(root, 'test/lib/types.check.ts'), ...examples],
+      }),
+    );
+    const r = await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', tsconfig], { cwd: root }).then(
+      (x) => ({ code: 0, out: x.stdout }),
+      (e: { code: number; stdout: string }) => ({ code: e.code, out: e.stdout }),
+    );
+    expect(r.out).toBe('');
+    expect(r.code).toBe(0);
+  }, 120_000);
+});

@@ -51,7 +51,7 @@ function ordersTable(ctx: Context, json: OpenOrderJson[], markets: boolean): voi
     ctx.out.table(
       [
         ...(markets ? [{ header: 'MARKET' }] : []),
-        { header: 'ORDER ID', fit: cutFirst(2, 12) },
+        { header: 'ORDER ID', fit: cutFirst(2) },
         { header: 'CLIENT ID', fit: hideFirst(1) },
         { header: 'SIDE' },
         { header: 'OUTCOME' },

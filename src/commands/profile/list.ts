@@ -25,10 +25,10 @@ export default defineCommand({
         [
           { header: '' },
           { header: 'PROFILE' },
-          { header: 'EXCHANGE', fit: cutFirst(1, 16) },
-          { header: 'WALLET', fit: cutFirst(2) },
+          { header: 'EXCHANGE', fit: cutFirst(2, 12) },
+          { header: 'WALLET', fit: cutFirst(3) },
           { header: 'ADDRESS' },
-          { header: 'PROFILE ID', fit: hideFirst(3) },
+          { header: 'PROFILE ID', fit: hideFirst(1) },
         ],
         rows.map((r) => [
           r.active ? '*' : '',

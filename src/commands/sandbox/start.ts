@@ -1,3 +1,4 @@
+import { cutFirst, hideFirst } from '../../cli/output.js';
 import { InterruptedError } from '../../core/errors.js';
 import type { Context } from '../../cli/context.js';
 import { clearRunInfo, findSandbox, listenError, sandboxDir, spawnDetached, writeRunInfo } from '../../core/sandboxctl.js';
@@ -28,11 +29,11 @@ function printReady(ctx: Context, ready: Ready, line: string): void {
   ctx.out.table(
     [
       { header: 'ACCOUNT' },
-      { header: 'ROLE' },
+      { header: 'ROLE', fit: hideFirst(3) },
       { header: 'ADDRESS' },
       { header: 'PROFILE ID', align: 'right' },
-      { header: 'TOKEN ID' },
-      { header: 'SCOPES' },
+      { header: 'TOKEN ID', fit: hideFirst(2) },
+      { header: 'SCOPES', fit: cutFirst(1, 10) },
     ],
     ready.accounts.map((a) => [a.name, a.role, a.address, String(a.profileId), a.token.tokenId, a.token.scopes.join(',')]),
   );

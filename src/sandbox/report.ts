@@ -170,36 +170,58 @@ const zero = (): ReportFigures => ({
   maxDrawdown: 0n,
 });
 
-/** One market's figures: its orders and fills, and its PnL at its current mark. */
-function marketFigures(
+/** Each market's orders and fills, in one pass over the ledger and one over the orders. */
+function countActivity(
   state: SandboxState,
   ledger: readonly LedgerEntry[],
   profileId: number,
-  acct: ProjectedAccount,
-  w: Walked,
-): MarketReport {
-  const f = zero();
-  const filled = new Set<string>();
+  walked: readonly Walked[],
+): Map<Walked, ReportFigures> {
+  const byToken = new Map<string, Walked>();
+  const bySlug = new Map<string, Walked>();
+  const out = new Map<Walked, ReportFigures>();
+  const filled = new Map<Walked, Set<string>>();
+  for (const w of walked) {
+    byToken.set(w.yes, w).set(w.no, w);
+    bySlug.set(w.m.slug, w);
+    out.set(w, zero());
+    filled.set(w, new Set());
+  }
   for (const e of ledger) {
-    if (e.kind !== 'trade' || (e.tokenId !== w.yes && e.tokenId !== w.no)) continue;
+    const w = e.kind === 'trade' && e.tokenId !== undefined ? byToken.get(e.tokenId) : undefined;
+    const f = w && out.get(w);
+    if (!w || !f) continue;
     f.fills++;
     f.volume += e.usdc;
     f.fees += e.fee ?? 0n;
-    if (e.orderId) filled.add(e.orderId);
+    if (e.orderId) filled.get(w)?.add(e.orderId);
   }
   for (const o of state.orders) {
-    if (o.ownerId !== profileId || o.marketSlug !== w.m.slug) continue;
+    const w = o.ownerId === profileId ? bySlug.get(o.marketSlug) : undefined;
+    const f = w && out.get(w);
+    if (!f) continue;
     f.placed++;
     if (o.status === 'CANCELED') f.cancelled++;
   }
-  f.filled = filled.size;
+  for (const [w, f] of out) f.filled = filled.get(w)?.size ?? 0;
+  return out;
+}
+
+/** One market's line: its activity, and its PnL at its current mark. */
+function marketLine(acct: ProjectedAccount, w: Walked, activity: ReportFigures): MarketReport {
   const p = marketPnl(acct, w);
-  f.realisedPnl = p.realised;
-  f.unrealisedPnl = p.unrealised;
-  f.pnl = p.realised + p.unrealised;
-  f.maxDrawdown = w.drawdown;
   const resolved = w.m.status === 'RESOLVED' && w.m.winningOutcomeIndex !== null;
-  return { slug: w.m.slug, title: w.m.title, resolved, yesPrice: w.mark, ...f };
+  return {
+    slug: w.m.slug,
+    title: w.m.title,
+    resolved,
+    yesPrice: w.mark,
+    ...activity,
+    realisedPnl: p.realised,
+    unrealisedPnl: p.unrealised,
+    pnl: p.realised + p.unrealised,
+    maxDrawdown: w.drawdown,
+  };
 }
 
 /**
@@ -210,7 +232,8 @@ export function profileReport(state: SandboxState, profile: Profile, nowMs: numb
   const ledger = ledgerOf(state, profile.id);
   const walked = reportMarkets(state, ledger, profile.id);
   const { acct, curve, drawdown } = walk(ledger, walked, nowMs);
-  const markets = walked.map((w) => marketFigures(state, ledger, profile.id, acct, w));
+  const activity = countActivity(state, ledger, profile.id, walked);
+  const markets = walked.map((w) => marketLine(acct, w, activity.get(w) ?? zero()));
   const total = zero();
   for (const m of markets) {
     total.placed += m.placed;

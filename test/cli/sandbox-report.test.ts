@@ -204,7 +204,24 @@ describe('pm sandbox report', () => {
     expect(bob.json<Report>().account).toEqual({ name: 'bob', profileId: 1002 });
     expect((await pmAs('alice', '--json', 'sandbox', 'report', '--account', 'mallory')).code).toBe(4);
     expect((await pmAs('alice', '--json', 'sandbox', 'report', '--account', '99999')).code).toBe(4);
-    expect((await pmAs('alice', '--json', '--profile', 'x', 'sandbox', 'report', '--account', 'alice')).code).toBe(2);
+    // A profile of its own (a PM_HOME of its own, no credentials in the environment).
+    const own2 = tempHome();
+    try {
+      const env = { PM_HOME: own2.home };
+      expect((await runPm(['--profile', 'rp', 'config', 'set', 'base-url', sb.current.baseUrl], { env })).code).toBe(0);
+      expect((await runPm(['--json', '--profile', 'rp', 'sandbox', 'report', '--account', 'alice'], { env })).code).toBe(2);
+      // No credentials and no stored profile id: whose report is not known, exit 2 with the way out.
+      const none = await runPm(['--json', '--profile', 'rp', 'sandbox', 'report'], { env });
+      expect(none.code).toBe(2);
+      expect(none.stderr).toContain('--account');
+      // --account needs no credentials at all.
+      const named = await runPm(['--json', 'sandbox', 'report', '--account', 'carol'], {
+        env: { ...env, PM_BASE_URL: sb.current.baseUrl },
+      });
+      expect(named.json<Report>().account).toEqual({ name: 'carol', profileId: 1004 });
+    } finally {
+      own2.cleanup();
+    }
   });
 
   it('text: a table per market plus TOTAL; the chart on a terminal only, never when piped', async () => {

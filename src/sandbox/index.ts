@@ -10,6 +10,7 @@ import { portfolioRoutes } from './routes/portfolio.js';
 import { portfolioAdminRoutes } from './routes/money-admin.js';
 import { adminRoutes } from './routes/admin.js';
 import { balanceAdminRoutes } from './routes/balance.js';
+import { reportAdminRoutes } from './routes/report.js';
 import { lifecycleRoutes } from './routes/lifecycle.js';
 import { createStreams, type Streams } from './stream.js';
 import { partnerAdminRoutes, partnerRoutes } from './routes/partner.js';
@@ -206,6 +207,7 @@ function routesOf(r: Running, faults: FaultConfig, streams: Streams, reset: () =
     ...streams.routes,
     ...portfolioAdminRoutes,
     ...balanceAdminRoutes,
+    ...reportAdminRoutes,
     ...partnerAdminRoutes,
     ...(r.chain?.routes ?? []),
   ];

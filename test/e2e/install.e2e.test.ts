@@ -1,12 +1,8 @@
 // pm installed from its packed tarball (npm pack, then npm install --offline --prefix <tmp> from
-// it): the demo runs from the installed package and its last lines say how to run pm as it was
+// it, test/helpers/pack.ts): the demo runs from the installed package and its last lines say how to run pm as it was
 // installed, never "from this checkout with npx"; and a bot imports it as a library (ESM and
 // CommonJS) against the sandbox, and a TypeScript consumer type-checks against its types.
-//
-// Offline: npm ci fills the cache with the locked tarballs, not with the registry's package
-// documents that npm install needs to resolve a package's dependencies by their ranges. So the
-// prefix gets pm's runtime dependencies and the entries of pm's package-lock.json for them (the
-// versions a user of this lockfile gets); npm then takes every tarball from the cache.
+
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +12,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { installTarball, packTarball } from '../helpers/pack.js';
 import { howToRun } from '../../src/commands/demo.js';
 
 const run = promisify(execFile);
@@ -33,27 +30,9 @@ afterAll(() => {
   cleanup();
 });
 
-/** A prefix whose lockfile pins pm's runtime dependencies as pm's own lockfile does. */
-function lockedPrefix(): void {
-  interface Lock {
-    packages: Record<string, { dev?: boolean; [field: string]: unknown }>;
-  }
-  const own = JSON.parse(readFileSync('package.json', 'utf8')) as Record<string, Record<string, string>>;
-  const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as Lock;
-  const deps = { dependencies: own['dependencies'] ?? {}, optionalDependencies: own['optionalDependencies'] ?? {} };
-  const packages: Lock['packages'] = { '': { name: 'prefix', ...deps } };
-  for (const [path, entry] of Object.entries(lock.packages)) if (path && !entry.dev) packages[path] = entry;
-  mkdirSync(prefix, { recursive: true });
-  writeFileSync(join(prefix, 'package.json'), JSON.stringify({ name: 'prefix', private: true, ...deps }));
-  writeFileSync(join(prefix, 'package-lock.json'), JSON.stringify({ name: 'prefix', lockfileVersion: 3, requires: true, packages }));
-}
-
 beforeAll(async () => {
   // dist/ is built (npm test builds first): pack it as it is.
-  const packed = await run('npm', ['pack', '--ignore-scripts', '--pack-destination', work], { encoding: 'utf8' });
-  const tarball = join(work, packed.stdout.trim().split('\n').pop() ?? '');
-  lockedPrefix();
-  await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--prefix', prefix, tarball], { encoding: 'utf8' });
+  await installTarball(prefix, await packTarball(work));
   expect(realpathSync(bin)).toBe(realpathSync(join(pkg, 'bin', 'pm.js')));
 }, 180_000);
 

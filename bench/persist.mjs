@@ -10,8 +10,9 @@ import { median } from './lib.mjs';
 
 export async function run() {
   const { startSandbox } = await import('../dist/sandbox/index.js');
-  const { submitOrder } = await import('../dist/sandbox/engine.js');
-  const { serialize } = await import('../dist/sandbox/persist.js');
+  const { decideOrder } = await import('../dist/sandbox/engine.js');
+  const { apply } = await import('../dist/sandbox/reducer.js');
+  const { serialize } = await import('../dist/sandbox/secrets.js');
   const writes = Number(process.env.BENCH_WRITES ?? 300);
   const sizes = [1_000, 50_000];
   const rows = [];
@@ -25,9 +26,10 @@ export async function run() {
       const m = state.markets.find((x) => x.slug === 'btc-100k-2026');
       const bob = state.profiles.find((p) => p.name === 'bob');
       let i = 0;
-      const place = () => {
-        const r = submitOrder(
-          state,
+      // The engine's decision; the caller applies it (ctx.apply: reducer, log append, fdatasync).
+      const decide = () => {
+        const r = decideOrder(
+          sb.ctx.state,
           {
             ownerId: bob.id,
             marketSlug: m.slug,
@@ -48,27 +50,23 @@ export async function run() {
         );
         i += 1;
         if (!r.ok) throw new Error(r.message);
+        return r.event;
       };
-      const setup = { n, home, sb, state, place, samples: [], engine: [] };
+      const place = () => sb.ctx.apply(decide());
+      const setup = { n, home, sb, state, decide, place, samples: [], engine: [] };
       setups.push(setup);
-      while (state.orders.length < n) {
-        place();
-        if (i % 1000 === 0) sb.ctx.persist();
-      }
-      sb.ctx.persist();
+      // Filled through the reducer alone (not logged): the snapshot below holds it all.
+      while (state.orders.length < n) apply(state, decide());
       await sb.snapshot(); // start from a compacted log, as a long-running sandbox would be
-      for (let k = 0; k < 50; k++) {
-        place(); // warm-up
-        sb.ctx.persist();
-      }
+      for (let k = 0; k < 50; k++) place(); // warm-up
     }
     // Interleaved, so machine noise (fsync latency above all) hits both sizes alike.
     for (let k = 0; k < writes; k++) {
       for (const s of setups) {
         const t = performance.now();
-        s.place();
+        const ev = s.decide();
         const t1 = performance.now();
-        s.sb.ctx.persist();
+        s.sb.ctx.apply(ev);
         const t2 = performance.now();
         s.samples.push(t2 - t);
         s.engine.push(t1 - t);
@@ -103,7 +101,6 @@ export async function run() {
     while (running) {
       const t = performance.now();
       big.place();
-      big.sb.ctx.persist();
       lat.push(performance.now() - t);
       await new Promise((r) => setImmediate(r));
     }
@@ -120,7 +117,7 @@ export async function run() {
   const [a, b] = rows;
   return {
     title: 'Sandbox persistence (acknowledged write)',
-    text: `One acknowledged write = \`submitOrder\` + \`ctx.persist()\` (append its events to \`events.ndjson\` and fdatasync), ${writes} writes each (after 50 warm-up writes) once the state was filled and snapshotted, the two sizes interleaved write by write, in-process, on the bench machine's temp dir. "Whole-file rewrite" is the previous design (serialize the whole state, write, fsync), median of 5. Load average when run: ${loadavg()[0].toFixed(1)} (fsync latency dominates and varies with it).\n\n| orders in state | write median | write p95 | of which engine (median) | whole-file rewrite |\n|---|---|---|---|---|\n${table}\n\n50k vs 1k write median: ${(b.median / a.median).toFixed(2)}×. While a background snapshot of the ${b.n}-order state ran (${stall.during.toFixed(0)} ms), ${stall.writes} writes were acknowledged; the slowest took ${f(stall.max)} (the snapshot's one synchronous step copies the mutable records).`,
+    text: `One acknowledged write = \`decideOrder\` + \`ctx.apply(event)\` (apply it, append it to \`events.ndjson\` and fdatasync), ${writes} writes each (after 50 warm-up writes) once the state was filled and snapshotted, the two sizes interleaved write by write, in-process, on the bench machine's temp dir. "Whole-file rewrite" is the previous design (serialize the whole state, write, fsync), median of 5. Load average when run: ${loadavg()[0].toFixed(1)} (fsync latency dominates and varies with it).\n\n| orders in state | write median | write p95 | of which engine (median) | whole-file rewrite |\n|---|---|---|---|---|\n${table}\n\n50k vs 1k write median: ${(b.median / a.median).toFixed(2)}×. While a background snapshot of the ${b.n}-order state ran (${stall.during.toFixed(0)} ms), ${stall.writes} writes were acknowledged; the slowest took ${f(stall.max)} (the snapshot's one synchronous step copies the mutable records).`,
     figures: { rows, stall },
   };
 }

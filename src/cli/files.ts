@@ -3,6 +3,7 @@
 // with the file named.
 import { readFileSync, statSync } from 'node:fs';
 import { UsageError } from '../core/errors.js';
+import { secretFileProblem } from '../core/fsutil.js';
 import type { Context } from './context.js';
 
 /** A file's text; a missing or unreadable file is a usage error naming it. */
@@ -14,16 +15,15 @@ export function readTextFile(file: string): string {
   }
 }
 
-/** A file holding a secret: refused when group or others can read it (`chmod 600`). */
+/** A file holding a secret: refused when others can read or replace it (secretFileProblem). */
 export function readSecretFile(file: string, what: string): string {
-  let mode: number;
   try {
-    mode = statSync(file).mode;
+    statSync(file);
   } catch (e) {
     throw new UsageError(`cannot read ${file}: ${(e as Error).message}`);
   }
-  if (process.platform !== 'win32' && (mode & 0o077) !== 0)
-    throw new UsageError(`${what} ${file} is readable by others`, { hint: `chmod 600 ${file}` });
+  const problem = secretFileProblem(file);
+  if (problem) throw new UsageError(`${what} ${file} ${problem.why}`, { hint: problem.hint });
   return readTextFile(file);
 }
 

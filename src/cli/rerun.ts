@@ -23,6 +23,28 @@ export function rerunLine(argv: readonly string[], flag: string, value: string):
   return ['pm', ...words].map((w, i) => (i === 0 ? w : shellWord(w))).join(' ');
 }
 
+/** The command as the user typed it (argv, shell-quoted): what to run again when re-running is safe. */
+export function sameCommand(ctx: Context): string {
+  const argv = ctx.app.argv ?? [];
+  return argv.length > 0 ? ['pm', ...argv.map(shellWord)].join(' ') : 'the same command';
+}
+
+/**
+ * A pm command line for a hint to write out: `pm`, the global options of this run that say where
+ * and as whom and how it prints (--profile, --base-url, --json or -o, --yes), then `words`.
+ * @example pmLine(ctx, ['withdraw', '--settle', id, '--as', 'sent']) // 'pm --json withdraw --settle …'
+ */
+export function pmLine(ctx: Context, words: readonly string[]): string {
+  const f = ctx.flags;
+  const globals: string[] = [];
+  if (f.profile !== undefined) globals.push('--profile', f.profile);
+  if (f.baseUrl !== undefined) globals.push('--base-url', f.baseUrl);
+  if (f.output !== undefined) globals.push('-o', f.output);
+  else if (f.json) globals.push('--json');
+  if (f.yes) globals.push('--yes');
+  return ['pm', ...[...globals, ...words].map(shellWord)].join(' ');
+}
+
 /** The options of argv that say where and as whom (for the status check beside the re-run). */
 function targetWords(argv: readonly string[]): string[] {
   const out: string[] = [];

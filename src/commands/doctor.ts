@@ -3,6 +3,7 @@
 // when some fail.
 import type { Context } from '../cli/context.js';
 import { PartialFailureError } from '../core/errors.js';
+import { formatUnits } from '../core/money.js';
 import {
   checkExchange,
   checkHome,
@@ -132,21 +133,47 @@ async function runChecks(ctx: Context): Promise<CheckResult[]> {
   out.push(
     await guarded('journal', async () => {
       const { Journal } = await import('../core/trade/journal.js');
-      const open = [...new Journal(journalDir(ctx.home)).latestAll().values()].filter(
+      const { WithdrawalJournal } = await import('../core/withdrawals.js');
+      const { RedemptionJournal } = await import('../core/redemptions.js');
+      const orders = [...new Journal(journalDir(ctx.home)).latestAll().values()].filter(
         (e) => e.state === 'pending' || e.state === 'unknown',
       );
-      return open.length === 0
-        ? { name: 'journal', status: 'pass', detail: 'no order with an unknown outcome' }
-        : {
-            name: 'journal',
-            status: 'fail',
-            detail: `${open.length} order(s) sent with an unknown outcome: ${open
-              .slice(0, 3)
-              .map((e) => e.clientOrderId)
-              .join(', ')}${open.length > 3 ? ', …' : ''}`,
-            fix: `Check each: pm order status --client-id ${open[0]?.clientOrderId ?? 'ID'} (re-running the same command with the same --client-id is safe).`,
-            data: { clientOrderIds: open.map((e) => e.clientOrderId) },
-          };
+      const withdrawals = new WithdrawalJournal(ctx.home).open();
+      const claims = new RedemptionJournal(ctx.home).open();
+      if (orders.length + withdrawals.length + claims.length === 0)
+        return { name: 'journal', status: 'pass', detail: 'no order, withdrawal or redemption with an unknown outcome' };
+      const few = (ids: string[]): string => `${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', …' : ''}`;
+      const detail: string[] = [];
+      const fix: string[] = [];
+      if (orders.length > 0) {
+        detail.push(`${orders.length} order(s) sent with an unknown outcome: ${few(orders.map((e) => e.clientOrderId))}`);
+        fix.push(
+          `Check each: pm order status --client-id ${orders[0]?.clientOrderId ?? 'ID'} (re-running the same command with the same --client-id is safe).`,
+        );
+      }
+      if (withdrawals.length > 0) {
+        detail.push(
+          `${withdrawals.length} withdrawal(s) with an unknown outcome: ${few(withdrawals.map((e) => `${e.id} (${formatUnits(BigInt(e.amount))} USDC, ${e.ts})`))}`,
+        );
+        fix.push(
+          `Check the source wallet's transfers${withdrawals[0]?.wallet ? ` (${withdrawals[0].wallet})` : ''}, then: pm withdraw --settle ${withdrawals[0]?.id ?? 'ID'} --as sent|not-sent (an identical withdrawal is refused until then).`,
+        );
+      }
+      if (claims.length > 0) {
+        detail.push(`${claims.length} redemption(s) with an unknown outcome: ${few(claims.map((e) => e.market))}`);
+        fix.push(`Re-run the claim: pm redeem ${claims[0]?.market ?? '--all'} (or pm redeem --all; a market is never paid twice).`);
+      }
+      return {
+        name: 'journal',
+        status: 'fail',
+        detail: detail.join('; '),
+        fix: fix.join(' '),
+        data: {
+          clientOrderIds: orders.map((e) => e.clientOrderId),
+          withdrawals: withdrawals.map((e) => ({ id: e.id, amount: e.amount, wallet: e.wallet, ts: e.ts })),
+          redemptions: claims.map((e) => ({ market: e.market, conditionId: e.conditionId, ts: e.ts })),
+        },
+      };
     }),
   );
   return out;

@@ -1,7 +1,9 @@
 import type { ApiClient } from '../core/http.js';
 import { defineCommand } from '../cli/command.js';
-import { ExchangeValidationError, NetworkError, PartialFailureError, type PmError, UsageError, errorMessage } from '../core/errors.js';
-import { redeem } from '../core/funds.js';
+import { ExchangeValidationError, PartialFailureError, type PmError, UnknownStateError, UsageError, errorMessage } from '../core/errors.js';
+import { RedemptionJournal, redeemOnce, redemptionAccount } from '../core/redemptions.js';
+import { profileMe } from '../core/tokens.js';
+import { sameCommand } from '../cli/rerun.js';
 import { slugFrom } from '../core/market-input.js';
 import { getMarket } from '../core/markets.js';
 import { formatUnits, rawFromWire } from '../core/money.js';
@@ -23,6 +25,7 @@ export default defineCommand({
   actsFor: true,
   describe: async (ctx, { args, opts }) => {
     const targets = await redeemTargets(await ctx.tradingApi(), args.slug, opts);
+    if (opts.all && targets.length === 0) throw nothingToRedeem();
     return `Redeem ${targets.length} market${targets.length === 1 ? '' : 's'}${ctx.onBehalfOf === undefined ? '' : ` for sub-account ${ctx.onBehalfOf}`}:${targets.map((t) => `\n  ${t.market}${t.shares === undefined ? '' : ` (${formatUnits(t.shares)} winning shares)`}`).join('')}`;
   },
   summary: 'Claim winning shares of resolved markets: 1 USDC per share',
@@ -32,12 +35,25 @@ export default defineCommand({
     all: { type: 'boolean', description: 'every redeemable position' },
   },
   description:
-    'Claims the winning shares of a resolved market through the exchange (an EOA may also redeem on chain: pm redeem-onchain). --all claims every redeemable position and lists each result.\n\nExit codes: 0 redeemed, 2 nothing to redeem found before sending (--all with no redeemable position) or bad input, 5 already redeemed, 7 the outcome of a claim is unknown (its answer was lost: re-run the same command, a market is never paid twice), 8 --all when some claims were refused, 9 refused by the exchange (nothing to redeem, not resolved, payout not posted yet).',
+    'Claims the winning shares of a resolved market through the exchange (an EOA may also redeem on chain: pm redeem-onchain). --all claims every redeemable position and lists each result.\n\nExit codes: 0 redeemed, 2 nothing to redeem found before sending (--all with no redeemable position) or bad input, 5 already redeemed, 7 the outcome of a claim is unknown (pm could not read its answer: lost, cut short, a 5xx; re-run the same command, as printed: a market is never paid twice, and a claim an earlier run could not tell about is reported redeemed once the exchange says it was paid), 8 --all when some claims were refused, 9 refused by the exchange (nothing to redeem, not resolved, payout not posted yet).',
   examples: ['pm redeem eth-5k-2025', 'pm redeem --all', 'pm --json redeem --condition-id 0x…'],
   run: async (ctx, { args, opts }) => {
     const all = opts.all;
     const api = await ctx.tradingApi();
     const targets = await redeemTargets(api, args.slug, opts);
+    // The command to re-run after an unknown outcome: this one, word for word.
+    const rerun = sameCommand(ctx);
+    const journal = new RedemptionJournal(ctx.home);
+    const profileId = (await profileMe(api).catch(() => null))?.id;
+    if (all) {
+      // A claim an earlier run could not tell about is asked again: it may have been paid (then
+      // the positions no longer list it) or not.
+      for (const e of journal.open(redemptionAccount(api, profileId)))
+        if (!targets.some((t) => t.conditionId.toLowerCase() === e.conditionId.toLowerCase()))
+          targets.push({ market: e.market, conditionId: e.conditionId, pending: false });
+      // Found before anything is sent: exit 2 (a refusal by the exchange, for a named market, is 9).
+      if (targets.length === 0) throw nothingToRedeem();
+    }
     const claims: Claim[] = [];
     for (const t of targets) {
       if (t.pending) {
@@ -52,15 +68,17 @@ export default defineCommand({
         continue;
       }
       try {
-        const r = await redeem(api, t.conditionId);
-        const payout = rawFromWire(r.payout ?? '0');
+        const r = await redeemOnce(api, { conditionId: t.conditionId, market: t.market }, { journal, profileId, rerun });
+        const payout = r.via === 'already' ? null : rawFromWire(r.payout ?? '0');
         claims.push({
           market: t.market,
           conditionId: t.conditionId,
           status: 'redeemed',
-          payout: formatUnits(payout),
-          payoutRaw: payout.toString(),
-          userOperationHash: r.userOperationHash,
+          payout: payout === null ? null : formatUnits(payout),
+          payoutRaw: payout === null ? null : payout.toString(),
+          ...(r.via === 'already'
+            ? { message: `paid by an earlier run (${r.earlier ?? '?'}) whose answer pm could not read` }
+            : { userOperationHash: r.userOperationHash }),
         });
       } catch (e) {
         if (!all) {
@@ -71,18 +89,16 @@ export default defineCommand({
             });
           throw e;
         }
-        // A lost answer (or none at all) is no refusal: the claim may have been paid. Re-running
-        // is safe, as the exchange pays a market once.
-        const unknown = e instanceof NetworkError;
+        // An answer pm could not read is no refusal: the claim may have been paid. Re-running is
+        // safe, as the exchange pays a market once.
+        const unknown = e instanceof UnknownStateError;
         claims.push({
           market: t.market,
           conditionId: t.conditionId,
           status: unknown ? 'unknown' : /not redeemable yet/.test((e as PmError).shortMessage ?? '') ? 'not redeemable yet' : 'refused',
           payout: null,
           payoutRaw: null,
-          message: unknown
-            ? `${errorMessage(e)}; the outcome is unknown: re-run the same command (a market is never paid twice)`
-            : errorMessage(e),
+          message: unknown ? `${errorMessage(e)}; the outcome is unknown: re-run the same command: ${rerun}` : errorMessage(e),
         });
       }
     }
@@ -94,11 +110,9 @@ export default defineCommand({
     );
     const unknown = claims.filter((c) => c.status === 'unknown');
     if (unknown.length > 0)
-      throw new NetworkError(
+      throw new UnknownStateError(
         `the outcome of ${unknown.length === 1 ? `the claim on ${unknown[0]?.market}` : `${unknown.length} claims`} is unknown`,
-        {
-          hint: 'Re-run the same command: a market is never paid twice.',
-        },
+        { hint: `Run exactly this again (a market is never paid twice):\n  ${rerun}` },
       );
     const refused = claims.filter((c) => c.status === 'refused');
     if (all && refused.length > 0)
@@ -107,6 +121,13 @@ export default defineCommand({
       });
   },
 });
+
+/** --all found no redeemable position: exit 2, before anything is sent (a refusal by the exchange, for a named market, is 9). */
+function nothingToRedeem(): UsageError {
+  return new UsageError('nothing to redeem: no resolved market where you hold winning shares; nothing was sent', {
+    hint: 'pm portfolio positions --resolved lists resolved positions; pm redeem <slug> asks the exchange about one market.',
+  });
+}
 
 interface Target {
   market: string;
@@ -139,11 +160,6 @@ async function redeemTargets(
       if (r.redeemable || (r.payoutPending && r.won === true && r.shares > 0n))
         targets.push({ market: r.market, conditionId: r.conditionId, pending: r.payoutPending, shares: r.shares });
     }
-    // Found before anything is sent: exit 2 (a refusal by the exchange, for a named market, is 9).
-    if (targets.length === 0)
-      throw new UsageError('nothing to redeem: no resolved market where you hold winning shares; nothing was sent', {
-        hint: 'pm portfolio positions --resolved lists resolved positions; pm redeem <slug> asks the exchange about one market.',
-      });
   } else if (cidOpt !== undefined) {
     targets.push({ market: cidOpt, conditionId: cidOpt, pending: false });
   } else {

@@ -121,15 +121,25 @@ export default defineCommand({
           }
         : {}),
     });
+    // Passphrases known to this session (verified answers, PM_PASSPHRASE): a line equal to one is
+    // never written to the history, even when typed at the pm> prompt after unlocking.
+    const secrets = new Set<string>();
+    if (ctx.env.PM_PASSPHRASE) secrets.add(ctx.env.PM_PASSPHRASE);
+    const secretLine = (line: string): boolean => [...secrets].some((s) => isSecret(line, s));
     // readline adds every line it reads to the history, answers to questions too: only lines read
     // as commands may stay, so a line that arrives while a prompt is open is taken out again.
     let commands = [...history];
     rl.on('history', (h: string[]) => {
       if (asking) h.splice(0, h.length, ...commands);
-      else commands = [...h];
+      else {
+        // (readline's own list too: ↑ must not bring a passphrase typed at the prompt back.)
+        for (let i = h.length - 1; i >= 0; i--) if (secretLine(h[i] ?? '')) h.splice(i, 1);
+        commands = [...h];
+      }
     });
     /** Forgets every trace of a secret in the history, in memory and on disk. */
     const scrub = (secret: string): void => {
+      secrets.add(secret);
       for (const list of [history, commands])
         for (let i = list.length - 1; i >= 0; i--) if (isSecret(list[i] ?? '', secret)) list.splice(i, 1);
       try {
@@ -199,7 +209,7 @@ export default defineCommand({
       if (line === undefined) break;
       const { words, open } = splitWords(line.trim());
       if (words[0] === 'pm') words.shift();
-      if (tty && line.trim()) {
+      if (tty && line.trim() && !secretLine(line)) {
         try {
           appendHistory(ctx.home, line.trim());
         } catch {

@@ -1,4 +1,5 @@
-import { AuthError } from '../core/errors.js';
+import { AuthError, errorMessage } from '../core/errors.js';
+import { formatUnits } from '../core/money.js';
 import { listTokens, profileMe } from '../core/tokens.js';
 import { defineCommand } from '../cli/command.js';
 
@@ -22,6 +23,13 @@ export default defineCommand({
       const tokens = await listTokens(api).catch(() => []);
       scopes = tokens.find((t) => t.tokenId === auth.hmac?.tokenId)?.scopes ?? null;
     }
+    // What it can trade with (pm balance has the whole picture); a balance that cannot be read
+    // (no RPC answer, a token without the portfolio scope) leaves it out, with why.
+    const { accountBalance } = await import('../core/balance.js');
+    const balance = await accountBalance(ctx.core).then(
+      (b) => ({ ok: true as const, b }),
+      (e: unknown) => ({ ok: false as const, why: errorMessage(e) }),
+    );
     const using = auth.hmac ? 'hmac' : 'apiKey';
     const source = using === 'hmac' ? creds.sources.token : creds.sources.apiKey;
     const result = {
@@ -37,6 +45,9 @@ export default defineCommand({
       scopes,
       sources: creds.sources,
       source,
+      usdc: balance.ok
+        ? { free: formatUnits(balance.b.usdc.free), freeRaw: balance.b.usdc.free.toString(), source: balance.b.source }
+        : null,
     };
     // whoami refreshes what orders are signed with: the profile's pinned fee rate and the cache.
     const { TradeCache } = await import('../core/trade/session.js');
@@ -68,6 +79,10 @@ export default defineCommand({
           `${using === 'hmac' ? `HMAC token ${result.tokenId ?? ''}` : 'legacy API key'} (from ${source === 'env' ? 'the environment' : 'the keystore'})`,
         ],
         ['scopes', scopes ? scopes.join(', ') : '-'],
+        [
+          'USDC free',
+          balance.ok ? `${ctx.out.usd(formatUnits(balance.b.usdc.free))} (pm balance for held and locked)` : `? (${balance.why})`,
+        ],
         [
           'wallet',
           creds.address

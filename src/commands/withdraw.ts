@@ -1,9 +1,10 @@
 import { defineCommand } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
-import { AuthError, ExchangeValidationError, PmError } from '../core/errors.js';
+import { AuthError, ExchangeValidationError, PmError, UsageError } from '../core/errors.js';
 import { USDC_ADDRESS, parseAddress, parseAmount, withdrawBody } from '../core/funds.js';
 import { profileMe } from '../core/tokens.js';
-import { WithdrawalJournal, withdrawOnce } from '../core/withdrawals.js';
+import { WithdrawalJournal, settleWithdrawal, withdrawOnce } from '../core/withdrawals.js';
+import { pmLine, sameCommand } from '../cli/rerun.js';
 import { formatUnits } from '../core/money.js';
 
 /**
@@ -53,7 +54,8 @@ async function balanceReader(ctx: Context): Promise<((wallet: string) => Promise
 export default defineCommand({
   path: ['withdraw'],
   effect: 'money',
-  effectOf: ({ opts }) => (opts.dryRun ? 'read' : 'money'),
+  // (--settle records what the user found in the journal: nothing is sent.)
+  effectOf: ({ opts }) => (opts.dryRun ? 'read' : opts.settle !== undefined || opts.as !== undefined ? 'local' : 'money'),
   actsFor: true,
   // Amount, token, source wallet and destination address, read from the exchange before asking.
   describe: async (ctx, { args, opts }) => {
@@ -73,20 +75,32 @@ export default defineCommand({
   },
   summary: 'Withdraw USDC from a server wallet to your account, smart wallet or an allowlisted address',
   description:
-    "Moves USDC out of a server wallet the exchange manages (yours, or a sub-account's with --on-behalf-of). An account without one (an EOA) holds its own USDC in its wallet: move it on chain with that wallet instead.\n\nThe amount is a decimal of whole tokens (12.5 USDC), sent as the exact raw integer string (\"12500000\"); more than 6 decimals, zero, negatives, 1e3 and commas are refused before anything is sent (exit 2). A confirmation shows amount, token, source wallet and destination; --yes skips it, and without a TTY --yes is required (exit 2, nothing sent). --dry-run prints the exact body.\n\nWithdrawals have no idempotency key, so pm journals each one (PM_HOME/journal/withdrawals.ndjson) before sending it. If the answer is lost, pm settles the outcome from the source wallet's USDC balance where it can read the chain (an RPC URL, or a sandbox started with --chain): withdrawn when it fell by at least the amount. Otherwise it exits 7 naming the wallet whose transfers to check, never advising a re-run, and refuses an identical withdrawal (same amount, token, source and destination) for 10 minutes unless --force.\n\nExit codes: 0 sent (or settled from the balance), 2 bad input or declined, 3 destination not allowed or wrong credential, 5 an identical withdrawal has an unknown outcome (check, then --force), 7 outcome unknown (check the wallet's transfers), 9 refused by the exchange (e.g. insufficient balance).",
-  args: { amount: { description: 'USDC amount, e.g. 12.5', required: true } },
+    "Moves USDC out of a server wallet the exchange manages (yours, or a sub-account's with --on-behalf-of). An account without one (an EOA) holds its own USDC in its wallet: move it on chain with that wallet instead.\n\nThe amount is a decimal of whole tokens (12.5 USDC), sent as the exact raw integer string (\"12500000\"); more than 6 decimals, zero, negatives, 1e3 and commas are refused before anything is sent (exit 2). A confirmation shows amount, token, source wallet and destination; --yes skips it, and without a TTY --yes is required (exit 2, nothing sent). --dry-run prints the exact body.\n\nWithdrawals have no idempotency key, so pm journals each one (PM_HOME/journal/withdrawals.ndjson) before sending it. If pm cannot read the answer (lost, cut short, garbled, a 5xx), the outcome is unknown: pm settles it from the source wallet's USDC balance where it can read the chain (an RPC URL, or a sandbox started with --chain), withdrawn when it fell by at least the amount. Otherwise it exits 7 with the withdrawal's id and the wallet whose transfers to check, never advising a re-run, and refuses an identical withdrawal (same amount, token, source and destination, on the same account of the same exchange however its URL is spelled) until you settle it: pm withdraw --settle <id> --as sent (it went through) or --as not-sent (it did not; then send it again). pm doctor lists the unsettled ones.\n\nExit codes: 0 sent (or settled from the balance, or --settle recorded), 2 bad input or declined, 3 destination not allowed or wrong credential, 4 --settle: no such withdrawal, 5 an identical withdrawal has an unknown outcome (check, then --settle) or --settle of one already settled, 7 outcome unknown (check the wallet's transfers, then --settle), 9 refused by the exchange (e.g. insufficient balance).",
+  args: { amount: { description: 'USDC amount, e.g. 12.5 (not with --settle)' } },
   options: {
     to: { type: 'string', value: 'address', description: "destination (default: your account address; with --on-behalf-of the partner's)" },
     token: { type: 'string', value: 'address', description: 'ERC-20 token (default USDC)' },
     dryRun: { type: 'boolean', description: 'print the exact request body and send nothing' },
-    force: {
-      type: 'boolean',
-      description: 'send although an identical withdrawal of the last 10 minutes has an unknown outcome (check its wallet first)',
+    settle: {
+      type: 'string',
+      value: 'id',
+      description: 'record the outcome of a withdrawal pm could not tell (wd-…, from its exit 7 or pm doctor), with --as',
     },
+    as: { type: 'string', value: 'outcome', choices: ['sent', 'not-sent'], description: "with --settle: what the wallet's transfers show" },
   },
-  examples: ['pm withdraw 12.5 --to 0x…', 'pm --yes withdraw 100 --on-behalf-of 2001', 'pm withdraw 0.000001 --dry-run'],
+  examples: [
+    'pm withdraw 12.5 --to 0x…',
+    'pm --yes withdraw 100 --on-behalf-of 2001',
+    'pm withdraw 0.000001 --dry-run',
+    'pm withdraw --settle wd-5c0ffee0d15ea5e1 --as not-sent',
+  ],
   run: async (ctx, { args, opts }) => {
-    const amount = parseAmount(args.amount ?? '');
+    if (opts.settle !== undefined || opts.as !== undefined) return settle(ctx, args.amount, opts);
+    if (args.amount === undefined)
+      throw new UsageError('missing the amount to withdraw', {
+        hint: 'pm withdraw 12.5 (or pm withdraw --settle <id> --as sent|not-sent)',
+      });
+    const amount = parseAmount(args.amount);
     const toRaw = opts.to;
     const tokenRaw = opts.token;
     const to = toRaw === undefined ? undefined : parseAddress(toRaw, '--to');
@@ -110,13 +124,15 @@ export default defineCommand({
     try {
       r = await withdrawOnce(api, body, {
         journal: new WithdrawalJournal(ctx.home),
-        force: opts.force,
+        profileId: me?.id,
         wallet,
         // (Without --to, the money goes to the caller's account address: the partner's with --on-behalf-of.)
         defaultDestination: me?.account,
         // Where a chain can be read (an RPC URL, or the sandbox's chain), a lost answer is settled
         // from the source wallet's USDC balance.
         balance,
+        // The commands a hint writes out: this withdrawal again, word for word, and the settlement.
+        commands: { settle: (id, as) => pmLine(ctx, ['withdraw', '--settle', id, '--as', as]), again: sameCommand(ctx) },
       });
     } catch (e) {
       throw explained(e, to, onBehalfOf);
@@ -138,3 +154,18 @@ export default defineCommand({
     );
   },
 });
+
+/** --settle <id> --as sent|not-sent: the user's finding, journaled; nothing is sent. */
+function settle(ctx: Context, amount: string | undefined, opts: { settle?: string | undefined; as?: string | undefined }): void {
+  const id = opts.settle;
+  const as = opts.as;
+  if (id === undefined || (as !== 'sent' && as !== 'not-sent') || amount !== undefined)
+    throw new UsageError('--settle <id> goes with --as sent|not-sent, and no amount', {
+      hint: 'pm withdraw --settle wd-… --as sent (it went through) | pm withdraw --settle wd-… --as not-sent (it did not)',
+    });
+  const e = settleWithdrawal(new WithdrawalJournal(ctx.home), id, as);
+  const what = `withdrawal ${e.id} of ${formatUnits(BigInt(e.amount))} settled as ${as === 'sent' ? 'sent' : 'not sent'}`;
+  ctx.out.data({ id: e.id, settled: as, amount: formatUnits(BigInt(e.amount)), amountRaw: e.amount, destination: e.destination }, () =>
+    ctx.out.line(as === 'sent' ? what : `${what}: an identical withdrawal may be sent again`),
+  );
+}

@@ -158,6 +158,7 @@ export class ClientCore {
         own && p.profileId !== undefined && p.feeRateBps !== undefined ? { profileId: p.profileId, feeRateBps: p.feeRateBps } : undefined,
       // A fee refusal refreshed the rate: the profile must not pin the stale one.
       onOwnerRefresh: own ? this.o.onOwnerRefresh : undefined,
+      freeUsdc: async (id) => (await (await import('./balance.js')).accountBalance(this, { onBehalfOf: id })).usdc.free,
       journal: this.orderJournal(),
     };
   }

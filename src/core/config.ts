@@ -134,6 +134,16 @@ export function loadConfig(home: string): ConfigFile {
     });
   }
   const o = parsed as Record<string, unknown>;
+  // A newer pm's file is never read as this version's (nor rewritten as version 1, dropping what
+  // this pm does not know): refused, untouched.
+  const version = o['version'];
+  if (version !== undefined && version !== 1) {
+    if (typeof version === 'number' && Number.isSafeInteger(version) && version > 1)
+      throw new ConfigError(`the config file ${file} is version ${version}, written by a newer pm; this pm reads version 1`, {
+        hint: 'Upgrade pm (npm install -g pm-cli@latest), or point PM_HOME elsewhere. The file was left as it is.',
+      });
+    throw damaged(file, 'version', '1');
+  }
   const profiles = o['profiles'];
   if (profiles !== undefined && (typeof profiles !== 'object' || profiles === null || Array.isArray(profiles))) {
     throw new ConfigError(`the config file ${file} has an invalid "profiles" entry`, {

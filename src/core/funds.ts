@@ -1,8 +1,10 @@
 // Moving money: withdraw from a server wallet, the withdrawal-address allowlist, redeem.
 // Amounts are bigint raw units from parse to wire: "12.5" → 12500000n → "12500000".
 import { checksumAddress } from './address.js';
-import { ValidationError } from './errors.js';
+import { NetworkError, ValidationError } from './errors.js';
 import type { ApiClient } from './http.js';
+import { isObj, stringField } from './wire.js';
+import type { Json } from './wire.js';
 import { DECIMALS, fraction } from './money.js';
 
 export const USDC_ADDRESS = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
@@ -77,18 +79,63 @@ export function withdrawBody(amount: bigint, o: { token?: string | undefined; de
   return b;
 }
 
-/** POST /portfolio/withdraw (sent once: a write). */
+/**
+ * A 2xx answer to a money write whose body is not the success it must be (cut short, not JSON,
+ * another shape): the exchange may well have acted, so the outcome is unknown (an ambiguous
+ * NetworkError, exit 7), never a failure and never a success.
+ */
+function unreadable(route: string, status: number, why: string): NetworkError {
+  const e = new NetworkError(`the exchange answered ${route} with HTTP ${status}, but pm cannot read the answer (${why})`, {
+    status,
+  });
+  e.ambiguous = true;
+  return e;
+}
+
+/** A string field of an answer, '' when absent or not a string. */
+const str = (o: Json, k: string): string => stringField(o, k) ?? '';
+
+/**
+ * A money write's 2xx answer as a transaction: an object naming one (hash, user operation or
+ * transaction id), its other fields kept as sent (the sandbox's profileId…); else unreadable.
+ */
+function transactionAnswer(
+  route: string,
+  r: { status: number; data: unknown },
+): Record<string, unknown> & Pick<WithdrawResult, 'hash' | 'userOperationHash' | 'transactionId' | 'walletAddress'> {
+  const d = r.data;
+  if (!isObj(d)) throw unreadable(route, r.status, typeof d === 'string' ? 'not JSON: cut short?' : 'not an object');
+  if (typeof d['transactionId'] !== 'string' && typeof d['userOperationHash'] !== 'string' && typeof d['hash'] !== 'string')
+    throw unreadable(route, r.status, 'no transaction');
+  return {
+    ...d,
+    hash: str(d, 'hash'),
+    userOperationHash: str(d, 'userOperationHash'),
+    transactionId: str(d, 'transactionId'),
+    walletAddress: str(d, 'walletAddress'),
+  };
+}
+
+/** POST /portfolio/withdraw (sent once: a write; a 429, which the exchange did not act on, is waited out). */
 export async function withdraw(api: ApiClient, body: WithdrawBody): Promise<WithdrawResult> {
-  return (
-    await api.request<WithdrawResult>({
-      method: 'POST',
-      path: '/portfolio/withdraw',
-      body,
-      auth: 'auto',
-      onBehalfOfIn: 'body',
-      retry: 'never',
-    })
-  ).data;
+  const route = 'POST /portfolio/withdraw';
+  const r = await api.request<unknown>({
+    method: 'POST',
+    path: '/portfolio/withdraw',
+    body,
+    auth: 'auto',
+    onBehalfOfIn: 'body',
+    retry: 'rate-limit',
+  });
+  const t = transactionAnswer(route, r);
+  const amount = t['amount'];
+  if (typeof amount !== 'string' || !/^\d+$/.test(amount)) throw unreadable(route, r.status, 'no amount');
+  return {
+    ...t,
+    token: str(t, 'token'),
+    destination: str(t, 'destination'),
+    amount,
+  };
 }
 
 export interface AllowlistEntry {
@@ -139,16 +186,32 @@ export interface RedeemResult {
   sharesRedeemed?: string;
 }
 
-/** POST /portfolio/redeem {conditionId} (onBehalfOf comes from the client). */
+/** POST /portfolio/redeem {conditionId} (onBehalfOf comes from the client; an unreadable 2xx is unknown, as for withdraw). */
 export async function redeem(api: ApiClient, conditionId: string): Promise<RedeemResult> {
-  return (
-    await api.request<RedeemResult>({
-      method: 'POST',
-      path: '/portfolio/redeem',
-      body: { conditionId },
-      auth: 'auto',
-      onBehalfOfIn: 'body',
-      retry: 'never',
-    })
-  ).data;
+  const route = 'POST /portfolio/redeem';
+  const r = await api.request<unknown>({
+    method: 'POST',
+    path: '/portfolio/redeem',
+    body: { conditionId },
+    auth: 'auto',
+    onBehalfOfIn: 'body',
+    retry: 'rate-limit',
+  });
+  const d = transactionAnswer(route, r);
+  const raw = (k: string): string | undefined => {
+    const v = d[k];
+    if (v === undefined || v === null) return undefined;
+    if (typeof v === 'string' && /^\d+$/.test(v)) return v;
+    throw unreadable(route, r.status, `${k} is not raw units`);
+  };
+  const marketId = d['marketId'];
+  const payout = raw('payout');
+  const sharesRedeemed = raw('sharesRedeemed');
+  return {
+    ...d,
+    conditionId: str(d, 'conditionId') || conditionId,
+    marketId: typeof marketId === 'number' ? marketId : 0,
+    ...(payout !== undefined ? { payout } : {}),
+    ...(sharesRedeemed !== undefined ? { sharesRedeemed } : {}),
+  };
 }

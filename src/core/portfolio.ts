@@ -2,7 +2,8 @@
 // the realised-PnL chart, trades, and history with cursor paging.
 import type { ApiClient } from './http.js';
 import { formatUnits, ONE, parseUnits, priceFromWire, rawFromWire } from './money.js';
-import { textOrNull } from './wire.js';
+import { NetworkError } from './errors.js';
+import { isObj, textOrNull } from './wire.js';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
@@ -14,6 +15,8 @@ export interface PositionRow {
   conditionId: string | null;
   group: string | null;
   outcome: 'YES' | 'NO';
+  /** The outcome's position (token) id, when the exchange gives the market's ids. */
+  tokenId: string | null;
   status: string;
   resolved: boolean;
   won: boolean | null;
@@ -46,6 +49,8 @@ function rowsOf(item: Obj): PositionRow[] {
   const posted = resolved && Array.isArray(m['payout_numerators']);
   const yesPrice = priceFromWire(latest['latestYesPrice']) ?? 0n;
   const group = obj(m['group']);
+  // snake_case per the contract; camelCase as some clients show it
+  const ids = arr(m['position_ids'] ?? m['positionIds']);
   const out: PositionRow[] = [];
   for (const [key, index] of [
     ['yes', 0],
@@ -65,6 +70,7 @@ function rowsOf(item: Obj): PositionRow[] {
       conditionId: textOrNull(m['condition_id']) ?? textOrNull(m['conditionId']),
       group: textOrNull(group['slug']),
       outcome,
+      tokenId: typeof ids[index] === 'string' ? ids[index] : null,
       status,
       resolved,
       won,
@@ -103,7 +109,14 @@ export interface Positions {
 
 /** GET /portfolio/positions, flattened (clob[] and group[] children alike). */
 export async function fetchPositions(api: ApiClient): Promise<Positions> {
-  const raw = obj((await api.request<unknown>({ method: 'GET', path: '/portfolio/positions', auth: 'auto' })).data);
+  const res = await api.request<unknown>({ method: 'GET', path: '/portfolio/positions', auth: 'auto' });
+  // An answer cut short or of another shape is no empty portfolio ("nothing to redeem"): exit 7.
+  if (!isObj(res.data) || !Array.isArray(res.data['clob']))
+    throw new NetworkError(`the exchange answered GET /portfolio/positions with HTTP ${res.status}, but pm cannot read the answer`, {
+      status: res.status,
+      hint: 'Run the same command again.',
+    });
+  const raw = res.data;
   const items = [...arr(raw['clob']).map(obj), ...arr(raw['group']).flatMap((g) => arr(obj(g)['clob']).map(obj))];
   const rows = items.flatMap(rowsOf);
   const liveOrders = items.flatMap((it) =>
@@ -410,22 +423,4 @@ export function pnlJson(pnl: PnlChart): PnlJson {
     unrealised: pnl.unrealised === null ? null : formatUnits(pnl.unrealised),
     unrealisedRaw: pnl.unrealised?.toString() ?? null,
   };
-}
-
-/** Position balances by token id, as GET /portfolio/positions holds them (CLOB positions). */
-export async function tokenBalances(api: ApiClient): Promise<Map<string, bigint>> {
-  const res = await api.request<Record<string, unknown>>({ method: 'GET', path: '/portfolio/positions', auth: 'auto' });
-  const clob = Array.isArray(res.data['clob']) ? (res.data['clob'] as Record<string, unknown>[]) : [];
-  const out = new Map<string, bigint>();
-  for (const item of clob) {
-    const m = item['market'] as Record<string, unknown> | undefined;
-    const tb = item['tokensBalance'] as Record<string, unknown> | undefined;
-    // snake_case per the contract; camelCase as some clients show it
-    const ids = (m?.['position_ids'] ?? m?.['positionIds'] ?? [m?.['yesPositionId'], m?.['noPositionId']]) as unknown[];
-    if (!tb || !Array.isArray(ids)) continue;
-    const [yes, no] = ids;
-    if (typeof yes === 'string' && typeof tb['yes'] === 'string') out.set(yes, BigInt(tb['yes']));
-    if (typeof no === 'string' && typeof tb['no'] === 'string') out.set(no, BigInt(tb['no']));
-  }
-  return out;
 }

@@ -9,6 +9,8 @@ import type { Endpoints, Given, Level } from './endpoints.js';
 import { UsageError } from './errors.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+/** Base mainnet's public JSON-RPC endpoint: the RPC against the real exchange when none is given. */
+export const PUBLIC_BASE_RPC = 'https://mainnet.base.org';
 
 export type OutputFormat = 'table' | 'json' | 'ndjson';
 
@@ -94,7 +96,8 @@ export class Settings {
 
   /**
    * The chain's JSON-RPC URL: a command's --rpc-url > PM_RPC_URL > the sandbox's own chain (when
-   * the target is a sandbox started with --chain) > the profile's rpc-url.
+   * the target is a sandbox started with --chain) > the profile's rpc-url > Base's public RPC
+   * (only when the target is not a sandbox: a sandbox's chain is its own).
    */
   rpcUrl(o: { flag?: string | undefined; sandboxChain?: string | undefined } = {}): Picked<string> {
     const { env, profile } = this.input;
@@ -103,6 +106,7 @@ export class Settings {
       ['env', env.rpcUrl],
       ['sandbox chain', o.sandboxChain],
       ['profile', profile.rpcUrl],
+      ['default', this.endpointsUnchecked().sandbox ? undefined : PUBLIC_BASE_RPC],
     ]);
   }
 

@@ -1,13 +1,17 @@
 // Withdrawals are not idempotent on the exchange (no client id) and the contract has no list of
-// them, so a lost answer must never be met with a blind re-send. pm journals the intent before
-// sending, infers the outcome from the source wallet's USDC balance where it can read it, and
-// refuses the same withdrawal again for 10 minutes after an unknown outcome (unless --force).
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+// them, so an answer pm cannot read (lost, cut, garbled, a 5xx) must never be met with a blind
+// re-send. pm journals the intent before sending, infers the outcome from the source wallet's USDC
+// balance where it can read it, and otherwise journals the withdrawal as unknown: an identical
+// one (same amount, token, source and destination, on the same account of the same exchange,
+// however its URL is spelled) is refused until the unknown one is settled, by the user after
+// checking the wallet's transfers (`pm withdraw --settle <id> --as sent|not-sent`), never by time.
 import { randomBytes } from 'node:crypto';
-import { dirname, join } from 'node:path';
-import { ConflictError, errorMessage, NetworkError, UnknownStateError, UsageError } from './errors.js';
-import { ensurePrivateDir } from './fsutil.js';
+import { ConflictError, errorMessage, NetworkError, NotFoundError, UnknownStateError } from './errors.js';
+import { NdjsonJournal } from './ndjson-journal.js';
+import type { LineFields } from './ndjson-journal.js';
 import type { ApiClient } from './http.js';
+import { exchangeId, sameAccount } from './journal-account.js';
+import type { AccountKey } from './journal-account.js';
 import { formatUnits } from './money.js';
 import { USDC_ADDRESS, withdraw } from './funds.js';
 import type { WithdrawBody, WithdrawResult } from './funds.js';
@@ -15,7 +19,7 @@ import type { WithdrawBody, WithdrawResult } from './funds.js';
 export type WithdrawalState = 'pending' | 'withdrawn' | 'failed' | 'unknown';
 
 /** One line of PM_HOME/journal/withdrawals.ndjson. */
-export interface WithdrawalEntry {
+export interface WithdrawalEntry extends AccountKey {
   ts: string;
   id: string;
   state: WithdrawalState;
@@ -23,84 +27,48 @@ export interface WithdrawalEntry {
   amount: string;
   token: string | null;
   destination: string | null;
-  /** The sub-account withdrawn from, or null for the caller's own server wallet. */
-  onBehalfOf: number | null;
+  /** The base URL as given (the exchange is compared by `exchange`, one spelling per exchange). */
   baseUrl: string;
   /** The source wallet, when known (recorded, or from the exchange's answer). */
   wallet: string | null;
   transactionId?: string | undefined;
-  /** How `withdrawn` was known: the exchange's answer, or the source wallet's balance. */
-  via?: 'answer' | 'balance' | undefined;
+  /** How the outcome was known: the exchange's answer, the source wallet's balance, or the user (--settle). */
+  via?: 'answer' | 'balance' | 'user' | undefined;
   error?: string | undefined;
 }
 
-/** Ten minutes: an unknown withdrawal blocks its identical twin this long (unless --force). */
-const UNKNOWN_BLOCK_MS = 10 * 60_000;
-
 const STATES: readonly WithdrawalState[] = ['pending', 'withdrawn', 'failed', 'unknown'];
 
-/** One line, checked field by field: a damaged journal is a clear error naming the file and line. */
-function parseEntry(line: string, file: string, n: number): WithdrawalEntry {
-  const bad = (why: string): UsageError =>
-    new UsageError(`the withdrawal journal ${file} is damaged at line ${n}: ${why}`, {
-      hint: `Move it aside (mv ${file} ${file}.bak): it only records what pm sent.`,
-    });
-  let o: unknown;
-  try {
-    o = JSON.parse(line);
-  } catch {
-    throw bad('not JSON');
-  }
-  if (typeof o !== 'object' || o === null || Array.isArray(o)) throw bad('not an object');
-  const r = o as Record<string, unknown>;
-  const s = (k: string): string => {
-    if (typeof r[k] !== 'string') throw bad(`${k} must be a string`);
-    return r[k] as string;
-  };
-  const sOrNull = (k: string): string | null => (r[k] === null || r[k] === undefined ? null : s(k));
-  const state = s('state') as WithdrawalState;
-  if (!STATES.includes(state)) throw bad(`unknown state "${state}"`);
-  if (!/^\d+$/.test(s('amount'))) throw bad('amount must be raw units');
-  const obo = r['onBehalfOf'];
-  if (obo !== null && obo !== undefined && !(typeof obo === 'number' && Number.isSafeInteger(obo)))
-    throw bad('onBehalfOf must be a profile id');
-  const via = r['via'];
+/** One line, checked field by field. */
+function parseEntry(f: LineFields): WithdrawalEntry {
+  const state = f.str('state') as WithdrawalState;
+  if (!STATES.includes(state)) throw f.bad(`unknown state "${state}"`);
+  if (!/^\d+$/.test(f.str('amount'))) throw f.bad('amount must be raw units');
+  const via = f.raw['via'];
+  const baseUrl = f.str('baseUrl');
   return {
-    ts: s('ts'),
-    id: s('id'),
+    ts: f.str('ts'),
+    id: f.str('id'),
     state,
-    amount: s('amount'),
-    token: sOrNull('token'),
-    destination: sOrNull('destination'),
-    onBehalfOf: typeof obo === 'number' ? obo : null,
-    baseUrl: s('baseUrl'),
-    wallet: sOrNull('wallet'),
-    ...(r['transactionId'] !== undefined ? { transactionId: s('transactionId') } : {}),
-    ...(via === 'answer' || via === 'balance' ? { via } : {}),
-    ...(r['error'] !== undefined ? { error: s('error') } : {}),
+    amount: f.str('amount'),
+    token: f.strOrNull('token'),
+    destination: f.strOrNull('destination'),
+    onBehalfOf: f.idOrNull('onBehalfOf'),
+    baseUrl,
+    // (Entries written before pm recorded the exchange: the same spelling rule, applied now.)
+    exchange: f.raw['exchange'] === undefined ? exchangeId(baseUrl) : f.str('exchange'),
+    profileId: f.idOrNull('profileId'),
+    wallet: f.strOrNull('wallet'),
+    ...(f.raw['transactionId'] !== undefined ? { transactionId: f.str('transactionId') } : {}),
+    ...(via === 'answer' || via === 'balance' || via === 'user' ? { via } : {}),
+    ...(f.raw['error'] !== undefined ? { error: f.str('error') } : {}),
   };
 }
 
-export class WithdrawalJournal {
-  readonly file: string;
+/** PM_HOME/journal/withdrawals.ndjson. */
+export class WithdrawalJournal extends NdjsonJournal<WithdrawalEntry> {
   constructor(home: string) {
-    this.file = join(home, 'journal', 'withdrawals.ndjson');
-  }
-
-  /** Every entry, oldest first (the file is parsed whole: a damaged line is an error). */
-  entries(): WithdrawalEntry[] {
-    if (!existsSync(this.file)) return [];
-    return readFileSync(this.file, 'utf8')
-      .split('\n')
-      .map((l, i) => [l, i + 1] as const)
-      .filter(([l]) => l.trim() !== '')
-      .map(([l, n]) => parseEntry(l, this.file, n));
-  }
-
-  /** Appends one entry (0600, fsync not needed: a lost line only loses a guard, never money). */
-  record(e: Omit<WithdrawalEntry, 'ts'>): void {
-    ensurePrivateDir(dirname(this.file));
-    appendFileSync(this.file, `${JSON.stringify({ ts: new Date().toISOString(), ...e })}\n`, { mode: 0o600 });
+    super(home, 'withdrawals', 'withdrawal', parseEntry);
   }
 
   /** The latest entry of each withdrawal id. */
@@ -109,69 +77,98 @@ export class WithdrawalJournal {
     for (const e of this.entries()) m.set(e.id, e);
     return [...m.values()];
   }
+
+  /** Withdrawals whose outcome is not known (sent, no readable answer, not settled), oldest first. */
+  open(): WithdrawalEntry[] {
+    return this.latest().filter(isOpen);
+  }
 }
+
+/** Sent (or about to be, when pm stopped) with no outcome known yet. */
+const isOpen = (e: WithdrawalEntry): boolean => e.state === 'unknown' || e.state === 'pending';
 
 export interface WithdrawOnceOptions {
   journal: WithdrawalJournal;
-  /** Sends even when an identical withdrawal's outcome is unknown. */
-  force?: boolean | undefined;
+  /** The caller's profile id as the exchange reports it (GET /profiles/me), when known. */
+  profileId?: number | undefined;
   /** The source wallet, when known. */
   wallet?: string | undefined;
   /** Where a withdrawal without a destination goes (the caller's account address), when known. */
   defaultDestination?: string | undefined;
   /** Reads the source wallet's balance of the token (an RPC is configured), else undefined. */
   balance?: ((wallet: string) => Promise<bigint>) | undefined;
-  now?: (() => number) | undefined;
+  /**
+   * The words of the commands the hints write out (CLI: `pm … withdraw --settle <id> --as sent`);
+   * absent (the library): the hints name the library's calls.
+   */
+  commands?: { settle(id: string, as: 'sent' | 'not-sent'): string; again: string } | undefined;
 }
 
 export interface WithdrawOutcome extends WithdrawResult {
   /** "answer": the exchange's reply; "balance": the reply was lost, the wallet's balance fell by the amount. */
   via: 'answer' | 'balance';
+  /** The journal's id of this withdrawal. */
+  id: string;
 }
 
 const same = (a: string | null | undefined, b: string | null | undefined): boolean => (a ?? '').toLowerCase() === (b ?? '').toLowerCase();
 
+/** What a hint says to do about an unknown withdrawal: check, then settle; only then send again. */
+function settleHint(e: WithdrawalEntry, walletName: string, o: WithdrawOnceOptions): string {
+  const settle = (as: 'sent' | 'not-sent'): string => o.commands?.settle(e.id, as) ?? `funds.settleWithdrawal('${e.id}', '${as}')`;
+  return [
+    `Do not send it again blindly: check the transfers of ${e.wallet ?? walletName} (${checkHow(e.wallet, e.destination, o.defaultDestination)}), then settle it:`,
+    `  it went through:      ${settle('sent')}`,
+    `  it did not:           ${settle('not-sent')}`,
+    `                        and send it again: ${o.commands?.again ?? 'the same withdraw call'}`,
+    'pm refuses an identical withdrawal until it is settled.',
+  ].join('\n');
+}
+
 /**
- * Withdraws once. Journals the intent, sends, and after a lost answer settles the outcome from the
- * source wallet's balance when it can read it; otherwise exit 7 saying how to check, never "retry".
- * An identical withdrawal (amount, token, source, destination) within 10 minutes of an unknown one
- * is refused (exit 5) unless `force`.
+ * Withdraws once. Journals the intent, sends, and after an answer it cannot read settles the
+ * outcome from the source wallet's balance when it can read it; otherwise exit 7 saying how to
+ * check and settle, never "retry". An identical withdrawal (amount, token, source, destination)
+ * of the same account whose outcome is unknown blocks this one (exit 5) until it is settled.
  * @example await withdrawOnce(api, withdrawBody(10_000_000n), { journal: new WithdrawalJournal(home) })
  */
 export async function withdrawOnce(api: ApiClient, body: WithdrawBody, o: WithdrawOnceOptions): Promise<WithdrawOutcome> {
-  const now = o.now ?? Date.now;
-  const onBehalfOf = api.onBehalfOf ?? null;
+  const account: AccountKey = { exchange: exchangeId(api.baseUrl), profileId: o.profileId ?? null, onBehalfOf: api.onBehalfOf ?? null };
   // The token and destination as they take effect: a default written out is the same withdrawal.
   const key = {
     amount: body.amount,
     token: body.token ?? USDC_ADDRESS,
     destination: body.destination ?? o.defaultDestination ?? null,
-    onBehalfOf,
     baseUrl: api.baseUrl,
+    ...account,
   };
+  const past = o.journal.latest();
+  const mine = (e: WithdrawalEntry): boolean => sameAccount(e, account);
+  const wallet = o.wallet ?? past.filter((e) => mine(e) && e.wallet).at(-1)?.wallet ?? null;
+  const sameSource = (e: WithdrawalEntry): boolean =>
+    mine(e) ||
+    // The same profile and the same source wallet on chain is the same money, however the
+    // exchange was reached (a host name and its address, say).
+    (e.profileId !== null &&
+      e.profileId === account.profileId &&
+      e.onBehalfOf === account.onBehalfOf &&
+      e.wallet !== null &&
+      wallet !== null &&
+      same(e.wallet, wallet));
   const twin = (e: WithdrawalEntry): boolean =>
     e.amount === key.amount &&
     same(e.token ?? USDC_ADDRESS, key.token) &&
     // (A destination left to the default where the default was not known may be any: a twin.)
     (e.destination === null || key.destination === null || same(e.destination, key.destination)) &&
-    e.onBehalfOf === key.onBehalfOf &&
-    e.baseUrl === key.baseUrl;
-  const past = o.journal.latest();
-  const wallet =
-    o.wallet ?? past.filter((e) => e.onBehalfOf === onBehalfOf && e.baseUrl === key.baseUrl && e.wallet).at(-1)?.wallet ?? null;
-  const walletName = wallet ?? (onBehalfOf === null ? 'your server wallet' : `the server wallet of sub-account ${onBehalfOf}`);
-  if (!o.force) {
-    const open = past.find(
-      (e) => twin(e) && (e.state === 'unknown' || e.state === 'pending') && now() - Date.parse(e.ts) < UNKNOWN_BLOCK_MS,
+    sameSource(e);
+  const walletName =
+    wallet ?? (account.onBehalfOf === null ? 'your server wallet' : `the server wallet of sub-account ${account.onBehalfOf}`);
+  const open = past.find((e) => isOpen(e) && twin(e));
+  if (open) {
+    throw new ConflictError(
+      `an identical withdrawal of ${formatUnits(BigInt(key.amount))} (${open.id}, ${open.ts}) has an unknown outcome: not sending it again`,
+      { hint: settleHint(open, walletName, o) },
     );
-    if (open) {
-      throw new ConflictError(
-        `an identical withdrawal of ${formatUnits(BigInt(key.amount))} (${open.ts}) has an unknown outcome: not sending it again`,
-        {
-          hint: `Check the transfers of ${open.wallet ?? walletName} first (${checkHow(open.wallet, open.destination, o.defaultDestination)}). If it did not go through, pass --force to send it; pm refuses an identical one for 10 minutes otherwise.`,
-        },
-      );
-    }
   }
   const id = `wd-${randomBytes(8).toString('hex')}`;
   const rec = (state: WithdrawalState, extra: Partial<WithdrawalEntry> = {}): void =>
@@ -190,6 +187,7 @@ export async function withdrawOnce(api: ApiClient, body: WithdrawBody, o: Withdr
   try {
     r = await withdraw(api, body);
   } catch (e) {
+    // Only a well-formed refusal, or a request that never left (a refused connection), is "not sent".
     const ambiguous = e instanceof NetworkError && e.ambiguous;
     if (!ambiguous) {
       rec('failed', { error: errorMessage(e) });
@@ -207,19 +205,39 @@ export async function withdrawOnce(api: ApiClient, body: WithdrawBody, o: Withdr
         destination: key.destination ?? '',
         amount: key.amount,
         via: 'balance',
+        id,
       };
     }
     rec('unknown', { error: errorMessage(e) });
+    const entry: WithdrawalEntry = { ts: new Date().toISOString(), id, state: 'unknown', ...key, wallet };
     throw new UnknownStateError(
-      `the withdrawal of ${formatUnits(BigInt(key.amount))} may or may not have gone through: its answer was lost (${errorMessage(e)})`,
-      {
-        cause: e,
-        hint: `Do not send it again blindly: check the transfers of ${walletName} (${checkHow(wallet, key.destination, o.defaultDestination)}). pm refuses an identical withdrawal for 10 minutes; --force sends it anyway.`,
-      },
+      `the withdrawal ${id} of ${formatUnits(BigInt(key.amount))} may or may not have gone through: pm could not read its answer (${errorMessage(e)})`,
+      { cause: e, hint: settleHint(entry, walletName, o) },
     );
   }
   rec('withdrawn', { via: 'answer', transactionId: r.transactionId, wallet: r.walletAddress || wallet });
-  return { ...r, via: 'answer' };
+  return { ...r, via: 'answer', id };
+}
+
+/**
+ * Settles a withdrawal whose outcome was unknown, as the user found it: `sent` (it went through)
+ * or `not-sent` (it did not; an identical one may then be sent). Journaled; only an open one.
+ * @example settleWithdrawal(new WithdrawalJournal(home), 'wd-1f2e…', 'not-sent')
+ */
+export function settleWithdrawal(journal: WithdrawalJournal, id: string, as: 'sent' | 'not-sent'): WithdrawalEntry {
+  const e = journal.latest().find((x) => x.id === id);
+  if (!e)
+    throw new NotFoundError(`no withdrawal ${id} in the journal (${journal.file})`, {
+      hint: 'pm doctor lists the withdrawals whose outcome is unknown, with their ids.',
+    });
+  if (!isOpen(e))
+    throw new ConflictError(`withdrawal ${id} is already settled: ${e.state === 'withdrawn' ? 'sent' : 'not sent'} (${e.ts})`, {
+      hint: 'Only a withdrawal whose outcome is unknown can be settled.',
+    });
+  const { ts: _ts, error: _error, ...rest } = e;
+  const settled = { ...rest, state: as === 'sent' ? ('withdrawn' as const) : ('failed' as const), via: 'user' as const };
+  journal.record(as === 'sent' ? settled : { ...settled, error: 'settled by the user: not sent' });
+  return { ...settled, ts: new Date().toISOString() };
 }
 
 /** Where to look: the source wallet's transfers; pm balance reads the account's own wallet, where a withdrawal to the default destination lands. */

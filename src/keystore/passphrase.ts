@@ -1,8 +1,9 @@
 // Where the keystore passphrase comes from: --passphrase-file > PM_PASSPHRASE > a prompt (the
 // flag is the most specific, as everywhere in pm). Without a TTY there is no prompt, so this
 // fails at once (exit 3) instead of hanging. A passphrase file others can read is refused.
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { AuthError, UsageError } from '../core/errors.js';
+import { secretFileProblem } from '../core/fsutil.js';
 
 export interface PassphraseInput {
   /** The PM_PASSPHRASE value; an empty string counts as unset. */
@@ -48,18 +49,8 @@ export async function resolvePassphrase(input: PassphraseInput): Promise<string>
   );
 }
 
-/** As ssh does with keys: a passphrase file that group or others may read is refused. */
+/** As ssh does with keys: a passphrase file others may read or replace is refused. */
 async function refuseOpenMode(file: string): Promise<void> {
-  if (process.platform === 'win32') return;
-  let mode: number;
-  try {
-    mode = (await stat(file)).mode;
-  } catch {
-    return; // reading it reports the problem
-  }
-  if ((mode & 0o077) !== 0) {
-    throw new UsageError(`the passphrase file ${file} is readable by others (mode ${(mode & 0o777).toString(8).padStart(3, '0')})`, {
-      hint: `Restrict it to yourself: chmod 600 ${file}`,
-    });
-  }
+  const problem = secretFileProblem(file);
+  if (problem) throw new UsageError(`the passphrase file ${file} ${problem.why}`, { hint: problem.hint });
 }

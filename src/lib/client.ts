@@ -8,14 +8,16 @@ import { ClientCore } from '../core/clientcore.js';
 import type { TradingDeps } from '../core/clientcore.js';
 import { loadConfig } from '../core/config.js';
 import type { ProfileConfig } from '../core/config.js';
+import type { BalanceJson } from '../core/balance.js';
 import type { ProxySettings } from '../core/proxy.js';
 import { Settings } from '../core/settings.js';
 import { AuthError, InterruptedError, NotFoundError, UsageError, ValidationError } from '../core/errors.js';
 import { sleep } from '../core/retry.js';
 import type { PmError } from '../core/errors.js';
-import { redeem as redeemCondition, withdrawBody, parseAmount, parseAddress } from '../core/funds.js';
+import { withdrawBody, parseAmount, parseAddress } from '../core/funds.js';
 import { redeemJson, withdrawJson } from '../core/funds-json.js';
 import type { RedeemJson, WithdrawJson } from '../core/funds-json.js';
+import { RedemptionJournal, redeemOnce } from '../core/redemptions.js';
 import type { ApiClient } from '../core/http.js';
 import { slugFrom } from '../core/market-input.js';
 import { bookJson, marketJson, noBook } from '../core/market-wire.js';
@@ -41,7 +43,8 @@ import { cancelAllResult, cancelEverywhere, replaceOrder, replaceResult } from '
 import type { CancelAllResult, ReplaceInput, ReplaceResult } from '../core/trade/replace.js';
 import { batchResult, cancelEntries, liveOrderJson, openOrderJson, placedJson, placeResult, statusJson } from '../core/trade/views.js';
 import type { BatchResult, CancelResult, OpenOrderJson, PlaceResult, StatusJson } from '../core/trade/views.js';
-import { openWatch } from '../core/watch.js';
+import { openWatch, watchedMarkets } from '../core/watch.js';
+import { profileMe } from '../core/tokens.js';
 import { watchRecord } from '../core/watch-records.js';
 import type {
   LifecycleRecord,
@@ -56,8 +59,8 @@ import type {
 } from '../core/watch-records.js';
 import type { OrderRequest, Outcome, OutcomeInput } from './types.js';
 import type { WatchKind } from '../core/watch.js';
-import { WithdrawalJournal, withdrawOnce } from '../core/withdrawals.js';
-import type { WithdrawOutcome } from '../core/withdrawals.js';
+import { WithdrawalJournal, settleWithdrawal, withdrawOnce } from '../core/withdrawals.js';
+import type { WithdrawalEntry, WithdrawOutcome } from '../core/withdrawals.js';
 
 export interface ClientOptions {
   /** REST base URL (default: the profile's, else the real exchange). */
@@ -382,24 +385,54 @@ export function createClient(options: ClientOptions) {
   };
 
   const funds = {
-    /** Withdraws once (journaled; an unknown outcome is never re-sent blindly). Amount in USDC, e.g. '12.5'. */
-    async withdraw(p: { amount: string; to?: string; force?: boolean }, o?: CallOptions): Promise<WithdrawJson<WithdrawOutcome>> {
+    /**
+     * USDC held, locked by open orders and free; shares held and locked by open SELLs (the JSON of
+     * `pm balance`: decimal strings beside `…Raw`). From the chain against the real exchange (or
+     * with `chain: true`), from the exchange's own figures against a sandbox.
+     */
+    async balance(
+      p: { onBehalfOf?: number; chain?: boolean; rpcUrl?: string; markets?: string[]; byMarket?: boolean } = {},
+    ): Promise<BalanceJson> {
+      const { accountBalance, balanceJson } = await import('../core/balance.js');
+      const b = await accountBalance(core, { onBehalfOf: p.onBehalfOf, chain: p.chain, rpcUrl: p.rpcUrl, markets: p.markets });
+      return balanceJson(b, { byMarket: p.byMarket });
+    },
+    /**
+     * Withdraws once (journaled; an unknown outcome is never re-sent blindly: an identical one is
+     * refused until settleWithdrawal says what became of it). Amount in USDC, e.g. '12.5'.
+     */
+    async withdraw(p: { amount: string; to?: string }, o?: CallOptions): Promise<WithdrawJson<WithdrawOutcome>> {
       const body = withdrawBody(parseAmount(p.amount), { destination: p.to === undefined ? undefined : parseAddress(p.to, 'to') });
       const a = withSignal(await api(), o);
+      const me = await profileMe(a).catch(() => null);
       const r = await withdrawOnce(a, body, {
         journal: new WithdrawalJournal(home),
-        force: p.force,
-        wallet: onBehalfOf !== undefined ? profile.subAccounts?.[String(onBehalfOf)]?.address : undefined,
+        profileId: me?.id,
+        wallet: onBehalfOf !== undefined ? profile.subAccounts?.[String(onBehalfOf)]?.address : (me?.embeddedAccount ?? undefined),
+        defaultDestination: me?.account,
       });
       return withdrawJson(r);
     },
-    /** Redeems the winning shares of a resolved market. */
-    async redeem(market: string, o?: CallOptions): Promise<RedeemJson> {
+    /** Records what became of a withdrawal whose outcome was unknown (its id is in the error's message). */
+    settleWithdrawal(id: string, as: 'sent' | 'not-sent'): WithdrawalEntry {
+      return settleWithdrawal(new WithdrawalJournal(home), id, as);
+    },
+    /**
+     * Redeems the winning shares of a resolved market once (an unknown outcome: call it again, a
+     * market is never paid twice). `via: 'already'`: an earlier call whose answer was lost was paid.
+     */
+    async redeem(market: string, o?: CallOptions): Promise<RedeemJson & { via: 'answer' | 'already' }> {
       const a = withSignal(await api(), o);
       const slug = slugFrom(market);
       const cid = (await getMarket(a, slug)).raw['conditionId'];
       if (typeof cid !== 'string') throw new NotFoundError(`market ${market} has no condition id (a group? redeem its child markets)`);
-      return redeemJson(slug, cid, await redeemCondition(a, cid));
+      const me = await profileMe(a).catch(() => null);
+      const r = await redeemOnce(
+        a,
+        { conditionId: cid, market: slug },
+        { journal: new RedemptionJournal(home), profileId: me?.id, rerun: `pm.funds.redeem('${slug}')` },
+      );
+      return { ...redeemJson(slug, cid, r.via === 'already' ? {} : r), via: r.via };
     },
   };
 
@@ -490,9 +523,9 @@ export function createClient(options: ClientOptions) {
       markets: string[],
       p: { signal?: AbortSignal } = {},
     ): AsyncIterable<OrderbookUpdateRecord | NewPriceDataRecord | LifecycleRecord | OtherRecord> =>
-      stream('prices', ['orderbookUpdate', 'newPriceData'], { ...p, markets }),
+      stream('prices', ['orderbookUpdate', 'newPriceData'], { ...p, markets: watchedMarkets(markets, 'watch.prices(markets)') }),
     book: (market: string, p: { signal?: AbortSignal } = {}): AsyncIterable<OrderbookUpdateRecord | LifecycleRecord | OtherRecord> =>
-      stream('book', ['orderbookUpdate'], { ...p, markets: [market] }),
+      stream('book', ['orderbookUpdate'], { ...p, markets: watchedMarkets(market, 'watch.book(market)', true) }),
     markets: (
       p: { signal?: AbortSignal } = {},
     ): AsyncIterable<MarketCreatedRecord | MarketResolvedRecord | LifecycleRecord | OtherRecord> =>

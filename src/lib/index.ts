@@ -13,6 +13,7 @@ export type { ReplaceInput } from '../core/trade/replace.js';
 export type * from './types.js';
 /** @deprecated The CLI's batch-file line; use OrderRequest (typed side, outcome and type). */
 export type { OrderInput } from '../core/trade/terms.js';
+export type { AmountsJson, BalanceJson } from '../core/balance.js';
 // The typed errors (PmError and one class per exit code), errorMessage, ErrorCode.
 export * from '../core/errors.js';
 

@@ -2,7 +2,8 @@
 // request target and raw body with a ±30 s window, the legacy X-API-Key, and identity bearer
 // tokens, then scopes. An independent implementation: it does not use the client's code.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { AuthContext, AuthRequirement, SandboxState, Scope } from './types.js';
+import type { SandboxState, Scope } from './types.js';
+import type { AuthContext, AuthRequirement } from './handlers.js';
 import { ALLOWED_SCOPES } from './seed.js';
 
 const WINDOW_MS = 30_000;

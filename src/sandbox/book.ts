@@ -1,7 +1,7 @@
 // The YES order book as the exchange shows it: BUY YES and SELL NO (at 1 − p) are bids,
 // SELL YES and BUY NO (at 1 − p) are asks, aggregated per price level.
 import { sideBook } from './bookindex.js';
-import { marketBySlug } from './reducer.js';
+import { marketBySlug } from './indexes.js';
 import type { SandboxState, Side } from './types.js';
 
 const ONE = 1_000_000n;

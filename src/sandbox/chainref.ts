@@ -1,6 +1,7 @@
 // Where a sandbox's chain is attached (see chain.ts, loaded only with --chain). This module is
 // tiny on purpose: order and admin routes ask it, and without a chain nothing else loads.
-import type { AllowanceTarget, Hex, MarketRecord, SandboxContext, SandboxState } from './types.js';
+import type { AllowanceTarget, Hex, MarketRecord, SandboxState } from './types.js';
+import type { SandboxContext } from './handlers.js';
 
 /** What the chain says about one allowance target of a server wallet. */
 export interface TargetRead {

@@ -50,8 +50,11 @@ export function orderDomain(verifyingContract: Hex): TypedDataDomain {
   return { name: DOMAIN_NAME, version: DOMAIN_VERSION, chainId: CHAIN_ID, verifyingContract };
 }
 
-/** The EIP-712 digest of an order under a venue's exchange. */
-function orderDigest(order: SignedOrderFields, verifyingContract: Hex): Hex {
+/**
+ * The EIP-712 digest of an order under a venue's exchange: the order's hash, which the
+ * exchange accepts once (a signed order cannot be replayed under another client id).
+ */
+export function orderDigest(order: SignedOrderFields, verifyingContract: Hex): Hex {
   return hashTypedData({ domain: orderDomain(verifyingContract), types: ORDER_TYPES, primaryType: 'Order', message: order });
 }
 

@@ -1,29 +1,35 @@
 // The embedded exchange: `startSandbox()` serves REST at the root of its base URL and
 // socket.io (namespace /markets) on the same port. It never imports the client code.
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { accountRoutes } from './routes/accounts.js';
 import { marketRoutes } from './routes/markets.js';
 import { orderRoutes } from './routes/orders.js';
 import { propertyRoutes } from './routes/properties.js';
-import { portfolioAdminRoutes, portfolioRoutes } from './routes/portfolio.js';
+import { portfolioRoutes } from './routes/portfolio.js';
+import { portfolioAdminRoutes } from './routes/money-admin.js';
 import { adminRoutes } from './routes/admin.js';
+import { balanceAdminRoutes } from './routes/balance.js';
 import { lifecycleRoutes } from './routes/lifecycle.js';
-import { createStreams } from './stream.js';
+import { createStreams, type Streams } from './stream.js';
 import { partnerAdminRoutes, partnerRoutes } from './routes/partner.js';
 import { createHttpServer, NO_FAULTS } from './server.js';
 import { DEV_ACCOUNTS, SERVER_WALLETS, seededToken } from './seed.js';
-import { newServerKey, StateStore } from './persist.js';
-import { EventLog } from './log.js';
+import { newServerKey } from './keyfile.js';
+import { StateStore, type Loaded } from './store.js';
+import { createCore, type Core } from './context.js';
 import { acquireDirLock, type DirLock } from './lock.js';
-import { apply } from './reducer.js';
 import { resumeSettlement } from './settlement.js';
 import { resumeAllowances, simOf } from './partner/allowances.js';
+import type { SandboxChain } from './chain/local.js';
 import type { SimulateOptions, Simulator } from './simulate.js';
-import type { FaultConfig, LogEntry, Route, SandboxContext, SandboxEvent, SandboxState, StateEvent } from './types.js';
+import type { SandboxState } from './types.js';
+import type { LogEntry } from './events.js';
+import type { FaultConfig, Route, SandboxContext } from './handlers.js';
 
 export { seedState } from './seed.js';
 export { SandboxLockedError } from './lock.js';
-export type { LogEntry } from './types.js';
+export type { LogEntry } from './events.js';
 
 export interface SandboxOptions {
   /** TCP port; 0 picks a free one. */
@@ -94,8 +100,6 @@ export interface SandboxHandle {
   simulator: Simulator | null;
   /** Every route served: the exchange's (`api`) and /__sandbox's (`admin`), so tests can cover each. */
   routes: { api: Route[]; admin: Route[] };
-  /** Subscribes to internal events; returns an unsubscribe. */
-  onEvent(fn: (e: SandboxEvent) => void): () => void;
   /**
    * Subscribes to the state event log from `fromSeq` on: entries still in memory first, then
    * each one as it is committed (after it is on disk). Returns an unsubscribe.
@@ -128,167 +132,181 @@ function readyAccounts(state: SandboxState): ReadyAccount[] {
   });
 }
 
+/** The data dir, locked and loaded (snapshot + log); null in memory. */
+interface Disk {
+  lock: DirLock;
+  store: StateStore;
+  loaded: Loaded;
+}
+
+async function openDataDir(opts: SandboxOptions): Promise<Disk | null> {
+  const dataDir = opts.dataDir ?? null;
+  if (!dataDir) return null;
+  const lock = await acquireDirLock(dataDir);
+  try {
+    const store = new StateStore(dataDir, opts.compactEvery === undefined ? {} : { compactEvery: opts.compactEvery });
+    return { lock, store, loaded: store.open() };
+  } catch (e) {
+    await lock.release();
+    throw e;
+  }
+}
+
+/** Everything a running sandbox holds, for the steps that start and stop it. */
+interface Running {
+  core: Core;
+  disk: Disk | null;
+  chain: SandboxChain | null;
+}
+
+/** Closes what has been opened so far: the chain, the final snapshot, the lock. */
+async function release(r: Running): Promise<void> {
+  r.core.shut();
+  await r.chain?.close();
+  await r.disk?.store.close(r.core.ctx.state, r.core.log.seq);
+  await r.disk?.lock.release();
+}
+
+function listen(server: Server, opts: SandboxOptions): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onError = (e: Error): void => reject(e);
+    server.once('error', onError);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+}
+
+/** The ready line's facts. */
+function readyInfo(server: Server, ctx: SandboxContext, r: Running, simulator: Simulator | null): ReadyInfo {
+  const addr = server.address() as AddressInfo;
+  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  const warnings = r.disk?.loaded.warnings ?? [];
+  return {
+    baseUrl: `http://${host}:${addr.port}`,
+    wsUrl: `ws://${host}:${addr.port}`,
+    pid: process.pid,
+    chainId: 8453,
+    accounts: readyAccounts(ctx.state),
+    markets: ctx.state.markets.map((m) => ({ slug: m.slug, type: m.tradeType, negRisk: m.negRiskRequestId !== null })),
+    ...(r.chain ? { rpcUrl: r.chain.info.rpcUrl, rpcChainId: r.chain.info.chainId, contracts: r.chain.info.contracts } : {}),
+    ...(simulator ? { simulate: { rate: simulator.rate, accounts: simulator.accounts.map((a) => ({ ...a })) } } : {}),
+    ...(warnings.length ? { warnings } : {}),
+  };
+}
+
+/** The exchange's routes and /__sandbox's, with the reset they offer. */
+function routesOf(r: Running, faults: FaultConfig, streams: Streams, reset: () => Promise<void>): { api: Route[]; admin: Route[] } {
+  const ctx = r.core.ctx;
+  const api = [...marketRoutes, ...propertyRoutes, ...accountRoutes, ...orderRoutes, ...partnerRoutes, ...portfolioRoutes];
+  const admin = [
+    ...adminRoutes({ faults, reset, routes: () => api, accounts: () => readyAccounts(ctx.state), onFaults: () => streams.applyFaults() }),
+    ...lifecycleRoutes,
+    ...streams.routes,
+    ...portfolioAdminRoutes,
+    ...balanceAdminRoutes,
+    ...partnerAdminRoutes,
+    ...(r.chain?.routes ?? []),
+  ];
+  return { api, admin };
+}
+
 /**
  * Starts a sandbox exchange.
  * @example const sb = await startSandbox({ port: 0 }); … await sb.close();
  */
 export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHandle> {
-  const now = opts.now ?? Date.now;
   const simRate = typeof opts.simulate === 'object' ? opts.simulate.rate : undefined;
   if (simRate !== undefined && !(simRate > 0 && simRate <= 1000))
     throw new RangeError(`simulate rate must be in (0, 1000] actions per second, got ${simRate}`);
-  const dataDir = opts.dataDir ?? null;
-  let lock: DirLock | null = null;
-  let store: StateStore | null = null;
-  let initial: SandboxState | null = null;
-  let seq = 0;
-  let history: LogEntry[] = [];
-  let warnings: string[] = [];
-  // Token secrets and server-wallet keys derive from it; in memory without a data dir.
-  let serverKey = newServerKey();
-  if (dataDir) {
-    lock = await acquireDirLock(dataDir);
-    try {
-      store = new StateStore(dataDir, opts.compactEvery === undefined ? {} : { compactEvery: opts.compactEvery });
-      const loaded = store.open();
-      initial = loaded.state;
-      seq = loaded.seq;
-      history = loaded.replayed;
-      warnings = loaded.warnings;
-      serverKey = loaded.serverKey;
-    } catch (e) {
-      await lock.release();
-      throw e;
-    }
-  }
-  const log = new EventLog(seq, store, 50_000, history);
-  let seedEvent: StateEvent | null = null;
-  if (!initial) {
-    seedEvent = { type: 'seed', at: now() };
-    initial = apply(null, seedEvent);
-    initial.serverKey = serverKey;
-  }
-  log.watch(initial);
-  if (seedEvent) {
-    log.record(seedEvent);
-    log.commit();
-  }
-  const listeners = new Set<(e: SandboxEvent) => void>();
-  const timers = new Set<NodeJS.Timeout>();
-  let closed = false;
-  const ctx: SandboxContext = {
-    state: initial,
-    now,
-    persist: () => {
-      if (!closed) log.commit();
-    },
-    emit: (e) => {
-      for (const fn of listeners) fn(e);
-    },
+  const disk = await openDataDir(opts);
+  const core = createCore({
+    loaded: disk?.loaded.state ? { state: disk.loaded.state, seq: disk.loaded.seq, replayed: disk.loaded.replayed } : null,
+    store: disk?.store ?? null,
+    // Token secrets and server-wallet keys derive from it; in memory without a data dir.
+    serverKey: disk?.loaded.serverKey ?? newServerKey(),
+    now: opts.now ?? Date.now,
     settlement: opts.settlement ?? { minedAfterMs: 300, confirmedAfterMs: 600 },
-    later: (ms, fn) => {
-      if (closed) return;
-      const t = setTimeout(() => {
-        timers.delete(t);
-        if (!closed) fn();
-      }, ms);
-      timers.add(t);
-    },
-  };
-  const chain = opts.chain
-    ? await (await import('./chain.js')).attachChain(ctx, { ...opts.chain, seeded: seedEvent !== null }).catch(async (e: unknown) => {
-        closed = true;
-        await store?.close(ctx.state, log.seq);
-        await lock?.release();
-        throw e;
-      })
-    : null;
+  });
+  const { ctx, log } = core;
+  const r: Running = { core, disk, chain: null };
+  if (opts.chain) {
+    const { attachChain } = await import('./chain.js');
+    r.chain = await attachChain(ctx, { ...opts.chain, seeded: !disk?.loaded.state }).catch(async (e: unknown) => {
+      await release(r);
+      throw e;
+    });
+  }
   const faults: FaultConfig = { ...NO_FAULTS };
   // The state is back to the seed at once; with a chain, the promise resolves once the chain is
   // too (reverted to its snapshot, or deployed afresh for the seed).
   const reset = async (): Promise<void> => {
-    for (const t of timers) clearTimeout(t);
-    timers.clear();
-    log.commit(); // anything pending belongs to the old state
-    const ev: StateEvent = { type: 'reset', at: now() };
-    ctx.state = apply(ctx.state, ev);
-    ctx.state.serverKey = serverKey; // the data dir's key outlives a reset
-    log.watch(ctx.state);
-    log.record(ev);
+    core.clearTimers();
     Object.assign(faults, NO_FAULTS);
-    ctx.persist();
-    await chain?.reset(ctx.state);
+    ctx.apply({ type: 'reset', at: ctx.now() });
+    await r.chain?.reset(ctx.state);
   };
   const streams = createStreams({ ctx, faults, subscribe: (fromSeq, cb) => log.subscribe(fromSeq, cb), seq: () => log.seq });
-  const admin = [
-    ...adminRoutes({ faults, reset, accounts: () => readyAccounts(ctx.state), onFaults: () => streams.applyFaults() }),
-    ...lifecycleRoutes,
-    ...streams.routes,
-    ...portfolioAdminRoutes,
-    ...partnerAdminRoutes,
-    ...(chain?.routes ?? []),
-  ];
-  const api = [...marketRoutes, ...propertyRoutes, ...accountRoutes, ...orderRoutes, ...partnerRoutes, ...portfolioRoutes];
-  const { server, sockets } = createHttpServer({
-    routes: api,
-    ctx,
-    faults,
-    admin,
-  });
-
-  try {
-    await new Promise<void>((resolve, reject) => {
-      const onError = (e: Error): void => reject(e);
-      server.once('error', onError);
-      server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => {
-        server.off('error', onError);
-        resolve();
-      });
-    });
-  } catch (e) {
-    closed = true;
-    await chain?.close();
-    await store?.close(ctx.state, log.seq);
-    await lock?.release();
+  const routes = routesOf(r, faults, streams, reset);
+  const { server, sockets } = createHttpServer({ routes: routes.api, ctx, faults, admin: routes.admin });
+  await listen(server, opts).catch(async (e: unknown) => {
+    await release(r);
     throw e;
-  }
-  const { Server } = await import('socket.io');
-  const io = new Server(server, { serveClient: false, transports: ['websocket', 'polling'] });
+  });
+  const { Server: IoServer } = await import('socket.io');
+  const io = new IoServer(server, { serveClient: false, transports: ['websocket', 'polling'] });
   streams.attach(io.of('/markets'));
   if (opts.provisionDelayMs !== undefined) simOf(ctx).provisionDelayMs = opts.provisionDelayMs;
   resumeSettlement(ctx);
   resumeAllowances(ctx);
   const simulator = opts.simulate ? (await import('./simulate.js')).startSimulator(ctx, opts.simulate === true ? {} : opts.simulate) : null;
-
-  const addr = server.address() as AddressInfo;
-  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
-  const baseUrl = `http://${host}:${addr.port}`;
-  const wsUrl = `ws://${host}:${addr.port}`;
-  const info: ReadyInfo = {
-    baseUrl,
-    wsUrl,
-    pid: process.pid,
-    chainId: 8453,
-    accounts: readyAccounts(ctx.state),
-    markets: ctx.state.markets.map((m) => ({ slug: m.slug, type: m.tradeType, negRisk: m.negRiskRequestId !== null })),
-    ...(chain ? { rpcUrl: chain.info.rpcUrl, rpcChainId: chain.info.chainId, contracts: chain.info.contracts } : {}),
-    ...(simulator ? { simulate: { rate: simulator.rate, accounts: simulator.accounts.map((a) => ({ ...a })) } } : {}),
-    ...(warnings.length ? { warnings } : {}),
+  const info = readyInfo(server, ctx, r, simulator);
+  disk?.lock.update({ baseUrl: info.baseUrl, wsUrl: info.wsUrl });
+  const close = async (): Promise<void> => {
+    simulator?.stop(); // first: no order after this point
+    core.clearTimers();
+    streams.close();
+    await closeServer(server, sockets, () => void io.close());
+    log.commit();
+    await release(r);
   };
-  lock?.update({ baseUrl, wsUrl });
+  return handle(info, r, { faults, simulator, routes, reset, close });
+}
+
+/** Stops accepting, ends every open connection, resolves once the server is closed. */
+function closeServer(server: Server, sockets: Set<Socket>, closeIo: () => void): Promise<void> {
+  return new Promise<void>((resolve) => {
+    closeIo();
+    server.close(() => resolve());
+    for (const s of sockets) s.destroy();
+  });
+}
+
+/** The handle startSandbox returns. */
+function handle(
+  info: ReadyInfo,
+  r: Running,
+  o: {
+    faults: FaultConfig;
+    simulator: Simulator | null;
+    routes: { api: Route[]; admin: Route[] };
+    reset: () => Promise<void>;
+    close: () => Promise<void>;
+  },
+): SandboxHandle {
+  const { ctx, log } = r.core;
+  const store = r.disk?.store ?? null;
+  let closing: Promise<void> | null = null;
   return {
-    baseUrl,
-    wsUrl,
-    port: addr.port,
+    baseUrl: info.baseUrl,
+    wsUrl: info.wsUrl,
+    port: Number(new URL(info.baseUrl).port),
     info,
     ctx,
-    faults,
-    simulator,
-    routes: { api, admin },
-    onEvent(fn) {
-      listeners.add(fn);
-      return () => listeners.delete(fn);
-    },
+    faults: o.faults,
+    simulator: o.simulator,
+    routes: o.routes,
     subscribe: (fromSeq, cb) => log.subscribe(fromSeq, cb),
     seq: () => log.seq,
     snapshot: async () => {
@@ -297,23 +315,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
       log.commit();
       await store.compact(ctx.state, log.seq);
     },
-    reset,
-    async close() {
-      if (closed) return;
-      simulator?.stop(); // first: no order after this point
-      for (const t of timers) clearTimeout(t);
-      timers.clear();
-      streams.close();
-      await new Promise<void>((resolve) => {
-        void io.close();
-        server.close(() => resolve());
-        for (const s of sockets) s.destroy();
-      });
-      log.commit();
-      closed = true;
-      await store?.close(ctx.state, log.seq);
-      await lock?.release();
-      await chain?.close();
+    reset: o.reset,
+    close: () => {
+      closing ??= o.close();
+      return closing;
     },
   };
 }

@@ -1,11 +1,11 @@
 // The sandbox's event log: every state change, in order, with a monotonic sequence number.
-// Every change is a named event committed through the reducer (reducer.commit → record);
+// Every change is a named event applied through ctx.apply (context.ts), which records it here;
 // nothing else is logged and nothing is found by comparing states. `commit` appends the batch
 // to disk (fsync) before the caller answers, and hands it to in-process subscribers (the
 // socket.io streams are projections of this log).
-import { attachRecorder } from './reducer.js';
-import type { StateStore } from './persist.js';
-import type { LogEntry, SandboxState, StateEvent } from './types.js';
+import type { StateStore } from './store.js';
+import type { SandboxState } from './types.js';
+import type { LogEntry, StateEvent } from './events.js';
 
 export type LogListener = (e: LogEntry) => void;
 
@@ -13,27 +13,21 @@ export class EventLog {
   private pending: LogEntry[] = [];
   private recent: LogEntry[] = [];
   private readonly listeners = new Set<LogListener>();
-  private state: SandboxState | null = null;
 
   /**
    * @param seq the last sequence number already in the log
    * @param store the data dir, or null for an in-memory sandbox
+   * @param state the live state the events were applied to (the store snapshots it)
    * @param keep how many recent events stay in memory for subscribe(fromSeq)
    */
   constructor(
     public seq: number,
     private readonly store: StateStore | null,
+    private readonly state: () => SandboxState,
     private readonly keep = 50_000,
     history: readonly LogEntry[] = [],
   ) {
     this.recent = history.slice(-keep);
-  }
-
-  /** Watches a (new) live state: the events committed on it are logged. */
-  watch(state: SandboxState): void {
-    if (this.state && this.state !== state) attachRecorder(this.state, () => undefined); // a replaced state logs nothing
-    this.state = state;
-    attachRecorder(state, (ev) => this.record(ev));
   }
 
   /** Queues an event that has just been applied to the live state. */
@@ -51,7 +45,7 @@ export class EventLog {
     const batch = this.pending;
     // A failed append (disk full…) throws to the caller, which answers 5xx; the events stay
     // queued in order and go out with the next commit, so the log never skips one.
-    if (this.store && this.state) this.store.append(batch, this.state);
+    this.store?.append(batch, this.state());
     this.pending = [];
     for (const e of batch) this.recent.push(e);
     if (this.recent.length > this.keep * 1.5) this.recent = this.recent.slice(-this.keep);

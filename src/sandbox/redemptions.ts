@@ -5,8 +5,8 @@
 // to the wallet), and one made through the exchange burns the same shares on the chain.
 // Without a chain nothing here runs.
 import { chainOf } from './chainref.js';
-import { commit } from './reducer.js';
-import type { Profile, SandboxContext } from './types.js';
+import type { Profile } from './types.js';
+import type { SandboxContext } from './handlers.js';
 
 const same = (a: string | undefined, b: string): boolean => a !== undefined && a.toLowerCase() === b.toLowerCase();
 
@@ -36,7 +36,7 @@ export async function syncRedemptions(ctx: SandboxContext): Promise<void> {
       })
       .filter((p) => p.shares > 0n);
     if (payouts.length === 0) continue;
-    commit(state, {
+    ctx.apply({
       type: 'position.redeemed',
       at: ctx.now(),
       profileId: profile.id,
@@ -45,8 +45,6 @@ export async function syncRedemptions(ctx: SandboxContext): Promise<void> {
       txHash: r.txHash,
       onChain: true,
     });
-    ctx.persist();
-    for (const p of payouts) ctx.emit({ type: 'position', profileId: profile.id, tokenId: p.tokenId });
   }
 }
 

@@ -5,7 +5,8 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { authenticate } from './auth.js';
 import { PacingLimiter, requestStart } from './pacing.js';
-import type { FaultConfig, Route, SandboxContext, SandboxRequest, SandboxResponse } from './types.js';
+import type { FaultConfig, Route, SandboxContext, SandboxRequest, SandboxResponse } from './handlers.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 interface Compiled {
   route: Route;
@@ -39,6 +40,7 @@ function match(c: Compiled, segs: string[]): Record<string, string> | null {
 
 export const NO_FAULTS: FaultConfig = {
   latencyMs: 0,
+  delay: null,
   fail5xx: 0,
   burst429: 0,
   commitThenDrop: 0,
@@ -144,27 +146,200 @@ function send(res: ServerResponse, r: SandboxResponse): void {
   res.writeHead(r.status, headers).end(payload);
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
 function isLoopbackHost(host: string | undefined): boolean {
   if (!host) return false;
   const name = host.startsWith('[') ? host.slice(1, host.indexOf(']')) : host.replace(/:\d+$/, '');
   return name === 'localhost' || name === '::1' || /^127(\.\d{1,3}){3}$/.test(name);
 }
 
+/** The answer to a request that reads no further (after its body is drained, when it has one). */
+async function drained(req: IncomingMessage, r: SandboxResponse): Promise<SandboxResponse> {
+  await readBody(req).catch(() => '');
+  return r;
+}
+
+const TOO_LARGE: SandboxResponse = { status: 413, body: { message: 'Body too large' }, headers: { connection: 'close' } };
+
+/** The request's body read and parsed (JSON where it is JSON), or the answer refusing it. */
+async function readJson(req: IncomingMessage, method: string): Promise<{ rawBody: string; json: unknown } | SandboxResponse> {
+  let rawBody: string;
+  try {
+    rawBody = await readBody(req);
+  } catch {
+    return TOO_LARGE;
+  }
+  let json = rawBody ? parseJson(rawBody) : undefined;
+  const ctype = String(req.headers['content-type'] ?? '');
+  if (ctype.includes('application/json') && method !== 'GET') {
+    if (rawBody === '') return { status: 400, body: { message: 'Body cannot be empty when content-type is set to application/json' } };
+    if (json === NOT_JSON) return BAD_JSON;
+  } else if (json === NOT_JSON) json = undefined;
+  return reservedKeyRefusal(json) ?? { rawBody, json };
+}
+
+const isAnswer = (v: { rawBody: string; json: unknown } | SandboxResponse): v is SandboxResponse => 'status' in v;
+
+/** The router: admin routes (no auth, no faults, no rate limit), then the exchange's. */
+class Router {
+  private readonly compiled: Compiled[];
+  private readonly admin: Compiled[];
+  private readonly limiter = new PacingLimiter();
+
+  constructor(private readonly opts: HttpServerOptions) {
+    this.compiled = compile(opts.routes).sort((a, b) => b.literals - a.literals);
+    this.admin = compile(opts.admin);
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse, arrived: number): Promise<void> {
+    const method = (req.method ?? 'GET').toUpperCase();
+    const target = req.url ?? '/';
+    const skew = this.opts.faults.clockSkewMs;
+    if (skew) res.setHeader('date', new Date(Date.now() + skew).toUTCString());
+    const url = new URL(target, 'http://sandbox.invalid');
+    const segs = url.pathname.split('/').filter(Boolean);
+    if (segs[0] === '__sandbox') return void send(res, await this.adminRoute(req, method, target, url, segs));
+    const r = await this.apiRoute(req, method, target, url, segs, arrived);
+    if (r === DROP) {
+      req.socket.destroy();
+      return;
+    }
+    send(res, r);
+  }
+
+  /** A /__sandbox route: a loopback Host and, for writes, a JSON content type (no DNS rebinding, no simple cross-origin POST). */
+  private async adminRoute(req: IncomingMessage, method: string, target: string, url: URL, segs: string[]): Promise<SandboxResponse> {
+    if (!isLoopbackHost(req.headers.host))
+      return { status: 403, body: { message: 'Admin routes answer only requests to a loopback Host (127.0.0.1, localhost, [::1])' } };
+    const ctype = String(req.headers['content-type'] ?? '').toLowerCase();
+    if (method !== 'GET' && !ctype.startsWith('application/json')) {
+      req.resume();
+      return { status: 415, body: { message: 'Admin routes take Content-Type: application/json' } };
+    }
+    let rawBody: string;
+    try {
+      rawBody = await readBody(req);
+    } catch {
+      return TOO_LARGE;
+    }
+    for (const c of this.admin) {
+      const params = match(c, segs);
+      if (!params || c.route.method !== method) continue;
+      const json = rawBody ? parseJson(rawBody) : undefined;
+      if (json === NOT_JSON) return BAD_JSON;
+      const reserved = reservedKeyRefusal(json);
+      if (reserved) return reserved;
+      const sreq: SandboxRequest = {
+        method,
+        target,
+        path: url.pathname,
+        query: url.searchParams,
+        params,
+        headers: req.headers,
+        rawBody,
+        json,
+        auth: null,
+      };
+      return c.route.handler({ ...sreq, remoteAddress: req.socket.remoteAddress }, this.opts.ctx);
+    }
+    return { status: 404, body: { message: 'Not Found' } };
+  }
+
+  /** An exchange route: match, injected faults, body, auth, rate limit, the delay fault, the handler. */
+  private async apiRoute(
+    req: IncomingMessage,
+    method: string,
+    target: string,
+    url: URL,
+    segs: string[],
+    arrived: number,
+  ): Promise<SandboxResponse | typeof DROP> {
+    const { ctx, faults } = this.opts;
+    const matching = this.compiled.map((c) => ({ c, params: match(c, segs) })).filter((x) => x.params !== null);
+    const hit = matching.find((x) => x.c.route.method === method);
+    if (!hit?.params)
+      return drained(
+        req,
+        matching.length
+          ? { status: 405, body: { message: `Method ${method} not allowed on ${url.pathname}` } }
+          : { status: 404, body: { message: 'Not Found' } },
+      );
+    // Faults apply to matching "METHOD /path" requests.
+    const faulted = `${method} ${url.pathname}`.startsWith(faults.match);
+    const injected = await this.injected(req, faulted);
+    if (injected) return injected;
+    const body = await readJson(req, method);
+    if (isAnswer(body)) return body;
+    const a = authenticate(ctx.state, hit.c.route.auth, req.headers, method, target, body.rawBody, ctx.now() + (faults.clockSkewMs ?? 0));
+    if (!a.ok) return { status: a.status, body: { message: a.message } };
+    let release: (() => void) | undefined;
+    if (a.limiterKey && faults.rateLimit !== false) {
+      const signedTs = a.limiterKey.startsWith('hmac:') ? req.headers['lmts-timestamp'] : undefined;
+      const adm = this.limiter.admit(a.limiterKey, requestStart(arrived, typeof signedTs === 'string' ? signedTs : undefined));
+      if (!adm.ok)
+        return {
+          status: 429,
+          headers: { 'retry-after': String(Math.ceil(adm.retryAfterMs / 1000)) },
+          body: {
+            message: `Rate limit exceeded: at most 2 concurrent requests and one every 300 ms per API token (this one ${adm.reason})`,
+          },
+        };
+      release = adm.release;
+    }
+    try {
+      const route = hit.c.route;
+      const delay = faults.delay;
+      if (delay && delay.route === `${route.method} ${route.pattern}`) await sleep(delay.ms);
+      const sreq: SandboxRequest = {
+        method,
+        target,
+        path: url.pathname,
+        query: url.searchParams,
+        params: hit.params,
+        headers: req.headers,
+        ...body,
+        auth: a.auth,
+      };
+      const r = await route.handler(sreq, ctx);
+      const drop =
+        r.drop === true ||
+        (faulted && faults.commitThenDrop > 0 && method === 'POST' && url.pathname === '/orders' && r.status >= 200 && r.status < 300);
+      if (!drop) return r;
+      if (faults.commitThenDrop > 0) faults.commitThenDrop--;
+      return DROP;
+    } finally {
+      release?.();
+    }
+  }
+
+  /** The latency, 429 and 5xx faults of a matching request (before its body is read). */
+  private async injected(req: IncomingMessage, faulted: boolean): Promise<SandboxResponse | null> {
+    const faults = this.opts.faults;
+    if (!faulted) return null;
+    if (faults.latencyMs > 0) await sleep(faults.latencyMs);
+    if (faults.burst429 > 0) {
+      faults.burst429--;
+      return drained(req, { status: 429, headers: { 'retry-after': '1' }, body: { message: 'Rate limit exceeded (injected)' } });
+    }
+    if (faults.fail5xx > 0) {
+      faults.fail5xx--;
+      return drained(req, { status: 503, body: { message: 'Service unavailable (injected)' } });
+    }
+    return null;
+  }
+}
+
+/** A handler's answer under commit-then-drop: destroy the socket, send nothing. */
+const DROP = Symbol('drop');
+
 /** Creates the HTTP server; sockets are tracked so close() never hangs on keep-alive. */
 export function createHttpServer(opts: HttpServerOptions): { server: Server; sockets: Set<Socket> } {
-  const compiled = compile(opts.routes).sort((a, b) => b.literals - a.literals);
-  const admin = compile(opts.admin);
-  const limiter = new PacingLimiter();
+  const router = new Router(opts);
   const sockets = new Set<Socket>();
-  const { ctx, faults } = opts;
-
   const server = createServer((req, res) => {
     // Stamped on the 'request' event, before the body is read or anything waits: pacing is
     // about real time when the request came in, whatever the (test) clock says.
     const arrived = Date.now();
-    void handle(req, res, arrived).catch((e: unknown) => {
+    void router.handle(req, res, arrived).catch((e: unknown) => {
       if (!res.headersSent)
         send(res, { status: 500, body: { message: `Internal sandbox error: ${e instanceof Error ? e.message : String(e)}` } });
     });
@@ -173,149 +348,5 @@ export function createHttpServer(opts: HttpServerOptions): { server: Server; soc
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-
-  async function handle(req: IncomingMessage, res: ServerResponse, arrived: number): Promise<void> {
-    const method = (req.method ?? 'GET').toUpperCase();
-    const target = req.url ?? '/';
-    if (faults.clockSkewMs) res.setHeader('date', new Date(Date.now() + faults.clockSkewMs).toUTCString());
-    const url = new URL(target, 'http://sandbox.invalid');
-    const segs = url.pathname.split('/').filter(Boolean);
-
-    if (segs[0] === '__sandbox') {
-      // A web page can reach 127.0.0.1: admin routes answer only a loopback Host (no DNS
-      // rebinding) and, for POST, a JSON content type (no cross-origin "simple" text/plain POST).
-      if (!isLoopbackHost(req.headers.host))
-        return send(res, {
-          status: 403,
-          body: { message: 'Admin routes answer only requests to a loopback Host (127.0.0.1, localhost, [::1])' },
-        });
-      if (
-        method !== 'GET' &&
-        !String(req.headers['content-type'] ?? '')
-          .toLowerCase()
-          .startsWith('application/json')
-      ) {
-        req.resume();
-        return send(res, { status: 415, body: { message: 'Admin routes take Content-Type: application/json' } });
-      }
-      let rawBody: string;
-      try {
-        rawBody = await readBody(req);
-      } catch {
-        return send(res, { status: 413, body: { message: 'Body too large' }, headers: { connection: 'close' } });
-      }
-      for (const c of admin) {
-        const params = match(c, segs);
-        if (!params || c.route.method !== method) continue;
-        const json = rawBody ? parseJson(rawBody) : undefined;
-        if (json === NOT_JSON) return send(res, BAD_JSON);
-        const reserved = reservedKeyRefusal(json);
-        if (reserved) return send(res, reserved);
-        const r = await c.route.handler(
-          {
-            method,
-            target,
-            path: url.pathname,
-            query: url.searchParams,
-            params,
-            headers: req.headers,
-            rawBody,
-            json,
-            auth: null,
-            remoteAddress: req.socket.remoteAddress,
-          },
-          ctx,
-        );
-        return send(res, r);
-      }
-      return send(res, { status: 404, body: { message: 'Not Found' } });
-    }
-
-    const matching = compiled.map((c) => ({ c, params: match(c, segs) })).filter((x) => x.params !== null);
-    const hit = matching.find((x) => x.c.route.method === method);
-    if (!hit?.params) {
-      await readBody(req).catch(() => '');
-      return send(
-        res,
-        matching.length
-          ? { status: 405, body: { message: `Method ${method} not allowed on ${url.pathname}` } }
-          : { status: 404, body: { message: 'Not Found' } },
-      );
-    }
-
-    // Faults apply to matching "METHOD /path" requests.
-    const key = `${method} ${url.pathname}`;
-    const faulted = key.startsWith(faults.match);
-    if (faulted && faults.latencyMs > 0) await sleep(faults.latencyMs);
-    if (faulted && faults.burst429 > 0) {
-      faults.burst429--;
-      await readBody(req).catch(() => '');
-      return send(res, { status: 429, headers: { 'retry-after': '1' }, body: { message: 'Rate limit exceeded (injected)' } });
-    }
-    if (faulted && faults.fail5xx > 0) {
-      faults.fail5xx--;
-      await readBody(req).catch(() => '');
-      return send(res, { status: 503, body: { message: 'Service unavailable (injected)' } });
-    }
-
-    let rawBody: string;
-    try {
-      rawBody = await readBody(req);
-    } catch {
-      return send(res, { status: 413, body: { message: 'Body too large' }, headers: { connection: 'close' } });
-    }
-    let json = rawBody ? parseJson(rawBody) : undefined;
-    const ctype = String(req.headers['content-type'] ?? '');
-    if (ctype.includes('application/json') && method !== 'GET') {
-      if (rawBody === '')
-        return send(res, { status: 400, body: { message: 'Body cannot be empty when content-type is set to application/json' } });
-      if (json === NOT_JSON) return send(res, BAD_JSON);
-    } else if (json === NOT_JSON) json = undefined;
-    const reserved = reservedKeyRefusal(json);
-    if (reserved) return send(res, reserved);
-
-    const a = authenticate(ctx.state, hit.c.route.auth, req.headers, method, target, rawBody, ctx.now() + (faults.clockSkewMs ?? 0));
-    if (!a.ok) return send(res, { status: a.status, body: { message: a.message } });
-    let release: (() => void) | undefined;
-    if (a.limiterKey && faults.rateLimit !== false) {
-      const signedTs = a.limiterKey.startsWith('hmac:') ? req.headers['lmts-timestamp'] : undefined;
-      const adm = limiter.admit(a.limiterKey, requestStart(arrived, typeof signedTs === 'string' ? signedTs : undefined));
-      if (!adm.ok)
-        return send(res, {
-          status: 429,
-          headers: { 'retry-after': String(Math.ceil(adm.retryAfterMs / 1000)) },
-          body: {
-            message: `Rate limit exceeded: at most 2 concurrent requests and one every 300 ms per API token (this one ${adm.reason})`,
-          },
-        });
-      release = adm.release;
-    }
-    try {
-      const sreq: SandboxRequest = {
-        method,
-        target,
-        path: url.pathname,
-        query: url.searchParams,
-        params: hit.params,
-        headers: req.headers,
-        rawBody,
-        json,
-        auth: a.auth,
-      };
-      const r = await hit.c.route.handler(sreq, ctx);
-      const drop =
-        r.drop === true ||
-        (faulted && faults.commitThenDrop > 0 && method === 'POST' && url.pathname === '/orders' && r.status >= 200 && r.status < 300);
-      if (drop) {
-        if (faults.commitThenDrop > 0) faults.commitThenDrop--;
-        req.socket.destroy();
-        return;
-      }
-      send(res, r);
-    } finally {
-      release?.();
-    }
-  }
-
   return { server, sockets };
 }

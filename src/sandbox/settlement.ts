@@ -1,12 +1,12 @@
 // Settlement lifecycle of a matched trade: MATCHED (at match time, in the HTTP answer) → MINED
-// (txHash set) → CONFIRMED, each step persisted and announced as a SETTLEMENT orderEvent to the
-// taker and every maker of the trade. The delays come from ctx.settlement. A trade is driven by
+// (txHash set) → CONFIRMED, each step one logged event, which the streams announce as a SETTLEMENT
+// orderEvent to the taker and every maker of the trade. The delays come from ctx.settlement. A trade is driven by
 // its taker order's execution; each order involved keeps the trade in its own `trades` list, so
 // an order that trades again (as maker or taker) never stalls or overwrites an earlier trade.
 import { keccak256, toHex } from 'viem';
-import { settlementEvents } from './engine.js';
-import { commit, orderById } from './reducer.js';
-import type { Hex, OrderRecord, SandboxContext, SettlementStatus } from './types.js';
+import { orderById } from './indexes.js';
+import type { Hex, OrderRecord, SettlementStatus } from './types.js';
+import type { SandboxContext } from './handlers.js';
 
 const RANK: Partial<Record<SettlementStatus, number>> = { MATCHED: 1, MINED: 2, CONFIRMED: 3 };
 
@@ -34,23 +34,18 @@ function advance(ctx: SandboxContext, takerOrderId: string, to: 'MINED' | 'CONFI
   if ((RANK[takerStatus(taker)] ?? 0) >= (RANK[to] ?? 0)) return false;
   const market = state.markets.find((m) => m.slug === taker.marketSlug);
   if (!market) return false;
-  const hash = txHashForTrade(tradeId);
-  const at = ctx.now();
-  const nowIso = new Date(at).toISOString();
   const makerIds = new Set(taker.makerMatches.map((m) => m.orderId));
   const makers = [...makerIds].map((id) => orderById(state, id)).filter((o): o is OrderRecord => o !== undefined);
   // Each order's record of this trade advances; order-level fields follow only its latest trade.
-  commit(state, {
+  ctx.apply({
     type: 'settlement',
-    at,
+    at: ctx.now(),
     tradeEventId: tradeId,
     takerOrderId: taker.id,
     makerOrderIds: makers.map((o) => o.id),
     to,
-    txHash: hash,
+    txHash: txHashForTrade(tradeId),
   });
-  ctx.persist();
-  for (const e of settlementEvents(to, taker, market, nowIso, makers)) ctx.emit(e);
   return true;
 }
 

@@ -3,7 +3,8 @@
 // clear error naming the entry and the field, never a TypeError deep in the reducer and never
 // a silent default. Only the fields the reducer and the routes rely on are checked; extra
 // fields are allowed (older and newer records carry a few more).
-import type { LogEntry, SandboxState, StateEvent } from './types.js';
+import type { SandboxState } from './types.js';
+import type { LogEntry, StateEvent } from './events.js';
 
 /** A value that does not have the expected shape; `path` names the field (orders[3].price). */
 export class ShapeError extends Error {
@@ -157,6 +158,7 @@ const order = obj({
   tradeEventId: nul(str),
   txHash: nul(str),
   trades: opt(arr(orderTrade)),
+  orderHash: opt(str),
 });
 const ledgerEntry = obj({
   kind: oneOf('deposit', 'withdrawal', 'grant', 'trade', 'redemption'),

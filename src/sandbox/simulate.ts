@@ -2,9 +2,9 @@
 // and asks around a drifting fair price, two trading bots take liquidity now and then, so the
 // streams and `pm book --watch` have something to show. Off by default.
 //
-// Every change goes the way an order from POST /orders goes: the engine decides (submitOrder /
-// cancelOrder, which commit an event to the reducer), the log is committed (ctx.persist), the
-// internal events are emitted and matched trades are settled. Nothing is written around it.
+// It is one actor (actors.ts): every change goes the way an order from POST /orders goes, through
+// place.ts (the engine decides, ctx.apply commits, a matched trade settles), and its deposits
+// and bots are events applied through ctx.apply. Nothing is written around it.
 // Safety by construction:
 // - quotes are post-only BUYs (a BUY NO at 1 − p is an ask at p), priced inside the current
 //   spread or behind it, so a quote never executes against anyone, itself included;
@@ -12,16 +12,19 @@
 //   taker never trades when the best opposite order is its own (a second guard, never needed);
 // - the engine refuses what a balance cannot pay (the action is skipped), and a bot whose free
 //   USDC runs low gets a logged deposit, so balances and reservations stay valid.
-// One timer, cleared by stop(); a reset of the sandbox state (new state object) is noticed on
-// the next tick and the bots are set up again.
-import { cancelOrder, submitOrder, type SubmitInput } from './engine.js';
+// One clock (Ticker), cleared by stop(); a reset of the sandbox state (new state object) is
+// noticed on the next tick and the bots are set up again.
+import { type Actor, Ticker } from './actors.js';
+import type { SubmitInput } from './engine.js';
 import { levelOrders, sideBook } from './bookindex.js';
 import { yesMidpoint } from './book.js';
-import { commit, marketBySlug, orderById } from './reducer.js';
-import { scheduleSettlement } from './settlement.js';
+import { cancelOrder, placeOrder } from './place.js';
+import { marketBySlug, orderById } from './indexes.js';
 import { ONE, PRICE_TICK, SIZE_STEP, buyLock } from './orders/amounts.js';
 import { randomBytes } from 'node:crypto';
-import type { Hex, MarketRecord, Profile, SandboxContext, SandboxState } from './types.js';
+import type { Hex, MarketRecord, Profile, SandboxState } from './types.js';
+import type { StateEvent } from './events.js';
+import type { SandboxContext } from './handlers.js';
 
 export interface SimulateOptions {
   /** Actions per second over all markets (default 4); each action touches one market. */
@@ -30,17 +33,10 @@ export interface SimulateOptions {
   random?: (() => number) | undefined;
 }
 
-export interface Simulator {
-  readonly rate: number;
-  /** The simulated accounts (bob and the bots) by name and profile id. */
-  readonly accounts: { name: string; profileId: number; role: 'quoter' | 'taker' }[];
-  /** Actions taken so far (orders placed or cancelled). */
-  readonly actions: number;
-  /** Whether the timer is still armed. */
-  readonly running: boolean;
-  /** Stops for good: clears the timer; no state change happens after it returns. */
-  stop(): void;
-}
+/** An order the simulator places: what it decides, the rest follows from the owner and the price. */
+type SimOrder = Omit<SubmitInput, 'signedOrder' | 'makerAmount' | 'takerAmount' | 'clientOrderId' | 'feeRateBps' | 'postOnly'> & {
+  postOnly?: boolean;
+};
 
 /** Bots of the dev mnemonic (indexes 8–10, public keys only: they never sign). */
 export const SIM_BOTS: readonly { id: number; name: string; address: Hex; role: 'quoter' | 'taker' }[] = [
@@ -70,212 +66,209 @@ function tradable(m: MarketRecord, now: number): boolean {
   );
 }
 
-/** Starts the simulator on a running sandbox context. */
-export function startSimulator(ctx: SandboxContext, opts: SimulateOptions = {}): Simulator {
-  const rate = opts.rate ?? DEFAULT_SIMULATE_RATE;
-  if (!(rate > 0 && rate <= 1000)) throw new RangeError(`simulate rate must be in (0, 1000] actions per second, got ${rate}`);
-  const rnd = opts.random ?? Math.random;
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length) % xs.length] as T;
-  const between = (lo: number, hi: number): number => lo + Math.floor(rnd() * (hi - lo + 1));
-  const quoters = [BOB, ...SIM_BOTS.filter((b) => b.role === 'quoter').map((b) => b.id)];
-  const takers = SIM_BOTS.filter((b) => b.role === 'taker').map((b) => b.id);
+/** The market-activity simulator: bob and the bots quote and take on a clock. */
+export class Simulator implements Actor {
+  readonly rate: number;
+  /** The simulated accounts (bob and the bots) by name and profile id. */
+  readonly accounts: { name: string; profileId: number; role: 'quoter' | 'taker' }[] = [
+    { name: 'bob', profileId: BOB, role: 'quoter' },
+    ...SIM_BOTS.map((b) => ({ name: b.name, profileId: b.id, role: b.role })),
+  ];
+  /** Actions taken so far (orders placed or cancelled). */
+  actions = 0;
+  private readonly rnd: () => number;
+  private readonly clock: Ticker;
+  private readonly quoters = [BOB, ...SIM_BOTS.filter((b) => b.role === 'quoter').map((b) => b.id)];
+  private readonly takers = SIM_BOTS.filter((b) => b.role === 'taker').map((b) => b.id);
+  private readonly tag = Date.now().toString(36);
+  private state: SandboxState | null = null;
+  private fair = new Map<string, bigint>();
+  private quotes = new Map<string, string[]>(); // `${owner}|${slug}|YES|NO` → live order ids, oldest first
+  private cursor = 0;
+  private seq = 0;
 
-  let state: SandboxState | null = null;
-  let fair = new Map<string, bigint>();
-  let quotes = new Map<string, string[]>(); // `${owner}|${slug}|YES|NO` → live order ids, oldest first
-  let cursor = 0;
-  let seq = 0;
-  let actions = 0;
-  let timer: NodeJS.Timeout | null = null;
-  let stopped = false;
-  const tag = Date.now().toString(36);
+  constructor(
+    private readonly ctx: SandboxContext,
+    opts: SimulateOptions = {},
+  ) {
+    this.rate = opts.rate ?? DEFAULT_SIMULATE_RATE;
+    if (!(this.rate > 0 && this.rate <= 1000))
+      throw new RangeError(`simulate rate must be in (0, 1000] actions per second, got ${this.rate}`);
+    this.rnd = opts.random ?? Math.random;
+    this.clock = new Ticker(1000 / this.rate, () => this.tick());
+  }
+
+  get running(): boolean {
+    return this.clock.running;
+  }
+
+  start(): void {
+    this.setUp(this.ctx.state);
+    this.clock.start();
+  }
+
+  stop(): void {
+    this.clock.stop();
+  }
+
+  /** One action on the next tradable market: a quote (55%) or a take. */
+  tick(): void {
+    const ctx = this.ctx;
+    if (this.state !== ctx.state) this.setUp(ctx.state);
+    const s = ctx.state;
+    const now = ctx.now();
+    const markets = s.markets.filter((m) => tradable(m, now));
+    if (markets.length === 0) return;
+    const m = markets[this.cursor % markets.length] as MarketRecord;
+    this.cursor += 1;
+    const f = this.fair.get(m.slug) ?? clampPrice(((yesMidpoint(s, m.slug) ?? m.lastTradePrice ?? ONE / 2n) / PRICE_TICK) * PRICE_TICK);
+    this.fair.set(m.slug, f);
+    if (this.rnd() < 0.55) this.quote(s, m, f);
+    else this.take(s, m, f);
+  }
+
+  private pick<T>(xs: readonly T[]): T {
+    return xs[Math.floor(this.rnd() * xs.length) % xs.length] as T;
+  }
+
+  private between(lo: number, hi: number): number {
+    return lo + Math.floor(this.rnd() * (hi - lo + 1));
+  }
 
   /** Bots exist and have USDC (on start and after a reset): profiles plus logged deposits. */
-  const setUp = (s: SandboxState): void => {
-    state = s;
-    fair = new Map();
-    quotes = new Map();
-    const at = ctx.now();
+  private setUp(s: SandboxState): void {
+    this.state = s;
+    this.fair = new Map();
+    this.quotes = new Map();
+    const at = this.ctx.now();
+    const events: StateEvent[] = [];
     for (const b of SIM_BOTS) {
-      if (!s.profiles.some((p) => p.id === b.id)) {
-        const p: Profile = {
-          id: b.id,
-          name: b.name,
-          role: b.role === 'quoter' ? 'market_maker' : 'trader',
-          address: b.address,
-          feeRateBps: b.role === 'quoter' ? 0 : 300,
-          displayName: b.name,
-          createdAt: new Date(at).toISOString(),
-        };
-        commit(s, { type: 'profile.created', at, profile: p });
-        commit(s, { type: 'funds.deposited', at, profileId: b.id, amount: BOT_FUNDING, txHash: fundingTx() });
-      }
+      if (s.profiles.some((p) => p.id === b.id)) continue;
+      const p: Profile = {
+        id: b.id,
+        name: b.name,
+        role: b.role === 'quoter' ? 'market_maker' : 'trader',
+        address: b.address,
+        feeRateBps: b.role === 'quoter' ? 0 : 300,
+        displayName: b.name,
+        createdAt: new Date(at).toISOString(),
+      };
+      events.push({ type: 'profile.created', at, profile: p });
+      events.push({ type: 'funds.deposited', at, profileId: b.id, amount: BOT_FUNDING, txHash: fundingTx() });
     }
-    ctx.persist();
-  };
+    if (events.length > 0) this.ctx.apply(...events);
+  }
 
-  const topUp = (s: SandboxState, profileId: number): void => {
+  private topUp(s: SandboxState, profileId: number): void {
     const a = s.accounts[String(profileId)];
     if (profileId === BOB || !a || a.usdc - a.lockedUsdc >= LOW_WATER) return;
-    commit(s, { type: 'funds.deposited', at: ctx.now(), profileId, amount: BOT_FUNDING, txHash: fundingTx() });
-  };
+    this.ctx.apply({ type: 'funds.deposited', at: this.ctx.now(), profileId, amount: BOT_FUNDING, txHash: fundingTx() });
+  }
 
-  const place = (
-    s: SandboxState,
-    input: Omit<SubmitInput, 'signedOrder' | 'makerAmount' | 'takerAmount' | 'clientOrderId' | 'feeRateBps' | 'postOnly'> & {
-      postOnly?: boolean;
-    },
-  ): string | null => {
+  /** Places an order (a bot never signs: its signed order is marked simulated); its id when it rests. */
+  private place(s: SandboxState, input: SimOrder): string | null {
     const owner = s.profiles.find((p) => p.id === input.ownerId);
     if (!owner || input.price === null) return null;
     const collateral = input.side === 'BUY' ? buyLock(input.size, input.price) : (input.size * input.price) / ONE;
     const makerAmount = input.side === 'BUY' ? collateral : input.size;
     const takerAmount = input.side === 'BUY' ? input.size : collateral;
-    seq += 1;
-    const r = submitOrder(
-      s,
-      {
-        ...input,
-        postOnly: input.postOnly ?? false,
-        makerAmount,
-        takerAmount,
-        clientOrderId: `sim-${tag}-${seq}`,
+    this.seq += 1;
+    const r = placeOrder(this.ctx, {
+      ...input,
+      postOnly: input.postOnly ?? false,
+      makerAmount,
+      takerAmount,
+      clientOrderId: `sim-${this.tag}-${this.seq}`,
+      feeRateBps: owner.feeRateBps,
+      signedOrder: {
+        maker: owner.address,
+        signer: owner.address,
+        tokenId: input.tokenId,
+        makerAmount: makerAmount.toString(),
+        takerAmount: takerAmount.toString(),
+        side: input.side === 'BUY' ? 0 : 1,
+        price: Number(input.price) / 1e6,
         feeRateBps: owner.feeRateBps,
-        signedOrder: {
-          maker: owner.address,
-          signer: owner.address,
-          tokenId: input.tokenId,
-          makerAmount: makerAmount.toString(),
-          takerAmount: takerAmount.toString(),
-          side: input.side === 'BUY' ? 0 : 1,
-          price: Number(input.price) / 1e6,
-          feeRateBps: owner.feeRateBps,
-          signatureType: 0,
-          signature: null,
-          simulated: true,
-        },
+        signatureType: 0,
+        signature: null,
+        simulated: true,
       },
-      ctx.now(),
-    );
+    });
     if (!r.ok) return null; // refused (balance, post-only would cross…): nothing changed
-    actions += 1;
-    ctx.persist();
-    for (const e of r.events) ctx.emit(e);
-    if (r.order.tradeEventId !== null) scheduleSettlement(ctx, r.order.id);
+    this.actions += 1;
     return r.order.status === 'LIVE' ? r.order.id : null;
-  };
-
-  const cancel = (s: SandboxState, profileId: number, orderId: string): void => {
-    const r = cancelOrder(s, orderId, profileId, ctx.now());
-    if (!r.ok) return;
-    actions += 1;
-    ctx.persist();
-    for (const e of r.events) ctx.emit(e);
-  };
+  }
 
   /** A quoter refreshes one side of one market: cancels its oldest quote there when it has enough, posts a new one. */
-  const quote = (s: SandboxState, m: MarketRecord, f: bigint): void => {
+  private quote(s: SandboxState, m: MarketRecord, f: bigint): void {
     const [yes, no] = m.positionIds ?? ['', ''];
-    const owner = pick(quoters);
-    const bid = rnd() < 0.5;
+    const owner = this.pick(this.quoters);
+    const bid = this.rnd() < 0.5;
     const key = `${owner}|${m.slug}|${bid ? 'YES' : 'NO'}`;
-    const live = (quotes.get(key) ?? []).filter((id) => orderById(s, id)?.status === 'LIVE');
+    const live = (this.quotes.get(key) ?? []).filter((id) => orderById(s, id)?.status === 'LIVE');
     if (live.length >= QUOTES_PER_SIDE) {
       const oldest = live.shift();
-      if (oldest !== undefined) cancel(s, owner, oldest);
+      if (oldest !== undefined && cancelOrder(this.ctx, oldest, owner).ok) this.actions += 1;
     }
     // Inside the spread at most, never through it: post-only would refuse a crossing quote anyway.
     const mid = yesMidpoint(s, m.slug) ?? f;
-    const off = BigInt(between(1, 6)) * PRICE_TICK;
+    const off = BigInt(this.between(1, 6)) * PRICE_TICK;
     let yesPrice = clampPrice(bid ? f - off : f + off);
     if (bid && yesPrice >= mid + 5n * PRICE_TICK) yesPrice = clampPrice(mid - PRICE_TICK);
     if (!bid && yesPrice <= mid - 5n * PRICE_TICK) yesPrice = clampPrice(mid + PRICE_TICK);
-    const size = BigInt(between(5, 60)) * ONE;
+    const size = BigInt(this.between(5, 60)) * ONE;
     // A bid is a BUY YES at p; an ask is a BUY NO at 1 − p: quoters need USDC only.
-    const id = place(s, {
-      ownerId: owner,
-      marketSlug: m.slug,
-      tokenId: bid ? yes : no,
-      side: 'BUY',
-      orderType: 'GTC',
-      price: bid ? yesPrice : ONE - yesPrice,
-      size,
-      postOnly: true,
-    });
+    const tokenId = bid ? yes : no;
+    const price = bid ? yesPrice : ONE - yesPrice;
+    const id = this.place(s, { ownerId: owner, marketSlug: m.slug, tokenId, side: 'BUY', orderType: 'GTC', price, size, postOnly: true });
     if (id !== null) live.push(id);
-    quotes.set(key, live);
-  };
+    this.quotes.set(key, live);
+  }
 
   /** A taker buys at the best ask (or sells what it holds at the best bid) with a FAK order. */
-  const take = (s: SandboxState, m: MarketRecord, f: bigint): void => {
+  private take(s: SandboxState, m: MarketRecord, f: bigint): void {
     const [yes, no] = m.positionIds ?? ['', ''];
-    const owner = pick(takers);
-    topUp(s, owner);
+    const owner = this.pick(this.takers);
+    this.topUp(s, owner);
     const acct = s.accounts[String(owner)];
     const held = (t: string): bigint => {
       const p = acct?.positions[t];
       return p ? p.shares - p.locked : 0n;
     };
-    const outcomeYes = rnd() < 0.5;
+    const outcomeYes = this.rnd() < 0.5;
     const token = outcomeYes ? yes : no;
     const tokenFair = outcomeYes ? f : ONE - f;
-    const sell = held(token) >= ONE && rnd() < 0.45;
-    let size = BigInt(between(1, 25)) * ONE;
+    const sell = held(token) >= ONE && this.rnd() < 0.45;
+    let size = BigInt(this.between(1, 25)) * ONE;
     if (sell && size > held(token)) size = (held(token) / SIZE_STEP) * SIZE_STEP;
     if (size <= 0n) return;
     // Never against itself: takers rest nothing, and the top of the book must be someone else's.
-    const best = topOwner(s, m, token, sell ? 'SELL' : 'BUY');
-    if (best === owner) return;
-    const slack = BigInt(between(2, 12)) * PRICE_TICK;
+    if (topOwner(s, m, token, sell ? 'SELL' : 'BUY') === owner) return;
+    const slack = BigInt(this.between(2, 12)) * PRICE_TICK;
     const limit = clampPrice(sell ? tokenFair - slack : tokenFair + slack);
     const before = m.lastTradePrice;
-    place(s, { ownerId: owner, marketSlug: m.slug, tokenId: token, side: sell ? 'SELL' : 'BUY', orderType: 'FAK', price: limit, size });
+    this.place(s, {
+      ownerId: owner,
+      marketSlug: m.slug,
+      tokenId: token,
+      side: sell ? 'SELL' : 'BUY',
+      orderType: 'FAK',
+      price: limit,
+      size,
+    });
     // The fair price follows the trades a little, and wanders.
     const last = marketBySlug(s, m.slug)?.lastTradePrice ?? before;
-    const drift = BigInt(between(-2, 2)) * PRICE_TICK;
+    const drift = BigInt(this.between(-2, 2)) * PRICE_TICK;
     const next = last !== null && last !== before ? (f * 3n + last) / 4n + drift : f + drift;
-    fair.set(m.slug, clampPrice((next / PRICE_TICK) * PRICE_TICK));
-  };
+    this.fair.set(m.slug, clampPrice((next / PRICE_TICK) * PRICE_TICK));
+  }
+}
 
-  const tick = (): void => {
-    timer = null;
-    if (stopped) return;
-    try {
-      if (state !== ctx.state) setUp(ctx.state);
-      const s = ctx.state;
-      const now = ctx.now();
-      const markets = s.markets.filter((m) => tradable(m, now));
-      if (markets.length > 0) {
-        const m = markets[cursor % markets.length] as MarketRecord;
-        cursor += 1;
-        const f = fair.get(m.slug) ?? clampPrice(((yesMidpoint(s, m.slug) ?? m.lastTradePrice ?? ONE / 2n) / PRICE_TICK) * PRICE_TICK);
-        fair.set(m.slug, f);
-        if (rnd() < 0.55) quote(s, m, f);
-        else take(s, m, f);
-      }
-    } catch {
-      // A failed commit (disk full…) or a state mid-reset: skip this action, try the next one.
-    }
-    if (!stopped) timer = setTimeout(tick, 1000 / rate);
-  };
-
-  setUp(ctx.state);
-  timer = setTimeout(tick, 1000 / rate);
-  return {
-    rate,
-    accounts: [{ name: 'bob', profileId: BOB, role: 'quoter' }, ...SIM_BOTS.map((b) => ({ name: b.name, profileId: b.id, role: b.role }))],
-    get actions() {
-      return actions;
-    },
-    get running() {
-      return timer !== null && !stopped;
-    },
-    stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      timer = null;
-    },
-  };
+/** Starts the simulator on a running sandbox context. */
+export function startSimulator(ctx: SandboxContext, opts: SimulateOptions = {}): Simulator {
+  const sim = new Simulator(ctx, opts);
+  sim.start();
+  return sim;
 }
 
 /** The owner of the first resting order a taker on `token`/`side` would hit in the direct book, or null. */

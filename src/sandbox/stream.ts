@@ -1,7 +1,9 @@
 // The sandbox's live streams: socket.io namespace /markets on the HTTP port (wire-facts §6).
-// Every event a socket receives is a projection of the event log: the streams subscribe to the
-// log and turn each committed entry into orderEvent / positions / tx / lifecycle messages, so
-// their order is the log's sequence. Book and price updates are coalesced per tick.
+// Every event a socket receives comes from the event log: the streams subscribe to the log,
+// the projection (projection.ts, pure) turns each committed entry into messages, and this side
+// delivers them: to the sockets subscribed (a sub-account's private events to its partner's
+// sockets too), each event id once per minute, through one FIFO so the delay fault keeps their
+// order; book and price updates are coalesced per tick.
 // Auth is read from the handshake headers only (HMAC over the fixed handshake string, or the
 // legacy X-API-Key); anonymous sockets may use the public channels, and a private subscription
 // without valid auth gets an `exception` event and no data. Subscriptions live and die with
@@ -9,9 +11,11 @@
 import type { Namespace, Socket } from 'socket.io';
 import { authenticate } from './auth.js';
 import { midpoint, yesBook } from './book.js';
-import { formatRaw, ONE, priceNumber } from './orders/amounts.js';
-import { orderById } from './reducer.js';
-import type { FaultConfig, LogEntry, MarketRecord, OrderRecord, Route, SandboxContext, SandboxState } from './types.js';
+import { ONE, priceNumber } from './orders/amounts.js';
+import { Projection, type StreamMessage } from './projection.js';
+import type { MarketRecord } from './types.js';
+import type { LogEntry } from './events.js';
+import type { AuthRequirement, FaultConfig, Route, SandboxContext } from './handlers.js';
 
 /** The string an SDK signs for the socket.io upgrade, whatever the actual query (wire-facts §2.1). */
 const HANDSHAKE_TARGET = '/socket.io/?EIO=4&transport=websocket';
@@ -51,10 +55,6 @@ export interface Streams {
   close(): void;
 }
 
-interface Shadow {
-  remaining: Map<string, bigint>; // LIVE orders' remaining size as of the last projected entry
-}
-
 const header = (h: Record<string, string | string[] | undefined>, k: string): string | undefined => {
   const v = h[k];
   return Array.isArray(v) ? v[0] : v;
@@ -74,259 +74,144 @@ function slugList(opts: unknown): string[] {
   return out;
 }
 
-export function createStreams(deps: StreamsDeps): Streams {
-  const { ctx, faults } = deps;
-  const conns = new Map<string, Conn>();
-  let nsp: Namespace | null = null;
-  let unsubscribe: (() => void) | null = null;
-  const shadow: Shadow = { remaining: new Map() };
-  const lastPrice = new Map<string, bigint | null>();
-  const dirty = new Set<string>();
-  let flushArmed = false;
-  // Emissions go through one FIFO so that the delay fault keeps their order.
-  const queue: { due: number; fn: () => void }[] = [];
-  let timer: NodeJS.Timeout | null = null;
+/** Emissions in one FIFO: the delay fault (eventDelayMs) delays them without reordering. */
+class Outbox {
+  private readonly queue: { due: number; fn: () => void }[] = [];
+  private timer: NodeJS.Timeout | null = null;
 
-  const rebuild = (state: SandboxState): void => {
-    shadow.remaining = new Map();
-    for (const o of state.orders) if (o.status === 'LIVE') shadow.remaining.set(o.id, o.remainingSize);
-    lastPrice.clear();
-    for (const m of state.markets) lastPrice.set(m.slug, m.lastTradePrice);
-  };
+  constructor(private readonly faults: FaultConfig) {}
 
-  const pump = (): void => {
-    timer = null;
+  push(fn: () => void): void {
+    const delay = this.faults.eventDelayMs ?? 0;
+    if (delay <= 0 && this.queue.length === 0) return fn();
+    this.queue.push({ due: Date.now() + delay, fn });
+    this.timer ??= setTimeout(() => this.pump(), delay);
+  }
+
+  clear(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.queue.length = 0;
+  }
+
+  private pump(): void {
+    this.timer = null;
     const now = Date.now();
-    while (queue.length > 0 && (queue[0]?.due ?? 0) <= now) queue.shift()?.fn();
-    if (queue.length > 0) timer = setTimeout(pump, Math.max(0, (queue[0]?.due ?? now) - now));
-  };
-  const out = (fn: () => void): void => {
-    const delay = faults.eventDelayMs ?? 0;
-    if (delay <= 0 && queue.length === 0) return fn();
-    queue.push({ due: Date.now() + delay, fn });
-    timer ??= setTimeout(pump, delay);
-  };
+    while (this.queue.length > 0 && (this.queue[0]?.due ?? 0) <= now) this.queue.shift()?.fn();
+    if (this.queue.length > 0) this.timer = setTimeout(() => this.pump(), Math.max(0, (this.queue[0]?.due ?? now) - now));
+  }
+}
 
-  const send = (c: Conn, event: string, payload: unknown, eventId?: string): void => {
-    if (eventId !== undefined) {
-      const now = Date.now();
-      const at = c.seen.get(eventId);
-      if (at !== undefined && now - at < DEDUP_WINDOW_MS) return;
-      c.seen.set(eventId, now);
-      if (c.seen.size > 20_000)
-        for (const [k, t] of c.seen) {
-          if (now - t < DEDUP_WINDOW_MS) break;
-          c.seen.delete(k);
-        }
+/** Sends `payload` as `event`; with an event id, at most once per socket per DEDUP_WINDOW_MS. */
+function send(c: Conn, event: string, payload: unknown, eventId?: string): void {
+  if (eventId !== undefined) {
+    const now = Date.now();
+    const at = c.seen.get(eventId);
+    if (at !== undefined && now - at < DEDUP_WINDOW_MS) return;
+    c.seen.set(eventId, now);
+    if (c.seen.size > 20_000)
+      for (const [k, t] of c.seen) {
+        if (now - t < DEDUP_WINDOW_MS) break;
+        c.seen.delete(k);
+      }
+  }
+  c.socket.emit(event, payload);
+}
+
+/** The sockets of one sandbox and what they subscribed to. */
+class Hub implements Streams {
+  private readonly conns = new Map<string, Conn>();
+  private readonly projection = new Projection();
+  private readonly outbox: Outbox;
+  private readonly lastPrice = new Map<string, bigint | null>();
+  private readonly dirty = new Set<string>();
+  private flushArmed = false;
+  private unsubscribe: (() => void) | null = null;
+  readonly routes: Route[];
+
+  constructor(private readonly deps: StreamsDeps) {
+    this.outbox = new Outbox(deps.faults);
+    this.routes = [
+      { method: 'GET', pattern: '/__sandbox/sockets', auth: { kind: 'public' }, handler: () => ({ status: 200, body: this.describe() }) },
+    ];
+  }
+
+  attach(nsp: Namespace): void {
+    this.rebuild();
+    this.unsubscribe = this.deps.subscribe(this.deps.seq() + 1, (e) => {
+      for (const m of this.projection.project(e, this.deps.ctx.state)) this.deliver(m);
+    });
+    nsp.on('connection', (socket: Socket) => this.connect(socket));
+  }
+
+  applyFaults(): void {
+    const f = this.deps.faults;
+    if ((f.dropSockets ?? 0) > 0) {
+      f.dropSockets = 0;
+      for (const c of this.conns.values()) c.socket.conn.close();
     }
-    c.socket.emit(event, payload);
-  };
+  }
 
-  // ---- recipients ----
-  const parentOf = (state: SandboxState, profileId: number): number | undefined =>
-    state.profiles.find((p) => p.id === profileId)?.parentProfileId;
-  /** Sockets that get a profile's private events: its own and its partner's. */
-  const privateConns = (state: SandboxState, profileId: number, want: (c: Conn) => boolean): Conn[] => {
-    const parent = parentOf(state, profileId);
+  close(): void {
+    this.unsubscribe?.();
+    this.outbox.clear();
+  }
+
+  private rebuild(): void {
+    const state = this.deps.ctx.state;
+    this.projection.rebuild(state);
+    this.lastPrice.clear();
+    for (const m of state.markets) this.lastPrice.set(m.slug, m.lastTradePrice);
+  }
+
+  /** Sockets that get a profile's private events (its own and its partner's) and want them. */
+  private privateConns(profileId: number, want: (c: Conn) => boolean): Conn[] {
+    const parent = this.deps.ctx.state.profiles.find((p) => p.id === profileId)?.parentProfileId;
     const res: Conn[] = [];
-    for (const c of conns.values())
+    for (const c of this.conns.values())
       if (c.profileId !== null && (c.profileId === profileId || (parent !== undefined && c.profileId === parent)) && want(c)) res.push(c);
     return res;
-  };
+  }
 
-  const orderEvent = (state: SandboxState, profileId: number, payload: Record<string, unknown>): void => {
-    const targets = privateConns(state, profileId, (c) => c.orders);
-    if (targets.length === 0) return;
-    out(() => {
-      for (const c of targets) send(c, 'orderEvent', payload, String(payload['eventId']));
-    });
-  };
-
-  // ---- payloads ----
-  const addressOf = (state: SandboxState, profileId: number): string => state.profiles.find((p) => p.id === profileId)?.address ?? '';
-
-  const ome = (
-    type: 'PLACEMENT' | 'UPDATE' | 'CANCELLATION' | 'EXECUTION',
-    o: OrderRecord,
-    market: MarketRecord,
-    remaining: bigint,
-    at: number,
-    seq: number,
-    extra: Record<string, unknown> = {},
-  ): Record<string, unknown> => {
-    const p: Record<string, unknown> = {
-      source: 'OME',
-      type,
-      eventId: type === 'EXECUTION' ? `terminal:${o.id}` : `${o.id}:${seq}`,
-      marketId: String(market.id),
-      marketSlug: market.slug,
-      orderId: o.id,
-      price: o.price === null ? 0 : priceNumber(o.price),
-      remainingSize: Number(remaining),
-      side: o.side,
-      timestamp: new Date(at).toISOString(),
-      token: o.outcome,
-      userId: o.ownerId,
-      ...extra,
-    };
-    if (o.clientOrderId !== null) p['clientOrderId'] = o.clientOrderId;
-    return p;
-  };
-
-  /** SETTLEMENT orderEvents of one trade: one for the taker, one per maker order (fee 0). */
-  const settlement = (
-    state: SandboxState,
-    type: 'MATCHED' | 'MINED' | 'FAILED',
-    taker: OrderRecord,
-    market: MarketRecord,
-    at: number,
-    txHash: string | null,
-  ): void => {
-    const totals = (taker.execution['totalsRaw'] ?? {}) as Record<string, string>;
-    const tradeEventId = String(taker.execution['tradeEventId'] ?? taker.tradeEventId ?? '');
-    const base: Record<string, unknown> = {
-      source: 'SETTLEMENT',
-      type,
-      marketSlug: market.slug,
-      tradeEventId,
-      takerOrderId: taker.id,
-      takerAccount: addressOf(state, taker.ownerId),
-      timestamp: new Date(at).toISOString(),
-      ...(txHash ? { txHash } : {}),
-      ...(type === 'MATCHED' ? { isEstimate: true } : {}),
-    };
-    const contracts = BigInt(totals['contractsGross'] ?? '0');
-    const usd = BigInt(totals['usdGross'] ?? '0');
-    orderEvent(state, taker.ownerId, {
-      ...base,
-      eventId: `${tradeEventId}:${type}:${taker.id}`,
-      orderId: taker.id,
-      ...(taker.clientOrderId !== null ? { clientOrderId: taker.clientOrderId } : {}),
-      side: taker.side,
-      token: taker.outcome,
-      tokenId: taker.tokenId,
-      price: contracts > 0n ? formatRaw((usd * ONE) / contracts) : taker.price !== null ? formatRaw(taker.price) : '0',
-      amountContracts: contracts.toString(),
-      amountCollateral: usd.toString(),
-      feeAmountCollateral: totals['usdFee'] ?? '0',
-      feeAmountContracts: '0',
-      configuredFeeRateBps: taker.execution['feeRateBps'],
-      effectiveFeeBps: taker.execution['effectiveFeeBps'],
-      makerMatches: taker.makerMatches.map((mm) => ({
-        account: addressOf(state, mm.ownerId),
-        matchedSize: mm.matchedSize,
-        orderId: mm.orderId,
-        price: mm.price,
-      })),
-    });
-    for (const mm of taker.makerMatches) {
-      const m = orderById(state, mm.orderId);
-      const size = BigInt(mm.matchedSize);
-      const price = m?.price ?? 0n;
-      orderEvent(state, mm.ownerId, {
-        ...base,
-        eventId: `${tradeEventId}:${type}:${mm.orderId}`,
-        orderId: mm.orderId,
-        ...(m && m.clientOrderId !== null ? { clientOrderId: m.clientOrderId } : {}),
-        ...(m ? { side: m.side, token: m.outcome, tokenId: m.tokenId } : {}),
-        price: mm.price,
-        amountContracts: mm.matchedSize,
-        amountCollateral: ((size * price) / ONE).toString(),
-        feeAmountCollateral: '0',
-        feeAmountContracts: '0',
-      });
+  /** One projected message to whoever subscribed to it. */
+  private deliver(m: StreamMessage): void {
+    switch (m.channel) {
+      case 'reset':
+        this.rebuild();
+        for (const c of this.conns.values()) for (const s of c.prices) this.touchBook(s);
+        return;
+      case 'book':
+        return this.touchBook(m.slug);
+      case 'lifecycle': {
+        const targets = [...this.conns.values()].filter((c) => c.lifecycle);
+        if (targets.length > 0) this.outbox.push(() => targets.forEach((c) => m.names.forEach((n) => c.socket.emit(n, m.payload))));
+        return;
+      }
+      case 'orders': {
+        const targets = this.privateConns(m.profileId, (c) => c.orders);
+        const id = String(m.payload['eventId']);
+        if (targets.length > 0) this.outbox.push(() => targets.forEach((c) => send(c, 'orderEvent', m.payload, id)));
+        return;
+      }
+      case 'positions': {
+        const { slug, address } = m.market;
+        const want = (c: Conn): boolean =>
+          c.positions !== null && (c.positions.size === 0 || c.positions.has(slug) || (address !== null && c.positions.has(address)));
+        const targets = this.privateConns(m.profileId, want);
+        if (targets.length > 0) this.outbox.push(() => targets.forEach((c) => send(c, 'positions', m.payload)));
+        return;
+      }
+      case 'tx': {
+        const targets = this.privateConns(m.profileId, (c) => c.tx);
+        if (targets.length > 0) this.outbox.push(() => targets.forEach((c) => send(c, 'tx', m.payload, m.eventId)));
+        return;
+      }
     }
-  };
-
-  const positionsPayload = (state: SandboxState, profileId: number, market: MarketRecord, at: number): Record<string, unknown> => {
-    const acct = state.accounts[String(profileId)];
-    const ids = market.positionIds ?? ['', ''];
-    return {
-      account: addressOf(state, profileId),
-      userId: profileId,
-      marketSlug: market.slug,
-      marketAddress: market.address,
-      type: market.tradeType === 'amm' ? 'AMM' : 'CLOB',
-      positions: ids.map((tokenId, i) => {
-        const p = acct?.positions[tokenId];
-        return {
-          tokenId,
-          outcome: i === 0 ? 'YES' : 'NO',
-          outcomeIndex: i,
-          balance: (p?.shares ?? 0n).toString(),
-          locked: (p?.locked ?? 0n).toString(),
-        };
-      }),
-      timestamp: new Date(at).toISOString(),
-    };
-  };
-
-  const positionChanged = (state: SandboxState, profileId: number, market: MarketRecord, at: number): void => {
-    const targets = privateConns(
-      state,
-      profileId,
-      (c) =>
-        c.positions !== null &&
-        (c.positions.size === 0 || c.positions.has(market.slug) || (market.address !== null && c.positions.has(market.address))),
-    );
-    if (targets.length === 0) return;
-    const payload = positionsPayload(state, profileId, market, at);
-    out(() => {
-      for (const c of targets) send(c, 'positions', payload);
-    });
-  };
-
-  const txConfirmed = (state: SandboxState, taker: OrderRecord, market: MarketRecord, at: number, txHash: string): void => {
-    const totals = (taker.execution['totalsRaw'] ?? {}) as Record<string, string>;
-    const legs: { o: OrderRecord; contracts: string; usd: string; price: string }[] = [];
-    const contracts = BigInt(totals['contractsGross'] ?? '0');
-    const usd = BigInt(totals['usdGross'] ?? '0');
-    legs.push({
-      o: taker,
-      contracts: contracts.toString(),
-      usd: usd.toString(),
-      price: contracts > 0n ? formatRaw((usd * ONE) / contracts) : '0',
-    });
-    for (const mm of taker.makerMatches) {
-      const m = orderById(state, mm.orderId);
-      if (m)
-        legs.push({ o: m, contracts: mm.matchedSize, usd: ((BigInt(mm.matchedSize) * (m.price ?? 0n)) / ONE).toString(), price: mm.price });
-    }
-    for (const leg of legs) {
-      const targets = privateConns(state, leg.o.ownerId, (c) => c.tx);
-      if (targets.length === 0) continue;
-      const payload = {
-        userId: leg.o.ownerId,
-        txHash,
-        status: 'CONFIRMED',
-        source: 'CLOB',
-        timestamp: new Date(at).toISOString(),
-        marketAddress: market.address,
-        marketSlug: market.slug,
-        tokenId: leg.o.tokenId,
-        conditionId: market.conditionId,
-        amountContracts: leg.contracts,
-        amountCollateral: leg.usd,
-        price: leg.price,
-        side: leg.o.side,
-        orderId: leg.o.id,
-      };
-      out(() => {
-        for (const c of targets) send(c, 'tx', payload, `${txHash}:${leg.o.id}`);
-      });
-    }
-  };
-
-  const lifecycle = (names: string[], payload: Record<string, unknown>): void => {
-    const targets = [...conns.values()].filter((c) => c.lifecycle);
-    if (targets.length === 0) return;
-    out(() => {
-      for (const c of targets) for (const n of names) c.socket.emit(n, payload);
-    });
-  };
+  }
 
   // ---- books and prices, coalesced per tick ----
-  const bookPayload = (state: SandboxState, slug: string): Record<string, unknown> | null => {
+
+  private bookPayload(slug: string): Record<string, unknown> | null {
+    const state = this.deps.ctx.state;
     const m = state.markets.find((x) => x.slug === slug || (x.address !== null && x.address === slug));
     if (!m) return null;
     const b = yesBook(state, m.slug);
@@ -341,34 +226,43 @@ export function createStreams(deps: StreamsDeps): Streams {
         maxSpread: '0.05',
         minSize,
       },
-      timestamp: new Date(ctx.now()).toISOString(),
-      version: deps.seq(),
+      timestamp: new Date(this.deps.ctx.now()).toISOString(),
+      version: this.deps.seq(),
     };
-  };
+  }
 
-  const pricePayload = (m: MarketRecord, yes: bigint): Record<string, unknown> => ({
-    marketAddress: m.address,
-    marketSlug: m.slug,
-    updatedPrices: [{ marketId: m.id, marketAddress: m.address, yesPrice: priceNumber(yes), noPrice: priceNumber(ONE - yes) }],
-    blockNumber: deps.seq(),
-    timestamp: new Date(ctx.now()).toISOString(),
-  });
+  private pricePayload(m: MarketRecord, yes: bigint): Record<string, unknown> {
+    return {
+      marketAddress: m.address,
+      marketSlug: m.slug,
+      updatedPrices: [{ marketId: m.id, marketAddress: m.address, yesPrice: priceNumber(yes), noPrice: priceNumber(ONE - yes) }],
+      blockNumber: this.deps.seq(),
+      timestamp: new Date(this.deps.ctx.now()).toISOString(),
+    };
+  }
 
-  const flush = (): void => {
-    flushArmed = false;
-    const state = ctx.state;
-    const slugs = [...dirty];
-    dirty.clear();
+  private touchBook(slug: string): void {
+    this.dirty.add(slug);
+    if (!this.flushArmed) {
+      this.flushArmed = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  private flush(): void {
+    this.flushArmed = false;
+    const slugs = [...this.dirty];
+    this.dirty.clear();
     for (const slug of slugs) {
-      const targets = [...conns.values()].filter((c) => c.prices.has(slug));
-      const m = state.markets.find((x) => x.slug === slug);
-      const before = lastPrice.get(slug) ?? null;
+      const targets = [...this.conns.values()].filter((c) => c.prices.has(slug));
+      const m = this.deps.ctx.state.markets.find((x) => x.slug === slug);
+      const before = this.lastPrice.get(slug) ?? null;
       const now = m?.lastTradePrice ?? null;
-      lastPrice.set(slug, now);
+      this.lastPrice.set(slug, now);
       if (targets.length === 0) continue;
-      const book = bookPayload(state, slug);
-      const price = m && now !== null && now !== before ? pricePayload(m, now) : null;
-      out(() => {
+      const book = this.bookPayload(slug);
+      const price = m && now !== null && now !== before ? this.pricePayload(m, now) : null;
+      this.outbox.push(() => {
         for (const c of targets) {
           if (book && Number(book['version']) > (c.books.get(slug) ?? -1)) {
             c.books.set(slug, Number(book['version']));
@@ -378,130 +272,13 @@ export function createStreams(deps: StreamsDeps): Streams {
         }
       });
     }
-  };
-  const touchBook = (slug: string): void => {
-    dirty.add(slug);
-    if (!flushArmed) {
-      flushArmed = true;
-      setImmediate(flush);
-    }
-  };
-
-  // ---- the projection ----
-  const project = (e: LogEntry): void => {
-    const state = ctx.state;
-    switch (e.type) {
-      case 'seed':
-      case 'reset':
-        rebuild(state);
-        for (const c of conns.values()) for (const s of c.prices) touchBook(s);
-        return;
-      case 'order.placed': {
-        const o = e.order;
-        const market = state.markets.find((m) => m.slug === o.marketSlug);
-        if (!market) return;
-        for (const id of e.stpCanceled) {
-          const x = orderById(state, id);
-          const left = shadow.remaining.get(id) ?? x?.remainingSize ?? 0n;
-          shadow.remaining.delete(id);
-          if (x) orderEvent(state, x.ownerId, ome('CANCELLATION', x, market, left, e.at, e.seq, { reason: 'STP_MAKER_CANCELLED' }));
-        }
-        const touched = new Set<number>();
-        for (const f of e.fills) {
-          const m = orderById(state, f.makerOrderId);
-          if (!m) continue;
-          const left = (shadow.remaining.get(m.id) ?? m.remainingSize) - f.size;
-          if (left > 0n) shadow.remaining.set(m.id, left);
-          else shadow.remaining.delete(m.id);
-          touched.add(m.ownerId);
-          orderEvent(
-            state,
-            m.ownerId,
-            left === 0n ? ome('EXECUTION', m, market, 0n, e.at, e.seq, { status: 'FILLED' }) : ome('UPDATE', m, market, left, e.at, e.seq),
-          );
-        }
-        const matched = e.totals.contracts > 0n;
-        if (o.status === 'LIVE') {
-          shadow.remaining.set(o.id, o.remainingSize);
-          orderEvent(state, o.ownerId, ome('PLACEMENT', o, market, o.remainingSize, e.at, e.seq));
-        } else {
-          const status = !matched ? 'KILLED' : o.remainingSize === 0n ? 'FILLED' : 'PARTIALLY_FILLED';
-          const avg = matched ? priceNumber((e.totals.usdGross * ONE) / e.totals.contracts) : o.price === null ? 0 : priceNumber(o.price);
-          // A taker stopped by self-trade prevention (engine.ts, STP_TAKER_REJECTED) says so.
-          const stp = o.execution?.['reason'] === 'STP_TAKER_REJECTED' ? { reason: 'STP_TAKER_REJECTED' } : {};
-          orderEvent(state, o.ownerId, ome('EXECUTION', o, market, o.remainingSize, e.at, e.seq, { status, price: avg, ...stp }));
-        }
-        if (matched) {
-          const taker = orderById(state, o.id) ?? o;
-          settlement(state, 'MATCHED', taker, market, e.at, null);
-          touched.add(o.ownerId);
-        }
-        for (const pid of touched) positionChanged(state, pid, market, e.at);
-        if (o.status === 'LIVE' || matched || e.stpCanceled.length > 0) touchBook(market.slug);
-        return;
-      }
-      case 'order.cancelled': {
-        const o = orderById(state, e.orderId);
-        if (!o) return;
-        const market = state.markets.find((m) => m.slug === o.marketSlug);
-        const left = shadow.remaining.get(o.id) ?? o.remainingSize;
-        shadow.remaining.delete(o.id);
-        if (!market) return;
-        orderEvent(state, o.ownerId, ome('CANCELLATION', o, market, left, e.at, e.seq));
-        touchBook(market.slug);
-        return;
-      }
-      case 'settlement': {
-        const taker = orderById(state, e.takerOrderId);
-        const market = taker ? state.markets.find((m) => m.slug === taker.marketSlug) : undefined;
-        if (!taker || !market) return;
-        if (e.to === 'MINED') settlement(state, 'MINED', taker, market, e.at, e.txHash);
-        else txConfirmed(state, taker, market, e.at, e.txHash);
-        return;
-      }
-      case 'market.created': {
-        const m = e.market;
-        lastPrice.set(m.slug, m.lastTradePrice);
-        const categoryIds = (m.extra['categoryIds'] as number[] | undefined) ?? [];
-        lifecycle(['market.created', 'marketCreated'], {
-          slug: m.slug,
-          title: m.title,
-          type: m.tradeType === 'amm' ? 'AMM' : 'CLOB',
-          ...(m.groupSlug ? { groupSlug: m.groupSlug } : {}),
-          categoryIds,
-          createdAt: m.createdAt,
-        });
-        return;
-      }
-      case 'market.resolved': {
-        const m = state.markets.find((x) => x.slug === e.slug);
-        for (const id of e.canceled) {
-          const x = orderById(state, id);
-          const left = shadow.remaining.get(id) ?? x?.remainingSize ?? 0n;
-          shadow.remaining.delete(id);
-          if (x && m) orderEvent(state, x.ownerId, ome('CANCELLATION', x, m, left, e.at, e.seq, { reason: 'MARKET_RESOLVED' }));
-        }
-        lifecycle(['market.resolved', 'marketResolved'], {
-          slug: e.slug,
-          type: m?.tradeType === 'amm' ? 'AMM' : 'CLOB',
-          winningOutcome: e.winningOutcomeIndex === 0 ? 'YES' : 'NO',
-          winningIndex: e.winningOutcomeIndex,
-          resolutionDate: new Date(e.at).toISOString(),
-        });
-        if (e.canceled.length > 0) touchBook(e.slug);
-        return;
-      }
-      default:
-        return;
-    }
-  };
+  }
 
   // ---- connections ----
-  const exception = (c: Conn, channel: string): void => {
-    c.socket.emit('exception', { status: 'error', message: c.authError ?? 'Authentication required', channel });
-  };
 
-  const onConnection = (socket: Socket): void => {
+  /** A new socket: its handshake auth, then its subscription handlers. */
+  private connect(socket: Socket): void {
+    const { ctx, faults } = this.deps;
     const h = socket.handshake.headers as Record<string, string | string[] | undefined>;
     const c: Conn = {
       socket,
@@ -519,125 +296,97 @@ export function createStreams(deps: StreamsDeps): Streams {
     };
     if (header(h, 'lmts-api-key') !== undefined || header(h, 'x-api-key') !== undefined) {
       // The clock-skew fault moves the server's clock for the handshake too, as for HTTP requests.
-      const a = authenticate(
-        ctx.state,
-        { kind: 'token', scopes: ['trading'], legacy: true, identity: false },
-        h,
-        'GET',
-        HANDSHAKE_TARGET,
-        '',
-        ctx.now() + (faults.clockSkewMs ?? 0),
-      );
+      const auth: AuthRequirement = { kind: 'token', scopes: ['trading'], legacy: true, identity: false };
+      const a = authenticate(ctx.state, auth, h, 'GET', HANDSHAKE_TARGET, '', ctx.now() + (faults.clockSkewMs ?? 0));
       if (a.ok && a.auth) c.profileId = a.auth.profileId;
       else if (!a.ok) c.authError = a.message;
     }
-    conns.set(socket.id, c);
-    socket.on('disconnect', () => conns.delete(socket.id));
-    const priv = (channel: string, fn: () => void) => (): void => {
-      if (c.profileId === null) return exception(c, channel);
+    this.conns.set(socket.id, c);
+    socket.on('disconnect', () => this.conns.delete(socket.id));
+    socket.on('subscribe_market_prices', (opts: unknown) => this.subscribePrices(c, opts));
+    const priv = (channel: string, fn: () => void): void => {
+      if (c.profileId === null) {
+        socket.emit('exception', { status: 'error', message: c.authError ?? 'Authentication required', channel });
+        return;
+      }
       fn();
     };
-    socket.on('subscribe_market_prices', (opts: unknown) => {
-      const wanted = slugList(opts);
-      const state = ctx.state;
-      const known = wanted
-        .map((k) => state.markets.find((m) => m.slug === k || (m.address !== null && m.address === k)))
-        .filter((m): m is MarketRecord => m !== undefined);
-      c.prices = new Set(known.map((m) => m.slug)); // replaces the previous set
-      const snaps = known.map((m) => bookPayload(state, m.slug));
-      const ack = {
-        message: 'Successfully subscribed to market price updates',
-        markets: {
-          slugs: known.filter((m) => m.address === null).map((m) => m.slug),
-          addresses: known.filter((m) => m.address !== null).map((m) => m.address),
-        },
-      };
-      out(() => {
-        socket.emit('system', ack);
-        for (const s of snaps) {
-          if (!s) continue;
-          c.books.set(String(s['marketSlug']), Number(s['version']));
-          socket.emit('orderbookUpdate', s);
-        }
-      });
-    });
-    socket.on(
-      'subscribe_order_events',
+    const ack = (message: string, extra: Record<string, unknown> = {}): void =>
+      this.outbox.push(() => socket.emit('system', { message, ...extra }));
+    socket.on('subscribe_order_events', () =>
       priv('subscribe_order_events', () => {
         c.orders = true;
-        out(() => socket.emit('system', { message: 'Successfully subscribed to order events' }));
+        ack('Successfully subscribed to order events');
       }),
     );
     socket.on('subscribe_positions', (opts: unknown) =>
       priv('subscribe_positions', () => {
         const wanted = slugList(opts);
         c.positions = new Set(wanted);
-        out(() =>
-          socket.emit('system', {
-            message: 'Successfully subscribed to position updates',
-            markets: { addresses: wanted.filter((w) => w.startsWith('0x')), slugs: wanted.filter((w) => !w.startsWith('0x')) },
-          }),
-        );
-      })(),
+        const markets = { addresses: wanted.filter((w) => w.startsWith('0x')), slugs: wanted.filter((w) => !w.startsWith('0x')) };
+        ack('Successfully subscribed to position updates', { markets });
+      }),
     );
-    socket.on(
-      'subscribe_transactions',
+    socket.on('subscribe_transactions', () =>
       priv('subscribe_transactions', () => {
         c.tx = true;
-        out(() => socket.emit('system', { message: 'Successfully subscribed to transactions' }));
+        ack('Successfully subscribed to transactions');
       }),
     );
     socket.on('subscribe_market_lifecycle', () => {
       c.lifecycle = true;
-      out(() => socket.emit('system', { message: 'Successfully subscribed to market lifecycle events' }));
+      ack('Successfully subscribed to market lifecycle events');
     });
     socket.on('unsubscribe_market_lifecycle', () => {
       c.lifecycle = false;
     });
-  };
+  }
 
-  return {
-    attach(n) {
-      nsp = n;
-      rebuild(ctx.state);
-      unsubscribe = deps.subscribe(deps.seq() + 1, project);
-      n.on('connection', onConnection);
-    },
-    applyFaults() {
-      if ((faults.dropSockets ?? 0) > 0) {
-        faults.dropSockets = 0;
-        for (const c of conns.values()) c.socket.conn.close();
-      }
-    },
-    routes: [
-      {
-        method: 'GET',
-        pattern: '/__sandbox/sockets',
-        auth: { kind: 'public' },
-        handler: () => ({
-          status: 200,
-          body: [...conns.values()].map((c) => ({
-            id: c.socket.id,
-            profileId: c.profileId,
-            authError: c.authError,
-            handshakeTimestamp: c.handshakeTimestamp,
-            connectedAt: c.connectedAt,
-            subscriptions: {
-              prices: [...c.prices],
-              orders: c.orders,
-              positions: c.positions ? [...c.positions] : null,
-              tx: c.tx,
-              lifecycle: c.lifecycle,
-            },
-          })),
-        }),
+  /** subscribe_market_prices: replaces the socket's set, answers with each market's book. */
+  private subscribePrices(c: Conn, opts: unknown): void {
+    const state = this.deps.ctx.state;
+    const known = slugList(opts)
+      .map((k) => state.markets.find((m) => m.slug === k || (m.address !== null && m.address === k)))
+      .filter((m): m is MarketRecord => m !== undefined);
+    c.prices = new Set(known.map((m) => m.slug));
+    const snaps = known.map((m) => this.bookPayload(m.slug));
+    const ack = {
+      message: 'Successfully subscribed to market price updates',
+      markets: {
+        slugs: known.filter((m) => m.address === null).map((m) => m.slug),
+        addresses: known.filter((m) => m.address !== null).map((m) => m.address),
       },
-    ],
-    close() {
-      unsubscribe?.();
-      if (timer) clearTimeout(timer);
-      queue.length = 0;
-      void nsp;
-    },
-  };
+    };
+    this.outbox.push(() => {
+      c.socket.emit('system', ack);
+      for (const s of snaps) {
+        if (!s) continue;
+        c.books.set(String(s['marketSlug']), Number(s['version']));
+        c.socket.emit('orderbookUpdate', s);
+      }
+    });
+  }
+
+  /** GET /__sandbox/sockets. */
+  private describe(): unknown[] {
+    return [...this.conns.values()].map((c) => ({
+      id: c.socket.id,
+      profileId: c.profileId,
+      authError: c.authError,
+      handshakeTimestamp: c.handshakeTimestamp,
+      connectedAt: c.connectedAt,
+      subscriptions: {
+        prices: [...c.prices],
+        orders: c.orders,
+        positions: c.positions ? [...c.positions] : null,
+        tx: c.tx,
+        lifecycle: c.lifecycle,
+      },
+    }));
+  }
+}
+
+/** The streams of one sandbox (see the module comment). */
+export function createStreams(deps: StreamsDeps): Streams {
+  return new Hub(deps);
 }

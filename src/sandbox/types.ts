@@ -1,4 +1,5 @@
-// The sandbox's shared model: state, routes and the event bus.
+// The sandbox's shared model: the state and its records (the events that change it are in
+// events.ts; what a route handler sees, the context included, in handlers.ts).
 // The sandbox is an independent implementation of the exchange protocol: nothing here (or
 // anywhere under src/sandbox) may import src/core or src/keystore.
 // Money is bigint in raw units (USDC and shares have 6 decimals); prices are bigint
@@ -115,6 +116,11 @@ export interface OrderRecord {
   txHash: string | null;
   /** Every trade of the order, each with its own settlement (absent in older state files). */
   trades?: OrderTrade[];
+  /**
+   * The EIP-712 hash of the signed order (absent for the simulator's orders and in older state
+   * files): an order whose hash was accepted once is refused (409).
+   */
+  orderHash?: string;
 }
 
 export interface Venue {
@@ -153,26 +159,6 @@ export interface MarketRecord {
   lastTradePrice: bigint | null; // micro-units
   priceHistory: { t: number; price: bigint }[]; // YES price history
   extra: Record<string, unknown>; // any further wire fields (metadata, settings, creator…)
-}
-
-export interface FaultConfig {
-  latencyMs: number;
-  /** Fail this many upcoming requests (matching `match`) with 5xx. */
-  fail5xx: number;
-  /** Answer this many upcoming requests with 429. */
-  burst429: number;
-  /** Commit the next N POST /orders, then destroy the socket without answering. */
-  commitThenDrop: number;
-  /** Only requests whose "METHOD path" starts with this are affected ('' = all). */
-  match: string;
-  /** Set to 1 to drop every socket.io connection now (clients see a transport close and reconnect). */
-  dropSockets?: number;
-  /** Delay every socket.io event by this many ms (order kept). */
-  eventDelayMs?: number;
-  /** false turns the per-token rate limit off (fast bot tests; clients then use PM_PACE=off). */
-  rateLimit?: boolean;
-  /** The exchange's clock runs this many ms ahead (negative: behind): its Date header and HMAC window. */
-  clockSkewMs?: number;
 }
 
 export interface SandboxState {
@@ -257,157 +243,4 @@ export interface LedgerEntry {
   conditionId?: string;
   /** redemption: redeemed on the chain, the payout went to the wallet there (not to this balance). */
   onChain?: boolean;
-}
-
-/** One executed fill as the log records it (seen from the taker). */
-export interface FillRecord {
-  makerOrderId: string;
-  kind: 'direct' | 'mint' | 'merge';
-  size: bigint;
-  makerPrice: bigint;
-  takerPrice: bigint;
-  makerUsd: bigint;
-  takerUsd: bigint;
-  matchId: string;
-}
-
-/** A token as its event records it: no secret (derived from the server key), no lastUsedAt. */
-export type TokenRecord = Omit<ApiToken, 'secret' | 'lastUsedAt' | 'revokedAt'>;
-
-/**
- * A state change. The reducer `apply(state, event)` (reducer.ts) is the only code that changes
- * state; the event log holds these, so replaying it from the seed rebuilds the state exactly.
- * None carries a key or a secret. EVENT_TYPES (shape.ts) lists every type, for the loader.
- */
-export type StateEvent =
-  | { type: 'seed'; at: number }
-  | { type: 'reset'; at: number }
-  | {
-      type: 'order.placed';
-      at: number;
-      /** The new order as it stands after matching (status, remainingSize, makerMatches…). */
-      order: OrderRecord;
-      fills: FillRecord[];
-      /** The taker's own resting orders cancelled by self-trade prevention. */
-      stpCanceled: string[];
-      totals: { contracts: bigint; usdGross: bigint; usdFee: bigint; usdNet: bigint };
-      /** The NEW_TRADE feed entry, when something matched. */
-      feed: Record<string, unknown> | null;
-    }
-  | { type: 'order.cancelled'; at: number; orderId: string }
-  | { type: 'market.created'; at: number; market: MarketRecord }
-  /** `count` synthetic markets with ids `firstId`… (seed.ts syntheticMarkets), for benchmarks. */
-  | { type: 'markets.synthetic'; at: number; firstId: number; count: number }
-  /** A profile created after the seed: a partner's sub-account (EOA or server wallet), a simulator bot. */
-  | { type: 'profile.created'; at: number; profile: Profile }
-  | { type: 'token.derived'; at: number; token: TokenRecord }
-  | { type: 'token.revoked'; at: number; tokenId: string }
-  /** One allowance step of a server wallet: its targets as they now stand (whole record). */
-  | { type: 'allowances'; at: number; profileId: number; targets: AllowanceTarget[] }
-  | {
-      type: 'settlement';
-      at: number;
-      tradeEventId: string;
-      takerOrderId: string;
-      makerOrderIds: string[];
-      to: 'MINED' | 'CONFIRMED';
-      txHash: string;
-    }
-  | { type: 'funds.deposited'; at: number; profileId: number; amount: bigint; txHash: string }
-  | { type: 'funds.withdrawn'; at: number; profileId: number; amount: bigint; token: string; destination: string; txHash: string }
-  | {
-      type: 'market.resolved';
-      at: number;
-      slug: string;
-      winningOutcomeIndex: 0 | 1;
-      /** false: resolved, but the payout is not posted yet (redeem refused until a later resolve posts it). */
-      payoutPosted: boolean;
-      txHash: string;
-      /** LIVE orders of the market, cancelled as it resolves. */
-      canceled: string[];
-    }
-  | {
-      type: 'position.redeemed';
-      at: number;
-      profileId: number;
-      conditionId: string;
-      /** Each token burnt: winners pay 1 USDC per share, losers 0. */
-      payouts: { tokenId: string; shares: bigint; usdc: bigint }[];
-      txHash: string;
-      /** Redeemed on the local chain (seen there): the payout went to the wallet, not to the balance here. */
-      onChain?: boolean;
-    }
-  | { type: 'allowlist.added'; entry: WithdrawalAddress }
-  | { type: 'allowlist.removed'; id: string; at: string };
-
-/** A logged event: its monotonic sequence number and wall time of the commit. */
-export type LogEntry = StateEvent & { seq: number };
-
-/** What the authentication layer established for a request. */
-export interface AuthContext {
-  method: 'hmac' | 'apiKey' | 'identity';
-  profileId: number;
-  scopes: Scope[]; // all scopes for apiKey/identity
-  tokenId?: string;
-}
-
-export interface SandboxRequest {
-  method: string;
-  /** Raw request target: path plus `?query`, exactly as received (what HMAC signs). */
-  target: string;
-  path: string;
-  query: URLSearchParams;
-  params: Record<string, string>; // from the route pattern
-  headers: Record<string, string | string[] | undefined>;
-  rawBody: string;
-  json: unknown; // parsed body, or undefined when empty
-  auth: AuthContext | null; // set by the router when the route requires auth
-  /** The peer's address (admin routes check it is loopback). */
-  remoteAddress?: string | undefined;
-}
-
-export interface SandboxResponse {
-  status: number;
-  body?: unknown; // JSON-serialised (bigints must already be strings)
-  text?: string; // raw text body instead of JSON
-  headers?: Record<string, string>;
-  /** Set by POST /orders under the commit-then-drop fault: destroy the socket, send nothing. */
-  drop?: boolean;
-}
-
-export type AuthRequirement =
-  | { kind: 'public' }
-  /** HMAC with all `scopes`, or a legacy key when `legacy` is true. */
-  | { kind: 'token'; scopes: Scope[]; legacy: boolean; identity: boolean }
-  | { kind: 'identity' };
-
-export interface Route {
-  method: 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
-  /** Path pattern such as `/markets/:slug/orderbook`. */
-  pattern: string;
-  auth: AuthRequirement;
-  handler: (req: SandboxRequest, ctx: SandboxContext) => SandboxResponse | Promise<SandboxResponse>;
-}
-
-/** Internal events for the socket.io layer (later issue) and settlement. */
-export type SandboxEvent =
-  | { type: 'orderEvent'; profileId: number; payload: Record<string, unknown> }
-  | { type: 'orderbook'; slug: string }
-  | { type: 'position'; profileId: number; tokenId: string }
-  | { type: 'marketCreated'; payload: Record<string, unknown> }
-  | { type: 'marketResolved'; payload: Record<string, unknown> };
-
-export interface SandboxContext {
-  state: SandboxState;
-  now(): number;
-  /**
-   * Commits what changed since the last call: appends the pending events to the log (and,
-   * with a data dir, to disk with fsync). Call after every mutation, before answering.
-   */
-  persist(): void;
-  emit(event: SandboxEvent): void;
-  /** Settlement delays for UNMATCHED/MATCHED → MINED → CONFIRMED, in ms. */
-  settlement: { minedAfterMs: number; confirmedAfterMs: number };
-  /** Schedule a callback (cleared on close). */
-  later(ms: number, fn: () => void): void;
 }

@@ -202,18 +202,19 @@ describe('pm balance and pm redeem-onchain', () => {
       body: JSON.stringify({ winner: 'YES' }),
     });
     expect(res.status).toBe(200);
-    const bal = (await runPm(['--json', 'balance', 'btc-100k-2026'], { env })).json<{
-      usdc: string;
-      positions: { outcome: string; onChain: string; exchange: string | null }[];
+    // pm balance --chain reads the wallet on the sandbox's chain: USDC and both outcomes' shares.
+    const bal = (await runPm(['--json', 'balance', '--chain', 'btc-100k-2026'], { env })).json<{
+      source: string;
+      usdc: { heldRaw: string };
+      positions: { outcome: string; heldRaw: string }[];
     }>();
-    expect(bal.positions.map((p) => [p.outcome, p.onChain])).toEqual([
+    expect(bal.source).toBe('chain');
+    expect(bal.positions.map((p) => [p.outcome, p.heldRaw])).toEqual([
       ['YES', String(5000n * ONE)],
       ['NO', String(5000n * ONE)],
     ]);
-    // Beside the chain, the exchange's own view (GET /portfolio/positions, position_ids as the contract names them).
-    for (const p of bal.positions) expect(p.exchange, p.outcome).toMatch(/^\d+$/);
     const before = await anvil.usdcBalance(usdc, bob);
-    expect(BigInt(bal.usdc)).toBe(before);
+    expect(BigInt(bal.usdc.heldRaw)).toBe(before);
     const r = await runPm(['--json', '--yes', 'redeem-onchain', 'btc-100k-2026'], { env });
     expect(r.code).toBe(0);
     const after = await anvil.usdcBalance(usdc, bob);
@@ -228,6 +229,24 @@ describe('pm balance and pm redeem-onchain', () => {
     expect(dry.code).toBe(2);
     expect(dry.stderr).toMatch(/error: nothing to redeem/);
     expect(await anvil.usdcBalance(usdc, bob)).toBe(after);
+  });
+
+  it("pm balance --chain: the chain's USDC, which matches the exchange's own figures of a fresh sandbox", async () => {
+    const s = await chainSandbox();
+    const env = envOf(s, 'alice');
+    const alice = addr(s, 'alice');
+    const usdc = s.info.contracts?.usdc as Hex;
+    type B = { source: string; usdc: { heldRaw: string; lockedRaw: string; freeRaw: string } };
+    const chain = await runPm(['--json', 'balance', '--chain'], { env });
+    expect(chain.code, chain.stderr).toBe(0);
+    const onChain = chain.json<B>();
+    expect(onChain.source).toBe('chain');
+    expect(BigInt(onChain.usdc.heldRaw)).toBe(await anvil.usdcBalance(usdc, alice));
+    const exchange = (await runPm(['--json', 'balance'], { env })).json<B>();
+    expect(exchange.source).toBe('exchange');
+    expect(exchange.usdc).toEqual(onChain.usdc);
+    const id = s.info.accounts.find((a) => a.name === 'alice')?.profileId ?? 0;
+    expect(BigInt(onChain.usdc.heldRaw)).toBe(s.ctx.state.accounts[String(id)]?.usdc);
   });
 
   it("alice's seeded winning position on the resolved market redeems for 150 USDC", async () => {

@@ -42,5 +42,5 @@ describe('a torn last line of the order journal', () => {
     expect(damaged.code).toBe(2);
     expect(damaged.stderr).toMatch(/damaged at line/);
     expect(sent('after-damage')).toBe(0);
-  });
+  }, 240_000); // one pm run per prefix: ~600 runs
 });

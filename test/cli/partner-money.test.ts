@@ -109,7 +109,7 @@ describe("withdraw and redeem on a child's behalf", () => {
     const partner0 = usdc(PARTNER());
     const w = await pm('--json', '--yes', 'withdraw', '5', '--on-behalf-of', sid);
     expect(w.code, w.stderr).toBe(0);
-    expect(w.json()).toMatchObject({ amount: '5000000', walletAddress: account, destination: acct('partner').address, profileId: id });
+    expect(w.json()).toMatchObject({ amount: '5000000', walletAddress: account, destination: acct('partner').address });
     expect(usdc(id)).toBe(afterTrade - 5_000_000n);
     // The partner trades from its account address: the 5 USDC arrive there, exactly.
     expect(usdc(PARTNER())).toBe(partner0 + 5_000_000n);

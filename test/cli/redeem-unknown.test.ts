@@ -30,8 +30,15 @@ describe('redeem --all when an answer is lost', () => {
     // The exchange acted on it (the answer was dropped after the commit): paid once.
     const paid = usdc() - start;
     expect(paid).toBe(150_000_000n);
+    // The re-run asks about the unknown claim again (the positions no longer list it): the
+    // exchange says it was paid, so it is reported redeemed, by the earlier run (issue 30).
     const again = await runPm(['--json', 'redeem', '--all'], { env: alice() });
-    expect(again.code).toBe(2);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.json<{ market: string; status: string; message: string }[]>()).toEqual([
+      expect.objectContaining({ market: 'eth-5k-2025', status: 'redeemed', message: expect.stringMatching(/earlier run/) }),
+    ]);
     expect(usdc() - start).toBe(paid);
+    // Settled: a third run finds nothing to redeem before sending anything.
+    expect((await runPm(['--json', 'redeem', '--all'], { env: alice() })).code).toBe(2);
   });
 });

@@ -1,8 +1,8 @@
 // Issue 20 #6: a withdrawal whose answer is lost is never met with "retry". Before the fix pm
 // exited 7 with "may or may not have reached the exchange; retry", and re-running moved the
 // money again. Now the intent is journaled, the outcome is settled from the source wallet's
-// balance where pm can read it, else exit 7 says how to check; an identical withdrawal within
-// 10 minutes is refused (exit 5) unless --force.
+// balance where pm can read it, else exit 7 says how to check; an identical withdrawal is refused
+// (exit 5) until the unknown one is settled (pm withdraw --settle <id> --as sent|not-sent; issue 30).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -36,7 +36,7 @@ const journal = () =>
 const last2 = () => journal().slice(-2);
 
 describe('a withdrawal whose answer is lost', () => {
-  it('exits 7 saying how to check, never "retry"; the same withdrawal is then refused (exit 5); --force sends it', async () => {
+  it('exits 7 saying how to check, never "retry"; the same withdrawal is then refused (exit 5); settled not-sent, it is sent', async () => {
     proxy.drops = 1;
     const start = usdc();
     const r = await runPm(['--json', '--yes', 'withdraw', '10'], { env: env() });
@@ -56,10 +56,11 @@ describe('a withdrawal whose answer is lost', () => {
     expect(err.hint).toContain("your account's USDC (pm balance");
     expect(usdc()).toBe(start - 10_000_000n); // it did go through, once
     expect(last2().map((e) => e.state)).toEqual(['pending', 'unknown']);
+    const open = last2()[1]?.id ?? '';
 
     const again = await runPm(['--json', '--yes', 'withdraw', '10'], { env: env() });
     expect(again.code).toBe(5);
-    expect((JSON.parse(again.stderr) as { error: { hint: string } }).error.hint).toMatch(/--force/);
+    expect((JSON.parse(again.stderr) as { error: { hint: string } }).error.hint).toMatch(/--settle wd-/);
     expect(usdc()).toBe(start - 10_000_000n);
     // The same withdrawal with its defaults written out (the account address, USDC) is the same
     // withdrawal: refused too (it was sent again, exit 0).
@@ -78,7 +79,10 @@ describe('a withdrawal whose answer is lost', () => {
     expect(other.code, other.stderr).toBe(0);
     expect(usdc()).toBe(start - 11_000_000n);
 
-    const forced = await runPm(['--json', '--yes', 'withdraw', '10', '--force'], { env: env() });
+    // (Here the user settles it as not sent, against the facts, to send a second one on purpose.)
+    const settled = await runPm(['--json', 'withdraw', '--settle', open, '--as', 'not-sent'], { env: env() });
+    expect(settled.code, settled.stderr).toBe(0);
+    const forced = await runPm(['--json', '--yes', 'withdraw', '10'], { env: env() });
     expect(forced.code, forced.stderr).toBe(0);
     expect(forced.json<{ via: string; amount: string }>()).toMatchObject({ via: 'answer', amount: '10000000' });
     expect(usdc()).toBe(start - 21_000_000n);

@@ -48,7 +48,9 @@ describe('pm installed from the packed tarball', () => {
     expect(tail).toContain(`Done. pm is installed at ${bin}, which is not on your PATH (add ${dirname(bin)} to it for plain pm).`);
     expect(tail).toMatch(new RegExp(`^ {2}${bin.replace(/[.]/g, '\\.')} sandbox start --detach +# your own sandbox`, 'm'));
     expect(tail).toMatch(new RegExp(`^ {2}${bin.replace(/[.]/g, '\\.')} doctor +#`, 'm'));
-    expect(r.stdout).not.toMatch(/checkout|npx/);
+    // The words a checkout's hints use, as words: ids, hashes and temporary names in the tour are
+    // random letters and may hold "npx" anywhere (a CI run printed one).
+    expect(r.stdout).not.toMatch(/\bnpx |\bnpm link\b|this checkout|node bin\/pm\.js/);
   }, 180_000);
 
   it('says plain pm once its bin is on PATH, and (after npm link) plain pm in a git checkout', () => {

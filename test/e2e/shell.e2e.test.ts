@@ -87,6 +87,29 @@ describe('pm shell keeps prompt answers out of its history (issue 20 #1)', () =>
     expect(statSync(file).mode & 0o777).toBe(0o600);
   }, 40_000);
 
+  it('the passphrase typed again at the pm> prompt after unlocking is run as a line, never written to shell_history nor brought back by ↑', async () => {
+    const { home: h, env } = await sandboxProfile();
+    const { code, screen } = await runInPty(
+      ['node', 'bin/pm.js', '--profile', 'sandbox', 'shell'],
+      [
+        { waitFor: PROMPT, send: 'whoami\r' },
+        { waitFor: 'Keystore passphrase: ', send: `${PASS}\r` },
+        // (Typed at the prompt by mistake, with spaces around: the same passphrase once trimmed.)
+        { waitFor: /profile id[\s\S]*pm \(sandbox\)> /, send: ` ${PASS} \r` },
+        { waitFor: /\[exit 2\][\s\S]*pm \(sandbox\)> /, send: KEY.up },
+        { waitFor: /pm \(sandbox\)> whoami/, send: '\x03' },
+        { waitFor: /\^C[\s\S]*pm \(sandbox\)> /, send: '\x04' },
+      ],
+      env,
+      30_000,
+    );
+    expect(code).toBe(0);
+    expect(screen.match(/Keystore passphrase:/g)).toHaveLength(1);
+    // Echoed once as typed at the prompt, and never recalled.
+    expect(screen.split(PASS).length - 1).toBeLessThanOrEqual(2);
+    expect(readFileSync(join(h, 'shell_history'), 'utf8').split('\n').filter(Boolean)).toEqual(['whoami']);
+  }, 40_000);
+
   it('a history file holding the passphrase is scrubbed of it once verified, in memory and on disk; other lines stay', async () => {
     const { home: h, env } = await sandboxProfile();
     const file = join(h, 'shell_history');

@@ -251,3 +251,24 @@ export function countEvents<T extends LogEntry['type']>(
 export function logMark(sb: SandboxHandle): number {
   return sb.seq() + 1;
 }
+
+/**
+ * Every fault the proxy makes, once each, for a property test of a command whose deadline is
+ * `timeoutMs`: the delay holds a request past it, then forwards it (the exchange acts after pm gave up).
+ */
+export function everyFault(timeoutMs: number): Fault[] {
+  return [
+    { kind: 'drop' },
+    { kind: 'truncate' },
+    { kind: 'garble', as: 'text' },
+    { kind: 'garble', as: 'shape' },
+    { kind: 'status', status: 502 },
+    { kind: 'status', status: 429, retryAfterSeconds: 0 },
+    { kind: 'delay', ms: timeoutMs + 300 },
+    { kind: 'hang' },
+  ];
+}
+
+/** A fault's name in a test report: drop, garble-text, 502, delay… */
+export const faultName = (f: Fault): string =>
+  f.kind === 'garble' ? `garble-${f.as ?? 'text'}` : f.kind === 'status' ? String(f.status) : f.kind;

@@ -6,9 +6,8 @@ import { main } from '../../src/app/main.js';
 import type { IO } from '../../src/cli/output.js';
 import type { Socket } from 'socket.io-client';
 import { hmacHeaders } from '../../src/core/hmac.js';
-import { cancelOrder, submitOrder } from '../../src/sandbox/engine.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
-import { scheduleSettlement } from '../../src/sandbox/settlement.js';
+import { cancelOrder, placeOrder } from '../../src/sandbox/place.js';
 import type { OrderRecord } from '../../src/sandbox/types.js';
 import { eventually } from './eventually.js';
 
@@ -71,41 +70,34 @@ export interface PlaceOpts {
   clientOrderId?: string;
 }
 
-/** Places one order the way the route does (engine, persist, settlement). */
+/** Places one order the way the route does (place.ts: engine, ctx.apply, settlement). */
 export function place(sb: SandboxHandle, ownerId: number, o: PlaceOpts): OrderRecord {
   const state = sb.ctx.state;
   const m = state.markets.find((x) => x.slug === o.slug);
   const tokenId = m?.positionIds?.[o.outcome ?? 0] ?? '';
   const fee = state.profiles.find((p) => p.id === ownerId)?.feeRateBps ?? 0;
-  const r = submitOrder(
-    state,
-    {
-      ownerId,
-      marketSlug: o.slug,
-      tokenId,
-      side: o.side,
-      orderType: o.type ?? 'GTC',
-      price: o.price,
-      size: o.size,
-      makerAmount: 0n,
-      takerAmount: 0n,
-      postOnly: false,
-      clientOrderId: o.clientOrderId ?? null,
-      feeRateBps: fee,
-      signedOrder: {},
-    },
-    sb.ctx.now(),
-  );
+  const r = placeOrder(sb.ctx, {
+    ownerId,
+    marketSlug: o.slug,
+    tokenId,
+    side: o.side,
+    orderType: o.type ?? 'GTC',
+    price: o.price,
+    size: o.size,
+    makerAmount: 0n,
+    takerAmount: 0n,
+    postOnly: false,
+    clientOrderId: o.clientOrderId ?? null,
+    feeRateBps: fee,
+    signedOrder: {},
+  });
   if (!r.ok) throw new Error(r.message);
-  sb.ctx.persist();
-  if (r.order.tradeEventId !== null) scheduleSettlement(sb.ctx, r.order.id);
   return r.order;
 }
 
 export function cancel(sb: SandboxHandle, ownerId: number, orderId: string): void {
-  const r = cancelOrder(sb.ctx.state, orderId, ownerId, sb.ctx.now());
+  const r = cancelOrder(sb.ctx, orderId, ownerId);
   if (!r.ok) throw new Error(r.message);
-  sb.ctx.persist();
 }
 
 /** Creates a fresh, empty CLOB market through the admin route. */

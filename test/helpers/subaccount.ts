@@ -2,7 +2,6 @@
 // message dance: a child profile with a public dev key and some USDC, committed as the events
 // the routes would log (profile.created, funds.deposited).
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { commit } from '../../src/sandbox/reducer.js';
 import { SPARE_DEV_KEYS } from '../../src/sandbox/seed.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import type { Scope } from '../../src/sandbox/types.js';
@@ -31,9 +30,12 @@ export function addSubAccount(
     displayName: `child-${id}`,
     createdAt: new Date(at).toISOString(),
   };
-  commit(state, { type: 'profile.created', at, profile });
-  if (usdc > 0n) commit(state, { type: 'funds.deposited', at, profileId: id, amount: usdc * 1_000_000n, txHash: `0x${'0'.repeat(64)}` });
-  sb.ctx.persist();
+  sb.ctx.apply(
+    { type: 'profile.created', at, profile },
+    ...(usdc > 0n
+      ? [{ type: 'funds.deposited' as const, at, profileId: id, amount: usdc * 1_000_000n, txHash: `0x${'0'.repeat(64)}` }]
+      : []),
+  );
   return { profileId: id, address: key.address, privateKey: key.key };
 }
 
@@ -61,5 +63,4 @@ export function addOtherPartner(sb: SandboxHandle, id: number, token: { tokenId:
     lastUsedAt: null,
     revokedAt: null,
   });
-  sb.ctx.persist();
 }

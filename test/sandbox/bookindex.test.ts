@@ -5,11 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import { describeIndex } from '../../src/sandbox/bookindex.js';
 import { midpoint, yesBook, yesMidpoint } from '../../src/sandbox/book.js';
-import { auditState, cancelOrder, submitOrder } from '../../src/sandbox/engine.js';
+import { auditState } from '../../src/sandbox/engine.js';
+import { cancel, submit } from '../helpers/engine.js';
 import { book } from '../../src/sandbox/ledger.js';
-import { IDS, tradingFixture } from '../../src/sandbox/orders/fixture.js';
-import { apply, attachRecorder, commit } from '../../src/sandbox/reducer.js';
-import type { OrderRecord, SandboxState, StateEvent } from '../../src/sandbox/types.js';
+import { IDS, tradingFixture } from '../helpers/fixture.js';
+import { apply } from '../../src/sandbox/reducer.js';
+import type { OrderRecord, SandboxState } from '../../src/sandbox/types.js';
+import type { StateEvent } from '../../src/sandbox/events.js';
 
 const ONE = 1_000_000n;
 
@@ -76,7 +78,6 @@ function randomFlow(seed: number, n: number): { initial: SandboxState; state: Sa
   }
   const initial = structuredClone(state);
   const log: StateEvent[] = [];
-  attachRecorder(state, (ev) => log.push(ev));
   let s = seed;
   const rnd = (k: number): number => {
     s = (s * 1103515245 + 12345) % 2147483648;
@@ -87,13 +88,13 @@ function randomFlow(seed: number, n: number): { initial: SandboxState; state: Sa
     const live = state.orders.filter((o) => o.status === 'LIVE');
     if (live.length > 0 && rnd(5) === 0) {
       const o = live[rnd(live.length)] as OrderRecord;
-      expect(cancelOrder(state, o.id, o.ownerId, 1_700_000_000_000 + i).ok).toBe(true);
+      expect(cancel(state, o.id, o.ownerId, 1_700_000_000_000 + i, (ev) => log.push(ev)).ok).toBe(true);
     } else {
       const owner = [IDS.alice, IDS.bob, IDS.partner][rnd(3)] as number;
       const type = (['GTC', 'GTC', 'GTC', 'FAK', 'FOK'] as const)[rnd(5)] ?? 'GTC';
       const side = rnd(2) === 0 ? 'BUY' : 'SELL';
       const fokUsd = 1_000_000n * BigInt(1 + rnd(20));
-      const res = submitOrder(
+      const res = submit(
         state,
         {
           ownerId: owner,
@@ -112,6 +113,7 @@ function randomFlow(seed: number, n: number): { initial: SandboxState; state: Sa
           id: `o-${seed}-${i}`,
         },
         1_700_000_000_000 + i,
+        (ev) => log.push(ev),
       );
       if (!res.ok) expect(res.message).toMatch(/Post-only|Insufficient/);
     }
@@ -163,7 +165,7 @@ describe('price-level book index', () => {
     const m = state.markets[0];
     const canceled = state.orders.filter((o) => o.marketSlug === m?.slug && o.status === 'LIVE').map((o) => o.id);
     expect(canceled.length).toBeGreaterThan(0);
-    commit(state, {
+    apply(state, {
       type: 'market.resolved',
       at: 1_700_000_200_000,
       slug: m?.slug ?? '',

@@ -1,9 +1,13 @@
 // The matching engine, with every expected number worked out by hand in the comments.
 import { describe, expect, it } from 'vitest';
-import { auditState, cancelOrder, submitOrder, type StpPolicy, type SubmitInput } from '../../src/sandbox/engine.js';
+import { auditState, type SubmitInput } from '../../src/sandbox/engine.js';
+import type { StpPolicy } from '../../src/sandbox/match.js';
+import { Projection } from '../../src/sandbox/projection.js';
+import { cancel as cancelOrder, submit as submitOrder, type Submitted } from '../helpers/engine.js';
 import { book } from '../../src/sandbox/ledger.js';
-import { IDS, tradingFixture } from '../../src/sandbox/orders/fixture.js';
-import type { OrderType, SandboxEvent, SandboxState, Side } from '../../src/sandbox/types.js';
+import { IDS, tradingFixture } from '../helpers/fixture.js';
+import type { OrderType, SandboxState, Side } from '../../src/sandbox/types.js';
+import type { LogEntry } from '../../src/sandbox/events.js';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 const M = 1_000_000n; // one USDC / one share in raw units
@@ -52,8 +56,15 @@ function input(state: SandboxState, o: PlaceOpts): SubmitInput {
 
 function place(state: SandboxState, o: PlaceOpts) {
   const r = submitOrder(state, input(state, o), NOW);
-  if (!r.ok) throw new Error(`refused: ${r.status} ${r.message}`);
+  if (!r.ok) throw new Error(`refused: ${r.reason} ${r.message}`);
   return r;
+}
+
+/** The orderEvents the streams send for an order's event (its projection), as {profileId, payload}. */
+function orderEvents(s: SandboxState, r: Submitted): { profileId: number; payload: Record<string, unknown> }[] {
+  return new Projection()
+    .project({ ...r.event, seq: 1 } as LogEntry, s)
+    .flatMap((m) => (m.channel === 'orders' ? [{ profileId: m.profileId, payload: m.payload }] : []));
 }
 
 /** Gives a profile shares at a cost basis, as a ledger grant (balances are the ledger's projection). */
@@ -100,7 +111,7 @@ describe('submitOrder: GTC resting and crossing', () => {
 
     const r = place(s, { owner: IDS.alice, outcome: 'YES', side: 'BUY', price: 530_000n, size: 8n * M });
     // 5 @ 0.50 = 2.50 and 3 @ 0.52 (the older 0.52 order) = 1.56 → 4.06 USDC; fee 3% = 0.1218
-    expect(r.fills.map((f) => [f.maker.id, f.size, f.makerPrice])).toEqual([
+    expect(r.fills.map((f) => [f.makerOrderId, f.size, f.makerPrice])).toEqual([
       [b.order.id, 5n * M, 500_000n],
       [a.order.id, 3n * M, 520_000n],
     ]);
@@ -149,8 +160,8 @@ describe('submitOrder: GTC resting and crossing', () => {
       data: { outcome: 'YES', strategy: 'Buy', contracts: '8' },
     });
     expect(auditState(s)).toEqual([]);
-    const settlement = r.events.filter((e) => e.type === 'orderEvent' && e.payload['source'] === 'SETTLEMENT');
-    expect(settlement.map((e) => (e.type === 'orderEvent' ? e.profileId : 0))).toEqual([IDS.alice, IDS.bob, IDS.bob]);
+    const settlement = orderEvents(s, r).filter((e) => e.payload['source'] === 'SETTLEMENT');
+    expect(settlement.map((e) => e.profileId)).toEqual([IDS.alice, IDS.bob, IDS.bob]);
   });
 
   it('rests the remainder of a partly filled GTC and locks only that', () => {
@@ -219,8 +230,8 @@ describe('submitOrder: FAK, FOK, postOnly, balances', () => {
     expect(r.order.remainingSize).toBe(6n * M); // the killed part, not resting
     expect(acct(s, IDS.alice).lockedUsdc).toBe(0n);
     expect(s.orders.filter((o) => o.status === 'LIVE')).toHaveLength(0);
-    const exec = r.events.find((e) => e.type === 'orderEvent' && e.payload['orderId'] === r.order.id && e.payload['type'] === 'EXECUTION');
-    expect(exec?.type === 'orderEvent' ? exec.payload['status'] : null).toBe('PARTIALLY_FILLED');
+    const exec = orderEvents(s, r).find((e) => e.payload['orderId'] === r.order.id && e.payload['type'] === 'EXECUTION');
+    expect(exec?.payload['status']).toBe('PARTIALLY_FILLED');
   });
 
   it('FOK BUY spends its USDC amount across levels', () => {
@@ -273,7 +284,7 @@ describe('submitOrder: FAK, FOK, postOnly, balances', () => {
     place(s, { owner: IDS.bob, outcome: 'YES', side: 'SELL', price: 500_000n, size: 5n * M });
     const before = structuredClone(s);
     const r = submitOrder(s, input(s, { owner: IDS.alice, outcome: 'YES', side: 'BUY', price: 500_000n, postOnly: true }), NOW);
-    expect(r).toEqual({ ok: false, status: 400, message: 'Post-only order would execute immediately' });
+    expect(r).toEqual({ ok: false, reason: 'POST_ONLY_WOULD_EXECUTE', message: 'Post-only order would execute immediately' });
     expect(s).toEqual(before);
     const ok = place(s, { owner: IDS.alice, outcome: 'YES', side: 'BUY', price: 490_000n, postOnly: true });
     expect(ok.order.status).toBe('LIVE');
@@ -283,9 +294,9 @@ describe('submitOrder: FAK, FOK, postOnly, balances', () => {
     const s = tradingFixture();
     book(s, IDS.alice, { kind: 'withdrawal', at: '2026-01-01T00:00:00.000Z', usdc: acct(s, IDS.alice).usdc - 1n * M });
     const buy = submitOrder(s, input(s, { owner: IDS.alice, outcome: 'YES', side: 'BUY', price: 500_000n, size: 10n * M }), NOW);
-    expect(buy).toEqual({ ok: false, status: 400, message: 'Insufficient collateral balance' });
+    expect(buy).toEqual({ ok: false, reason: 'INSUFFICIENT_BALANCE', message: 'Insufficient collateral balance' });
     const sell = submitOrder(s, input(s, { owner: IDS.alice, outcome: 'NO', side: 'SELL', price: 500_000n, size: 1n * M }), NOW);
-    expect(sell).toEqual({ ok: false, status: 400, message: 'Insufficient conditional token balance' });
+    expect(sell).toEqual({ ok: false, reason: 'INSUFFICIENT_BALANCE', message: 'Insufficient conditional token balance' });
     // Locked shares are not free: bob rests 500 YES, then cannot sell one more.
     place(s, { owner: IDS.bob, outcome: 'YES', side: 'SELL', price: 900_000n, size: 500n * M });
     const more = submitOrder(s, input(s, { owner: IDS.bob, outcome: 'YES', side: 'SELL', price: 900_000n, size: 1n * M }), NOW);
@@ -304,8 +315,7 @@ describe('submitOrder: FAK, FOK, postOnly, balances', () => {
     expect(auditState(s)).toEqual([]);
   });
 
-  const takerEvent = (events: SandboxEvent[], id: string) =>
-    events.flatMap((e) => (e.type === 'orderEvent' && e.payload['orderId'] === id ? [e.payload] : []))[0];
+  const takerEvent = (s: SandboxState, r: Submitted) => orderEvents(s, r).find((e) => e.payload['orderId'] === r.order.id)?.payload;
 
   // bob rests SELL YES 5 @ 0.50; alice's BUY NO 5 @ 0.60 is a YES ask at 0.40 for a YES buyer
   // (mint). bob's BUY YES 10 @ 0.50 meets alice's first, then his own.
@@ -332,7 +342,7 @@ describe('submitOrder: FAK, FOK, postOnly, balances', () => {
     expect(r.order.status).toBe('MATCHED');
     expect(r.order.remainingSize).toBe(5n * M);
     expect(s.orders.filter((o) => o.status === 'LIVE').map((o) => o.id)).toEqual([own.order.id]);
-    expect(takerEvent(r.events, r.order.id)).toMatchObject({ type: 'EXECUTION', status: 'PARTIALLY_FILLED', reason: 'STP_TAKER_REJECTED' });
+    expect(takerEvent(s, r)).toMatchObject({ type: 'EXECUTION', status: 'PARTIALLY_FILLED', reason: 'STP_TAKER_REJECTED' });
     expect(auditState(s)).toEqual([]);
   });
 
@@ -360,7 +370,7 @@ describe('submitOrder: FAK, FOK, postOnly, balances', () => {
       if (!r.ok) throw new Error(r.message);
       expect(r.order.status, type).toBe('CANCELED');
       expect(r.order.execution, type).toMatchObject({ matched: false, settlementStatus: 'CANCELED', reason: 'STP_TAKER_REJECTED' });
-      expect(takerEvent(r.events, r.order.id), type).toMatchObject({ type: 'EXECUTION', status: 'KILLED', reason: 'STP_TAKER_REJECTED' });
+      expect(takerEvent(s, r), type).toMatchObject({ type: 'EXECUTION', status: 'KILLED', reason: 'STP_TAKER_REJECTED' });
     }
     expect(own.order.status).toBe('LIVE');
     const post = submitOrder(
@@ -371,7 +381,7 @@ describe('submitOrder: FAK, FOK, postOnly, balances', () => {
       },
       NOW,
     );
-    expect(post).toEqual({ ok: false, status: 400, message: 'Post-only order would execute immediately' });
+    expect(post).toEqual({ ok: false, reason: 'POST_ONLY_WOULD_EXECUTE', message: 'Post-only order would execute immediately' });
     expect(auditState(s)).toEqual([]);
   });
 });
@@ -382,7 +392,7 @@ describe('live-order index', () => {
     place(s, { owner: IDS.bob, outcome: 'YES', side: 'SELL', price: 500_000n, size: 5n * M });
     s.orders = structuredClone(s.orders);
     const r = place(s, { owner: IDS.alice, outcome: 'YES', side: 'BUY', price: 500_000n, size: 5n * M });
-    expect(r.fills[0]?.maker).toBe(s.orders[0]);
+    expect(r.fills[0]?.makerOrderId).toBe(s.orders[0]?.id);
     expect(s.orders[0]?.status).toBe('MATCHED');
     // Emptied and refilled in place: the old record must not be matched again.
     const fresh = tradingFixture();
@@ -391,7 +401,8 @@ describe('live-order index', () => {
     fresh.orders.length = 0;
     fresh.orders.push(...copy);
     const r2 = place(fresh, { owner: IDS.alice, outcome: 'YES', side: 'BUY', price: 500_000n, size: 5n * M });
-    expect(r2.fills[0]?.maker).toBe(fresh.orders[0]);
+    expect(r2.fills[0]?.makerOrderId).toBe(fresh.orders[0]?.id);
+    expect(fresh.orders[0]?.status).toBe('MATCHED');
   });
 });
 
@@ -400,12 +411,12 @@ describe('cancelOrder', () => {
     const s = tradingFixture();
     const r = place(s, { owner: IDS.alice, outcome: 'YES', side: 'BUY', price: 420_000n, size: 10n * M });
     expect(acct(s, IDS.alice).lockedUsdc).toBe(4_200_000n);
-    expect(cancelOrder(s, r.order.id, IDS.bob, NOW)).toMatchObject({ ok: false, status: 404 });
+    expect(cancelOrder(s, r.order.id, IDS.bob, NOW)).toMatchObject({ ok: false, reason: 'ORDER_NOT_FOUND' });
     const c = cancelOrder(s, r.order.id, IDS.alice, NOW);
     expect(c.ok).toBe(true);
     expect(acct(s, IDS.alice).lockedUsdc).toBe(0n);
     expect(r.order.status).toBe('CANCELED');
-    expect(cancelOrder(s, r.order.id, IDS.alice, NOW)).toMatchObject({ ok: false, status: 400 });
+    expect(cancelOrder(s, r.order.id, IDS.alice, NOW)).toMatchObject({ ok: false, reason: 'ORDER_NOT_LIVE' });
   });
 });
 

@@ -5,14 +5,15 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, app
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { auditState, submitOrder } from '../../src/sandbox/engine.js';
+import { auditState } from '../../src/sandbox/engine.js';
 import { startSandbox, SandboxLockedError } from '../../src/sandbox/index.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { projectAccount } from '../../src/sandbox/ledger.js';
-import { rehydrate } from '../../src/sandbox/persist.js';
+import { cancelOrders, placeOrder } from '../../src/sandbox/place.js';
+import { rehydrate } from '../../src/sandbox/secrets.js';
 import { apply } from '../../src/sandbox/reducer.js';
-import { scheduleSettlement } from '../../src/sandbox/settlement.js';
-import type { LogEntry, SandboxState } from '../../src/sandbox/types.js';
+import type { SandboxState } from '../../src/sandbox/types.js';
+import type { LogEntry } from '../../src/sandbox/events.js';
 import { eventually } from '../helpers/eventually.js';
 
 const ALICE = 1001;
@@ -37,41 +38,35 @@ async function start(opts: Parameters<typeof startSandbox>[0] = {}): Promise<San
   return h;
 }
 
-/** Places one order the way the route does (engine, then persist). */
+/** Places one order the way the route does (place.ts: engine, ctx.apply, settlement). */
 function place(
   h: SandboxHandle,
   ownerId: number,
   side: 'BUY' | 'SELL',
   price: bigint,
   size: bigint,
-  opts: { slug?: string; outcome?: 0 | 1; type?: 'GTC' | 'FAK'; salt?: bigint; noPersist?: boolean } = {},
+  opts: { slug?: string; outcome?: 0 | 1; type?: 'GTC' | 'FAK'; salt?: bigint } = {},
 ): void {
   const state = h.ctx.state;
   const m = state.markets.find((x) => x.slug === (opts.slug ?? 'btc-100k-2026'));
   const tokenId = m?.positionIds?.[opts.outcome ?? 0] ?? '';
   const fee = state.profiles.find((p) => p.id === ownerId)?.feeRateBps ?? 0;
-  const r = submitOrder(
-    state,
-    {
-      ownerId,
-      marketSlug: m?.slug ?? '',
-      tokenId,
-      side,
-      orderType: opts.type ?? 'GTC',
-      price,
-      size,
-      makerAmount: 0n,
-      takerAmount: 0n,
-      postOnly: false,
-      clientOrderId: null,
-      feeRateBps: fee,
-      signedOrder: { salt: opts.salt ?? 1n },
-    },
-    h.ctx.now(),
-  );
+  const r = placeOrder(h.ctx, {
+    ownerId,
+    marketSlug: m?.slug ?? '',
+    tokenId,
+    side,
+    orderType: opts.type ?? 'GTC',
+    price,
+    size,
+    makerAmount: 0n,
+    takerAmount: 0n,
+    postOnly: false,
+    clientOrderId: null,
+    feeRateBps: fee,
+    signedOrder: { salt: opts.salt ?? 1n },
+  });
   expect(r.ok, r.ok ? '' : r.message).toBe(true);
-  if (!opts.noPersist) h.ctx.persist();
-  if (r.ok && r.order.tradeEventId !== null) scheduleSettlement(h.ctx, r.order.id);
 }
 
 /** A mixed session: crossing fills (direct, mint, merge), resting orders, cancels, a derived token. */
@@ -86,9 +81,7 @@ async function session(h: SandboxHandle): Promise<void> {
   // alice sells NO she does not have? no: partner sells NO back to merge against alice's YES bid... partner sells NO.
   place(h, PARTNER, 'SELL', 400_000n, 5_000_000n, { outcome: 1, type: 'FAK' });
   const live = h.ctx.state.orders.filter((o) => o.ownerId === ALICE && o.status === 'LIVE');
-  const { cancelLive } = await import('../../src/sandbox/engine.js');
-  for (const o of live) cancelLive(h.ctx.state, o, h.ctx.now());
-  h.ctx.persist();
+  cancelOrders(h.ctx, live);
   const partner = h.info.accounts.find((a) => a.name === 'partner');
   const res = await fetch(`${h.baseUrl}/auth/api-tokens/derive`, {
     method: 'POST',
@@ -226,8 +219,7 @@ describe('persistence = appends', () => {
   it('a snapshot taken while writes go on is consistent with the log written meanwhile', async () => {
     const dir = join(tmp(), 'sandbox');
     const h = await start({ dataDir: dir, compactEvery: 1e9, settlement: { minedAfterMs: 1e6, confirmedAfterMs: 1e6 } });
-    for (let i = 0; i < 1500; i++) place(h, BOB, 'BUY', 10_000n + BigInt(i % 40) * 1000n, 1_000_000n, { noPersist: true });
-    h.ctx.persist();
+    for (let i = 0; i < 1500; i++) place(h, BOB, 'BUY', 10_000n + BigInt(i % 40) * 1000n, 1_000_000n);
     const snap = h.snapshot();
     // Meanwhile: fills against bob's resting bids (makers change in place), cancels, new orders.
     place(h, PARTNER, 'BUY', 700_000n, 150_000_000n);
@@ -235,10 +227,8 @@ describe('persistence = appends', () => {
       place(h, PARTNER, 'SELL', 10_000n, 3_000_000n, { type: 'FAK' });
       await new Promise((r) => setImmediate(r));
     }
-    const { cancelLive } = await import('../../src/sandbox/engine.js');
     const bids = h.ctx.state.orders.filter((o) => o.ownerId === BOB && o.status === 'LIVE' && o.side === 'BUY').slice(0, 5);
-    for (const o of bids) cancelLive(h.ctx.state, o, h.ctx.now());
-    h.ctx.persist();
+    cancelOrders(h.ctx, bids);
     await snap;
     const copy = join(tmp(), 'sandbox');
     cpSync(dir, copy, { recursive: true, filter: (src) => !src.endsWith('lock.sock') });

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { submitOrder } from '../../src/sandbox/engine.js';
+import { placeOrder } from '../../src/sandbox/place.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 
@@ -157,15 +157,10 @@ describe('the listing follows changes of the markets', () => {
       clientOrderId: null,
       feeRateBps: 0,
     };
-    const bid = submitOrder(s.ctx.state, { ...base, ownerId: 1002, tokenId: m.positionIds[1], signedOrder: { salt: 1n } }, s.ctx.now());
+    const bid = placeOrder(s.ctx, { ...base, ownerId: 1002, tokenId: m.positionIds[1], signedOrder: { salt: 1n } });
     expect(bid.ok && bid.order.status).toBe('LIVE');
-    const taken = submitOrder(
-      s.ctx.state,
-      { ...base, ownerId: 1001, tokenId: m.positionIds[0], feeRateBps: 300, signedOrder: { salt: 2n } },
-      s.ctx.now(),
-    );
+    const taken = placeOrder(s.ctx, { ...base, ownerId: 1001, tokenId: m.positionIds[0], feeRateBps: 300, signedOrder: { salt: 2n } });
     expect(taken.ok && taken.order.status).toBe('MATCHED');
-    s.ctx.persist();
     const after = await all(s, '&sortBy=high_value');
     expect(after.slugs[0]).toBe(last);
     expect(after.slugs.slice(1)).toEqual(first.slugs.filter((x) => x !== last));

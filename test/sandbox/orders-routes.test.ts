@@ -3,19 +3,14 @@
 import { Wallet, verifyTypedData } from 'ethers';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { auditState } from '../../src/sandbox/engine.js';
-import { DEV, FIXTURE_EXCHANGE, IDS, tradingFixture } from '../../src/sandbox/orders/fixture.js';
+import { DEV, FIXTURE_EXCHANGE, IDS, tradingFixture } from '../helpers/fixture.js';
+import { Projection, type StreamMessage } from '../../src/sandbox/projection.js';
+import { apply } from '../../src/sandbox/reducer.js';
 import { orderRoutes } from '../../src/sandbox/routes/orders.js';
 import { resumeSettlement, txHashForTrade } from '../../src/sandbox/settlement.js';
-import type {
-  AuthContext,
-  Route,
-  SandboxContext,
-  SandboxEvent,
-  SandboxRequest,
-  SandboxResponse,
-  SandboxState,
-  Scope,
-} from '../../src/sandbox/types.js';
+import type { SandboxState, Scope } from '../../src/sandbox/types.js';
+import type { LogEntry } from '../../src/sandbox/events.js';
+import type { AuthContext, Route, SandboxContext, SandboxRequest, SandboxResponse } from '../../src/sandbox/handlers.js';
 import { ORDER_TYPES, sdkOrderBody } from '../helpers/eip712.js';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
@@ -25,7 +20,8 @@ const ZERO = '0x0000000000000000000000000000000000000000';
 interface Harness {
   ctx: SandboxContext;
   state: SandboxState;
-  events: SandboxEvent[];
+  /** What the streams would send: the projection of every event the routes applied. */
+  events: StreamMessage[];
   timers: { ms: number; fn: () => void }[];
   persists: () => number;
   runTimers: () => void;
@@ -33,17 +29,20 @@ interface Harness {
 
 function harness(): Harness {
   const state = tradingFixture();
-  const events: SandboxEvent[] = [];
+  const events: StreamMessage[] = [];
+  const projection = new Projection();
+  projection.rebuild(state);
+  let seq = 0;
   const timers: { ms: number; fn: () => void }[] = [];
   let persists = 0;
   const ctx: SandboxContext = {
     state,
     now: () => NOW,
-    persist: () => {
+    // ctx.apply as the sandbox does it, with the streams' projection in place of the log's subscribers.
+    apply: (...evs) => {
+      for (const ev of evs) ctx.state = apply(ctx.state, ev);
       persists += 1;
-    },
-    emit: (e) => {
-      events.push(e);
+      for (const ev of evs) events.push(...projection.project({ ...ev, seq: ++seq } as LogEntry, ctx.state));
     },
     settlement: { minedAfterMs: 50, confirmedAfterMs: 100 },
     later: (ms, fn) => {
@@ -186,7 +185,7 @@ describe('POST /orders', () => {
       totalsRaw: { contractsGross: '0', contractsFee: '0', contractsNet: '0', usdGross: '0', usdFee: '0', usdNet: '0' },
     });
     expect(h.persists()).toBe(1);
-    expect(h.events.map((e) => e.type)).toEqual(['orderEvent', 'orderbook']);
+    expect(h.events.map((e) => e.channel)).toEqual(['orders', 'book']);
     expect(h.events[0]).toMatchObject({
       profileId: IDS.alice,
       payload: { source: 'OME', type: 'PLACEMENT', price: 0.42, remainingSize: 10_000_000 },
@@ -229,24 +228,20 @@ describe('POST /orders', () => {
       { id: expect.any(String), createdAt: new Date(NOW).toISOString(), matchedSize: '4000000', orderId: askId },
     ]);
     const kinds = h.events.map((e) =>
-      e.type === 'orderEvent' ? `${e.profileId}:${String(e.payload['source'])}:${String(e.payload['type'])}` : e.type,
+      e.channel === 'orders' ? `${e.profileId}:${String(e.payload['source'])}:${String(e.payload['type'])}` : e.channel,
     );
     expect(kinds).toContain(`${IDS.bob}:OME:EXECUTION`);
     expect(kinds).toContain(`${IDS.alice}:OME:EXECUTION`);
     expect(kinds).toContain(`${IDS.alice}:SETTLEMENT:MATCHED`);
     expect(kinds).toContain(`${IDS.bob}:SETTLEMENT:MATCHED`);
-    expect(kinds).toContain('orderbook');
+    expect(kinds).toContain('book');
 
     expect(h.timers.map((t) => t.ms)).toEqual([50]);
     h.events.length = 0;
     h.runTimers();
     const hash = txHashForTrade(String(tradeId));
     expect(hash).toMatch(/^0x[0-9a-f]{64}$/);
-    expect(
-      h.events
-        .filter((e) => e.type === 'orderEvent')
-        .map((e) => (e.type === 'orderEvent' ? [e.profileId, e.payload['type'], e.payload['txHash']] : [])),
-    ).toEqual([
+    expect(h.events.flatMap((e) => (e.channel === 'orders' ? [[e.profileId, e.payload['type'], e.payload['txHash']]] : []))).toEqual([
       [IDS.alice, 'MINED', hash],
       [IDS.bob, 'MINED', hash],
     ]);
@@ -428,7 +423,7 @@ describe('cancels, user orders and status', () => {
     const r = await call(h, 'DELETE', `/orders/${ids[0]}`);
     expect(r).toEqual({ status: 200, body: { message: 'Order canceled successfully' } });
     expect(h.state.accounts[String(IDS.alice)]?.lockedUsdc).toBe(6_500_000n);
-    expect(h.events[0]).toMatchObject({ type: 'orderEvent', profileId: IDS.alice, payload: { type: 'CANCELLATION', orderId: ids[0] } });
+    expect(h.events[0]).toMatchObject({ channel: 'orders', profileId: IDS.alice, payload: { type: 'CANCELLATION', orderId: ids[0] } });
     expect((await call(h, 'DELETE', `/orders/${ids[0]}`)).status).toBe(400);
     expect((await call(h, 'DELETE', `/orders/${ids[1]}`, undefined, bobAuth)).status).toBe(404);
   });

@@ -11,7 +11,6 @@ import { stringToHex, verifyTypedData } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
-import { commit } from '../../src/sandbox/reducer.js';
 import type { Scope } from '../../src/sandbox/types.js';
 import { eventually } from '../helpers/eventually.js';
 import { delegatedBuyBody } from '../helpers/orders.js';
@@ -327,11 +326,10 @@ describe('allowance readiness', () => {
       displayName: 'partner2',
       createdAt: new Date(at).toISOString(),
     };
-    commit(state, { type: 'profile.created', at, profile });
+    sb.current.ctx.apply({ type: 'profile.created', at, profile });
     const scopes: Scope[] = ['trading', 'account_creation', 'delegated_signing'];
     const token = { tokenId: 'partner2-token', profileId: 9101, scopes, label: null, createdAt: new Date(at).toISOString() };
-    commit(state, { type: 'token.derived', at, token });
-    sb.current.ctx.persist();
+    sb.current.ctx.apply({ type: 'token.derived', at, token });
     const other: Tok = { tokenId: token.tokenId, secret: state.tokens.find((t) => t.tokenId === token.tokenId)?.secret ?? '' };
     expect((await allowances(child.profileId, other)).status).toBe(404);
     expect((await retry(child.profileId, other)).status).toBe(404);

@@ -8,7 +8,7 @@ import { useSandbox } from '../helpers/sandbox.js';
 import { addSubAccount } from '../helpers/subaccount.js';
 import { auditState } from '../../src/sandbox/engine.js';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { encode } from '../../src/sandbox/persist.js';
+import { encode } from '../../src/sandbox/codec.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -3,8 +3,8 @@
 // change to any object's prototype. Every route that takes a body is read from the sandbox's own
 // route tables, so a route added later is fuzzed without touching this file.
 import { describe, expect, it } from 'vitest';
-import { createOrderShapeError } from '../../src/sandbox/orders/shape.js';
-import type { Route } from '../../src/sandbox/types.js';
+import { createOrderShapeError } from '../../src/sandbox/routes/order-shape.js';
+import type { Route } from '../../src/sandbox/handlers.js';
 import { hmac, type Json, send, seeded, signedOrderBody, unpaced } from '../helpers/http.js';
 import { useSandbox } from '../helpers/sandbox.js';
 

@@ -13,7 +13,7 @@ import { getAddress, stringToHex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { EVENT_TYPES } from '../../src/sandbox/shape.js';
 import type { ReadyInfo } from '../../src/sandbox/index.js';
-import type { StateEvent } from '../../src/sandbox/types.js';
+import type { StateEvent } from '../../src/sandbox/events.js';
 import { runPm, tempHome } from '../helpers/run.js';
 import { type SignedAnswer, signedFetch } from '../helpers/signed.js';
 

@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 
 const dir = process.argv[2];
 const { startSandbox } = await import(new URL('../../dist/sandbox/index.js', import.meta.url).href);
-const { encode } = await import(new URL('../../dist/sandbox/persist.js', import.meta.url).href);
+const { encode } = await import(new URL('../../dist/sandbox/codec.js', import.meta.url).href);
 const sb = await startSandbox({
   port: 0,
   dataDir: dir,

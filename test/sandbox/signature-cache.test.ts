@@ -11,7 +11,7 @@ import {
   signOrderWithKey,
   type SignedOrderFields,
 } from '../../src/sandbox/eip712.js';
-import { DEV } from '../../src/sandbox/orders/fixture.js';
+import { DEV } from '../helpers/fixture.js';
 import type { Hex } from '../../src/sandbox/types.js';
 import { VECTOR_ADDRESS, VECTOR_EXCHANGE, VECTOR_ORDER, VECTOR_SIGNATURE } from '../helpers/eip712.js';
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { auditState } from '../../src/sandbox/engine.js';
 import { SIM_BOTS } from '../../src/sandbox/simulate.js';
-import type { LogEntry } from '../../src/sandbox/types.js';
+import type { LogEntry } from '../../src/sandbox/events.js';
 import { eventually, sleep } from '../helpers/eventually.js';
 
 /** mulberry32: a reproducible random source. */

@@ -206,28 +206,23 @@ describe('damaged entries', () => {
     const h = await start(dir);
     const alice = h.ctx.state.profiles.find((p) => p.name === 'alice')!;
     const m = h.ctx.state.markets.find((x) => x.slug === 'btc-100k-2026')!;
-    const { submitOrder } = await import('../../src/sandbox/engine.js');
-    const r = submitOrder(
-      h.ctx.state,
-      {
-        ownerId: alice.id,
-        marketSlug: m.slug,
-        tokenId: m.positionIds![0],
-        side: 'BUY',
-        orderType: 'GTC',
-        price: 100_000n,
-        size: 1_000_000n,
-        makerAmount: 0n,
-        takerAmount: 0n,
-        postOnly: false,
-        clientOrderId: null,
-        feeRateBps: alice.feeRateBps,
-        signedOrder: { salt: 1n },
-      },
-      h.ctx.now(),
-    );
+    const { placeOrder } = await import('../../src/sandbox/place.js');
+    const r = placeOrder(h.ctx, {
+      ownerId: alice.id,
+      marketSlug: m.slug,
+      tokenId: m.positionIds![0],
+      side: 'BUY',
+      orderType: 'GTC',
+      price: 100_000n,
+      size: 1_000_000n,
+      makerAmount: 0n,
+      takerAmount: 0n,
+      postOnly: false,
+      clientOrderId: null,
+      feeRateBps: alice.feeRateBps,
+      signedOrder: { salt: 1n },
+    });
     expect(r.ok).toBe(true);
-    h.ctx.persist();
     await stop(h);
     const file = join(dir, 'state.json');
     const snap = JSON.parse(readFileSync(file, 'utf8')) as { orders: Record<string, unknown>[]; state: Record<string, unknown> };

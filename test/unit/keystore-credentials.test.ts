@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { Keystore, resolveCredentials, resolvePassphrase } from '../../src/keystore/index.js';
@@ -178,6 +178,28 @@ describe('resolvePassphrase', () => {
     expect((e as UsageError).hint).toContain(`chmod 600 ${f}`);
     chmodSync(f, 0o600);
     expect(await resolvePassphrase({ file: f, interactive: false, prompt: never })).toBe('secret-pass');
+  });
+
+  it('a passphrase file in a directory anyone may write to (not sticky) is refused, naming the directory; a sticky one (/tmp) is fine', async () => {
+    const open = join(home, 'open-dir');
+    mkdirSync(open, { recursive: true });
+    const f = join(open, 'pass.txt');
+    writeFileSync(f, 'secret-pass\n', { mode: 0o600 });
+    // Anyone could rename pass.txt away and put a file of their own in its place.
+    chmodSync(open, 0o777);
+    const e = await caught(resolvePassphrase({ file: f, interactive: false, prompt: never }));
+    expect(e).toBeInstanceOf(UsageError);
+    expect((e as Error).message).toContain(`inside ${open}`);
+    expect((e as Error).message).toMatch(/mode 777/);
+    // The same through a symlink from a private directory: the real path counts too.
+    const link = join(home, 'pass-link.txt');
+    symlinkSync(f, link);
+    expect(await caught(resolvePassphrase({ file: link, interactive: false, prompt: never }))).toBeInstanceOf(UsageError);
+    // Sticky (as /tmp is): only the file's owner may replace it.
+    chmodSync(open, 0o1777);
+    expect(await resolvePassphrase({ file: f, interactive: false, prompt: never })).toBe('secret-pass');
+    chmodSync(open, 0o755);
+    expect(await resolvePassphrase({ file: link, interactive: false, prompt: never })).toBe('secret-pass');
   });
 
   it('a missing file is a usage error', async () => {

@@ -2,8 +2,10 @@
 // typed field refuses the line, it is never dropped to a default), lines without a clientId
 // get a deterministic one, and a re-run skips the lines the journal says were placed, so an
 // interrupted batch can simply be run again.
+import { exchangeId, sameAccount } from '../journal-account.js';
+import type { AccountKey } from '../journal-account.js';
 import { createHash } from 'node:crypto';
-import { InterruptedError, PmError, UsageError, ValidationError, errorMessage } from '../errors.js';
+import { InterruptedError, NetworkError, PmError, UsageError, ValidationError, errorMessage } from '../errors.js';
 import type { Journal, JournalEntry } from './journal.js';
 import { buildSignedOrder, parseOrderInput, placeParsed } from './flow.js';
 import type { OrderSummary, ParsedOrder, SignDeps } from './flow.js';
@@ -292,6 +294,26 @@ function fromJournal(e: JournalEntry, p: ParsedOrder, request: unknown, position
   };
 }
 
+/** Who this batch places for: its exchange and the caller's profile id (null: the exchange could not say). */
+async function accountOf(deps: BatchDeps): Promise<{ exchange: string; profileId: number | null }> {
+  const owner = deps.owner ?? (await deps.cache.owner(deps.api, deps.credentialId).catch(() => null));
+  return { exchange: exchangeId(deps.api.baseUrl), profileId: owner?.profileId ?? null };
+}
+
+/** Whether a journal entry was written for this account: its exchange, and its request's owner and sub-account. */
+function ours(journal: Journal, e: JournalEntry, me: AccountKey): boolean {
+  const request = requestBefore(journal.entries({ clientId: e.clientOrderId }));
+  const body = isObj(request) ? request : {};
+  const owner = typeof body['ownerId'] === 'number' ? body['ownerId'] : null;
+  const onBehalfOf = typeof body['onBehalfOf'] === 'number' ? body['onBehalfOf'] : null;
+  // (Entries written before pm recorded the exchange count for any: the guard errs on skipping.)
+  return sameAccount({ exchange: e.exchange ?? me.exchange, profileId: owner, onBehalfOf }, me);
+}
+
+/** A line an earlier run left pending or unknown is looked up before it is sent (it may have been). */
+const lookupFirstOf = (prior: JournalEntry | undefined): boolean =>
+  prior !== undefined && (prior.state === 'pending' || prior.state === 'unknown');
+
 /**
  * Places the valid lines of a batch as fast as the per-token limit allows. Lines the journal
  * says were placed are skipped and reported as the exchange holds them; lines left pending or
@@ -311,14 +333,17 @@ export async function runBatch(
     results.push(r);
     o.onResult?.(r);
   };
-  const failure = (line: number, e: unknown, cid: string, dryRun = false): LineResult => {
+  /** `sending`: the line got as far as its POST (signed, every local check and lookup passed). */
+  const failure = (line: number, e: unknown, cid: string, sending = false): LineResult => {
     const err = e instanceof PmError ? e : new PmError(errorMessage(e), { cause: e });
     const unknown = err.code === 'UNKNOWN_STATE' || err.unknownClientId !== undefined;
-    const sent = dryRun
+    // A connection refused (ECONNREFUSED…) delivered nothing: only a lost or cut answer may have.
+    const undelivered = err instanceof NetworkError && !err.ambiguous && err.status === undefined;
+    const sent = !sending
       ? 'no'
       : unknown
         ? 'unknown'
-        : err instanceof InterruptedError || err.exitCode === 2 || err.exitCode === 4
+        : undelivered || err instanceof InterruptedError || err.exitCode === 2 || err.exitCode === 4
           ? 'no'
           : 'yes';
     return { line, ok: false, error: err, clientOrderId: cid, sent };
@@ -329,7 +354,7 @@ export async function runBatch(
         const s = await buildSignedOrder(deps, p);
         done({ line, ok: true, dryRun: true, body: s.body, summary: s.summary });
       } catch (e) {
-        done(failure(line, e, p.clientOrderId, true));
+        done(failure(line, e, p.clientOrderId));
       }
     });
     return results.sort((a, b) => a.line - b.line);
@@ -337,8 +362,13 @@ export async function runBatch(
   const journal = deps.journal.latestAll();
   const skipped: { line: number; parsed: ParsedOrder; entry: JournalEntry }[] = [];
   const toSend: { line: number; parsed: ParsedOrder; prior: JournalEntry | undefined }[] = [];
+  // The journal is the home's: an entry counts only for the account and exchange it was written
+  // for. (Sending a line this account did place is safe: the exchange holds its client id.)
+  const me = journal.size > 0 ? await accountOf(deps) : undefined;
   for (const { line, parsed } of valid) {
-    const prior = journal.get(parsed.clientOrderId);
+    const found = journal.get(parsed.clientOrderId);
+    const prior =
+      found && me && ours(deps.journal, found, { ...me, onBehalfOf: parsed.onBehalfOf ?? deps.api.onBehalfOf ?? null }) ? found : undefined;
     if (prior?.state === 'placed') skipped.push({ line, parsed, entry: prior });
     else toSend.push({ line, parsed, prior });
   }
@@ -357,17 +387,23 @@ export async function runBatch(
     await pool(toSend, WORKERS, async ({ line, parsed: p, prior }) => {
       if (batch.signal.aborted)
         return done({ line, ok: false, error: new InterruptedError('interrupted: not sent'), clientOrderId: p.clientOrderId, sent: 'no' });
+      // A line that failed before its POST (an unknown market, an exchange it could not reach) was
+      // not sent by this run; one an earlier run left pending or unknown may have been, by that run.
+      let sending = false;
       try {
-        const lookupFirst = prior !== undefined && (prior.state === 'pending' || prior.state === 'unknown');
         const { placed, summary } = await placeParsed(deps, p, {
           journal: deps.journal,
           signal: batch.signal,
-          lookupFirst,
+          lookupFirst: lookupFirstOf(prior),
           onNote: (n) => o.onNote?.(`line ${line}: ${n}`),
+          onSending: () => {
+            sending = true;
+          },
         });
         done({ line, ok: true, placed, summary, skipped: false });
       } catch (e) {
-        done(failure(line, e, p.clientOrderId));
+        const r = failure(line, e, p.clientOrderId, sending);
+        done(!sending && lookupFirstOf(prior) && !r.ok && r.sent === 'no' ? { ...r, sent: 'unknown' } : r);
       }
     });
   } finally {

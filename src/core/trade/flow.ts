@@ -1,7 +1,8 @@
 // From user input (flags or one batch line) to a signed request body: validation first (no
 // network), then market and owner lookups, then signing.
 import type { ApiClient } from '../http.js';
-import { ValidationError } from '../errors.js';
+import { ExchangeValidationError, ValidationError } from '../errors.js';
+import type { PmError } from '../errors.js';
 import { slugFrom } from '../market-input.js';
 import { formatUnits } from '../money.js';
 import { checkFokSellAmount, parseAmount, parsePrice, parseSize } from './amounts.js';
@@ -92,6 +93,8 @@ export interface SignDeps {
   owner?: { profileId: number; feeRateBps: number } | undefined;
   /** Called with fresh owner data after a fee refusal (to update the profile). */
   onOwnerRefresh?: ((o: { profileId: number; feeRateBps: number }) => void) | undefined;
+  /** The USDC free to trade of the account acting (`onBehalfOf`), to say it when a BUY is refused for lack of it. */
+  freeUsdc?: ((onBehalfOf: number | undefined) => Promise<bigint>) | undefined;
 }
 
 export interface SignedOrder {
@@ -191,6 +194,7 @@ export async function placeParsed(
   try {
     return { placed: await send(signed), summary: signed.summary };
   } catch (e) {
+    if (isCollateralRefusal(e)) throw await withFunds(e, deps, signed, p.onBehalfOf ?? deps.api.onBehalfOf);
     if (!isFeeRefusal(e)) throw e;
     const fresh = await deps.cache.owner(deps.api, deps.credentialId, { refresh: true });
     if (fresh.feeRateBps === signed.summary.feeRateBps) throw e;
@@ -199,4 +203,32 @@ export async function placeParsed(
     signed = await buildSignedOrder({ ...deps, owner: { profileId: fresh.profileId, feeRateBps: fresh.feeRateBps } }, p);
     return { placed: await send(signed), summary: signed.summary };
   }
+}
+
+/** The exchange's refusal of a BUY for want of USDC ("Insufficient collateral balance"; an allowance is another matter). */
+function isCollateralRefusal(e: unknown): e is ExchangeValidationError {
+  return e instanceof ExchangeValidationError && /insufficient collateral/i.test(e.shortMessage) && !/allowance/i.test(e.shortMessage);
+}
+
+/**
+ * The refusal, saying how much USDC is free and how much the order needs (its collateral, plus
+ * the taker fee it may pay at most). Free is read afresh; when it cannot be read, the refusal
+ * stays as the exchange gave it.
+ */
+async function withFunds(e: ExchangeValidationError, deps: SignDeps, s: SignedOrder, onBehalfOf: number | undefined): Promise<PmError> {
+  if (!deps.freeUsdc || s.body.order.side !== 0) return e;
+  const free = await deps.freeUsdc(onBehalfOf).catch(() => null);
+  if (free === null) return e;
+  const need = BigInt(s.body.order.makerAmount);
+  const fee = (need * BigInt(s.summary.feeRateBps)) / 10_000n;
+  const feeText = fee > 0n ? ` (plus up to ${formatUnits(fee)} USDC taker fee)` : '';
+  return new ExchangeValidationError(
+    `${e.shortMessage}: ${formatUnits(free)} USDC free, this order needs ${formatUnits(need)} USDC${feeText}`,
+    {
+      status: e.status,
+      details: e.details,
+      hint: e.hint,
+      cause: e,
+    },
+  );
 }

@@ -36,6 +36,12 @@ export interface JournalEntry {
   request?: unknown;
   orderId?: string | undefined;
   error?: string | undefined;
+  /**
+   * The exchange the order was sent to, one spelling per exchange (journal-account.ts's
+   * exchangeId). With the request's ownerId and onBehalfOf it names the account: the journal is
+   * the home's, shared by every account and exchange, so another account's entries never count.
+   */
+  exchange?: string | undefined;
 }
 
 export interface JournalOptions {
@@ -86,7 +92,12 @@ function parseLine(line: string): JournalEntry | 'skip' | 'damaged' {
     return prefix && jsonPrefix(line) === 'cut' ? 'skip' : 'damaged';
   }
   const e = v as Partial<JournalEntry> | null;
-  return typeof e === 'object' && e !== null && !Array.isArray(e) && typeof e.clientOrderId === 'string' && typeof e.state === 'string'
+  return typeof e === 'object' &&
+    e !== null &&
+    !Array.isArray(e) &&
+    typeof e.clientOrderId === 'string' &&
+    typeof e.state === 'string' &&
+    (e.exchange === undefined || typeof e.exchange === 'string')
     ? (e as JournalEntry)
     : 'damaged';
 }

@@ -5,6 +5,7 @@
 // different one is a conflict (exit 5). A lookup that cannot be answered is "unknown" (exit 7,
 // re-run the same command), never "another order".
 import type { ApiClient } from '../http.js';
+import { exchangeId } from '../journal-account.js';
 import { retrying } from '../retry.js';
 import {
   AuthError,
@@ -337,7 +338,14 @@ export async function placeOrder(client: ApiClient, body: OrderBody, journal: Jo
   const maxAttempts = opts.maxAttempts ?? 4;
   const signal = opts.signal ?? api.signal;
   const rec = (state: JournalState, extra: { orderId?: string | undefined; error?: string | undefined } = {}): void =>
-    journal.record({ clientOrderId: cid, state, marketSlug: body.marketSlug, ...extra, ...(state === 'pending' ? { request: body } : {}) });
+    journal.record({
+      clientOrderId: cid,
+      state,
+      marketSlug: body.marketSlug,
+      exchange: exchangeId(api.baseUrl),
+      ...extra,
+      ...(state === 'pending' ? { request: body } : {}),
+    });
   // Whether some attempt of this run may have reached the exchange without its answer reaching
   // us. Until one has, every attempt was refused outright (a 429 is a refusal): nothing of this
   // run can have been placed, and an order found under the id is an earlier run's. When one has,

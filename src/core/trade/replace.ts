@@ -2,6 +2,7 @@
 // one resting) and the kill switch (every open order of every market cancelled). The
 // replacement is an ordinary order for exactly-once purposes: journaled before it is sent, its
 // client id looked up after an ambiguous answer, never sent twice.
+import { exchangeId } from '../journal-account.js';
 import { createHash } from 'node:crypto';
 import {
   ConflictError,
@@ -171,7 +172,14 @@ export async function replaceOrder(
   const signed = await buildSignedOrder(deps, parsed);
   const { onBehalfOf: _obo, ...replacement } = signed.body;
   const rec = (state: 'pending' | 'placed' | 'failed' | 'unknown', extra: { orderId?: string; error?: string } = {}): void =>
-    o.journal.record({ clientOrderId, state, marketSlug: slug, ...extra, ...(state === 'pending' ? { request: signed.body } : {}) });
+    o.journal.record({
+      clientOrderId,
+      state,
+      marketSlug: slug,
+      exchange: exchangeId(api.baseUrl),
+      ...extra,
+      ...(state === 'pending' ? { request: signed.body } : {}),
+    });
   /**
    * The answer was lost, cut or unreadable: the replacement may exist. Found by its client id, it
    * did; not found proves nothing (the request may still arrive), so the outcome is unknown.

@@ -13,15 +13,13 @@
 // in the sandbox; the deployer pays its gas), `submitted` carries its hash, and every read asks
 // the chain: a mined receipt with the approval in place is `confirmed`, a reverted one `failed`,
 // an approval that is gone (revoked, chain reset) `missing` again.
-// Every change goes through the reducer (commit); the retry lock, the per-wallet retry rate
+// Every change is one event applied through ctx.apply; the retry lock, the per-wallet retry rate
 // limit and the failure switch are run-time only, like the per-token rate limiter.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { chainOf, type ChainHooks } from '../chainref.js';
-import { commit } from '../reducer.js';
-import type { AllowanceTarget, Hex, MarketRecord, SandboxContext, SandboxState, Side } from '../types.js';
-
-const USDC_ADDRESS: Hex = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
-const CTF_ADDRESS: Hex = '0xC9c98965297Bc527861c898329Ee280632B76e18';
+import type { AllowanceTarget, MarketRecord, Side } from '../types.js';
+import type { SandboxContext } from '../handlers.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** A planned failure: the next `times` submissions of matching targets fail. */
 export interface AllowanceFailure {
@@ -72,47 +70,6 @@ export function simOf(ctx: SandboxContext): AllowanceSim {
 }
 
 /**
- * The targets a fresh server wallet needs, one set per venue of the listed markets; with a chain
- * on `ctx`, its token contracts are the ones named.
- */
-export function initialTargets(state: SandboxState, ctx?: SandboxContext): AllowanceTarget[] {
-  const tokens = (ctx && chainOf(ctx)?.contracts) ?? { usdc: USDC_ADDRESS, conditionalTokens: CTF_ADDRESS };
-  const venues = new Map<string, { exchange: Hex; adapter: Hex | null }>();
-  for (const m of state.markets) if (m.venue) venues.set(m.venue.exchange.toLowerCase(), m.venue);
-  const out: AllowanceTarget[] = [];
-  for (const v of venues.values()) {
-    const name = v.adapter ? 'negrisk-exchange' : 'ctf-exchange';
-    const base = { status: 'missing' as const, retryable: true };
-    out.push({
-      type: 'USDC_ALLOWANCE',
-      tokenAddress: tokens.usdc,
-      spenderOrOperator: v.exchange,
-      label: `usdc:${name}`,
-      requiredFor: 'BUY',
-      ...base,
-    });
-    out.push({
-      type: 'CTF_APPROVAL',
-      tokenAddress: tokens.conditionalTokens,
-      spenderOrOperator: v.exchange,
-      label: `ctf:${name}`,
-      requiredFor: 'SELL',
-      ...base,
-    });
-    if (v.adapter)
-      out.push({
-        type: 'CTF_APPROVAL',
-        tokenAddress: tokens.conditionalTokens,
-        spenderOrOperator: v.adapter,
-        label: 'ctf:negrisk-adapter',
-        requiredFor: 'SELL',
-        ...base,
-      });
-  }
-  return out;
-}
-
-/**
  * The wallet's targets after a live chain read: submitted targets whose confirmation time has
  * passed become confirmed (logged). Null for a profile without tracked allowances (one created
  * before they were tracked counts as provisioned).
@@ -127,8 +84,7 @@ function readTargets(ctx: SandboxContext, profileId: number): AllowanceTarget[] 
     const { confirmAt: _c, ...rest } = t;
     return { ...rest, status: 'confirmed', retryable: false, txHash: `0x${randomBytes(32).toString('hex')}` };
   });
-  commit(ctx.state, { type: 'allowances', at: now, profileId, targets: next });
-  ctx.persist();
+  ctx.apply({ type: 'allowances', at: now, profileId, targets: next });
   return ctx.state.allowances?.[String(profileId)] ?? next;
 }
 
@@ -186,8 +142,7 @@ async function chainTargets(
     return n;
   });
   if (!changed) return latest;
-  commit(state, { type: 'allowances', at: ctx.now(), profileId, targets: next });
-  ctx.persist();
+  ctx.apply({ type: 'allowances', at: ctx.now(), profileId, targets: next });
   return state.allowances?.[String(profileId)] ?? next;
 }
 
@@ -207,27 +162,6 @@ export async function missingFor(ctx: SandboxContext, profileId: number, market:
   if (!targets || !market.venue) return [];
   const spenders = [market.venue.exchange, ...(market.venue.adapter ? [market.venue.adapter] : [])].map((a) => a.toLowerCase());
   return targets.filter((t) => t.requiredFor === side && spenders.includes(t.spenderOrOperator.toLowerCase()) && t.status !== 'confirmed');
-}
-
-/** The readiness object of the contract. */
-export function allowanceView(
-  profile: { id: number; address: string; parentProfileId?: number | undefined },
-  targets: readonly AllowanceTarget[],
-): Record<string, unknown> {
-  const count = (s: AllowanceTarget['status']): number => targets.filter((t) => t.status === s).length;
-  const confirmed = count('confirmed');
-  return {
-    profileId: profile.id,
-    partnerProfileId: profile.parentProfileId ?? null,
-    chainId: 8453,
-    walletAddress: profile.address,
-    ready: targets.length > 0 && confirmed === targets.length,
-    summary: { total: targets.length, confirmed, missing: count('missing'), submitted: count('submitted'), failed: count('failed') },
-    targets: targets.map((t) => {
-      const { confirmAt: _c, ...rest } = t;
-      return { ...rest, confirmed: t.status === 'confirmed' };
-    }),
-  };
 }
 
 /**
@@ -335,8 +269,7 @@ async function provision(ctx: SandboxContext, profileId: number): Promise<void> 
   try {
     const next = await submitTargets(ctx, profileId, wallet);
     if (ctx.state !== state || !state.allowances?.[String(profileId)]) return;
-    commit(state, { type: 'allowances', at: ctx.now(), profileId, targets: next });
-    ctx.persist();
+    ctx.apply({ type: 'allowances', at: ctx.now(), profileId, targets: next });
     watchConfirmation(ctx, profileId);
   } catch {
     // the chain was unreachable: the targets stay missing, for the retry route
@@ -361,8 +294,6 @@ export function resumeAllowances(ctx: SandboxContext): void {
 }
 
 export type RetryOutcome = { ok: true; targets: AllowanceTarget[] } | { ok: false; status: 409 | 429; body: Record<string, unknown> };
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /**
  * The retry route's work for one wallet: the short lock (409 while another retry runs), the
@@ -403,8 +334,7 @@ export async function retryAllowances(ctx: SandboxContext, profileId: number, wa
     const next = await submitTargets(ctx, profileId, wallet);
     // A reset while the lock was held replaced the state: nothing of this retry applies to it.
     if (ctx.state === state && ctx.state.allowances?.[String(profileId)]) {
-      commit(ctx.state, { type: 'allowances', at: ctx.now(), profileId, targets: next });
-      ctx.persist();
+      ctx.apply({ type: 'allowances', at: ctx.now(), profileId, targets: next });
       watchConfirmation(ctx, profileId);
     }
     return answer({ ok: true, targets: next });

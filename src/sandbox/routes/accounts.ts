@@ -1,8 +1,8 @@
 // Tokens and profiles (wire-facts §2.2, §4.4).
 import { randomBytes } from 'node:crypto';
 import { allowedScopes } from '../auth.js';
-import { commit } from '../reducer.js';
-import type { Profile, Route, SandboxResponse, SandboxState, Scope } from '../types.js';
+import type { Profile, SandboxState, Scope } from '../types.js';
+import type { Route, SandboxResponse } from '../handlers.js';
 
 const err = (status: number, message: string): SandboxResponse => ({ status, body: { message } });
 const ANY: Route['auth'] = { kind: 'token', scopes: [], legacy: true, identity: true };
@@ -55,12 +55,11 @@ export const accountRoutes: Route[] = [
       const now = new Date(at).toISOString();
       const tokenId = `tok_${randomBytes(9).toString('base64url')}`;
       // The event holds no secret: the reducer derives it from the server key.
-      commit(ctx.state, {
+      ctx.apply({
         type: 'token.derived',
         at,
         token: { tokenId, profileId, scopes, label: typeof label === 'string' ? label : null, createdAt: now },
       });
-      ctx.persist();
       const secret = ctx.state.tokens.find((t) => t.tokenId === tokenId)?.secret ?? '';
       const p = me(ctx.state, profileId);
       return {
@@ -89,8 +88,7 @@ export const accountRoutes: Route[] = [
         (x) => x.tokenId === req.params['tokenId'] && x.profileId === req.auth?.profileId && x.revokedAt === null,
       );
       if (!t) return err(404, 'Token not found');
-      commit(ctx.state, { type: 'token.revoked', at: ctx.now(), tokenId: t.tokenId });
-      ctx.persist();
+      ctx.apply({ type: 'token.revoked', at: ctx.now(), tokenId: t.tokenId });
       return { status: 200, body: { message: 'Token revoked successfully' } };
     },
   },

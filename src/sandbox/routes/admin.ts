@@ -1,6 +1,6 @@
 // Admin routes under /__sandbox (no auth): fault injection, reset, and the seeded accounts
 // (public dev keys) for `pm init --sandbox`. They exist only in the sandbox.
-import type { FaultConfig, Route } from '../types.js';
+import type { FaultConfig, Route } from '../handlers.js';
 
 /** Each fault's largest sensible value: absurd ones (a latency of days, 2^53 failures) are refused. */
 const FAULT_LIMITS = {
@@ -14,8 +14,27 @@ const FAULT_LIMITS = {
 const FAULT_KEYS = Object.keys(FAULT_LIMITS) as (keyof typeof FAULT_LIMITS)[];
 const MAX_SKEW_MS = 86_400_000;
 
+/**
+ * The `delay` fault of a faults body: `{route, ms}` with a route the sandbox serves ("METHOD
+ * /pattern"), `ms` 0 clearing it; null clears it too. A refusal message, or the new value.
+ */
+function parseDelay(v: unknown, served: readonly Route[]): { value: FaultConfig['delay'] } | string {
+  if (v === null) return { value: null };
+  const o = typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  const routes = served.map((r) => `${r.method} ${r.pattern}`);
+  const route = o?.['route'];
+  if (typeof route !== 'string' || !routes.includes(route))
+    return `delay must be {"route": "METHOD /pattern", "ms": N} with a route the sandbox serves (e.g. "POST /orders", "DELETE /orders/:orderId"), or null`;
+  const ms = o?.['ms'];
+  if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 0 || ms > FAULT_LIMITS.latencyMs)
+    return `delay.ms must be an integer from 0 to ${FAULT_LIMITS.latencyMs}`;
+  return { value: ms === 0 ? null : { route, ms } };
+}
+
 export function adminRoutes(deps: {
   faults: FaultConfig;
+  /** The exchange routes served (the delay fault names one). */
+  routes: () => readonly Route[];
   reset: () => Promise<void>;
   accounts: () => unknown[];
   onFaults?: () => void;
@@ -44,6 +63,9 @@ export function adminRoutes(deps: {
           return { status: 400, body: { message: 'match must be a string of at most 200 characters' } };
         if (b['rateLimit'] !== undefined && typeof b['rateLimit'] !== 'boolean')
           return { status: 400, body: { message: 'rateLimit must be true or false' } };
+        const delay = b['delay'] === undefined ? undefined : parseDelay(b['delay'], deps.routes());
+        if (typeof delay === 'string') return { status: 400, body: { message: delay } };
+        if (delay) deps.faults.delay = delay.value;
         for (const k of FAULT_KEYS) if (typeof b[k] === 'number') deps.faults[k] = b[k];
         if (typeof skew === 'number') deps.faults.clockSkewMs = skew;
         if (typeof b['rateLimit'] === 'boolean') deps.faults.rateLimit = b['rateLimit'];

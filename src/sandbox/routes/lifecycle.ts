@@ -5,10 +5,10 @@
 // (markets.synthetic, which the streams do not announce).
 import { randomBytes } from 'node:crypto';
 import { chainOf } from '../chainref.js';
-import { commit, marketBySlug } from '../reducer.js';
-import { clobMarket, syntheticSlug } from '../seed.js';
-import type { Route } from '../types.js';
-import { secondWinner } from './portfolio.js';
+import { marketBySlug } from '../indexes.js';
+import { clobMarket, syntheticSlug } from '../seedmarkets.js';
+import type { Route } from '../handlers.js';
+import { secondWinner } from '../resolution.js';
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,99}$/;
 /** At most this many synthetic markets per request. */
@@ -28,8 +28,7 @@ export const lifecycleRoutes: Route[] = [
       const title = typeof b['title'] === 'string' && b['title'] !== '' ? b['title'] : slug;
       const id = Math.max(0, ...ctx.state.markets.map((m) => m.id)) + 1;
       const at = ctx.now();
-      commit(ctx.state, { type: 'market.created', at, market: clobMarket(slug, title, id, at) });
-      ctx.persist();
+      ctx.apply({ type: 'market.created', at, market: clobMarket(slug, title, id, at) });
       return { status: 201, body: { slug, id, title } };
     },
   },
@@ -48,8 +47,7 @@ export const lifecycleRoutes: Route[] = [
         if (marketBySlug(ctx.state, syntheticSlug(id)))
           return { status: 409, body: { message: `Market ${syntheticSlug(id)} already exists` } };
       }
-      commit(ctx.state, { type: 'markets.synthetic', at: ctx.now(), firstId, count });
-      ctx.persist();
+      ctx.apply({ type: 'markets.synthetic', at: ctx.now(), firstId, count });
       return {
         status: 201,
         body: {
@@ -76,7 +74,7 @@ export const lifecycleRoutes: Route[] = [
       const second = secondWinner(ctx.state, m, w === 'YES' ? 0 : 1);
       if (second !== null) return { status: 409, body: { message: second } };
       const canceled = ctx.state.orders.filter((o) => o.marketSlug === slug && o.status === 'LIVE').map((o) => o.id);
-      commit(ctx.state, {
+      ctx.apply({
         type: 'market.resolved',
         at: ctx.now(),
         slug,
@@ -85,7 +83,6 @@ export const lifecycleRoutes: Route[] = [
         txHash: `0x${randomBytes(32).toString('hex')}`,
         canceled,
       });
-      ctx.persist();
       // With a chain (--chain), the payout is posted on chain before answering, so an on-chain
       // redemption can follow at once.
       const chain = chainOf(ctx);

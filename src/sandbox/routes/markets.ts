@@ -2,8 +2,9 @@
 // history, feed, navigation and market pages, maintenance status.
 import { midpoint, yesBook, yesMidpoint } from '../book.js';
 import { cachedListing } from '../marketindex.js';
-import { CATEGORIES } from '../seed.js';
-import type { MarketRecord, Route, SandboxResponse, SandboxState } from '../types.js';
+import { CATEGORIES } from '../seedmarkets.js';
+import type { MarketRecord, SandboxState } from '../types.js';
+import type { Route, SandboxResponse } from '../handlers.js';
 
 const ONE = 1_000_000n;
 const P: Route['auth'] = { kind: 'public' };

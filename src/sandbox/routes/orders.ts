@@ -1,30 +1,18 @@
 // Trading routes: create, cancel (one, all, batch, legacy batch), cancel-replace (one, batch),
 // user orders, status batch.
-// Handlers persist before answering and emit orderEvent/orderbook events after the commit.
-import { cancelLive, cancelOrder, omeEvent } from '../engine.js';
-import { actingProfile, asObject, createOrder, fail, isResponse } from '../orders/create.js';
-import { cancelReplace, cancelReplaceBatch } from '../orders/replace.js';
-import { knownKeysError } from '../orders/shape.js';
+// Every write goes through place.ts (engine, then ctx.apply) before the handler answers.
+import { cancelOrder, cancelOrders } from '../place.js';
 import { createdView, userOrderView } from '../orders/views.js';
-import type {
-  AuthRequirement,
-  OrderRecord,
-  OrderStatus,
-  Route,
-  SandboxContext,
-  SandboxEvent,
-  SandboxRequest,
-  SandboxResponse,
-} from '../types.js';
+import { cancelReplace, cancelReplaceBatch } from './cancel-replace.js';
+import { createOrder } from './create-order.js';
+import { actingProfile, asObject, fail, header, isResponse, refused } from './http.js';
+import { knownKeysError } from './order-shape.js';
+import type { OrderRecord, OrderStatus } from '../types.js';
+import type { AuthRequirement, Route, SandboxContext, SandboxRequest, SandboxResponse } from '../handlers.js';
 
 const TRADING: AuthRequirement = { kind: 'token', scopes: ['trading'], legacy: true, identity: false };
 const NOT_FOUND_MESSAGE = 'Order not found or already canceled';
 const STATUSES: readonly OrderStatus[] = ['LIVE', 'MATCHED', 'CANCELED', 'UNMATCHED'];
-
-function header(req: SandboxRequest, name: string): string | undefined {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
 
 /** onBehalfOf from the query (signed cancels) or the x-on-behalf-of header (reads). */
 function onBehalfOfFrom(req: SandboxRequest): string | undefined {
@@ -34,24 +22,6 @@ function onBehalfOfFrom(req: SandboxRequest): string | undefined {
 interface CancelOutcome {
   canceled: string[];
   failed: { orderId: string; reason: string; message: string }[];
-}
-
-/** Cancels the given LIVE orders, then persists once and emits their events. */
-function cancelMany(ctx: SandboxContext, orders: readonly OrderRecord[]): string[] {
-  const now = ctx.now();
-  const nowIso = new Date(now).toISOString();
-  const events: SandboxEvent[] = [];
-  const slugs = new Set<string>();
-  for (const o of orders) {
-    cancelLive(ctx.state, o, now);
-    const market = ctx.state.markets.find((m) => m.slug === o.marketSlug);
-    if (market) events.push(omeEvent('CANCELLATION', o, market, nowIso));
-    slugs.add(o.marketSlug);
-  }
-  if (orders.length > 0) ctx.persist();
-  for (const e of events) ctx.emit(e);
-  for (const slug of slugs) ctx.emit({ type: 'orderbook', slug });
-  return orders.map((o) => o.id);
 }
 
 /** Batch cancel by internal ids or client ids, for one acting profile. */
@@ -68,7 +38,7 @@ function cancelByIds(ctx: SandboxContext, profileId: number, ids: readonly strin
     seen.add(o.id);
     toCancel.push(o);
   }
-  return { canceled: cancelMany(ctx, toCancel), failed };
+  return { canceled: cancelOrders(ctx, toCancel), failed };
 }
 
 /** A string array of at most 50 entries (each ≤ maxLen), or an error message naming `field`. */
@@ -87,10 +57,8 @@ function deleteOne(req: SandboxRequest, ctx: SandboxContext): SandboxResponse {
   const who = actingProfile(ctx, req.auth.profileId, onBehalfOfFrom(req));
   if (isResponse(who)) return who;
   const orderId = req.params['orderId'] ?? '';
-  const r = cancelOrder(ctx.state, orderId, who.id, ctx.now());
-  if (!r.ok) return fail(r.status, r.message);
-  ctx.persist();
-  for (const e of r.events) ctx.emit(e);
+  const r = cancelOrder(ctx, orderId, who.id);
+  if (!r.ok) return refused(r);
   return { status: 200, body: { message: 'Order canceled successfully' } };
 }
 
@@ -101,7 +69,7 @@ function deleteAll(req: SandboxRequest, ctx: SandboxContext): SandboxResponse {
   const slug = req.params['slug'] ?? '';
   if (!ctx.state.markets.some((m) => m.slug === slug)) return fail(404, `Market ${slug} not found`);
   const live = ctx.state.orders.filter((o) => o.ownerId === who.id && o.marketSlug === slug && o.status === 'LIVE');
-  const canceled = cancelMany(ctx, live);
+  const canceled = cancelOrders(ctx, live);
   return {
     status: 200,
     body: { message: canceled.length > 0 ? 'Orders canceled successfully' : 'No open orders to cancel', canceled, failed: [] },

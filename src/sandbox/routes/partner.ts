@@ -7,10 +7,11 @@
 import { randomBytes } from 'node:crypto';
 import { getAddress, hexToString, isAddress, isHex, recoverMessageAddress } from 'viem';
 import { walletAddress } from '../keys.js';
-import { commit } from '../reducer.js';
-import { allowanceView, initialTargets, liveTargets, retryAllowances, scheduleProvisioning, simOf } from '../partner/allowances.js';
+import { liveTargets, retryAllowances, scheduleProvisioning, simOf } from '../partner/allowances.js';
+import { allowanceView, initialTargets } from '../partner/targets.js';
 import type { AllowanceFailure } from '../partner/allowances.js';
-import type { Hex, Profile, Route, SandboxContext, SandboxRequest, SandboxResponse, SandboxState } from '../types.js';
+import type { Hex, Profile, SandboxState } from '../types.js';
+import type { Route, SandboxContext, SandboxRequest, SandboxResponse } from '../handlers.js';
 
 const fail = (status: number, message: string): SandboxResponse => ({ status, body: { message } });
 
@@ -139,12 +140,11 @@ async function createAccount(req: SandboxRequest, ctx: SandboxContext): Promise<
     displayName: name,
     createdAt: new Date(at).toISOString(),
   };
-  commit(state, { type: 'profile.created', at, profile });
-  if (server === true) {
-    commit(state, { type: 'allowances', at, profileId: id, targets: initialTargets(state, ctx) });
-    scheduleProvisioning(ctx, id);
-  }
-  ctx.persist();
+  ctx.apply(
+    { type: 'profile.created', at, profile },
+    ...(server === true ? [{ type: 'allowances' as const, at, profileId: id, targets: initialTargets(state, ctx) }] : []),
+  );
+  if (server === true) scheduleProvisioning(ctx, id);
   return { status: 201, body: { profileId: id, account: address } };
 }
 

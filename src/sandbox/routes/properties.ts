@@ -3,7 +3,8 @@
 // /property-keys/:id/options[?parentId=]. The sandbox derives them from its markets: a `category`
 // key (select) with one option per category, and a `tags` key (multi-select) whose options sit
 // under the category of the first market that carries the tag (so parentId has a meaning).
-import type { Route, SandboxState } from '../types.js';
+import type { SandboxState } from '../types.js';
+import type { Route } from '../handlers.js';
 
 interface PropertyOption {
   id: string;

@@ -1,8 +1,8 @@
 // A small, self-contained trading state for engine tests and matching benches: three dev
 // accounts, a server-wallet sub-account and a few markets. Not the sandbox seed (that is
 // src/sandbox/seed.ts); this one is deliberately minimal so tests can compute numbers by hand.
-import { openLedgers } from '../ledger.js';
-import type { Account, Hex, MarketRecord, Profile, SandboxState } from '../types.js';
+import { openLedgers } from '../../src/sandbox/ledger.js';
+import type { Account, Hex, MarketRecord, Profile, SandboxState } from '../../src/sandbox/types.js';
 
 export const FIXTURE_EXCHANGE: Hex = '0x05c748E2f4DcDe0ec9Fa8DDc40DE6b867f923fa5';
 const FIXTURE_YES = '19633204485790857949828516737993423758628930235371629943999544859324645414627';

@@ -2,17 +2,18 @@
 //
 // One operation cancels a resting order (by orderId or clientOrderId) and then places a
 // replacement. The two legs are not atomic: each reports its own outcome, and the legs go
-// through exactly the paths of DELETE /orders/:id and POST /orders (engine, reducer, event log,
-// persist, orderEvents), so a replacement is as exactly-once by clientOrderId as any order.
+// through exactly the paths of DELETE /orders/:id and POST /orders (engine, ctx.apply: reducer,
+// event log, disk, streams), so a replacement is as exactly-once by clientOrderId as any order.
 // STOP_ON_FAILURE skips the replacement when the cancel failed; ALLOW_FAILURE places it anyway.
 // A single operation answers 200 when both legs succeeded and 409 otherwise (the SDKs accept
 // 409 as a result). A batch of 1 to 4 operations is checked as a whole first (shape, mode,
 // acting profile), then runs in order; it answers 200 when every operation fully succeeded and
 // 207 otherwise.
-import { cancelOrder } from '../engine.js';
-import { actingProfile, asObject, createOrder, fail, isResponse, parseId } from './create.js';
-import { createOrderShapeError, knownKeysError } from './shape.js';
-import type { AuthContext, SandboxContext, SandboxRequest, SandboxResponse } from '../types.js';
+import { cancelOrder } from '../place.js';
+import { createOrder } from './create-order.js';
+import { actingProfile, asObject, fail, isResponse, parseId } from './http.js';
+import { createOrderShapeError, knownKeysError } from './order-shape.js';
+import type { AuthContext, SandboxContext, SandboxRequest, SandboxResponse } from '../handlers.js';
 
 /** Most operations one batch may carry (the Rust SDK documents "up to 4"). */
 const MAX_CANCEL_REPLACE_BATCH = 4;
@@ -112,10 +113,8 @@ async function runOperation(req: SandboxRequest, ctx: SandboxContext, auth: Auth
     'orderId' in op.cancel
       ? ctx.state.orders.find((o) => o.ownerId === who.id && o.id === (op.cancel as { orderId: string }).orderId)
       : ctx.state.orders.find((o) => o.ownerId === who.id && o.clientOrderId === (op.cancel as { clientOrderId: string }).clientOrderId);
-  const r = target && target.status === 'LIVE' ? cancelOrder(ctx.state, target.id, who.id, ctx.now()) : null;
+  const r = target && target.status === 'LIVE' ? cancelOrder(ctx, target.id, who.id) : null;
   if (r?.ok) {
-    ctx.persist();
-    for (const e of r.events) ctx.emit(e);
     cancel = {
       status: 'SUCCESS',
       orderId: r.order.id,

@@ -1,0 +1,30 @@
+// GET /__sandbox/balance?profileId=N: the exchange's own USDC figures of one profile (held, and
+// locked by its open BUY orders), which the real exchange keeps on chain. `pm balance` reads
+// them against a sandbox without --chain. Loopback only, like every admin route.
+import { tradingWallet } from '../portfolio.js';
+import type { Route } from '../handlers.js';
+
+export const balanceAdminRoutes: Route[] = [
+  {
+    method: 'GET',
+    pattern: '/__sandbox/balance',
+    auth: { kind: 'public' },
+    handler: (req, ctx) => {
+      const raw = req.query.get('profileId') ?? '';
+      if (!/^\d{1,15}$/.test(raw)) return { status: 400, body: { message: 'profileId must be a profile id (integer)' } };
+      const id = Number(raw);
+      const profile = ctx.state.profiles.find((p) => p.id === id);
+      if (!profile) return { status: 404, body: { message: `Profile ${id} not found` } };
+      const acct = ctx.state.accounts[String(id)];
+      return {
+        status: 200,
+        body: {
+          profileId: id,
+          wallet: tradingWallet(profile),
+          usdc: (acct?.usdc ?? 0n).toString(),
+          lockedUsdc: (acct?.lockedUsdc ?? 0n).toString(),
+        },
+      };
+    },
+  },
+];

@@ -6,7 +6,7 @@
 // project gets pm's runtime dependencies and the entries of pm's package-lock.json for them (the
 // versions a user of this lockfile gets); npm then takes every tarball from the cache.
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -23,7 +23,7 @@ export async function packTarball(dest: string): Promise<string> {
   }
 }
 
-/** A new project in `dir` whose lockfile pins pm's runtime dependencies as pm's own lockfile does. */
+/** A new project in `dir` (ESM, as a bot's is: top-level await) whose lockfile pins pm's runtime dependencies as pm's own lockfile does. */
 export function lockedProject(dir: string): void {
   interface Lock {
     packages: Record<string, { dev?: boolean; [field: string]: unknown }>;
@@ -34,7 +34,7 @@ export function lockedProject(dir: string): void {
   const packages: Lock['packages'] = { '': { name: 'prefix', ...deps } };
   for (const [path, entry] of Object.entries(lock.packages)) if (path && !entry.dev) packages[path] = entry;
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'prefix', private: true, ...deps }));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'prefix', private: true, type: 'module', ...deps }));
   writeFileSync(join(dir, 'package-lock.json'), JSON.stringify({ name: 'prefix', lockfileVersion: 3, requires: true, packages }));
 }
 
@@ -43,4 +43,31 @@ export async function installTarball(dir: string, tarball: string, o: { omitOpti
   lockedProject(dir);
   const omit = o.omitOptional ? ['--omit=optional'] : [];
   await run('npm', ['install', '--offline', '--no-audit', '--no-fund', ...omit, '--prefix', dir, tarball], { encoding: 'utf8' });
+}
+
+/** The packages installed in a project (name@version, nested ones included) and the bytes of its node_modules. */
+export function footprint(dir: string): { packages: string[]; bytes: number } {
+  const packages: string[] = [];
+  const modules = (nm: string): void => {
+    if (!existsSync(nm)) return;
+    for (const name of readdirSync(nm)) {
+      if (name.startsWith('.')) continue;
+      const names = name.startsWith('@') ? readdirSync(join(nm, name)).map((n) => `${name}/${n}`) : [name];
+      for (const n of names) {
+        const manifest = JSON.parse(readFileSync(join(nm, n, 'package.json'), 'utf8')) as { version?: unknown };
+        packages.push(`${n}@${String(manifest.version)}`);
+        modules(join(nm, n, 'node_modules'));
+      }
+    }
+  };
+  modules(join(dir, 'node_modules'));
+  let bytes = 0;
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(d, e.name));
+      else bytes += lstatSync(join(d, e.name)).size;
+    }
+  };
+  walk(join(dir, 'node_modules'));
+  return { packages: packages.sort(), bytes };
 }

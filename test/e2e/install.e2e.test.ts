@@ -229,7 +229,7 @@ describe('the examples shipped in the package', () => {
       expect(code, f).not.toMatch(/\sas\s+(?!const\b)[\w{[(]/);
       expect(code, f).not.toMatch(/[\w)\]]!(?=[.[);,])/);
     }
-  }, 90_000);
+  }, 180_000);
 
   it('the quoter, compiled, quotes both sides against the sandbox and cancels them on SIGINT', async () => {
     examplesProject();
@@ -262,5 +262,5 @@ describe('the examples shipped in the package', () => {
     expect(done.exitCode, done.stderr + log).toBe(0);
     expect(log).toMatch(/"stopped":"btc-100k-2026","canceled":2/);
     expect(live()).toHaveLength(0);
-  }, 90_000);
+  }, 180_000);
 });

@@ -5,11 +5,12 @@
 //
 // Compile cache: V8 keeps the compiled code of the bundle files a run loads, so the next run
 // skips most of the compiling. Node >= 22.1 has it (module.enableCompileCache); on Node 20 the
-// v8-compile-cache package does it. Both key each file by its content (a rebuilt or upgraded pm
-// never meets the code of another build) and ignore a cache V8 rejects (damaged, or of another
-// Node). It lives in $XDG_CACHE_HOME/pm/code-cache (else ~/.cache/pm/code-cache), created 0700;
-// one that another user owns or can write to is not used. PM_CODE_CACHE=off turns it off, and
-// --verbose runs without it: stack traces then go through the bundle's source maps to src/.
+// v8-compile-cache package does it (bundled, dist/vendor/v8-compile-cache.cjs). Both key each file
+// by its content (a rebuilt or upgraded pm never meets the code of another build) and ignore a
+// cache V8 rejects (damaged, or of another Node). It lives in $XDG_CACHE_HOME/pm/code-cache (else
+// ~/.cache/pm/code-cache), created 0700; one that another user owns or can write to is not used.
+// PM_CODE_CACHE=off turns it off, and --verbose runs without it: stack traces then go through the
+// bundle's source maps to src/ (in a checkout: the published package ships no maps).
 'use strict';
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 20 || (major === 20 && minor < 19)) {
@@ -55,7 +56,7 @@ function compileCache() {
     if (enableCompileCache) return void enableCompileCache(dir);
     // (The package reads its directory when required; both default to the temp directory.)
     process.env.V8_COMPILE_CACHE_CACHE_DIR = path.join(dir, `${process.version}-${process.arch}`);
-    require('v8-compile-cache');
+    require('../dist/vendor/v8-compile-cache.cjs');
     delete process.env.V8_COMPILE_CACHE_CACHE_DIR;
   } catch {
     // The cache is an optimisation only.

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A backtest: the library quoter (examples/quoter.mjs) run against a recorded market replayed in
+// A backtest: the library quoter (examples/quoter.ts) run against a recorded market replayed in
 // a sandbox of its own, then what it did, read through the library: its fills, its positions.
 //
 //   pm record btc-100k-2026 --for 10m --out btc.ndjson           # once, on the real exchange
@@ -48,7 +48,8 @@ const env = {
 };
 
 // 2. The quoter for `seconds`, then Ctrl-C (it cancels its quotes).
-const quoterFile = fileURLToPath(new URL('./quoter.mjs', import.meta.url));
+// The quoter as Node ≥ 22.18 runs it; on Node 20 name its compiled JavaScript in PM_QUOTER.
+const quoterFile = process.env.PM_QUOTER ?? fileURLToPath(new URL('./quoter.ts', import.meta.url));
 const quoter = spawn(process.execPath, [quoterFile, market, '--spread', flag('spread', '0.04'), '--size', flag('size', '10')], {
   env,
   stdio: ['ignore', 'pipe', 'inherit'],

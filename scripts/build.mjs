@@ -32,6 +32,11 @@ const ENTRIES = {
   'vendor/viem-accounts': 'viem/accounts',
   'vendor/prompts': '@inquirer/prompts',
   'vendor/socket.io-client': 'socket.io-client',
+  // (Required on first use by src/cli/output.ts: tables on a terminal, progress bars.)
+  'vendor/cli-table3': 'cli-table3',
+  'vendor/cli-progress': 'cli-progress',
+  // (Required by bin/pm.js on Node 20 only: the compile cache.)
+  'vendor/v8-compile-cache': 'v8-compile-cache',
 };
 
 const posix = (p) => p.split(sep).join('/');

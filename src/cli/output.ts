@@ -12,6 +12,19 @@ import { ansiColors, PLAIN } from './colors.js';
 import type { Colors } from './colors.js';
 import { createRequire } from 'node:module';
 import { toJson } from './json.js';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * A package the CLI loads on first use, synchronously: its bundle dist/vendor/<name>.cjs (built by
+ * scripts/build.mjs, so an installed pm needs no such dependency), else (tests running src/) the
+ * package itself.
+ */
+function vendored(name: 'cli-table3' | 'cli-progress'): unknown {
+  const require = createRequire(import.meta.url);
+  const bundle = fileURLToPath(new URL(`../vendor/${name}.cjs`, import.meta.url));
+  return require(existsSync(bundle) ? bundle : name);
+}
 
 /** Live progress of long work on stderr (see Output.progress). */
 export interface Progress {
@@ -245,7 +258,7 @@ export class Output {
     });
     // Drawn by cli-table3 (loaded here only: a piped table is tab-separated text): no borders, two
     // spaces between columns, each cell cut to its width with … (the colour of a cut cell kept).
-    const Table = createRequire(import.meta.url)('cli-table3') as typeof import('cli-table3');
+    const Table = vendored('cli-table3') as typeof import('cli-table3');
     const table = new Table({
       chars: BORDERLESS,
       style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
@@ -296,8 +309,7 @@ export class Output {
    */
   progress(total: number, format: string, counts: Record<string, number | string> = {}): Progress | null {
     if (this.io.stderr.isTTY !== true || this.quiet || this.isJson) return null;
-    const require = createRequire(import.meta.url);
-    const { MultiBar } = require('cli-progress') as typeof import('cli-progress');
+    const { MultiBar } = vendored('cli-progress') as typeof import('cli-progress');
     const multi = new MultiBar({
       stream: this.io.stderr as unknown as NodeJS.WritableStream,
       format,

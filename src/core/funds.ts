@@ -1,6 +1,6 @@
 // Moving money: withdraw from a server wallet, the withdrawal-address allowlist, redeem.
 // Amounts are bigint raw units from parse to wire: "12.5" → 12500000n → "12500000".
-import { getAddress, isAddress } from 'viem';
+import { checksumAddress } from './address.js';
 import { NetworkError, ValidationError } from './errors.js';
 import type { ApiClient } from './http.js';
 import { isObj, stringField } from './wire.js';
@@ -48,11 +48,11 @@ export function parseAddress(input: string, what = 'address'): `0x${string}` {
   if (!/^0x[0-9a-fA-F]{40}$/.test(s))
     throw new ValidationError(`${what} "${input}" is not an address`, { hint: 'an address is 0x followed by 40 hex digits' });
   // (EIP-55: all lowercase or all uppercase hex carries no checksum.)
-  if (s.slice(2) !== s.slice(2).toUpperCase() && !isAddress(s))
+  if (s.slice(2) !== s.slice(2).toUpperCase() && s.slice(2) !== s.slice(2).toLowerCase() && checksumAddress(s) !== s)
     throw new ValidationError(`${what} ${s} fails its EIP-55 checksum (a typo?)`, {
       hint: 'check the address, or give it all lowercase to skip the checksum',
     });
-  return getAddress(s);
+  return checksumAddress(s);
 }
 
 export interface WithdrawBody {

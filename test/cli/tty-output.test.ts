@@ -43,12 +43,12 @@ describe('on a terminal', () => {
   for (const [argv, header] of commands) {
     it(`pm ${argv.join(' ')}: an aligned table with bold headers (cli-table3, chalk)`, async () => {
       const { code, screen, raw } = await runInPty([process.execPath, 'bin/pm.js', ...argv], [], env());
-      const { stderr, packages, modules } = parseLoaded(screen);
+      const { stderr, files, modules } = parseLoaded(screen);
       expect(code, screen).toBe(0);
       expect(stderr).toMatch(header);
       expect(stderr).not.toMatch(/\t/);
       expect(raw).toContain(`${ESC}1m`);
-      expect(packages).toContain('cli-table3');
+      expect(files).toContain('vendor/cli-table3.cjs'); // (bundled: the package needs no cli-table3 installed)
       expect(modules.some(isChalk)).toBe(true);
     });
   }
@@ -60,11 +60,11 @@ describe('on a terminal', () => {
       [[], { NO_COLOR: '1' }],
     ] as [string[], Record<string, string>][]) {
       const { code, screen, raw } = await runInPty([process.execPath, 'bin/pm.js', ...argv, 'markets', 'list'], [], env(extra));
-      const { stderr, packages, modules } = parseLoaded(screen);
+      const { stderr, files, modules } = parseLoaded(screen);
       expect(code, screen).toBe(0);
       expect(raw.replace(/\x1b\[\?[0-9;]*[a-z]/g, '')).not.toContain(ESC);
       expect(stderr).toBe(colored);
-      expect(packages).toContain('cli-table3');
+      expect(files).toContain('vendor/cli-table3.cjs'); // (bundled: the package needs no cli-table3 installed)
       expect(modules.some(isChalk)).toBe(false);
     }
   });
@@ -90,12 +90,13 @@ describe('piped', () => {
     for (const [argv] of commands) {
       // (Spawned asynchronously: the sandbox answers from this process's event loop.)
       const r = await execa(process.execPath, ['bin/pm.js', ...argv], { env: env(), extendEnv: false, reject: false });
-      const { stderr, packages, modules } = parseLoaded(r.stderr);
+      const { stderr, files, packages, modules } = parseLoaded(r.stderr);
       expect(r.exitCode, stderr).toBe(0);
       expect(r.stdout.split('\n')[0]).toMatch(/^[A-Z ]+(\t[A-Z ]+)+$/);
       expect(r.stdout).not.toContain(ESC);
       expect(modules.some(isChalk)).toBe(false);
       expect(packages).not.toContain('cli-table3');
+      expect(files).not.toContain('vendor/cli-table3.cjs');
     }
   });
 });

@@ -2,8 +2,9 @@
 // bash (pm named by $PM, credentials from the environment), batch files with pm order place
 // --file. A new example without a way to run it here fails the test. Nothing but 127.0.0.1.
 import { createServer } from 'node:net';
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { transformSync } from 'esbuild';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { accountEnv } from '../helpers/account-env.js';
@@ -34,6 +35,18 @@ const closedPort = (): Promise<number> =>
       s.close(() => done(port));
     });
   });
+
+/** The example itself where this Node runs TypeScript, else its JavaScript in a project that has pm-cli (this checkout). */
+function runnable(file: string): string {
+  // (process.features.typescript: Node ≥ 22.10; @types/node of Node 20 does not know it.)
+  if ('typescript' in process.features && process.features.typescript) return file;
+  const dir = join(home, 'ts-example');
+  mkdirSync(join(dir, 'node_modules'), { recursive: true });
+  if (!existsSync(join(dir, 'node_modules', 'pm-cli'))) symlinkSync(resolve('.'), join(dir, 'node_modules', 'pm-cli'));
+  const js = join(dir, basename(file).replace(/\.ts$/, '.mjs'));
+  writeFileSync(js, transformSync(readFileSync(file, 'utf8'), { loader: 'ts', format: 'esm' }).code);
+  return js;
+}
 
 const runners: Record<string, (file: string) => Promise<void>> = {
   'bot.sh': async (file) => {
@@ -106,7 +119,7 @@ const runners: Record<string, (file: string) => Promise<void>> = {
     ];
     writeFileSync(rec, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
     const r = await execa('node', [file, rec, '--seconds', '8', '--speed', '1', '--spread', '0.04', '--size', '10'], {
-      env: env(),
+      env: { ...env(), PM_QUOTER: resolve(runnable(join('examples', 'quoter.ts'))) },
       extendEnv: false,
       reject: false,
     });
@@ -125,8 +138,10 @@ const runners: Record<string, (file: string) => Promise<void>> = {
     expect(out.fills).toEqual([expect.objectContaining({ outcome: 'NO', sharesRaw: '10000000' })]);
     expect(out.positions).toEqual([expect.objectContaining({ outcome: 'NO', sharesRaw: '10000000' })]);
   },
-  'quoter.mjs': async (file) => {
-    // The library bot: quotes both sides, requotes when the book moves, cancels all on Ctrl-C.
+  'quoter.ts': async (file) => {
+    // The library bot: quotes both sides, requotes when the book moves, cancels all on Ctrl-C. Run
+    // as its comment says (node examples/quoter.ts) where Node runs TypeScript; on Node 20 its
+    // JavaScript (esbuild strips the types) in a project with pm-cli in node_modules.
     const alice = sb.current.info.accounts.find((a) => a.name === 'alice');
     // Only the bot's orders: the other examples leave alice's own orders in this market.
     const before = new Set(sb.current.ctx.state.orders.map((o) => o.id));
@@ -134,7 +149,11 @@ const runners: Record<string, (file: string) => Promise<void>> = {
       sb.current.ctx.state.orders.filter(
         (o) => !before.has(o.id) && o.ownerId === alice?.profileId && o.status === 'LIVE' && o.marketSlug === 'btc-100k-2026',
       );
-    const bot = execa('node', [file, 'btc-100k-2026', '--spread', '0.04', '--size', '10'], { env: env(), extendEnv: false, reject: false });
+    const bot = execa('node', [runnable(file), 'btc-100k-2026', '--spread', '0.04', '--size', '10'], {
+      env: env(),
+      extendEnv: false,
+      reject: false,
+    });
     let out = '';
     bot.stdout?.on('data', (c: Buffer) => (out += c.toString()));
     await eventually(() => /"quoting"/.test(out), { what: `the first quotes; stdout: ${out}` });

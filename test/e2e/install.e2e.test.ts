@@ -1,14 +1,13 @@
-// pm installed from its packed tarball (npm pack, then npm install --offline --prefix <tmp> from
-// it): the demo runs from the installed package and its last lines say how to run pm as it was
-// installed, never "from this checkout with npx"; and a bot imports it as a library (ESM and
-// CommonJS) against the sandbox, and a TypeScript consumer type-checks against its types.
-//
-// Offline: npm ci fills the cache with the locked tarballs, not with the registry's package
-// documents that npm install needs to resolve a package's dependencies by their ranges. So the
-// prefix gets pm's runtime dependencies and the entries of pm's package-lock.json for them (the
-// versions a user of this lockfile gets); npm then takes every tarball from the cache.
+// pm installed from its packed tarball (npm pack with the published manifest, then npm install
+// --offline --omit=optional into a new project: test/helpers/pack.ts): the install is pm alone,
+// small, with nothing to run at install; the demo runs from the installed package and its last
+// lines say how to run pm as it was installed, never "from this checkout with npx"; a bot imports
+// it as a library (ESM and CommonJS) against the sandbox; every shipped examples/*.ts compiles
+// with tsc --strict and no cast, and the quoter runs against the sandbox; and a TypeScript
+// consumer type-checks against its types.
+
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -16,6 +15,8 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { eventually } from '../helpers/eventually.js';
+import { footprint, installTarball, packTarball } from '../helpers/pack.js';
 import { howToRun } from '../../src/commands/demo.js';
 
 const run = promisify(execFile);
@@ -33,31 +34,29 @@ afterAll(() => {
   cleanup();
 });
 
-/** A prefix whose lockfile pins pm's runtime dependencies as pm's own lockfile does. */
-function lockedPrefix(): void {
-  interface Lock {
-    packages: Record<string, { dev?: boolean; [field: string]: unknown }>;
-  }
-  const own = JSON.parse(readFileSync('package.json', 'utf8')) as Record<string, Record<string, string>>;
-  const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as Lock;
-  const deps = { dependencies: own['dependencies'] ?? {}, optionalDependencies: own['optionalDependencies'] ?? {} };
-  const packages: Lock['packages'] = { '': { name: 'prefix', ...deps } };
-  for (const [path, entry] of Object.entries(lock.packages)) if (path && !entry.dev) packages[path] = entry;
-  mkdirSync(prefix, { recursive: true });
-  writeFileSync(join(prefix, 'package.json'), JSON.stringify({ name: 'prefix', private: true, ...deps }));
-  writeFileSync(join(prefix, 'package-lock.json'), JSON.stringify({ name: 'prefix', lockfileVersion: 3, requires: true, packages }));
-}
-
 beforeAll(async () => {
-  // dist/ is built (npm test builds first): pack it as it is.
-  const packed = await run('npm', ['pack', '--ignore-scripts', '--pack-destination', work], { encoding: 'utf8' });
-  const tarball = join(work, packed.stdout.trim().split('\n').pop() ?? '');
-  lockedPrefix();
-  await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--prefix', prefix, tarball], { encoding: 'utf8' });
+  // dist/ is built (npm test builds first): pack it as it is. (Without the optional chain binary,
+  // anvil: only pm sandbox start --chain runs it, and it weighs 43 MB.)
+  await installTarball(prefix, await packTarball(work), { omitOptional: true });
   expect(realpathSync(bin)).toBe(realpathSync(join(pkg, 'bin', 'pm.js')));
 }, 180_000);
 
 describe('pm installed from the packed tarball', () => {
+  it('is one package of at most 15 MB: no dependency, no install script, examples shipped, no source maps', () => {
+    const { packages, bytes } = footprint(prefix);
+    const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
+    expect(packages).toEqual([`pm-cli@${version}`]);
+    expect(bytes).toBeLessThan(15 * 1024 * 1024);
+    const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(Object.keys(manifest)).not.toContain('scripts');
+    expect(Object.keys(manifest)).not.toContain('dependencies');
+    expect(Object.keys(manifest)).not.toContain('devDependencies');
+    expect(manifest['optionalDependencies']).toEqual({ '@foundry-rs/anvil-linux-amd64': expect.any(String) });
+    const shipped = readdirSync(pkg, { recursive: true, encoding: 'utf8' });
+    expect(shipped.filter((f) => f.endsWith('.map'))).toEqual([]);
+    expect(readdirSync(join(pkg, 'examples')).sort()).toEqual(readdirSync('examples').sort());
+  });
+
   it('runs the demo; the last lines give the installed bin, not npx in a checkout', async () => {
     const demoHome = join(work, 'home');
     const r = await run(bin, ['demo'], {
@@ -136,13 +135,13 @@ console.log(JSON.stringify(out));
     expect(sb.current.ctx.state.orders.filter((o) => o.clientOrderId === 'pkg-1')).toHaveLength(1);
   }, 90_000);
 
-  it('CommonJS: require works, and loads nothing CLI-only (no commander, prompts or tables)', async () => {
+  it('CommonJS: require works, and loads nothing CLI-only (no commander, prompts or tables) nor viem', async () => {
     writeFileSync(
       join(prefix, 'probe.cjs'),
       `const { createClient } = require('pm-cli');
 const pm = createClient({ home: process.env.PM_HOME, baseUrl: process.env.BASE });
 pm.markets.get('btc-100k-2026').then(async (m) => {
-  const loaded = Object.keys(require.cache).filter((f) => /node_modules[\\\\/](commander|@inquirer|cli-table3|cli-progress|ora)[\\\\/]/.test(f) || /dist[\\\\/](cli|app|commands)[\\\\/]/.test(f));
+  const loaded = Object.keys(require.cache).filter((f) => /node_modules[\\\\/](commander|@inquirer|cli-table3|cli-progress|ora)[\\\\/]/.test(f) || /dist[\\\\/](cli|app|commands|vendor)[\\\\/]/.test(f));
   await pm.close();
   console.log(JSON.stringify({ slug: m.slug, loaded }));
 });
@@ -189,4 +188,79 @@ export async function run(signal: AbortSignal): Promise<string> {
     expect(bad.exitCode).not.toBe(0);
     expect(bad.stdout).toMatch(/consumer\.mts/);
   }, 90_000);
+});
+
+/** The project's copy of the package's examples/*.ts (as a user copies one to start from) and a tsconfig of tsc --strict for them. */
+function examplesProject(): string[] {
+  const shipped = readdirSync(join(pkg, 'examples')).filter((f) => f.endsWith('.ts'));
+  mkdirSync(join(prefix, 'examples'), { recursive: true });
+  for (const f of shipped) copyFileSync(join(pkg, 'examples', f), join(prefix, 'examples', f));
+  writeFileSync(
+    join(prefix, 'tsconfig.examples.json'),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        target: 'es2022',
+        noEmit: true,
+        types: ['node'],
+        typeRoots: [join(root, 'node_modules/@types')],
+      },
+      include: ['examples/*.ts'],
+    }),
+  );
+  return shipped;
+}
+const tsc = (...args: string[]) => execa('node', [join(root, 'node_modules/typescript/bin/tsc'), ...args], { cwd: prefix, reject: false });
+
+describe('the examples shipped in the package', () => {
+  it('every examples/*.ts compiles with tsc --strict --noEmit (library types checked too), with no cast', async () => {
+    const shipped = examplesProject();
+    expect(shipped).toContain('quoter.ts');
+    const r = await tsc('-p', 'tsconfig.examples.json');
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+    for (const f of shipped) {
+      const code = readFileSync(join(prefix, 'examples', f), 'utf8')
+        .split('\n')
+        .filter((l) => !/^\s*(\/\/|\*|\/\*)/.test(l))
+        .join('\n');
+      // `x as T` and `x!` (a non-null assertion before . or [ or ) or ;), outside comments.
+      expect(code, f).not.toMatch(/\sas\s+(?!const\b)[\w{[(]/);
+      expect(code, f).not.toMatch(/[\w)\]]!(?=[.[);,])/);
+    }
+  }, 180_000);
+
+  it('the quoter, compiled, quotes both sides against the sandbox and cancels them on SIGINT', async () => {
+    examplesProject();
+    const out = await tsc('-p', 'tsconfig.examples.json', '--noEmit', 'false', '--outDir', 'out');
+    expect(out.exitCode, out.stdout + out.stderr).toBe(0);
+    const e = env();
+    const bot = execa('node', ['out/quoter.js', 'btc-100k-2026', '--spread', '0.04', '--size', '5'], {
+      cwd: prefix,
+      env: {
+        PATH: basePath,
+        PM_HOME: e.PM_HOME,
+        PM_BASE_URL: e.BASE,
+        PM_PRIVATE_KEY: e.KEY,
+        PM_TOKEN_ID: e.TOKEN_ID,
+        PM_TOKEN_SECRET: e.SECRET,
+      },
+      extendEnv: false,
+      reject: false,
+    });
+    let log = '';
+    bot.stdout?.on('data', (c: Buffer) => (log += c.toString()));
+    await eventually(() => /"quoting"/.test(log), { what: `the first quotes; stdout: ${log}` });
+    const line = log.split('\n').find((l) => l.includes('"quoting"')) ?? '{}';
+    const ids = (JSON.parse(line) as { orders: string[] }).orders;
+    const live = () => sb.current.ctx.state.orders.filter((o) => ids.includes(o.id) && o.status === 'LIVE');
+    expect(ids).toHaveLength(2);
+    expect(live()).toHaveLength(2);
+    bot.kill('SIGINT');
+    const done = await bot;
+    expect(done.exitCode, done.stderr + log).toBe(0);
+    expect(log).toMatch(/"stopped":"btc-100k-2026","canceled":2/);
+    expect(live()).toHaveLength(0);
+  }, 180_000);
 });

@@ -1,6 +1,8 @@
 // The parse functions behind the library's typed results: exact money from the floats the wire
 // may carry, and stream events as typed records (unknown shapes kept whole as `other`).
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { checksumAddress } from '../../src/core/address.js';
 import { usdFromWire } from '../../src/core/portfolio.js';
 import { watchRecord } from '../../src/core/watch-records.js';
 
@@ -69,5 +71,22 @@ describe('watchRecord', () => {
     });
     expect(watchRecord('orderEvent', { type: 'SOMETHING', orderId: 'o' })).toMatchObject({ event: 'other', name: 'orderEvent' });
     expect(watchRecord('whatever', { a: 1 })).toEqual({ event: 'other', name: 'whatever', raw: { a: 1 } });
+  });
+});
+
+describe('checksumAddress (EIP-55 without viem)', () => {
+  it("matches viem's getAddress for the development accounts and 200 pseudo-random addresses, in any case", async () => {
+    const { getAddress } = await import('viem');
+    const addrs = [
+      '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
+      '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+      '0x0000000000000000000000000000000000000000',
+    ];
+    // (Reproducible: the first 20 bytes of sha256(i).)
+    for (let i = 0; i < 200; i++) addrs.push(`0x${createHash('sha256').update(String(i)).digest('hex').slice(0, 40)}`);
+    for (const a of addrs) {
+      expect(checksumAddress(a)).toBe(getAddress(a));
+      expect(checksumAddress(`0x${a.slice(2).toUpperCase()}`)).toBe(getAddress(a));
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { textTime } from '../../cli/text.js';
 import { join } from 'node:path';
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../core/errors.js';
@@ -55,7 +56,7 @@ export default defineCommand({
         ctx.out.table(
           [{ header: 'TIME' }, { header: 'CLIENT ID' }, { header: 'STATE' }, { header: 'MARKET' }, { header: 'SENT / CAME BACK' }],
           entries.map((e) => [
-            e.ts.replace('T', ' ').slice(0, 19),
+            textTime(e.ts),
             e.clientOrderId,
             e.state,
             e.marketSlug ?? '',

@@ -1,6 +1,8 @@
 import { defineCommand } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { slugFrom } from '../../core/market-input.js';
+import { priceFromWire } from '../../core/money.js';
+import { formatPrice } from '../markets/render.js';
 import { UsageError } from '../../core/errors.js';
 import { fetchPositions } from '../../core/portfolio.js';
 import { listOpenOrders } from '../../core/trade/index.js';
@@ -65,7 +67,7 @@ function ordersTable(ctx: Context, json: OpenOrderJson[], markets: boolean): voi
         o.clientOrderId ?? '-',
         o.side ?? '-',
         o.outcome ?? '-',
-        o.price ?? '-',
+        formatPrice(priceFromWire(o.price)),
         o.size,
         o.remaining,
         o.status,

@@ -1,3 +1,4 @@
+import { textTime } from '../../cli/text.js';
 import { NetworkError } from '../../core/errors.js';
 import { answers, findSandbox } from '../../core/sandboxctl.js';
 import { defineCommand } from '../../cli/command.js';
@@ -30,7 +31,7 @@ export default defineCommand({
         ['pid', String(info.pid)],
         ['base url', info.baseUrl],
         ['ws url', info.wsUrl],
-        ['since', info.startedAt],
+        ['since', textTime(info.startedAt)],
         ['state', info.ephemeral ? 'in memory (ephemeral)' : 'persisted under PM_HOME/sandbox'],
       ]),
     );

@@ -1,3 +1,4 @@
+import { textTime } from '../../cli/text.js';
 import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
@@ -19,7 +20,7 @@ export default defineCommand({
     ctx.out.data(list, () =>
       ctx.out.table(
         [{ header: '' }, { header: 'WALLET' }, { header: 'ADDRESS' }, { header: 'CREATED' }, { header: 'FILE' }],
-        list.map((w) => [w.active ? '*' : '', w.name, w.address ?? `(unreadable: ${w.error ?? '?'})`, w.createdAt.slice(0, 19), w.path]),
+        list.map((w) => [w.active ? '*' : '', w.name, w.address ?? `(unreadable: ${w.error ?? '?'})`, textTime(w.createdAt), w.path]),
       ),
     );
   },

@@ -262,7 +262,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   resumeAllowances(ctx);
   const simulator = opts.simulate ? (await import('./simulate.js')).startSimulator(ctx, opts.simulate === true ? {} : opts.simulate) : null;
   const info = readyInfo(server, ctx, r, simulator);
-  disk?.lock.update({ baseUrl: info.baseUrl, wsUrl: info.wsUrl });
+  disk?.lock.update({ baseUrl: info.baseUrl, wsUrl: info.wsUrl, ...(info.rpcUrl !== undefined ? { rpcUrl: info.rpcUrl } : {}) });
   const close = async (): Promise<void> => {
     simulator?.stop(); // first: no order after this point
     core.clearTimers();

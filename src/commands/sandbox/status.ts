@@ -31,6 +31,7 @@ export default defineCommand({
         ['pid', String(info.pid)],
         ['base url', info.baseUrl],
         ['ws url', info.wsUrl],
+        ...(info.rpcUrl !== undefined ? [['rpc url', info.rpcUrl] as [string, string]] : []),
         ['since', textTime(info.startedAt)],
         ['state', info.ephemeral ? 'in memory (ephemeral)' : 'persisted under PM_HOME/sandbox'],
       ]),

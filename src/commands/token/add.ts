@@ -12,19 +12,24 @@ export default defineCommand({
   options: {
     tokenId: { type: 'string', value: 'id', description: 'the token id' },
     secretFile: { type: 'string', value: 'file', description: 'file holding the secret (base64)' },
-    secretStdin: { type: 'boolean', description: 'read the secret from stdin' },
+    stdin: { type: 'boolean', description: 'read the secret from stdin (as wallet import --stdin reads a key)' },
+    secretStdin: { type: 'boolean', description: 'the older spelling of --stdin', hidden: true },
     label: { type: 'string', value: 'label', description: 'a note for yourself' },
     skipCheck: { type: 'boolean', description: 'store it without asking the exchange whether it works (offline)' },
   },
-  examples: ['pm token add', 'pm token add --token-id tok_abc --secret-file secret.txt'],
+  examples: [
+    'pm token add',
+    'pm token add --token-id tok_abc --secret-file secret.txt',
+    'pass show pm/token | pm token add --token-id tok_abc --stdin',
+  ],
   run: async (ctx, { opts }) => {
-    const hint = 'Pass --token-id ID with --secret-file FILE or --secret-stdin.';
+    const hint = 'Pass --token-id ID with --secret-file FILE or --stdin.';
     const tokenId = opts.tokenId ?? (await input(ctx, 'Token id', hint));
     let secret: string;
     const file = opts.secretFile;
     if (file !== undefined) {
       secret = readTextFile(file);
-    } else if (opts.secretStdin) {
+    } else if (opts.stdin || opts.secretStdin) {
       secret = await readInput(ctx, '-');
     } else secret = await password(ctx, 'Token secret (base64)', hint);
     secret = secret.trim();

@@ -56,6 +56,7 @@ const CASES: Record<string, string[][]> = {
   'config list': [['config', 'list']],
   'config set': [['config', 'set', 'timeout', '30s']],
   doctor: [['doctor']],
+  'markets categories': [['markets', 'categories']],
   'markets feed': [['markets', 'feed', 'btc-100k-2026']],
   'markets history': [['markets', 'history', 'btc-100k-2026']],
   'markets list': [

@@ -126,3 +126,33 @@ describe('pm sandbox status', () => {
     }
   });
 });
+
+describe('pm token use', () => {
+  it('switches the profile back to the token pm token derive replaced, and forth again; an id with no stored secret is 4', async () => {
+    const { home: h, cleanup: c } = tempHome();
+    try {
+      const a = alice();
+      const e = { PM_HOME: h, PM_PASSPHRASE: 'token-use-pass', PM_SCRYPT_N: '1024', PM_BASE_URL: sb.current.baseUrl };
+      const run = (argv: string[], extra: Record<string, string> = {}) =>
+        runPm(argv, { env: { ...e, ...extra }, stdin: `${a.token.secret}\n` });
+      expect((await run(['token', 'add', '--token-id', a.token.tokenId, '--stdin'])).code).toBe(0);
+      const derived = await run(['--json', 'token', 'derive', '--label', 'bot'], { PM_IDENTITY_TOKEN: a.identityToken });
+      expect(derived.code, derived.stderr).toBe(0);
+      const newId = derived.json<{ tokenId: string }>().tokenId;
+      const whoami = async () => (await run(['--json', 'whoami'])).json<{ tokenId: string }>().tokenId;
+      expect(await whoami()).toBe(newId);
+      // Back to the seeded token: it signs again (whoami asks the exchange with it).
+      const back = await run(['--json', 'token', 'use', a.token.tokenId]);
+      expect(back.code, back.stderr).toBe(0);
+      expect(back.json()).toMatchObject({ tokenId: a.token.tokenId, previousTokenId: newId });
+      expect(await whoami()).toBe(a.token.tokenId);
+      expect((await run(['token', 'use', newId])).code).toBe(0);
+      expect(await whoami()).toBe(newId);
+      const none = await run(['token', 'use', 'tok_nowhere']);
+      expect(none.code).toBe(4);
+      expect(none.stderr).toMatch(/no stored secret for token tok_nowhere/);
+    } finally {
+      c();
+    }
+  });
+});

@@ -2,7 +2,7 @@ import { readInput, readTextFile } from '../../cli/files.js';
 import { input, password } from '../../cli/prompt.js';
 import { AuthError, PmError, ValidationError, withHint } from '../../core/errors.js';
 import { isBase64 } from '../../core/hmac.js';
-import { secretsName, verifyToken } from './common.js';
+import { replacingToken, secretsName, verifyToken } from './common.js';
 import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
@@ -53,12 +53,9 @@ export default defineCommand({
     const ks = await ctx.keystore();
     const name = secretsName(ctx);
     const label = opts.label;
-    await ks.saveSecrets(
-      name,
-      { tokenId: tokenId.trim(), tokenSecret: secret },
-      await ctx.newPassphrase(),
-      label === undefined ? {} : { label },
-    );
+    const pass = await ctx.newPassphrase();
+    // The token it replaces is kept beside it (pm token use switches back).
+    await ks.saveSecrets(name, await replacingToken(ks, name, pass, tokenId.trim(), secret), pass, label === undefined ? {} : { label });
     const profile = await ctx.updateProfile({ secrets: name, tokenId: tokenId.trim() });
     ctx.out.data({ tokenId: tokenId.trim(), profile, stored: ks.secretsPath(name) }, () =>
       ctx.out.info(`stored token ${tokenId.trim()} (encrypted) for profile ${profile}; check it with pm whoami`),

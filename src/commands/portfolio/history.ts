@@ -1,4 +1,5 @@
 import { textTime } from '../../cli/text.js';
+import { cutFirst } from '../../cli/output.js';
 import { defineCommand } from '../../cli/command.js';
 import type { Progress } from '../../cli/output.js';
 import { UsageError } from '../../core/errors.js';
@@ -62,7 +63,7 @@ export default defineCommand({
       ctx.out.table(
         [
           { header: 'TIME' },
-          { header: 'WHAT' },
+          { header: 'WHAT', fit: cutFirst(1, 10) },
           { header: 'MARKET' },
           { header: 'OUTCOME' },
           { header: 'SHARES', align: 'right' },

@@ -1,4 +1,5 @@
 import { textTime } from '../../cli/text.js';
+import { hideFirst } from '../../cli/output.js';
 import { defineCommand } from '../../cli/command.js';
 import { formatUnits, priceFromWire, rawFromWire } from '../../core/money.js';
 import { formatPrice } from '../markets/render.js';
@@ -23,7 +24,7 @@ export default defineCommand({
           { header: 'SHARES', align: 'right' },
           { header: 'PRICE', align: 'right' },
           { header: 'USDC', align: 'right' },
-          { header: 'FEE', align: 'right' },
+          { header: 'FEE', align: 'right', fit: hideFirst(1) },
         ],
         trades.map((t) => {
           const m = (t['market'] ?? {}) as Record<string, unknown>;

@@ -1,4 +1,5 @@
 import { textTime } from '../../cli/text.js';
+import { cutFirst, hideFirst } from '../../cli/output.js';
 import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
@@ -19,7 +20,13 @@ export default defineCommand({
     }));
     ctx.out.data(list, () =>
       ctx.out.table(
-        [{ header: '' }, { header: 'WALLET' }, { header: 'ADDRESS' }, { header: 'CREATED' }, { header: 'FILE' }],
+        [
+          { header: '' },
+          { header: 'WALLET' },
+          { header: 'ADDRESS' },
+          { header: 'CREATED', fit: hideFirst(2) },
+          { header: 'FILE', fit: cutFirst(1) },
+        ],
         list.map((w) => [w.active ? '*' : '', w.name, w.address ?? `(unreadable: ${w.error ?? '?'})`, textTime(w.createdAt), w.path]),
       ),
     );

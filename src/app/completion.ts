@@ -35,7 +35,8 @@ function argValues(cmd: Entry, n: number): ValueKind {
   const args = cmd.args;
   const a = args[n] ?? (args.length && args[args.length - 1]?.variadic ? args[args.length - 1] : undefined);
   if (!a) return 'none';
-  if (a.choices?.length) return { words: [...new Set(a.choices.map((c) => c.toLowerCase()))] };
+  const words = a.choices?.length ? a.choices : a.suggestions;
+  if (words?.length) return { words: [...new Set(words.map((c) => c.toLowerCase()))] };
   const path = cmd.path.join(' ');
   const d = `${a.name} ${a.description}`.toLowerCase();
   if (path.startsWith('profile ')) return 'profile';
@@ -135,7 +136,12 @@ export async function complete(words: string[], index: number, sources: Completi
   if (a.pending) out = await values(a.pending);
   else if (a.positional < 0) out = [];
   else if (cur.startsWith('-')) {
-    const own = a.cmd ? a.cmd.options.flatMap(longFlags).filter((f) => f.startsWith('--')) : [];
+    const own = a.cmd
+      ? a.cmd.options
+          .filter((o) => !o.hidden)
+          .flatMap(longFlags)
+          .filter((f) => f.startsWith('--'))
+      : [];
     out = [...own, ...ALL_FLAGS.map(([, g]) => g.long)];
   } else if (!a.cmd && !a.group) out = [...new Set(COMMANDS.map((c) => c.path[0] ?? ''))];
   else if (!a.cmd && a.group) out = COMMANDS.filter((c) => c.path[0] === a.group).map((c) => c.path[1] ?? '');

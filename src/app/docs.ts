@@ -41,7 +41,13 @@ function command(c: Entry): string {
       '|---|---|',
       ...c.args.map((a) => `| \`${a.name}\` | ${md(a.description)}${extra(a.choices)} |`),
     );
-  out.push('', '| option | meaning |', '|---|---|', ...c.options.map(option), '| `-h, --help` | display help for command |');
+  out.push(
+    '',
+    '| option | meaning |',
+    '|---|---|',
+    ...c.options.filter((o) => !o.hidden).map(option),
+    '| `-h, --help` | display help for command |',
+  );
   out.push('', 'Examples:', '', '```sh', ...c.examples, '```');
   return out.join('\n');
 }

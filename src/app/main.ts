@@ -74,6 +74,7 @@ function addOption(cmd: Command, def: ManifestOption): void {
   } else if (def.default !== undefined) {
     opt.default(def.default);
   }
+  if (def.hidden) opt.hideHelp();
   cmd.addOption(opt);
 }
 
@@ -341,6 +342,11 @@ export async function main(argv: string[], io: IO): Promise<number> {
   let ctx: Context | undefined;
   let json = flags.json;
   try {
+    // Two formats asked at once: refused, not one of them silently (the error is JSON: --json was given).
+    if (inv.opts['json'] === true && inv.opts['output'] === 'table')
+      throw new UsageError('--json and -o table ask for two different formats', {
+        hint: 'Keep one: --json (or -o json, -o ndjson) for JSON, -o table for a table.',
+      });
     // Loaded only when a command runs, so --help and --version stay fast.
     const { Context, guard } = await import('../cli/kernel.js');
     // Inside pm shell, the session's Context shares the passphrase across lines.

@@ -43,15 +43,18 @@ function commandOf(ws: readonly string[]): Entry | undefined {
 }
 
 /** Every long flag `command` takes, with the global ones. */
-function flagsOf(command: Entry | undefined): string[] {
-  const own = (command?.options ?? []).flatMap((o) => o.flags.split(/[ ,]+/).filter((f) => f.startsWith('--')));
+function flagsOf(command: Entry | undefined, hidden = true): string[] {
+  // A hidden option (an older spelling) is known, but never proposed.
+  const own = (command?.options ?? [])
+    .filter((o) => hidden || !o.hidden)
+    .flatMap((o) => o.flags.split(/[ ,]+/).filter((f) => f.startsWith('--')));
   return [...own, ...SPECS.map((s) => s.long)];
 }
 
 /**
  * The did-you-mean for commander's unknown-command or unknown-option error on `argv`, or
  * undefined when nothing is near.
- * @example usageSuggestion('commander.unknownOption', ['token', 'add', '--stdin']) // 'Did you mean --secret-stdin?'
+ * @example usageSuggestion('commander.unknownOption', ['token', 'add', '--stdn']) // 'Did you mean --stdin?'
  */
 export function usageSuggestion(code: string, argv: readonly string[]): string | undefined {
   const ws = words(argv);
@@ -73,7 +76,7 @@ export function usageSuggestion(code: string, argv: readonly string[]): string |
       const flag = a.split('=')[0] ?? a;
       const negated = flag.startsWith('--no-') ? `--${flag.slice(5)}` : flag;
       if (knownAll.has(flag) || knownAll.has(negated)) continue;
-      return didYouMean(suggest(flag, known, 3));
+      return didYouMean(suggest(flag, flagsOf(commandOf(ws), false), 3));
     }
   }
   return undefined;

@@ -19,6 +19,8 @@ export interface OptionSpec {
   /** Values completion offers without enforcing them (the real list is known only at run time). */
   suggestions?: readonly string[];
   default?: string | number | boolean;
+  /** An older spelling kept working: accepted, but shown in no help, completion or reference. */
+  hidden?: boolean;
 }
 
 export interface ArgSpec {
@@ -27,6 +29,8 @@ export interface ArgSpec {
   /** Takes every remaining word (the last argument only). */
   variadic?: boolean;
   choices?: readonly string[];
+  /** Values completion offers without commander enforcing them (the command checks them itself). */
+  suggestions?: readonly string[];
 }
 
 type ArgValue<S> = S extends { variadic: true }
@@ -147,6 +151,7 @@ export interface ManifestArg {
   required?: boolean;
   variadic?: boolean;
   choices?: string[];
+  suggestions?: string[];
 }
 
 export interface ManifestOption {
@@ -159,6 +164,7 @@ export interface ManifestOption {
   choices?: string[];
   suggestions?: string[];
   default?: string | number | boolean;
+  hidden?: boolean;
 }
 
 export interface ManifestCommand {
@@ -202,6 +208,7 @@ export function manifestEntry(
       ...(a.required ? { required: true } : {}),
       ...(a.variadic ? { variadic: true } : {}),
       ...(a.choices ? { choices: [...a.choices] } : {}),
+      ...(a.suggestions ? { suggestions: [...a.suggestions] } : {}),
     }),
   );
   const options = Object.entries({ ...(def.options ?? {}), ...(def.actsFor ? SHARED_OPTIONS : {}) }).map(([name, o]): ManifestOption => {
@@ -214,6 +221,7 @@ export function manifestEntry(
       ...(o.choices ? { choices: [...o.choices] } : {}),
       ...(o.suggestions ? { suggestions: [...o.suggestions] } : {}),
       ...(o.default !== undefined ? { default: o.default } : {}),
+      ...(o.hidden ? { hidden: true } : {}),
     };
   });
   return {

@@ -17,6 +17,8 @@ import { probeExchange } from '../core/probe.js';
 import { generatePrivateKey } from 'viem/accounts';
 import { parsePrivateKey } from '../keystore/index.js';
 import { defineCommand } from '../cli/command.js';
+/** The profile-name question says which characters a name may have (checkProfileName's rule). */
+const PROFILE_NAME_PROMPT = 'Profile name (letters, digits, dot, dash, underscore)';
 
 type SandboxAccount = SeededAccount;
 
@@ -248,7 +250,7 @@ async function wizard(ctx: Context, force: boolean): Promise<Record<string, unkn
       if (ctx.config().profiles[v] && !force && !isLoopbackUrl(ctx.config().profiles[v]?.baseUrl ?? DEFAULT_BASE_URL))
         throw new ConflictError(`a profile named ${v} already exists (pick another, or run pm init --force)`);
     };
-    const name = await input(ctx, 'Profile name', hint, 'sandbox', validating(sandboxName));
+    const name = await input(ctx, PROFILE_NAME_PROMPT, hint, 'sandbox', validating(sandboxName));
     return initSandbox(ctx, account, name, force, baseUrl);
   }
 }
@@ -288,7 +290,7 @@ async function wizardExchange(
     where === 'real'
       ? DEFAULT_BASE_URL
       : checkUrl((await input(ctx, 'Exchange base URL', hint, ctx.flags.baseUrl, (v) => exchangeAnswers(ctx, v))).trim(), 'the URL');
-  const name = await input(ctx, 'Profile name', hint, 'default', validating(freeName));
+  const name = await input(ctx, PROFILE_NAME_PROMPT, hint, 'default', validating(freeName));
   const ks = await ctx.keystore();
   const taken = ks.hasWallet(name) && !force;
   const walletChoice = await select(

@@ -188,7 +188,16 @@ export interface OrderBookJson {
   lastTradePrice: string | null;
   minSize: string;
   minSizeRaw: string;
-  depth: { bids: string; asks: string; bidsRaw: string; asksRaw: string; bidNotional: string; askNotional: string };
+  depth: {
+    bids: string;
+    asks: string;
+    bidsRaw: string;
+    asksRaw: string;
+    bidNotional: string;
+    askNotional: string;
+    bidNotionalRaw: string;
+    askNotionalRaw: string;
+  };
 }
 
 /** The book as stable JSON: decimals for people, raw integers (strings) for programs. */
@@ -214,6 +223,8 @@ export function bookJson(b: OrderBook): OrderBookJson {
       asksRaw: b.askDepth.toString(),
       bidNotional: formatUnits(b.bidNotional),
       askNotional: formatUnits(b.askNotional),
+      bidNotionalRaw: b.bidNotional.toString(),
+      askNotionalRaw: b.askNotional.toString(),
     },
   };
 }

@@ -9,6 +9,36 @@ import { isObj, textField } from './wire.js';
 import type { Json, Market, OrderBook } from './market-wire.js';
 import { formatUnits, priceFromWire } from './money.js';
 
+/** A category of markets: what `--category` takes (its id or its name). */
+export interface Category {
+  id: number;
+  name: string;
+}
+
+/** The exchange's categories (GET /categories), in its order. @example await listCategories(api) // [{ id: 1, name: 'Crypto' }, …] */
+export async function listCategories(api: ApiClient): Promise<Category[]> {
+  const res = await api.request<unknown>({ method: 'GET', path: '/categories' });
+  if (!Array.isArray(res.data)) throw new ExchangeError('unexpected answer from /categories (not a list)');
+  return res.data.flatMap((c) =>
+    isObj(c) && typeof c['id'] === 'number' && typeof c['name'] === 'string' ? [{ id: c['id'], name: c['name'] }] : [],
+  );
+}
+
+/**
+ * A category given by id (`1`) or by name (`crypto`, any case) as its id; the names are asked of
+ * the exchange only for a name. An unknown name is a usage error that lists the categories.
+ * @example await categoryId(api, 'Crypto') // 1
+ */
+export async function categoryId(api: ApiClient, given: string): Promise<number> {
+  if (/^\d+$/.test(given.trim())) return Number(given.trim());
+  const all = await listCategories(api);
+  const hit = all.find((c) => c.name.toLowerCase() === given.trim().toLowerCase());
+  if (hit) return hit.id;
+  throw new ValidationError(`no category "${given}"`, {
+    hint: `The categories: ${all.map((c) => `${c.name} (${c.id})`).join(', ')}; pm markets categories lists them.`,
+  });
+}
+
 /** Slugs and titles of the active markets and their group children, for suggestions and completion. */
 export async function marketIndex(api: ApiClient): Promise<{ slug: string; title: string }[]> {
   const out: { slug: string; title: string }[] = [];

@@ -385,9 +385,10 @@ export function positionsJson(rows: PositionRow[]): { positions: PositionJson[];
   };
 }
 
-/** One point of the PnL series: epoch ms and the dollar value as a decimal plus …Raw. */
+/** One point of the PnL series: epoch ms (as the exchange gives it), the same time in ISO 8601 (`at`), and the dollar value as a decimal plus …Raw. */
 export interface PnlPointJson {
   timestamp: number;
+  at: string | null;
   value: string;
   valueRaw: string;
 }
@@ -412,7 +413,12 @@ export interface PnlJson {
 export function pnlJson(pnl: PnlChart): PnlJson {
   return {
     timeframe: pnl.timeframe,
-    points: pnl.points.map((p) => ({ timestamp: p.timestamp, value: formatUnits(p.value), valueRaw: p.value.toString() })),
+    points: pnl.points.map((p) => ({
+      timestamp: p.timestamp,
+      at: Number.isFinite(p.timestamp) ? new Date(p.timestamp).toISOString() : null,
+      value: formatUnits(p.value),
+      valueRaw: p.value.toString(),
+    })),
     currentValue: formatUnits(pnl.currentValue),
     currentValueRaw: pnl.currentValue.toString(),
     previousValue: formatUnits(pnl.previousValue),

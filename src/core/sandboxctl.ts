@@ -15,6 +15,8 @@ export interface RunInfo {
   wsUrl: string;
   startedAt: string;
   ephemeral: boolean;
+  /** The JSON-RPC URL of its chain (started with --chain or --chain-rpc). */
+  rpcUrl?: string;
 }
 
 export const sandboxDir = (home: string): string => join(home, 'sandbox');
@@ -43,6 +45,7 @@ function readRunInfo(home: string): RunInfo | null {
       wsUrl: o.wsUrl ?? o.baseUrl.replace(/^http/, 'ws'),
       startedAt: o.startedAt ?? '',
       ephemeral: o.ephemeral === true,
+      ...(typeof o.rpcUrl === 'string' ? { rpcUrl: o.rpcUrl } : {}),
     };
   } catch {
     return null;
@@ -112,6 +115,7 @@ function lockHolder(home: string, timeoutMs = 1000): Promise<RunInfo | null> {
           wsUrl: typeof o.wsUrl === 'string' ? o.wsUrl : baseUrl.replace(/^http/, 'ws'),
           startedAt: o.startedAt ?? '',
           ephemeral: false,
+          ...(typeof o.rpcUrl === 'string' ? { rpcUrl: o.rpcUrl } : {}),
         });
       } catch {
         done(null);

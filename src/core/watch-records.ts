@@ -264,3 +264,41 @@ export function watchRecord(name: string, ev: Json): WatchRecord {
       return { event: 'other', name, raw: ev };
   }
 }
+
+/** Stream fields that carry a price (the wire sends a float or a decimal string). */
+const STREAM_PRICES = new Set(['price', 'yesPrice', 'noPrice', 'adjustedMidpoint']);
+/** Stream fields that carry raw units (6 decimals), as a number or an integer string. */
+const STREAM_AMOUNTS = new Set([
+  'size',
+  'remainingSize',
+  'matchedSize',
+  'amountContracts',
+  'amountCollateral',
+  'feeAmountCollateral',
+  'feeAmountContracts',
+  'balance',
+  'locked',
+  'minSize',
+]);
+
+/**
+ * A stream payload under pm's JSON rules (docs/output.md), every other field kept as the
+ * exchange sent it: a price becomes a decimal string, an amount in raw units a decimal string
+ * plus its `…Raw` sibling. No float is left in what `pm watch --json` prints.
+ * @example streamJson({ price: 0.35, remainingSize: 8000000 }) // { price: '0.35', remainingSize: '8', remainingSizeRaw: '8000000' }
+ */
+export function streamJson(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(streamJson);
+  if (!isObj(v)) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (STREAM_PRICES.has(k) && (typeof x === 'number' || typeof x === 'string')) {
+      out[k] = decimal(x) ?? x;
+    } else if (STREAM_AMOUNTS.has(k) && !(`${k}Raw` in v) && (Number.isInteger(x) || (typeof x === 'string' && /^-?\d+$/.test(x)))) {
+      const a = amount(x);
+      out[k] = a.dec;
+      out[`${k}Raw`] = a.raw;
+    } else out[k] = streamJson(x);
+  }
+  return out;
+}

@@ -55,9 +55,12 @@ export async function writingPassphrase(i: DialogueInput): Promise<string> {
     interactive: i.interactive,
     prompt: async () => {
       if (existing) return askExisting(i, 'Keystore passphrase');
-      const a = await i.ask('New keystore passphrase', HINT, (v) => v.length >= 8 || 'too short: use at least 8 characters');
-      await i.ask('Repeat the passphrase', HINT, (v) => v === a || 'the two passphrases differ: type the same one again');
-      return a;
+      // A repeat that differs asks both again: the typo may be in the first one.
+      for (;;) {
+        const a = await i.ask('New keystore passphrase', HINT, (v) => v.length >= 8 || 'too short: use at least 8 characters');
+        if ((await i.ask('Repeat the passphrase', HINT, () => true)) === a) return a;
+        i.say('the two passphrases differ: type both again');
+      }
     },
   });
   // (The prompt and pm wallet passphrase ask as much; PM_PASSPHRASE and a file too, for a new keystore.)

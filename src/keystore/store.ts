@@ -45,10 +45,20 @@ export interface StoredSecrets {
   tokenSecret?: string;
   apiKey?: string;
   identityToken?: string;
+  /** The token that the current one replaced (pm token derive, pm token add), for pm token use. */
+  previousTokenId?: string;
+  previousTokenSecret?: string;
 }
 
 export type SecretField = keyof StoredSecrets;
-const SECRET_FIELDS: readonly SecretField[] = ['tokenId', 'tokenSecret', 'apiKey', 'identityToken'];
+const SECRET_FIELDS: readonly SecretField[] = [
+  'tokenId',
+  'tokenSecret',
+  'apiKey',
+  'identityToken',
+  'previousTokenId',
+  'previousTokenSecret',
+];
 
 /** The clear-text part of a secrets file (readable without the passphrase). */
 export interface SecretsInfo {
@@ -514,7 +524,10 @@ function checkSecrets(v: unknown, label: string): StoredSecrets {
     out[f] = x;
   }
   // Names only, never values: these are secrets.
-  if (out.tokenSecret !== undefined && !isBase64(out.tokenSecret))
+  if (
+    (out.tokenSecret !== undefined && !isBase64(out.tokenSecret)) ||
+    (out.previousTokenSecret !== undefined && !isBase64(out.previousTokenSecret))
+  )
     throw new ValidationError(`${label}: tokenSecret is not base64`, {
       hint: 'A token secret is the base64 string the exchange returned once when the token was derived.',
     });

@@ -310,7 +310,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   const simulator = opts.simulate ? (await import('./simulate.js')).startSimulator(ctx, opts.simulate === true ? {} : opts.simulate) : null;
   if (recording && opts.replay) replay = (await import('./replay.js')).startReplay(ctx, recording, opts.replay);
   const info = readyInfo(server, ctx, r, { simulator, replay });
-  disk?.lock.update({ baseUrl: info.baseUrl, wsUrl: info.wsUrl });
+  disk?.lock.update({ baseUrl: info.baseUrl, wsUrl: info.wsUrl, ...(info.rpcUrl !== undefined ? { rpcUrl: info.rpcUrl } : {}) });
   const close = async (): Promise<void> => {
     simulator?.stop(); // first: no order after this point
     replay?.stop();

@@ -15,6 +15,7 @@ export interface LockInfo {
   startedAt: string;
   baseUrl?: string;
   wsUrl?: string;
+  rpcUrl?: string;
   /** The holder did not answer in time: it is still starting (loading its state); pid from lock.pid. */
   starting?: boolean;
 }

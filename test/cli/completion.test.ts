@@ -4,7 +4,7 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { promisify } from 'node:util';
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ const sb = useSandbox();
 const { home, cleanup } = tempHome();
 afterAll(cleanup);
 const bin = mkdtempSync(join(tmpdir(), 'pm-bin-'));
+afterAll(() => rmSync(bin, { recursive: true, force: true }));
 symlinkSync(resolve('bin/pm.js'), join(bin, 'pm'));
 const env = { ...process.env, PM_HOME: home, PATH: `${bin}:${process.env['PATH'] ?? ''}` };
 // Asynchronous: the sandbox runs in this process and must keep answering.

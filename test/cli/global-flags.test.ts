@@ -1,12 +1,13 @@
 // The global flags come from one table (src/cli/global-flags.ts): commander's options, the argv
 // pre-scan, completion and the docs' table are made from it, so a flag added there is everywhere.
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { complete } from '../../src/app/completion.js';
 import { ALL_FLAGS, flagsOf, GLOBAL_FLAGS, globalFlagsMarkdown, helpOf, scanArgv } from '../../src/cli/global-flags.js';
 import { runPm, tempHome } from '../helpers/run.js';
 
-const { home } = tempHome();
+const { home, cleanup } = tempHome();
+afterAll(cleanup);
 const env = { PM_HOME: home };
 const none = { profiles: () => [], wallets: () => [], slugs: () => [] };
 

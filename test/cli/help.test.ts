@@ -2,12 +2,13 @@
 // one line instead of repeating them, and every example can be pasted into zsh as it is.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runPm, tempHome } from '../helpers/run.js';
 import { COMMANDS } from '../../src/app/registry.js';
 import { EXIT_CODES, exitCodesHelp, exitCodesMarkdown } from '../../src/cli/errors.js';
 
-const { home } = tempHome();
+const { home, cleanup } = tempHome();
+afterAll(cleanup);
 const env = { PM_HOME: home };
 
 /**

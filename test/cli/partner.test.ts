@@ -323,7 +323,7 @@ describe('pm partner onboard', () => {
         [
           { waitFor: 'What kind of sub-account?', send: KEY.enter }, // server wallet
           { waitFor: 'Display name', send: `pty shop${KEY.enter}` },
-          { waitFor: 'Name of the pm profile', send: KEY.enter }, // default: pty-shop
+          { waitFor: 'Name of the pm profile for this sub-account (Enter: pty-shop)', send: KEY.enter }, // the prompt names the default Enter gives (it said "empty: child-<id>")
           { waitFor: 'Fund it with how many USDC', send: `25${KEY.enter}` },
           { waitFor: 'Place a first delegated order', send: `y${KEY.enter}` },
           { waitFor: 'Market slug', send: KEY.enter },

@@ -298,7 +298,7 @@ describe('pm redeem', () => {
 });
 
 describe('pm portfolio history and pnl', () => {
-  it('history --all --json streams NDJSON over 500+ entries with no duplicate and no gap', async () => {
+  it('history --all -o ndjson streams over 500+ entries with no duplicate and no gap; --all --json is the same as one array', async () => {
     for (let i = 0; i < 520; i += 26) {
       await Promise.all(
         Array.from({ length: 26 }, (_, k) =>
@@ -310,7 +310,7 @@ describe('pm portfolio history and pnl', () => {
         ),
       );
     }
-    const r = await runPm(['--json', 'portfolio', 'history', '--all'], { env: { ...env('partner'), PM_PACE: 'off' } });
+    const r = await runPm(['-o', 'ndjson', 'portfolio', 'history', '--all'], { env: { ...env('partner'), PM_PACE: 'off' } });
     expect(r.code, r.stderr).toBe(0);
     const lines = ndjson<{ id: string; collateralAmount: string }>(r.stdout);
     const ids = lines.map((l) => l.id);
@@ -323,6 +323,9 @@ describe('pm portfolio history and pnl', () => {
         .filter((a) => a <= 520)
         .sort((a, b) => a - b),
     ).toEqual(Array.from({ length: 520 }, (_, i) => i + 1));
+    // --json is one document whether or not --all follows every cursor (it was NDJSON with --all).
+    const doc = await runPm(['--json', 'portfolio', 'history', '--all'], { env: { ...env('partner'), PM_PACE: 'off' } });
+    expect(doc.json<{ id: string }[]>().map((l) => l.id)).toEqual(ids);
     const page = await pmAs('partner', '--json', 'portfolio', 'history', '--limit', '7');
     expect(page.json<unknown[]>()).toHaveLength(7);
     const future = await pmAs('partner', '--json', 'portfolio', 'history', '--since', '2999-01-01');

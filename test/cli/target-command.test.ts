@@ -1,13 +1,14 @@
 // Start-up: when argv names a command outright, pm builds only that command's parser
 // (src/app/main.ts targetCommand). Everything else — help, groups, typos, unknown flags first —
 // gets the whole program, and a leaf behaves the same either way.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { buildProgram, targetCommand } from '../../src/app/main.js';
 import { COMMANDS } from '../../src/app/registry.js';
 import type { IO } from '../../src/cli/output.js';
 import { runPm, tempHome } from '../helpers/run.js';
 
-const { home } = tempHome();
+const { home, cleanup } = tempHome();
+afterAll(cleanup);
 const path = (argv: string[]): string | undefined => targetCommand(argv)?.path.join(' ');
 
 describe('targetCommand', () => {

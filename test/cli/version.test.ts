@@ -2,10 +2,11 @@
 // was made from (dist/build-info.json, written by scripts/build.mjs; "unknown" outside git).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runPm, tempHome } from '../helpers/run.js';
 
-const { home } = tempHome();
+const { home, cleanup } = tempHome();
+afterAll(cleanup);
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 const built = JSON.parse(readFileSync('dist/build-info.json', 'utf8')) as { commit: string };
 const expected = {

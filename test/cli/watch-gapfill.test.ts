@@ -90,14 +90,17 @@ describe('pm watch orders: the gap is filled from REST', () => {
         clientOrderId: 'gap-d',
         side: 'BUY',
         token: 'YES',
-        price: 0.4,
-        remainingSize: 5_000_000,
+        price: '0.4',
+        remainingSize: '5',
+        remainingSizeRaw: '5000000',
         userId: ALICE,
       });
       expect(orders(w).find((r) => r['orderId'] === d.id && r['type'] === 'MINED')).toMatchObject({
         source: 'SETTLEMENT',
-        amountContracts: '3000000',
-        amountCollateral: '1200000',
+        amountContracts: '3',
+        amountContractsRaw: '3000000',
+        amountCollateral: '1.2',
+        amountCollateralRaw: '1200000',
         txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
       });
 

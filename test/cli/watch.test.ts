@@ -71,15 +71,35 @@ describe('pm watch orders --json', () => {
       token: 'YES',
       tokenId: m?.positionIds?.[0],
       price: '0.35',
-      amountContracts: '3000000',
-      amountCollateral: '1050000',
+      amountContracts: '3',
+      amountContractsRaw: '3000000',
+      amountCollateral: '1.05',
+      amountCollateralRaw: '1050000',
       feeAmountCollateral: '0',
+      feeAmountCollateralRaw: '0',
       feeAmountContracts: '0',
+      feeAmountContractsRaw: '0',
       timestamp: ts,
     };
     expect(recs).toEqual([
-      { ...common, source: 'OME', type: 'PLACEMENT', eventId: expect.stringContaining(`${a.id}:`), price: 0.35, remainingSize: 8_000_000 },
-      { ...common, source: 'OME', type: 'UPDATE', eventId: expect.stringContaining(`${a.id}:`), price: 0.35, remainingSize: 5_000_000 },
+      {
+        ...common,
+        source: 'OME',
+        type: 'PLACEMENT',
+        eventId: expect.stringContaining(`${a.id}:`),
+        price: '0.35',
+        remainingSize: '8',
+        remainingSizeRaw: '8000000',
+      },
+      {
+        ...common,
+        source: 'OME',
+        type: 'UPDATE',
+        eventId: expect.stringContaining(`${a.id}:`),
+        price: '0.35',
+        remainingSize: '5',
+        remainingSizeRaw: '5000000',
+      },
       { ...settle, type: 'MATCHED', eventId: `${b.tradeEventId}:MATCHED:${a.id}`, isEstimate: true },
       { ...settle, type: 'MINED', eventId: `${b.tradeEventId}:MINED:${a.id}`, txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) },
       {
@@ -87,8 +107,9 @@ describe('pm watch orders --json', () => {
         source: 'OME',
         type: 'CANCELLATION',
         eventId: expect.stringContaining(`${a.id}:`),
-        price: 0.35,
-        remainingSize: 5_000_000,
+        price: '0.35',
+        remainingSize: '5',
+        remainingSizeRaw: '5000000',
       },
     ]);
     // The lifecycle records are NDJSON of their own.
@@ -103,7 +124,7 @@ describe('pm watch orders --json', () => {
     expect(await w.done).toBe(0);
     expect(w.out).toHaveLength(1);
     expect(w.out[0]).toMatch(
-      /^\d\d:\d\d:\d\d\.\d{3} {2}btc-100k-2026 {2}PLACEMENT +BUY YES {2}@ 0\.12 {2}remaining 2 {2}order [0-9a-f]{8} {2}\[w-human\]$/,
+      /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}btc-100k-2026 {2}PLACEMENT +BUY YES {2}@ 0\.120 {2}remaining 2 {2}order [0-9a-f]{8} {2}\[w-human\]$/,
     );
     expect(w.err()).toMatch(/connected to ws:\/\/127\.0\.0\.1:\d+\/markets/);
   });
@@ -120,8 +141,11 @@ describe('pm watch prices', () => {
     place(sb.current, BOB, { slug: 'watch-prices', side: 'BUY', outcome: 1, price: 700_000n, size: 1_000_000n, type: 'FAK' });
     expect(await w.done).toBe(0);
     const recs = data(w);
-    expect(recs[1]).toMatchObject({ event: 'orderbookUpdate', orderbook: { bids: [{ price: 0.3, size: 4_000_000 }], asks: [] } });
-    expect(recs[2]).toMatchObject({ event: 'orderbookUpdate', orderbook: { bids: [{ price: 0.3, size: 3_000_000 }] } });
+    expect(recs[1]).toMatchObject({
+      event: 'orderbookUpdate',
+      orderbook: { bids: [{ price: '0.3', size: '4', sizeRaw: '4000000' }], asks: [] },
+    });
+    expect(recs[2]).toMatchObject({ event: 'orderbookUpdate', orderbook: { bids: [{ price: '0.3', size: '3', sizeRaw: '3000000' }] } });
   });
 });
 

@@ -140,7 +140,7 @@ describe('the wizard re-asks bad answers in place (pseudo-terminal)', () => {
         { waitFor: 'Which exchange?', send: KEY.down + KEY.down + KEY.enter }, // Another URL
         { waitFor: 'Exchange base URL', send: `not a url${KEY.enter}` },
         { waitFor: 'is not an http(s) URL', send: `${'\x15'.repeat(1)}${sb.current.baseUrl}${KEY.enter}` },
-        { waitFor: 'Profile name', send: `bad name!${KEY.enter}` },
+        { waitFor: 'Profile name (letters, digits, dot, dash, underscore)', send: `bad name!${KEY.enter}` },
         { waitFor: 'invalid profile name', send: `${'\x7f'.repeat(20)}p1${KEY.enter}` },
         { waitFor: 'Signing wallet', send: KEY.down + KEY.enter }, // import
         { waitFor: 'Private key', send: `0x12${KEY.enter}` },
@@ -152,7 +152,10 @@ describe('the wizard re-asks bad answers in place (pseudo-terminal)', () => {
         { waitFor: 'New keystore passphrase', send: `short${KEY.enter}` },
         { waitFor: 'too short', send: `${'\x7f'.repeat(10)}long-enough-1${KEY.enter}` },
         { waitFor: 'Repeat the passphrase', send: `different-1${KEY.enter}` },
-        { waitFor: 'passphrases differ', send: `${'\x7f'.repeat(20)}long-enough-1${KEY.enter}` },
+        // A repeat that differs asks both again (it re-asked only the repeat).
+        { waitFor: 'type both again', send: '' },
+        { waitFor: 'New keystore passphrase', send: `long-enough-2${KEY.enter}` },
+        { waitFor: 'Repeat the passphrase', send: `long-enough-2${KEY.enter}` },
       ],
       ptyEnv(h),
       30_000,

@@ -18,12 +18,12 @@ describe('pm book --watch on a terminal', () => {
         ['node', 'bin/pm.js', 'book', 'pty-book', '--watch'],
         [
           {
-            waitFor: /bid\s+0\.30\s+4\b/,
+            waitFor: /bid\s+0\.300\s+4\b/,
             send: '',
             then: () =>
               void place(sb.current, 1002, { slug: 'pty-book', side: 'BUY', outcome: 1, price: 700_000n, size: 1_000_000n, type: 'FAK' }),
           },
-          { waitFor: /bid\s+0\.30\s+3\b/, send: '\x03' },
+          { waitFor: /bid\s+0\.300\s+3\b/, send: '\x03' },
         ],
         {
           PATH: process.env['PATH'],

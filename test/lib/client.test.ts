@@ -247,7 +247,12 @@ describe('results are typed views, money as decimal strings plus …Raw (never a
       const pnl = await pm.portfolio.pnl('1d');
       expect(pnl.points.length).toBeGreaterThan(0);
       for (const p of pnl.points)
-        expect(p).toEqual({ timestamp: expect.any(Number), value: expect.any(String), valueRaw: expect.stringMatching(/^-?\d+$/) });
+        expect(p).toEqual({
+          timestamp: expect.any(Number),
+          at: new Date(p.timestamp).toISOString(),
+          value: expect.any(String),
+          valueRaw: expect.stringMatching(/^-?\d+$/),
+        });
       const trades = await pm.portfolio.trades();
       const t = trades.find((x) => x.orderId === bought.order.id);
       expect(t).toMatchObject({ market: 'btc-100k-2026', side: 'BUY', outcome: 'YES', usdRaw: expect.stringMatching(/^\d+$/) });

@@ -1,3 +1,4 @@
+import { textTime } from '../../cli/text.js';
 import { cutFirst } from '../../cli/output.js';
 import { slugFrom } from '../../core/market-input.js';
 import type { Json } from '../../core/market-wire.js';
@@ -35,7 +36,7 @@ export default defineCommand({
           { header: 'USD', align: 'right' },
         ],
         res.events.map((e) => [
-          field(e, 'timestamp').replace('T', ' ').slice(0, 19),
+          textTime(field(e, 'timestamp')),
           field(e, 'eventType'),
           field(e['user'], 'name') || field(e['user'], 'account').slice(0, 10),
           field(e['data'], 'strategy'),

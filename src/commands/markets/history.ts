@@ -1,3 +1,4 @@
+import { textTime } from '../../cli/text.js';
 import { historyQuery, INTERVALS, slugFrom } from '../../core/market-input.js';
 import { getMarket, priceHistory, pricePointJson } from '../../core/markets.js';
 import { formatUnits } from '../../core/money.js';
@@ -59,8 +60,8 @@ export default defineCommand({
       ctx.out.keyValue([
         ['market', slug],
         ['points', String(pts.length)],
-        ['from', pts[0]?.timestamp ?? '-'],
-        ['to', pts[pts.length - 1]?.timestamp ?? '-'],
+        ['from', textTime(pts[0]?.timestamp)],
+        ['to', textTime(pts[pts.length - 1]?.timestamp)],
         ['low / high', `${formatPrice(lo)} / ${formatPrice(hi)}`],
         ['last', formatPrice(prices[prices.length - 1] ?? null)],
         ['YES', spark],

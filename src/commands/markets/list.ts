@@ -1,4 +1,4 @@
-import { listAllMarkets, listMarkets } from '../../core/markets.js';
+import { categoryId, listAllMarkets, listMarkets } from '../../core/markets.js';
 import { marketTable } from './render.js';
 import type { Progress } from '../../cli/output.js';
 
@@ -16,17 +16,19 @@ export default defineCommand({
     all: { type: 'boolean', description: 'follow every page' },
     sort: { type: 'string', value: 'by', description: 'sort order', choices: SORTS },
     type: { type: 'string', value: 'type', description: 'trade type', choices: TRADE_TYPES },
-    category: { type: 'positiveInt', value: 'id', description: 'category id' },
+    category: { type: 'string', value: 'name|id', description: 'only this category, by name or id (pm markets categories lists them)' },
   },
   examples: [
     'pm markets list',
     'pm markets list --sort ending_soon --limit 5',
+    'pm markets list --category crypto',
     "pm --json markets list --all | jq -r '.[].slug'",
     'pm -o ndjson markets list --all | jq -r .slug',
   ],
   run: async (ctx, { opts }) => {
-    const params = { limit: opts.limit, page: opts.page, sortBy: opts.sort, tradeType: opts.type, categoryId: opts.category };
     const api = await ctx.api();
+    const category = opts.category === undefined ? undefined : await categoryId(api, opts.category);
+    const params = { limit: opts.limit, page: opts.page, sortBy: opts.sort, tradeType: opts.type, categoryId: category };
     if (opts.all) {
       // Progress on a TTY once it takes more than a moment.
       const after = 700;

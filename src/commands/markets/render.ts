@@ -4,20 +4,16 @@ import type { Context } from '../../cli/context.js';
 import type { Output } from '../../cli/output.js';
 import type { Market } from '../../core/market-wire.js';
 import { formatUnits } from '../../core/money.js';
+import { textTime } from '../../cli/text.js';
 
 /** A price in micro-units to three decimals ('-' when there is none). */
 export function formatPrice(micro: bigint | null): string {
   return micro === null ? '-' : formatUnits(micro, 6, 3).replace(/^(\d+\.\d{3})\d*$/, '$1');
 }
 
-/** A deadline in milliseconds as `YYYY-MM-DD HH:MM UTC` ('-' when there is none). */
+/** A deadline in milliseconds in the one text form of a time ('-' when there is none). */
 export function formatDeadline(ms: number | null): string {
-  return ms === null
-    ? '-'
-    : new Date(ms)
-        .toISOString()
-        .replace('T', ' ')
-        .replace(/:\d\d\.\d{3}Z$/, ' UTC');
+  return textTime(ms);
 }
 
 /** Dollars from raw units, one format everywhere (thousands separators on a TTY only). */

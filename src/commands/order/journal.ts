@@ -1,3 +1,4 @@
+import { textTime } from '../../cli/text.js';
 import { cutFirst, hideFirst } from '../../cli/output.js';
 import { join } from 'node:path';
 import { defineCommand } from '../../cli/command.js';
@@ -63,7 +64,7 @@ export default defineCommand({
             { header: 'SENT / CAME BACK', fit: cutFirst(2, 36) },
           ],
           entries.map((e) => [
-            e.ts.replace('T', ' ').slice(0, 19),
+            textTime(e.ts),
             e.clientOrderId,
             e.state,
             e.marketSlug ?? '',

@@ -2,6 +2,8 @@ import { cutFirst, hideFirst } from '../../cli/output.js';
 import { defineCommand } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { slugFrom } from '../../core/market-input.js';
+import { priceFromWire } from '../../core/money.js';
+import { formatPrice } from '../markets/render.js';
 import { NotFoundError, UsageError } from '../../core/errors.js';
 import { getMarket } from '../../core/markets.js';
 import { fetchPositions } from '../../core/portfolio.js';
@@ -71,7 +73,7 @@ function ordersTable(ctx: Context, json: OpenOrderJson[], markets: boolean): voi
         o.clientOrderId ?? '-',
         o.side ?? '-',
         o.outcome ?? '-',
-        o.price ?? '-',
+        formatPrice(priceFromWire(o.price)),
         o.size,
         o.remaining,
         o.status,

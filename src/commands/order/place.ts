@@ -35,16 +35,17 @@ export default defineCommand({
       return `Place ${lines.length} order${lines.length === 1 ? '' : 's'} in ${markets.size} market${markets.size === 1 ? '' : 's'} from ${opts.file === '-' ? 'stdin' : opts.file}${ctx.onBehalfOf === undefined ? '' : ` for sub-account ${ctx.onBehalfOf}`}`;
     }
     const deps = await ctx.tradingDeps();
-    const signed = await buildSignedOrder(deps, parseOrderInput(orderInput(ctx, args, opts)));
+    const signed = await buildSignedOrder(deps, parseOrderInput(orderInput(ctx, withMarket(args, opts.market), opts)));
     return `Place ${describe(signed.summary)}${ctx.onBehalfOf === undefined ? '' : ` for sub-account ${ctx.onBehalfOf}`}`;
   },
   summary: 'Place a signed order (GTC, FOK, FAK), or a batch from NDJSON',
   description:
     "Place a signed order. Every order carries a client id (generated when absent, always shown) and is journaled under PM_HOME before it is sent; if an answer is lost, pm asks the exchange by client id before sending again, so re-running the same command with the same --client-id never creates a second order. If the client id already holds an order, pm compares it with the request: the same order is reported (exit 0, alreadyPlaced), a different one is a conflict (exit 5).\n\nBatch: --file orders.ndjson (or - for stdin), one JSON object per line with the fields market, side, outcome, type, price, size, amount, postOnly, stp, clientId, onBehalfOf, delegated, each typed as its flag (postOnly and delegated JSON booleans). A line without clientId gets a deterministic one (pmb-…, from the line's order fields and --batch-id), so running the same batch again skips the lines the journal says were placed and places the rest: an interrupted batch is resumed by re-running it. One result per line (NDJSON with --json); exit 8 when some failed, 2 when every line is invalid, 130 on Ctrl-C (placed and unsent lines are listed).\n\nExit codes: 0 placed (or already placed with the same parameters), 2 refused locally (nothing sent), 5 the client id holds a different order, 7 unknown outcome (re-run the same command), 9 refused by the exchange, 130 Ctrl-C (an order already on the wire is waited for, and shown placed).",
   args: {
-    slug: { description: 'market slug (a child market for NegRisk groups)' },
-    side: { description: 'buy or sell', choices: ['buy', 'sell', 'BUY', 'SELL'] },
-    outcome: { description: 'yes or no', choices: ['yes', 'no', 'YES', 'NO'] },
+    // Checked by parseOrderInput (not by commander's choices), so that with --market the words shift by one.
+    slug: { description: 'market slug (a child market for NegRisk groups); or give it as --market' },
+    side: { description: 'buy or sell', suggestions: ['buy', 'sell'] },
+    outcome: { description: 'yes or no', suggestions: ['yes', 'no'] },
   },
   options: {
     type: {
@@ -72,6 +73,7 @@ export default defineCommand({
         "a check that the sub-account's orders are signed by the exchange (a server wallet); pm tells the mode itself, so it is needed only when it cannot",
     },
     dryRun: { type: 'boolean', description: 'print the exact signed request body and send nothing' },
+    market: { type: 'string', value: 'slug', description: 'the market, as the <slug> argument (as order list --market takes it)' },
     file: { type: 'string', value: 'file', description: 'NDJSON batch file, or - for stdin' },
     batchId: {
       type: 'string',
@@ -88,10 +90,11 @@ export default defineCommand({
     "pm --json order place --file orders.ndjson | jq -c 'select(.ok | not)'",
     'pm order place --file orders.ndjson --batch-id 2026-01-31',
   ],
-  run: async (ctx, { args, opts }) => {
+  run: async (ctx, { args: given, opts }) => {
+    const args = withMarket(given, opts.market);
     const file = opts.file;
     if (file !== undefined) {
-      if (args.slug !== undefined) throw new UsageError('give either <slug> <side> <outcome> or --file, not both');
+      if (args.slug !== undefined) throw new UsageError('give either <slug> <side> <outcome> (or --market) or --file, not both');
       return placeBatch(ctx, file, { dryRun: opts.dryRun, batchId: opts.batchId, onBehalfOf: ctx.onBehalfOf, delegated: opts.delegated });
     }
     if (opts.batchId !== undefined) throw new UsageError('--batch-id goes with --file');
@@ -121,6 +124,23 @@ export default defineCommand({
       });
   },
 });
+
+type PlaceArgs = { slug: string | undefined; side: string | undefined; outcome: string | undefined };
+
+/**
+ * The positional words with --market taken as the slug: `--market X buy yes` is `X buy yes` (the
+ * words shift by one). Both at once is refused unless they name the same market.
+ */
+function withMarket(args: PlaceArgs, market: string | undefined): PlaceArgs {
+  if (market === undefined) return args;
+  if (args.outcome !== undefined) {
+    if (args.slug === market) return args;
+    throw new UsageError(`two markets: --market ${market} and "${args.slug ?? ''}"`, {
+      hint: 'Give the market once: as <slug> or as --market.',
+    });
+  }
+  return { slug: market, side: args.slug, outcome: args.side };
+}
 
 /** The single order's fields as parseOrderInput takes them (the flags' names). */
 function orderInput(

@@ -313,7 +313,8 @@ async function create(
       const p = (
         await input(
           ctx,
-          'Name of the pm profile for this sub-account (empty: child-<id>)',
+          // The default the prompt fills in is what Enter gives: say that one.
+          `Name of the pm profile for this sub-account (${dflt !== undefined ? `Enter: ${dflt}` : 'empty: child-<id>'})`,
           'Pass --profile-name.',
           dflt,
           validating((v) => v.trim() === '' || guardProfile(ctx, v.trim())),

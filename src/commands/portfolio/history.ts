@@ -1,3 +1,4 @@
+import { textTime } from '../../cli/text.js';
 import { cutFirst } from '../../cli/output.js';
 import { defineCommand } from '../../cli/command.js';
 import type { Progress } from '../../cli/output.js';
@@ -12,10 +13,10 @@ export default defineCommand({
   summary: 'Account history (trades, deposits, withdrawals, claims), newest first, with cursor paging',
   options: {
     limit: { type: 'positiveInt', value: 'n', description: 'entries to show (one page up to 100)', default: 20 },
-    all: { type: 'boolean', description: 'follow every cursor to the end (NDJSON with --json, streamed)' },
+    all: { type: 'boolean', description: 'follow every cursor to the end (-o ndjson streams it, one entry a line)' },
     since: { type: 'string', value: 'date', description: 'stop at entries older than this (ISO 8601)' },
   },
-  examples: ['pm portfolio history', 'pm portfolio history --since 2026-01-01', 'pm --json portfolio history --all > history.ndjson'],
+  examples: ['pm portfolio history', 'pm portfolio history --since 2026-01-01', 'pm -o ndjson portfolio history --all > history.ndjson'],
   run: async (ctx, { opts }) => {
     const all = opts.all;
     const limit = opts.limit ?? 20;
@@ -31,8 +32,9 @@ export default defineCommand({
     const api = await ctx.tradingApi();
     // --all follows every cursor in pages of 100; otherwise one page of --limit entries.
     const entries = historyEntries(api, all ? { limit: 100, since } : { limit: Math.min(limit, 100), max: limit, since });
-    if (ctx.out.isJson && all) {
-      // NDJSON: one entry per line as each page arrives, so it streams into jq or a file.
+    if (ctx.out.format === 'ndjson') {
+      // One entry per line as each page arrives, so it streams into jq or a file (--json, like
+      // every list, is one array: docs/output.md).
       for await (const e of entries) ctx.out.record(e);
       return;
     }
@@ -69,7 +71,7 @@ export default defineCommand({
         ],
         list.map((e) => {
           const m = (e['market'] ?? {}) as Record<string, unknown>;
-          const ts = typeof e['blockTimestamp'] === 'number' ? new Date(e['blockTimestamp'] * 1000).toISOString() : '';
+          const ts = typeof e['blockTimestamp'] === 'number' ? textTime(e['blockTimestamp'] * 1000) : '';
           const shares = e['outcomeTokenAmount'] === undefined ? '' : formatUnits(rawFromWire(e['outcomeTokenAmount']));
           return [
             ts,

@@ -1,3 +1,4 @@
+import { textTime } from '../../cli/text.js';
 import { defineCommand } from '../../cli/command.js';
 import { fetchPnl, pnlJson } from '../../core/portfolio.js';
 import { drawChart, sparkline } from './chart.js';
@@ -30,8 +31,8 @@ export default defineCommand({
       ['unrealised PnL', pnl.unrealised === null ? '-' : usd(pnl.unrealised)],
       ['at window start', usd(pnl.previousValue)],
       ['change', `${pnl.percentChange}%`],
-      ['from', first ? new Date(first.timestamp).toISOString() : '-'],
-      ['to', last ? new Date(last.timestamp).toISOString() : '-'],
+      ['from', textTime(first?.timestamp)],
+      ['to', textTime(last?.timestamp)],
     ]);
     if (values.length === 0) return;
     // A line chart on a terminal; a sparkline when narrow or piped.

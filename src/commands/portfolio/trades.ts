@@ -1,6 +1,8 @@
+import { textTime } from '../../cli/text.js';
 import { hideFirst } from '../../cli/output.js';
 import { defineCommand } from '../../cli/command.js';
-import { formatUnits, rawFromWire } from '../../core/money.js';
+import { formatUnits, priceFromWire, rawFromWire } from '../../core/money.js';
+import { formatPrice } from '../markets/render.js';
 import { fetchTrades } from '../../core/portfolio.js';
 
 export default defineCommand({
@@ -26,13 +28,15 @@ export default defineCommand({
         ],
         trades.map((t) => {
           const m = (t['market'] ?? {}) as Record<string, unknown>;
+          // The exchange's time: an ISO string (the sandbox), or epoch seconds as in the history.
+          const bt = t['blockTimestamp'];
           return [
-            String(t['blockTimestamp'] ?? ''),
+            textTime(typeof bt === 'number' ? bt * 1000 : typeof bt === 'string' ? bt : undefined),
             String(m['slug'] ?? ''),
             String(t['strategy'] ?? ''),
             t['outcomeIndex'] === 0 ? 'YES' : 'NO',
             formatUnits(rawFromWire(t['outcomeTokenAmount'])),
-            String(t['outcomeTokenPrice'] ?? ''),
+            formatPrice(priceFromWire(t['outcomeTokenPrice'])),
             formatUnits(rawFromWire(t['collateralAmount'])),
             formatUnits(rawFromWire(t['fee'])),
           ];

@@ -187,7 +187,14 @@ export default defineCommand({
       throw listenError(e, host, port);
     }
     const info = handle.info;
-    writeRunInfo(ctx.home, { pid: process.pid, baseUrl: info.baseUrl, wsUrl: info.wsUrl, startedAt: new Date().toISOString(), ephemeral });
+    writeRunInfo(ctx.home, {
+      pid: process.pid,
+      baseUrl: info.baseUrl,
+      wsUrl: info.wsUrl,
+      startedAt: new Date().toISOString(),
+      ephemeral,
+      ...(info.rpcUrl !== undefined ? { rpcUrl: info.rpcUrl } : {}),
+    });
     if (!ephemeral) await rememberProfile(ctx, info.baseUrl);
     printReady(ctx, info, JSON.stringify(info));
     const signal = ctx.signal;

@@ -1,3 +1,4 @@
+import { textTime } from '../../cli/text.js';
 import { NetworkError } from '../../core/errors.js';
 import { answers, findSandbox, sandboxReplay, type SandboxReplayInfo } from '../../core/sandboxctl.js';
 import { defineCommand } from '../../cli/command.js';
@@ -38,7 +39,8 @@ export default defineCommand({
         ['pid', String(info.pid)],
         ['base url', info.baseUrl],
         ['ws url', info.wsUrl],
-        ['since', info.startedAt],
+        ...(info.rpcUrl !== undefined ? [['rpc url', info.rpcUrl] as [string, string]] : []),
+        ['since', textTime(info.startedAt)],
         ['state', info.ephemeral ? 'in memory (ephemeral)' : 'persisted under PM_HOME/sandbox'],
         ...(replay ? [['replay', replayLine(replay)] as [string, string]] : []),
       ]),

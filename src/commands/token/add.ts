@@ -2,7 +2,7 @@ import { readInput, readTextFile } from '../../cli/files.js';
 import { input, password } from '../../cli/prompt.js';
 import { AuthError, PmError, ValidationError, withHint } from '../../core/errors.js';
 import { isBase64 } from '../../core/hmac.js';
-import { secretsName, verifyToken } from './common.js';
+import { replacingToken, secretsName, verifyToken } from './common.js';
 import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
@@ -12,19 +12,24 @@ export default defineCommand({
   options: {
     tokenId: { type: 'string', value: 'id', description: 'the token id' },
     secretFile: { type: 'string', value: 'file', description: 'file holding the secret (base64)' },
-    secretStdin: { type: 'boolean', description: 'read the secret from stdin' },
+    stdin: { type: 'boolean', description: 'read the secret from stdin (as wallet import --stdin reads a key)' },
+    secretStdin: { type: 'boolean', description: 'the older spelling of --stdin', hidden: true },
     label: { type: 'string', value: 'label', description: 'a note for yourself' },
     skipCheck: { type: 'boolean', description: 'store it without asking the exchange whether it works (offline)' },
   },
-  examples: ['pm token add', 'pm token add --token-id tok_abc --secret-file secret.txt'],
+  examples: [
+    'pm token add',
+    'pm token add --token-id tok_abc --secret-file secret.txt',
+    'pass show pm/token | pm token add --token-id tok_abc --stdin',
+  ],
   run: async (ctx, { opts }) => {
-    const hint = 'Pass --token-id ID with --secret-file FILE or --secret-stdin.';
+    const hint = 'Pass --token-id ID with --secret-file FILE or --stdin.';
     const tokenId = opts.tokenId ?? (await input(ctx, 'Token id', hint));
     let secret: string;
     const file = opts.secretFile;
     if (file !== undefined) {
       secret = readTextFile(file);
-    } else if (opts.secretStdin) {
+    } else if (opts.stdin || opts.secretStdin) {
       secret = await readInput(ctx, '-');
     } else secret = await password(ctx, 'Token secret (base64)', hint);
     secret = secret.trim();
@@ -48,12 +53,9 @@ export default defineCommand({
     const ks = await ctx.keystore();
     const name = secretsName(ctx);
     const label = opts.label;
-    await ks.saveSecrets(
-      name,
-      { tokenId: tokenId.trim(), tokenSecret: secret },
-      await ctx.newPassphrase(),
-      label === undefined ? {} : { label },
-    );
+    const pass = await ctx.newPassphrase();
+    // The token it replaces is kept beside it (pm token use switches back).
+    await ks.saveSecrets(name, await replacingToken(ks, name, pass, tokenId.trim(), secret), pass, label === undefined ? {} : { label });
     const profile = await ctx.updateProfile({ secrets: name, tokenId: tokenId.trim() });
     ctx.out.data({ tokenId: tokenId.trim(), profile, stored: ks.secretsPath(name) }, () =>
       ctx.out.info(`stored token ${tokenId.trim()} (encrypted) for profile ${profile}; check it with pm whoami`),

@@ -3,6 +3,23 @@ import type { Context } from '../../cli/context.js';
 import { hmacSigner } from '../../core/auth.js';
 import { profileMe } from '../../core/tokens.js';
 import type { Profile } from '../../core/tokens.js';
+import type { Keystore, StoredSecrets } from '../../keystore/store.js';
+
+/**
+ * The token fields to store for the profile, keeping the token they replace (encrypted in the
+ * same file) so that pm token use can switch back to it.
+ */
+export async function replacingToken(
+  ks: Keystore,
+  name: string,
+  pass: string,
+  tokenId: string,
+  tokenSecret: string,
+): Promise<StoredSecrets> {
+  const old = ks.hasSecrets(name) ? await ks.loadSecrets(name, pass) : {};
+  const keep = old.tokenId !== undefined && old.tokenSecret !== undefined && old.tokenId !== tokenId;
+  return { tokenId, tokenSecret, ...(keep ? { previousTokenId: old.tokenId, previousTokenSecret: old.tokenSecret } : {}) };
+}
 
 /** The secrets name of the active profile (its own name; "default" without profiles). */
 export function secretsName(ctx: Context): string {

@@ -1,5 +1,5 @@
 import { deriveToken, parseScopes } from '../../core/tokens.js';
-import { secretsName } from './common.js';
+import { replacingToken, secretsName } from './common.js';
 import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
@@ -19,10 +19,15 @@ export default defineCommand({
     const api = await ctx.authedApi('identity');
     const ks = await ctx.keystore();
     const pass = await ctx.newPassphrase(); // asked before the call: the secret is shown only once
-    const t = await deriveToken(api, { label: opts.label, scopes });
-    // Store the secret before printing anything: the exchange never shows it again.
     const name = secretsName(ctx);
-    await ks.saveSecrets(name, { tokenId: t.tokenId, tokenSecret: t.secret }, pass, { label: opts.label ?? `derived ${t.createdAt}` });
+    // What it replaces is read before the call too: nothing may fail between the call and the save.
+    const keep = await replacingToken(ks, name, pass, '', '');
+    const t = await deriveToken(api, { label: opts.label, scopes });
+    // Store the secret before printing anything: the exchange never shows it again (the token it
+    // replaces is kept beside it: pm token use switches back).
+    await ks.saveSecrets(name, { ...keep, tokenId: t.tokenId, tokenSecret: t.secret }, pass, {
+      label: opts.label ?? `derived ${t.createdAt}`,
+    });
     const profile = await ctx.updateProfile({
       secrets: name,
       tokenId: t.tokenId,

@@ -1,3 +1,4 @@
+import { textTime } from '../../cli/text.js';
 import { cutFirst, hideFirst } from '../../cli/output.js';
 import { listTokens } from '../../core/tokens.js';
 import { defineCommand } from '../../cli/command.js';
@@ -26,8 +27,8 @@ export default defineCommand({
           t.tokenId,
           t.label ?? '-',
           t.scopes.join(','),
-          t.createdAt.slice(0, 19),
-          t.lastUsedAt?.slice(0, 19) ?? '-',
+          textTime(t.createdAt),
+          textTime(t.lastUsedAt),
         ]),
       ),
     );

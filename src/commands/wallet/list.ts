@@ -1,3 +1,4 @@
+import { textTime } from '../../cli/text.js';
 import { cutFirst, hideFirst } from '../../cli/output.js';
 import { defineCommand } from '../../cli/command.js';
 
@@ -26,7 +27,7 @@ export default defineCommand({
           { header: 'CREATED', fit: hideFirst(2) },
           { header: 'FILE', fit: cutFirst(1) },
         ],
-        list.map((w) => [w.active ? '*' : '', w.name, w.address ?? `(unreadable: ${w.error ?? '?'})`, w.createdAt.slice(0, 19), w.path]),
+        list.map((w) => [w.active ? '*' : '', w.name, w.address ?? `(unreadable: ${w.error ?? '?'})`, textTime(w.createdAt), w.path]),
       ),
     );
   },

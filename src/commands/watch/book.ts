@@ -15,6 +15,6 @@ export default defineCommand({
     until: { type: 'string', value: 'iso', description: 'stop at this time (ISO 8601)' },
     depth: { type: 'positiveInt', value: 'n', description: 'price levels per side to show', default: 10 },
   },
-  examples: ['pm watch book btc-100k-2026', "pm watch book btc-100k-2026 --json | jq -c '.orderbook.bids[0]'"],
+  examples: ['pm watch book btc-100k-2026', "pm watch book btc-100k-2026 --json | jq -c 'select(.orderbook) | .orderbook.bids[0]'"],
   run: (ctx, { args, opts }) => watch(ctx, 'book', opts, [args.slug]),
 });

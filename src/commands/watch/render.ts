@@ -2,6 +2,8 @@
 import type { Colors } from '../../cli/colors.js';
 import type { Lifecycle } from '../../core/stream.js';
 import { formatUnits } from '../../core/money.js';
+import { textTime } from '../../cli/text.js';
+import { formatPrice } from '../markets/render.js';
 import { priceFromWire, rawFromWire } from '../../core/money.js';
 
 type P = Record<string, unknown>;
@@ -9,16 +11,14 @@ type P = Record<string, unknown>;
 /** A value as shown: '' for nothing, else its String form. */
 const shown = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
 
+/** The event's time in the one text form (docs/output.md); now, when the event has none. */
 function clock(ts: unknown): string {
-  const t = typeof ts === 'number' ? ts : typeof ts === 'string' ? Date.parse(ts) : NaN;
-  const d = Number.isFinite(t) ? new Date(t) : new Date();
-  return d.toISOString().slice(11, 23);
+  const t = typeof ts === 'number' ? ts : typeof ts === 'string' ? Date.parse(ts) : Number.NaN;
+  return textTime(Number.isFinite(t) ? t : Date.now());
 }
 
-function price(v: unknown): string {
-  const p = priceFromWire(v);
-  return p === null ? '-' : formatUnits(p, 6, 2);
-}
+/** A price at the tick's precision, as the static book prints it (0.650). */
+const price = (v: unknown): string => formatPrice(priceFromWire(v));
 
 const shares = (v: unknown): string => formatUnits(rawFromWire(v), 6, 0);
 

@@ -9,6 +9,7 @@ import { AuthError, UsageError } from '../../core/errors.js';
 import { slugFrom } from '../../core/market-input.js';
 import { getMarket } from '../../core/markets.js';
 import { openWatch, PRIVATE_KINDS } from '../../core/watch.js';
+import { streamJson } from '../../core/watch-records.js';
 import { proxyFor } from '../../core/proxy.js';
 import type { WatchKind } from '../../core/watch.js';
 import type { AuthProvider } from '../../core/auth.js';
@@ -162,7 +163,7 @@ export async function watch(ctx: Context, kind: WatchKind, opts: WatchFlags, slu
       event: (name, p) => {
         if (finished) return;
         if (screen) write(bookScreen(p, ctx.out.c, opts.depth ?? 10));
-        else if (json || kind === 'book') write(ndjson(name, kind === 'book' ? bookLevels(p, opts.depth ?? 10) : p));
+        else if (json || kind === 'book') write(ndjson(name, streamJson(kind === 'book' ? bookLevels(p, opts.depth ?? 10) : p) as object));
         else write(`${eventLine(name, p, ctx.out.c)}\n`);
         printed += 1;
         if (count !== undefined && printed >= count) {

@@ -1,3 +1,4 @@
+import { textTime } from '../../cli/text.js';
 import { cutFirst, hideFirst } from '../../cli/output.js';
 import { defineCommand } from '../../cli/command.js';
 import { listWithdrawalAddresses } from '../../core/funds.js';
@@ -13,7 +14,7 @@ export default defineCommand({
     ctx.out.data(list, () =>
       ctx.out.table(
         [{ header: 'ADDRESS' }, { header: 'LABEL', fit: cutFirst(1) }, { header: 'ADDED' }, { header: 'REMOVED', fit: hideFirst(2) }],
-        list.map((e) => [e.destinationAddress, e.label || '-', e.createdAt, e.deletedAt ?? '-']),
+        list.map((e) => [e.destinationAddress, e.label || '-', textTime(e.createdAt), e.deletedAt ? textTime(e.deletedAt) : '-']),
       ),
     );
   },

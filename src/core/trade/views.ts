@@ -1,6 +1,6 @@
 // The documented JSON of orders (amounts as decimal strings plus raw integers), shared by the
 // CLI's --json output and the library's return values, so a bot and a script read one shape.
-import { formatUnits, priceFromWire, rawFromWire } from '../money.js';
+import { formatUnits, parseUnits, priceFromWire, rawFromWire } from '../money.js';
 import { UsageError } from '../errors.js';
 import type { LineResult } from './batch.js';
 import type { CancelOutcome, OpenOrder, OrderView, Placed, StatusResult } from './place.js';
@@ -44,12 +44,21 @@ export type OrderTerms = Pick<OrderView, 'side' | 'outcome' | 'price' | 'size' |
 export type ExecutionJson = { matched: boolean; settlementStatus: string; reason: string | null; filled: FilledJson; makerMatches: number };
 
 /** One placed order as `pm --json order place` prints it. */
-export type PlacedJson = { orderId: string; clientOrderId: string; market: string } & OrderTerms &
-  ExecutionJson & {
+export type PlacedJson = { orderId: string; clientOrderId: string; market: string } & OrderTerms & {
+    /** `size` and `amount` in raw units (6 decimals), as every amount in pm's JSON has beside it. */
+    sizeRaw: string | null;
+    amountRaw: string | null;
+  } & ExecutionJson & {
     alreadyPlaced: boolean;
     /** The order's status as the exchange gave it (LIVE, MATCHED, CANCELED, UNMATCHED…; a re-run: as it stands now). */
     status: string | null;
   };
+
+/** A decimal amount's raw units as a string (null for none, or for text that is not a decimal). */
+function rawOfDecimal(d: string | null): string | null {
+  if (d === null || !/^\d+(\.\d{1,6})?$/.test(d)) return null;
+  return parseUnits(d).toString();
+}
 
 /**
  * The documented JSON of one placed order (amounts as decimal strings plus raw integers).
@@ -69,7 +78,9 @@ export function placedJson(p: Placed): PlacedJson {
     type: orderTypeOf(v.type),
     price: v.price,
     size: v.size,
+    sizeRaw: rawOfDecimal(v.size),
     amount: v.amount,
+    amountRaw: rawOfDecimal(v.amount),
     matched: p.matched,
     settlementStatus: p.settlementStatus,
     reason: p.reason,

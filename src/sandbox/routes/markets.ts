@@ -172,6 +172,13 @@ function pageMarkets(state: SandboxState, id: string, q: URLSearchParams): Sandb
 }
 
 export const marketRoutes: Route[] = [
+  // The categories a market can be in (wire-facts §8: `[{id, name, priority?, metadata?}]`).
+  {
+    method: 'GET',
+    pattern: '/categories',
+    auth: P,
+    handler: () => ({ status: 200, body: Object.entries(CATEGORIES).map(([name, id]) => ({ id, name, priority: id })) }),
+  },
   { method: 'GET', pattern: '/markets/active', auth: P, handler: (req, ctx) => active(ctx.state, req.query) },
   {
     method: 'GET',

@@ -1,0 +1,47 @@
+import { defineCommand } from '../../cli/command.js';
+import { NotFoundError } from '../../core/errors.js';
+import { secretsName } from './common.js';
+
+export default defineCommand({
+  path: ['token', 'use'],
+  effect: 'local',
+  summary: "Make a stored token the profile's token again (the one pm token derive or pm token add replaced)",
+  description:
+    'pm token derive and pm token add keep the token they replace, encrypted beside the new one: pm token use <id> switches the profile back to it (and keeps the one it replaces the same way, so the same command switches again). A token whose secret is not stored here is added with pm token add.\n\nExit codes: 0 switched (or already in use), 4 no stored secret for that token id.',
+  args: { tokenId: { description: 'the token id (see pm token list)', required: true } },
+  examples: ['pm token use c2FuZGJveC1hbGljZQ', 'pm --json token use tok_abc'],
+  run: async (ctx, { args }) => {
+    const ks = await ctx.keystore();
+    const name = secretsName(ctx);
+    const pass = await ctx.newPassphrase();
+    const stored = ks.hasSecrets(name) ? await ks.loadSecrets(name, pass) : {};
+    const id = args.tokenId.trim();
+    if (stored.tokenId !== id) {
+      if (stored.previousTokenId !== id || stored.previousTokenSecret === undefined)
+        throw new NotFoundError(`no stored secret for token ${id} in profile ${ctx.profileName() ?? 'default'}`, {
+          hint: `Stored here: ${[stored.tokenId, stored.previousTokenId].filter(Boolean).join(', ') || 'none'}. Add it with pm token add --token-id ${id} --secret-file FILE.`,
+        });
+      await ks.saveSecrets(
+        name,
+        {
+          tokenId: id,
+          tokenSecret: stored.previousTokenSecret,
+          ...(stored.tokenId !== undefined && stored.tokenSecret !== undefined
+            ? { previousTokenId: stored.tokenId, previousTokenSecret: stored.tokenSecret }
+            : {}),
+        },
+        pass,
+      );
+    }
+    const profile = await ctx.updateProfile({ secrets: name, tokenId: id });
+    ctx.out.data(
+      { tokenId: id, profile, previousTokenId: stored.tokenId === id ? (stored.previousTokenId ?? null) : (stored.tokenId ?? null) },
+      () =>
+        ctx.out.info(
+          stored.tokenId === id
+            ? `profile ${profile} already uses token ${id}`
+            : `profile ${profile} now uses token ${id} (pm token use ${stored.tokenId ?? ''} switches back)`,
+        ),
+    );
+  },
+});

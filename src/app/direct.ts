@@ -8,6 +8,7 @@ import type { ManifestOption, OptionKind } from '../cli/command.js';
 import { GLOBAL_FLAGS, globalFlag, scanArgv } from '../cli/global-flags.js';
 import type { ArgvScan, GlobalFlagSpec } from '../cli/global-flags.js';
 import { parseDuration } from '../core/duration.js';
+import { didYouMean, suggest } from '../core/suggest.js';
 import type { Invocation } from './invoke.js';
 import { COMMANDS } from './registry.js';
 import type { Entry } from './registry.js';
@@ -33,9 +34,9 @@ export function wholeNumber(kind: Exclude<OptionKind, 'string' | 'boolean' | 'li
 export function choice(choices: readonly string[], raw: string): Read<string> {
   const hit = choices.find((c) => c === raw) ?? choices.find((c) => c.toLowerCase() === raw.toLowerCase());
   if (hit !== undefined) return { value: hit };
-  const near = raw ? choices.find((c) => c.toLowerCase().startsWith(raw.toLowerCase())) : undefined;
+  const near = didYouMean(suggest(raw, choices, 1));
   return {
-    error: `Allowed choices are ${[...new Set(choices.map((c) => c.toLowerCase()))].join(', ')}.${near ? ` Did you mean ${near}?` : ''}`,
+    error: `Allowed choices are ${[...new Set(choices.map((c) => c.toLowerCase()))].join(', ')}.${near ? ` ${near}` : ''}`,
   };
 }
 

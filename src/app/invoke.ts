@@ -102,6 +102,8 @@ export async function runInvocation(
     const input = loaded.input(inv.positional, inv.own);
     if (inv.def.actsFor) ctx.actFor(input.opts['onBehalfOf'] as number | undefined);
     await guard(ctx, inv.def, loaded.def, input);
+    const long = loaded.def.longRunning;
+    if (!(typeof long === 'function' ? long(input as never) : long === true)) ctx.useOneDeadline();
     await loaded.def.run(ctx, input as never);
     return 0;
   } catch (e) {

@@ -9,6 +9,7 @@ import { defineCommand } from '../cli/command.js';
 export default defineCommand({
   path: ['book'],
   effect: 'read',
+  longRunning: ({ opts }) => opts.watch,
   summary: 'Order book of a market: both sides, spread, midpoint, depth',
   args: { slug: { description: 'market slug (any case) or its limitless.exchange URL; a group lists its child markets', required: true } },
   options: {

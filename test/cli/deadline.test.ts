@@ -42,6 +42,42 @@ describe("--timeout is the whole command's deadline", () => {
     });
   }
 
+  // Every command that talks to the exchange (reads, and the writes with --yes), not only four:
+  // a command of several requests in a row must end on the one deadline too.
+  const walk: [string, string[]][] = [
+    ['book', ['book', 'sol-500-2026']],
+    ['balance', ['balance']],
+    ['markets feed', ['markets', 'feed', 'sol-500-2026']],
+    ['markets history', ['markets', 'history', 'sol-500-2026']],
+    ['markets page', ['markets', 'page', '/crypto']],
+    ['markets search', ['markets', 'search', 'bitcoin']],
+    ['markets show', ['markets', 'show', 'sol-500-2026']],
+    ['order list', ['order', 'list']],
+    ['order list --market', ['order', 'list', '--market', 'sol-500-2026']],
+    ['order status', ['order', 'status', '--client-id', 'nobody-1']],
+    ['order cancel --all', ['--yes', 'order', 'cancel', '--all', 'sol-500-2026']],
+    ['order replace', ['--yes', 'order', 'replace', '00000000-0000-0000-0000-000000000000', '--price', '0.06']],
+    ['partner list', ['partner', 'list']],
+    ['portfolio history', ['portfolio', 'history']],
+    ['portfolio pnl', ['portfolio', 'pnl']],
+    ['portfolio trades', ['portfolio', 'trades']],
+    ['positions', ['positions']],
+    ['token list', ['token', 'list']],
+    ['whoami', ['whoami']],
+    ['withdraw --yes', ['--yes', 'withdraw', '1']],
+    ['redeem --all --yes', ['--yes', 'redeem', '--all']],
+  ];
+  for (const [name, argv] of walk) {
+    it(`walk: ${name} against a silent exchange ends within 2.5 s, exit 7`, async () => {
+      proxy.current.reset();
+      proxy.current.set(hangAll);
+      const { value: r, ms } = await timed(() => runPm(['--json', '--timeout', '2s', ...argv], { env: env(newHome()) }));
+      proxy.current.reset();
+      expect(r.code, r.stderr).toBe(7);
+      expect(ms, r.stderr).toBeLessThan(2500);
+    });
+  }
+
   it('order place whose POST /orders never answers (reads do): exit 7 with the unknown message within 2.5 s, one POST sent', async () => {
     proxy.current.reset();
     proxy.current.set({ method: 'POST', path: '/orders', times: Number.POSITIVE_INFINITY, fault: { kind: 'hang' } });

@@ -89,6 +89,7 @@ export default defineCommand({
   effect: 'local',
   // Listening beyond loopback exposes public dev keys and unauthenticated admin routes.
   effectOf: ({ opts }) => (isLoopback(opts.host) ? 'local' : { effect: 'destructive', why: publicHost(opts.host) }),
+  longRunning: true,
   describe: (_ctx, { opts }) => publicHost(opts.host),
   summary: 'Start the embedded exchange on 127.0.0.1',
   options: {

@@ -167,7 +167,7 @@ export function printsRootHelp(argv: readonly string[]): boolean {
 }
 
 /** The root help page as commander prints it, made by the build (dist/cli/root-help.json). */
-export interface RootHelpPages {
+interface RootHelpPages {
   /** At commander's width when stdout is no terminal: 80 columns. */
   narrow: string;
   /** Unwrapped: what commander prints at any width its longest line fits in. */

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Thin shim (CommonJS, see bin/package.json): check the Node version, read argv with the global
-// flags' table, answer --version without loading the CLI, turn on the compile cache, then run the
+// flags' table, answer --version and the root help page (dist/cli/root-help.json, commander's
+// page as the build printed it) without loading the CLI, turn on the compile cache, then run the
 // CLI: dist/cli/run.cjs, the bundle scripts/build.mjs writes.
 //
 // Compile cache: V8 keeps the compiled code of the bundle files a run loads, so the next run
@@ -20,10 +21,16 @@ if (major < 20 || (major === 20 && minor < 19)) {
 const args = process.argv.slice(2);
 try {
   // argv as the CLI reads it: the one table of global flags (src/cli/global-flags.ts, a bundle of its own).
-  const { words, given } = require('../dist/cli/global-flags.cjs').scanArgv(args);
+  const flags = require('../dist/cli/global-flags.cjs');
+  const scan = flags.scanArgv(args);
+  const { words, given } = scan;
+  // The root help page (made by the build) when it is what commander would print here.
+  const page = flags.printsRootHelp(args) ? flags.rootHelpPage(require('../dist/cli/root-help.json'), process.stdout) : undefined;
   if (args.length === 1 && given.version) {
     // --version alone: the version, without loading the CLI.
     process.stdout.write(`${require('../package.json').version}\n`);
+  } else if (page !== undefined) {
+    process.stdout.write(page);
   } else {
     if (given.verbose) process.setSourceMapsEnabled(true);
     // (Not for help pages: reading and rewriting the cache costs more than their compile saves.)

@@ -75,6 +75,26 @@ if (missing.length) throw new Error(`build: commands not found by the scan for "
 for (const dir of [generated, join(root, 'dist/generated')])
   writeFileSync(join(dir, 'manifest.json'), `${JSON.stringify(entries, null, 1)}\n`);
 
+// The root help page as commander prints it, at its width when stdout is no terminal and unwrapped
+// (bin/pm.js prints it without loading the CLI when the terminal's width gives the same text).
+const { buildProgram } = await import(pathToFileURL(join(root, 'dist/app/main.js')).href);
+const rootPage = (width) => {
+  let text = '';
+  const out = { getOutHelpWidth: () => width, getOutHasColors: () => false, writeOut: (s) => void (text += s) };
+  buildProgram(
+    {},
+    () => undefined,
+    () => undefined,
+    'top',
+  )
+    .configureOutput(out)
+    .outputHelp();
+  return text;
+};
+const pages = { narrow: rootPage(80), wide: rootPage(10_000) };
+if (rootPage(Math.max(...pages.wide.split('\n').map((l) => l.length))) !== pages.wide) throw new Error('build: unwrapped root help');
+writeFileSync(join(root, 'dist/cli/root-help.json'), `${JSON.stringify(pages)}\n`);
+
 // 3. The bundles.
 const entryOf = new Map(Object.entries(ENTRIES).map(([name, src]) => [src.startsWith('src/') ? resolve(root, src) : src, name]));
 const separate = {

@@ -2,18 +2,22 @@
 // main(argv, io) returns the exit code, so tests can call it in-process.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { ManifestOption, OptionKind } from '../cli/command.js';
-import type { Context } from '../cli/context.js';
-import { errorJson, errorText, exitCodesHelp, InterruptedError, ReportedExit, toPmError, UsageError } from '../cli/errors.js';
-import type { Format, IO } from '../cli/output.js';
+import { exitCodesHelp, UsageError } from '../cli/errors.js';
+import type { IO } from '../cli/output.js';
 import { toJson } from '../cli/json.js';
 import { COMMANDS, GROUPS } from './registry.js';
+
+export { targetCommand };
 import type { Entry } from './registry.js';
-import { COMPLETIONS, completeCommand } from './completion.js';
+import { completeCommand } from './completion.js';
+import { choice, directInvocation, longOf, targetCommand, wholeNumber } from './direct.js';
+import type { Read } from './direct.js';
+import { jsonWanted, report, runInvocation } from './invoke.js';
+import type { Invocation } from './invoke.js';
 import { VERSION } from '../cli/version.js';
 import { BUILTIN_FLAGS, flagsOf, GLOBAL_FLAGS, helpOf, scanArgv } from '../cli/global-flags.js';
-import type { ArgvScan, GlobalFlags, GlobalFlagSpec } from '../cli/global-flags.js';
+import type { ArgvScan, GlobalFlagSpec } from '../cli/global-flags.js';
 import { parseDuration } from '../core/duration.js';
-import { didYouMean, suggest } from '../core/suggest.js';
 import { usageSuggestion } from './usage-hint.js';
 
 const GLOBAL_EXAMPLES = `
@@ -31,35 +35,16 @@ Docs: pm <command> --help`;
 
 const GLOBAL_LINE = 'Global options (--json, -o, --profile, --base-url, --quiet, --yes, …): see pm help';
 
-function parseValue(kind: Exclude<OptionKind, 'string' | 'boolean' | 'list'>, flag: string) {
-  return (raw: string): number => {
-    if (!/^\d+$/.test(raw)) throw new InvalidArgumentError(`expected a whole number, got "${raw}".`);
-    const n = Number(raw);
-    // Above 2^53 a number is rounded: 9007199254740993 would silently become …992.
-    if (!Number.isSafeInteger(n))
-      throw new InvalidArgumentError(`${flag} is too large (at most ${Number.MAX_SAFE_INTEGER}), got "${raw}".`);
-    if (kind === 'positiveInt' && n < 1) throw new InvalidArgumentError(`${flag} must be at least 1.`);
-    if (kind === 'port' && n > 65535) throw new InvalidArgumentError(`a port is 0-65535, got ${n}.`);
-    return n;
+const parser =
+  <T>(read: (raw: string) => Read<T>) =>
+  (raw: string): T => {
+    const r = read(raw);
+    if ('error' in r) throw new InvalidArgumentError(r.error);
+    return r.value;
   };
-}
-
-/**
- * Choices match in any case (`Buy`, `YES`, `GTC`) and give the spelling the definition lists
- * first: sides, outcomes and types are case-insensitive everywhere.
- */
-function choiceParser(choices: readonly string[]) {
-  return (raw: string): string => {
-    const hit = choices.find((c) => c === raw) ?? choices.find((c) => c.toLowerCase() === raw.toLowerCase());
-    if (hit === undefined) {
-      const near = didYouMean(suggest(raw, choices, 1));
-      throw new InvalidArgumentError(
-        `Allowed choices are ${[...new Set(choices.map((c) => c.toLowerCase()))].join(', ')}.${near ? ` ${near}` : ''}`,
-      );
-    }
-    return hit;
-  };
-}
+const parseValue = (kind: Exclude<OptionKind, 'string' | 'boolean' | 'list'>, flag: string) =>
+  parser((raw) => wholeNumber(kind, flag, raw));
+const choiceParser = (choices: readonly string[]) => parser((raw) => choice(choices, raw));
 
 function addOption(cmd: Command, def: ManifestOption): void {
   const opt = new Option(def.flags, def.description);
@@ -68,7 +53,7 @@ function addOption(cmd: Command, def: ManifestOption): void {
     opt.argParser(choiceParser(def.choices));
   }
   if (def.type === 'int' || def.type === 'positiveInt' || def.type === 'port') {
-    const long = def.flags.split(/[ ,]+/).find((f) => f.startsWith('--')) ?? def.flags;
+    const long = longOf(def);
     opt.argParser(parseValue(def.type, long));
     if (def.default !== undefined) opt.default(parseValue(def.type, long)(String(def.default)), String(def.default));
   } else if (def.default !== undefined) {
@@ -90,15 +75,6 @@ function globalOption(spec: GlobalFlagSpec): Option {
       }
     });
   return opt;
-}
-
-interface Invocation {
-  def: Entry;
-  positional: unknown[];
-  /** The command's own options. */
-  own: Record<string, unknown>;
-  /** Its own and the global options. */
-  opts: Record<string, unknown>;
 }
 
 /** Builds the commander tree from the registry; `onRun` receives the parsed invocation. */
@@ -173,47 +149,6 @@ export function buildProgram(
   return program;
 }
 
-/** The global flags commander parsed (it has checked choices and read durations), as a command's context takes them. */
-function globalFlags(opts: Record<string, unknown>): GlobalFlags {
-  const flags: Record<string, unknown> = {};
-  for (const [key, spec] of Object.entries(GLOBAL_FLAGS) as [string, GlobalFlagSpec][]) {
-    // A --no-… switch is on unless given (commander stores false).
-    if (!spec.value) flags[key] = spec.long.startsWith('--no-') ? opts[key] !== false : opts[key] === true;
-    else if (opts[key] !== undefined) flags[key] = opts[key];
-  }
-  flags['json'] = flags['json'] === true || opts['output'] === 'json' || opts['output'] === 'ndjson';
-  return flags as GlobalFlags;
-}
-
-/** The format argv asks for, read before parsing so that usage errors honour it too. */
-function argvFormat(scan: ArgvScan): Format | undefined {
-  const o = scan.given.output;
-  return GLOBAL_FLAGS.output.choices.find((c) => c === o);
-}
-
-/** Whether an error must be printed as JSON: flag > PM_OUTPUT > the profile's output setting. */
-async function jsonWanted(scan: ArgvScan, io: IO): Promise<boolean> {
-  const output = argvFormat(scan);
-  if (output !== undefined) return output !== 'table';
-  if (scan.given.json) return true;
-  try {
-    const { Context } = await import('../cli/kernel.js');
-    const { profile } = scan.given;
-    return new Context(io, {
-      profile,
-      json: false,
-      verbose: false,
-      quiet: true,
-      color: false,
-      nonInteractive: true,
-      yes: false,
-      wide: false,
-    }).out.isJson;
-  } catch {
-    return false;
-  }
-}
-
 const GROUP_NAMES = (): Set<string> => new Set(COMMANDS.filter((c) => c.path.length > 1).map((c) => c.path[0] ?? ''));
 
 /**
@@ -240,32 +175,6 @@ function helpArgv(argv: string[], { words, at, given }: ArgvScan): string[] {
   return argv;
 }
 
-function report(io: IO, e: unknown, json: boolean, verbose: boolean, held = ''): number {
-  if (e instanceof ReportedExit) return e.exitCode;
-  const err = toPmError(e);
-  // Stopped by SIGTERM rather than Ctrl-C: 143, as a shell reports a process ended by it.
-  const code =
-    err instanceof InterruptedError && (io.signal?.reason as { signal?: unknown } | undefined)?.signal === 'SIGTERM' ? 143 : err.exitCode;
-  if (!json && err instanceof InterruptedError && err.quiet) return code;
-  if (json) {
-    const obj = errorJson(err);
-    const extra = held.trim();
-    if (extra) obj.error.details = obj.error.details ? `${obj.error.details}\n${extra}` : extra;
-    io.stderr.write(`${toJson(obj)}\n`);
-  } else io.stderr.write(errorText(err, verbose));
-  return code;
-}
-
-/**
- * An error nothing caught (an exception or a rejection outside any command's flow), printed as
- * every error is: `error: …`, or the JSON object when argv or PM_OUTPUT asks for JSON. Exit 1.
- */
-export function reportUncaught(e: unknown, argv: string[], io: IO): number {
-  const scan = scanArgv(argv);
-  const out = argvFormat(scan) ?? io.env['PM_OUTPUT'];
-  return report(io, e, scan.given.json === true || out === 'json' || out === 'ndjson', scan.given.verbose === true);
-}
-
 /** A commander usage error as the JSON error object: message, and its did-you-mean as the hint. */
 function usageJson(e: CommanderError, near: string | undefined): string {
   const [first = '', ...more] = e.message.split('\n');
@@ -283,15 +192,6 @@ function withSuggestion(text: string, near: string | undefined): string {
   return nl < 0 ? `${text}\n(${near})\n` : `${text.slice(0, nl + 1)}(${near})\n${text.slice(nl + 1)}`;
 }
 
-/**
- * The command `argv` names outright (its full path right after the global options), so that
- * only its parser is built: building all ~70 commands costs a start-up every command pays. Any
- * other argv (help, a group, an alias, a typo, an unknown flag first) gets the whole program.
- */
-export function targetCommand(argv: string[], scan = scanArgv(argv)): Entry | undefined {
-  return scan.direct ? COMMANDS.find((c) => c.path.every((p, k) => scan.words[k] === p)) : undefined;
-}
-
 /** Whether argv asks for the root help page only (`pm`, `pm --help`, `pm help`, with global flags). */
 function rootHelp(argv: string[], scan: ArgvScan): boolean {
   if (argv.length === 0) return true;
@@ -306,6 +206,9 @@ export async function main(argv: string[], io: IO): Promise<number> {
   // Shell completion (the scripts of pm completion call this on every TAB).
   if (argv[0] === '__complete') return completeCommand(argv.slice(1), io);
   const scan = scanArgv(argv);
+  // A plain command line runs without building commander's parser.
+  const direct = directInvocation(argv, scan);
+  if (direct) return runInvocation(direct, argv, io, main);
   const verbose = scan.given.verbose === true;
   let invocation: Invocation | undefined;
   // commander's error text is held back: with JSON output the error object replaces it.
@@ -337,35 +240,5 @@ export async function main(argv: string[], io: IO): Promise<number> {
     return report(io, e, await jsonWanted(scan, io), verbose);
   }
   if (!invocation) return 0;
-  const inv = invocation;
-  const flags = globalFlags(inv.opts);
-  let ctx: Context | undefined;
-  let json = flags.json;
-  try {
-    // Two formats asked at once: refused, not one of them silently (the error is JSON: --json was given).
-    if (inv.opts['json'] === true && inv.opts['output'] === 'table')
-      throw new UsageError('--json and -o table ask for two different formats', {
-        hint: 'Keep one: --json (or -o json, -o ndjson) for JSON, -o table for a table.',
-      });
-    // Loaded only when a command runs, so --help and --version stay fast.
-    const { Context, guard } = await import('../cli/kernel.js');
-    // Inside pm shell, the session's Context shares the passphrase across lines.
-    const Ctx = io.session ? (await import('./session.js')).sessionContext(Context, io.session) : Context;
-    ctx = new Ctx(io, flags, { run: main, completion: (shell) => COMPLETIONS[shell].make(), argv });
-    json = ctx.out.isJson;
-    await ctx.out.ready();
-    // The command's module (and its dependencies) loads only now.
-    const loaded = await inv.def.load();
-    const input = loaded.input(inv.positional, inv.own);
-    if (inv.def.actsFor) ctx.actFor(input.opts['onBehalfOf'] as number | undefined);
-    await guard(ctx, inv.def, loaded.def, input);
-    const long = loaded.def.longRunning;
-    if (!(typeof long === 'function' ? long(input as never) : long === true)) ctx.useOneDeadline();
-    await loaded.def.run(ctx, input as never);
-    return 0;
-  } catch (e) {
-    return report(io, e, json, flags.verbose, ctx?.heldStderr);
-  } finally {
-    await ctx?.dispose();
-  }
+  return runInvocation(invocation, argv, io, main);
 }

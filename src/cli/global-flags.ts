@@ -140,6 +140,52 @@ export function scanArgv(argv: readonly string[]): ArgvScan {
   return scan;
 }
 
+/**
+ * Whether commander answers argv with the root help page and exit 0: no words or the word `help`,
+ * and besides only --help, -h and global flags written whole (a value after a space not starting
+ * with "-", an --output among its choices, no --timeout, whose value commander checks). Any other
+ * argv, say false (commander then decides).
+ */
+export function printsRootHelp(argv: readonly string[]): boolean {
+  let words = 0;
+  let asked = argv.length === 0;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] ?? '';
+    if (a === 'help' && words++ === 0) {
+      asked = true;
+      continue;
+    }
+    const eq = a.startsWith('--') ? a.indexOf('=') : -1;
+    const hit = globalFlag(eq < 0 ? a : a.slice(0, eq));
+    if (!hit || hit[0] === 'version' || (eq >= 0 && !hit[1].value)) return false;
+    if (hit[0] === 'help') asked = true;
+    if (!hit[1].value) continue;
+    if (hit[1].duration) return false;
+    const value = eq >= 0 ? a.slice(eq + 1) : argv[++i];
+    if (value === undefined || (eq < 0 && value.startsWith('-')) || (hit[1].choices && !hit[1].choices.includes(value))) return false;
+  }
+  return asked && words <= 1;
+}
+
+/** The root help page as commander prints it, made by the build (dist/cli/root-help.json). */
+interface RootHelpPages {
+  /** At commander's width when stdout is no terminal: 80 columns. */
+  narrow: string;
+  /** Unwrapped: what commander prints at any width its longest line fits in. */
+  wide: string;
+}
+
+/**
+ * The page commander would print on this stdout, or undefined when only commander can say (a
+ * terminal narrower than the unwrapped page, other than 80 columns): commander wraps at the
+ * terminal's width, else at 80.
+ */
+export function rootHelpPage(pages: RootHelpPages, stdout: { isTTY?: boolean; columns?: number }): string | undefined {
+  const width = (stdout.isTTY ? stdout.columns : undefined) ?? 80;
+  if (width === 80) return pages.narrow;
+  return pages.wide.split('\n').every((line) => line.length <= width) ? pages.wide : undefined;
+}
+
 /** The "Global flags" table of docs/configuration.md (a test keeps the file equal to it). */
 export function globalFlagsMarkdown(): string {
   const row = ([, s]: [GlobalFlagKey, GlobalFlagSpec]): string =>

@@ -1,7 +1,9 @@
 // The process entry point: the only place that calls process.exit. It sits beside the kernel
 // (src/cli) as docs/architecture.md names it, but it is not part of it: nothing imports this file, and it is
-// the one file of src/cli that imports the app (src/app/main.ts).
-import { main, reportUncaught } from '../app/main.js';
+// the one file of src/cli that imports the app (src/app). A plain command line (src/app/direct.ts)
+// runs without commander; any other loads src/app/main.ts, and commander with it, on the call.
+import { directInvocation } from '../app/direct.js';
+import { reportUncaught, runInvocation } from '../app/invoke.js';
 import type { IO } from './output.js';
 
 const controller = new AbortController();
@@ -40,8 +42,11 @@ const fatal = (e: unknown): void => {
 process.on('uncaughtException', fatal);
 process.on('unhandledRejection', fatal);
 
+const main = async (argv: string[], io: IO): Promise<number> => (await import('../app/main.js')).main(argv, io);
+const argv = process.argv.slice(2);
+const direct = argv[0] === '__complete' ? undefined : directInvocation(argv);
 // (No top-level await: the bundle is CommonJS, see scripts/build.mjs.)
-void main(process.argv.slice(2), io).then(async (code) => {
+void (direct ? runInvocation(direct, argv, io, main) : main(argv, io)).then(async (code) => {
   // Let stdout drain before exiting (pipes are asynchronous).
   if (process.stdout.writableLength > 0) await new Promise<void>((r) => process.stdout.once('drain', () => r()));
   process.exit(code);

@@ -122,6 +122,67 @@ describe('the exit-code table (one source: EXIT_CODES in src/cli/errors.ts)', ()
     for (const argv of [[], ['help'], ['--profile', 'x', '-h']]) expect((await runPm(argv, { env })).stdout).toBe(top.stdout);
   });
 
+  it('the root page the build wrote is what commander prints, on a pipe and at every terminal width it is used for', async () => {
+    const { buildProgram } = await import('../../src/app/main.js');
+    const { rootHelpPage } = await import('../../src/cli/global-flags.js');
+    const pages = JSON.parse(readFileSync('dist/cli/root-help.json', 'utf8')) as { narrow: string; wide: string };
+    const commander = (width: number): string => {
+      let text = '';
+      const io = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: {}, cwd: process.cwd() } as never;
+      const out = {
+        getOutHelpWidth: () => width,
+        getOutHasColors: () => false,
+        writeOut: (s: string) => {
+          text += s;
+        },
+      };
+      buildProgram(io, () => undefined, undefined, 'top')
+        .configureOutput(out)
+        .outputHelp();
+      return text;
+    };
+    expect(rootHelpPage(pages, { isTTY: false, columns: 50 })).toBe(commander(80));
+    expect(rootHelpPage(pages, {})).toBe(commander(80));
+    const used: number[] = [];
+    for (let width = 20; width <= 260; width++) {
+      const page = rootHelpPage(pages, { isTTY: true, columns: width });
+      if (page === undefined) continue;
+      used.push(width);
+      expect(page, `${width} columns`).toBe(commander(width));
+    }
+    // 80 columns and every terminal wide enough for the unwrapped page (else commander wraps it).
+    expect(used[0]).toBe(80);
+    expect(used).toContain(260);
+    const spawned = execFileSync(process.execPath, ['bin/pm.js', '--help'], { encoding: 'utf8', env: { ...process.env, PM_HOME: home } });
+    expect(spawned).toBe(commander(80));
+  });
+
+  it('bin/pm.js prints the root page itself exactly when commander would print it and exit 0', async () => {
+    const { printsRootHelp } = await import('../../src/cli/global-flags.js');
+    const { narrow } = JSON.parse(readFileSync('dist/cli/root-help.json', 'utf8')) as { narrow: string };
+    const root = [
+      [],
+      ['--help'],
+      ['-h'],
+      ['help'],
+      ['--json', '--help'],
+      ['help', '--quiet'],
+      ['--profile', 'x', '-h'],
+      ['-o', 'json', 'help'],
+    ];
+    // Commander answers these otherwise (an error, or help on stderr), or pm cannot tell without it.
+    const not = [['-q'], ['--profile', '--help'], ['-o', 'xml', '--help'], ['--timeout', 'x', '-h'], ['help', 'order']];
+    for (const argv of root) {
+      expect(printsRootHelp(argv), argv.join(' ')).toBe(true);
+      const r = await runPm(argv, { env });
+      expect([r.code, r.stdout, r.stderr], argv.join(' ')).toEqual([0, narrow, '']);
+    }
+    for (const argv of not) {
+      expect(printsRootHelp(argv), argv.join(' ')).toBe(false);
+      if (argv[0] !== 'help') expect((await runPm(argv, { env })).code, argv.join(' ')).not.toBe(0);
+    }
+  });
+
   it("docs/output.md's exit-code section begins with the table's markdown", () => {
     const doc = readFileSync('docs/output.md', 'utf8');
     const section = /## Exit codes\n\n(\|[\s\S]*?)\n\n/.exec(doc)?.[1];

@@ -41,7 +41,12 @@ describe('module loading of the bundle', { timeout: 60_000 }, () => {
     expect(matching(version.modules, CRYPTO)).toEqual([]);
     // --version alone reads the argv scan (the global flags' table), not the CLI.
     expect(version.files).toEqual(['cli/global-flags.cjs']);
-    const help = await loads(['--help']);
+    // The root help page (piped: 80 columns) is the build's copy of commander's: no CLI loads.
+    const root = await loads(['--help']);
+    expect(root.code).toBe(0);
+    expect(root.stdout).toMatch(/Usage:/);
+    expect(root.files).toEqual(['cli/global-flags.cjs']);
+    const help = await loads(['order', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/Usage:/);
     // The hook sees the app (so the lists above could be non-empty).

@@ -30,7 +30,7 @@ export interface ReplayOptions {
 }
 
 /** GET /__sandbox/replay: where the replay stands. */
-export interface ReplayStatus {
+interface ReplayStatus {
   file: string;
   /** Recorded time reached (ISO 8601). */
   recordedTime: string;

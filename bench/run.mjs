@@ -19,6 +19,7 @@ const all = [
   'watch',
   'markets',
   'http-orders',
+  'replay',
 ];
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : all;
 const file = new URL('./RESULTS.md', import.meta.url);

@@ -1,7 +1,8 @@
 // The context every handler, timer and actor writes through: ctx.apply(...events) is the one
 // write path (reducer, then the event log: appended to disk and fsynced before it returns, then
-// handed to the log's subscribers, the streams), and ctx.later the one way to schedule work
-// (cleared on reset and close).
+// handed to the log's subscribers, the streams; inside ctx.batch, an actor's synchronous step,
+// the commit waits for the step's end: one append and one fsync for all of it), and ctx.later
+// the one way to schedule work (cleared on reset and close).
 import { EventLog } from './log.js';
 import { apply } from './reducer.js';
 import type { StateStore } from './store.js';
@@ -32,6 +33,7 @@ export interface CoreOptions {
 export function createCore(o: CoreOptions): Core {
   const timers = new Set<NodeJS.Timeout>();
   let shut = false;
+  let held = 0; // ctx.batch depth: commits wait for its end
   // A fresh seed is where a state is born (the reducer makes it from nothing); it is logged first.
   let seed: StateEvent | null = null;
   let initial: SandboxState;
@@ -50,7 +52,16 @@ export function createCore(o: CoreOptions): Core {
         ctx.state = apply(ctx.state, ev);
         log.record(ev);
       }
-      if (!shut) log.commit();
+      if (!shut && held === 0) log.commit();
+    },
+    batch: (fn) => {
+      held += 1;
+      try {
+        fn();
+      } finally {
+        held -= 1;
+        if (!shut && held === 0) log.commit();
+      }
     },
     later: (ms, fn) => {
       if (shut) return;

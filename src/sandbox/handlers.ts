@@ -86,6 +86,12 @@ export interface SandboxContext {
    * failed append throws (the caller answers 5xx); its events go out with the next commit.
    */
   apply(...events: StateEvent[]): void;
+  /**
+   * Runs `fn` with the commits of its ctx.apply calls held back, then commits them all at once
+   * (one append, one fdatasync): for an actor's step of many writes, which no request can see
+   * half done (it runs synchronously).
+   */
+  batch(fn: () => void): void;
   /** Settlement delays for UNMATCHED/MATCHED → MINED → CONFIRMED, in ms. */
   settlement: { minedAfterMs: number; confirmedAfterMs: number };
   /** Schedule a callback (cleared on close). */

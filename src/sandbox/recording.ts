@@ -28,7 +28,7 @@ export interface Level {
 }
 
 /** A recorded market as the replay re-creates it. */
-export interface RecordedMarket {
+interface RecordedMarket {
   slug: string;
   title: string;
   /** The market's minimum order size in raw shares, when the header says it. */

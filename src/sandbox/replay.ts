@@ -30,7 +30,7 @@ export interface ReplayOptions {
 }
 
 /** GET /__sandbox/replay: where the replay stands. */
-export interface ReplayStatus {
+interface ReplayStatus {
   file: string;
   /** Recorded time reached (ISO 8601). */
   recordedTime: string;
@@ -108,8 +108,15 @@ export class Replay implements Actor {
     this.clock.stop();
   }
 
-  /** Applies the lines that are due (all of them at speed max, within the tick's time budget). */
+  /**
+   * Applies the lines that are due (all of them at speed max, within the tick's time budget), in
+   * one commit: a trade's order and the progress after it are never apart on disk.
+   */
   tick(): void {
+    this.ctx.batch(() => this.step());
+  }
+
+  private step(): void {
     if (this.state !== this.ctx.state) this.setUp(); // a reset: the replay starts over
     if (this.done) return;
     const started = performance.now();

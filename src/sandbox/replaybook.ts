@@ -101,7 +101,7 @@ export function syncBook(ctx: SandboxContext, m: MarketRecord, bids: Level[], as
 }
 
 /** A recorded trade in YES terms (recording.ts). */
-export interface Trade {
+interface Trade {
   lift: boolean;
   price: bigint;
   size: bigint;

@@ -44,6 +44,7 @@ function harness(): Harness {
       persists += 1;
       for (const ev of evs) events.push(...projection.project({ ...ev, seq: ++seq } as LogEntry, ctx.state));
     },
+    batch: (fn) => fn(),
     settlement: { minedAfterMs: 50, confirmedAfterMs: 100 },
     later: (ms, fn) => {
       timers.push({ ms, fn });

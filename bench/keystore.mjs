@@ -44,7 +44,9 @@ export async function run() {
       name,
       cmd: process.execPath,
       get args() {
-        lock(env);
+        // Both homes locked first: an agent still opening its other files must not share the CPU.
+        lock(envOne);
+        lock(envSeven);
         return [bin, 'unlock', '--for', '1m'];
       },
       env,

@@ -198,8 +198,16 @@ async function jsonWanted(scan: ArgvScan, io: IO): Promise<boolean> {
   try {
     const { Context } = await import('../cli/kernel.js');
     const { profile } = scan.given;
-    return new Context(io, { profile, json: false, verbose: false, quiet: true, color: false, nonInteractive: true, yes: false }).out
-      .isJson;
+    return new Context(io, {
+      profile,
+      json: false,
+      verbose: false,
+      quiet: true,
+      color: false,
+      nonInteractive: true,
+      yes: false,
+      wide: false,
+    }).out.isJson;
   } catch {
     return false;
   }

@@ -78,7 +78,7 @@ export class Context {
     const hold = { write: (s: string): boolean => ((this.held = (this.held + s).slice(0, 16_384)), true), isTTY: false };
     this.io = format !== 'table' && !flags.verbose ? withIO(io, { stderr: hold }) : io;
     const color = flags.color && stdoutTty && this.env.NO_COLOR === undefined && io.env['TERM'] !== 'dumb';
-    this.out = new Output(this.io, { format, color, quiet: flags.quiet, explicitTable: flags.output === 'table' });
+    this.out = new Output(this.io, { format, color, quiet: flags.quiet, explicitTable: flags.output === 'table', wide: flags.wide });
     // stdin last: process.stdin is created on first access (~5 ms), which a script need not pay.
     this.interactive = !flags.nonInteractive && io.stderr.isTTY === true && this.env.CI === undefined && io.stdin.isTTY === true;
   }

@@ -6,6 +6,7 @@ import type { Socket } from 'node:net';
 import { authenticate } from './auth.js';
 import { PacingLimiter, requestStart } from './pacing.js';
 import type { FaultConfig, Route, SandboxContext, SandboxRequest, SandboxResponse } from './handlers.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 interface Compiled {
   route: Route;
@@ -144,8 +145,6 @@ function send(res: ServerResponse, r: SandboxResponse): void {
   headers['content-length'] = String(Buffer.byteLength(payload));
   res.writeHead(r.status, headers).end(payload);
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 function isLoopbackHost(host: string | undefined): boolean {
   if (!host) return false;

@@ -23,6 +23,17 @@ async function timed<T>(f: () => Promise<T>): Promise<{ value: T; ms: number }> 
   return { value, ms: Date.now() - t0 };
 }
 
+/**
+ * What this machine adds right now to 2.5 s: a pm process against the sandbox directly (start-up
+ * and one fast answer) beyond the 150 ms it takes on a quiet machine. The deadline counts from the
+ * command's first request; a loaded machine (CI beside four busy loops) starts processes slower.
+ */
+async function slack(): Promise<number> {
+  const direct = { ...env(newHome()), PM_BASE_URL: sb.current.baseUrl };
+  const { ms } = await timed(() => runPm(['--json', 'markets', 'show', 'sol-500-2026'], { env: direct }));
+  return Math.max(0, ms - 150);
+}
+
 describe("--timeout is the whole command's deadline", () => {
   const commands: [string, string[]][] = [
     ['markets list', ['markets', 'list']],
@@ -32,12 +43,13 @@ describe("--timeout is the whole command's deadline", () => {
   ];
   for (const [name, argv] of commands) {
     it(`${name} against a silent exchange ends within 2.5 s, exit 7`, async () => {
+      const extra = await slack();
       proxy.current.reset();
       proxy.current.set(hangAll);
       const { value: r, ms } = await timed(() => runPm(['--json', '--timeout', '2s', ...argv], { env: env(newHome()) }));
       proxy.current.reset();
       expect(r.code, r.stderr).toBe(7);
-      expect(ms).toBeLessThan(2500);
+      expect(ms).toBeLessThan(2500 + extra);
       expect(ms).toBeGreaterThanOrEqual(1900);
     });
   }
@@ -69,12 +81,13 @@ describe("--timeout is the whole command's deadline", () => {
   ];
   for (const [name, argv] of walk) {
     it(`walk: ${name} against a silent exchange ends within 2.5 s, exit 7`, async () => {
+      const extra = await slack();
       proxy.current.reset();
       proxy.current.set(hangAll);
       const { value: r, ms } = await timed(() => runPm(['--json', '--timeout', '2s', ...argv], { env: env(newHome()) }));
       proxy.current.reset();
       expect(r.code, r.stderr).toBe(7);
-      expect(ms, r.stderr).toBeLessThan(2500);
+      expect(ms, r.stderr).toBeLessThan(2500 + extra);
     });
   }
 
@@ -82,11 +95,12 @@ describe("--timeout is the whole command's deadline", () => {
     proxy.current.reset();
     proxy.current.set({ method: 'POST', path: '/orders', times: Number.POSITIVE_INFINITY, fault: { kind: 'hang' } });
     const argv = ['--json', '--timeout', '2s', ...limitOrder('sol-500-2026', 'buy', 'yes', '0.05', '1'), '--client-id', 'dl-hang-post'];
+    const extra = await slack();
     const { value: r, ms } = await timed(() => runPm(argv, { env: env(newHome()) }));
     const posts = proxy.current.count('POST', '/orders');
     proxy.current.reset();
     expect(r.code, r.stderr).toBe(7);
-    expect(ms).toBeLessThan(2500);
+    expect(ms).toBeLessThan(2500 + extra);
     expect(posts).toBe(1);
     const err = (JSON.parse(r.stderr) as { error: { code: string; hint: string } }).error;
     expect(err.code).toBe('UNKNOWN_STATE');

@@ -1,5 +1,6 @@
 // pm approve check [<slug>|--all]: the USDC allowance and CTF approvals the wallet needs for
 // the venues of these markets, read on chain.
+import { cutFirst } from '../../cli/output.js';
 import { defineCommand } from '../../cli/command.js';
 import { PartialFailureError } from '../../core/errors.js';
 import { formatUnits } from '../../core/money.js';
@@ -59,7 +60,13 @@ export default defineCommand({
       () => {
         ctx.out.line(`wallet ${owner} on chain ${chain.setup.chainId}`);
         ctx.out.table(
-          [{ header: 'TOKEN' }, { header: 'TARGET' }, { header: 'ADDRESS' }, { header: 'NEEDED FOR' }, { header: 'STATE' }],
+          [
+            { header: 'TOKEN' },
+            { header: 'TARGET' },
+            { header: 'ADDRESS', fit: cutFirst(2, 12) },
+            { header: 'NEEDED FOR', fit: cutFirst(1, 12) },
+            { header: 'STATE' },
+          ],
           states.map((s) => [
             s.kind === 'USDC_ALLOWANCE' ? 'USDC allowance' : 'CTF approval',
             s.label,

@@ -1,3 +1,4 @@
+import { cutFirst } from '../../cli/output.js';
 import { defineCommand } from '../../cli/command.js';
 import { NotFoundError, PartialFailureError, UsageError } from '../../core/errors.js';
 import { slugFrom } from '../../core/market-input.js';
@@ -93,7 +94,12 @@ async function cancelAll(ctx: Context, api: ApiClient, slugs: string[]): Promise
   ctx.out.data(res, () => {
     if (res.markets.length === 0) return ctx.out.info('no open orders');
     ctx.out.table(
-      [{ header: 'MARKET' }, { header: 'CANCELED', align: 'right' }, { header: 'FAILED', align: 'right' }, { header: 'ERROR' }],
+      [
+        { header: 'MARKET' },
+        { header: 'CANCELED', align: 'right' },
+        { header: 'FAILED', align: 'right' },
+        { header: 'ERROR', fit: cutFirst(1, 16) },
+      ],
       res.markets.map((m) => [m.market, String(m.canceled.length), String(m.failed.length), m.error?.message ?? '']),
     );
   });
@@ -121,7 +127,7 @@ function report(ctx: Context, res: CancelOutcome): void {
     else if (!res.failed.length) ctx.out.info('nothing to cancel');
     if (res.failed.length)
       ctx.out.table(
-        [{ header: 'FAILED' }, { header: 'REASON' }, { header: 'MESSAGE' }],
+        [{ header: 'FAILED', fit: cutFirst(2, 12) }, { header: 'REASON' }, { header: 'MESSAGE', fit: cutFirst(1, 16) }],
         res.failed.map((f) => [f.orderId, f.reason, f.message]),
       );
   });

@@ -60,6 +60,21 @@ export function ndjson(name: string, payload: object): string {
   return `{"event":${JSON.stringify(name)},${body.slice(1)}\n`;
 }
 
+/** A book event with at most `depth` price levels a side (what --depth shows on the screen). */
+export function bookLevels(p: object, depth: number): object {
+  const ob: unknown = (p as { orderbook?: unknown }).orderbook;
+  if (typeof ob !== 'object' || ob === null) return p;
+  const { bids, asks } = ob as { bids?: unknown; asks?: unknown };
+  return {
+    ...p,
+    orderbook: {
+      ...ob,
+      ...(Array.isArray(bids) ? { bids: bids.slice(0, depth) } : {}),
+      ...(Array.isArray(asks) ? { asks: asks.slice(0, depth) } : {}),
+    },
+  };
+}
+
 /** What the watch commands take besides the kind (each command passes its own flags). */
 export interface WatchFlags {
   count?: number | undefined;
@@ -147,7 +162,7 @@ export async function watch(ctx: Context, kind: WatchKind, opts: WatchFlags, slu
       event: (name, p) => {
         if (finished) return;
         if (screen) write(bookScreen(p, ctx.out.c, opts.depth ?? 10));
-        else if (json || kind === 'book') write(ndjson(name, p));
+        else if (json || kind === 'book') write(ndjson(name, kind === 'book' ? bookLevels(p, opts.depth ?? 10) : p));
         else write(`${eventLine(name, p, ctx.out.c)}\n`);
         printed += 1;
         if (count !== undefined && printed >= count) {

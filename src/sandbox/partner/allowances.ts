@@ -19,6 +19,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { chainOf, type ChainHooks } from '../chainref.js';
 import type { AllowanceTarget, MarketRecord, Side } from '../types.js';
 import type { SandboxContext } from '../handlers.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** A planned failure: the next `times` submissions of matching targets fail. */
 export interface AllowanceFailure {
@@ -293,8 +294,6 @@ export function resumeAllowances(ctx: SandboxContext): void {
 }
 
 export type RetryOutcome = { ok: true; targets: AllowanceTarget[] } | { ok: false; status: 409 | 429; body: Record<string, unknown> };
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /**
  * The retry route's work for one wallet: the short lock (409 while another retry runs), the

@@ -6,7 +6,20 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 
-const all = ['startup', 'signing', 'matching', 'batch', 'place', 'agent', 'keystore', 'ratelimit', 'persist', 'watch', 'markets', 'http-orders'];
+const all = [
+  'startup',
+  'signing',
+  'matching',
+  'batch',
+  'place',
+  'agent',
+  'keystore',
+  'ratelimit',
+  'persist',
+  'watch',
+  'markets',
+  'http-orders',
+];
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : all;
 const file = new URL('./RESULTS.md', import.meta.url);
 let doc = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmark results\n';

@@ -14,6 +14,7 @@ const all = [
   'batch',
   'place',
   'agent',
+  'keystore',
   'ratelimit',
   'persist',
   'watch',

@@ -36,7 +36,7 @@ export const ENV_VARS = [
     secret: true,
   },
   { name: 'PM_OUTPUT', doc: 'Output format when no --json or -o is given: table, json or ndjson (overrides the profile setting).' },
-  { name: 'PM_TIMEOUT', doc: 'Request timeout: milliseconds, or 500ms, 20s, 5m (default 30000, at most 1h).' },
+  { name: 'PM_TIMEOUT', doc: "The command's deadline, retries included: milliseconds, or 500ms, 20s, 5m (default 30000, at most 1h)." },
   {
     name: 'PM_PACE',
     doc: 'Per-token request pacing: "off" or "<in flight>/<ms>" (default 2/300, the exchange\'s limit); "off" only for a sandbox whose rate limit is off (POST /__sandbox/faults {"rateLimit":false}).',

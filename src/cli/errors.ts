@@ -42,8 +42,8 @@ export const EXIT_CODES = [
   {
     code: 8,
     name: 'PARTIAL',
-    short: 'partial failure (some lines of a batch; doctor: some checks)',
-    meaning: 'partial failure: some items of a batch failed, or some checks of pm doctor',
+    short: 'partial failure (some lines of a batch; doctor: some checks; approve check: some missing)',
+    meaning: 'partial failure: some items of a batch failed, some checks of pm doctor, or approvals pm approve check finds missing',
   },
   {
     code: 9,

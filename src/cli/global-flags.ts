@@ -39,7 +39,7 @@ export const GLOBAL_FLAGS = {
     value: 'duration',
     duration: true,
     env: 'PM_TIMEOUT',
-    description: 'request timeout: ms, or 500ms, 20s, 5m; at most 1h',
+    description: "the command's deadline, retries included: ms, or 500ms, 20s, 5m; at most 1h",
   },
   passphraseFile: {
     long: '--passphrase-file',

@@ -93,29 +93,41 @@ async function runChecks(ctx: Context): Promise<CheckResult[]> {
   } else {
     const legacy = (c as { sources: { token: unknown } }).sources.token === null;
     let fee: CheckResult = { name: 'fee', status: 'skip', detail: 'the token was not accepted' };
-    const token = await guarded(
-      'token',
-      async () => {
-        const api = await ctx.authedApi();
-        const { profileMe, listTokens } = await import('../core/tokens.js');
-        const me = await profileMe(api);
-        fee = {
-          name: 'fee',
-          status: 'pass',
-          detail: `fee rate ${me.feeRateBps} bps (${(me.feeRateBps / 100).toFixed(2)}%)`,
-          data: { feeRateBps: me.feeRateBps },
-        };
-        const tokenId = ctx.env.PM_TOKEN_ID ?? p.tokenId;
-        const scopes = legacy ? null : ((await listTokens(api).catch(() => [])).find((t) => t.tokenId === tokenId)?.scopes ?? null);
-        return {
-          name: 'token',
-          status: 'pass',
-          detail: `valid for profile ${me.id}${legacy ? ' (legacy API key)' : scopes ? `, scopes ${scopes.join(',') || 'none'}` : ''}`,
-          data: { profileId: me.id, scopes },
-        };
-      },
-      'Add a valid token: pm token add (or pm init --force).',
+    // Opening the token's secret (a passphrase missing or wrong) is not asking the exchange: the
+    // token was not checked, which is not the same as refused.
+    const opened = await ctx.authedApi().then(
+      (api) => ({ api }),
+      (e: unknown) => ({ error: e }),
     );
+    const token =
+      'error' in opened
+        ? await guarded('token', () => Promise.reject(opened.error)).then((failed): CheckResult => {
+            fee = { name: 'fee', status: 'skip', detail: 'the token was not checked' };
+            return { ...failed, status: 'skip', detail: `not checked: ${failed.detail}` };
+          })
+        : await guarded(
+            'token',
+            async () => {
+              const api = opened.api;
+              const { profileMe, listTokens } = await import('../core/tokens.js');
+              const me = await profileMe(api);
+              fee = {
+                name: 'fee',
+                status: 'pass',
+                detail: `fee rate ${me.feeRateBps} bps (${(me.feeRateBps / 100).toFixed(2)}%)`,
+                data: { feeRateBps: me.feeRateBps },
+              };
+              const tokenId = ctx.env.PM_TOKEN_ID ?? p.tokenId;
+              const scopes = legacy ? null : ((await listTokens(api).catch(() => [])).find((t) => t.tokenId === tokenId)?.scopes ?? null);
+              return {
+                name: 'token',
+                status: 'pass',
+                detail: `valid for profile ${me.id}${legacy ? ' (legacy API key)' : scopes ? `, scopes ${scopes.join(',') || 'none'}` : ''}`,
+                data: { profileId: me.id, scopes },
+              };
+            },
+            'Add a valid token: pm token add (or pm init --force).',
+          );
     out.push(token, fee);
   }
   out.push(

@@ -35,7 +35,8 @@ export default defineCommand({
     if (opts.foreground) {
       // The detached child gets the passphrase on stdin (never in its environment or argv).
       const passphrase = ctx.io.env['PM_AGENT_STDIN'] === '1' ? await readLine(ctx.io.stdin) : await ctx.passphrase();
-      const agent = await startAgent({ home: ctx.home, passphrase, ttlMs });
+      const p = ctx.profile();
+      const agent = await startAgent({ home: ctx.home, passphrase, ttlMs, first: { wallet: p.wallet, secrets: p.secrets } });
       const stop = (): void => void agent.close();
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);
@@ -47,15 +48,16 @@ export default defineCommand({
       process.off('SIGHUP', stop);
       return;
     }
-    // Checked here, so a wrong passphrase is this command's exit 3 (and asked again on a TTY).
     const ks = await ctx.keystore();
-    const passphrase = await ctx.passphrase();
-    const ok = await ks.checkPassphrase(passphrase);
-    if (ok === null)
+    if (ks.encryptedFiles().length === 0)
       throw new UsageError(`nothing to unlock: the keystore in ${ctx.home} holds no wallet or token secret`, {
         hint: 'Create one with pm init or pm wallet create.',
       });
-    if (!ok) throw new AuthError('wrong passphrase');
+    const passphrase = await ctx.passphrase();
+    // On a terminal it is checked here, so a wrong one is this command's exit 3 before any agent
+    // starts. In a script the agent checks it on the files it opens first (exit 3 all the same):
+    // the passphrase is verified once, not once here and once there.
+    if (ctx.interactive && (await ks.checkPassphrase(passphrase)) === false) throw new AuthError('wrong passphrase');
     // Verified: a pm shell history line equal to it (typed there by mistake) goes.
     try {
       const { historyFile, scrubHistoryFile } = await import('../cli/history.js');

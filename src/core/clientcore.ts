@@ -148,6 +148,10 @@ export class ClientCore {
   /** What placing orders needs, acting for `onBehalfOf` (default: this core's). */
   async tradingDeps(o: { onBehalfOf?: number | undefined } = {}): Promise<TradingDeps> {
     const creds = await this.credentials();
+    // An order is signed with the keystore's wallet: its scrypt runs on the thread pool beside the
+    // token secret's, not after it (one scrypt's time instead of two). Its failure is reported by
+    // the signer that needs it, not here.
+    if (creds.sources.wallet === 'keystore') creds.account().catch(() => undefined);
     const api = await this.tradingApi(o.onBehalfOf ?? this.onBehalfOf);
     const auth = api.auth;
     const p = this.o.profile;

@@ -58,7 +58,7 @@ export const CONFIG_KEYS: Record<string, { field: keyof ProfileConfig; doc: stri
   'rpc-url': { field: 'rpcUrl', doc: 'Base chain JSON-RPC URL', parse: (v) => checkUrl(v, 'rpc-url', 'ws') },
   timeout: {
     field: 'timeout',
-    doc: `request timeout: ms, or 500ms, 20s, 5m (at most ${MAX_TIMEOUT_MS / 60_000}m)`,
+    doc: `the command's deadline, retries included: ms, or 500ms, 20s, 5m (at most ${MAX_TIMEOUT_MS / 60_000}m)`,
     parse: (v) => parseDuration(v, 'timeout'),
   },
   output: { field: 'output', doc: 'default output: table, json or ndjson', parse: (v) => oneOf(v, ['table', 'json', 'ndjson'], 'output') },

@@ -21,7 +21,7 @@ const parts = (s: string): string[] => s.split(/[-_.\s/]+/).filter((p) => p.leng
  * sensible guess: a prefix either way ranks first, then a whole part of a hyphenated name
  * (`--stdin` in `--secret-stdin`), then an edit distance of at most a third of the length.
  */
-export function nearness(typed: string, candidate: string): number | undefined {
+function nearness(typed: string, candidate: string): number | undefined {
   const q = bare(typed);
   const c = bare(candidate);
   if (q === '' || c === '') return undefined;

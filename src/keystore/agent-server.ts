@@ -28,6 +28,11 @@ export interface AgentOptions {
   passphrase: string;
   /** Milliseconds until the agent exits by itself. */
   ttlMs: number;
+  /**
+   * The files the active profile uses (its wallet and token secrets): opened before the agent says
+   * it is ready; every other file opens after, in the background (a request for one waits for it).
+   */
+  first?: { wallet?: string | undefined; secrets?: string | undefined } | undefined;
 }
 
 export interface AgentHandle {
@@ -55,24 +60,45 @@ export async function startAgent(o: AgentOptions): Promise<AgentHandle> {
   const wallets = new Map<string, LocalAccount>();
   const secrets = new Map<string, HmacSigner>();
   let opened = 0;
-  // scrypt runs on the thread pool: the files decrypt in parallel.
-  await Promise.all(
-    files.map(async (f) => {
-      try {
-        if (f.kind === 'wallet') {
-          wallets.set(f.name, keyAccount(await decryptKeystore(readFileSync(f.path, 'utf8'), o.passphrase, `wallet "${f.name}"`)));
-        } else {
-          const s = await ks.loadSecrets(f.name, o.passphrase);
-          if (s.tokenId !== undefined && s.tokenSecret !== undefined) secrets.set(f.name, hmacSigner(s.tokenId, s.tokenSecret));
-        }
-        opened++;
-      } catch (e) {
-        if (e instanceof AuthError) throw e;
-        // A broken or foreign file is not served; commands that need it fall back to the prompt.
+  const open = async (f: (typeof files)[number]): Promise<void> => {
+    try {
+      if (f.kind === 'wallet') {
+        wallets.set(f.name, keyAccount(await decryptKeystore(readFileSync(f.path, 'utf8'), o.passphrase, `wallet "${f.name}"`)));
+      } else {
+        const s = await ks.loadSecrets(f.name, o.passphrase);
+        if (s.tokenId !== undefined && s.tokenSecret !== undefined) secrets.set(f.name, hmacSigner(s.tokenId, s.tokenSecret));
       }
+      opened++;
+    } catch (e) {
+      if (e instanceof AuthError) throw e;
+      // A broken or foreign file is not served; commands that need it fall back to the prompt.
+    }
+  };
+  // The active profile's files first (the passphrase is verified on them), in parallel: scrypt
+  // runs on the thread pool. Wallets the profile does not use open after the agent is ready, so
+  // `pm unlock` waits for what the next command needs, not for every file of PM_HOME.
+  const isFirst = (f: (typeof files)[number]): boolean => (f.kind === 'wallet' ? f.name === o.first?.wallet : f.name === o.first?.secrets);
+  const firstFiles = files.filter(isFirst);
+  const later = firstFiles.length > 0 ? files.filter((f) => !isFirst(f)) : files.slice(1);
+  await Promise.all((firstFiles.length > 0 ? firstFiles : files.slice(0, 1)).map(open));
+  if (opened === 0 && later.length === 0) throw new PmError('no keystore file could be decrypted');
+  // A file opened later is served once it is (a request waits); a wrong passphrase was caught above.
+  const rest = Promise.all(later.map((f) => open(f).catch(() => undefined))).then(() => undefined);
+  const settled = (name: string, has: (n: string) => boolean): Promise<void> =>
+    has(name) || !later.some((f) => f.name === name) ? Promise.resolve() : rest;
+  // What this agent serves, as the files say in clear text (a file that fails to open later drops out).
+  const listed = {
+    wallets: files.flatMap((f) => {
+      if (f.kind !== 'wallet') return [];
+      const a = wallets.get(f.name)?.address ?? safely(() => ks.walletAddress(f.name));
+      return a === undefined ? [] : [{ name: f.name, address: a }];
     }),
-  );
-  if (opened === 0) throw new PmError('no keystore file could be decrypted');
+    secrets: files.flatMap((f) => {
+      if (f.kind !== 'secrets') return [];
+      const id = secrets.get(f.name)?.tokenId ?? safely(() => ks.secretsInfo(f.name).tokenId);
+      return id === undefined ? [] : [{ name: f.name, tokenId: id }];
+    }),
+  };
 
   const dir = agentDir(o.home);
   ensurePrivateDir(dir);
@@ -84,8 +110,8 @@ export async function startAgent(o: AgentOptions): Promise<AgentHandle> {
   const status: AgentStatus = {
     pid: process.pid,
     until: until.toISOString(),
-    wallets: [...wallets].map(([name, a]) => ({ name, address: a.address })).sort((a, b) => a.name.localeCompare(b.name)),
-    secrets: [...secrets].map(([name, s]) => ({ name, tokenId: s.tokenId })).sort((a, b) => a.name.localeCompare(b.name)),
+    wallets: listed.wallets.sort((a, b) => a.name.localeCompare(b.name)),
+    secrets: listed.secrets.sort((a, b) => a.name.localeCompare(b.name)),
   };
 
   const conns = new Set<Socket>();
@@ -100,10 +126,12 @@ export async function startAgent(o: AgentOptions): Promise<AgentHandle> {
       case 'status':
         return { ok: true, ...status };
       case 'address': {
+        await settled(String(r['wallet']), (n) => wallets.has(n));
         const a = wallets.get(String(r['wallet']));
         return a ? { ok: true, address: a.address } : { ok: false, error: `no wallet "${String(r['wallet'])}" in this agent` };
       }
       case 'signDigest': {
+        await settled(String(r['wallet']), (n) => wallets.has(n));
         const a = wallets.get(String(r['wallet']));
         if (!a?.sign) return { ok: false, error: `no wallet "${String(r['wallet'])}" in this agent` };
         const digest = r['digest'];
@@ -112,6 +140,7 @@ export async function startAgent(o: AgentOptions): Promise<AgentHandle> {
         return { ok: true, signature: await a.sign({ hash: digest as `0x${string}` }) };
       }
       case 'hmac': {
+        await settled(String(r['secrets']), (n) => secrets.has(n));
         const s = secrets.get(String(r['secrets']));
         if (!s) return { ok: false, error: `no token secrets "${String(r['secrets'])}" in this agent` };
         if (typeof r['message'] !== 'string') return { ok: false, error: 'message must be a string' };
@@ -250,4 +279,13 @@ function checkPrivateDir(dir: string): void {
     throw new PmError(`${dir} belongs to another user; the agent will not put its socket there`);
   if ((st.mode & 0o077) !== 0)
     throw new PmError(`${dir} is open to other users (mode ${(st.mode & 0o777).toString(8)})`, { hint: `chmod 700 ${dir}` });
+}
+
+/** `f()`, or undefined when it throws (a clear-text field of a file that may be broken). */
+function safely<T>(f: () => T): T | undefined {
+  try {
+    return f();
+  } catch {
+    return undefined;
+  }
 }

@@ -118,6 +118,31 @@ describe('session agent', () => {
     expect(bytes.includes(Buffer.from(SECRET, 'base64'))).toBe(false);
   });
 
+  it("opens the profile's files first and the others after it is ready: every wallet is listed and serves (a request waits for it)", async () => {
+    const home = await keystoreHome();
+    const ks = new Keystore(home, { scrypt: { n: 1024 } });
+    const spare = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d' as const;
+    await ks.importWalletKey('spare-1', spare, PASS);
+    await ks.importWalletKey('spare-2', KEY, PASS);
+    const agent = await startAgent({ home, passphrase: PASS, ttlMs: 60_000, first: { wallet: 'w', secrets: 's' } });
+    try {
+      expect(agent.status.wallets.map((w) => w.name)).toEqual(['spare-1', 'spare-2', 'w']);
+      expect(agent.status.secrets.map((x) => x.name)).toEqual(['s']);
+      const client = await AgentClient.connect(home);
+      if (!client) throw new Error('no agent');
+      const digest = `0x${'ab'.repeat(32)}` as const;
+      expect(await client.signDigest('spare-1', digest)).toBe(await privateKeyToAccount(spare).sign({ hash: digest }));
+      expect(await client.signDigest('w', digest)).toBe(await privateKeyToAccount(KEY).sign({ hash: digest }));
+      client.close();
+    } finally {
+      await agent.close();
+    }
+    // A wrong passphrase is refused on the files opened first: no agent.
+    await expect(startAgent({ home, passphrase: 'wrong-pass', ttlMs: 60_000, first: { wallet: 'w' } })).rejects.toMatchObject({
+      exitCode: 3,
+    });
+  });
+
   it('exits by itself at its deadline, and a second agent on the same home is refused', async () => {
     const home = await keystoreHome();
     const agent = await startAgent({ home, passphrase: PASS, ttlMs: 1000 });

@@ -95,6 +95,17 @@ describe('pm doctor', () => {
     expect(check(wrong.report, 'keystore')).toMatchObject({ status: 'fail' });
   });
 
+  it('without a passphrase says the token was not checked (it said "not accepted" of a token it never sent)', async () => {
+    const none = await doctor({ PM_PASSPHRASE: '' });
+    expect(none.code).toBe(8);
+    expect(check(none.report, 'keystore')).toMatchObject({ status: 'fail' });
+    expect(check(none.report, 'token')).toMatchObject({ status: 'skip', detail: expect.stringMatching(/^not checked: .*passphrase/) });
+    expect(check(none.report, 'fee')).toMatchObject({ status: 'skip', detail: 'the token was not checked' });
+    const wrong = await doctor({ PM_PASSPHRASE: 'not-the-pass' });
+    expect(check(wrong.report, 'token')).toMatchObject({ status: 'skip', detail: expect.stringMatching(/^not checked: /) });
+    expect(check(wrong.report, 'fee')?.detail).not.toMatch(/not accepted/);
+  });
+
   it('fails when the sandbox is stopped, and skips what needs it', async () => {
     const other = await startSandbox({ port: 0, dataDir: null });
     const url = other.baseUrl;

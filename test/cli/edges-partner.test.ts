@@ -123,4 +123,24 @@ describe('partner onboard checks its flags before it creates anything', () => {
     expect(r.json<{ firstOrder: { orderId: string } }>().firstOrder.orderId).toBeTruthy();
     expect(partnersBefore()).toBe(before + 1);
   });
+
+  it('a group slug as the first order is refused before anything is created (exit 2, the reason and its markets; a sub-account was made first, then the order refused)', async () => {
+    const before = partnersBefore();
+    const group = await pm(
+      '--json',
+      'partner',
+      'onboard',
+      '--server-wallet',
+      '--name',
+      'ob-group',
+      '--yes',
+      '--first-order',
+      'us-election-2028',
+    );
+    expect(group.code, group.stderr).toBe(2);
+    const err = (JSON.parse(group.stderr) as { error: { message: string; hint?: string } }).error;
+    expect(err.message).toMatch(/us-election-2028 is a NegRisk group/);
+    expect(`${err.message} ${err.hint ?? ''}`).toMatch(/us-election-2028-democrat/);
+    expect(partnersBefore()).toBe(before);
+  });
 });

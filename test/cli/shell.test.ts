@@ -125,7 +125,7 @@ describe('the CLI shell', () => {
     const l = await runPm(['--json', 'profile', 'list'], { env });
     expect(l.json<{ name: string; active: boolean }[]>().find((p) => p.active)?.name).toBe('bot');
     expect((await runPm(['profile', 'use', 'ghost'], { env })).code).toBe(4);
-    expect((await runPm(['--profile', 'ghost', 'config', 'list'], { env })).code).toBe(2);
+    expect((await runPm(['--profile', 'ghost', 'config', 'list'], { env })).code).toBe(4);
     const noTty = await runPm(['profile', 'remove', 'bot'], { env });
     expect(noTty.code).toBe(2);
     expect(noTty.stderr).toMatch(/--yes/);

@@ -17,7 +17,7 @@ import { parseDuration } from '../../core/duration.js';
 import { checkDisplayName, createPartnerAccount, getAllowances, parseProfileId } from '../../core/partner.js';
 import { fundProfile } from '../../core/sandboxctl.js';
 import type { Allowances } from '../../core/partner.js';
-import { parseOrderInput, placeParsed } from '../../core/trade/index.js';
+import { checkTradable, parseOrderInput, placeParsed } from '../../core/trade/index.js';
 import { checkModeFlags, childSigner, dropChildKey, partnerApi, recordSubAccount, waitWithProgress } from './common.js';
 
 const slugOf = (name: string): string | undefined => {
@@ -230,6 +230,8 @@ export default defineCommand({
           hint: 'Drop --server-wallet, --wallet, --name and --profile-name (they were answered when it was created).',
         });
       job = await resumeJob(ctx, parseProfileId(opts.resume, '--resume'));
+      // A new --first-order for a resumed onboarding (the one that was wrong) is checked first too.
+      if (opts.firstOrder !== undefined) await orderMarket(await apiOf(), opts.firstOrder);
     } else {
       const fresh = !opts.serverWallet && opts.wallet === undefined && opts.name === undefined && opts.profileName === undefined;
       const open = interactive && fresh ? unfinished(ctx) : [];
@@ -249,7 +251,9 @@ export default defineCommand({
             )
           : 'new';
       const again = open.find((j) => String(j.id) === pick);
-      if (!again && opts.firstOrder !== undefined) await getMarket(await apiOf(), opts.firstOrder);
+      // Before anything is created: a market an order cannot go to (a group…) is exit 2 here, not
+      // after a sub-account exists.
+      if (!again && opts.firstOrder !== undefined) await orderMarket(await apiOf(), opts.firstOrder);
       job = again ?? (await create(ctx, apiOf, { ...opts, fund }));
     }
 
@@ -414,11 +418,33 @@ async function finish(
           'Market slug',
           'Pass --first-order <slug>.',
           'btc-100k-2026',
-          validating((v) => getMarket(api, v.trim())),
+          // Checked in place: a group (or any market an order cannot go to) is refused and asked again.
+          validating((v) => orderMarket(api, v.trim())),
         )
       ).trim();
       amount = o.firstAmount;
     }
+  }
+  // A first order saved by an earlier run whose market an order cannot go to: asked again on a
+  // terminal; in a script, the hint says how to give a new one (not the same --resume again).
+  if (firstOrder !== undefined && o.firstOrder === undefined) {
+    const saved = firstOrder;
+    const wrong = await orderMarket(api, saved).then(
+      () => undefined,
+      (e: unknown) => toPmError(e),
+    );
+    if (wrong !== undefined && !interactive)
+      throw withHint(wrong, `Give another market: pm partner onboard --resume ${id} --first-order <slug>`, 'replace');
+    if (wrong !== undefined)
+      firstOrder = (
+        await input(
+          ctx,
+          'Market slug',
+          'Pass --first-order <slug>.',
+          'btc-100k-2026',
+          validating((v) => orderMarket(api, v.trim())),
+        )
+      ).trim();
   }
   let order: Record<string, unknown> | undefined;
   if (firstOrder !== undefined) {
@@ -476,4 +502,9 @@ async function finish(
     );
   });
   return;
+}
+
+/** The market of a first order, refused (exit 2, with the reason) when an order cannot go there. */
+async function orderMarket(api: ApiClient, slug: string): Promise<void> {
+  checkTradable(await getMarket(api, slug));
 }

@@ -121,9 +121,12 @@ export function checkShape(
   if (postOnly && type !== 'GTC') throw new ValidationError(`--post-only works with GTC orders only, not ${type}`);
 }
 
-/** Validates the parameters against the market and returns the unsigned order and body. */
-export function prepareOrder(p: OrderParams): { unsigned: UnsignedOrder; body: OrderBody; exchange: Hex } {
-  const m = p.market;
+/**
+ * Refuses a market an order cannot go to (a group, an AMM market, resolved, past its deadline,
+ * not trading, not a CLOB market): exit 2, with the reason (and a group's markets).
+ * @example checkTradable(await getMarket(api, 'us-election-2028')) // throws: a NegRisk group
+ */
+export function checkTradable(m: OrderParams['market']): void {
   if (m.tradeType === 'group' || m.children.length > 0) {
     const children = m.children.map((c) => c.slug).join(', ');
     throw new ValidationError(`${m.slug} is a NegRisk group: orders go to one of its child markets${children ? ` (${children})` : ''}`, {
@@ -136,6 +139,14 @@ export function prepareOrder(p: OrderParams): { unsigned: UnsignedOrder; body: O
   if (m.expired || (m.expirationTimestamp !== null && m.expirationTimestamp < Date.now()))
     throw new ValidationError(`${m.slug} is past its deadline: it no longer trades`);
   if (m.status && m.status !== 'FUNDED') throw new ValidationError(`${m.slug} is ${m.status}: it does not trade now`);
+  if (!m.venue || !m.positionIds) throw new ValidationError(`${m.slug} has no venue or position ids: it is not a CLOB market`);
+}
+
+/** Validates the parameters against the market and returns the unsigned order and body. */
+export function prepareOrder(p: OrderParams): { unsigned: UnsignedOrder; body: OrderBody; exchange: Hex } {
+  const m = p.market;
+  checkTradable(m);
+  // (Said by checkTradable; here for the types.)
   if (!m.venue || !m.positionIds) throw new ValidationError(`${m.slug} has no venue or position ids: it is not a CLOB market`);
   checkClientOrderId(p.clientOrderId);
   checkShape(p.type, p.price, p.size, p.amount, p.postOnly === true);

@@ -9,6 +9,7 @@ import { defineCommand } from '../cli/command.js';
 export default defineCommand({
   path: ['book'],
   effect: 'read',
+  longRunning: ({ opts }) => opts.watch,
   summary: 'Order book of a market: both sides, spread, midpoint, depth',
   description:
     'Shows the best --depth price levels a side, in every format: the table, --json (bids and asks; its depth totals are the whole book), -o ndjson (one level a line) and --watch.\n\n' +

@@ -203,8 +203,9 @@ function chainDemoSteps(): DemoStep[] {
     },
     { note: "alice's wallet on chain: ETH for gas and USDC", argv: ['balance', '--chain'] },
     {
-      note: 'The approvals this market needs and where they stand (read first, nothing sent)',
+      note: 'The approvals this market needs and where they stand (read first, nothing sent; exit 8 while some are missing)',
       argv: ['approve', 'check', 'btc-100k-2026'],
+      expect: 8,
     },
     {
       note: 'Without the USDC allowance the exchange refuses a BUY (exit 9)',
@@ -298,6 +299,7 @@ function stepError(ctx: Context, n: number, what: string, code: number, expected
 export default defineCommand({
   path: ['demo'],
   effect: 'local',
+  longRunning: true,
   summary: 'A guided tour of pm against a fresh in-process sandbox',
   options: {
     chain: { type: 'boolean', description: 'the on-chain tour: a local chain (anvil from npm), approvals, an on-chain redemption' },

@@ -55,6 +55,12 @@ export class ClientCore {
   private journal: Journal | undefined;
   /** The sub-account this core acts for (a command that declares actsFor, or the library's option). */
   onBehalfOf: number | undefined;
+  /**
+   * One deadline for every client made from now on: the timeout from the first of them (a CLI
+   * command that is not long-running). Off: each request gets the timeout of its own.
+   */
+  oneDeadline = false;
+  private deadlineAt: number | undefined;
 
   constructor(readonly o: CoreOptions) {}
 
@@ -104,7 +110,9 @@ export class ClientCore {
    * per-token limiter (across processes), the deadline, the signal and the trace apply to all.
    */
   api(auth?: AuthProvider, o: { onBehalfOf?: number | undefined; baseUrl?: string | undefined; timeoutMs?: number | undefined } = {}) {
+    if (this.oneDeadline) this.deadlineAt ??= Date.now() + this.timeoutMs;
     const client = new ApiClient({
+      deadline: this.oneDeadline ? this.deadlineAt : undefined,
       // `baseUrl`: another exchange than the settings' (an exchange being set up; a sandbox's admin routes).
       baseUrl: o.baseUrl ?? this.baseUrl,
       auth,

@@ -78,7 +78,15 @@ function request(
 async function cancelAll(ctx: Context, api: ApiClient, slugs: string[]): Promise<void> {
   // Every market named is checked first: a typo among them cancels nothing (exit 4).
   if (slugs.length > 1) await Promise.all(slugs.map((slug) => getMarket(api, slug)));
-  if (slugs.length === 1) return report(ctx, await cancelOrders(api, { slug: slugs[0] as string }));
+  if (slugs.length === 1) {
+    const slug = slugs[0] as string;
+    const res = await cancelOrders(api, { slug }).catch((e: unknown) =>
+      e instanceof NotFoundError ? getMarket(api, slug).then(() => Promise.reject(e)) : Promise.reject(e),
+    );
+    // Nothing to cancel there: a typo of a market says so (exit 4, with the market it probably meant).
+    if (res.canceled.length === 0 && res.failed.length === 0) await getMarket(api, slug);
+    return report(ctx, res);
+  }
   const res: EverywhereOutcome =
     slugs.length === 0
       ? await cancelEverywhere(api)

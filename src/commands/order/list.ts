@@ -2,7 +2,8 @@ import { cutFirst, hideFirst } from '../../cli/output.js';
 import { defineCommand } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { slugFrom } from '../../core/market-input.js';
-import { UsageError } from '../../core/errors.js';
+import { NotFoundError, UsageError } from '../../core/errors.js';
+import { getMarket } from '../../core/markets.js';
 import { fetchPositions } from '../../core/portfolio.js';
 import { listOpenOrders } from '../../core/trade/index.js';
 import type { OpenOrder } from '../../core/trade/index.js';
@@ -36,7 +37,11 @@ export default defineCommand({
     }
     const slug = slugFrom(market);
     const statuses = opts.all ? ['LIVE', 'MATCHED', 'CANCELED', 'UNMATCHED'] : undefined;
-    const orders: OpenOrder[] = await listOpenOrders(api, slug, statuses);
+    const orders: OpenOrder[] = await listOpenOrders(api, slug, statuses).catch((e: unknown) =>
+      e instanceof NotFoundError ? getMarket(api, slug).then(() => Promise.reject(e)) : Promise.reject(e),
+    );
+    // None: a typo of a market also has none; say so (exit 4, with the market it probably meant).
+    if (orders.length === 0) await getMarket(api, slug);
     ordersTable(
       ctx,
       orders.map((o) => openOrderJson(o, slug)),

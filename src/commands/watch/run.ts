@@ -5,7 +5,7 @@
 // every gap is then filled from REST (core/gapfill.ts), and no event is written twice.
 import { InterruptedError } from '../../core/errors.js';
 import type { Context } from '../../cli/context.js';
-import { AuthError, NotFoundError, UsageError } from '../../core/errors.js';
+import { AuthError, UsageError } from '../../core/errors.js';
 import { slugFrom } from '../../core/market-input.js';
 import { getMarket } from '../../core/markets.js';
 import { openWatch, PRIVATE_KINDS } from '../../core/watch.js';
@@ -15,19 +15,12 @@ import type { AuthProvider } from '../../core/auth.js';
 import type { ApiClient } from '../../core/http.js';
 import { bookScreen, eventLine, lifecycleLine } from './render.js';
 
-/** Checks slugs against the exchange before connecting: an unknown one is a usage error (exit 2). */
+/** Checks slugs against the exchange before connecting: an unknown one is not found (exit 4, with a did-you-mean). */
 async function checkSlugs(ctx: Context, slugs: string[], kind: WatchKind): Promise<void> {
   if (slugs.length === 0) return;
   const api = await ctx.api();
   for (const slug of slugs) {
-    let m: Awaited<ReturnType<typeof getMarket>>;
-    try {
-      m = await getMarket(api, slug);
-    } catch (e) {
-      if (e instanceof NotFoundError)
-        throw new UsageError(`unknown market "${slug}"`, { hint: 'See pm markets list or pm markets search <words>.' });
-      throw e;
-    }
+    const m = await getMarket(api, slug);
     // Only a CLOB market has a book (a group's are its markets').
     if (kind === 'book' && m.children.length > 0)
       throw new UsageError(`${slug} is a group of ${m.children.length} markets: a book is one market's`, {

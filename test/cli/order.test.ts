@@ -251,7 +251,7 @@ describe('batch placement', () => {
     const file = join(home, 'orders.ndjson');
     const lines = [
       { market: 'sol-500-2026', side: 'buy', outcome: 'yes', price: '0.02', size: '1', clientId: 'b-1' },
-      { market: 'sol-500-2026', side: 'buy', outcome: 'no', price: 0.5, size: 2, clientId: 'b-2' },
+      { market: 'sol-500-2026', side: 'buy', outcome: 'no', price: '0.5', size: '2', clientId: 'b-2' },
       'this is not json',
       { market: 'sol-500-2026', side: 'buy', outcome: 'yes', price: '0.0205', size: '1', clientId: 'b-4' },
       { market: 'sol-500-2026', side: 'buy', outcome: 'yes', price: '0.03', size: '1', clientId: 'b-5' },

@@ -38,7 +38,12 @@ export default defineCommand({
   options: {
     since: { type: 'string', value: 'when', description: 'entries since a time (ISO 8601) or a duration back from now (30m, 12h, 7d)' },
     clientId: { type: 'string', value: 'id', description: 'every entry of one client order id' },
-    limit: { type: 'positiveInt', value: 'n', description: 'at most the last n entries', default: 50 },
+    limit: {
+      type: 'positiveInt',
+      value: 'n',
+      description: 'at most the last n entries (a note on stderr says when there are more)',
+      default: 50,
+    },
   },
   examples: [
     'pm order journal',
@@ -50,7 +55,11 @@ export default defineCommand({
     const since = opts.since !== undefined ? sinceMs(opts.since) : undefined;
     const clientId = opts.clientId !== undefined ? checkClientOrderId(opts.clientId) : undefined;
     const journal = new Journal(join(ctx.home, 'journal'));
-    const entries = journal.entries({ since, clientId, limit: opts.limit });
+    // Filtered, every match is read anyway (so the total is known); else one more than the limit
+    // says whether older entries exist.
+    const filtered = since !== undefined || clientId !== undefined;
+    const found = journal.entries({ since, clientId, limit: filtered ? undefined : opts.limit + 1 });
+    const entries = found.slice(-opts.limit);
     ctx.out.data(
       entries,
       () => {
@@ -72,6 +81,12 @@ export default defineCommand({
           ]),
         );
         if (clientId !== undefined && entries.length === 0) ctx.out.info(`no journal entry for client id ${clientId}`);
+        if (found.length > entries.length)
+          ctx.out.info(
+            filtered
+              ? `${entries.length} of ${found.length} entries (the newest): --limit ${found.length} shows them all`
+              : `the last ${entries.length} entries; older ones exist: --limit n or --since shows them`,
+          );
       },
       { records: entries },
     );

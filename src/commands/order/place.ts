@@ -185,6 +185,34 @@ function ranges(ns: number[]): string {
   return out.join(', ');
 }
 
+/**
+ * Records written in the order of `lines` when `ordered` (each once every line before it has its
+ * record; `flush` writes what is left, in order), else as they come.
+ */
+function inputOrder(ordered: boolean, lines: number[], write: (r: unknown) => void) {
+  const ready = new Map<number, unknown>();
+  let next = 0;
+  const release = (all: boolean): void => {
+    for (; next < lines.length; next++) {
+      const line = lines[next] ?? 0;
+      if (!ready.has(line)) {
+        if (all) continue;
+        return;
+      }
+      write(ready.get(line));
+      ready.delete(line);
+    }
+  };
+  return {
+    add: (line: number, r: unknown): void => {
+      if (!ordered) return write(r);
+      ready.set(line, r);
+      release(false);
+    },
+    flush: (): void => release(true),
+  };
+}
+
 async function placeBatch(
   ctx: Context,
   file: string,
@@ -195,11 +223,18 @@ async function placeBatch(
   const lines = parseBatch(text, { batchId: o.batchId, defaults: { onBehalfOf: o.onBehalfOf, delegated: o.delegated || undefined } });
   if (lines.length === 0) throw new UsageError(`no orders in ${file === '-' ? 'stdin' : file}`);
   const invalid = lines.filter((l) => l.error);
+  // The records: with --json in the input's order (each as soon as every line before it has its
+  // result), with -o ndjson as each line completes (each says its line).
+  const emit = inputOrder(
+    ctx.out.format === 'json',
+    lines.map((l) => l.line),
+    (r) => ctx.out.record(r),
+  );
   // Locally invalid lines are reported (once) before anything is sent.
   for (const l of invalid) {
     if (ctx.out.format === 'table') ctx.io.stderr.write(`line ${l.line}: ${l.error?.shortMessage ?? 'invalid'}\n`);
     else
-      ctx.out.record({
+      emit.add(l.line, {
         line: l.line,
         ok: false,
         sent: 'no',
@@ -225,7 +260,7 @@ async function placeBatch(
       signal: ctx.signal,
       dryRun: o.dryRun,
       onResult: (r) => {
-        if (ctx.out.format !== 'table' || 'dryRun' in r) ctx.out.record(batchLineJson(r));
+        if (ctx.out.format !== 'table' || 'dryRun' in r) emit.add(r.line, batchLineJson(r));
         else if (o.dryRun && !r.ok) ctx.io.stderr.write(`line ${r.line}: ${r.error.shortMessage}\n`);
         if (r.ok) counts.placed++;
         else counts.failed++;
@@ -237,6 +272,7 @@ async function placeBatch(
     });
   } finally {
     bar?.stop();
+    emit.flush();
   }
   const all = [
     ...results,
@@ -269,29 +305,28 @@ async function placeBatch(
         { header: 'STATUS' },
         { header: 'FILLED', align: 'right' },
       ],
-      all
-        .filter((r) => !invalid.some((l) => l.line === r.line))
-        .map((r) =>
-          r.ok && 'placed' in r
+      // Every line, the locally invalid ones too (NOT SENT): the summary below counts these rows.
+      all.map((r) =>
+        r.ok && 'placed' in r
+          ? [
+              String(r.line),
+              r.skipped ? 'already placed (skipped)' : 'placed',
+              r.placed.orderId,
+              r.placed.clientOrderId,
+              r.placed.settlementStatus,
+              r.skipped && r.known === 'journal' ? '-' : formatUnits(r.placed.totals.contractsNet),
+            ]
+          : !r.ok
             ? [
                 String(r.line),
-                r.skipped ? 'already placed (skipped)' : 'placed',
-                r.placed.orderId,
-                r.placed.clientOrderId,
-                r.placed.settlementStatus,
-                r.skipped && r.known === 'journal' ? '-' : formatUnits(r.placed.totals.contractsNet),
+                r.sent === 'no' ? 'NOT SENT' : r.sent === 'unknown' ? 'UNKNOWN' : 'FAILED',
+                '-',
+                r.clientOrderId ?? '-',
+                r.error.shortMessage,
+                '-',
               ]
-            : !r.ok
-              ? [
-                  String(r.line),
-                  r.sent === 'no' ? 'NOT SENT' : r.sent === 'unknown' ? 'UNKNOWN' : 'FAILED',
-                  '-',
-                  r.clientOrderId ?? '-',
-                  r.error.shortMessage,
-                  '-',
-                ]
-              : [String(r.line), '', '', '', '', ''],
-        ),
+            : [String(r.line), '', '', '', '', ''],
+      ),
     );
   }
   if (skipped.length > 0)

@@ -62,7 +62,7 @@ export function ndjson(name: string, payload: object): string {
 }
 
 /** A book event with at most `depth` price levels a side (what --depth shows on the screen). */
-export function bookLevels(p: object, depth: number): object {
+function bookLevels(p: object, depth: number): object {
   const ob: unknown = (p as { orderbook?: unknown }).orderbook;
   if (typeof ob !== 'object' || ob === null) return p;
   const { bids, asks } = ob as { bids?: unknown; asks?: unknown };

@@ -35,8 +35,8 @@ export const LINE_FIELDS = [
 
 const decimal = (v: unknown, field: string): string | undefined => {
   if (v === undefined || v === null) return undefined;
+  // A JSON number is refused too: money is never a float (0.1 + 0.2 is not 0.3), and the line says it.
   if (typeof v === 'string') return v;
-  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
   throw new ValidationError(`${field} must be a decimal string such as "0.42", got ${JSON.stringify(v)}`);
 };
 const text = (v: unknown, field: string): string | undefined => {

@@ -74,7 +74,7 @@ function figures(o: unknown): ReportFigures {
 }
 
 /** The sandbox's report answer, checked and parsed. */
-export function parseReport(d: unknown): SandboxReport {
+function parseReport(d: unknown): SandboxReport {
   if (!isObj(d) || !Array.isArray(d['markets']) || !Array.isArray(d['curve'])) bad('not a report');
   const markets = d['markets'].map((m: unknown): ReportMarket => {
     if (!isObj(m)) bad('market');
@@ -108,7 +108,7 @@ export async function sandboxReport(api: ApiClient, profileId: number): Promise<
  * The profile id of `--account`: a seeded account's name (alice, bob, carol, partner), or a
  * profile id as digits (a sub-account, a simulator bot).
  */
-export async function accountProfileId(api: ApiClient, account: string): Promise<number> {
+async function accountProfileId(api: ApiClient, account: string): Promise<number> {
   if (/^\d{1,15}$/.test(account)) return Number(account);
   const all = await seededAccounts(api);
   const hit = all.find((a) => a.name === account);

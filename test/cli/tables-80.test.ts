@@ -79,6 +79,9 @@ const CASES: Record<string, Case> = {
   'profile list': { runs: () => [['profile', 'list']] },
   redeem: { runs: () => [['redeem', 'sol-500-2026', '--yes']], once: true },
   'token list': { runs: () => [['token', 'list']] },
+  'markets categories': { runs: () => [['markets', 'categories']] },
+  // Any sandbox run has a report (a replay is one kind): alice's fills, cancels and redemption here.
+  'sandbox report': { runs: () => [['sandbox', 'report', '--account', 'alice']] },
   'wallet list': { runs: () => [['wallet', 'list']] },
   'withdrawal-address list': { runs: () => [['--profile', 'carol', 'withdrawal-address', 'list']] },
 };
@@ -86,8 +89,6 @@ const CASES: Record<string, Case> = {
 const ELSEWHERE: Record<string, string> = {
   'sandbox start': 'starts a sandbox of its own: the last test here',
   'approve check': 'reads a chain: test/chain/approve.test.ts',
-  // Came with main's pm sandbox start --replay (merged at the end of this branch): to add here.
-  'sandbox report': 'NOT YET DRAWN at 80 columns: needs a recorded replay',
 };
 
 interface Entry {

@@ -1,3 +1,4 @@
+import { cutFirst, hideFirst } from '../../cli/output.js';
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../core/errors.js';
 import { formatUnits } from '../../core/money.js';
@@ -43,17 +44,19 @@ export default defineCommand({
       if (r.markets.length === 0) return ctx.out.info('(no trading)');
       ctx.out.table(
         [
-          { header: 'MARKET' },
+          // On a narrow terminal the counts and the split of PnL give way before the market's
+          // name is cut; PNL, volume and fees always stay (--json and --wide have every column).
+          { header: 'MARKET', fit: cutFirst(7, 12) },
           { header: 'PRICE', align: 'right' },
-          { header: 'PLACED', align: 'right' },
-          { header: 'FILLED', align: 'right' },
-          { header: 'CANCELLED', align: 'right' },
+          { header: 'PLACED', align: 'right', fit: hideFirst(2) },
+          { header: 'FILLED', align: 'right', fit: hideFirst(6) },
+          { header: 'CANCELLED', align: 'right', fit: hideFirst(1) },
           { header: 'VOLUME', align: 'right' },
           { header: 'FEES', align: 'right' },
-          { header: 'REALISED', align: 'right' },
-          { header: 'UNREALISED', align: 'right' },
+          { header: 'REALISED', align: 'right', fit: hideFirst(4) },
+          { header: 'UNREALISED', align: 'right', fit: hideFirst(5) },
           { header: 'PNL', align: 'right' },
-          { header: 'MAX DD', align: 'right' },
+          { header: 'MAX DD', align: 'right', fit: hideFirst(3) },
         ],
         [
           ...r.markets.map((m) => [m.slug, m.resolved ? `${formatUnits(m.yesPrice)} (resolved)` : formatUnits(m.yesPrice), ...cells(m)]),

@@ -125,6 +125,8 @@ export async function partnerAndFunds(pm: ReturnType<typeof createClient>): Prom
   const page = await pm.partner.list();
   expectTypeOf(page.data.at(0)?.profileId).toEqualTypeOf<number | undefined>();
   expectTypeOf((await pm.partner.allowances(1)).ready).toBeBoolean();
-  expectTypeOf(await pm.funds.redeem('m')).toEqualTypeOf<RedeemJson>();
+  const redeemed = await pm.funds.redeem('m');
+  expectTypeOf(redeemed).toMatchTypeOf<RedeemJson>();
+  expectTypeOf(redeemed.via).toEqualTypeOf<'answer' | 'already'>();
   expectTypeOf((await pm.funds.withdraw({ amount: '1' })).amountRaw).toBeString();
 }

@@ -165,6 +165,11 @@ export function createClient(options: ClientOptions) {
   // Checked as the CLI checks its flags: a bad option is a UsageError (exit 2), never a TypeError.
   if (options.timeoutMs !== undefined && !(Number.isInteger(options.timeoutMs) && options.timeoutMs > 0 && options.timeoutMs <= 3_600_000))
     throw new UsageError(`timeoutMs must be a whole number of milliseconds from 1 to 3600000, got ${String(options.timeoutMs)}`);
+  for (const [i, k] of (options.subAccountKeys ?? []).entries())
+    if (!/^(0x)?[0-9a-fA-F]{64}$/.test(k.trim()))
+      throw new UsageError(`subAccountKeys[${i}] is not a private key (32 bytes of hex, 64 hex digits)`, {
+        hint: 'Pass the keys partner.create returned (privateKey), as they are.',
+      });
   const settings = new Settings({
     flag: { baseUrl: options.baseUrl, wsUrl: options.wsUrl, timeoutMs: options.timeoutMs, onBehalfOf: options.onBehalfOf },
     env: {},

@@ -161,6 +161,7 @@ async function liveSources(io: IO, globals: GivenFlags): Promise<CompletionSourc
       color: false,
       nonInteractive: true,
       yes: false,
+      wide: false,
       ...(baseUrl ? { baseUrl } : {}),
     });
   const ctx = quiet(withIO(io, { stderr: { write: () => true } }), undefined);

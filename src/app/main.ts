@@ -13,6 +13,8 @@ import { VERSION } from '../cli/version.js';
 import { BUILTIN_FLAGS, flagsOf, GLOBAL_FLAGS, helpOf, scanArgv } from '../cli/global-flags.js';
 import type { ArgvScan, GlobalFlags, GlobalFlagSpec } from '../cli/global-flags.js';
 import { parseDuration } from '../core/duration.js';
+import { didYouMean, suggest } from '../core/suggest.js';
+import { usageSuggestion } from './usage-hint.js';
 
 const GLOBAL_EXAMPLES = `
 Examples:
@@ -50,9 +52,9 @@ function choiceParser(choices: readonly string[]) {
   return (raw: string): string => {
     const hit = choices.find((c) => c === raw) ?? choices.find((c) => c.toLowerCase() === raw.toLowerCase());
     if (hit === undefined) {
-      const near = raw ? choices.find((c) => c.toLowerCase().startsWith(raw.toLowerCase())) : undefined;
+      const near = didYouMean(suggest(raw, choices, 1));
       throw new InvalidArgumentError(
-        `Allowed choices are ${[...new Set(choices.map((c) => c.toLowerCase()))].join(', ')}.${near ? ` Did you mean ${near}?` : ''}`,
+        `Allowed choices are ${[...new Set(choices.map((c) => c.toLowerCase()))].join(', ')}.${near ? ` ${near}` : ''}`,
       );
     }
     return hit;
@@ -112,7 +114,7 @@ export function buildProgram(
     .version(VERSION, flagsOf(BUILTIN_FLAGS.version), BUILTIN_FLAGS.version.description);
   for (const spec of Object.values(GLOBAL_FLAGS) as GlobalFlagSpec[]) program.addOption(globalOption(spec));
   program
-    .showSuggestionAfterError(true)
+    .showSuggestionAfterError(false)
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', GLOBAL_EXAMPLES)
     .configureHelp({ sortSubcommands: false, showGlobalOptions: false });
@@ -126,7 +128,7 @@ export function buildProgram(
       let g = groups.get(part);
       if (!g) {
         g = new Command(part).description(GROUPS[part] ?? part);
-        g.showSuggestionAfterError(true).showHelpAfterError(`(run pm ${part} --help for usage)`);
+        g.showSuggestionAfterError(false).showHelpAfterError(`(run pm ${part} --help for usage)`);
         g.configureHelp({ showGlobalOptions: false });
         const groupExamples = COMMANDS.filter((c) => c.path[0] === part && c.examples[0]).map((c) => `  $ ${c.examples[0]}`);
         g.addHelpText('after', `\nExamples:\n${groupExamples.join('\n')}\n\n${GLOBAL_LINE}\nMore: pm help ${part} <command>`);
@@ -161,6 +163,8 @@ export function buildProgram(
   const write = (s: string): void => void io.stdout.write(s);
   const configure = (c: Command): void => {
     c.exitOverride();
+    // The did-you-mean comes from the one suggester (usage-hint.ts), not commander's.
+    c.showSuggestionAfterError(false);
     c.configureOutput({ writeOut: write, writeErr, outputError: (s, w) => w(s) });
     for (const sub of c.commands) configure(sub);
   };
@@ -194,8 +198,16 @@ async function jsonWanted(scan: ArgvScan, io: IO): Promise<boolean> {
   try {
     const { Context } = await import('../cli/kernel.js');
     const { profile } = scan.given;
-    return new Context(io, { profile, json: false, verbose: false, quiet: true, color: false, nonInteractive: true, yes: false }).out
-      .isJson;
+    return new Context(io, {
+      profile,
+      json: false,
+      verbose: false,
+      quiet: true,
+      color: false,
+      nonInteractive: true,
+      yes: false,
+      wide: false,
+    }).out.isJson;
   } catch {
     return false;
   }
@@ -254,13 +266,20 @@ export function reportUncaught(e: unknown, argv: string[], io: IO): number {
 }
 
 /** A commander usage error as the JSON error object: message, and its did-you-mean as the hint. */
-function usageJson(e: CommanderError): string {
+function usageJson(e: CommanderError, near: string | undefined): string {
   const [first = '', ...more] = e.message.split('\n');
   const hint = more
     .join(' ')
     .replace(/^\((.*)\)$/, '$1')
     .trim();
-  return `${toJson({ error: { code: 'USAGE', message: first.replace(/^error: /, ''), hint: hint || 'Run pm help for usage.' } })}\n`;
+  return `${toJson({ error: { code: 'USAGE', message: first.replace(/^error: /, ''), hint: near ?? (hint || 'Run pm help for usage.') } })}\n`;
+}
+
+/** commander's error text with the did-you-mean as its second line. */
+function withSuggestion(text: string, near: string | undefined): string {
+  if (near === undefined) return text;
+  const nl = text.indexOf('\n');
+  return nl < 0 ? `${text}\n(${near})\n` : `${text.slice(0, nl + 1)}(${near})\n${text.slice(nl + 1)}`;
 }
 
 /**
@@ -309,8 +328,9 @@ export async function main(argv: string[], io: IO): Promise<number> {
   } catch (e) {
     if (e instanceof CommanderError) {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return 0;
-      if (await jsonWanted(scan, io)) io.stderr.write(usageJson(e));
-      else io.stderr.write(usageText);
+      const near = usageSuggestion(e.code, argv);
+      if (await jsonWanted(scan, io)) io.stderr.write(usageJson(e, near));
+      else io.stderr.write(withSuggestion(usageText, near));
       return 2;
     }
     return report(io, e, await jsonWanted(scan, io), verbose);
@@ -333,6 +353,8 @@ export async function main(argv: string[], io: IO): Promise<number> {
     const input = loaded.input(inv.positional, inv.own);
     if (inv.def.actsFor) ctx.actFor(input.opts['onBehalfOf'] as number | undefined);
     await guard(ctx, inv.def, loaded.def, input);
+    const long = loaded.def.longRunning;
+    if (!(typeof long === 'function' ? long(input as never) : long === true)) ctx.useOneDeadline();
     await loaded.def.run(ctx, input as never);
     return 0;
   } catch (e) {

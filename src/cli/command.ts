@@ -101,6 +101,12 @@ export interface CommandSpec<A extends Record<string, ArgSpec>, O extends Record
   /** Works only against a sandbox (its admin routes): any other target is refused locally (exit 2). */
   sandboxOnly?: boolean;
   /**
+   * The command streams, waits or asks between its requests (watch, a wizard, --wait): each of
+   * its requests gets --timeout of its own. Every other command's requests, retries included,
+   * share one deadline: --timeout from its first request.
+   */
+  longRunning?: boolean | ((input: { args: ArgsOf<A>; opts: OptsOf<O> }) => boolean);
+  /**
    * What a guarded invocation will do, in numbers and names, for the confirmation prompt on a
    * terminal (the guard adds the exchange and the profile). It may read (count orders, look up a
    * market) but never write.
@@ -186,7 +192,7 @@ const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLo
 
 /** The manifest entry of a definition defined in `file` (relative to the commands directory). */
 export function manifestEntry(
-  def: Omit<CommandSpec<Record<string, ArgSpec>, Record<string, OptionSpec>>, 'run' | 'describe' | 'effectOf'>,
+  def: Omit<CommandSpec<Record<string, ArgSpec>, Record<string, OptionSpec>>, 'run' | 'describe' | 'effectOf' | 'longRunning'>,
   file: string,
 ): ManifestCommand {
   const args = Object.entries(def.args ?? {}).map(

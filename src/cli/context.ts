@@ -12,7 +12,8 @@ import type { ProxySettings } from '../core/proxy.js';
 import { proxyFromEnvironment } from '../core/proxy.js';
 import type { AuthProvider } from '../core/auth.js';
 import type { Credentials, UnlockMode } from '../core/credentials.js';
-import { UsageError } from '../core/errors.js';
+import { NotFoundError, UsageError } from '../core/errors.js';
+import { didYouMean, suggest } from '../core/suggest.js';
 import { Settings } from '../core/settings.js';
 import { readEnv } from './env.js';
 import type { Env } from './env.js';
@@ -58,6 +59,7 @@ export class Context {
   private clientCore: ClientCore | undefined;
   private onBehalfOfFlag: { flag: number | undefined } | undefined;
   private held = '';
+  private oneDeadline = false;
 
   constructor(
     io: IO,
@@ -76,9 +78,19 @@ export class Context {
     const hold = { write: (s: string): boolean => ((this.held = (this.held + s).slice(0, 16_384)), true), isTTY: false };
     this.io = format !== 'table' && !flags.verbose ? withIO(io, { stderr: hold }) : io;
     const color = flags.color && stdoutTty && this.env.NO_COLOR === undefined && io.env['TERM'] !== 'dumb';
-    this.out = new Output(this.io, { format, color, quiet: flags.quiet, explicitTable: flags.output === 'table' });
+    this.out = new Output(this.io, { format, color, quiet: flags.quiet, explicitTable: flags.output === 'table', wide: flags.wide });
     // stdin last: process.stdin is created on first access (~5 ms), which a script need not pay.
     this.interactive = !flags.nonInteractive && io.stderr.isTTY === true && this.env.CI === undefined && io.stdin.isTTY === true;
+  }
+
+  /**
+   * From now on every request of this command, retries included, ends within one deadline
+   * (--timeout from the first request made after this call): the kernel calls it after the guard,
+   * so a confirmation prompt does not eat the deadline, for commands that are not long-running.
+   */
+  useOneDeadline(): void {
+    this.oneDeadline = true;
+    if (this.clientCore) this.clientCore.oneDeadline = true;
   }
 
   /** Text a command wrote to stderr under json/ndjson (held back; see the constructor). */
@@ -121,16 +133,24 @@ export class Context {
   profileName(): string | undefined {
     const name = this.flags.profile ?? this.env.PM_PROFILE ?? this.config().activeProfile;
     if (name !== undefined && !this.config().profiles[name] && name !== this.creating) {
-      const known = Object.keys(this.config().profiles);
-      const hint = known.length
-        ? `Known profiles: ${known.join(', ')} (pm profile use <name>), or create it with pm init --profile-name ${name}.`
-        : 'Create one with pm init.';
       // A missing active profile must not quietly fall back to the real exchange's URL.
       if (this.flags.profile === undefined && this.env.PM_PROFILE === undefined)
-        throw new UsageError(`the active profile "${name}" named in ${join(this.home, 'config.json')} does not exist`, { hint });
-      throw new UsageError(`no profile named "${name}"${this.flags.profile === undefined ? ' (from PM_PROFILE)' : ''}`, { hint });
+        throw new UsageError(`the active profile "${name}" named in ${join(this.home, 'config.json')} does not exist`, {
+          hint: this.profileNotFound(name).hint,
+        });
+      throw this.profileNotFound(name, this.flags.profile === undefined ? ' (from PM_PROFILE)' : '');
     }
     return name;
+  }
+
+  /** A profile named outright that is not there: not found (exit 4), with the one it probably meant. */
+  profileNotFound(name: string, from = ''): NotFoundError {
+    const known = Object.keys(this.config().profiles);
+    const near = didYouMean(suggest(name, known));
+    const rest = known.length
+      ? `Known profiles: ${known.join(', ')} (pm profile use <name>), or create it with pm init --profile-name ${name}.`
+      : 'Create one with pm init.';
+    return new NotFoundError(`no profile named "${name}"${from}`, { hint: near ? `${near} ${rest}` : rest });
   }
 
   profile(): ProfileConfig {
@@ -211,6 +231,7 @@ export class Context {
             : (fresh) => void this.updateProfile({ feeRateBps: fresh.feeRateBps, profileId: fresh.profileId }, name).catch(() => undefined),
       });
       this.clientCore.onBehalfOf = this.onBehalfOf;
+      this.clientCore.oneDeadline = this.oneDeadline;
     }
     return this.clientCore;
   }

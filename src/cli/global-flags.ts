@@ -30,6 +30,7 @@ export const GLOBAL_FLAGS = {
   wsUrl: { long: '--ws-url', value: 'url', env: 'PM_WS_URL', description: 'exchange socket.io URL' },
   verbose: { long: '--verbose', description: 'trace requests on stderr (credentials redacted) and show stack traces' },
   quiet: { long: '--quiet', short: '-q', description: 'print only data' },
+  wide: { long: '--wide', description: 'tables on a terminal: every column, nothing cut, however wide' },
   color: { long: '--no-color', env: 'NO_COLOR', description: 'disable colour' },
   nonInteractive: { long: '--non-interactive', description: 'never prompt (automatic without a TTY or with CI set)' },
   yes: { long: '--yes', short: '-y', description: 'skip confirmations' },

@@ -76,6 +76,61 @@ function groupThousands(decimal: string): string {
 export interface Column {
   header: string;
   align?: 'left' | 'right';
+  /**
+   * How the column gives way on a terminal too narrow for the table (docs/output.md, "Tables on
+   * a terminal"). Unset: never, the rule for amounts, prices and money. `cut`: its cells are cut
+   * with … down to `min` characters (ids, free text); `hide`: it is left out. Columns give way in
+   * increasing `order`, only as far as the table needs; a note on stderr names them, and --wide
+   * (or a pipe) shows every column whole.
+   */
+  fit?: Fit;
+}
+
+/** How a column gives way (Column.fit). */
+export interface Fit {
+  how: 'cut' | 'hide';
+  order: number;
+  min?: number;
+}
+
+/** A column that is cut with … when the terminal is too narrow (ids, free text). */
+export const cutFirst = (order: number, min = 8): Fit => ({ how: 'cut', order, min });
+/** A column left out when the terminal is too narrow. */
+export const hideFirst = (order: number): Fit => ({ how: 'hide', order });
+
+/**
+ * The widths of the columns shown in `max` characters (null: hidden), given their natural widths
+ * and `gap` characters between columns: the declared columns give way in their order, as far as
+ * needed; a terminal narrower than what is left cuts the widest left-aligned columns (money is
+ * right-aligned and never cut) down to 4 characters.
+ */
+export function fitWidths(columns: Column[], natural: number[], max: number, gap: number): (number | null)[] {
+  const w: (number | null)[] = [...natural];
+  const total = (): number => {
+    const shown = w.filter((x): x is number => x !== null);
+    return shown.reduce((a, b) => a + b, 0) + gap * Math.max(0, shown.length - 1);
+  };
+  const steps = columns
+    .map((c, i) => ({ fit: c.fit, i }))
+    .filter((x): x is { fit: Fit; i: number } => x.fit !== undefined)
+    .sort((a, b) => a.fit.order - b.fit.order);
+  for (const { fit, i } of steps) {
+    const now = w[i];
+    if (total() <= max) break;
+    if (now === null || now === undefined) continue;
+    if (fit.how === 'hide') w[i] = null;
+    else w[i] = Math.max(Math.min(now, fit.min ?? 8), now - (total() - max));
+  }
+  while (total() > max) {
+    let widest = -1;
+    w.forEach((x, i) => {
+      if (x !== null && x > 4 && columns[i]?.align !== 'right' && (widest === -1 || x > (w[widest] ?? 0))) widest = i;
+    });
+    const now = w[widest];
+    if (now === null || now === undefined) break;
+    w[widest] = Math.max(4, now - (total() - max));
+  }
+  return w;
 }
 
 const ANSI = /\x1b\[[0-9;]*m/g;
@@ -113,17 +168,19 @@ export class Output {
   readonly tableStyle: TableStyle;
 
   /**
-   * `explicitTable`: the user asked for -o table, so a piped table stays aligned.
+   * `explicitTable`: the user asked for -o table, so a piped table stays aligned. `wide`: a table
+   * on a terminal keeps every column whole however wide it is (--wide).
    */
   constructor(
     private readonly io: IO,
-    opts: { format: Format; color: boolean; quiet: boolean; explicitTable?: boolean },
+    opts: { format: Format; color: boolean; quiet: boolean; explicitTable?: boolean; wide?: boolean },
   ) {
     this.format = opts.format;
     this.quiet = opts.quiet;
     this.color = opts.color;
     const tty = io.stdout.isTTY === true;
-    this.tableStyle = tty || opts.explicitTable ? { kind: 'aligned', columns: tty ? io.stdout.columns : undefined } : { kind: 'tsv' };
+    this.tableStyle =
+      tty || opts.explicitTable ? { kind: 'aligned', columns: tty && !opts.wide ? io.stdout.columns : undefined } : { kind: 'tsv' };
   }
 
   /** Loads what drawing needs before a command runs: chalk's styles when colour is on. */
@@ -179,36 +236,35 @@ export class Output {
       return;
     }
     const gap = BORDERLESS.middle.length;
-    const widths = columns.map((c, i) => Math.max(width(c.header), ...rows.map((r) => width(r[i] ?? ''))));
+    const natural = columns.map((c, i) => Math.max(width(c.header), ...rows.map((r) => width(r[i] ?? ''))));
     const max = this.tableStyle.columns;
-    if (max !== undefined && max > 0) {
-      // Shrink the widest columns until the table fits the terminal (never below 6 characters).
-      const total = (): number => widths.reduce((a, b) => a + b, 0) + gap * (widths.length - 1);
-      while (total() > max) {
-        let widest = -1;
-        widths.forEach((w, i) => {
-          if (w > 6 && (widest === -1 || w > (widths[widest] ?? 0))) widest = i;
-        });
-        if (widest === -1) break;
-        widths[widest] = Math.max(6, (widths[widest] ?? 0) - (total() - max));
-      }
-    }
+    const fitted = max !== undefined && max > 0 ? fitWidths(columns, natural, max, gap) : natural;
+    const shown = columns.flatMap((c, i) => {
+      const w = fitted[i];
+      return w === null || w === undefined ? [] : [{ c, i, w }];
+    });
     // Drawn by cli-table3 (loaded here only: a piped table is tab-separated text): no borders, two
     // spaces between columns, each cell cut to its width with … (the colour of a cut cell kept).
     const Table = createRequire(import.meta.url)('cli-table3') as typeof import('cli-table3');
     const table = new Table({
       chars: BORDERLESS,
       style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
-      colWidths: widths,
-      colAligns: columns.map((c) => c.align ?? 'left'),
+      colWidths: shown.map((s) => s.w),
+      colAligns: shown.map((s) => s.c.align ?? 'left'),
       wordWrap: false,
       truncate: '…',
     });
     table.push(
-      columns.map((c) => this.c.bold(c.header)),
-      ...rows.map((r) => columns.map((_c, i) => (r[i] ?? '').replace(/[\r\n]+/g, ' '))),
+      shown.map((s) => this.c.bold(s.c.header)),
+      ...rows.map((r) => shown.map((s) => (r[s.i] ?? '').replace(/[\r\n]+/g, ' '))),
     );
     for (const l of table.toString().split('\n')) this.line(l.trimEnd());
+    const hidden = columns.filter((_c, i) => fitted[i] === null).map((c) => c.header);
+    const cut = shown.filter((s) => s.w < (natural[s.i] ?? 0)).map((s) => s.c.header);
+    if (hidden.length || cut.length) {
+      const what = [...(hidden.length ? [`${hidden.join(', ')} hidden`] : []), ...(cut.length ? [`${cut.join(', ')} cut`] : [])];
+      this.info(this.c.dim(`(${what.join('; ')} to fit ${max ?? 0} columns: --wide shows every column whole)`));
+    }
   }
 
   /** Whether numbers get thousands separators: for people on a terminal, never for programs. */

@@ -9,7 +9,12 @@ import { defineCommand } from '../cli/command.js';
 export default defineCommand({
   path: ['book'],
   effect: 'read',
+  longRunning: ({ opts }) => opts.watch,
   summary: 'Order book of a market: both sides, spread, midpoint, depth',
+  description:
+    'Shows the best --depth price levels a side, in every format: the table, --json (bids and asks; its depth totals are the whole book), -o ndjson (one level a line) and --watch.\n\n' +
+    'On a terminal: asks above bids with the spread between them, then a summary (best bid and ask, spread, midpoint, last trade, depth). Piped (pm book X > f), stdout has the levels alone as tab-separated lines (SIDE, PRICE, SHARES, USD, a header first) and the summary goes to stderr; -o table keeps both on stdout.\n\n' +
+    '--watch keeps the book live: full screen on a terminal, one NDJSON snapshot per update otherwise; --count and --until end it (without --watch they are refused).',
   args: { slug: { description: 'market slug (any case) or its limitless.exchange URL; a group lists its child markets', required: true } },
   options: {
     depth: { type: 'positiveInt', value: 'n', description: 'price levels per side to show', default: 10 },
@@ -32,6 +37,10 @@ export default defineCommand({
     'pm -o ndjson book btc-100k-2026 | jq -c \'select(.side == "bid")\'',
   ],
   run: async (ctx, { args, opts }) => {
+    if (!opts.watch && (opts.count !== undefined || opts.until !== undefined))
+      throw new UsageError(`${opts.count !== undefined ? '--count' : '--until'} is for --watch: a snapshot is one book`, {
+        hint: `Add --watch to follow the book: pm book ${args.slug} --watch${opts.count !== undefined ? ` --count ${opts.count}` : ''}`,
+      });
     if (opts.watch) {
       if (opts.outcome !== 'yes')
         throw new UsageError('--watch streams the YES book as the exchange sends it: --outcome no is for a snapshot', {
@@ -50,7 +59,9 @@ export default defineCommand({
       if (m && m.children.length > 0) return groupChildren(ctx, m, 'book');
       throw e;
     }
-    const book = opts.outcome === 'no' ? noBook(yes) : yes;
+    const whole = opts.outcome === 'no' ? noBook(yes) : yes;
+    // --depth cuts the levels of every format alike; the depth totals stay the whole book's.
+    const book = { ...whole, asks: whole.asks.slice(0, opts.depth), bids: whole.bids.slice(0, opts.depth) };
     const json: Record<string, unknown> = { ...bookJson(book), outcome: opts.outcome.toUpperCase() };
     // -o ndjson: one line per price level, asks then bids, best first.
     const level = (side: 'ask' | 'bid') => (l: unknown) => ({ slug, side, ...(l as object) });
@@ -58,11 +69,10 @@ export default defineCommand({
     ctx.out.data(
       json,
       () => {
-        const depth = opts.depth;
         const c = ctx.out.c;
         const piped = ctx.out.tableStyle.kind === 'tsv';
-        const asks = book.asks.slice(0, depth).reverse();
-        const bids = book.bids.slice(0, depth);
+        const asks = [...book.asks].reverse();
+        const bids = book.bids;
         const rows = [
           ...asks.map((l) => [
             c.red('ask'),

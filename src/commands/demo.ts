@@ -201,10 +201,11 @@ function chainDemoSteps(): DemoStep[] {
       note: "Set up a profile with the sandbox's seeded trader alice; on-chain commands find the sandbox's chain by themselves",
       argv: ['init', '--sandbox', '--yes'],
     },
-    { note: "alice's wallet on chain: ETH for gas and USDC", argv: ['balance'] },
+    { note: "alice's wallet on chain: ETH for gas and USDC", argv: ['balance', '--chain'] },
     {
-      note: 'The approvals this market needs and where they stand (read first, nothing sent)',
+      note: 'The approvals this market needs and where they stand (read first, nothing sent; exit 8 while some are missing)',
       argv: ['approve', 'check', 'btc-100k-2026'],
+      expect: 8,
     },
     {
       note: 'Without the USDC allowance the exchange refuses a BUY (exit 9)',
@@ -222,14 +223,14 @@ function chainDemoSteps(): DemoStep[] {
     },
     {
       note: "The shares just bought are in the exchange's ledger (pm positions), not in the wallet: the sandbox does not settle trades on chain",
-      argv: ['balance', 'btc-100k-2026'],
+      argv: ['balance', 'btc-100k-2026', '--chain'],
     },
     { note: 'The market resolves YES: the sandbox posts the payout on chain too', argv: ['sandbox', 'resolve', 'btc-100k-2026', 'yes'] },
     {
       note: "Redeem on chain: alice's winning tokens of the resolved eth-5k-2025 market become USDC in her wallet",
       argv: ['--yes', 'redeem-onchain', 'eth-5k-2025'],
     },
-    { note: 'The USDC arrived; the position tokens are gone', argv: ['balance', 'eth-5k-2025'] },
+    { note: 'The USDC arrived; the position tokens are gone', argv: ['balance', 'eth-5k-2025', '--chain'] },
   ];
 }
 
@@ -298,6 +299,7 @@ function stepError(ctx: Context, n: number, what: string, code: number, expected
 export default defineCommand({
   path: ['demo'],
   effect: 'local',
+  longRunning: true,
   summary: 'A guided tour of pm against a fresh in-process sandbox',
   options: {
     chain: { type: 'boolean', description: 'the on-chain tour: a local chain (anvil from npm), approvals, an on-chain redemption' },

@@ -206,6 +206,8 @@ async function unlockedCheck(ctx: Context): Promise<CheckResult | undefined> {
 export default defineCommand({
   path: ['doctor'],
   effect: 'read',
+  // Each check reports on its own: one that hangs must not take the others' time.
+  longRunning: true,
   summary: 'Check that pm is ready to trade: Node, PM_HOME, config, proxy, keystore, exchange, clock, token, websocket, RPC, journal',
   description:
     'Runs every check and explains each failure with a fix. Exit 0 only when every check passes (a check that is not configured is skipped); exit 8 when some checks fail.',

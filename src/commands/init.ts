@@ -446,6 +446,7 @@ function checkSandboxFlags(o: Record<string, unknown>): void {
 export default defineCommand({
   path: ['init'],
   effect: 'local',
+  longRunning: true,
   summary: 'Set up a profile: exchange, wallet and API token (a wizard, or flags)',
   description:
     'Set up a profile. On a terminal it asks (exchange, wallet, token, profile name); with --yes or without a TTY it takes flags. --sandbox loads a seeded sandbox account (alice by default) from a running sandbox, so a newcomer can trade in one step. Keys and token secrets are stored encrypted under PM_HOME with the passphrase from a prompt, PM_PASSPHRASE or --passphrase-file.',

@@ -17,6 +17,7 @@ const line = (s: RecordSummary): string =>
 export default defineCommand({
   path: ['record'],
   effect: 'local',
+  longRunning: true,
   summary: 'Record markets (book, prices, trades, resolution) to a file that the sandbox can replay',
   description:
     "Follows the markets on the exchange in use and writes one NDJSON file: a header with each market in full, then every book snapshot and update, price move, trade (from the market's public feed, polled every 2 s), connection change, gap and resolution, each with the time it was received. Every line is synced as it is written, so the file is valid after a crash at any moment (a reader ignores a last line cut short). Ctrl-C ends it cleanly with a summary on stderr; --json prints the summary on stdout. Replay it with pm sandbox start --replay FILE.\n\nExit codes: 0 recorded until --until/--for, 2 bad input, 4 no such market, 5 the file exists, 7 the exchange could not be reached, 130 Ctrl-C (the file is complete up to then).",

@@ -1,3 +1,4 @@
+import { cutFirst } from '../cli/output.js';
 import type { ApiClient } from '../core/http.js';
 import { defineCommand } from '../cli/command.js';
 import { ExchangeValidationError, PartialFailureError, type PmError, UnknownStateError, UsageError, errorMessage } from '../core/errors.js';
@@ -104,7 +105,7 @@ export default defineCommand({
     }
     ctx.out.data(all ? claims : claims[0], () =>
       ctx.out.table(
-        [{ header: 'MARKET' }, { header: 'STATUS' }, { header: 'PAID (USDC)', align: 'right' }, { header: 'NOTE' }],
+        [{ header: 'MARKET' }, { header: 'STATUS' }, { header: 'PAID (USDC)', align: 'right' }, { header: 'NOTE', fit: cutFirst(1, 12) }],
         claims.map((c) => [c.market, c.status, c.payout ?? '-', c.message ?? c.userOperationHash ?? '']),
       ),
     );

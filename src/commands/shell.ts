@@ -75,6 +75,7 @@ function askHidden(rl: Interface, out: Writable, query: string, signal: AbortSig
 export default defineCommand({
   path: ['shell'],
   effect: 'local',
+  longRunning: true,
   summary: 'An interactive shell: pm commands with history, TAB completion and one passphrase per session',
   description:
     'Each line is an ordinary pm command, with or without the leading "pm" (global options such as --json or --profile work per line). TAB completes commands, flags and values (market slugs, profiles, wallets, enum values). The keystore passphrase is asked once for the session. History is kept in PM_HOME/shell_history (0600) and holds only command lines, never an answer to a prompt; once the passphrase is verified, lines equal to it are removed from it. Ctrl-C cancels the line being typed or the command running; Ctrl-D or "exit" leaves. Without a terminal, lines are read from stdin and run in order (each failing line adds "[exit N]" on stderr; the shell exits with the last line\'s code), and a line that needs the passphrase takes it from PM_PASSPHRASE or --passphrase-file, as outside the shell.',

@@ -114,6 +114,32 @@ function isUnreachable(e: unknown): boolean {
   return false;
 }
 
+/**
+ * viem's errors for a node that answered, but not as a Base node would: no contract at the
+ * address (a read "returned no data") or a JSON-RPC error for a standard call.
+ */
+const WRONG_NODE = new Set([
+  'ContractFunctionZeroDataError',
+  'RpcRequestError',
+  'InternalRpcError',
+  'MethodNotFoundRpcError',
+  'MethodNotSupportedRpcError',
+  'ResourceUnavailableRpcError',
+  'LimitExceededRpcError',
+  'UnknownRpcError',
+]);
+
+/** The first error along `e`'s causes whose name is in `names`. */
+function causeNamed(e: unknown, names: ReadonlySet<string>): string | undefined {
+  let cur: unknown = e;
+  for (let i = 0; i < 8 && typeof cur === 'object' && cur !== null; i++) {
+    const { name, cause } = cur as { name?: unknown; cause?: unknown };
+    if (typeof name === 'string' && names.has(name)) return name;
+    cur = cause;
+  }
+  return undefined;
+}
+
 function isInsufficientFunds(e: unknown): boolean {
   let cur: unknown = e;
   for (let i = 0; i < 6 && cur; i++) {
@@ -133,6 +159,17 @@ function chainError(e: unknown, rpcUrl: string, doing: string): PmError {
       cause: e,
       hint: 'Check --rpc-url / PM_RPC_URL and that the node is running; then run pm approve check to see the state on chain.',
     });
+  const wrong = causeNamed(e, WRONG_NODE);
+  if (wrong !== undefined) {
+    // The node answered, but not as Base's would: the RPC is not what it should be (exit 7, not a bug).
+    const what = wrong === 'ContractFunctionZeroDataError' ? 'has no contract where Base has it' : 'refused a standard call';
+    const ne = new NetworkError(`the RPC at ${rpcUrl} ${what} (while ${doing}): it is not a synced node of the expected chain`, {
+      cause: e,
+      hint: 'Point --rpc-url (or PM_RPC_URL, or the profile rpc-url) at a Base mainnet node, or leave them unset for the default.',
+    });
+    ne.ambiguous = false;
+    return ne;
+  }
   const short = (e as { shortMessage?: string }).shortMessage ?? (e instanceof Error ? e.message.split('\n')[0] : String(e));
   return new PmError(`${doing} failed: ${short}`, { cause: e });
 }

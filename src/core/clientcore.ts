@@ -58,6 +58,12 @@ export class ClientCore {
   onBehalfOf: number | undefined;
   /** Keys of EOA sub-accounts the caller holds, by address (the library's subAccountKeys): they sign those children's orders. */
   heldKeys: ((address: string) => Promise<OrderAccount | undefined>) | undefined;
+  /**
+   * One deadline for every client made from now on: the timeout from the first of them (a CLI
+   * command that is not long-running). Off: each request gets the timeout of its own.
+   */
+  oneDeadline = false;
+  private deadlineAt: number | undefined;
 
   constructor(readonly o: CoreOptions) {}
 
@@ -107,7 +113,9 @@ export class ClientCore {
    * per-token limiter (across processes), the deadline, the signal and the trace apply to all.
    */
   api(auth?: AuthProvider, o: { onBehalfOf?: number | undefined; baseUrl?: string | undefined; timeoutMs?: number | undefined } = {}) {
+    if (this.oneDeadline) this.deadlineAt ??= Date.now() + this.timeoutMs;
     const client = new ApiClient({
+      deadline: this.oneDeadline ? this.deadlineAt : undefined,
       // `baseUrl`: another exchange than the settings' (an exchange being set up; a sandbox's admin routes).
       baseUrl: o.baseUrl ?? this.baseUrl,
       auth,

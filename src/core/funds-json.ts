@@ -12,6 +12,8 @@ export interface RedeemJson {
   payoutRaw: string | null;
   userOperationHash: string | null;
   transactionId: string | null;
+  /** "answer": paid now; "already": paid by an earlier call whose answer was lost (payout then null). */
+  via: 'answer' | 'already';
 }
 
 /** An answer of POST /portfolio/redeem as RedeemJson. @example redeemJson('m', '0x…', { payout: '7936000' }).payout // '7.936' */
@@ -19,6 +21,7 @@ export function redeemJson(
   market: string,
   conditionId: string,
   r: { payout?: string | undefined; userOperationHash?: string | undefined; transactionId?: string | undefined },
+  via: RedeemJson['via'] = 'answer',
 ): RedeemJson {
   const payout = r.payout === undefined ? null : rawFromWire(r.payout);
   return {
@@ -29,6 +32,7 @@ export function redeemJson(
     payoutRaw: payout === null ? null : payout.toString(),
     userOperationHash: r.userOperationHash || null,
     transactionId: r.transactionId || null,
+    via,
   };
 }
 

@@ -1,6 +1,7 @@
 // What a user types for a market, checked offline (no request): a slug or the exchange's market
 // URL, did-you-mean suggestions for a mistyped one, and the history and page query flags.
 import { UsageError } from './errors.js';
+import { editDistance, suggest } from './suggest.js';
 
 /** The exchange's own web site: a market URL is https://limitless.exchange/markets/<slug>. */
 const EXCHANGE_SITE = /^(?:[a-z0-9-]+\.)*limitless\.exchange$/i;
@@ -60,18 +61,6 @@ export function slugFrom(input: string): string {
   return checkSlug(s, input, false);
 }
 
-/** Levenshtein distance (small strings only). */
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_v, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++)
-      cur[j] = Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length] ?? 0;
-}
-
 const STOP = new Set([
   'the',
   'will',
@@ -92,6 +81,12 @@ const STOP = new Set([
   'after',
   'above',
   'below',
+  // Words every market has: sharing one says nothing.
+  'market',
+  'markets',
+  'yes',
+  'no',
+  'price',
 ]);
 const words = (s: string): string[] =>
   s
@@ -100,25 +95,30 @@ const words = (s: string): string[] =>
     .filter((w) => w.length > 1 && !STOP.has(w));
 
 /**
- * Markets a mistyped slug probably meant: close by edit distance, or sharing words with the
- * title or the slug (best first, at most `max`).
+ * Markets a mistyped slug probably meant, best first (at most `max`): the slugs the one suggester
+ * finds near (suggest.ts: prefix, a part of the slug, a few edits), else those sharing a telling
+ * word with the title or the slug.
  */
 export function suggestMarkets(input: string, markets: { slug: string; title: string }[], max = 3): string[] {
-  const q = input.toLowerCase();
-  const qWords = new Set(words(q));
-  const scored = markets.map((m) => {
-    const d = editDistance(q, m.slug);
-    const near = d <= Math.max(2, Math.floor(m.slug.length / 4));
-    const shared = new Set(
-      [...words(m.title), ...words(m.slug)].filter(
-        (w) => qWords.has(w) || [...qWords].some((x) => x.length >= 4 && (w.startsWith(x) || x.startsWith(w))),
-      ),
-    ).size;
-    return { slug: m.slug, near, d, shared };
-  });
-  return scored
-    .filter((x) => x.near || x.shared > 0)
-    .sort((a, b) => Number(b.near) - Number(a.near) || (a.near ? a.d - b.d : 0) || b.shared - a.shared || a.d - b.d)
+  const near = suggest(
+    input,
+    markets.map((m) => m.slug),
+    max,
+  );
+  if (near.length > 0) return near;
+  const qWords = new Set(words(input.toLowerCase()));
+  return markets
+    .map((m) => ({
+      slug: m.slug,
+      shared: new Set(
+        [...words(m.title), ...words(m.slug)].filter(
+          (w) => qWords.has(w) || [...qWords].some((x) => x.length >= 4 && (w.startsWith(x) || x.startsWith(w))),
+        ),
+      ).size,
+      d: editDistance(input.toLowerCase(), m.slug),
+    }))
+    .filter((x) => x.shared > 0)
+    .sort((a, b) => b.shared - a.shared || a.d - b.d)
     .slice(0, max)
     .map((x) => x.slug);
 }

@@ -3,6 +3,7 @@
 import type { ApiClient } from './http.js';
 import { ExchangeError, NotFoundError, ValidationError } from './errors.js';
 import { checkPageSort, suggestMarkets } from './market-input.js';
+import { didYouMean } from './suggest.js';
 import { marketJson, parseMarket, parseOrderBook } from './market-wire.js';
 import { isObj, textField } from './wire.js';
 import type { Json, Market, MarketJson, OrderBook } from './market-wire.js';
@@ -94,7 +95,7 @@ async function notFound(api: ApiClient, slug: string, e: unknown): Promise<never
     } catch {
       // suggestions are best effort
     }
-    const hint = near.length ? `Did you mean ${near.join(', ')}?` : `See pm markets list, or pm markets search <words>.`;
+    const hint = didYouMean(near) ?? 'See pm markets list, or pm markets search <words>.';
     throw new NotFoundError(`no market "${slug}"`, { status: 404, hint });
   }
   throw e;

@@ -570,7 +570,7 @@ export function createClient(options: ClientOptions) {
      * Redeems the winning shares of a resolved market once (an unknown outcome: call it again, a
      * market is never paid twice). `via: 'already'`: an earlier call whose answer was lost was paid.
      */
-    async redeem(market: string, o?: CallOptions): Promise<RedeemJson & { via: 'answer' | 'already' }> {
+    async redeem(market: string, o?: CallOptions): Promise<RedeemJson> {
       const a = withSignal(await api(), o);
       const slug = slugFrom(market);
       const cid = (await getMarket(a, slug)).raw['conditionId'];
@@ -581,7 +581,7 @@ export function createClient(options: ClientOptions) {
         { conditionId: cid, market: slug },
         { journal: new RedemptionJournal(home), profileId: me?.id, rerun: `pm.funds.redeem('${slug}')` },
       );
-      return { ...redeemJson(slug, cid, r.via === 'already' ? {} : r), via: r.via };
+      return redeemJson(slug, cid, r.via === 'already' ? {} : r, r.via);
     },
   };
 

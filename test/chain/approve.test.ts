@@ -44,7 +44,7 @@ describe('pm approve', () => {
     const s = await chainSandbox();
     const env = envOf(s, 'alice');
     const simple = await runPm(['--json', 'approve', 'check', 'btc-100k-2026'], { env });
-    expect(simple.stderr).toBe('');
+    expect(simple.code).toBe(8);
     const sj = simple.json<CheckJson>();
     expect(sj.approvals.map((a) => [a.type, a.target, a.requiredFor, a.status])).toEqual([
       ['USDC_ALLOWANCE', 'exchange', 'BUY', 'missing'],

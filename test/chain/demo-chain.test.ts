@@ -16,7 +16,7 @@ describe('pm demo --chain', () => {
     expect(r.stdout).toMatch(/status\s+matched/);
     expect(r.stdout).toMatch(/\$ pm sandbox resolve btc-100k-2026 yes\nresolved btc-100k-2026: YES won/);
     expect(r.stdout).toMatch(/redeemed eth-5k-2025: \+150 USDC \(now 10150\)/);
-    expect(r.stdout).toMatch(/USDC\s+10150\n/);
+    expect(r.stdout).toMatch(/USDC held\s+\$10150\.00\n/);
     expect(r.stdout).toMatch(/^ {2}pm sandbox start --detach --chain +#/m);
     await expect(fetch(rpc ?? '', { method: 'POST', body: '{}' })).rejects.toThrow();
   }, 120_000);

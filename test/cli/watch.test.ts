@@ -186,14 +186,12 @@ describe('refusals and bad input', () => {
     expect(w.err()).not.toMatch(/\n\s+at /);
   });
 
-  it('exits 2 before connecting on an unknown channel, an unknown slug, a bad --until or a malformed duration', async () => {
+  it('exits 2 before connecting on an unknown channel, a bad --until or a malformed duration; 4 on an unknown slug', async () => {
     const dead = env('alice', { ws: 'ws://127.0.0.1:9' });
     for (const argv of [
       ['watch', 'trades'],
-      ['watch', 'prices', 'no-such-market'],
       ['watch', 'orders', '--until', 'tomorrow'],
       ['--timeout', '5x', 'watch', 'orders'],
-      ['watch', 'orders', '--market', 'no-such-market'],
       // A group has no book (it streamed an empty one, exit 0), nor has an AMM market; and the
       // live book is the exchange's YES book (--outcome no was ignored: YES prices under a NO heading).
       ['watch', 'book', 'us-election-2028'],
@@ -204,6 +202,15 @@ describe('refusals and bad input', () => {
       const w = pm(argv, dead);
       expect(await w.done, argv.join(' ')).toBe(2);
       expect(w.err()).not.toMatch(/\n\s+at /);
+    }
+    // An unknown market is not found (exit 4), as everywhere, before connecting.
+    for (const argv of [
+      ['watch', 'prices', 'no-such-market'],
+      ['watch', 'orders', '--market', 'no-such-market'],
+    ]) {
+      const w = pm(argv, dead);
+      expect(await w.done, argv.join(' ')).toBe(4);
+      expect(w.err()).toMatch(/no market "no-such-market"/);
     }
     expect(parseDuration('500ms')).toBe(500);
     expect(parseDuration('20s')).toBe(20_000);

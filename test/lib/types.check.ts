@@ -129,9 +129,7 @@ export async function partnerAndFunds(pm: ReturnType<typeof createClient>): Prom
   const page = await pm.partner.list();
   expectTypeOf(page.data.at(0)?.profileId).toEqualTypeOf<number | undefined>();
   expectTypeOf((await pm.partner.allowances(1)).ready).toBeBoolean();
-  const redeemed = await pm.funds.redeem('m');
-  expectTypeOf(redeemed).toMatchTypeOf<RedeemJson>();
-  expectTypeOf(redeemed.via).toEqualTypeOf<'answer' | 'already'>();
+  expectTypeOf(await pm.funds.redeem('m')).toEqualTypeOf<RedeemJson>();
   expectTypeOf((await pm.funds.withdraw({ amount: '1' })).amountRaw).toBeString();
   // Sub-accounts: the mode decides the result's type; an EOA's key is in the keystore (wallet) or the caller's (privateKey).
   expectTypeOf(await pm.partner.create({ serverWallet: true })).toEqualTypeOf<ServerWalletSubAccount>();

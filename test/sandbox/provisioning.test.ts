@@ -193,7 +193,9 @@ describe('allowance provisioning (CLI)', () => {
   });
 
   it('a target the switch failed at provisioning is submitted by pm partner allowances --retry --wait', async () => {
-    await admin('allowances', { failures: [{ label: 'usdc:ctf-exchange', errorCode: 'PRIVY_SUBMISSION_FAILED', times: 1 }] });
+    // Every submission of that target fails until this wallet's has: a wallet another test made
+    // may be provisioned meanwhile (a loaded machine) and would take a one-time failure.
+    await admin('allowances', { failures: [{ label: 'usdc:ctf-exchange', errorCode: 'PRIVY_SUBMISSION_FAILED', times: 1000 }] });
     const c = await pm('--json', 'partner', 'create', '--server-wallet', '--name', 'cli-fail');
     const id = c.json<{ profileId: number }>().profileId;
     await eventually(
@@ -201,6 +203,7 @@ describe('allowance provisioning (CLI)', () => {
       (r) => r.code === 0 && r.json<{ summary: { failed: number; confirmed: number } }>().summary.failed === 1,
       'the failed target',
     );
+    await admin('allowances', { failures: [] });
     const retried = await pm('--json', 'partner', 'allowances', String(id), '--retry', '--wait', '--wait-timeout', '20s');
     expect(retried.code, retried.stderr).toBe(0);
     expect(retried.json()).toMatchObject({ ready: true, summary: { confirmed: 5, failed: 0 } });

@@ -1,6 +1,8 @@
 // pm approve check [<slug>|--all]: the USDC allowance and CTF approvals the wallet needs for
 // the venues of these markets, read on chain.
+import { cutFirst } from '../../cli/output.js';
 import { defineCommand } from '../../cli/command.js';
+import { PartialFailureError } from '../../core/errors.js';
 import { formatUnits } from '../../core/money.js';
 import { approvalTargets, UNLIMITED_FLOOR, type ApprovalState } from '../../core/chain.js';
 import { RPC_URL, connectChain, marketsFor, walletAddress } from './common.js';
@@ -29,7 +31,7 @@ export default defineCommand({
   effect: 'read',
   summary: "Show the USDC allowance and CTF approvals your wallet needs for a market's venue",
   description:
-    'Reads on chain: USDC allowance to venue.exchange (needed to BUY), CTF setApprovalForAll to venue.exchange (to SELL), and to venue.adapter on NegRisk markets.\n\nExit codes: 0 read, 2 no RPC configured or wrong chain, 7 RPC unreachable.',
+    'Reads on chain: USDC allowance to venue.exchange (needed to BUY), CTF setApprovalForAll to venue.exchange (to SELL), and to venue.adapter on NegRisk markets.\n\nExit codes: 0 every approval in place, 8 some missing (the table or JSON still printed; pm approve set sends them), 2 no RPC configured or wrong chain, 7 RPC unreachable or not a Base node (no contract where Base has it).',
   args: { slug: { description: 'market slug' } },
   options: { all: { type: 'boolean', description: 'every venue of the active markets' }, rpcUrl: RPC_URL },
   examples: ['pm approve check btc-100k-2026', 'pm approve check --all', 'pm --json approve check us-election-2028-democrat | jq .missing'],
@@ -58,7 +60,13 @@ export default defineCommand({
       () => {
         ctx.out.line(`wallet ${owner} on chain ${chain.setup.chainId}`);
         ctx.out.table(
-          [{ header: 'TOKEN' }, { header: 'TARGET' }, { header: 'ADDRESS' }, { header: 'NEEDED FOR' }, { header: 'STATE' }],
+          [
+            { header: 'TOKEN' },
+            { header: 'TARGET' },
+            { header: 'ADDRESS', fit: cutFirst(2, 12) },
+            { header: 'NEEDED FOR', fit: cutFirst(1, 12) },
+            { header: 'STATE' },
+          ],
           states.map((s) => [
             s.kind === 'USDC_ALLOWANCE' ? 'USDC allowance' : 'CTF approval',
             s.label,
@@ -67,13 +75,17 @@ export default defineCommand({
             stateText(s),
           ]),
         );
-        ctx.out.info(missing ? `${missing} missing: pm approve set ${args.slug ?? '--all'}` : 'all approvals in place');
+        if (!missing) ctx.out.info('all approvals in place');
         for (const s of low)
           ctx.out.info(
             `note: the USDC allowance to ${s.label} is ${formatUnits(s.current)} USDC, below the ${formatUnits(s.held)} USDC this wallet holds: a BUY spending more is refused (pm approve set ${args.slug ?? '--all'} --unlimited raises it)`,
           );
       },
     );
-    return;
+    // Missing approvals are a failed check, as in pm doctor: a script can tell (exit 8).
+    if (missing)
+      throw new PartialFailureError(`${missing} approval${missing > 1 ? 's' : ''} missing`, {
+        hint: `Send them with: pm approve set ${args.slug ?? '--all'}`,
+      });
   },
 });

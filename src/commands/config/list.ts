@@ -1,3 +1,4 @@
+import { cutFirst } from '../../cli/output.js';
 import type { Context } from '../../cli/context.js';
 import { CONFIG_KEYS } from '../../core/config.js';
 import type { WsSource } from '../../core/endpoints.js';
@@ -34,7 +35,7 @@ export default defineCommand({
       () => {
         ctx.out.info(`profile: ${profile ?? '(none)'}   home: ${ctx.home}`);
         ctx.out.table(
-          [{ header: 'KEY' }, { header: 'VALUE' }, { header: 'SOURCE' }, { header: 'MEANING' }],
+          [{ header: 'KEY' }, { header: 'VALUE', fit: cutFirst(2, 16) }, { header: 'SOURCE' }, { header: 'MEANING', fit: cutFirst(1, 12) }],
           rows.map((r) => [r.key, r.value === null ? '-' : String(r.value), r.source, r.doc]),
         );
       },

@@ -1,3 +1,4 @@
+import { cutFirst } from '../../cli/output.js';
 import { slugFrom } from '../../core/market-input.js';
 import type { Json } from '../../core/market-wire.js';
 import { feedEvents } from '../../core/markets.js';
@@ -26,8 +27,8 @@ export default defineCommand({
       ctx.out.table(
         [
           { header: 'TIME' },
-          { header: 'EVENT' },
-          { header: 'USER' },
+          { header: 'EVENT', fit: cutFirst(2) },
+          { header: 'USER', fit: cutFirst(1) },
           { header: 'ACTION' },
           { header: 'OUTCOME' },
           { header: 'CONTRACTS', align: 'right' },

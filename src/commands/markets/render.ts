@@ -1,4 +1,5 @@
 // Table rendering shared by the market commands.
+import { cutFirst } from '../../cli/output.js';
 import type { Context } from '../../cli/context.js';
 import type { Output } from '../../cli/output.js';
 import type { Market } from '../../core/market-wire.js';
@@ -27,7 +28,7 @@ export function marketTable(out: Output, markets: Market[]): void {
   out.table(
     [
       { header: 'SLUG' },
-      { header: 'TITLE' },
+      { header: 'TITLE', fit: cutFirst(1, 10) },
       { header: 'YES', align: 'right' },
       { header: 'NO', align: 'right' },
       { header: 'VOLUME', align: 'right' },
@@ -58,7 +59,12 @@ export function groupChildren(ctx: Context, group: Market, command: string): voi
     () => {
       ctx.out.info(`${group.slug} is a group of ${children.length} markets: ${command} takes one of them.`);
       ctx.out.table(
-        [{ header: 'CHILD MARKET' }, { header: 'YES', align: 'right' }, { header: 'NO', align: 'right' }, { header: 'TITLE' }],
+        [
+          { header: 'CHILD MARKET' },
+          { header: 'YES', align: 'right' },
+          { header: 'NO', align: 'right' },
+          { header: 'TITLE', fit: cutFirst(1, 10) },
+        ],
         group.children.map((c) => [c.slug, formatPrice(c.prices?.[0] ?? null), formatPrice(c.prices?.[1] ?? null), c.title]),
       );
       const first = children[0]?.slug;

@@ -1,3 +1,4 @@
+import { cutFirst } from '../../cli/output.js';
 import { slugFrom } from '../../core/market-input.js';
 import { getMarket } from '../../core/markets.js';
 import { formatDeadline, formatPrice, usd } from './render.js';
@@ -43,12 +44,15 @@ export default defineCommand({
       ctx.out.keyValue(pairs);
       if (m.positionIds) {
         ctx.out.line();
-        ctx.out.table([{ header: 'OUTCOME' }, { header: 'PRICE', align: 'right' }, { header: 'POSITION ID' }], outcomeRows(m));
+        ctx.out.table(
+          [{ header: 'OUTCOME' }, { header: 'PRICE', align: 'right' }, { header: 'POSITION ID', fit: cutFirst(1, 12) }],
+          outcomeRows(m),
+        );
       }
       if (m.children.length) {
         ctx.out.line();
         ctx.out.table(
-          [{ header: 'CHILD MARKET' }, { header: 'YES', align: 'right' }, { header: 'TITLE' }],
+          [{ header: 'CHILD MARKET' }, { header: 'YES', align: 'right' }, { header: 'TITLE', fit: cutFirst(1, 10) }],
           m.children.map((c) => [c.slug, formatPrice(c.prices?.[0] ?? null), c.title]),
         );
         ctx.out.info('Orders on a NegRisk group use the child market slug.');

@@ -1,3 +1,4 @@
+import { cutFirst } from '../../cli/output.js';
 import { defineCommand } from '../../cli/command.js';
 import { NotFoundError, PartialFailureError, UsageError } from '../../core/errors.js';
 import { slugFrom } from '../../core/market-input.js';
@@ -77,7 +78,15 @@ function request(
 async function cancelAll(ctx: Context, api: ApiClient, slugs: string[]): Promise<void> {
   // Every market named is checked first: a typo among them cancels nothing (exit 4).
   if (slugs.length > 1) await Promise.all(slugs.map((slug) => getMarket(api, slug)));
-  if (slugs.length === 1) return report(ctx, await cancelOrders(api, { slug: slugs[0] as string }));
+  if (slugs.length === 1) {
+    const slug = slugs[0] as string;
+    const res = await cancelOrders(api, { slug }).catch((e: unknown) =>
+      e instanceof NotFoundError ? getMarket(api, slug).then(() => Promise.reject(e)) : Promise.reject(e),
+    );
+    // Nothing to cancel there: a typo of a market says so (exit 4, with the market it probably meant).
+    if (res.canceled.length === 0 && res.failed.length === 0) await getMarket(api, slug);
+    return report(ctx, res);
+  }
   const res: EverywhereOutcome =
     slugs.length === 0
       ? await cancelEverywhere(api)
@@ -85,7 +94,12 @@ async function cancelAll(ctx: Context, api: ApiClient, slugs: string[]): Promise
   ctx.out.data(res, () => {
     if (res.markets.length === 0) return ctx.out.info('no open orders');
     ctx.out.table(
-      [{ header: 'MARKET' }, { header: 'CANCELED', align: 'right' }, { header: 'FAILED', align: 'right' }, { header: 'ERROR' }],
+      [
+        { header: 'MARKET' },
+        { header: 'CANCELED', align: 'right' },
+        { header: 'FAILED', align: 'right' },
+        { header: 'ERROR', fit: cutFirst(1, 16) },
+      ],
       res.markets.map((m) => [m.market, String(m.canceled.length), String(m.failed.length), m.error?.message ?? '']),
     );
   });
@@ -113,7 +127,7 @@ function report(ctx: Context, res: CancelOutcome): void {
     else if (!res.failed.length) ctx.out.info('nothing to cancel');
     if (res.failed.length)
       ctx.out.table(
-        [{ header: 'FAILED' }, { header: 'REASON' }, { header: 'MESSAGE' }],
+        [{ header: 'FAILED', fit: cutFirst(2, 12) }, { header: 'REASON' }, { header: 'MESSAGE', fit: cutFirst(1, 16) }],
         res.failed.map((f) => [f.orderId, f.reason, f.message]),
       );
   });

@@ -1,3 +1,4 @@
+import { cutFirst, hideFirst } from '../../cli/output.js';
 import { join } from 'node:path';
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../core/errors.js';
@@ -53,7 +54,14 @@ export default defineCommand({
       entries,
       () => {
         ctx.out.table(
-          [{ header: 'TIME' }, { header: 'CLIENT ID' }, { header: 'STATE' }, { header: 'MARKET' }, { header: 'SENT / CAME BACK' }],
+          [
+            { header: 'TIME' },
+            { header: 'CLIENT ID', fit: cutFirst(3, 10) },
+            { header: 'STATE' },
+            { header: 'MARKET', fit: hideFirst(1) },
+            // An order id (36 characters) stays whole: it is what order status and cancel take.
+            { header: 'SENT / CAME BACK', fit: cutFirst(2, 36) },
+          ],
           entries.map((e) => [
             e.ts.replace('T', ' ').slice(0, 19),
             e.clientOrderId,

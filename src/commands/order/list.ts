@@ -1,3 +1,4 @@
+import { cutFirst, hideFirst } from '../../cli/output.js';
 import { defineCommand } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { listOrders } from '../../core/trade/list.js';
@@ -31,8 +32,8 @@ function ordersTable(ctx: Context, json: OpenOrderJson[], markets: boolean): voi
     ctx.out.table(
       [
         ...(markets ? [{ header: 'MARKET' }] : []),
-        { header: 'ORDER ID' },
-        { header: 'CLIENT ID' },
+        { header: 'ORDER ID', fit: cutFirst(2) },
+        { header: 'CLIENT ID', fit: hideFirst(1) },
         { header: 'SIDE' },
         { header: 'OUTCOME' },
         { header: 'PRICE', align: 'right' as const },

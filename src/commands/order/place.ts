@@ -1,3 +1,4 @@
+import { cutFirst, hideFirst } from '../../cli/output.js';
 import { defineCommand } from '../../cli/command.js';
 import { readInput } from '../../cli/files.js';
 import type { Context } from '../../cli/context.js';
@@ -242,9 +243,9 @@ async function placeBatch(
     ctx.out.table(
       [
         { header: 'LINE', align: 'right' },
-        { header: 'RESULT' },
-        { header: 'ORDER ID' },
-        { header: 'CLIENT ID' },
+        { header: 'RESULT', fit: cutFirst(1, 16) },
+        { header: 'ORDER ID', fit: cutFirst(3, 12) },
+        { header: 'CLIENT ID', fit: hideFirst(2) },
         { header: 'STATUS' },
         { header: 'FILLED', align: 'right' },
       ],

@@ -1,3 +1,4 @@
+import { cutFirst, hideFirst } from '../../cli/output.js';
 import { defineCommand } from '../../cli/command.js';
 import { NotFoundError, PartialFailureError, UsageError } from '../../core/errors.js';
 import { checkClientOrderId } from '../../core/trade/index.js';
@@ -29,11 +30,11 @@ export default defineCommand({
     ctx.out.data(rows, () =>
       ctx.out.table(
         [
-          { header: 'ORDER ID' },
-          { header: 'CLIENT ID' },
+          { header: 'ORDER ID', fit: cutFirst(3, 12) },
+          { header: 'CLIENT ID', fit: hideFirst(1) },
           { header: 'MARKET' },
           { header: 'STATE' },
-          { header: 'SETTLEMENT' },
+          { header: 'SETTLEMENT', fit: hideFirst(2) },
           { header: 'FILLED', align: 'right' },
         ],
         rows.map((r) => {

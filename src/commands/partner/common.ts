@@ -1,5 +1,6 @@
 // What the partner commands share: the partner's API client, the child's EOA key, and the
 // allowance wait with a live progress display on stderr (ora on a terminal, plain lines else).
+import { cutFirst } from '../../cli/output.js';
 import type { Context } from '../../cli/context.js';
 import { errorMessage, NotFoundError, UsageError } from '../../core/errors.js';
 import type { ApiClient } from '../../core/http.js';
@@ -132,7 +133,7 @@ export function renderAllowances(ctx: Context, a: Allowances): void {
   ]);
   ctx.out.line();
   ctx.out.table(
-    [{ header: 'TARGET' }, { header: 'TYPE' }, { header: 'FOR' }, { header: 'STATUS' }, { header: 'DETAIL' }],
+    [{ header: 'TARGET' }, { header: 'TYPE' }, { header: 'FOR' }, { header: 'STATUS' }, { header: 'DETAIL', fit: cutFirst(1, 12) }],
     a.targets.map((t) => [
       t.label,
       t.type,

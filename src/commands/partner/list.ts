@@ -1,3 +1,4 @@
+import { cutFirst } from '../../cli/output.js';
 import { defineCommand } from '../../cli/command.js';
 import { ValidationError } from '../../core/errors.js';
 import { listPartnerAccounts } from '../../core/partner.js';
@@ -39,7 +40,7 @@ export default defineCommand({
         return;
       }
       ctx.out.table(
-        [{ header: 'PROFILE ID', align: 'right' }, { header: 'ADDRESS' }, { header: 'NAME' }, { header: 'MODE' }],
+        [{ header: 'PROFILE ID', align: 'right' }, { header: 'ADDRESS' }, { header: 'NAME', fit: cutFirst(1) }, { header: 'MODE' }],
         items.map((i) => [
           String(i.profileId),
           i.account,

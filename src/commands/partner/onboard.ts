@@ -164,6 +164,7 @@ function withResumeHint(e: unknown, job: Job): PmError {
 export default defineCommand({
   path: ['partner', 'onboard'],
   effect: 'money',
+  longRunning: true,
   describe: (ctx, { opts }) =>
     opts.resume !== undefined
       ? `Finish onboarding sub-account ${opts.resume} under profile ${ctx.profileName() ?? 'default'}${opts.firstOrder ? ` (a first FOK BUY of ${opts.firstAmount} USDC in ${opts.firstOrder})` : ''}`

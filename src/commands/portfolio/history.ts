@@ -1,3 +1,4 @@
+import { cutFirst } from '../../cli/output.js';
 import { defineCommand } from '../../cli/command.js';
 import type { Progress } from '../../cli/output.js';
 import { UsageError } from '../../core/errors.js';
@@ -60,7 +61,7 @@ export default defineCommand({
       ctx.out.table(
         [
           { header: 'TIME' },
-          { header: 'WHAT' },
+          { header: 'WHAT', fit: cutFirst(1, 10) },
           { header: 'MARKET' },
           { header: 'OUTCOME' },
           { header: 'SHARES', align: 'right' },

@@ -1,3 +1,4 @@
+import { cutFirst, hideFirst } from '../../cli/output.js';
 import { defineCommand } from '../../cli/command.js';
 import { slugFrom } from '../../core/market-input.js';
 import { getMarket } from '../../core/markets.js';
@@ -58,15 +59,15 @@ export default defineCommand({
             { header: 'MARKET' },
             { header: 'OUTCOME' },
             { header: 'SHARES', align: 'right' },
-            { header: 'AVG', align: 'right' },
-            { header: 'COST', align: 'right' },
-            { header: 'PRICE', align: 'right' },
+            { header: 'AVG', align: 'right', fit: hideFirst(2) },
+            { header: 'COST', align: 'right', fit: hideFirst(6) },
+            { header: 'PRICE', align: 'right', fit: hideFirst(3) },
             { header: 'VALUE', align: 'right' },
             { header: 'UNREALISED', align: 'right' },
-            { header: 'REALISED', align: 'right' },
-            { header: 'ORDERS', align: 'right' },
-            { header: 'LOCKED', align: 'right' },
-            { header: 'STATE' },
+            { header: 'REALISED', align: 'right', fit: hideFirst(5) },
+            { header: 'ORDERS', align: 'right', fit: hideFirst(1) },
+            { header: 'LOCKED', align: 'right', fit: hideFirst(4) },
+            { header: 'STATE', fit: cutFirst(7, 10) },
           ],
           [
             ...rows.map((r) => [

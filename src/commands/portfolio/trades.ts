@@ -1,3 +1,4 @@
+import { hideFirst } from '../../cli/output.js';
 import { defineCommand } from '../../cli/command.js';
 import { formatUnits, rawFromWire } from '../../core/money.js';
 import { fetchTrades } from '../../core/portfolio.js';
@@ -21,7 +22,7 @@ export default defineCommand({
           { header: 'SHARES', align: 'right' },
           { header: 'PRICE', align: 'right' },
           { header: 'USDC', align: 'right' },
-          { header: 'FEE', align: 'right' },
+          { header: 'FEE', align: 'right', fit: hideFirst(1) },
         ],
         trades.map((t) => {
           const m = (t['market'] ?? {}) as Record<string, unknown>;

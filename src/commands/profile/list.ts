@@ -1,3 +1,4 @@
+import { cutFirst, hideFirst } from '../../cli/output.js';
 import { DEFAULT_BASE_URL, isLoopbackUrl } from '../../core/endpoints.js';
 import { defineCommand } from '../../cli/command.js';
 
@@ -24,10 +25,10 @@ export default defineCommand({
         [
           { header: '' },
           { header: 'PROFILE' },
-          { header: 'EXCHANGE' },
-          { header: 'WALLET' },
+          { header: 'EXCHANGE', fit: cutFirst(2, 12) },
+          { header: 'WALLET', fit: cutFirst(3) },
           { header: 'ADDRESS' },
-          { header: 'PROFILE ID' },
+          { header: 'PROFILE ID', fit: hideFirst(1) },
         ],
         rows.map((r) => [
           r.active ? '*' : '',

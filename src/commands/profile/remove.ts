@@ -1,4 +1,3 @@
-import { NotFoundError } from '../../core/errors.js';
 import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
@@ -10,7 +9,7 @@ export default defineCommand({
   examples: ['pm profile remove old-bot --yes'],
   run: async (ctx, { args }) => {
     const name = args.name;
-    if (!ctx.config().profiles[name]) throw new NotFoundError(`no profile named "${name}"`);
+    if (!ctx.config().profiles[name]) throw ctx.profileNotFound(name);
     await ctx.editConfig((cfg) => {
       delete cfg.profiles[name];
       if (cfg.activeProfile === name) delete cfg.activeProfile;

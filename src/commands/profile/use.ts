@@ -1,4 +1,3 @@
-import { NotFoundError } from '../../core/errors.js';
 import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
@@ -9,12 +8,7 @@ export default defineCommand({
   examples: ['pm profile use sandbox'],
   run: async (ctx, { args }) => {
     const name = args.name;
-    if (!ctx.config().profiles[name]) {
-      const known = Object.keys(ctx.config().profiles);
-      throw new NotFoundError(`no profile named "${name}"`, {
-        hint: known.length ? `Known profiles: ${known.join(', ')}` : 'Create one with pm init.',
-      });
-    }
+    if (!ctx.config().profiles[name]) throw ctx.profileNotFound(name);
     await ctx.editConfig((cfg) => {
       cfg.activeProfile = name;
     });

@@ -1,3 +1,4 @@
+import { cutFirst, hideFirst } from '../../cli/output.js';
 import { InterruptedError } from '../../core/errors.js';
 import type { Context } from '../../cli/context.js';
 import { clearRunInfo, findSandbox, listenError, sandboxDir, spawnDetached, writeRunInfo } from '../../core/sandboxctl.js';
@@ -28,11 +29,11 @@ function printReady(ctx: Context, ready: Ready, line: string): void {
   ctx.out.table(
     [
       { header: 'ACCOUNT' },
-      { header: 'ROLE' },
+      { header: 'ROLE', fit: hideFirst(3) },
       { header: 'ADDRESS' },
       { header: 'PROFILE ID', align: 'right' },
-      { header: 'TOKEN ID' },
-      { header: 'SCOPES' },
+      { header: 'TOKEN ID', fit: hideFirst(2) },
+      { header: 'SCOPES', fit: cutFirst(1, 10) },
     ],
     ready.accounts.map((a) => [a.name, a.role, a.address, String(a.profileId), a.token.tokenId, a.token.scopes.join(',')]),
   );
@@ -89,6 +90,7 @@ export default defineCommand({
   effect: 'local',
   // Listening beyond loopback exposes public dev keys and unauthenticated admin routes.
   effectOf: ({ opts }) => (isLoopback(opts.host) ? 'local' : { effect: 'destructive', why: publicHost(opts.host) }),
+  longRunning: true,
   describe: (_ctx, { opts }) => publicHost(opts.host),
   summary: 'Start the embedded exchange on 127.0.0.1',
   options: {

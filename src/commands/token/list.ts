@@ -1,3 +1,4 @@
+import { cutFirst, hideFirst } from '../../cli/output.js';
 import { listTokens } from '../../core/tokens.js';
 import { defineCommand } from '../../cli/command.js';
 
@@ -12,7 +13,14 @@ export default defineCommand({
     const tokens = (await listTokens(api)).map((t) => ({ ...t, inUse: t.tokenId === inUse }));
     ctx.out.data(tokens, () =>
       ctx.out.table(
-        [{ header: '' }, { header: 'TOKEN ID' }, { header: 'LABEL' }, { header: 'SCOPES' }, { header: 'CREATED' }, { header: 'LAST USED' }],
+        [
+          { header: '' },
+          { header: 'TOKEN ID' },
+          { header: 'LABEL', fit: cutFirst(1) },
+          { header: 'SCOPES', fit: cutFirst(2, 10) },
+          { header: 'CREATED', fit: hideFirst(4) },
+          { header: 'LAST USED', fit: hideFirst(3) },
+        ],
         tokens.map((t) => [
           t.inUse ? '*' : '',
           t.tokenId,

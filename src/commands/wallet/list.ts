@@ -1,3 +1,4 @@
+import { cutFirst, hideFirst } from '../../cli/output.js';
 import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
@@ -18,7 +19,13 @@ export default defineCommand({
     }));
     ctx.out.data(list, () =>
       ctx.out.table(
-        [{ header: '' }, { header: 'WALLET' }, { header: 'ADDRESS' }, { header: 'CREATED' }, { header: 'FILE' }],
+        [
+          { header: '' },
+          { header: 'WALLET' },
+          { header: 'ADDRESS' },
+          { header: 'CREATED', fit: hideFirst(2) },
+          { header: 'FILE', fit: cutFirst(1) },
+        ],
         list.map((w) => [w.active ? '*' : '', w.name, w.address ?? `(unreadable: ${w.error ?? '?'})`, w.createdAt.slice(0, 19), w.path]),
       ),
     );

@@ -4,6 +4,7 @@ import { RECONNECT_HELP, watch } from './run.js';
 export default defineCommand({
   path: ['watch', 'book'],
   effect: 'read',
+  longRunning: true,
   summary: 'The live order book of one market (full screen on a terminal)',
   description:
     'Redraws the book in place on a terminal (alternate screen, restored on exit); NDJSON snapshots otherwise or with --json. Same as pm book <slug> --watch.' +

@@ -4,6 +4,7 @@ import { RECONNECT_HELP, watch } from './run.js';
 export default defineCommand({
   path: ['watch', 'markets'],
   effect: 'read',
+  longRunning: true,
   summary: 'Markets being created and resolved',
   description: `Streams market lifecycle events (marketCreated / marketResolved).${RECONNECT_HELP}`,
   options: {

@@ -4,6 +4,7 @@ import { RECONNECT_HELP, watch } from './run.js';
 export default defineCommand({
   path: ['watch', 'orders'],
   effect: 'read',
+  longRunning: true,
   summary: 'Your order events as they happen (placement, fills, cancels, settlement)',
   description:
     "Streams orderEvent: OME events (PLACEMENT, UPDATE, CANCELLATION, EXECUTION with FILLED, PARTIALLY_FILLED or KILLED) and SETTLEMENT events (MATCHED, MINED, FAILED) of every order of yours (a partner also gets its sub-accounts'), in all markets. Needs an API token." +

@@ -4,6 +4,7 @@ import { RECONNECT_HELP, watch } from './run.js';
 export default defineCommand({
   path: ['watch', 'positions'],
   effect: 'read',
+  longRunning: true,
   summary: 'Your position changes after fills and redemptions',
   description: `Streams positions updates (needs an API token).${RECONNECT_HELP}`,
   options: {

@@ -4,6 +4,7 @@ import { RECONNECT_HELP, watch } from './run.js';
 export default defineCommand({
   path: ['watch', 'prices'],
   effect: 'read',
+  longRunning: true,
   summary: 'Best bid/ask and price moves of markets',
   description:
     'Streams orderbookUpdate (a snapshot per market first, then every change, coalesced) and newPriceData for the given markets.' +

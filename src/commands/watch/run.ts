@@ -5,7 +5,7 @@
 // every gap is then filled from REST (core/gapfill.ts), and no event is written twice.
 import { InterruptedError } from '../../core/errors.js';
 import type { Context } from '../../cli/context.js';
-import { AuthError, NotFoundError, UsageError } from '../../core/errors.js';
+import { AuthError, UsageError } from '../../core/errors.js';
 import { slugFrom } from '../../core/market-input.js';
 import { getMarket } from '../../core/markets.js';
 import { openWatch, PRIVATE_KINDS } from '../../core/watch.js';
@@ -15,19 +15,12 @@ import type { AuthProvider } from '../../core/auth.js';
 import type { ApiClient } from '../../core/http.js';
 import { bookScreen, eventLine, lifecycleLine } from './render.js';
 
-/** Checks slugs against the exchange before connecting: an unknown one is a usage error (exit 2). */
+/** Checks slugs against the exchange before connecting: an unknown one is not found (exit 4, with a did-you-mean). */
 async function checkSlugs(ctx: Context, slugs: string[], kind: WatchKind): Promise<void> {
   if (slugs.length === 0) return;
   const api = await ctx.api();
   for (const slug of slugs) {
-    let m: Awaited<ReturnType<typeof getMarket>>;
-    try {
-      m = await getMarket(api, slug);
-    } catch (e) {
-      if (e instanceof NotFoundError)
-        throw new UsageError(`unknown market "${slug}"`, { hint: 'See pm markets list or pm markets search <words>.' });
-      throw e;
-    }
+    const m = await getMarket(api, slug);
     // Only a CLOB market has a book (a group's are its markets').
     if (kind === 'book' && m.children.length > 0)
       throw new UsageError(`${slug} is a group of ${m.children.length} markets: a book is one market's`, {
@@ -65,6 +58,21 @@ export function ndjson(name: string, payload: object): string {
   const body = JSON.stringify(payload) as string | undefined;
   if (body === undefined || !body.startsWith('{') || body === '{}') return `${JSON.stringify({ event: name, ...payload })}\n`;
   return `{"event":${JSON.stringify(name)},${body.slice(1)}\n`;
+}
+
+/** A book event with at most `depth` price levels a side (what --depth shows on the screen). */
+export function bookLevels(p: object, depth: number): object {
+  const ob: unknown = (p as { orderbook?: unknown }).orderbook;
+  if (typeof ob !== 'object' || ob === null) return p;
+  const { bids, asks } = ob as { bids?: unknown; asks?: unknown };
+  return {
+    ...p,
+    orderbook: {
+      ...ob,
+      ...(Array.isArray(bids) ? { bids: bids.slice(0, depth) } : {}),
+      ...(Array.isArray(asks) ? { asks: asks.slice(0, depth) } : {}),
+    },
+  };
 }
 
 /** What the watch commands take besides the kind (each command passes its own flags). */
@@ -154,7 +162,7 @@ export async function watch(ctx: Context, kind: WatchKind, opts: WatchFlags, slu
       event: (name, p) => {
         if (finished) return;
         if (screen) write(bookScreen(p, ctx.out.c, opts.depth ?? 10));
-        else if (json || kind === 'book') write(ndjson(name, p));
+        else if (json || kind === 'book') write(ndjson(name, kind === 'book' ? bookLevels(p, opts.depth ?? 10) : p));
         else write(`${eventLine(name, p, ctx.out.c)}\n`);
         printed += 1;
         if (count !== undefined && printed >= count) {

@@ -4,6 +4,7 @@ import { RECONNECT_HELP, watch } from './run.js';
 export default defineCommand({
   path: ['watch', 'tx'],
   effect: 'read',
+  longRunning: true,
   summary: 'Your on-chain transactions (settled trades)',
   description: `Streams tx events (needs an API token).${RECONNECT_HELP}`,
   options: {

@@ -1,3 +1,4 @@
+import { cutFirst, hideFirst } from '../../cli/output.js';
 import { defineCommand } from '../../cli/command.js';
 import { listWithdrawalAddresses } from '../../core/funds.js';
 
@@ -11,7 +12,7 @@ export default defineCommand({
     const list = await listWithdrawalAddresses(await ctx.authedApi('identity'), opts.all);
     ctx.out.data(list, () =>
       ctx.out.table(
-        [{ header: 'ADDRESS' }, { header: 'LABEL' }, { header: 'ADDED' }, { header: 'REMOVED' }],
+        [{ header: 'ADDRESS' }, { header: 'LABEL', fit: cutFirst(1) }, { header: 'ADDED' }, { header: 'REMOVED', fit: hideFirst(2) }],
         list.map((e) => [e.destinationAddress, e.label || '-', e.createdAt, e.deletedAt ?? '-']),
       ),
     );

@@ -1,9 +1,10 @@
 // Your orders, as `pm order list` and the library's orders.list show them: the open orders of
 // every market (one request: the portfolio's live orders), or of one market, closed ones too
 // with `all`.
-import { UsageError } from '../errors.js';
+import { NotFoundError, UsageError } from '../errors.js';
 import type { ApiClient } from '../http.js';
 import { slugFrom } from '../market-input.js';
+import { getMarket } from '../markets.js';
 import { fetchPositions } from '../portfolio.js';
 import { listOpenOrders } from './place.js';
 import { liveOrderJson, openOrderJson } from './views.js';
@@ -29,5 +30,10 @@ export async function listOrders(
     return (await fetchPositions(api)).liveOrders.map(liveOrderJson);
   }
   const slug = slugFrom(q.market);
-  return (await listOpenOrders(api, slug, q.all ? EVERY_STATUS : undefined)).map((o) => openOrderJson(o, slug));
+  const orders = await listOpenOrders(api, slug, q.all ? EVERY_STATUS : undefined).catch((e: unknown) =>
+    e instanceof NotFoundError ? getMarket(api, slug).then(() => Promise.reject(e)) : Promise.reject(e),
+  );
+  // None: a typo of a market also has none; say so (exit 4, with the market it probably meant).
+  if (orders.length === 0) await getMarket(api, slug);
+  return orders.map((o) => openOrderJson(o, slug));
 }

@@ -363,6 +363,30 @@ export interface SandboxChainInfo {
   contracts: { usdc: string; conditionalTokens: string };
 }
 
+/** Where a sandbox's replay stands (GET /__sandbox/replay, `pm sandbox start --replay`). */
+export interface SandboxReplayInfo {
+  file: string;
+  recordedTime: string;
+  applied: number;
+  total: number;
+  behindMs: number;
+  done: boolean;
+}
+
+/** The sandbox's replay (GET /__sandbox/replay); null when it replays nothing or does not answer. */
+export async function sandboxReplay(api: ApiClient): Promise<SandboxReplayInfo | null> {
+  try {
+    const j = (await api.request<unknown>({ method: 'GET', path: '/__sandbox/replay', retry: 'never' })).data;
+    if (typeof j !== 'object' || j === null) return null;
+    const { file, recordedTime, applied, total, behindMs, done } = j as Partial<SandboxReplayInfo>;
+    if (typeof file !== 'string' || typeof recordedTime !== 'string' || typeof done !== 'boolean') return null;
+    if (typeof applied !== 'number' || typeof total !== 'number' || typeof behindMs !== 'number') return null;
+    return { file, recordedTime, applied, total, behindMs, done };
+  } catch {
+    return null;
+  }
+}
+
 /** The sandbox's local chain (GET /__sandbox/chain); null when it runs none or does not answer. */
 export async function sandboxChain(api: ApiClient): Promise<SandboxChainInfo | null> {
   try {

@@ -1,7 +1,7 @@
 // The state events: every change of sandbox state is one of these, applied by the reducer
 // (reducer.ts) and recorded in the event log, so replaying the log from the seed rebuilds the
 // state exactly. None carries a key or a secret.
-import type { AllowanceTarget, ApiToken, MarketRecord, OrderRecord, Profile, WithdrawalAddress } from './types.js';
+import type { AllowanceTarget, ApiToken, MarketRecord, OrderRecord, Profile, ReplayProgress, WithdrawalAddress } from './types.js';
 
 /** One executed fill, seen from the taker (as the engine decides it and the log records it). */
 export interface Fill {
@@ -84,6 +84,12 @@ export type StateEvent =
       /** Redeemed on the local chain (seen there): the payout went to the wallet, not to the balance here. */
       onChain?: boolean;
     }
+  /**
+   * Where a replay of a recording stands (replay.ts): lines applied (of the file, this pass),
+   * the recorded time reached, passes completed (--loop), and whether it ended. Committed with
+   * the replay's own order of a recorded trade, so a restart continues exactly after it.
+   */
+  | { type: 'replay.progress'; at: number; progress: ReplayProgress }
   | { type: 'allowlist.added'; entry: WithdrawalAddress }
   | { type: 'allowlist.removed'; id: string; at: string };
 

@@ -10,6 +10,7 @@ import { portfolioRoutes } from './routes/portfolio.js';
 import { portfolioAdminRoutes } from './routes/money-admin.js';
 import { adminRoutes } from './routes/admin.js';
 import { balanceAdminRoutes } from './routes/balance.js';
+import { reportAdminRoutes } from './routes/report.js';
 import { lifecycleRoutes } from './routes/lifecycle.js';
 import { createStreams, type Streams } from './stream.js';
 import { partnerAdminRoutes, partnerRoutes } from './routes/partner.js';
@@ -23,12 +24,15 @@ import { resumeSettlement } from './settlement.js';
 import { resumeAllowances, simOf } from './partner/allowances.js';
 import type { SandboxChain } from './chain/local.js';
 import type { SimulateOptions, Simulator } from './simulate.js';
+import type { Replay, ReplayOptions } from './replay.js';
+import { readRecording } from './recording.js';
 import type { SandboxState } from './types.js';
 import type { LogEntry } from './events.js';
 import type { FaultConfig, Route, SandboxContext } from './handlers.js';
 
 export { seedState } from './seed.js';
 export { SandboxLockedError } from './lock.js';
+export { RecordingError, readRecording } from './recording.js';
 export type { LogEntry } from './events.js';
 
 export interface SandboxOptions {
@@ -57,6 +61,11 @@ export interface SandboxOptions {
    * engine and the event log like any order. `true` uses the default rate; off when absent.
    */
   simulate?: boolean | SimulateOptions | undefined;
+  /**
+   * Replay a recording of `pm record` (`--replay FILE`, replay.ts): its markets are created and
+   * its book and trades re-created over time. A file that is not one throws RecordingError.
+   */
+  replay?: ({ file: string } & ReplayOptions) | undefined;
 }
 
 export interface ReadyAccount {
@@ -87,6 +96,8 @@ export interface ReadyInfo {
   contracts?: { usdc: string; conditionalTokens: string };
   /** With --simulate: actions per second and the accounts that act. */
   simulate?: { rate: number; accounts: { name: string; profileId: number; role: string }[] };
+  /** With --replay: the recording, its lines, the speed and the markets it plays. */
+  replay?: { file: string; total: number; speed: number | 'max'; markets: string[]; torn: boolean };
 }
 
 export interface SandboxHandle {
@@ -98,6 +109,8 @@ export interface SandboxHandle {
   faults: FaultConfig;
   /** The market-activity simulator, when started with `simulate`. */
   simulator: Simulator | null;
+  /** The replay of a recording, when started with `replay`. */
+  replay: Replay | null;
   /** Every route served: the exchange's (`api`) and /__sandbox's (`admin`), so tests can cover each. */
   routes: { api: Route[]; admin: Route[] };
   /**
@@ -179,7 +192,14 @@ function listen(server: Server, opts: SandboxOptions): Promise<void> {
 }
 
 /** The ready line's facts. */
-function readyInfo(server: Server, ctx: SandboxContext, r: Running, simulator: Simulator | null): ReadyInfo {
+function readyInfo(
+  server: Server,
+  ctx: SandboxContext,
+  r: Running,
+  actors: { simulator: Simulator | null; replay: Replay | null },
+): ReadyInfo {
+  const { simulator, replay } = actors;
+  const rs = replay?.status();
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   const warnings = r.disk?.loaded.warnings ?? [];
@@ -192,12 +212,19 @@ function readyInfo(server: Server, ctx: SandboxContext, r: Running, simulator: S
     markets: ctx.state.markets.map((m) => ({ slug: m.slug, type: m.tradeType, negRisk: m.negRiskRequestId !== null })),
     ...(r.chain ? { rpcUrl: r.chain.info.rpcUrl, rpcChainId: r.chain.info.chainId, contracts: r.chain.info.contracts } : {}),
     ...(simulator ? { simulate: { rate: simulator.rate, accounts: simulator.accounts.map((a) => ({ ...a })) } } : {}),
+    ...(rs ? { replay: { file: rs.file, total: rs.total, speed: rs.speed, markets: rs.markets, torn: replay?.torn ?? false } } : {}),
     ...(warnings.length ? { warnings } : {}),
   };
 }
 
 /** The exchange's routes and /__sandbox's, with the reset they offer. */
-function routesOf(r: Running, faults: FaultConfig, streams: Streams, reset: () => Promise<void>): { api: Route[]; admin: Route[] } {
+function routesOf(
+  r: Running,
+  faults: FaultConfig,
+  streams: Streams,
+  reset: () => Promise<void>,
+  replay: () => Replay | null,
+): { api: Route[]; admin: Route[] } {
   const ctx = r.core.ctx;
   const api = [...marketRoutes, ...propertyRoutes, ...accountRoutes, ...orderRoutes, ...partnerRoutes, ...portfolioRoutes];
   const admin = [
@@ -206,10 +233,27 @@ function routesOf(r: Running, faults: FaultConfig, streams: Streams, reset: () =
     ...streams.routes,
     ...portfolioAdminRoutes,
     ...balanceAdminRoutes,
+    ...reportAdminRoutes,
     ...partnerAdminRoutes,
     ...(r.chain?.routes ?? []),
+    replayRoute(replay),
   ];
   return { api, admin };
+}
+
+/** GET /__sandbox/replay: where the replay stands (404 without one). */
+function replayRoute(replay: () => Replay | null): Route {
+  return {
+    method: 'GET',
+    pattern: '/__sandbox/replay',
+    auth: { kind: 'public' },
+    handler: () => {
+      const rp = replay();
+      return rp
+        ? { status: 200, body: { ...rp.status() } }
+        : { status: 404, body: { message: 'no replay: start the sandbox with --replay FILE' } };
+    },
+  };
 }
 
 /**
@@ -220,6 +264,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   const simRate = typeof opts.simulate === 'object' ? opts.simulate.rate : undefined;
   if (simRate !== undefined && !(simRate > 0 && simRate <= 1000))
     throw new RangeError(`simulate rate must be in (0, 1000] actions per second, got ${simRate}`);
+  // A recording that cannot be replayed is refused before anything starts.
+  const recording = opts.replay ? readRecording(opts.replay.file) : null;
   const disk = await openDataDir(opts);
   const core = createCore({
     loaded: disk?.loaded.state ? { state: disk.loaded.state, seq: disk.loaded.seq, replayed: disk.loaded.replayed } : null,
@@ -248,7 +294,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     await r.chain?.reset(ctx.state);
   };
   const streams = createStreams({ ctx, faults, subscribe: (fromSeq, cb) => log.subscribe(fromSeq, cb), seq: () => log.seq });
-  const routes = routesOf(r, faults, streams, reset);
+  let replay: Replay | null = null;
+  const routes = routesOf(r, faults, streams, reset, () => replay);
   const { server, sockets } = createHttpServer({ routes: routes.api, ctx, faults, admin: routes.admin });
   await listen(server, opts).catch(async (e: unknown) => {
     await release(r);
@@ -261,17 +308,19 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   resumeSettlement(ctx);
   resumeAllowances(ctx);
   const simulator = opts.simulate ? (await import('./simulate.js')).startSimulator(ctx, opts.simulate === true ? {} : opts.simulate) : null;
-  const info = readyInfo(server, ctx, r, simulator);
+  if (recording && opts.replay) replay = (await import('./replay.js')).startReplay(ctx, recording, opts.replay);
+  const info = readyInfo(server, ctx, r, { simulator, replay });
   disk?.lock.update({ baseUrl: info.baseUrl, wsUrl: info.wsUrl });
   const close = async (): Promise<void> => {
     simulator?.stop(); // first: no order after this point
+    replay?.stop();
     core.clearTimers();
     streams.close();
     await closeServer(server, sockets, () => void io.close());
     log.commit();
     await release(r);
   };
-  return handle(info, r, { faults, simulator, routes, reset, close });
+  return handle(info, r, { faults, simulator, replay, routes, reset, close });
 }
 
 /** Stops accepting, ends every open connection, resolves once the server is closed. */
@@ -290,6 +339,7 @@ function handle(
   o: {
     faults: FaultConfig;
     simulator: Simulator | null;
+    replay: Replay | null;
     routes: { api: Route[]; admin: Route[] };
     reset: () => Promise<void>;
     close: () => Promise<void>;
@@ -306,6 +356,7 @@ function handle(
     ctx,
     faults: o.faults,
     simulator: o.simulator,
+    replay: o.replay,
     routes: o.routes,
     subscribe: (fromSeq, cb) => log.subscribe(fromSeq, cb),
     seq: () => log.seq,

@@ -83,10 +83,15 @@ function applyEntry<P extends ProjectedPosition>(
   }
 }
 
+/** Folds one more entry into a projection (a walk through a ledger, entry by entry). */
+export function foldEntry(out: ProjectedAccount, e: LedgerEntry): void {
+  applyEntry(out, e, freshProjected);
+}
+
 /** Balances and positions from a ledger alone (no locks: those come from LIVE orders). */
 export function projectAccount(ledger: readonly LedgerEntry[]): ProjectedAccount {
   const out: ProjectedAccount = { usdc: 0n, positions: {} };
-  for (const e of ledger) applyEntry(out, e, freshProjected);
+  for (const e of ledger) foldEntry(out, e);
   return out;
 }
 

@@ -34,7 +34,7 @@ function marketOfToken(state: SandboxState, tokenId: string): { market: MarketRe
 }
 
 /** The mark of a market's YES token in micro-units: 1/0 once resolved, else the last trade. */
-function yesMark(m: MarketRecord): bigint {
+export function yesMark(m: MarketRecord): bigint {
   if (m.status === 'RESOLVED' && m.winningOutcomeIndex !== null) return m.winningOutcomeIndex === 0 ? ONE : 0n;
   return m.lastTradePrice ?? ONE / 2n;
 }

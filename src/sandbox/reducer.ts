@@ -289,6 +289,9 @@ const HANDLERS: { [K in Exclude<StateEvent['type'], 'seed' | 'reset'>]: Handler<
         ...(ev.onChain ? { onChain: true } : {}),
       });
   },
+  'replay.progress': (state, ev) => {
+    state.replay = { ...ev.progress };
+  },
   'allowlist.added': (state, ev) => {
     (state.withdrawalAddresses ??= []).push(structuredClone(ev.entry));
   },

@@ -190,6 +190,8 @@ const serverKeyValue: Check = (v, p) => {
 };
 const tokenRecord = obj({ tokenId: str, profileId: int, scopes: arr(str), label: nul(str), createdAt: str });
 
+const replayProgress = obj({ file: str, applied: int, recordedTime: num, passes: int, done: bool });
+
 /** Every event type and its shape: the loader reads exactly these (one entry per StateEvent type). */
 const EVENTS: { [K in StateEvent['type']]: Check } = {
   seed: obj({ at: num }),
@@ -221,6 +223,7 @@ const EVENTS: { [K in StateEvent['type']]: Check } = {
     txHash: str,
     onChain: opt(bool),
   }),
+  'replay.progress': obj({ at: num, progress: replayProgress }),
   'allowlist.added': obj({ entry: withdrawalAddress }),
   'allowlist.removed': obj({ id: str, at: str }),
 };
@@ -274,6 +277,7 @@ export function checkState(v: unknown): SandboxState {
     ledger: opt(rec(arr(ledgerEntry))),
     allowances: opt(rec(arr(allowanceTarget))),
     withdrawalAddresses: opt(arr(withdrawalAddress)),
+    replay: opt(replayProgress),
   })(v, '');
   return v as SandboxState;
 }

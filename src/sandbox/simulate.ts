@@ -15,12 +15,11 @@
 // One clock (Ticker), cleared by stop(); a reset of the sandbox state (new state object) is
 // noticed on the next tick and the bots are set up again.
 import { type Actor, Ticker } from './actors.js';
-import type { SubmitInput } from './engine.js';
 import { levelOrders, sideBook } from './bookindex.js';
 import { yesMidpoint } from './book.js';
-import { cancelOrder, placeOrder } from './place.js';
+import { type BotOrder, cancelOrder, placeBotOrder } from './place.js';
 import { marketBySlug, orderById } from './indexes.js';
-import { ONE, PRICE_TICK, SIZE_STEP, buyLock } from './orders/amounts.js';
+import { ONE, PRICE_TICK, SIZE_STEP } from './orders/amounts.js';
 import { randomBytes } from 'node:crypto';
 import type { Hex, MarketRecord, Profile, SandboxState } from './types.js';
 import type { StateEvent } from './events.js';
@@ -34,9 +33,7 @@ export interface SimulateOptions {
 }
 
 /** An order the simulator places: what it decides, the rest follows from the owner and the price. */
-type SimOrder = Omit<SubmitInput, 'signedOrder' | 'makerAmount' | 'takerAmount' | 'clientOrderId' | 'feeRateBps' | 'postOnly'> & {
-  postOnly?: boolean;
-};
+type SimOrder = Omit<BotOrder, 'clientOrderId'>;
 
 /** Bots of the dev mnemonic (indexes 8–10, public keys only: they never sign). */
 export const SIM_BOTS: readonly { id: number; name: string; address: Hex; role: 'quoter' | 'taker' }[] = [
@@ -165,35 +162,10 @@ export class Simulator implements Actor {
     this.ctx.apply({ type: 'funds.deposited', at: this.ctx.now(), profileId, amount: BOT_FUNDING, txHash: fundingTx() });
   }
 
-  /** Places an order (a bot never signs: its signed order is marked simulated); its id when it rests. */
-  private place(s: SandboxState, input: SimOrder): string | null {
-    const owner = s.profiles.find((p) => p.id === input.ownerId);
-    if (!owner || input.price === null) return null;
-    const collateral = input.side === 'BUY' ? buyLock(input.size, input.price) : (input.size * input.price) / ONE;
-    const makerAmount = input.side === 'BUY' ? collateral : input.size;
-    const takerAmount = input.side === 'BUY' ? input.size : collateral;
+  /** Places an order of a bot; its id when it rests. */
+  private place(input: SimOrder): string | null {
     this.seq += 1;
-    const r = placeOrder(this.ctx, {
-      ...input,
-      postOnly: input.postOnly ?? false,
-      makerAmount,
-      takerAmount,
-      clientOrderId: `sim-${this.tag}-${this.seq}`,
-      feeRateBps: owner.feeRateBps,
-      signedOrder: {
-        maker: owner.address,
-        signer: owner.address,
-        tokenId: input.tokenId,
-        makerAmount: makerAmount.toString(),
-        takerAmount: takerAmount.toString(),
-        side: input.side === 'BUY' ? 0 : 1,
-        price: Number(input.price) / 1e6,
-        feeRateBps: owner.feeRateBps,
-        signatureType: 0,
-        signature: null,
-        simulated: true,
-      },
-    });
+    const r = placeBotOrder(this.ctx, { ...input, clientOrderId: `sim-${this.tag}-${this.seq}` });
     if (!r.ok) return null; // refused (balance, post-only would cross…): nothing changed
     this.actions += 1;
     return r.order.status === 'LIVE' ? r.order.id : null;
@@ -220,7 +192,7 @@ export class Simulator implements Actor {
     // A bid is a BUY YES at p; an ask is a BUY NO at 1 − p: quoters need USDC only.
     const tokenId = bid ? yes : no;
     const price = bid ? yesPrice : ONE - yesPrice;
-    const id = this.place(s, { ownerId: owner, marketSlug: m.slug, tokenId, side: 'BUY', orderType: 'GTC', price, size, postOnly: true });
+    const id = this.place({ ownerId: owner, marketSlug: m.slug, tokenId, side: 'BUY', orderType: 'GTC', price, size, postOnly: true });
     if (id !== null) live.push(id);
     this.quotes.set(key, live);
   }
@@ -247,7 +219,7 @@ export class Simulator implements Actor {
     const slack = BigInt(this.between(2, 12)) * PRICE_TICK;
     const limit = clampPrice(sell ? tokenFair - slack : tokenFair + slack);
     const before = m.lastTradePrice;
-    this.place(s, {
+    this.place({
       ownerId: owner,
       marketSlug: m.slug,
       tokenId: token,

@@ -187,6 +187,21 @@ export interface SandboxState {
   allowances?: Record<string, AllowanceTarget[]>;
   /** Withdrawal-address allowlist entries of every profile (soft-deleted ones keep deletedAt). */
   withdrawalAddresses?: WithdrawalAddress[];
+  /** Where the replay of a recording stands (`--replay`), once one has started. */
+  replay?: ReplayProgress;
+}
+
+/** The progress of a replay (replay.ts), as the log records it. */
+export interface ReplayProgress {
+  /** The recording's path as given to the sandbox. */
+  file: string;
+  /** Lines after the header applied in the current pass. */
+  applied: number;
+  /** Recorded time reached (epoch ms of the last line applied; the recording's start before any). */
+  recordedTime: number;
+  /** Passes completed (--loop starts another at the end). */
+  passes: number;
+  done: boolean;
 }
 
 /** One approval a server wallet needs on chain (exchange-api.md, allowance readiness). */

@@ -77,6 +77,55 @@ const runners: Record<string, (file: string) => Promise<void>> = {
     expect(again.exitCode, again.stderr).toBe(0);
     for (const l of again.stdout.trim().split('\n')) expect(JSON.parse(l)).toMatchObject({ ok: true, skipped: true });
   },
+  'backtest.mjs': async (file) => {
+    // The quoter against a replay of its own: a recorded lift to 0.47 reaches its ask (0.45).
+    const rec = join(home, 'backtest.ndjson');
+    const t = (ms: number): string => new Date(Date.parse('2026-11-28T09:00:00.000Z') + ms).toISOString();
+    const book = (ms: number, bid: number, ask: number) => ({
+      t: t(ms),
+      type: 'book',
+      market: 'bt-replay',
+      data: { orderbook: { bids: [{ price: bid, size: 50_000_000 }], asks: [{ price: ask, size: 50_000_000 }] } },
+    });
+    const lines = [
+      {
+        format: 'pm-recording',
+        version: 1,
+        pm: '0.1.0',
+        source: 'http://x',
+        startedAt: t(0),
+        markets: [{ slug: 'bt-replay', title: 'Backtest' }],
+      },
+      book(0, 0.4, 0.46),
+      {
+        t: t(5000),
+        type: 'trade',
+        market: 'bt-replay',
+        data: { eventType: 'NEW_TRADE', data: { strategy: 'Buy', outcome: 'YES', contracts: '20', tradeAmount: '9.4' } },
+      },
+      book(6000, 0.4, 0.46),
+    ];
+    writeFileSync(rec, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    const r = await execa('node', [file, rec, '--seconds', '8', '--speed', '1', '--spread', '0.04', '--size', '10'], {
+      env: env(),
+      extendEnv: false,
+      reject: false,
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as {
+      market: string;
+      replay: { done: boolean };
+      quoter: { quoted: number };
+      fills: { outcome: string; sharesRaw: string }[];
+      positions: { outcome: string; sharesRaw: string }[];
+    };
+    expect(out.market).toBe('bt-replay');
+    expect(out.replay.done).toBe(true);
+    expect(out.quoter.quoted).toBe(1);
+    // Its ask (BUY NO at 0.55) was filled by the recorded trade: 10 NO shares.
+    expect(out.fills).toEqual([expect.objectContaining({ outcome: 'NO', sharesRaw: '10000000' })]);
+    expect(out.positions).toEqual([expect.objectContaining({ outcome: 'NO', sharesRaw: '10000000' })]);
+  },
   'quoter.mjs': async (file) => {
     // The library bot: quotes both sides, requotes when the book moves, cancels all on Ctrl-C.
     const alice = sb.current.info.accounts.find((a) => a.name === 'alice');

@@ -4,7 +4,7 @@
 // data dir, and its state compared with what it was. The same data dir holds no key or secret
 // the sandbox handed out.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -36,8 +36,8 @@ interface Child {
   snapshot(): Promise<void>;
 }
 
-async function startChild(dir: string): Promise<Child> {
-  const proc = spawn(process.execPath, [CHILD, dir], { stdio: ['pipe', 'pipe', 'pipe'] });
+async function startChild(dir: string, recording: string): Promise<Child> {
+  const proc = spawn(process.execPath, [CHILD, dir, recording], { stdio: ['pipe', 'pipe', 'pipe'] });
   children.push(proc);
   let stderr = '';
   proc.stderr?.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
@@ -83,7 +83,31 @@ it('after one of every event type and a kill -9, the restarted sandbox has the s
   const root = mkdtempSync(join(tmpdir(), 'pm-every-event-'));
   dirs.push(root);
   const dir = join(root, 'sandbox');
-  let c = await startChild(dir);
+  // A recording the sandbox replays (replay.progress, and its market, profiles and orders).
+  const recording = join(root, 'rec.ndjson');
+  const t0 = '2026-11-28T09:00:00.000Z';
+  writeFileSync(
+    recording,
+    [
+      {
+        format: 'pm-recording',
+        version: 1,
+        pm: '0.1.0',
+        source: 'http://x',
+        startedAt: t0,
+        markets: [{ slug: 'replayed', title: 'Replayed' }],
+      },
+      {
+        t: t0,
+        type: 'book',
+        market: 'replayed',
+        data: { orderbook: { bids: [{ price: 0.4, size: 5000000 }], asks: [{ price: 0.6, size: 7000000 }] } },
+      },
+    ]
+      .map((l) => `${JSON.stringify(l)}\n`)
+      .join(''),
+  );
+  let c = await startChild(dir, recording);
   const base = (): string => c.info.baseUrl;
   const account = (name: string) => {
     const a = c.info.accounts.find((x) => x.name === name);
@@ -190,6 +214,12 @@ it('after one of every event type and a kill -9, the restarted sandbox has the s
       const r = await alice('--json', 'redeem', 'eth-5k-2025');
       expect(r.code, r.stderr).toBe(0);
     },
+    'replay.progress': () =>
+      eventually(
+        () => c.dump(),
+        (s) => (s['replay'] as { done?: boolean } | undefined)?.done === true,
+        'the replay done',
+      ),
     'allowlist.added': () =>
       ok(call('POST', '/portfolio/withdrawal-addresses', { identity: 'alice', body: { address: allowlisted, label: 'cold' } })),
     'allowlist.removed': () => ok(call('DELETE', `/portfolio/withdrawal-addresses/${allowlisted}`, { identity: 'alice' })),
@@ -217,7 +247,7 @@ it('after one of every event type and a kill -9, the restarted sandbox has the s
   for (const type of EVENT_TYPES) expect(logged, `the log holds a ${type} event`).toContain(type);
 
   await kill9(c);
-  c = await startChild(dir);
+  c = await startChild(dir, recording);
   const after = await c.dump();
   // A token's lastUsedAt is kept in memory and written with snapshots only, by design.
   const settled = (s: Record<string, unknown>): Record<string, unknown> => ({

@@ -3,10 +3,12 @@
 // info as one JSON line; each "dump" line on stdin prints the whole state as one JSON line
 // (bigints tagged, as the state files write them), so a test can compare before and after;
 // "snapshot" writes a snapshot (state.json) and prints "ok".
-// Usage: node sandbox-child.mjs <dataDir>
+// With a recording as second argument, it replays it at speed max (replay.ts).
+// Usage: node sandbox-child.mjs <dataDir> [recording]
 import { createInterface } from 'node:readline';
 
 const dir = process.argv[2];
+const recording = process.argv[3];
 const { startSandbox } = await import(new URL('../../dist/sandbox/index.js', import.meta.url).href);
 const { encode } = await import(new URL('../../dist/sandbox/codec.js', import.meta.url).href);
 const sb = await startSandbox({
@@ -14,6 +16,7 @@ const sb = await startSandbox({
   dataDir: dir,
   settlement: { minedAfterMs: 20, confirmedAfterMs: 20 },
   provisionDelayMs: 50,
+  ...(recording ? { replay: { file: recording, speed: 'max' } } : {}),
 });
 process.stdout.write(`${JSON.stringify(sb.info)}\n`);
 for await (const line of createInterface({ input: process.stdin })) {

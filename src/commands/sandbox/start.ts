@@ -6,6 +6,9 @@ import { ConflictError, UsageError } from '../../core/errors.js';
 import { defineCommand } from '../../cli/command.js';
 import { ENV_VARS } from '../../cli/env.js';
 import { pmBin } from '../../cli/version.js';
+import { parseDuration } from '../../core/duration.js';
+import { resolve } from 'node:path';
+import type { SandboxOptions } from '../../sandbox/index.js';
 
 interface Ready {
   baseUrl: string;
@@ -16,6 +19,7 @@ interface Ready {
   rpcUrl?: string;
   contracts?: { usdc: string; conditionalTokens: string };
   simulate?: { rate: number; accounts: { name: string }[] };
+  replay?: { file: string; total: number; speed: number | 'max'; markets: string[]; torn: boolean };
   warnings?: string[];
 }
 
@@ -44,6 +48,10 @@ function printReady(ctx: Context, ready: Ready, line: string): void {
   if (ready.simulate)
     ctx.out.line(
       `simulating market activity: ${ready.simulate.rate} actions/s by ${ready.simulate.accounts.map((a) => a.name).join(', ')}`,
+    );
+  if (ready.replay)
+    ctx.out.line(
+      `replaying ${ready.replay.file}: ${ready.replay.total} lines of ${ready.replay.markets.join(', ')} at speed ${ready.replay.speed}${ready.replay.torn ? ' (a torn last line left out)' : ''}; where it stands: pm sandbox status, GET /__sandbox/replay`,
     );
   ctx.out.info(
     `${ready.markets.length} markets. Keys and token secrets of these public dev accounts: pm --json sandbox start … (ready line).`,
@@ -102,6 +110,22 @@ export default defineCommand({
     chainRpc: { type: 'string', value: 'url', description: 'like --chain, on a running node (anvil, hardhat) at this JSON-RPC URL' },
     simulate: { type: 'boolean', description: 'simulate market activity: bob and a few bots quote and trade on timers (off by default)' },
     simulateRate: { type: 'positiveInt', value: 'n', description: 'with --simulate: actions per second over all markets (default 4)' },
+    replay: {
+      type: 'string',
+      value: 'file',
+      description: 'replay a recording of pm record: its markets, book and trades over time (docs/recording.md)',
+    },
+    speed: {
+      type: 'string',
+      value: 'n|max',
+      description: 'with --replay: recorded time scale, 1 real time (default), 10 ten times faster, max as fast as it goes',
+    },
+    from: {
+      type: 'string',
+      value: 'time',
+      description: 'with --replay: start at this ISO 8601 time, or this long after the recording began (90s, 5m)',
+    },
+    loop: { type: 'boolean', description: 'with --replay: start over at the end (a recorded resolution is then not applied)' },
   },
   examples: [
     'pm sandbox start',
@@ -110,6 +134,8 @@ export default defineCommand({
     'pm sandbox start --detach && pm sandbox status',
     'pm sandbox start --simulate --detach && pm --profile sandbox book btc-100k-2026 --watch',
     'pm sandbox start --simulate --simulate-rate 20 --ephemeral',
+    'pm sandbox start --replay btc.ndjson --speed 10 --ephemeral',
+    'pm sandbox start --replay btc.ndjson --speed max --from 5m --loop --detach',
   ],
   run: async (ctx, { opts }) => {
     const port = opts.port;
@@ -123,6 +149,7 @@ export default defineCommand({
     if (simulateRate !== undefined && simulateRate > 1000)
       throw new UsageError(`--simulate-rate must be at most 1000 actions per second, got ${simulateRate}`);
     const simulate = opts.simulate ? { rate: simulateRate } : undefined;
+    const replay = await replayOptions(opts);
     if (!ephemeral) {
       const running = await findSandbox(ctx.home);
       if (running) throw alreadyRunning(running.pid, running.baseUrl);
@@ -141,6 +168,7 @@ export default defineCommand({
         ...(ephemeral ? ['--ephemeral'] : []),
         ...(chain ? (chainRpc ? ['--chain-rpc', chainRpc] : ['--chain']) : []),
         ...(simulate ? ['--simulate', ...(simulateRate !== undefined ? ['--simulate-rate', String(simulateRate)] : [])] : []),
+        ...(replay ? replayArgs(opts) : []),
       ];
       // (Whatever needed a yes had it: the guard ran for this command.)
       const line = await spawnDetached(ctx.home, bin, ['--yes', ...args], withoutSecrets(ctx.io.env));
@@ -152,7 +180,7 @@ export default defineCommand({
     const { startSandbox } = await import('../../sandbox/index.js');
     let handle;
     try {
-      handle = await startSandbox({ port, host, dataDir: ephemeral ? null : sandboxDir(ctx.home), chain, simulate });
+      handle = await startSandbox({ port, host, dataDir: ephemeral ? null : sandboxDir(ctx.home), chain, simulate, replay });
     } catch (e) {
       const locked = e as { code?: string; holder?: { pid: number; baseUrl?: string } };
       if (locked.code === 'ESANDBOXLOCKED') throw alreadyRunning(locked.holder?.pid ?? 0, locked.holder?.baseUrl);
@@ -176,6 +204,55 @@ export default defineCommand({
     ctx.out.info('sandbox stopped');
   },
 });
+
+interface ReplayFlags {
+  simulate: boolean | undefined;
+  replay: string | undefined;
+  speed: string | undefined;
+  from: string | undefined;
+  loop: boolean | undefined;
+}
+
+/** --replay and its flags, checked (exit 2), with the recording read once to refuse a bad file before anything starts. */
+async function replayOptions(opts: ReplayFlags): Promise<SandboxOptions['replay']> {
+  if (opts.replay === undefined) {
+    if (opts.speed !== undefined || opts.from !== undefined || opts.loop)
+      throw new UsageError('--speed, --from and --loop go with --replay FILE', { hint: 'pm sandbox start --replay btc.ndjson --speed 10' });
+    return undefined;
+  }
+  if (opts.simulate) throw new UsageError('--replay and --simulate do not go together: the replay is the market activity');
+  let speed: number | 'max' = 1;
+  if (opts.speed !== undefined && opts.speed !== 'max') {
+    speed = /^\d{1,5}(\.\d{1,3})?$/.test(opts.speed) ? Number(opts.speed) : Number.NaN;
+    if (!(speed > 0 && speed <= 10_000)) throw new UsageError(`--speed must be a number from 0.001 to 10000, or max, got "${opts.speed}"`);
+  } else if (opts.speed === 'max') speed = 'max';
+  let from: { at: number } | { offsetMs: number } | undefined;
+  if (opts.from !== undefined) {
+    const at = Date.parse(opts.from);
+    if (/^\d{4}-\d\d-\d\d/.test(opts.from) && Number.isFinite(at)) from = { at };
+    else from = { offsetMs: parseDuration(opts.from, '--from', { min: 0, max: 366 * 86_400_000 }) };
+  }
+  const file = resolve(opts.replay);
+  const { readRecording, RecordingError } = await import('../../sandbox/index.js');
+  try {
+    readRecording(file);
+  } catch (e) {
+    if (e instanceof RecordingError) throw new UsageError(e.message, { hint: 'Replay a file written by pm record (docs/recording.md).' });
+    throw e;
+  }
+  return { file, speed, from, loop: opts.loop === true };
+}
+
+/** The replay flags again, for the detached sandbox (the file as an absolute path). */
+function replayArgs(opts: ReplayFlags): string[] {
+  return [
+    '--replay',
+    resolve(opts.replay ?? ''),
+    ...(opts.speed !== undefined ? ['--speed', opts.speed] : []),
+    ...(opts.from !== undefined ? ['--from', opts.from] : []),
+    ...(opts.loop ? ['--loop'] : []),
+  ];
+}
 
 function publicHost(host: string): string {
   return `--host ${host} makes the sandbox reachable from other machines: its seeded accounts use PUBLIC dev keys and its admin routes (faults, reset) have no authentication`;

@@ -189,7 +189,7 @@ export interface MarketPageInfo {
 }
 
 /** Resolves a market page by path, following at most 3 redirects (as the SDK does). */
-export async function pageByPath(api: ApiClient, path: string): Promise<MarketPageInfo> {
+async function pageByPath(api: ApiClient, path: string): Promise<MarketPageInfo> {
   if (path === 'home' || path === '/' || path === '__home__') return { id: '__home__', name: 'Home', fullPath: '/', raw: {} };
   let current = path.startsWith('/') ? path : `/${path}`;
   for (let hop = 0; hop <= 3; hop++) {
@@ -230,7 +230,7 @@ export interface PageMarketsResult {
 }
 
 /** Markets of a market page, by offset (page) or cursor. */
-export async function pageMarkets(
+async function pageMarkets(
   api: ApiClient,
   id: string,
   q: {

@@ -17,6 +17,7 @@ import type { Settings } from './settings.js';
 import { Journal } from './trade/journal.js';
 import type { SignDeps, TradeCache } from './trade/index.js';
 import type { SubAccount } from './trade/signer.js';
+import type { OrderAccount } from './trade/eip712.js';
 
 /** What placing orders needs: the trading client, caches, the journal and the signer rule. */
 export interface TradingDeps extends SignDeps {
@@ -55,6 +56,8 @@ export class ClientCore {
   private journal: Journal | undefined;
   /** The sub-account this core acts for (a command that declares actsFor, or the library's option). */
   onBehalfOf: number | undefined;
+  /** Keys of EOA sub-accounts the caller holds, by address (the library's subAccountKeys): they sign those children's orders. */
+  heldKeys: ((address: string) => Promise<OrderAccount | undefined>) | undefined;
   /**
    * One deadline for every client made from now on: the timeout from the first of them (a CLI
    * command that is not long-running). Off: each request gets the timeout of its own.
@@ -164,7 +167,12 @@ export class ClientCore {
       api,
       cache: this.cache,
       signer: (onBehalfOf, delegated) =>
-        orderSigner(creds, { onBehalfOf, delegated, subAccount: (id) => this.subAccount(api.withOnBehalfOf(undefined), id) }),
+        orderSigner(creds, {
+          onBehalfOf,
+          delegated,
+          subAccount: (id) => this.subAccount(api.withOnBehalfOf(undefined), id),
+          held: this.heldKeys,
+        }),
       credentialId: auth.hmac ? `hmac:${auth.hmac.tokenId}` : `key:${auth.apiKey?.id ?? ''}`,
       owner:
         own && p.profileId !== undefined && p.feeRateBps !== undefined ? { profileId: p.profileId, feeRateBps: p.feeRateBps } : undefined,

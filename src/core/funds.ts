@@ -1,7 +1,7 @@
 // Moving money: withdraw from a server wallet, the withdrawal-address allowlist, redeem.
 // Amounts are bigint raw units from parse to wire: "12.5" → 12500000n → "12500000".
 import { checksumAddress } from './address.js';
-import { NetworkError, ValidationError } from './errors.js';
+import { ConflictError, ExchangeError, NetworkError, ValidationError } from './errors.js';
 import type { ApiClient } from './http.js';
 import { isObj, stringField } from './wire.js';
 import type { Json } from './wire.js';
@@ -147,12 +147,34 @@ export interface AllowlistEntry {
   deletedAt: string | null;
 }
 
+/** One allowlist entry from the exchange's answer (checked field by field). */
+function allowlistEntry(d: unknown): AllowlistEntry {
+  if (!isObj(d) || typeof d['destinationAddress'] !== 'string' || (typeof d['id'] !== 'string' && typeof d['id'] !== 'number'))
+    throw new ExchangeError('unexpected withdrawal-address entry (want {id, destinationAddress, label, createdAt, deletedAt})');
+  return {
+    id: String(d['id']),
+    profileId: Number(d['profileId']),
+    destinationAddress: d['destinationAddress'],
+    label: typeof d['label'] === 'string' ? d['label'] : '',
+    createdAt: typeof d['createdAt'] === 'string' ? d['createdAt'] : '',
+    deletedAt: typeof d['deletedAt'] === 'string' ? d['deletedAt'] : null,
+  };
+}
+
+/** Allows withdrawals to `address` (identity token); an address already allowed is a ConflictError (exit 5). */
 export async function addWithdrawalAddress(api: ApiClient, address: string, label?: string): Promise<AllowlistEntry> {
   const body: Record<string, string> = { address };
   if (label !== undefined) body['label'] = label;
-  return (
-    await api.request<AllowlistEntry>({ method: 'POST', path: '/portfolio/withdrawal-addresses', body, auth: 'identity', retry: 'never' })
-  ).data;
+  try {
+    return allowlistEntry(
+      (await api.request<unknown>({ method: 'POST', path: '/portfolio/withdrawal-addresses', body, auth: 'identity', retry: 'never' }))
+        .data,
+    );
+  } catch (e) {
+    if (e instanceof ConflictError)
+      throw new ConflictError(e.shortMessage, { status: 409, hint: 'It is already allowed: pm withdrawal-address list' });
+    throw e;
+  }
 }
 
 export async function removeWithdrawalAddress(api: ApiClient, address: string): Promise<void> {
@@ -172,7 +194,8 @@ export async function listWithdrawalAddresses(api: ApiClient, includeDeleted = f
     query: includeDeleted ? { includeDeleted: 'true' } : undefined,
     auth: 'identity',
   });
-  return Array.isArray(r.data) ? (r.data as AllowlistEntry[]) : [];
+  if (!Array.isArray(r.data)) throw new ExchangeError('unexpected answer from GET /portfolio/withdrawal-addresses (want a list)');
+  return r.data.map(allowlistEntry);
 }
 
 export interface RedeemResult {

@@ -4,9 +4,9 @@ import type { ApiClient } from './http.js';
 import { ExchangeError, NotFoundError, ValidationError } from './errors.js';
 import { checkPageSort, suggestMarkets } from './market-input.js';
 import { didYouMean } from './suggest.js';
-import { parseMarket, parseOrderBook } from './market-wire.js';
+import { marketJson, parseMarket, parseOrderBook } from './market-wire.js';
 import { isObj, textField } from './wire.js';
-import type { Json, Market, OrderBook } from './market-wire.js';
+import type { Json, Market, MarketJson, OrderBook } from './market-wire.js';
 import { formatUnits, priceFromWire } from './money.js';
 
 /** A category of markets: what `--category` takes (its id or its name). */
@@ -219,7 +219,7 @@ export interface MarketPageInfo {
 }
 
 /** Resolves a market page by path, following at most 3 redirects (as the SDK does). */
-export async function pageByPath(api: ApiClient, path: string): Promise<MarketPageInfo> {
+async function pageByPath(api: ApiClient, path: string): Promise<MarketPageInfo> {
   if (path === 'home' || path === '/' || path === '__home__') return { id: '__home__', name: 'Home', fullPath: '/', raw: {} };
   let current = path.startsWith('/') ? path : `/${path}`;
   for (let hop = 0; hop <= 3; hop++) {
@@ -260,7 +260,7 @@ export interface PageMarketsResult {
 }
 
 /** Markets of a market page, by offset (page) or cursor. */
-export async function pageMarkets(
+async function pageMarkets(
   api: ApiClient,
   id: string,
   q: {
@@ -289,5 +289,64 @@ export async function pageMarkets(
     markets: d['data'].map(parseMarket),
     nextCursor: cursor && typeof cursor['nextCursor'] === 'string' ? cursor['nextCursor'] : null,
     pagination: pg ? { page: num(pg, 'page'), limit: num(pg, 'limit'), total: num(pg, 'total'), totalPages: num(pg, 'totalPages') } : null,
+  };
+}
+
+/** A market page and some of its markets: `pm markets page` and the library's markets.page. */
+export interface MarketPageResult extends PageMarketsResult {
+  page: MarketPageInfo;
+}
+
+/**
+ * The markets of the page at `path` ('/crypto', 'home'): one page of them (offset `page`, or
+ * `cursor` from an earlier answer), or with `all` every one, following the cursors.
+ * @example await marketPage(api, '/crypto', { limit: 10, sort: '-deadline' })
+ */
+export async function marketPage(
+  api: ApiClient,
+  path: string,
+  q: {
+    limit?: number | undefined;
+    page?: number | undefined;
+    cursor?: string | undefined;
+    sort?: string | undefined;
+    all?: boolean | undefined;
+  },
+): Promise<MarketPageResult> {
+  // Checked before anything is sent.
+  const sort = checkPageSort(q.sort);
+  const page = await pageByPath(api, path);
+  if (!q.all)
+    return {
+      page,
+      ...(await pageMarkets(api, page.id, { limit: q.limit, page: q.page ?? (q.cursor ? undefined : 1), cursor: q.cursor, sort })),
+    };
+  const markets: Market[] = [];
+  let cursor: string | undefined = q.cursor ?? '';
+  for (let i = 0; i < 1000; i++) {
+    const res = await pageMarkets(api, page.id, { limit: q.limit, cursor, sort });
+    markets.push(...res.markets);
+    if (!res.nextCursor) break;
+    cursor = res.nextCursor;
+  }
+  return { page, markets, nextCursor: null, pagination: null };
+}
+
+/** A market page as the library returns it: pm's checked market fields (as markets.get). */
+export interface MarketPageJson {
+  page: { id: string; name: string; path: string };
+  markets: MarketJson[];
+  /** Pass as `cursor` for the next markets (null: no more, or offset paging). */
+  nextCursor: string | null;
+  /** Offset paging's position (null with cursor paging). */
+  pagination: { page: number; limit: number; total: number; totalPages: number } | null;
+}
+
+export function marketPageJson(r: MarketPageResult): MarketPageJson {
+  return {
+    page: { id: r.page.id, name: r.page.name, path: r.page.fullPath },
+    markets: r.markets.map(marketJson),
+    nextCursor: r.nextCursor,
+    pagination: r.pagination,
   };
 }

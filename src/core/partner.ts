@@ -3,7 +3,16 @@
 // server wallet, the partner's listing, and allowance readiness of server wallets with the
 // contract's recommended loop (poll, retry when needed, honour 429 retryAfterSeconds, back off
 // on 409).
-import { ConflictError, ExchangeError, ExchangeValidationError, NetworkError, RateLimitError, ValidationError } from './errors.js';
+import type { ConfigFile, SubAccountRecord } from './config.js';
+import {
+  ConflictError,
+  ExchangeError,
+  ExchangeValidationError,
+  InterruptedError,
+  NetworkError,
+  RateLimitError,
+  ValidationError,
+} from './errors.js';
 import { backoffMs, sleep } from './retry.js';
 import type { ApiClient } from './http.js';
 import { isObj, stringField } from './wire.js';
@@ -112,6 +121,69 @@ export async function createPartnerAccount(
     signal: p.signal,
   });
   return accountOf(res.data);
+}
+
+/** A sub-account as `pm --json partner create` prints it (and the library's partner.create returns). */
+export interface SubAccountCreated {
+  profileId: number;
+  /** The child's address (its orders' maker). */
+  account: string;
+  mode: 'server-wallet' | 'eoa';
+  /** The name given, else the address. */
+  displayName: string;
+}
+
+/**
+ * Creates a sub-account and records it at once (`record`, before anything else can fail), one
+ * flow for the CLI and the library: an EOA `child` signs the signing message; when the
+ * exchange refuses, a key made for it is dropped (`child.drop`).
+ * @example await createSubAccount(api, { serverWallet: true, displayName: 'alice-shop', record: async () => {} })
+ */
+export async function createSubAccount(
+  api: ApiClient,
+  p: {
+    serverWallet: boolean;
+    displayName?: string | undefined;
+    child?: { signer: MessageSigner; drop?: (() => Promise<void>) | undefined } | undefined;
+    record: (made: PartnerAccount) => Promise<void>;
+    signal?: AbortSignal | undefined;
+  },
+): Promise<SubAccountCreated> {
+  const displayName = checkDisplayName(p.displayName);
+  let made: PartnerAccount;
+  try {
+    made = await createPartnerAccount(api, { serverWallet: p.serverWallet, displayName, signer: p.child?.signer, signal: p.signal });
+  } catch (e) {
+    // (Refused or interrupted: a key made for it signs nothing else. The CLI keeps it when the answer was lost.)
+    if (!(e instanceof InterruptedError) && !(e instanceof NetworkError)) await p.child?.drop?.();
+    throw e;
+  }
+  await p.record(made);
+  return { ...made, mode: p.serverWallet ? 'server-wallet' : 'eoa', displayName: displayName ?? made.account };
+}
+
+/**
+ * Adds a sub-account to the records the signer rule reads: the profile's (`profileName`), or,
+ * with no profile in use (credentials given directly), PM_HOME's records for the exchange at `baseUrl`.
+ */
+export function recordSubAccountIn(
+  cfg: ConfigFile,
+  where: { profileName: string | undefined; baseUrl: string },
+  profileId: number,
+  rec: { address: string; wallet?: string | undefined; serverWallet: boolean },
+): void {
+  const entry: SubAccountRecord = {
+    address: rec.address,
+    ...(rec.wallet !== undefined ? { wallet: rec.wallet } : {}),
+    ...(rec.serverWallet ? { serverWallet: true } : {}),
+  };
+  const p = where.profileName === undefined ? undefined : cfg.profiles[where.profileName];
+  if (p) p.subAccounts = { ...(p.subAccounts ?? {}), [String(profileId)]: entry };
+  else
+    cfg.subAccounts = {
+      ...(cfg.subAccounts ?? {}),
+      [where.baseUrl]: { ...(cfg.subAccounts?.[where.baseUrl] ?? {}), [String(profileId)]: entry },
+    };
 }
 
 export interface PartnerAccountItem {

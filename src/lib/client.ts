@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { ClientCore } from '../core/clientcore.js';
 import type { TradingDeps } from '../core/clientcore.js';
-import { loadConfig } from '../core/config.js';
+import { editConfig, loadConfig } from '../core/config.js';
 import type { ProfileConfig } from '../core/config.js';
 import type { BalanceJson } from '../core/balance.js';
 import type { ProxySettings } from '../core/proxy.js';
@@ -14,7 +14,15 @@ import { Settings } from '../core/settings.js';
 import { AuthError, InterruptedError, NotFoundError, UsageError, ValidationError } from '../core/errors.js';
 import { sleep } from '../core/retry.js';
 import type { PmError } from '../core/errors.js';
-import { withdrawBody, parseAmount, parseAddress } from '../core/funds.js';
+import {
+  addWithdrawalAddress,
+  listWithdrawalAddresses,
+  parseAddress,
+  parseAmount,
+  removeWithdrawalAddress,
+  withdrawBody,
+} from '../core/funds.js';
+import type { AllowlistEntry } from '../core/funds.js';
 import { redeemJson, withdrawJson } from '../core/funds-json.js';
 import type { RedeemJson, WithdrawJson } from '../core/funds-json.js';
 import { RedemptionJournal, redeemOnce } from '../core/redemptions.js';
@@ -22,10 +30,28 @@ import type { ApiClient } from '../core/http.js';
 import { slugFrom } from '../core/market-input.js';
 import { bookJson, marketJson, noBook } from '../core/market-wire.js';
 import type { MarketJson, OrderBookJson } from '../core/market-wire.js';
-import { getMarket, getOrderBook, listAllMarkets, listMarkets, priceHistory, pricePointJson, searchMarkets } from '../core/markets.js';
+import {
+  getMarket,
+  getOrderBook,
+  listAllMarkets,
+  listMarkets,
+  marketPage,
+  marketPageJson,
+  priceHistory,
+  pricePointJson,
+  searchMarkets,
+} from '../core/markets.js';
 import type { PricePointJson } from '../core/markets.js';
-import { createPartnerAccount, listPartnerAccounts, getAllowances, retryAllowances, waitForAllowances } from '../core/partner.js';
-import type { Allowances, PartnerAccount, PartnerPage } from '../core/partner.js';
+import {
+  checkDisplayName,
+  createSubAccount,
+  getAllowances,
+  listPartnerAccounts,
+  recordSubAccountIn,
+  retryAllowances,
+  waitForAllowances,
+} from '../core/partner.js';
+import type { Allowances, MessageSigner, PartnerAccount, PartnerPage } from '../core/partner.js';
 import {
   fetchPnl,
   fetchPositions,
@@ -37,11 +63,11 @@ import {
   tradeJson,
 } from '../core/portfolio.js';
 import type { HistoryEntryJson, PnlJson, PositionJson, PositionTotalsJson, TradeJson } from '../core/portfolio.js';
-import { cancelOrders, listOpenOrders, orderStatus, parseOrderInput, placeParsed, parseBatch, runBatch } from '../core/trade/index.js';
+import { cancelOrders, orderStatus, parseOrderInput, placeParsed, parseBatch, runBatch } from '../core/trade/index.js';
 import type { LineResult } from '../core/trade/batch.js';
 import { cancelAllResult, cancelEverywhere, replaceOrder, replaceResult } from '../core/trade/replace.js';
 import type { CancelAllResult, ReplaceInput, ReplaceResult } from '../core/trade/replace.js';
-import { batchResult, cancelEntries, liveOrderJson, openOrderJson, placedJson, placeResult, statusJson } from '../core/trade/views.js';
+import { batchResult, cancelEntries, placedJson, placeResult, statusJson } from '../core/trade/views.js';
 import type { BatchResult, CancelResult, OpenOrderJson, PlaceResult, StatusJson } from '../core/trade/views.js';
 import { openWatch, watchedMarkets } from '../core/watch.js';
 import { profileMe } from '../core/tokens.js';
@@ -57,7 +83,9 @@ import type {
   PositionsRecord,
   WatchRecord,
 } from '../core/watch-records.js';
-import type { OrderRequest, Outcome, OutcomeInput } from './types.js';
+import type { MarketPageJson } from '../core/markets.js';
+import type { EoaCreate, EoaSubAccount, OrderRequest, Outcome, OutcomeInput, ServerWalletCreate, ServerWalletSubAccount } from './types.js';
+import { listOrders } from '../core/trade/list.js';
 import type { WatchKind } from '../core/watch.js';
 import { WithdrawalJournal, settleWithdrawal, withdrawOnce } from '../core/withdrawals.js';
 import type { WithdrawalEntry, WithdrawOutcome } from '../core/withdrawals.js';
@@ -83,6 +111,11 @@ export interface ClientOptions {
   home: string;
   /** A partner acting for one of its sub-accounts (profile id). */
   onBehalfOf?: number | undefined;
+  /**
+   * Private keys (hex) of EOA sub-accounts whose keys the caller keeps (partner.create returned
+   * them): each signs the orders of the sub-account with its address.
+   */
+  subAccountKeys?: string[] | undefined;
   /** Per-request timeout (default 30 s). */
   timeoutMs?: number | undefined;
   /**
@@ -132,6 +165,11 @@ export function createClient(options: ClientOptions) {
   // Checked as the CLI checks its flags: a bad option is a UsageError (exit 2), never a TypeError.
   if (options.timeoutMs !== undefined && !(Number.isInteger(options.timeoutMs) && options.timeoutMs > 0 && options.timeoutMs <= 3_600_000))
     throw new UsageError(`timeoutMs must be a whole number of milliseconds from 1 to 3600000, got ${String(options.timeoutMs)}`);
+  for (const [i, k] of (options.subAccountKeys ?? []).entries())
+    if (!/^(0x)?[0-9a-fA-F]{64}$/.test(k.trim()))
+      throw new UsageError(`subAccountKeys[${i}] is not a private key (32 bytes of hex, 64 hex digits)`, {
+        hint: 'Pass the keys partner.create returned (privateKey), as they are.',
+      });
   const settings = new Settings({
     flag: { baseUrl: options.baseUrl, wsUrl: options.wsUrl, timeoutMs: options.timeoutMs, onBehalfOf: options.onBehalfOf },
     env: {},
@@ -169,6 +207,22 @@ export function createClient(options: ClientOptions) {
   const timeoutMs = core.timeoutMs;
   const onBehalfOf = settings.onBehalfOf().value;
   core.onBehalfOf = onBehalfOf;
+  // EOA sub-accounts' keys the caller keeps, by address: given, or made by partner.create.
+  const heldKeys = new Map<string, `0x${string}`>();
+  let given: Promise<void> | undefined;
+  const holdKey = async (key: string, what: string): Promise<{ key: `0x${string}`; address: `0x${string}` }> => {
+    const [{ parsePrivateKey }, { addressOfKey }] = await Promise.all([import('../keystore/key.js'), import('../keystore/secp256k1.js')]);
+    const k = parsePrivateKey(key, what);
+    const address = addressOfKey(k);
+    heldKeys.set(address.toLowerCase(), k);
+    return { key: k, address };
+  };
+  core.heldKeys = async (address) => {
+    given ??= Promise.all((options.subAccountKeys ?? []).map((k, i) => holdKey(k, `subAccountKeys[${i}]`))).then(() => undefined);
+    await given;
+    const k = heldKeys.get(address.toLowerCase());
+    return k === undefined ? undefined : (await import('../keystore/key-account.js')).keyAccount(k);
+  };
   core.credentials().catch(() => undefined);
   const publicApi = core.api();
   let authed: Promise<ApiClient> | undefined;
@@ -211,8 +265,8 @@ export function createClient(options: ClientOptions) {
     }
   };
   /** The trading deps of one call (its deadline and signal). */
-  const depsFor = async (o?: CallOptions): Promise<TradingDeps> => {
-    const d = await deps();
+  const depsFor = async (o?: CallOptions, actingFor?: number): Promise<TradingDeps> => {
+    const d = actingFor === undefined ? await deps() : await core.tradingDeps({ onBehalfOf: actingFor });
     return { ...d, api: withSignal(d.api, o) };
   };
   /**
@@ -258,6 +312,18 @@ export function createClient(options: ClientOptions) {
       const yes = await getOrderBook(withSignal(publicApi, o), slugFrom(slug));
       const outcome: Outcome = p.outcome?.toUpperCase() === 'NO' ? 'NO' : 'YES';
       return { ...bookJson(outcome === 'NO' ? noBook(yes) : yes), outcome };
+    },
+    /**
+     * The markets of a market page ('/crypto', 'home'): one page of them (`page`, or `cursor` from
+     * an earlier answer's nextCursor), or with `all` every one. `sort`: createdAt, updatedAt,
+     * deadline or id, '-' first for descending.
+     */
+    async page(
+      path: string,
+      q: { limit?: number; page?: number; cursor?: string; sort?: string; all?: boolean } = {},
+      o?: CallOptions,
+    ): Promise<MarketPageJson> {
+      return marketPageJson(await marketPage(withSignal(publicApi, o, { deadline: q.all !== true }), path, q));
     },
     /** The YES price history, oldest first. */
     async history(slug: string, q: { interval?: string; from?: string; to?: string } = {}, o?: CallOptions): Promise<PricePointJson[]> {
@@ -317,21 +383,26 @@ export function createClient(options: ClientOptions) {
      * by its clientId), or neither. `replacement` is what `place` returns; an old order that is
      * gone is `cancelled.status: 'NOT_FOUND'` with `replacement: null`, as in every cancel.
      */
-    async replace(orderId: string, p: Omit<ReplaceInput, 'orderId' | 'oldClientId'> = {}, o?: CallOptions): Promise<ReplaceResult> {
+    async replace(
+      orderId: string,
+      p: Omit<ReplaceInput, 'orderId' | 'oldClientId'> & { onBehalfOf?: number | undefined } = {},
+      o?: CallOptions,
+    ): Promise<ReplaceResult> {
       const signal = signalOf(o);
+      const { onBehalfOf: actingFor, ...input } = p;
       const r = replaceResult(
-        await track(depsFor(o).then((d) => replaceOrder(d, { ...p, orderId }, { journal, signal, notFound: 'outcome' }))),
+        await track(depsFor(o, actingFor).then((d) => replaceOrder(d, { ...input, orderId }, { journal, signal, notFound: 'outcome' }))),
       );
       if (signal?.aborted && r.cancelled.status !== 'NOT_FOUND')
         throw placedDespiteAbort('replacement', r.replacement?.clientId ?? p.clientId ?? '', r.replacement?.order.id);
       return r;
     },
-    /** Open orders of one market (or every market). */
-    async list(p: { market?: string } = {}, o?: CallOptions): Promise<OpenOrderJson[]> {
-      const a = withSignal(await api(), o);
-      if (p.market === undefined) return (await fetchPositions(a)).liveOrders.map(liveOrderJson);
-      const slug = slugFrom(p.market);
-      return (await listOpenOrders(a, slug)).map((x) => openOrderJson(x, slug));
+    /**
+     * Open orders of every market (no `market`) or of one; `all: true` adds its matched, cancelled
+     * and unmatched ones (one market only, as `pm order list --market m --all`).
+     */
+    async list(p: { market?: string | undefined; all?: boolean | undefined } = {}, o?: CallOptions): Promise<OpenOrderJson[]> {
+      return listOrders(withSignal(await api(), o), p);
     },
     async status(q: { ids?: string[]; clientIds?: string[] }, o?: CallOptions): Promise<StatusJson[]> {
       return (await orderStatus(withSignal(await api(), o), q)).map(statusJson);
@@ -358,18 +429,76 @@ export function createClient(options: ClientOptions) {
     },
   };
 
+  /** The partner's own client (never acting for a sub-account). */
+  const partnerApi = async (o?: CallOptions): Promise<ApiClient> => withSignal((await api()).withOnBehalfOf(undefined), o);
+  /** Records a new sub-account where the signer rule looks: the profile's records, else PM_HOME's for this exchange. */
+  const record = (made: PartnerAccount, rec: { wallet?: string | undefined; serverWallet: boolean }): Promise<void> =>
+    editConfig(home, (cfg) =>
+      recordSubAccountIn(cfg, { profileName: options.profile, baseUrl: urls.baseUrl }, made.profileId, { address: made.account, ...rec }),
+    );
+  /**
+   * The EOA child's key, given or new: with a profile in use, stored in its keystore as the CLI
+   * does (wallet child-<address>, encrypted with `passphrase`); else returned to the caller.
+   */
+  const eoaChild = async (
+    given: string | undefined,
+  ): Promise<{
+    signer: MessageSigner;
+    address: `0x${string}`;
+    key: `0x${string}`;
+    wallet?: string | undefined;
+    drop?: (() => Promise<void>) | undefined;
+  }> => {
+    const { randomPrivateKey } = await import('../keystore/secp256k1.js');
+    const { key, address } = await holdKey(given ?? randomPrivateKey(), 'privateKey');
+    const signer = (await import('../keystore/key-account.js')).keyAccount(key);
+    if (options.profile === undefined) return { signer, address, key };
+    if (options.passphrase === undefined)
+      throw new AuthError("the keystore passphrase is needed to store the sub-account's key", {
+        hint: "Pass { passphrase } to createClient (a profile's EOA sub-account keys go into its keystore).",
+      });
+    const { Keystore } = await import('../keystore/store.js');
+    const ks = new Keystore(home);
+    const wallet = `child-${address.slice(2, 10).toLowerCase()}`;
+    if (!ks.hasWallet(wallet)) await ks.importWalletKey(wallet, key, options.passphrase);
+    return { signer, address, key, wallet, drop: given === undefined ? async () => ks.removeWallet(wallet) : undefined };
+  };
+  async function create(p: ServerWalletCreate, o?: CallOptions): Promise<ServerWalletSubAccount>;
+  async function create(p: EoaCreate, o?: CallOptions): Promise<EoaSubAccount>;
+  async function create(p: ServerWalletCreate | EoaCreate, o?: CallOptions): Promise<ServerWalletSubAccount | EoaSubAccount> {
+    checkDisplayName(p.displayName);
+    const a = await partnerApi(o);
+    if (p.serverWallet) {
+      const made = await createSubAccount(a, {
+        serverWallet: true,
+        displayName: p.displayName,
+        record: (m) => record(m, { serverWallet: true }),
+        signal: signalOf(o),
+      });
+      return { ...made, mode: 'server-wallet' };
+    }
+    const child = await eoaChild(p.privateKey);
+    const made = await createSubAccount(a, {
+      serverWallet: false,
+      displayName: p.displayName,
+      child: { signer: child.signer, drop: child.drop },
+      record: (m) => record(m, { serverWallet: false, wallet: child.wallet }),
+      signal: signalOf(o),
+    });
+    return child.wallet !== undefined ? { ...made, mode: 'eoa', wallet: child.wallet } : { ...made, mode: 'eoa', privateKey: child.key };
+  }
+
   const partner = {
-    /** A server-wallet sub-account (EOA sub-accounts need the child's key: use the CLI's pm partner create). */
-    async create(
-      p: { displayName?: string; serverWallet: true },
-      o?: CallOptions,
-    ): Promise<PartnerAccount & { mode: 'server-wallet'; displayName: string }> {
-      const made = await createPartnerAccount((await api()).withOnBehalfOf(undefined), { ...p, signal: signalOf(o) });
-      // As pm --json partner create prints it.
-      return { ...made, mode: 'server-wallet', displayName: p.displayName ?? made.account };
-    },
+    /**
+     * Creates a sub-account: a server wallet (`serverWallet: true`: the exchange signs its orders,
+     * placed with `onBehalfOf`), or an EOA (`serverWallet: false`) whose key, given as `privateKey`
+     * or made here, signs the exchange's one-time message, then its orders. With a profile in use
+     * the key goes into the keystore (`wallet`); else it is returned (`privateKey`): keep it, and
+     * hand it to a later client as `subAccountKeys`. This client signs the child's orders with it.
+     */
+    create,
     async list(p: { page?: number; limit?: number } = {}, o?: CallOptions): Promise<PartnerPage> {
-      return listPartnerAccounts(withSignal((await api()).withOnBehalfOf(undefined), o), p);
+      return listPartnerAccounts(await partnerApi(o), p);
     },
     /** Allowance readiness of a server-wallet sub-account; `wait` polls (and `retry` retries) until confirmed. */
     async allowances(
@@ -377,14 +506,34 @@ export function createClient(options: ClientOptions) {
       p: { wait?: boolean; retry?: boolean; timeoutMs?: number } = {},
       o?: CallOptions,
     ): Promise<Allowances> {
-      const a = withSignal((await api()).withOnBehalfOf(undefined), o);
+      const a = await partnerApi(o);
       if (p.wait)
         return waitForAllowances(a, profileId, { retry: p.retry === true, timeoutMs: p.timeoutMs ?? 60_000, signal: signalOf(o) });
       return p.retry ? retryAllowances(a, profileId) : getAllowances(a, profileId);
     },
   };
 
+  /** The withdrawal allowlist's client: the identity token (createClient's identityToken, or the profile's). */
+  const identityApi = async (o?: CallOptions): Promise<ApiClient> => withSignal(await core.authedApi('identity'), o);
+  const allowlist = {
+    /** The addresses withdrawals may go to besides your own (`all`: removed ones too). */
+    async list(p: { all?: boolean } = {}, o?: CallOptions): Promise<AllowlistEntry[]> {
+      return listWithdrawalAddresses(await identityApi(o), p.all === true);
+    },
+    /** Allows withdrawals to `address`; one already allowed is a ConflictError (exit 5). */
+    async add(address: string, p: { label?: string } = {}, o?: CallOptions): Promise<AllowlistEntry> {
+      return addWithdrawalAddress(await identityApi(o), parseAddress(address), p.label);
+    },
+    async remove(address: string, o?: CallOptions): Promise<{ removed: string }> {
+      const a = parseAddress(address);
+      await removeWithdrawalAddress(await identityApi(o), a);
+      return { removed: a };
+    },
+  };
+
   const funds = {
+    /** The withdrawal allowlist (as pm withdrawal-address list/add/remove). */
+    allowlist,
     /**
      * USDC held, locked by open orders and free; shares held and locked by open SELLs (the JSON of
      * `pm balance`: decimal strings beside `…Raw`). From the chain against the real exchange (or

@@ -8,6 +8,7 @@ import type {
   Outcome as CoreOutcome,
   Side as CoreSide,
 } from '../core/trade/terms.js';
+import type { SubAccountCreated } from '../core/partner.js';
 
 export type Side = CoreSide;
 export type Outcome = CoreOutcome;
@@ -62,6 +63,43 @@ export type {
   OtherRecord,
 } from '../core/watch-records.js';
 export type { Lifecycle } from '../core/stream.js';
-export type { Allowances, PartnerAccount, PartnerPage } from '../core/partner.js';
+export type { Allowances, AllowanceTarget, PartnerAccount, PartnerAccountItem, PartnerPage, SubAccountCreated } from '../core/partner.js';
+export type { AllowlistEntry } from '../core/funds.js';
+export type { MarketPageJson as MarketPage } from '../core/markets.js';
+
+/** partner.create's input for a server-wallet sub-account (the exchange signs its orders). */
+export interface ServerWalletCreate {
+  serverWallet: true;
+  /** At most 44 visible characters (default: the address). */
+  displayName?: string | undefined;
+}
+
+/** partner.create's input for an EOA sub-account: its own key signs (given here, else made). */
+export interface EoaCreate {
+  serverWallet: false;
+  displayName?: string | undefined;
+  /** The child's key (hex), made and stored by the caller first; left out: made here. */
+  privateKey?: string | undefined;
+}
+
+export interface ServerWalletSubAccount extends SubAccountCreated {
+  mode: 'server-wallet';
+}
+
+/** An EOA sub-account whose key went into the profile's keystore (a client with `profile`). */
+export interface KeystoreEoaSubAccount extends SubAccountCreated {
+  mode: 'eoa';
+  /** The keystore wallet holding its key (child-<address prefix>). */
+  wallet: string;
+}
+
+/** An EOA sub-account whose key the caller keeps (a client without `profile`): pass it as subAccountKeys later. */
+export interface KeyedEoaSubAccount extends SubAccountCreated {
+  mode: 'eoa';
+  /** The child's private key: pm stores it nowhere. */
+  privateKey: `0x${string}`;
+}
+
+export type EoaSubAccount = KeystoreEoaSubAccount | KeyedEoaSubAccount;
 export type { RedeemJson, WithdrawJson } from '../core/funds-json.js';
 export type { WithdrawOutcome } from '../core/withdrawals.js';

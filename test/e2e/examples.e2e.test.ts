@@ -2,17 +2,18 @@
 // bash (pm named by $PM, credentials from the environment), batch files with pm order place
 // --file. A new example without a way to run it here fails the test. Nothing but 127.0.0.1.
 import { createServer } from 'node:net';
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { transformSync } from 'esbuild';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { accountEnv } from '../helpers/account-env.js';
+import { accountEnv, seeded } from '../helpers/account-env.js';
+import { countEvents, eventsOf, logMark } from '../helpers/fault-proxy.js';
 import { eventually } from '../helpers/eventually.js';
 import { limitOrder } from '../helpers/orders.js';
 import { KEY, runInPty } from '../helpers/pty.js';
 import { tempHome } from '../helpers/run.js';
-import { useSandbox } from '../helpers/sandbox.js';
+import { postAdmin, useSandbox } from '../helpers/sandbox.js';
 
 const sb = useSandbox();
 const { home, cleanup } = tempHome();
@@ -186,6 +187,61 @@ const runners: Record<string, (file: string) => Promise<void>> = {
     expect(done.exitCode, done.stderr + out).toBe(0);
     expect(out).toMatch(/"stopped"/);
     expect(mine()).toHaveLength(0);
+  },
+  'partner-backend.ts': async (file) => {
+    // The library partner backend, compiled as a user's tsc would (types stripped) into the package's
+    // tree, where `pm-cli` resolves to this package by its own name. The test plays the users' deposits.
+    const { transform } = await import('esbuild');
+    const dir = resolve('tmp', 'examples');
+    mkdirSync(dir, { recursive: true });
+    const js = join(dir, `partner-backend-${process.pid}.mjs`);
+    writeFileSync(js, (await transform(readFileSync(file, 'utf8'), { loader: 'ts', format: 'esm', target: 'node20' })).code);
+    const mark = logMark(sb.current);
+    const partner = seeded(sb.current, 'partner');
+    const run = execa('node', [js, 'btc-100k-2026'], {
+      env: accountEnv(sb.current, 'partner', home, { PATH: process.env['PATH'] ?? '', HOME: home }),
+      extendEnv: false,
+      reject: false,
+      stdin: 'ignore',
+    });
+    let out = '';
+    run.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+    const lines = (): { event: string; profileId?: number; mode?: string }[] =>
+      out
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { event: string; profileId?: number; mode?: string });
+    // Each user deposits once the backend has opened their sub-account (it waits for the money).
+    const deposited = new Set<number>();
+    await eventually(
+      async () => {
+        for (const l of lines())
+          if (l.event === 'created' && l.profileId !== undefined && !deposited.has(l.profileId)) {
+            deposited.add(l.profileId);
+            expect(await postAdmin(sb.current, 'fund', { profileId: l.profileId, amount: '5000000' })).toBe(200);
+          }
+        return deposited.size === 2;
+      },
+      { what: `two sub-accounts; stdout: ${out}` },
+    );
+    const done = await run;
+    rmSync(js, { force: true });
+    expect(done.exitCode, done.stderr + out).toBe(0);
+    const ids = [...deposited];
+    // Counted in the sandbox's log: two sub-accounts of the partner (a server wallet and an EOA), two
+    // orders each (the bid and its replacement), the bid cancelled by the replace, the replacement on the way out.
+    const made = eventsOf(sb.current, 'profile.created', (e) => e.profile.parentProfileId === partner.profileId, mark);
+    expect(made.map((e) => e.profile.id).sort()).toEqual([...ids].sort());
+    expect(made.filter((e) => e.profile.serverWallet === true)).toHaveLength(1);
+    for (const id of ids) {
+      const placed = eventsOf(sb.current, 'order.placed', (e) => e.order.ownerId === id, mark).map((e) => e.order.id);
+      expect(placed, String(id)).toHaveLength(2);
+      expect(
+        countEvents(sb.current, 'order.cancelled', (e) => placed.includes(e.orderId), mark),
+        String(id),
+      ).toBe(2);
+    }
+    expect(lines().filter((l) => l.event === 'quoted')).toHaveLength(2);
   },
 };
 

@@ -3,7 +3,11 @@
 import { expectTypeOf } from 'vitest';
 import type { createClient } from 'pm-cli';
 import type {
+  AllowlistEntry,
   BatchResult,
+  EoaSubAccount,
+  MarketPage,
+  ServerWalletSubAccount,
   CancelAllResult,
   CancelResult,
   RedeemJson,
@@ -127,4 +131,23 @@ export async function partnerAndFunds(pm: ReturnType<typeof createClient>): Prom
   expectTypeOf((await pm.partner.allowances(1)).ready).toBeBoolean();
   expectTypeOf(await pm.funds.redeem('m')).toEqualTypeOf<RedeemJson>();
   expectTypeOf((await pm.funds.withdraw({ amount: '1' })).amountRaw).toBeString();
+  // Sub-accounts: the mode decides the result's type; an EOA's key is in the keystore (wallet) or the caller's (privateKey).
+  expectTypeOf(await pm.partner.create({ serverWallet: true })).toEqualTypeOf<ServerWalletSubAccount>();
+  const eoa = await pm.partner.create({ serverWallet: false, displayName: 'u' });
+  expectTypeOf(eoa).toEqualTypeOf<EoaSubAccount>();
+  if ('privateKey' in eoa) expectTypeOf(eoa.privateKey).toEqualTypeOf<`0x${string}`>();
+  else expectTypeOf(eoa.wallet).toBeString();
+  // @ts-expect-error the mode is chosen explicitly
+  await pm.partner.create({ displayName: 'u' });
+  expectTypeOf((await pm.orders.replace('o', { price: '0.5', onBehalfOf: 7, delegated: true })).replacement?.order.id).toEqualTypeOf<
+    string | undefined
+  >();
+  expectTypeOf(await pm.orders.list({ market: 'm', all: true })).toEqualTypeOf<Order[]>();
+  const mpage = await pm.markets.page('/crypto', { limit: 5, sort: '-deadline' });
+  expectTypeOf(mpage).toEqualTypeOf<MarketPage>();
+  expectTypeOf(mpage.markets).toEqualTypeOf<Market[]>();
+  expectTypeOf(mpage.nextCursor).toEqualTypeOf<string | null>();
+  expectTypeOf(await pm.funds.allowlist.list()).toEqualTypeOf<AllowlistEntry[]>();
+  expectTypeOf((await pm.funds.allowlist.add('0x0', { label: 'l' })).deletedAt).toEqualTypeOf<string | null>();
+  expectTypeOf(await pm.funds.allowlist.remove('0x0')).toEqualTypeOf<{ removed: string }>();
 }

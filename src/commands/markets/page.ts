@@ -1,6 +1,4 @@
-import { checkPageSort } from '../../core/market-input.js';
-import type { Market } from '../../core/market-wire.js';
-import { pageByPath, pageMarkets } from '../../core/markets.js';
+import { marketPage } from '../../core/markets.js';
 import { marketTable } from './render.js';
 import { defineCommand } from '../../cli/command.js';
 
@@ -18,27 +16,15 @@ export default defineCommand({
   },
   examples: ['pm markets page /crypto', 'pm markets page home --sort -deadline --limit 5', 'pm --json markets page /crypto --all'],
   run: async (ctx, { args, opts }) => {
-    // Checked before anything is sent.
-    const sort = checkPageSort(opts.sort);
-    const api = await ctx.api();
-    const page = await pageByPath(api, args.path);
-    const limit = opts.limit;
+    const res = await marketPage(await ctx.api(), args.path, opts);
+    const page = res.page;
     if (opts.all) {
-      const all: Market[] = [];
-      let cursor: string | undefined = opts.cursor ?? '';
-      for (let i = 0; i < 1000; i++) {
-        const res = await pageMarkets(api, page.id, { limit: opts.limit, cursor, sort });
-        all.push(...res.markets);
-        if (!res.nextCursor) break;
-        cursor = res.nextCursor;
-      }
       ctx.out.data(
-        all.map((m) => m.raw),
-        () => marketTable(ctx.out, all),
+        res.markets.map((m) => m.raw),
+        () => marketTable(ctx.out, res.markets),
       );
       return;
     }
-    const res = await pageMarkets(api, page.id, { limit, page: opts.page ?? (opts.cursor ? undefined : 1), cursor: opts.cursor, sort });
     ctx.out.data(
       {
         page: { id: page.id, name: page.name, path: page.fullPath },

@@ -1,15 +1,9 @@
 import { cutFirst, hideFirst } from '../../cli/output.js';
 import { defineCommand } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
-import { slugFrom } from '../../core/market-input.js';
+import { listOrders } from '../../core/trade/list.js';
 import { priceFromWire } from '../../core/money.js';
 import { formatPrice } from '../markets/render.js';
-import { NotFoundError, UsageError } from '../../core/errors.js';
-import { getMarket } from '../../core/markets.js';
-import { fetchPositions } from '../../core/portfolio.js';
-import { listOpenOrders } from '../../core/trade/index.js';
-import type { OpenOrder } from '../../core/trade/index.js';
-import { liveOrderJson, openOrderJson } from '../../core/trade/views.js';
 import type { OpenOrderJson } from '../../core/trade/views.js';
 
 export default defineCommand({
@@ -28,27 +22,9 @@ export default defineCommand({
     'pm -o ndjson order list --market btc-100k-2026 | jq -r .id',
   ],
   run: async (ctx, { opts }) => {
-    const market = opts.market;
-    const api = await ctx.tradingApi();
-    if (market === undefined) {
-      // No market: every open order, from the portfolio's live orders across markets.
-      if (opts.all)
-        throw new UsageError('--all (closed orders too) needs --market <slug>', { hint: 'pm order list --market btc-100k-2026 --all' });
-      // (One request: the portfolio's live orders, the same shape as the per-market list.)
-      return ordersTable(ctx, (await fetchPositions(api)).liveOrders.map(liveOrderJson), true);
-    }
-    const slug = slugFrom(market);
-    const statuses = opts.all ? ['LIVE', 'MATCHED', 'CANCELED', 'UNMATCHED'] : undefined;
-    const orders: OpenOrder[] = await listOpenOrders(api, slug, statuses).catch((e: unknown) =>
-      e instanceof NotFoundError ? getMarket(api, slug).then(() => Promise.reject(e)) : Promise.reject(e),
-    );
-    // None: a typo of a market also has none; say so (exit 4, with the market it probably meant).
-    if (orders.length === 0) await getMarket(api, slug);
-    ordersTable(
-      ctx,
-      orders.map((o) => openOrderJson(o, slug)),
-      false,
-    );
+    const orders = await listOrders(await ctx.tradingApi(), { market: opts.market, all: opts.all });
+    // (A MARKET column when they span markets.)
+    ordersTable(ctx, orders, opts.market === undefined);
   },
 });
 

@@ -4,7 +4,7 @@ import { cutFirst } from '../../cli/output.js';
 import type { Context } from '../../cli/context.js';
 import { errorMessage, NotFoundError, UsageError } from '../../core/errors.js';
 import type { ApiClient } from '../../core/http.js';
-import { waitForAllowances } from '../../core/partner.js';
+import { recordSubAccountIn, waitForAllowances } from '../../core/partner.js';
 import type { Allowances, MessageSigner, WaitEvent } from '../../core/partner.js';
 
 /** The partner's own client (never acting for a sub-account). */
@@ -57,18 +57,8 @@ export async function recordSubAccount(
   profileId: number,
   rec: { address: string; wallet?: string | undefined; serverWallet: boolean },
 ): Promise<void> {
-  const name = ctx.profileName();
-  const baseUrl = ctx.baseUrl;
-  const entry = {
-    address: rec.address,
-    ...(rec.wallet !== undefined ? { wallet: rec.wallet } : {}),
-    ...(rec.serverWallet ? { serverWallet: true } : {}),
-  };
-  await ctx.editConfig((cfg) => {
-    const p = name === undefined ? undefined : cfg.profiles[name];
-    if (p) p.subAccounts = { ...(p.subAccounts ?? {}), [String(profileId)]: entry };
-    else cfg.subAccounts = { ...(cfg.subAccounts ?? {}), [baseUrl]: { ...(cfg.subAccounts?.[baseUrl] ?? {}), [String(profileId)]: entry } };
-  });
+  const where = { profileName: ctx.profileName(), baseUrl: ctx.baseUrl };
+  await ctx.editConfig((cfg) => recordSubAccountIn(cfg, where, profileId, rec));
 }
 
 /** Forgets a generated child key whose sub-account was not created. */

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { checkDisplayName, createPartnerAccount } from '../../core/partner.js';
+import { checkDisplayName, createSubAccount } from '../../core/partner.js';
 import { checkModeFlags, childSigner, dropChildKey, partnerApi, recordSubAccount } from './common.js';
 
 export default defineCommand({
@@ -23,26 +23,18 @@ export default defineCommand({
   run: async (ctx, { opts }) => {
     const serverWallet = opts.serverWallet;
     const wallet = opts.wallet;
-    const name = checkDisplayName(opts.name);
+    checkDisplayName(opts.name);
     checkModeFlags(serverWallet, wallet);
     const api = await partnerApi(ctx);
-    let child: Awaited<ReturnType<typeof childSigner>> | null = null;
-    if (!serverWallet) child = await childSigner(ctx, wallet);
-    let created;
-    try {
-      created = await createPartnerAccount(api, { serverWallet, displayName: name, signer: child?.signer, signal: ctx.signal });
-    } catch (e) {
-      if (child?.created) await dropChildKey(ctx, child.wallet);
-      throw e;
-    }
-    await recordSubAccount(ctx, created.profileId, { address: created.account, wallet: child?.wallet, serverWallet });
-    const out = {
-      profileId: created.profileId,
-      account: created.account,
-      mode: serverWallet ? 'server-wallet' : 'eoa',
-      displayName: name ?? created.account,
-      ...(child ? { wallet: child.wallet } : {}),
-    };
+    const child = serverWallet ? null : await childSigner(ctx, wallet);
+    const made = await createSubAccount(api, {
+      serverWallet,
+      displayName: opts.name,
+      child: child ? { signer: child.signer, drop: child.created ? () => dropChildKey(ctx, child.wallet) : undefined } : undefined,
+      record: (m) => recordSubAccount(ctx, m.profileId, { address: m.account, wallet: child?.wallet, serverWallet }),
+      signal: ctx.signal,
+    });
+    const out = { ...made, ...(child ? { wallet: child.wallet } : {}) };
     ctx.out.data(out, () => {
       ctx.out.keyValue([
         ['profile id', String(out.profileId)],

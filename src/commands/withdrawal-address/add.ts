@@ -1,5 +1,4 @@
 import { defineCommand } from '../../cli/command.js';
-import { ConflictError, type PmError } from '../../core/errors.js';
 import { addWithdrawalAddress, parseAddress } from '../../core/funds.js';
 
 export default defineCommand({
@@ -14,14 +13,7 @@ export default defineCommand({
   run: async (ctx, { args, opts }) => {
     const address = parseAddress(args.address ?? '');
     const api = await ctx.authedApi('identity');
-    let e;
-    try {
-      e = await addWithdrawalAddress(api, address, opts.label);
-    } catch (err) {
-      if (err instanceof ConflictError)
-        throw new ConflictError((err as PmError).shortMessage, { status: 409, hint: 'It is already allowed: pm withdrawal-address list' });
-      throw err;
-    }
+    const e = await addWithdrawalAddress(api, address, opts.label);
     ctx.out.data(e, () =>
       ctx.out.info(`added ${e.destinationAddress}${e.label ? ` (${e.label})` : ''} to the withdrawal allowlist (id ${e.id})`),
     );

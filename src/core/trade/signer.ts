@@ -2,8 +2,8 @@
 // - The caller's own order: its own wallet.
 // - For a partner's server-wallet sub-account: nobody here; the order goes unsigned (delegated)
 //   and the exchange signs it with the wallet it manages.
-// - For an EOA sub-account: that child's own key, wherever pm holds it (the wallet the partner's
-//   records name, PM_PRIVATE_KEY or the profile's wallet when it is the child's, any keystore
+// - For an EOA sub-account: that child's own key, wherever pm holds it (a key the library's
+//   caller handed in, the wallet the partner's records name, PM_PRIVATE_KEY or the profile's wallet when it is the child's, any keystore
 //   wallet with the child's address); never the partner's key, which the exchange refuses
 //   ("maker does not match"). Without it: exit 2 before anything is sent, naming both addresses.
 import type { OrderAccount } from './eip712.js';
@@ -45,7 +45,13 @@ const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCas
  */
 export async function orderSigner(
   keys: SigningKeys,
-  o: { onBehalfOf: number | undefined; delegated: boolean; subAccount: (id: number) => Promise<SubAccount> },
+  o: {
+    onBehalfOf: number | undefined;
+    delegated: boolean;
+    subAccount: (id: number) => Promise<SubAccount>;
+    /** Keys of EOA sub-accounts the caller holds (the library's subAccountKeys), by address. */
+    held?: ((address: string) => Promise<OrderAccount | undefined>) | undefined;
+  },
 ): Promise<OrderSigner> {
   const id = o.onBehalfOf;
   if (id === undefined) {
@@ -58,7 +64,7 @@ export async function orderSigner(
   }
   const sub = await o.subAccount(id);
   if (sub.mode === 'server-wallet') return { delegated: true };
-  const signed = await childKey(keys, sub);
+  const signed = (sub.address !== undefined ? await o.held?.(sub.address) : undefined) ?? (await childKey(keys, sub));
   if (signed) {
     if (o.delegated)
       throw new UsageError(`sub-account ${id} is an EOA: its orders are signed by its own key, not by the exchange`, {
@@ -74,7 +80,7 @@ export async function orderSigner(
       hint:
         sub.mode === 'unknown'
           ? `If ${id} has a server wallet, add --delegated. For an EOA sub-account, set PM_PRIVATE_KEY to its key, or import it: pm wallet import.`
-          : `Set PM_PRIVATE_KEY to the sub-account's key, import it (pm wallet import), or use the profile pm partner onboard saved for it.`,
+          : `Set PM_PRIVATE_KEY to the sub-account's key, import it (pm wallet import), or use the profile pm partner onboard saved for it (the library: createClient({ subAccountKeys: [its key] })).`,
     },
   );
 }

@@ -1,10 +1,9 @@
 // The event log, the reducer and the per-profile ledger: replaying the log from the seed gives
 // the live state; the ledger's projection gives the balances and positions; the data dir
 // (snapshot + log) restores the state after a crash, torn last line included.
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, appendFileSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readFileSync, readdirSync, appendFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditState } from '../../src/sandbox/engine.js';
 import { startSandbox, SandboxLockedError } from '../../src/sandbox/index.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
@@ -15,22 +14,12 @@ import { apply } from '../../src/sandbox/reducer.js';
 import type { SandboxState } from '../../src/sandbox/types.js';
 import type { LogEntry } from '../../src/sandbox/events.js';
 import { eventually } from '../helpers/eventually.js';
+import { sandboxDirs } from '../helpers/sandbox-dirs.js';
 
 const ALICE = 1001;
 const BOB = 1002;
 const PARTNER = 1003;
-const dirs: string[] = [];
-const handles: SandboxHandle[] = [];
-afterEach(async () => {
-  for (const h of handles.splice(0)) await h.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function tmp(): string {
-  const d = mkdtempSync(join(tmpdir(), 'pm-log-'));
-  dirs.push(d);
-  return d;
-}
+const { tmp, handles } = sandboxDirs('pm-log-');
 
 async function start(opts: Parameters<typeof startSandbox>[0] = {}): Promise<SandboxHandle> {
   const h = await startSandbox({ port: 0, settlement: { minedAfterMs: 5, confirmedAfterMs: 5 }, ...opts });

@@ -2,37 +2,21 @@
 // is a torn append (dropped with a warning); a complete line that cannot be read is damage
 // (refuse to start, naming the file and the line); a snapshot's tagged digit strings are read
 // as strictly as the log's.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { hmac, seeded, send, signedOrderBody, unpaced } from '../helpers/http.js';
+import { sandboxDirs } from '../helpers/sandbox-dirs.js';
 
-const dirs: string[] = [];
-const handles: SandboxHandle[] = [];
-afterEach(async () => {
-  for (const h of handles.splice(0)) await h.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function tmp(): string {
-  const d = mkdtempSync(join(tmpdir(), 'pm-once-'));
-  dirs.push(d);
-  return d;
-}
+const { tmp, handles, stop } = sandboxDirs('pm-once-');
 
 async function start(dataDir: string | null = null): Promise<SandboxHandle> {
   const h = await startSandbox({ port: 0, dataDir, settlement: { minedAfterMs: 5, confirmedAfterMs: 5 } });
   handles.push(h);
   await unpaced(h);
   return h;
-}
-
-async function stop(h: SandboxHandle): Promise<void> {
-  handles.splice(handles.indexOf(h), 1);
-  await h.close();
 }
 
 describe('the log: torn is only a line without its newline', () => {

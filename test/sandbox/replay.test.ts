@@ -1,37 +1,21 @@
 // A signed order cannot be replayed (issue 30): its EIP-712 hash is refused (409) once
 // accepted, whatever its client id, across a restart too (the hashes come from the log). Ids in
 // a create body may come as decimal strings. Effects are counted in the sandbox's event log.
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { LogEntry, SandboxHandle } from '../../src/sandbox/index.js';
 import { hmac, seeded, send, signedOrderBody, unpaced } from '../helpers/http.js';
+import { sandboxDirs } from '../helpers/sandbox-dirs.js';
 
-const dirs: string[] = [];
-const handles: SandboxHandle[] = [];
-afterEach(async () => {
-  for (const h of handles.splice(0)) await h.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function tmp(): string {
-  const d = mkdtempSync(join(tmpdir(), 'pm-once-'));
-  dirs.push(d);
-  return d;
-}
+const { tmp, handles, stop } = sandboxDirs('pm-once-');
 
 async function start(dataDir: string | null = null): Promise<SandboxHandle> {
   const h = await startSandbox({ port: 0, dataDir, settlement: { minedAfterMs: 5, confirmedAfterMs: 5 } });
   handles.push(h);
   await unpaced(h);
   return h;
-}
-
-async function stop(h: SandboxHandle): Promise<void> {
-  handles.splice(handles.indexOf(h), 1);
-  await h.close();
 }
 
 /** The order.placed events in the log of a sandbox started afresh (from its seed). */

@@ -2,36 +2,20 @@
 // 0600 file, never in the snapshot or the log; every entry read back is shape-checked, so a
 // damaged one is a clear error naming the file and the line or entry (exit 2 from the CLI,
 // with `pm sandbox reset` as the way out), while a torn last line is dropped with a warning.
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, appendFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, readdirSync, rmSync, statSync, appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { runPm } from '../helpers/run.js';
+import { sandboxDirs } from '../helpers/sandbox-dirs.js';
 
-const dirs: string[] = [];
-const handles: SandboxHandle[] = [];
-afterEach(async () => {
-  for (const h of handles.splice(0)) await h.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function tmp(): string {
-  const d = mkdtempSync(join(tmpdir(), 'pm-state-'));
-  dirs.push(d);
-  return d;
-}
+const { tmp, handles, stop } = sandboxDirs('pm-state-');
 
 async function start(dataDir: string): Promise<SandboxHandle> {
   const h = await startSandbox({ port: 0, dataDir, settlement: { minedAfterMs: 5, confirmedAfterMs: 5 } });
   handles.push(h);
   return h;
-}
-
-async function stop(h: SandboxHandle): Promise<void> {
-  handles.splice(handles.indexOf(h), 1);
-  await h.close();
 }
 
 /** Derives a token through the route, as `pm token derive` does. */

@@ -3,6 +3,7 @@
 // them against a sandbox without --chain. Loopback only, like every admin route.
 import { tradingWallet } from '../portfolio.js';
 import type { Route } from '../handlers.js';
+import { queriedProfile } from './http.js';
 
 export const balanceAdminRoutes: Route[] = [
   {
@@ -10,11 +11,9 @@ export const balanceAdminRoutes: Route[] = [
     pattern: '/__sandbox/balance',
     auth: { kind: 'public' },
     handler: (req, ctx) => {
-      const raw = req.query.get('profileId') ?? '';
-      if (!/^\d{1,15}$/.test(raw)) return { status: 400, body: { message: 'profileId must be a profile id (integer)' } };
-      const id = Number(raw);
-      const profile = ctx.state.profiles.find((p) => p.id === id);
-      if (!profile) return { status: 404, body: { message: `Profile ${id} not found` } };
+      const profile = queriedProfile(req, ctx);
+      if (!('id' in profile)) return profile;
+      const id = profile.id;
       const acct = ctx.state.accounts[String(id)];
       return {
         status: 200,

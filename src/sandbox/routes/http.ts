@@ -65,3 +65,11 @@ export function needScope(req: SandboxRequest, scope: 'trading' | 'withdrawal'):
     return fail(403, `Missing required scope: ${scope} (this API token cannot ${scope === 'withdrawal' ? 'withdraw' : 'redeem'})`);
   return null;
 }
+
+/** The profile a `?profileId=N` query names (the admin views of one profile), or 400/404. */
+export function queriedProfile(req: SandboxRequest, ctx: SandboxContext): Profile | SandboxResponse {
+  const raw = req.query.get('profileId') ?? '';
+  if (!/^\d{1,15}$/.test(raw)) return fail(400, 'profileId must be a profile id (integer)');
+  const id = Number(raw);
+  return ctx.state.profiles.find((p) => p.id === id) ?? fail(404, `Profile ${id} not found`);
+}

@@ -1,6 +1,7 @@
 // GET /__sandbox/report?profileId=N: what one profile's trading came to (report.ts), money as raw
 // decimal strings. `pm sandbox report` prints it. Loopback only, like every admin route.
 import type { Route } from '../handlers.js';
+import { queriedProfile } from './http.js';
 import { profileReport, type ReportFigures } from '../report.js';
 
 const figures = (f: ReportFigures): Record<string, unknown> => ({
@@ -22,11 +23,8 @@ export const reportAdminRoutes: Route[] = [
     pattern: '/__sandbox/report',
     auth: { kind: 'public' },
     handler: (req, ctx) => {
-      const raw = req.query.get('profileId') ?? '';
-      if (!/^\d{1,15}$/.test(raw)) return { status: 400, body: { message: 'profileId must be a profile id (integer)' } };
-      const id = Number(raw);
-      const profile = ctx.state.profiles.find((p) => p.id === id);
-      if (!profile) return { status: 404, body: { message: `Profile ${id} not found` } };
+      const profile = queriedProfile(req, ctx);
+      if (!('id' in profile)) return profile;
       const r = profileReport(ctx.state, profile, ctx.now());
       return {
         status: 200,

@@ -16,6 +16,7 @@ import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { parseRecording, type Level, type RecordedLine } from '../../src/sandbox/recording.js';
 import { REPLAY_BOTS } from '../../src/sandbox/replay.js';
 import { createClient } from '../../src/lib/index.js';
+import { accountEnv } from '../helpers/account-env.js';
 import { eventually } from '../helpers/eventually.js';
 import { tempHome } from '../helpers/run.js';
 
@@ -144,6 +145,26 @@ describe('record a simulated market, replay it', () => {
     expect(replay.status()).toMatchObject({ applied: rec.lines.length, total: rec.lines.length, done: true });
     const { positions } = await pm.portfolio.positions();
     expect(JSON.stringify(positions)).toContain(SLUG);
+    // What alice's trading on the replay came to: pm sandbox report adds up with pm positions and
+    // pm portfolio pnl to the raw unit.
+    const cli = async <T>(...argv: string[]): Promise<T> => {
+      const r = await execa('node', [BIN, '--json', ...argv], {
+        env: accountEnv(sb, 'alice', join(home, 'cli')),
+        extendEnv: false,
+        reject: false,
+      });
+      expect(r.exitCode, `pm ${argv.join(' ')}: ${r.stderr}`).toBe(0);
+      return JSON.parse(r.stdout) as T;
+    };
+    type Figures = { realisedPnlRaw: string; unrealisedPnlRaw: string; pnlRaw: string; placed: number; filled: number };
+    const report = await cli<{ markets: ({ market: string } & Figures)[]; total: Figures }>('sandbox', 'report', '--account', 'alice');
+    const pos = await cli<{ totals: { realisedPnlRaw: string; unrealisedPnlRaw: string } }>('positions');
+    const pnl = await cli<{ realisedRaw: string; unrealisedRaw: string }>('portfolio', 'pnl', '--timeframe', 'all');
+    expect(report.total.realisedPnlRaw).toBe(pos.totals.realisedPnlRaw);
+    expect(report.total.unrealisedPnlRaw).toBe(pos.totals.unrealisedPnlRaw);
+    expect([report.total.realisedPnlRaw, report.total.unrealisedPnlRaw]).toEqual([pnl.realisedRaw, pnl.unrealisedRaw]);
+    expect(BigInt(report.total.pnlRaw)).toBe(BigInt(pnl.realisedRaw) + BigInt(pnl.unrealisedRaw));
+    expect(report.markets.find((m) => m.market === SLUG)).toMatchObject({ placed: 2, filled: 1 });
   });
 
   it('pm sandbox start --replay --detach; pm sandbox status says where it stands', async () => {

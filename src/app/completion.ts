@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ManifestOption } from '../cli/command.js';
-import { ALL_FLAGS, globalFlag, scanArgv } from '../cli/global-flags.js';
+import { ALL_FLAGS, globalFlag, quietFlags, scanArgv } from '../cli/global-flags.js';
 import type { GivenFlags } from '../cli/global-flags.js';
 import { withIO } from '../cli/output.js';
 import type { IO } from '../cli/output.js';
@@ -158,18 +158,7 @@ async function liveSources(io: IO, globals: GivenFlags): Promise<CompletionSourc
   const { Context } = await import('../cli/kernel.js');
   const { profile, baseUrl } = globals;
   // A quiet Context that never asks: for the active profile, or the one --profile names.
-  const quiet = (to: IO, name: string | undefined) =>
-    new Context(to, {
-      profile: name,
-      json: false,
-      verbose: false,
-      quiet: true,
-      color: false,
-      nonInteractive: true,
-      yes: false,
-      wide: false,
-      ...(baseUrl ? { baseUrl } : {}),
-    });
+  const quiet = (to: IO, name: string | undefined) => new Context(to, quietFlags(name, baseUrl));
   const ctx = quiet(withIO(io, { stderr: { write: () => true } }), undefined);
   const profiles = (): string[] => {
     try {

@@ -3,7 +3,7 @@
 // src/app/main.ts) runs without commander loaded.
 import type { Context } from '../cli/context.js';
 import { errorJson, errorText, InterruptedError, ReportedExit, toPmError, UsageError } from '../cli/errors.js';
-import { GLOBAL_FLAGS, scanArgv } from '../cli/global-flags.js';
+import { GLOBAL_FLAGS, quietFlags, scanArgv } from '../cli/global-flags.js';
 import type { ArgvScan, GlobalFlags, GlobalFlagSpec } from '../cli/global-flags.js';
 import { toJson } from '../cli/json.js';
 import type { Format, IO } from '../cli/output.js';
@@ -46,16 +46,7 @@ export async function jsonWanted(scan: ArgvScan, io: IO): Promise<boolean> {
   try {
     const { Context } = await import('../cli/kernel.js');
     const { profile } = scan.given;
-    return new Context(io, {
-      profile,
-      json: false,
-      verbose: false,
-      quiet: true,
-      color: false,
-      nonInteractive: true,
-      yes: false,
-      wide: false,
-    }).out.isJson;
+    return new Context(io, quietFlags(profile)).out.isJson;
   } catch {
     return false;
   }

@@ -69,6 +69,21 @@ export type GlobalFlags = {
     | undefined;
 };
 
+/** The flags of a quiet Context that never asks nor prints (error format, completion sources). */
+export function quietFlags(profile: string | undefined, baseUrl?: string): GlobalFlags {
+  return {
+    profile,
+    json: false,
+    verbose: false,
+    quiet: true,
+    color: false,
+    nonInteractive: true,
+    yes: false,
+    wide: false,
+    ...(baseUrl ? { baseUrl } : {}),
+  };
+}
+
 /** Every flag of the table with its key, global ones first. */
 export const ALL_FLAGS = Object.entries({ ...GLOBAL_FLAGS, ...BUILTIN_FLAGS }) as [GlobalFlagKey, GlobalFlagSpec][];
 

@@ -77,6 +77,32 @@ class LineFile {
 /** A feed event's identity (the feed has no ids): its whole text. */
 const feedKey = (e: Record<string, unknown>): string => JSON.stringify(e);
 
+/** Events a page of the feed holds, and how many pages one poll reads at most (1,000 trades). */
+const FEED_PAGE = 25;
+const MAX_FEED_PAGES = 40;
+
+/**
+ * The feed's events not in `known`, oldest first: pages read (newest first) until one holds a
+ * known event or the feed ends, at most `maxPages` (`more`: the last page read held only new
+ * ones and the feed goes on). Events that shifted to the next page while it was read come once.
+ */
+async function unseenFeed(
+  api: ApiClient,
+  slug: string,
+  known: ReadonlySet<string>,
+  maxPages: number,
+): Promise<{ events: Record<string, unknown>[]; more: boolean }> {
+  const found = new Map<string, Record<string, unknown>>();
+  for (let page = 1; page <= maxPages; page++) {
+    const { events, totalPages } = await feedEvents(api, slug, { page, limit: FEED_PAGE });
+    const fresh = events.filter((e) => !known.has(feedKey(e)));
+    for (const e of fresh) if (!found.has(feedKey(e))) found.set(feedKey(e), e);
+    if (fresh.length < events.length || events.length < FEED_PAGE || page >= totalPages)
+      return { events: [...found.values()].reverse(), more: false };
+  }
+  return { events: [...found.values()].reverse(), more: true };
+}
+
 /**
  * Records `slugs` until `until` or the signal; resolves with the summary (the file ends with an
  * `end` line). A market that does not exist fails before the file is written.
@@ -165,21 +191,21 @@ export async function recordMarkets(o: RecordOptions): Promise<RecordSummary> {
     let first = true;
     while (!stop.signal.aborted) {
       for (const m of markets) {
+        const known = seen.get(m.slug) ?? new Set<string>();
+        const from = new Date().toISOString();
         try {
-          const { events } = await feedEvents(o.api.withSignal(stop.signal), m.slug, { page: 1, limit: 25 });
-          const known = seen.get(m.slug) ?? new Set<string>();
-          // (The feed is newest first: written oldest first. What the first poll finds happened
-          // before the recording started, and is only remembered.)
-          for (const e of [...events].reverse()) {
-            const k = feedKey(e);
-            if (known.has(k)) continue;
-            known.add(k);
+          // (What the first poll finds happened before the recording started: only remembered.)
+          const found = await unseenFeed(o.api.withSignal(stop.signal), m.slug, known, first ? 1 : MAX_FEED_PAGES);
+          for (const e of found.events) {
+            known.add(feedKey(e));
             if (!first && e['eventType'] === 'NEW_TRADE') write('trade', e, m.slug);
           }
+          if (found.more && !first)
+            write('gap', { from, reason: `more than ${MAX_FEED_PAGES * FEED_PAGE} trades between two polls` }, m.slug);
         } catch {
           if (stop.signal.aborted) return;
           // A failed poll is a gap in the trades, said as such.
-          write('gap', { from: new Date().toISOString(), reason: 'trade feed unavailable' }, m.slug);
+          write('gap', { from, reason: 'trade feed unavailable' }, m.slug);
         }
       }
       first = false;

@@ -9,6 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { eventually } from '../helpers/eventually.js';
+import { faultProxy } from '../helpers/fault-proxy.js';
+import { hmac, seeded, send, signedOrderBody, unpaced } from '../helpers/http.js';
 import { tempHome } from '../helpers/run.js';
 
 const BIN = 'bin/pm.js';
@@ -16,6 +18,10 @@ const { home, cleanup } = tempHome();
 afterAll(cleanup);
 let sb: SandboxHandle | undefined;
 afterAll(async () => sb?.close());
+const others: { close(): Promise<void> }[] = [];
+afterAll(async () => {
+  for (const x of others) await x.close();
+});
 
 const lines = (file: string): string[] => readFileSync(file, 'utf8').split('\n');
 const env = (base: string) => ({ PATH: process.env['PATH'], PM_HOME: home, NO_COLOR: '1', PM_BASE_URL: base });
@@ -83,5 +89,37 @@ describe('pm record', () => {
       reject: false,
     });
     expect(missing.exitCode).toBe(4);
+  });
+
+  it('more trades between two polls than one page of the feed holds: every one is written', async () => {
+    const src = await startSandbox({ port: 0, dataDir: null });
+    others.push(src);
+    await unpaced(src);
+    const proxy = await faultProxy(src.baseUrl);
+    others.push(proxy);
+    const feed = '/markets/btc-100k-2026/get-feed-events';
+    const file = join(home, 'busy.ndjson');
+    const proc = execa('node', [BIN, '--json', 'record', 'btc-100k-2026', '--for', '60s', '--out', file], {
+      env: env(proxy.baseUrl),
+      reject: false,
+    });
+    // The first poll answered (what it finds is only remembered); the next one is held 8 s at the
+    // proxy while 30 trades happen (the feed answers 25 a page).
+    await eventually(() => proxy.count('GET', feed) >= 1 && proxy.inFlight === 0, { what: 'the first feed poll' });
+    proxy.set({ method: 'GET', path: feed, fault: { kind: 'delay', ms: 8000 } });
+    await eventually(() => proxy.count('GET', feed) >= 2, { what: 'the second feed poll, held' });
+    const alice = seeded(src, 'alice');
+    const before = src.ctx.state.feed.length;
+    for (let i = 0; i < 30; i++) {
+      const raw = JSON.stringify(await signedOrderBody(src, alice, { slug: 'btc-100k-2026', price: 0.99, shares: 1_000_000n }));
+      expect((await send(src, 'POST', '/orders', hmac(alice, 'POST', '/orders', raw), raw)).status).toBe(201);
+    }
+    expect(src.ctx.state.feed.length - before).toBe(30);
+    // A poll after the held one has been sent: the held one's answer has been written.
+    await eventually(() => proxy.count('GET', feed) >= 3, { timeoutMs: 30_000, what: 'the poll after the held one' });
+    proc.kill('SIGINT');
+    await proc;
+    const trades = lines(file).filter((l) => l.includes('"type":"trade"'));
+    expect(trades).toHaveLength(30);
   });
 });

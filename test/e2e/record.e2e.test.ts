@@ -2,10 +2,10 @@
 // self-describing file (header with each market in full, then timed records), valid after a
 // kill -9 at any moment (every complete line reads; only a last line cut short may not), and a
 // summary that adds up to the file.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { eventually } from '../helpers/eventually.js';
@@ -16,7 +16,11 @@ import { tempHome } from '../helpers/run.js';
 const BIN = 'bin/pm.js';
 const { home, cleanup } = tempHome();
 afterAll(cleanup);
+// One simulated sandbox for the file, started before any test (each test stands on its own, in any order).
 let sb: SandboxHandle | undefined;
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0, dataDir: null, simulate: { rate: 40 } });
+});
 afterAll(async () => sb?.close());
 const others: { close(): Promise<void> }[] = [];
 afterAll(async () => {
@@ -28,7 +32,7 @@ const env = (base: string) => ({ PATH: process.env['PATH'], PM_HOME: home, NO_CO
 
 describe('pm record', () => {
   it('writes a header and timed records that add up to its summary', async () => {
-    sb = await startSandbox({ port: 0, dataDir: null, simulate: { rate: 40 } });
+    if (!sb) throw new Error('no sandbox');
     const file = join(home, 'a.ndjson');
     const r = await execa('node', [BIN, '--json', 'record', 'btc-100k-2026', '--for', '4s', '--out', file], {
       env: env(sb.baseUrl),
@@ -81,9 +85,11 @@ describe('pm record', () => {
 
   it('refuses to overwrite a recording, and an unknown market, before writing anything', async () => {
     if (!sb) throw new Error('no sandbox');
-    const file = join(home, 'a.ndjson');
+    const file = join(home, 'taken.ndjson');
+    writeFileSync(file, 'an earlier recording\n');
     const r = await execa('node', [BIN, 'record', 'btc-100k-2026', '--for', '1s', '--out', file], { env: env(sb.baseUrl), reject: false });
     expect(r.exitCode).toBe(5);
+    expect(readFileSync(file, 'utf8')).toBe('an earlier recording\n');
     const missing = await execa('node', [BIN, 'record', 'no-such-market-2099', '--for', '1s', '--out', join(home, 'x.ndjson')], {
       env: env(sb.baseUrl),
       reject: false,

@@ -5,7 +5,6 @@
 // one (same amount, token, source and destination, on the same account of the same exchange,
 // however its URL is spelled) is refused until the unknown one is settled, by the user after
 // checking the wallet's transfers (`pm withdraw --settle <id> --as sent|not-sent`), never by time.
-import { randomBytes } from 'node:crypto';
 import { ConflictError, errorMessage, NetworkError, NotFoundError, UnknownStateError } from './errors.js';
 import { NdjsonJournal } from './ndjson-journal.js';
 import type { LineFields } from './ndjson-journal.js';
@@ -13,6 +12,7 @@ import type { ApiClient } from './http.js';
 import { exchangeId, sameAccount } from './journal-account.js';
 import type { AccountKey } from './journal-account.js';
 import { formatUnits } from './money.js';
+import { randomHex } from './fsutil.js';
 import { USDC_ADDRESS, withdraw } from './funds.js';
 import type { WithdrawBody, WithdrawResult } from './funds.js';
 
@@ -170,7 +170,7 @@ export async function withdrawOnce(api: ApiClient, body: WithdrawBody, o: Withdr
       { hint: settleHint(open, walletName, o) },
     );
   }
-  const id = `wd-${randomBytes(8).toString('hex')}`;
+  const id = `wd-${randomHex(8)}`;
   const rec = (state: WithdrawalState, extra: Partial<WithdrawalEntry> = {}): void =>
     o.journal.record({ id, state, ...key, wallet, ...extra });
   const readBalance = async (): Promise<bigint | undefined> => {

@@ -13,16 +13,7 @@ import { Settings } from '../core/settings.js';
 import { AuthError, InterruptedError, NotFoundError, UsageError, ValidationError } from '../core/errors.js';
 import { sleep } from '../core/retry.js';
 import type { PmError } from '../core/errors.js';
-import {
-  addWithdrawalAddress,
-  listWithdrawalAddresses,
-  parseAddress,
-  parseAmount,
-  removeWithdrawalAddress,
-  withdrawBody,
-} from '../core/funds.js';
 import type { AllowlistEntry } from '../core/funds.js';
-import { redeemJson, withdrawJson } from '../core/funds-json.js';
 import type { RedeemJson, WithdrawJson } from '../core/funds-json.js';
 import type { ApiClient } from '../core/http.js';
 import type { MarketJson, OrderBookJson } from '../core/market-wire.js';
@@ -47,7 +38,7 @@ import type {
 import type { MarketPageJson } from '../core/markets.js';
 import type { EoaCreate, EoaSubAccount, OrderRequest, Outcome, OutcomeInput, ServerWalletCreate, ServerWalletSubAccount } from './types.js';
 import type { WatchKind } from '../core/watch.js';
-import { WithdrawalJournal, settleWithdrawal, withdrawOnce } from '../core/withdrawals.js';
+import { WithdrawalJournal, settleWithdrawal } from '../core/withdrawals.js';
 import type { WithdrawalEntry, WithdrawOutcome } from '../core/withdrawals.js';
 import type * as Engine from './engine.js';
 
@@ -536,15 +527,18 @@ export function createClient(options: ClientOptions) {
   const allowlist = {
     /** The addresses withdrawals may go to besides your own (`all`: removed ones too). */
     async list(p: { all?: boolean } = {}, o?: CallOptions): Promise<AllowlistEntry[]> {
-      return listWithdrawalAddresses(await identityApi(o), p.all === true);
+      const { e } = await engine();
+      return e.listWithdrawalAddresses(await identityApi(o), p.all === true);
     },
     /** Allows withdrawals to `address`; one already allowed is a ConflictError (exit 5). */
     async add(address: string, p: { label?: string } = {}, o?: CallOptions): Promise<AllowlistEntry> {
-      return addWithdrawalAddress(await identityApi(o), parseAddress(address), p.label);
+      const { e } = await engine();
+      return e.addWithdrawalAddress(await identityApi(o), e.parseAddress(address), p.label);
     },
     async remove(address: string, o?: CallOptions): Promise<{ removed: string }> {
-      const a = parseAddress(address);
-      await removeWithdrawalAddress(await identityApi(o), a);
+      const { e } = await engine();
+      const a = e.parseAddress(address);
+      await e.removeWithdrawalAddress(await identityApi(o), a);
       return { removed: a };
     },
   };
@@ -570,17 +564,17 @@ export function createClient(options: ClientOptions) {
      * refused until settleWithdrawal says what became of it). Amount in USDC, e.g. '12.5'.
      */
     async withdraw(p: { amount: string; to?: string }, o?: CallOptions): Promise<WithdrawJson<WithdrawOutcome>> {
-      const body = withdrawBody(parseAmount(p.amount), { destination: p.to === undefined ? undefined : parseAddress(p.to, 'to') });
       const { e } = await engine();
+      const body = e.withdrawBody(e.parseAmount(p.amount), { destination: p.to === undefined ? undefined : e.parseAddress(p.to, 'to') });
       const a = withSignal(await api(), o);
       const me = await e.profileMe(a).catch(() => null);
-      const r = await withdrawOnce(a, body, {
-        journal: new WithdrawalJournal(home),
+      const r = await e.withdrawOnce(a, body, {
+        journal: new e.WithdrawalJournal(home),
         profileId: me?.id,
         wallet: onBehalfOf !== undefined ? profile.subAccounts?.[String(onBehalfOf)]?.address : (me?.embeddedAccount ?? undefined),
         defaultDestination: me?.account,
       });
-      return withdrawJson(r);
+      return e.withdrawJson(r);
     },
     /** Records what became of a withdrawal whose outcome was unknown (its id is in the error's message). */
     settleWithdrawal(id: string, as: 'sent' | 'not-sent'): WithdrawalEntry {
@@ -602,7 +596,7 @@ export function createClient(options: ClientOptions) {
         { conditionId: cid, market: slug },
         { journal: new e.RedemptionJournal(home), profileId: me?.id, rerun: `pm.funds.redeem('${slug}')` },
       );
-      return redeemJson(slug, cid, r.via === 'already' ? {} : r, r.via);
+      return e.redeemJson(slug, cid, r.via === 'already' ? {} : r, r.via);
     },
   };
 

@@ -43,6 +43,16 @@ export { openWatch } from '../core/watch.js';
 export { watchRecord } from '../core/watch-records.js';
 export { profileMe } from '../core/tokens.js';
 export { RedemptionJournal, redeemOnce } from '../core/redemptions.js';
+export { WithdrawalJournal, withdrawOnce } from '../core/withdrawals.js';
+export { redeemJson, withdrawJson } from '../core/funds-json.js';
+export {
+  addWithdrawalAddress,
+  listWithdrawalAddresses,
+  parseAddress,
+  parseAmount,
+  removeWithdrawalAddress,
+  withdrawBody,
+} from '../core/funds.js';
 
 // Loaded within this bundle on the call that needs them (secrets, the chain): not when it loads.
 export const credentialsModule = () => import('../keystore/credentials.js');

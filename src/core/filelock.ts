@@ -5,7 +5,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConflictError, InterruptedError } from './errors.js';
-import { randomHex } from './fsutil.js';
+import { nodeCrypto } from './node-crypto.js';
 
 /** Whether a process lives (EPERM: it does, as another user). */
 export function processAlive(pid: number): boolean {
@@ -30,7 +30,7 @@ export class LockFile {
 
   /** Takes the lock (returns its token) or null when another live process holds it. */
   tryLock(): string | null {
-    const token = `${process.pid} ${randomHex(6)}`;
+    const token = `${process.pid} ${nodeCrypto().randomBytes(6).toString('hex')}`;
     for (let i = 0; i < 3; i++) {
       try {
         const fd = openSync(this.path, 'wx', 0o600);

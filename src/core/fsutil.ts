@@ -14,6 +14,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { nodeCrypto } from './node-crypto.js';
 
 /** Creates `dir` (and parents) and forces mode 0700 on it. */
 export function ensurePrivateDir(dir: string): void {
@@ -26,16 +27,6 @@ export function ensurePrivateDir(dir: string): void {
  * directory, then rename (replace) or link (no clobber: fails with EEXIST, after calling
  * `onExists`, when the name appeared meanwhile, so two creators cannot both win).
  */
-/**
- * `bytes` random bytes in hex (temporary names, lock and journal tokens). node:crypto is loaded
- * by the first call, not with this module: loading it costs a library's `require('pm-cli')`
- * ~10 ms (issue 32), and a process that writes no file never needs it.
- * @example randomHex(6) // 'a3f09c12b7e4'
- */
-export function randomHex(bytes: number): string {
-  return process.getBuiltinModule('node:crypto').randomBytes(bytes).toString('hex');
-}
-
 export function writePrivateFileAtomic(
   file: string,
   data: string | Uint8Array,
@@ -43,7 +34,7 @@ export function writePrivateFileAtomic(
 ): void {
   const dir = dirname(file);
   ensurePrivateDir(dir);
-  const tmp = join(dir, `.${randomHex(6)}.tmp`);
+  const tmp = join(dir, `.${nodeCrypto().randomBytes(6).toString('hex')}.tmp`);
   const fd = openSync(tmp, 'wx', 0o600);
   try {
     writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);

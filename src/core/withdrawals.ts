@@ -12,7 +12,7 @@ import type { ApiClient } from './http.js';
 import { exchangeId, sameAccount } from './journal-account.js';
 import type { AccountKey } from './journal-account.js';
 import { formatUnits } from './money.js';
-import { randomHex } from './fsutil.js';
+import { nodeCrypto } from './node-crypto.js';
 import { USDC_ADDRESS, withdraw } from './funds.js';
 import type { WithdrawBody, WithdrawResult } from './funds.js';
 
@@ -170,7 +170,7 @@ export async function withdrawOnce(api: ApiClient, body: WithdrawBody, o: Withdr
       { hint: settleHint(open, walletName, o) },
     );
   }
-  const id = `wd-${randomHex(8)}`;
+  const id = `wd-${nodeCrypto().randomBytes(8).toString('hex')}`;
   const rec = (state: WithdrawalState, extra: Partial<WithdrawalEntry> = {}): void =>
     o.journal.record({ id, state, ...key, wallet, ...extra });
   const readBalance = async (): Promise<bigint | undefined> => {

@@ -38,8 +38,9 @@ import type {
 import type { MarketPageJson } from '../core/markets.js';
 import type { EoaCreate, EoaSubAccount, OrderRequest, Outcome, OutcomeInput, ServerWalletCreate, ServerWalletSubAccount } from './types.js';
 import type { WatchKind } from '../core/watch.js';
-import { WithdrawalJournal, settleWithdrawal } from '../core/withdrawals.js';
-import type { WithdrawalEntry, WithdrawOutcome } from '../core/withdrawals.js';
+import { WithdrawalJournal, settleWithdrawal } from '../core/withdrawal-journal.js';
+import type { WithdrawalEntry } from '../core/withdrawal-journal.js';
+import type { WithdrawOutcome } from '../core/withdrawals.js';
 import type * as Engine from './engine.js';
 
 export interface ClientOptions {

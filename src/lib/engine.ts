@@ -43,7 +43,8 @@ export { openWatch } from '../core/watch.js';
 export { watchRecord } from '../core/watch-records.js';
 export { profileMe } from '../core/tokens.js';
 export { RedemptionJournal, redeemOnce } from '../core/redemptions.js';
-export { WithdrawalJournal, withdrawOnce } from '../core/withdrawals.js';
+export { WithdrawalJournal } from '../core/withdrawal-journal.js';
+export { withdrawOnce } from '../core/withdrawals.js';
 export { redeemJson, withdrawJson } from '../core/funds-json.js';
 export {
   addWithdrawalAddress,

@@ -56,6 +56,7 @@ export class Context {
   /** The profile pm init is about to write: named before it exists, it reads as empty (not an error). */
   private creating: string | undefined;
   private pass: Promise<string> | undefined;
+  private ks: Keystore | undefined;
   private clientCore: ClientCore | undefined;
   private onBehalfOfFlag: { flag: number | undefined } | undefined;
   private held = '';
@@ -325,11 +326,12 @@ export class Context {
     return n;
   }
 
-  /** The keystore under PM_HOME. */
+  /** The keystore under PM_HOME (one per command: the passphrase it verified stays verified). */
   async keystore(): Promise<Keystore> {
     const { Keystore } = await import('../keystore/index.js');
     const n = this.scryptN;
-    return new Keystore(this.home, n === undefined ? {} : { scrypt: { n, r: 8, p: 1 } });
+    this.ks ??= new Keystore(this.home, n === undefined ? {} : { scrypt: { n, r: 8, p: 1 } });
+    return this.ks;
   }
 
   /**

@@ -421,17 +421,20 @@ export class Keystore {
    * stops at the first file that opens; this is for `pm doctor`, which must find every one that
    * does not.
    */
-  async checkFiles(passphrase: string): Promise<FileCheck[]> {
-    // scrypt runs on the thread pool: the files are opened in parallel.
+  async checkFiles(passphrase: string, onChecked?: (f: FileCheck) => void): Promise<FileCheck[]> {
+    // scrypt runs on the thread pool: the files are opened in parallel; `onChecked` hears of each as it is done.
     return Promise.all(
       this.encryptedFiles().map(async (f): Promise<FileCheck> => {
+        let checked: FileCheck;
         try {
           if (f.kind === 'wallet') await this.exportWalletKey(f.name, passphrase);
           else await this.loadSecrets(f.name, passphrase);
-          return f;
+          checked = f;
         } catch (e) {
-          return { ...f, problem: e instanceof PmError ? e.shortMessage : errText(e), wrongPassphrase: e instanceof AuthError };
+          checked = { ...f, problem: e instanceof PmError ? e.shortMessage : errText(e), wrongPassphrase: e instanceof AuthError };
         }
+        onChecked?.(checked);
+        return checked;
       }),
     );
   }

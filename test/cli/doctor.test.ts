@@ -51,7 +51,6 @@ describe('pm doctor', () => {
   });
 
   it('on a terminal one stderr line counts the encrypted files as they open; nothing of it when piped or with --json', async () => {
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI escapes
     const plain = (t: string): string => t.replace(/\x1b\[[0-9;?]*[A-Za-z]|\x1b[78]/g, '');
     const tty = await runPm(['doctor'], { env: env(), tty: true, columns: 120 });
     expect(plain(tty.stderr)).toMatch(/opening the keystore .* 2\/2 \| (wallet|secrets) /);

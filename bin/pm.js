@@ -55,7 +55,7 @@ function compileCache() {
   const path = require('node:path');
   const { enableCompileCache } = require('node:module');
   try {
-    const home = process.env.XDG_CACHE_HOME || path.join(require('node:os').homedir(), '.cache');
+    const home = process.env.XDG_CACHE_HOME || path.join(process.env.HOME || require('node:os').homedir(), '.cache');
     const dir = path.join(home, 'pm', 'code-cache');
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     const st = fs.statSync(dir);

@@ -72,8 +72,9 @@ for (const file of walk(join(root, 'dist/commands'), '.js')) {
 }
 const missing = entries.filter((e) => !commandFiles.includes(e.file)).map((e) => e.file);
 if (missing.length) throw new Error(`build: commands not found by the scan for "export default defineCommand": ${missing.join(', ')}`);
-for (const dir of [generated, join(root, 'dist/generated')])
-  writeFileSync(join(dir, 'manifest.json'), `${JSON.stringify(entries, null, 1)}\n`);
+// (src/generated's copy is for reading and diffs; the CLI reads dist/generated's, compact, at run time.)
+writeFileSync(join(generated, 'manifest.json'), `${JSON.stringify(entries, null, 1)}\n`);
+writeFileSync(join(root, 'dist/generated/manifest.json'), `${JSON.stringify(entries)}\n`);
 
 // The root help page as commander prints it, at its width when stdout is no terminal and unwrapped
 // (bin/pm.js prints it without loading the CLI when the terminal's width gives the same text).
@@ -108,16 +109,6 @@ const separate = {
     });
   },
 };
-// The manifest as one JSON.parse of a string: V8 reads that faster than the same object literal.
-const manifestAsJson = {
-  name: 'pm-manifest-json',
-  setup(b) {
-    b.onLoad({ filter: /generated[\\/]manifest\.json$/ }, (a) => ({
-      contents: `module.exports = JSON.parse(${JSON.stringify(JSON.stringify(JSON.parse(readFileSync(a.path, 'utf8'))))});`,
-      loader: 'js',
-    }));
-  },
-};
 await esbuild.build({
   absWorkingDir: root,
   entryPoints: ENTRIES,
@@ -141,7 +132,7 @@ await esbuild.build({
   // Optional native add-ons of ws, loaded in try/catch when installed; the proxy agents'
   // optional Negotiate (Kerberos) support, loaded only when a proxy asks for it.
   external: ['bufferutil', 'utf-8-validate', 'kerberos'],
-  plugins: [separate, manifestAsJson],
+  plugins: [separate],
 });
 // The library's ESM face: the CommonJS bundle's exports, named.
 const lib = Object.keys(createRequire(import.meta.url)(join(root, 'dist/lib/index.cjs')));

@@ -2,9 +2,9 @@
 // is a defineCommand definition; src/generated/manifest.json (made by npm run build from the
 // definitions: metadata only) lets help, completion and start-up import no command module. A
 // command's module is imported only when that command runs.
+import { readFileSync } from 'node:fs';
 import { isDefinedCommand } from '../cli/command.js';
 import type { DefinedCommand, ManifestCommand } from '../cli/command.js';
-import manifest from '../generated/manifest.json' with { type: 'json' };
 
 export const GROUPS: Record<string, string> = {
   markets: 'Browse markets: list, search, show, price history, trade feed, market pages',
@@ -127,4 +127,21 @@ function ordered(entries: Entry[]): Entry[] {
     .map((x) => x.e);
 }
 
-export const COMMANDS: Entry[] = ordered((manifest as ManifestCommand[]).map(fromManifest));
+/**
+ * The manifest, read when the CLI starts: dist/generated/manifest.json beside the bundle (src/generated's
+ * when run from source). A file read and one JSON.parse cost less than the same text as a string in the
+ * bundle, which V8 would scan again on every run (the compile cache keeps no code of a module that
+ * is evaluated on first use, as every module of the bundle is).
+ */
+function readManifest(): ManifestCommand[] {
+  const url = new URL('../generated/manifest.json', import.meta.url);
+  const parsed: unknown = JSON.parse(readFileSync(url, 'utf8'));
+  if (
+    !Array.isArray(parsed) ||
+    !parsed.every((e) => typeof e === 'object' && e !== null && Array.isArray(e.path) && Array.isArray(e.options))
+  )
+    throw new Error(`${url.pathname} is not a command manifest (run npm run build)`);
+  return parsed as ManifestCommand[];
+}
+
+export const COMMANDS: Entry[] = ordered(readManifest().map(fromManifest));

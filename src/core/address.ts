@@ -1,6 +1,6 @@
 // EIP-55 addresses with keccak from @noble/hashes (already in every bundle that signs), so the
 // library's entry loads no viem until a call needs the chain.
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak_256 } from './keccak.js';
 
 /**
  * The EIP-55 checksummed form of a 0x + 40 hex address (any case).

@@ -1,7 +1,7 @@
 // Credentials as capabilities: the transport gets closures that sign or produce headers; the
 // raw secrets stay inside the keystore (or the env-var resolver) that built them.
-import { createHmac } from 'node:crypto';
 import { hmacMessage } from './hmac.js';
+import { nodeCrypto } from './node-crypto.js';
 
 export interface HmacSigner {
   tokenId: string;
@@ -24,7 +24,7 @@ export interface AuthProvider {
 /** Builds an HMAC signer that keeps the decoded secret in a closure. */
 export function hmacSigner(tokenId: string, secretBase64: string): HmacSigner & { sign(message: string): string } {
   const key = Buffer.from(secretBase64, 'base64');
-  return { tokenId, sign: (message) => createHmac('sha256', key).update(message, 'utf8').digest('base64') };
+  return { tokenId, sign: (message) => nodeCrypto().createHmac('sha256', key).update(message, 'utf8').digest('base64') };
 }
 
 /** Which credential a request uses (wire-facts §2.1 precedence). */

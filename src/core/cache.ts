@@ -1,11 +1,11 @@
 // A small on-disk cache under PM_HOME/cache for facts that rarely change (a market's venue and
 // position ids, the caller's profile id and fee rate), so placing an order costs one request.
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDir, writePrivateFileAtomic } from './fsutil.js';
 import { FileLimiter } from './limiter.js';
 import type { Limiter } from './limiter.js';
+import { nodeCrypto } from './node-crypto.js';
 
 interface Entry<T> {
   at: number;
@@ -83,7 +83,7 @@ export function filePaceStore(home: string): {
   shared(key: string, limits: { concurrency: number; minIntervalMs: number; maxHoldMs: number }): Limiter;
 } {
   const dir = join(home, 'run');
-  const stem = (key: string): string => createHash('sha256').update(key).digest('hex').slice(0, 16);
+  const stem = (key: string): string => nodeCrypto().createHash('sha256').update(key).digest('hex').slice(0, 16);
   const file = (key: string): string => join(dir, `pace-${stem(key)}`);
   return {
     load(key) {

@@ -1,7 +1,6 @@
 // Profiles and settings under PM_HOME/config.json (0600). No secrets live here: wallets and
 // token secrets are in the encrypted keystore; a profile only names them.
 import { existsSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { PmError, UsageError } from './errors.js';
 import { writePrivateFileAtomic } from './fsutil.js';
@@ -263,7 +262,8 @@ export function checkProfileName(name: string, what = 'profile name'): string {
 
 /** The platform config directory for pm (what `conf` would pick), unless PM_HOME is set. */
 export function defaultHome(env: Record<string, string | undefined>): string {
-  const home = env['HOME'] ?? homedir();
+  // (node:os, loaded only without HOME: it costs every command ~0.4 ms.)
+  const home = env['HOME'] ?? process.getBuiltinModule('node:os').homedir();
   if (process.platform === 'win32') return join(env['APPDATA'] ?? join(home, 'AppData', 'Roaming'), 'pm');
   if (process.platform === 'darwin') return join(home, 'Library', 'Preferences', 'pm');
   return join(env['XDG_CONFIG_HOME'] ?? join(home, '.config'), 'pm');

@@ -3,9 +3,9 @@
 // (and, as a last resort, the file's age). Used for every read-modify-write of PM_HOME's
 // config and secrets, so parallel writers never lose each other's changes.
 import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import { ConflictError, InterruptedError } from './errors.js';
+import { nodeCrypto } from './node-crypto.js';
 
 /** Whether a process lives (EPERM: it does, as another user). */
 export function processAlive(pid: number): boolean {
@@ -30,7 +30,7 @@ export class LockFile {
 
   /** Takes the lock (returns its token) or null when another live process holds it. */
   tryLock(): string | null {
-    const token = `${process.pid} ${randomBytes(6).toString('hex')}`;
+    const token = `${process.pid} ${nodeCrypto().randomBytes(6).toString('hex')}`;
     for (let i = 0; i < 3; i++) {
       try {
         const fd = openSync(this.path, 'wx', 0o600);

@@ -14,7 +14,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from './node-crypto.js';
 
 /** Creates `dir` (and parents) and forces mode 0700 on it. */
 export function ensurePrivateDir(dir: string): void {
@@ -34,7 +34,7 @@ export function writePrivateFileAtomic(
 ): void {
   const dir = dirname(file);
   ensurePrivateDir(dir);
-  const tmp = join(dir, `.${randomBytes(6).toString('hex')}.tmp`);
+  const tmp = join(dir, `.${nodeCrypto().randomBytes(6).toString('hex')}.tmp`);
   const fd = openSync(tmp, 'wx', 0o600);
   try {
     writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);

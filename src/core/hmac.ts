@@ -1,6 +1,6 @@
 // HMAC request signing for scoped API tokens (wire-facts §2.1).
 // Pure functions, pinned by the published vector in test/unit/hmac.test.ts.
-import { createHmac } from 'node:crypto';
+import { nodeCrypto } from './node-crypto.js';
 
 /** The canonical string: `ts\nMETHOD\npathWithQuery\nbody` (no trailing LF added). */
 export function hmacMessage(timestamp: string, method: string, pathWithQuery: string, body: string): string {
@@ -14,7 +14,8 @@ export function hmacMessage(timestamp: string, method: string, pathWithQuery: st
  */
 export function signHmac(secretBase64: string, timestamp: string, method: string, pathWithQuery: string, body: string): string {
   const key = Buffer.from(secretBase64, 'base64');
-  return createHmac('sha256', key)
+  return nodeCrypto()
+    .createHmac('sha256', key)
     .update(hmacMessage(timestamp, method, pathWithQuery, body), 'utf8')
     .digest('base64');
 }

@@ -431,8 +431,12 @@ export class ApiClient {
         () => `waiting for the exchange to answer ${o.method} ${o.path} (up to ${deadlineText(deadline - started)})`,
       );
       try {
-        release?.started?.();
-        res = await this.send(`${this.origin}${target}`, o.method, headers, body, wire);
+        const sending = this.send(`${this.origin}${target}`, o.method, headers, body, wire);
+        // The start is stamped once the request is on its way (a time no earlier than its
+        // departure, so the next start is spaced from it), keeping the file write off its path.
+        const stamp = release?.started;
+        if (stamp) setImmediate(stamp);
+        res = await sending;
       } catch (e) {
         if (signal?.aborted && !timer.aborted && o.method === 'GET') throw interrupted(signal);
         throw this.networkError(

@@ -10,7 +10,7 @@
 // limit (~3.3 orders a second) makes that worth nothing (issue 22).
 import { createECDH, createHmac, randomBytes } from 'node:crypto';
 import type { ECDH } from 'node:crypto';
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak_256 } from '../core/keccak.js';
 import type { Hex } from 'viem';
 import { ValidationError } from '../core/errors.js';
 

@@ -6,7 +6,7 @@
 // through the session agent) loads no KDF or cipher code.
 import { createCipheriv, createDecipheriv, pbkdf2 as pbkdf2Cb, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { scrypt as scryptCb } from 'node:crypto';
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak_256 } from '../core/keccak.js';
 import type { Hex } from 'viem';
 import { AuthError, ValidationError } from '../core/errors.js';
 import { addressOfKey, checksumAddress } from './secp256k1.js';

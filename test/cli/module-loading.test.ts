@@ -57,11 +57,13 @@ describe('module loading of the bundle', { timeout: 60_000 }, () => {
     expect(help.files).toEqual(['cli/global-flags.cjs', 'cli/run.cjs', 'core/errors.cjs']);
   });
 
-  it('a read-only market command loads no signing code', async () => {
+  it('a read-only market command loads no signing code, and neither node:crypto (~5 ms on Node 24) nor node:os', async () => {
     const r = await loads(['--json', '--base-url', sb.current.baseUrl, 'markets', 'show', 'btc-100k-2026']);
     expect(r.code).toBe(0);
     expect(r.modules).toContain('src/commands/markets/show.ts');
     expect(matching(r.modules, SIGNING)).toEqual([]);
+    expect(r.modules).toContain('node:http');
+    expect(matching(r.modules, /^node:(crypto|os)$/)).toEqual([]);
   });
 
   it('order place --dry-run with PM_PRIVATE_KEY loads no scrypt, AES, BIP-39, keystore file code, @noble/curves or viem', async () => {

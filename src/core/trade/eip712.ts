@@ -2,7 +2,7 @@
 // signTypedData in tests. The digest is built by hand from keccak and the ABI word layout,
 // with the Order type hash computed once and the domain separator cached per venue, so a
 // batch signs at the curve's speed; the key never leaves the viem account (account.sign).
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak_256 } from '../keccak.js';
 
 export type Hex = `0x${string}`;
 export const CHAIN_ID = 8453;

@@ -26,6 +26,7 @@ const ENTRIES = {
   'cli/global-flags': 'src/cli/global-flags.ts', // the global flags and the argv scan, which bin/pm.js reads first
   'sandbox/index': 'src/sandbox/index.ts', // the embedded exchange (imports nothing of the client)
   'lib/index': 'src/lib/index.ts', // the library: import { createClient } from 'pm-cli' (types: tsc's dist/lib/index.d.ts)
+  'lib/engine': 'src/lib/engine.ts', // what the library's calls run on, required on the first call: the entry above stays small
   'core/proxy-agent': 'src/core/proxy-agent.ts', // the proxy agents, loaded only when a proxy applies
   // (Packages imported by name only: a default import of another bundle gets its exports object.)
   'vendor/viem': 'viem',

@@ -146,7 +146,7 @@ async function runChecks(ctx: Context): Promise<CheckResult[]> {
   out.push(
     await guarded('journal', async () => {
       const { Journal } = await import('../core/trade/journal.js');
-      const { WithdrawalJournal } = await import('../core/withdrawals.js');
+      const { WithdrawalJournal } = await import('../core/withdrawal-journal.js');
       const { RedemptionJournal } = await import('../core/redemptions.js');
       const orders = [...new Journal(journalDir(ctx.home)).latestAll().values()].filter(
         (e) => e.state === 'pending' || e.state === 'unknown',

@@ -3,7 +3,8 @@ import type { Context } from '../cli/context.js';
 import { AuthError, ExchangeValidationError, PmError, UsageError } from '../core/errors.js';
 import { USDC_ADDRESS, parseAddress, parseAmount, withdrawBody } from '../core/funds.js';
 import { profileMe } from '../core/tokens.js';
-import { WithdrawalJournal, settleWithdrawal, withdrawOnce } from '../core/withdrawals.js';
+import { WithdrawalJournal, settleWithdrawal } from '../core/withdrawal-journal.js';
+import { withdrawOnce } from '../core/withdrawals.js';
 import { pmLine, sameCommand } from '../cli/rerun.js';
 import { formatUnits } from '../core/money.js';
 

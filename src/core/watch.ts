@@ -2,7 +2,6 @@
 // the library's `watch.*()` both use it: the subscriptions of a kind, the filter of its events,
 // reconnection with a fresh signature (StreamClient), and for orders the gap filled from REST
 // after every reconnect (core/gapfill.ts) with no event delivered twice.
-import { UsageError } from './errors.js';
 import { OrderCatchUp, OrderLedger } from './gapfill.js';
 import type { AuthProvider } from './auth.js';
 import type { ApiClient } from './http.js';
@@ -59,25 +58,6 @@ export interface Watch {
   /** Backpressure: stop reading from the exchange until resume(). */
   pause(): void;
   resume(): void;
-}
-
-/**
- * The markets a library call to watch prices or a book names, checked at the boundary: a list of
- * slugs (at least one), else a UsageError naming the call (not a TypeError from deep inside).
- * @example watchedMarkets(['btc-100k-2026'], 'watch.prices(markets)') // ['btc-100k-2026']
- */
-export function watchedMarkets(v: unknown, call: string, one = false): string[] {
-  const ok = one
-    ? typeof v === 'string' && v !== ''
-    : Array.isArray(v) && v.length > 0 && v.every((s) => typeof s === 'string' && s !== '');
-  if (!ok)
-    throw new UsageError(
-      `${call} takes ${one ? 'a market slug (a string)' : 'a non-empty list of market slugs'}, got ${JSON.stringify(v) ?? String(v)}`,
-      {
-        hint: one ? "e.g. pm.watch.book('btc-100k-2026')" : "e.g. pm.watch.prices(['btc-100k-2026'])",
-      },
-    );
-  return one ? [v as string] : (v as string[]);
 }
 
 function subscriptions(p: WatchParams): Subscription[] {

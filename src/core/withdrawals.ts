@@ -5,87 +5,16 @@
 // one (same amount, token, source and destination, on the same account of the same exchange,
 // however its URL is spelled) is refused until the unknown one is settled, by the user after
 // checking the wallet's transfers (`pm withdraw --settle <id> --as sent|not-sent`), never by time.
-import { randomBytes } from 'node:crypto';
-import { ConflictError, errorMessage, NetworkError, NotFoundError, UnknownStateError } from './errors.js';
-import { NdjsonJournal } from './ndjson-journal.js';
-import type { LineFields } from './ndjson-journal.js';
+import { ConflictError, errorMessage, NetworkError, UnknownStateError } from './errors.js';
 import type { ApiClient } from './http.js';
 import { exchangeId, sameAccount } from './journal-account.js';
 import type { AccountKey } from './journal-account.js';
 import { formatUnits } from './money.js';
+import { nodeCrypto } from './node-crypto.js';
 import { USDC_ADDRESS, withdraw } from './funds.js';
 import type { WithdrawBody, WithdrawResult } from './funds.js';
-
-export type WithdrawalState = 'pending' | 'withdrawn' | 'failed' | 'unknown';
-
-/** One line of PM_HOME/journal/withdrawals.ndjson. */
-export interface WithdrawalEntry extends AccountKey {
-  ts: string;
-  id: string;
-  state: WithdrawalState;
-  /** Raw units, as sent. */
-  amount: string;
-  token: string | null;
-  destination: string | null;
-  /** The base URL as given (the exchange is compared by `exchange`, one spelling per exchange). */
-  baseUrl: string;
-  /** The source wallet, when known (recorded, or from the exchange's answer). */
-  wallet: string | null;
-  transactionId?: string | undefined;
-  /** How the outcome was known: the exchange's answer, the source wallet's balance, or the user (--settle). */
-  via?: 'answer' | 'balance' | 'user' | undefined;
-  error?: string | undefined;
-}
-
-const STATES: readonly WithdrawalState[] = ['pending', 'withdrawn', 'failed', 'unknown'];
-
-/** One line, checked field by field. */
-function parseEntry(f: LineFields): WithdrawalEntry {
-  const state = f.str('state') as WithdrawalState;
-  if (!STATES.includes(state)) throw f.bad(`unknown state "${state}"`);
-  if (!/^\d+$/.test(f.str('amount'))) throw f.bad('amount must be raw units');
-  const via = f.raw['via'];
-  const baseUrl = f.str('baseUrl');
-  return {
-    ts: f.str('ts'),
-    id: f.str('id'),
-    state,
-    amount: f.str('amount'),
-    token: f.strOrNull('token'),
-    destination: f.strOrNull('destination'),
-    onBehalfOf: f.idOrNull('onBehalfOf'),
-    baseUrl,
-    // (Entries written before pm recorded the exchange: the same spelling rule, applied now.)
-    exchange: f.raw['exchange'] === undefined ? exchangeId(baseUrl) : f.str('exchange'),
-    profileId: f.idOrNull('profileId'),
-    wallet: f.strOrNull('wallet'),
-    ...(f.raw['transactionId'] !== undefined ? { transactionId: f.str('transactionId') } : {}),
-    ...(via === 'answer' || via === 'balance' || via === 'user' ? { via } : {}),
-    ...(f.raw['error'] !== undefined ? { error: f.str('error') } : {}),
-  };
-}
-
-/** PM_HOME/journal/withdrawals.ndjson. */
-export class WithdrawalJournal extends NdjsonJournal<WithdrawalEntry> {
-  constructor(home: string) {
-    super(home, 'withdrawals', 'withdrawal', parseEntry);
-  }
-
-  /** The latest entry of each withdrawal id. */
-  latest(): WithdrawalEntry[] {
-    const m = new Map<string, WithdrawalEntry>();
-    for (const e of this.entries()) m.set(e.id, e);
-    return [...m.values()];
-  }
-
-  /** Withdrawals whose outcome is not known (sent, no readable answer, not settled), oldest first. */
-  open(): WithdrawalEntry[] {
-    return this.latest().filter(isOpen);
-  }
-}
-
-/** Sent (or about to be, when pm stopped) with no outcome known yet. */
-const isOpen = (e: WithdrawalEntry): boolean => e.state === 'unknown' || e.state === 'pending';
+import { isOpen } from './withdrawal-journal.js';
+import type { WithdrawalEntry, WithdrawalJournal, WithdrawalState } from './withdrawal-journal.js';
 
 export interface WithdrawOnceOptions {
   journal: WithdrawalJournal;
@@ -170,7 +99,7 @@ export async function withdrawOnce(api: ApiClient, body: WithdrawBody, o: Withdr
       { hint: settleHint(open, walletName, o) },
     );
   }
-  const id = `wd-${randomBytes(8).toString('hex')}`;
+  const id = `wd-${nodeCrypto().randomBytes(8).toString('hex')}`;
   const rec = (state: WithdrawalState, extra: Partial<WithdrawalEntry> = {}): void =>
     o.journal.record({ id, state, ...key, wallet, ...extra });
   const readBalance = async (): Promise<bigint | undefined> => {
@@ -217,27 +146,6 @@ export async function withdrawOnce(api: ApiClient, body: WithdrawBody, o: Withdr
   }
   rec('withdrawn', { via: 'answer', transactionId: r.transactionId, wallet: r.walletAddress || wallet });
   return { ...r, via: 'answer', id };
-}
-
-/**
- * Settles a withdrawal whose outcome was unknown, as the user found it: `sent` (it went through)
- * or `not-sent` (it did not; an identical one may then be sent). Journaled; only an open one.
- * @example settleWithdrawal(new WithdrawalJournal(home), 'wd-1f2e…', 'not-sent')
- */
-export function settleWithdrawal(journal: WithdrawalJournal, id: string, as: 'sent' | 'not-sent'): WithdrawalEntry {
-  const e = journal.latest().find((x) => x.id === id);
-  if (!e)
-    throw new NotFoundError(`no withdrawal ${id} in the journal (${journal.file})`, {
-      hint: 'pm doctor lists the withdrawals whose outcome is unknown, with their ids.',
-    });
-  if (!isOpen(e))
-    throw new ConflictError(`withdrawal ${id} is already settled: ${e.state === 'withdrawn' ? 'sent' : 'not sent'} (${e.ts})`, {
-      hint: 'Only a withdrawal whose outcome is unknown can be settled.',
-    });
-  const { ts: _ts, error: _error, ...rest } = e;
-  const settled = { ...rest, state: as === 'sent' ? ('withdrawn' as const) : ('failed' as const), via: 'user' as const };
-  journal.record(as === 'sent' ? settled : { ...settled, error: 'settled by the user: not sent' });
-  return { ...settled, ts: new Date().toISOString() };
 }
 
 /** Where to look: the source wallet's transfers; pm balance reads the account's own wallet, where a withdrawal to the default destination lands. */

@@ -4,8 +4,7 @@
 // process on this PM_HOME. This module never reads the environment: src/lib/index.ts (the
 // package entry) fills in the defaults a CLI user would get.
 import { join } from 'node:path';
-import { ClientCore } from '../core/clientcore.js';
-import type { TradingDeps } from '../core/clientcore.js';
+import type { ClientCore, TradingDeps } from '../core/clientcore.js';
 import { editConfig, loadConfig } from '../core/config.js';
 import type { ProfileConfig } from '../core/config.js';
 import type { BalanceJson } from '../core/balance.js';
@@ -14,64 +13,17 @@ import { Settings, profileNotFound } from '../core/settings.js';
 import { AuthError, InterruptedError, NotFoundError, UsageError, ValidationError } from '../core/errors.js';
 import { sleep } from '../core/retry.js';
 import type { PmError } from '../core/errors.js';
-import {
-  addWithdrawalAddress,
-  listWithdrawalAddresses,
-  parseAddress,
-  parseAmount,
-  removeWithdrawalAddress,
-  withdrawBody,
-} from '../core/funds.js';
 import type { AllowlistEntry } from '../core/funds.js';
-import { redeemJson, withdrawJson } from '../core/funds-json.js';
 import type { RedeemJson, WithdrawJson } from '../core/funds-json.js';
-import { RedemptionJournal, redeemOnce } from '../core/redemptions.js';
 import type { ApiClient } from '../core/http.js';
-import { slugFrom } from '../core/market-input.js';
-import { bookJson, marketJson, noBook } from '../core/market-wire.js';
 import type { MarketJson, OrderBookJson } from '../core/market-wire.js';
-import {
-  getMarket,
-  getOrderBook,
-  listAllMarkets,
-  listMarkets,
-  marketPage,
-  marketPageJson,
-  priceHistory,
-  pricePointJson,
-  searchMarkets,
-} from '../core/markets.js';
 import type { PricePointJson } from '../core/markets.js';
-import {
-  checkDisplayName,
-  createSubAccount,
-  getAllowances,
-  listPartnerAccounts,
-  recordSubAccountIn,
-  retryAllowances,
-  waitForAllowances,
-} from '../core/partner.js';
 import type { Allowances, MessageSigner, PartnerAccount, PartnerPage } from '../core/partner.js';
-import {
-  fetchPnl,
-  fetchPositions,
-  fetchTrades,
-  historyEntries,
-  historyEntryJson,
-  pnlJson,
-  positionsJson,
-  tradeJson,
-} from '../core/portfolio.js';
 import type { HistoryEntryJson, PnlJson, PositionJson, PositionTotalsJson, TradeJson } from '../core/portfolio.js';
-import { cancelOrders, orderStatus, parseOrderInput, placeParsed, parseBatch, runBatch } from '../core/trade/index.js';
+import type { placeParsed } from '../core/trade/index.js';
 import type { LineResult } from '../core/trade/batch.js';
-import { cancelAllResult, cancelEverywhere, replaceOrder, replaceResult } from '../core/trade/replace.js';
 import type { CancelAllResult, ReplaceInput, ReplaceResult } from '../core/trade/replace.js';
-import { batchResult, cancelEntries, placedJson, placeResult, statusJson } from '../core/trade/views.js';
 import type { BatchResult, CancelResult, OpenOrderJson, PlaceResult, StatusJson } from '../core/trade/views.js';
-import { openWatch, watchedMarkets } from '../core/watch.js';
-import { profileMe } from '../core/tokens.js';
-import { watchRecord } from '../core/watch-records.js';
 import type {
   LifecycleRecord,
   MarketCreatedRecord,
@@ -85,10 +37,11 @@ import type {
 } from '../core/watch-records.js';
 import type { MarketPageJson } from '../core/markets.js';
 import type { EoaCreate, EoaSubAccount, OrderRequest, Outcome, OutcomeInput, ServerWalletCreate, ServerWalletSubAccount } from './types.js';
-import { listOrders } from '../core/trade/list.js';
 import type { WatchKind } from '../core/watch.js';
-import { WithdrawalJournal, settleWithdrawal, withdrawOnce } from '../core/withdrawals.js';
-import type { WithdrawalEntry, WithdrawOutcome } from '../core/withdrawals.js';
+import { WithdrawalJournal, settleWithdrawal } from '../core/withdrawal-journal.js';
+import type { WithdrawalEntry } from '../core/withdrawal-journal.js';
+import type { WithdrawOutcome } from '../core/withdrawals.js';
+import type * as Engine from './engine.js';
 
 export interface ClientOptions {
   /** REST base URL (default: the profile's, else the real exchange). */
@@ -144,6 +97,25 @@ function decimalStrings(input: Partial<Record<'price' | 'size' | 'amount', unkno
 }
 
 /**
+ * The markets a library call to watch prices or a book names, checked at the boundary: a list of
+ * slugs (at least one), else a UsageError naming the call (not a TypeError from deep inside).
+ * @example watchedMarkets(['btc-100k-2026'], 'watch.prices(markets)') // ['btc-100k-2026']
+ */
+function watchedMarkets(v: unknown, call: string, one = false): string[] {
+  const ok = one
+    ? typeof v === 'string' && v !== ''
+    : Array.isArray(v) && v.length > 0 && v.every((s) => typeof s === 'string' && s !== '');
+  if (!ok)
+    throw new UsageError(
+      `${call} takes ${one ? 'a market slug (a string)' : 'a non-empty list of market slugs'}, got ${JSON.stringify(v) ?? String(v)}`,
+      {
+        hint: one ? "e.g. pm.watch.book('btc-100k-2026')" : "e.g. pm.watch.prices(['btc-100k-2026'])",
+      },
+    );
+  return one ? [v as string] : (v as string[]);
+}
+
+/**
  * A client of the exchange for Node bots.
  * @example
  * const pm = createClient({ home, baseUrl: 'http://127.0.0.1:8787', privateKey, token: { tokenId, secret } });
@@ -173,59 +145,75 @@ export function createClient(options: ClientOptions) {
     profile,
     names: { baseUrl: 'baseUrl', wsUrl: 'wsUrl' },
   });
-  const core = new ClientCore({
-    home,
-    settings,
-    profile,
-    profileName: options.profile,
-    // Credentials: explicit values win; a profile's stored ones are opened on first use.
-    credentials: async () =>
-      (await import('../keystore/credentials.js')).resolveCredentials({
-        env: {
-          privateKey: options.privateKey,
-          tokenId: options.token?.tokenId,
-          tokenSecret: options.token?.secret,
-          apiKey: options.apiKey,
-          identityToken: options.identityToken,
-        },
-        profile: options.profile !== undefined ? { wallet: profile.wallet, secrets: profile.secrets } : undefined,
-        home,
-        passphrase: async () => {
-          if (options.passphrase === undefined)
-            throw new AuthError('the keystore is locked', { hint: 'Pass { passphrase } to createClient, or run pm unlock first.' });
-          return options.passphrase;
-        },
-      }),
-    userAgent: 'pm-lib',
-    // (Not the client's signal: it is applied per call, so the kill switch, cancelAll, works after it fired.)
-    proxy: options.proxy,
-  });
-  const urls = core.endpoints();
-  const timeoutMs = core.timeoutMs;
+  // Checked here, synchronously, as before the first call: a local/remote mix of URLs is exit 2.
+  const urls = settings.endpoints();
+  const timeoutMs = settings.timeout().value;
   const onBehalfOf = settings.onBehalfOf().value;
-  core.onBehalfOf = onBehalfOf;
   // EOA sub-accounts' keys the caller keeps, by address: given, or made by partner.create.
   const heldKeys = new Map<string, `0x${string}`>();
   let given: Promise<void> | undefined;
-  const holdKey = async (key: string, what: string): Promise<{ key: `0x${string}`; address: `0x${string}` }> => {
-    const [{ parsePrivateKey }, { addressOfKey }] = await Promise.all([import('../keystore/key.js'), import('../keystore/secp256k1.js')]);
+  const holdKey = async (e: typeof Engine, key: string, what: string): Promise<{ key: `0x${string}`; address: `0x${string}` }> => {
+    const [{ parsePrivateKey }, { addressOfKey }] = await Promise.all([e.keyModule(), e.secp256k1Module()]);
     const k = parsePrivateKey(key, what);
     const address = addressOfKey(k);
     heldKeys.set(address.toLowerCase(), k);
     return { key: k, address };
   };
-  core.heldKeys = async (address) => {
-    given ??= Promise.all((options.subAccountKeys ?? []).map((k, i) => holdKey(k, `subAccountKeys[${i}]`))).then(() => undefined);
-    await given;
-    const k = heldKeys.get(address.toLowerCase());
-    return k === undefined ? undefined : (await import('../keystore/key-account.js')).keyAccount(k);
-  };
-  core.credentials().catch(() => undefined);
-  const publicApi = core.api();
+  /**
+   * The client core and the core functions (src/lib/engine.ts), loaded and made on the first
+   * call that needs them: the package's entry stays small (issue 32).
+   */
+  interface Loaded {
+    e: typeof Engine;
+    core: ClientCore;
+    publicApi: ApiClient;
+    journal: ReturnType<ClientCore['orderJournal']>;
+  }
+  let loaded: Promise<Loaded> | undefined;
+  const engine = (): Promise<Loaded> =>
+    (loaded ??= import('./engine.js').then((e) => {
+      const core = new e.ClientCore({
+        home,
+        settings,
+        profile,
+        profileName: options.profile,
+        // Credentials: explicit values win; a profile's stored ones are opened on first use.
+        credentials: async () =>
+          (await e.credentialsModule()).resolveCredentials({
+            env: {
+              privateKey: options.privateKey,
+              tokenId: options.token?.tokenId,
+              tokenSecret: options.token?.secret,
+              apiKey: options.apiKey,
+              identityToken: options.identityToken,
+            },
+            profile: options.profile !== undefined ? { wallet: profile.wallet, secrets: profile.secrets } : undefined,
+            home,
+            passphrase: async () => {
+              if (options.passphrase === undefined)
+                throw new AuthError('the keystore is locked', { hint: 'Pass { passphrase } to createClient, or run pm unlock first.' });
+              return options.passphrase;
+            },
+          }),
+        userAgent: 'pm-lib',
+        // (Not the client's signal: it is applied per call, so the kill switch, cancelAll, works after it fired.)
+        proxy: options.proxy,
+      });
+      core.onBehalfOf = onBehalfOf;
+      core.heldKeys = async (address) => {
+        given ??= Promise.all((options.subAccountKeys ?? []).map((k, i) => holdKey(e, k, `subAccountKeys[${i}]`))).then(() => undefined);
+        await given;
+        const k = heldKeys.get(address.toLowerCase());
+        return k === undefined ? undefined : (await e.keyAccountModule()).keyAccount(k);
+      };
+      return { e, core, publicApi: core.api(), journal: core.orderJournal() };
+    }));
+  // The credentials are resolved (a key's address derived) while the caller's first call is on its way.
+  engine()
+    .then(({ core }) => core.credentials())
+    .catch(() => undefined);
   let authed: Promise<ApiClient> | undefined;
-  const api = (): Promise<ApiClient> => (authed ??= core.tradingApi());
-  const journal = core.orderJournal();
-  const deps = (): Promise<TradingDeps> => core.tradingDeps();
+  const api = (): Promise<ApiClient> => (authed ??= engine().then(({ core }) => core.tradingApi()));
   const signalOf = (o?: CallOptions): AbortSignal | undefined =>
     o?.signal && options.signal ? AbortSignal.any([o.signal, options.signal]) : (o?.signal ?? options.signal);
   /**
@@ -263,7 +251,8 @@ export function createClient(options: ClientOptions) {
   };
   /** The trading deps of one call (its deadline and signal). */
   const depsFor = async (o?: CallOptions, actingFor?: number): Promise<TradingDeps> => {
-    const d = actingFor === undefined ? await deps() : await core.tradingDeps({ onBehalfOf: actingFor });
+    const { core } = await engine();
+    const d = await core.tradingDeps(actingFor === undefined ? {} : { onBehalfOf: actingFor });
     return { ...d, api: withSignal(d.api, o) };
   };
   /**
@@ -293,22 +282,26 @@ export function createClient(options: ClientOptions) {
   const markets = {
     /** One page of active markets (the exchange's objects, as `pm --json markets list`). */
     async list(p: { page?: number; limit?: number; sortBy?: string; all?: boolean } = {}, o?: CallOptions): Promise<MarketJson[]> {
+      const { e, publicApi } = await engine();
       const a = withSignal(publicApi, o);
-      if (p.all) return (await listAllMarkets(a, p)).map(marketJson);
-      return (await listMarkets(a, p)).markets.map(marketJson);
+      if (p.all) return (await e.listAllMarkets(a, p)).map(e.marketJson);
+      return (await e.listMarkets(a, p)).markets.map(e.marketJson);
     },
     async search(query: string, p: { page?: number; limit?: number } = {}, o?: CallOptions): Promise<MarketJson[]> {
-      return (await searchMarkets(withSignal(publicApi, o), query, p)).markets.map(marketJson);
+      const { e, publicApi } = await engine();
+      return (await e.searchMarkets(withSignal(publicApi, o), query, p)).markets.map(e.marketJson);
     },
     /** One market (slug or limitless.exchange URL): pm's checked fields, and the exchange's object in `raw`. */
     async get(slug: string, o?: CallOptions): Promise<MarketJson> {
-      return marketJson(await getMarket(withSignal(publicApi, o), slugFrom(slug)));
+      const { e, publicApi } = await engine();
+      return e.marketJson(await e.getMarket(withSignal(publicApi, o), e.slugFrom(slug)));
     },
     /** The order book of the YES (default) or NO outcome, prices and sizes as decimals plus raw. */
     async book(slug: string, p: { outcome?: OutcomeInput } = {}, o?: CallOptions): Promise<OrderBookJson & { outcome: Outcome }> {
-      const yes = await getOrderBook(withSignal(publicApi, o), slugFrom(slug));
+      const { e, publicApi } = await engine();
+      const yes = await e.getOrderBook(withSignal(publicApi, o), e.slugFrom(slug));
       const outcome: Outcome = p.outcome?.toUpperCase() === 'NO' ? 'NO' : 'YES';
-      return { ...bookJson(outcome === 'NO' ? noBook(yes) : yes), outcome };
+      return { ...e.bookJson(outcome === 'NO' ? e.noBook(yes) : yes), outcome };
     },
     /**
      * The markets of a market page ('/crypto', 'home'): one page of them (`page`, or `cursor` from
@@ -320,11 +313,13 @@ export function createClient(options: ClientOptions) {
       q: { limit?: number; page?: number; cursor?: string; sort?: string; all?: boolean } = {},
       o?: CallOptions,
     ): Promise<MarketPageJson> {
-      return marketPageJson(await marketPage(withSignal(publicApi, o, { deadline: q.all !== true }), path, q));
+      const { e, publicApi } = await engine();
+      return e.marketPageJson(await e.marketPage(withSignal(publicApi, o, { deadline: q.all !== true }), path, q));
     },
     /** The YES price history, oldest first. */
     async history(slug: string, q: { interval?: string; from?: string; to?: string } = {}, o?: CallOptions): Promise<PricePointJson[]> {
-      return (await priceHistory(withSignal(publicApi, o), slugFrom(slug), q)).points.map(pricePointJson);
+      const { e, publicApi } = await engine();
+      return (await e.priceHistory(withSignal(publicApi, o), e.slugFrom(slug), q)).points.map(e.pricePointJson);
     },
   };
 
@@ -336,44 +331,48 @@ export function createClient(options: ClientOptions) {
      */
     async place(input: OrderRequest, o?: CallOptions): Promise<PlaceResult> {
       decimalStrings(input);
-      const parsed = parseOrderInput({ ...input, onBehalfOf: input.onBehalfOf ?? onBehalfOf });
+      const { e, journal } = await engine();
+      const parsed = e.parseOrderInput({ ...input, onBehalfOf: input.onBehalfOf ?? onBehalfOf });
       const signal = signalOf(o);
       let placed: Awaited<ReturnType<typeof placeParsed>>['placed'];
       try {
-        ({ placed } = await track(depsFor(o).then((d) => placeParsed(d, parsed, { journal, signal }))));
+        ({ placed } = await track(depsFor(o).then((d) => e.placeParsed(d, parsed, { journal, signal }))));
       } catch (e) {
         throw e instanceof InterruptedError ? interruptedOrder(e, parsed.clientOrderId) : e;
       }
       // The answer came after the abort (a write on the wire is waited for): the order exists; say so.
       if (signal?.aborted) throw placedDespiteAbort('order', placed.clientOrderId, placed.orderId);
-      return placeResult(placedJson(placed));
+      return e.placeResult(e.placedJson(placed));
     },
     /** Places NDJSON-shaped lines (the batch file's fields); one result per line, in line order. */
     async placeBatch(lines: OrderRequest[], p: { batchId?: string } = {}, o?: CallOptions): Promise<BatchResult[]> {
       const text = lines.map((l) => JSON.stringify(l)).join('\n');
-      const parsed = parseBatch(text, p);
+      const { e } = await engine();
+      const parsed = e.parseBatch(text, p);
       const invalid = parsed.filter((l) => l.error);
       const results: LineResult[] = parsed.some((l) => l.parsed)
-        ? await track(depsFor(o).then((d) => runBatch(d, parsed, { signal: signalOf(o) })))
+        ? await track(depsFor(o).then((d) => e.runBatch(d, parsed, { signal: signalOf(o) })))
         : [];
       const refused = invalid.map((l) => ({ line: l.line, ok: false as const, sent: 'no' as const, error: l.error as PmError }));
-      return [...refused, ...results].sort((a, b) => a.line - b.line).map(batchResult);
+      return [...refused, ...results].sort((a, b) => a.line - b.line).map(e.batchResult);
     },
     /** Cancels orders by id (one id or several): one entry each, an order that is gone is NOT_FOUND (never an exception). */
     async cancel(ids: string | string[], o?: CallOptions): Promise<CancelResult> {
       const list = Array.isArray(ids) ? ids : [ids];
-      return { results: cancelEntries(await cancelOrders(withSignal(await api(), o, { own: true }), { ids: list }), null, list) };
+      const { e } = await engine();
+      return { results: e.cancelEntries(await e.cancelOrders(withSignal(await api(), o, { own: true }), { ids: list }), null, list) };
     },
     /** Cancels every open order of one market, or (no market) of every market: the kill switch. */
     async cancelAll(p: { market?: string } = {}, o?: CallOptions): Promise<CancelAllResult> {
       // An order whose request is still on its way (an aborted place) is cancelled too: wait for it.
       await settleWrites(o?.signal);
+      const { e } = await engine();
       const a = withSignal(await api(), o, { own: true });
       if (p.market !== undefined) {
-        const market = slugFrom(p.market);
-        return cancelAllResult({ markets: [{ market, ...(await cancelOrders(a, { slug: market })) }] });
+        const market = e.slugFrom(p.market);
+        return e.cancelAllResult({ markets: [{ market, ...(await e.cancelOrders(a, { slug: market })) }] });
       }
-      return cancelAllResult(await cancelEverywhere(a));
+      return e.cancelAllResult(await e.cancelEverywhere(a));
     },
     /**
      * Cancel-replace in one request: the old order cancelled and the new one placed (exactly-once
@@ -387,8 +386,9 @@ export function createClient(options: ClientOptions) {
     ): Promise<ReplaceResult> {
       const signal = signalOf(o);
       const { onBehalfOf: actingFor, ...input } = p;
-      const r = replaceResult(
-        await track(depsFor(o, actingFor).then((d) => replaceOrder(d, { ...input, orderId }, { journal, signal, notFound: 'outcome' }))),
+      const { e, journal } = await engine();
+      const r = e.replaceResult(
+        await track(depsFor(o, actingFor).then((d) => e.replaceOrder(d, { ...input, orderId }, { journal, signal, notFound: 'outcome' }))),
       );
       if (signal?.aborted && r.cancelled.status !== 'NOT_FOUND')
         throw placedDespiteAbort('replacement', r.replacement?.clientId ?? p.clientId ?? '', r.replacement?.order.id);
@@ -399,39 +399,45 @@ export function createClient(options: ClientOptions) {
      * and unmatched ones (one market only, as `pm order list --market m --all`).
      */
     async list(p: { market?: string | undefined; all?: boolean | undefined } = {}, o?: CallOptions): Promise<OpenOrderJson[]> {
-      return listOrders(withSignal(await api(), o), p);
+      const { e } = await engine();
+      return e.listOrders(withSignal(await api(), o), p);
     },
     async status(q: { ids?: string[]; clientIds?: string[] }, o?: CallOptions): Promise<StatusJson[]> {
-      return (await orderStatus(withSignal(await api(), o), q)).map(statusJson);
+      const { e } = await engine();
+      return (await e.orderStatus(withSignal(await api(), o), q)).map(e.statusJson);
     },
   };
 
   const portfolio = {
     /** One row per market and outcome held (or with open orders), and their totals. */
     async positions(o?: CallOptions): Promise<{ positions: PositionJson[]; totals: PositionTotalsJson }> {
-      return positionsJson((await fetchPositions(withSignal(await api(), o))).rows);
+      const { e } = await engine();
+      return e.positionsJson((await e.fetchPositions(withSignal(await api(), o))).rows);
     },
     /** Realised PnL over a timeframe (1d, 7d, 30d, all). */
     async pnl(timeframe = '7d', o?: CallOptions): Promise<PnlJson> {
-      return pnlJson(await fetchPnl(withSignal(await api(), o), timeframe));
+      const { e } = await engine();
+      return e.pnlJson(await e.fetchPnl(withSignal(await api(), o), timeframe));
     },
     /** Your fills, newest first. */
     async trades(o?: CallOptions): Promise<TradeJson[]> {
-      return (await fetchTrades(withSignal(await api(), o))).map(tradeJson);
+      const { e } = await engine();
+      return (await e.fetchTrades(withSignal(await api(), o))).map(e.tradeJson);
     },
     /** Every history entry, newest first, page by page. */
     async *history(p: { limit?: number; max?: number; since?: number } = {}, o?: CallOptions): AsyncGenerator<HistoryEntryJson> {
+      const { e } = await engine();
       const a = withSignal(await api(), o, { deadline: false });
-      for await (const e of historyEntries(a, { limit: p.limit ?? 100, max: p.max, since: p.since })) yield historyEntryJson(e);
+      for await (const h of e.historyEntries(a, { limit: p.limit ?? 100, max: p.max, since: p.since })) yield e.historyEntryJson(h);
     },
   };
 
   /** The partner's own client (never acting for a sub-account). */
   const partnerApi = async (o?: CallOptions): Promise<ApiClient> => withSignal((await api()).withOnBehalfOf(undefined), o);
   /** Records a new sub-account where the signer rule looks: the profile's records, else PM_HOME's for this exchange. */
-  const record = (made: PartnerAccount, rec: { wallet?: string | undefined; serverWallet: boolean }): Promise<void> =>
+  const record = (e: typeof Engine, made: PartnerAccount, rec: { wallet?: string | undefined; serverWallet: boolean }): Promise<void> =>
     editConfig(home, (cfg) =>
-      recordSubAccountIn(cfg, { profileName: options.profile, baseUrl: urls.baseUrl }, made.profileId, { address: made.account, ...rec }),
+      e.recordSubAccountIn(cfg, { profileName: options.profile, baseUrl: urls.baseUrl }, made.profileId, { address: made.account, ...rec }),
     );
   /**
    * The EOA child's key, given or new: with a profile in use, stored in its keystore as the CLI
@@ -446,15 +452,16 @@ export function createClient(options: ClientOptions) {
     wallet?: string | undefined;
     drop?: (() => Promise<void>) | undefined;
   }> => {
-    const { randomPrivateKey } = await import('../keystore/secp256k1.js');
-    const { key, address } = await holdKey(given ?? randomPrivateKey(), 'privateKey');
-    const signer = (await import('../keystore/key-account.js')).keyAccount(key);
+    const { e } = await engine();
+    const { randomPrivateKey } = await e.secp256k1Module();
+    const { key, address } = await holdKey(e, given ?? randomPrivateKey(), 'privateKey');
+    const signer = (await e.keyAccountModule()).keyAccount(key);
     if (options.profile === undefined) return { signer, address, key };
     if (options.passphrase === undefined)
       throw new AuthError("the keystore passphrase is needed to store the sub-account's key", {
         hint: "Pass { passphrase } to createClient (a profile's EOA sub-account keys go into its keystore).",
       });
-    const { Keystore } = await import('../keystore/store.js');
+    const { Keystore } = await e.keystoreModule();
     const ks = new Keystore(home);
     const wallet = `child-${address.slice(2, 10).toLowerCase()}`;
     if (!ks.hasWallet(wallet)) await ks.importWalletKey(wallet, key, options.passphrase);
@@ -463,23 +470,24 @@ export function createClient(options: ClientOptions) {
   async function create(p: ServerWalletCreate, o?: CallOptions): Promise<ServerWalletSubAccount>;
   async function create(p: EoaCreate, o?: CallOptions): Promise<EoaSubAccount>;
   async function create(p: ServerWalletCreate | EoaCreate, o?: CallOptions): Promise<ServerWalletSubAccount | EoaSubAccount> {
-    checkDisplayName(p.displayName);
+    const { e } = await engine();
+    e.checkDisplayName(p.displayName);
     const a = await partnerApi(o);
     if (p.serverWallet) {
-      const made = await createSubAccount(a, {
+      const made = await e.createSubAccount(a, {
         serverWallet: true,
         displayName: p.displayName,
-        record: (m) => record(m, { serverWallet: true }),
+        record: (m) => record(e, m, { serverWallet: true }),
         signal: signalOf(o),
       });
       return { ...made, mode: 'server-wallet' };
     }
     const child = await eoaChild(p.privateKey);
-    const made = await createSubAccount(a, {
+    const made = await e.createSubAccount(a, {
       serverWallet: false,
       displayName: p.displayName,
       child: { signer: child.signer, drop: child.drop },
-      record: (m) => record(m, { serverWallet: false, wallet: child.wallet }),
+      record: (m) => record(e, m, { serverWallet: false, wallet: child.wallet }),
       signal: signalOf(o),
     });
     return child.wallet !== undefined ? { ...made, mode: 'eoa', wallet: child.wallet } : { ...made, mode: 'eoa', privateKey: child.key };
@@ -495,7 +503,8 @@ export function createClient(options: ClientOptions) {
      */
     create,
     async list(p: { page?: number; limit?: number } = {}, o?: CallOptions): Promise<PartnerPage> {
-      return listPartnerAccounts(await partnerApi(o), p);
+      const { e } = await engine();
+      return e.listPartnerAccounts(await partnerApi(o), p);
     },
     /** Allowance readiness of a server-wallet sub-account; `wait` polls (and `retry` retries) until confirmed. */
     async allowances(
@@ -503,27 +512,31 @@ export function createClient(options: ClientOptions) {
       p: { wait?: boolean; retry?: boolean; timeoutMs?: number } = {},
       o?: CallOptions,
     ): Promise<Allowances> {
+      const { e } = await engine();
       const a = await partnerApi(o);
       if (p.wait)
-        return waitForAllowances(a, profileId, { retry: p.retry === true, timeoutMs: p.timeoutMs ?? 60_000, signal: signalOf(o) });
-      return p.retry ? retryAllowances(a, profileId) : getAllowances(a, profileId);
+        return e.waitForAllowances(a, profileId, { retry: p.retry === true, timeoutMs: p.timeoutMs ?? 60_000, signal: signalOf(o) });
+      return p.retry ? e.retryAllowances(a, profileId) : e.getAllowances(a, profileId);
     },
   };
 
   /** The withdrawal allowlist's client: the identity token (createClient's identityToken, or the profile's). */
-  const identityApi = async (o?: CallOptions): Promise<ApiClient> => withSignal(await core.authedApi('identity'), o);
+  const identityApi = async (o?: CallOptions): Promise<ApiClient> => withSignal(await (await engine()).core.authedApi('identity'), o);
   const allowlist = {
     /** The addresses withdrawals may go to besides your own (`all`: removed ones too). */
     async list(p: { all?: boolean } = {}, o?: CallOptions): Promise<AllowlistEntry[]> {
-      return listWithdrawalAddresses(await identityApi(o), p.all === true);
+      const { e } = await engine();
+      return e.listWithdrawalAddresses(await identityApi(o), p.all === true);
     },
     /** Allows withdrawals to `address`; one already allowed is a ConflictError (exit 5). */
     async add(address: string, p: { label?: string } = {}, o?: CallOptions): Promise<AllowlistEntry> {
-      return addWithdrawalAddress(await identityApi(o), parseAddress(address), p.label);
+      const { e } = await engine();
+      return e.addWithdrawalAddress(await identityApi(o), e.parseAddress(address), p.label);
     },
     async remove(address: string, o?: CallOptions): Promise<{ removed: string }> {
-      const a = parseAddress(address);
-      await removeWithdrawalAddress(await identityApi(o), a);
+      const { e } = await engine();
+      const a = e.parseAddress(address);
+      await e.removeWithdrawalAddress(await identityApi(o), a);
       return { removed: a };
     },
   };
@@ -539,7 +552,8 @@ export function createClient(options: ClientOptions) {
     async balance(
       p: { onBehalfOf?: number; chain?: boolean; rpcUrl?: string; markets?: string[]; byMarket?: boolean } = {},
     ): Promise<BalanceJson> {
-      const { accountBalance, balanceJson } = await import('../core/balance.js');
+      const { e, core } = await engine();
+      const { accountBalance, balanceJson } = await e.balanceModule();
       const b = await accountBalance(core, { onBehalfOf: p.onBehalfOf, chain: p.chain, rpcUrl: p.rpcUrl, markets: p.markets });
       return balanceJson(b, { byMarket: p.byMarket });
     },
@@ -548,16 +562,17 @@ export function createClient(options: ClientOptions) {
      * refused until settleWithdrawal says what became of it). Amount in USDC, e.g. '12.5'.
      */
     async withdraw(p: { amount: string; to?: string }, o?: CallOptions): Promise<WithdrawJson<WithdrawOutcome>> {
-      const body = withdrawBody(parseAmount(p.amount), { destination: p.to === undefined ? undefined : parseAddress(p.to, 'to') });
+      const { e } = await engine();
+      const body = e.withdrawBody(e.parseAmount(p.amount), { destination: p.to === undefined ? undefined : e.parseAddress(p.to, 'to') });
       const a = withSignal(await api(), o);
-      const me = await profileMe(a).catch(() => null);
-      const r = await withdrawOnce(a, body, {
-        journal: new WithdrawalJournal(home),
+      const me = await e.profileMe(a).catch(() => null);
+      const r = await e.withdrawOnce(a, body, {
+        journal: new e.WithdrawalJournal(home),
         profileId: me?.id,
         wallet: onBehalfOf !== undefined ? profile.subAccounts?.[String(onBehalfOf)]?.address : (me?.embeddedAccount ?? undefined),
         defaultDestination: me?.account,
       });
-      return withdrawJson(r);
+      return e.withdrawJson(r);
     },
     /** Records what became of a withdrawal whose outcome was unknown (its id is in the error's message). */
     settleWithdrawal(id: string, as: 'sent' | 'not-sent'): WithdrawalEntry {
@@ -568,17 +583,18 @@ export function createClient(options: ClientOptions) {
      * market is never paid twice). `via: 'already'`: an earlier call whose answer was lost was paid.
      */
     async redeem(market: string, o?: CallOptions): Promise<RedeemJson> {
+      const { e } = await engine();
       const a = withSignal(await api(), o);
-      const slug = slugFrom(market);
-      const cid = (await getMarket(a, slug)).raw['conditionId'];
+      const slug = e.slugFrom(market);
+      const cid = (await e.getMarket(a, slug)).raw['conditionId'];
       if (typeof cid !== 'string') throw new NotFoundError(`market ${market} has no condition id (a group? redeem its child markets)`);
-      const me = await profileMe(a).catch(() => null);
-      const r = await redeemOnce(
+      const me = await e.profileMe(a).catch(() => null);
+      const r = await e.redeemOnce(
         a,
         { conditionId: cid, market: slug },
-        { journal: new RedemptionJournal(home), profileId: me?.id, rerun: `pm.funds.redeem('${slug}')` },
+        { journal: new e.RedemptionJournal(home), profileId: me?.id, rerun: `pm.funds.redeem('${slug}')` },
       );
-      return redeemJson(slug, cid, r.via === 'already' ? {} : r, r.via);
+      return e.redeemJson(slug, cid, r.via === 'already' ? {} : r, r.via);
     },
   };
 
@@ -593,6 +609,7 @@ export function createClient(options: ClientOptions) {
     const signal = signalOf(p);
     return {
       async *[Symbol.asyncIterator](): AsyncGenerator<R> {
+        const { e } = await engine();
         const privateKind = kind === 'orders' || kind === 'positions' || kind === 'tx';
         const auth = privateKind ? (await api()).auth : undefined;
         const queue: R[] = [];
@@ -604,14 +621,14 @@ export function createClient(options: ClientOptions) {
           if (queue.length > 10_000) w.pause(); // a slow consumer: stop reading until it catches up
           wake?.();
         };
-        const w = openWatch(
+        const w = e.openWatch(
           {
             kind,
             wsUrl: urls.wsUrl,
             auth,
             api,
-            slugs: p.markets?.map(slugFrom),
-            market: p.market === undefined ? undefined : slugFrom(p.market),
+            slugs: p.markets?.map(e.slugFrom),
+            market: p.market === undefined ? undefined : e.slugFrom(p.market),
             clientId: p.clientId,
             giveUpAfterMs: timeoutMs,
             userAgent: 'pm-lib',
@@ -620,7 +637,7 @@ export function createClient(options: ClientOptions) {
           },
           {
             event: (name, ev) => {
-              const r = watchRecord(name, ev);
+              const r = e.watchRecord(name, ev);
               push(expected(r) ? r : { event: 'other', name, raw: ev });
             },
             lifecycle: (l) => push({ event: 'lifecycle', ...l }),
@@ -691,7 +708,7 @@ export function createClient(options: ClientOptions) {
     /** Releases pooled connections. */
     async close(): Promise<void> {
       await settleWrites();
-      await core.close();
+      await (await engine()).core.close();
     },
   };
 }

@@ -4,15 +4,20 @@
 import { spawnSync } from 'node:child_process';
 import { scryptSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { envFor, startSandboxProcess } from './batch.mjs';
 import { fmt, interleaved, median, pairedRatio, placeArgs } from './lib.mjs';
 
 const PASS = 'bench-pass-1';
+// BENCH_BEFORE=/path/to/other/bin/pm.js (another build, e.g. main's): its unlock (7 files) and
+// order place run in the same rounds, interleaved with this build's, and are reported beside them.
+const BEFORE = process.env.BENCH_BEFORE;
+const BEFORE_LABEL = process.env.BENCH_BEFORE_LABEL ?? BEFORE;
 
 export async function run() {
+  const load0 = loadavg()[0].toFixed(2);
   const home = mkdtempSync(join(tmpdir(), 'pm-bench-'));
   const one = mkdtempSync(join(tmpdir(), 'pm-bench-ks1-'));
   const seven = mkdtempSync(join(tmpdir(), 'pm-bench-ks7-'));
@@ -40,19 +45,23 @@ export async function run() {
       scrypt.push(performance.now() - t);
     }
     const oneScrypt = median(scrypt);
-    const unlockCase = (name, env) => ({
+    const unlockCase = (name, env, pm = bin) => ({
       name,
       cmd: process.execPath,
       get args() {
         // Both homes locked first: an agent still opening its other files must not share the CPU.
         lock(envOne);
         lock(envSeven);
-        return [bin, 'unlock', '--for', '1m'];
+        return [pm, 'unlock', '--for', '1m'];
       },
       env,
     });
     const u = interleaved(
-      [unlockCase('pm unlock, 1 encrypted file', envOne), unlockCase('pm unlock, 7 encrypted files', envSeven)],
+      [
+        unlockCase('pm unlock, 1 encrypted file', envOne),
+        unlockCase('pm unlock, 7 encrypted files', envSeven),
+        ...(BEFORE ? [unlockCase('pm unlock, 7 encrypted files — before', envSeven, BEFORE)] : []),
+      ],
       rounds,
     );
     lock(envOne);
@@ -61,16 +70,20 @@ export async function run() {
     // the same order with env credentials (another account, so neither waits on the other's pacing).
     const orderEnv = envFor(home, ready);
     let i = 0;
-    const place = (name, env) => ({
+    const place = (name, env, pm = bin) => ({
       name,
       cmd: process.execPath,
       get args() {
-        return [bin, ...placeArgs(`ks-${i++}`)];
+        return [pm, ...placeArgs(`ks-${i++}`)];
       },
       env,
     });
     const p = interleaved(
-      [place('pm order place (env credentials)', orderEnv), place('pm order place (keystore, PM_PASSPHRASE, 7 files)', envSeven)],
+      [
+        place('pm order place (env credentials)', orderEnv),
+        place('pm order place (keystore, PM_PASSPHRASE, 7 files)', envSeven),
+        ...(BEFORE ? [place('pm order place (keystore, PM_PASSPHRASE, 7 files) — before', envSeven, BEFORE)] : []),
+      ],
       rounds,
     );
     const u1 = u['pm unlock, 1 encrypted file'];
@@ -80,9 +93,13 @@ export async function run() {
     const pk = p['pm order place (keystore, PM_PASSPHRASE, 7 files)'];
     const placeRatio = pairedRatio({ samples: pk.samples }, { samples: pe.samples.map((x) => x + oneScrypt) });
     const rows = [...Object.entries(u), ...Object.entries(p)].map(([k, v]) => `| ${k} | ${fmt(v.median)} | ${fmt(v.min)} |`);
+    const pb = p['pm order place (keystore, PM_PASSPHRASE, 7 files) — before'];
+    const beforeText = pb
+      ? `\n- before (${BEFORE_LABEL}, the same rounds): order place with PM_PASSPHRASE / (env-credential order + one scrypt) (paired): **${pairedRatio({ samples: pb.samples }, { samples: pe.samples.map((x) => x + oneScrypt) }).toFixed(2)}×**; unlock, 7 files / 1 file (paired): **${pairedRatio(u['pm unlock, 7 encrypted files — before'], u1).toFixed(2)}×**.`
+      : '';
     return {
       title: 'Keystore at the real scrypt cost',
-      text: `Median and best of ${rounds} interleaved runs, each a new process (scrypt n = 131072, r = 8, p = 1; one scrypt here: ${fmt(oneScrypt)}). The 7-file home holds the profile's wallet and token secret and 5 wallets the profile does not use; \`pm unlock\` verifies the passphrase on one file, then opens the rest in parallel on the thread pool.\n\n| command | median | best |\n|---|---|---|\n${rows.join('\n')}\n\n- unlock, 7 files / 1 file (paired): **${unlockRatio.toFixed(2)}×** — target ≤ 2×: ${unlockRatio <= 2 ? 'met' : '**not met**'}.\n- order place with PM_PASSPHRASE / (env-credential order + one scrypt) (paired): **${placeRatio.toFixed(2)}×** — target ≤ 1.3×: ${placeRatio <= 1.3 ? 'met' : '**not met**'}.`,
+      text: `Median and best of ${rounds} interleaved runs, each a new process (scrypt n = 131072, r = 8, p = 1; one scrypt here: ${fmt(oneScrypt)}). The 7-file home holds the profile's wallet and token secret and 5 wallets the profile does not use; \`pm unlock\` returns once the agent has opened the profile's wallet and token secret (in parallel, the passphrase verified on them; the others open after, in the background); \`pm order place\` with PM_PASSPHRASE decrypts the profile's wallet and token secret only, once each, in parallel on the thread pool (test/unit/keystore-order-place.test.ts). Load average (1 min) at the start: ${load0}, at the end: ${loadavg()[0].toFixed(2)} on ${cpus().length} CPUs.\n\n| command | median | best |\n|---|---|---|\n${rows.join('\n')}\n\n- unlock, 7 files / 1 file (paired): **${unlockRatio.toFixed(2)}×** — target ≤ 2×: ${unlockRatio <= 2 ? 'met' : '**not met**'}.\n- order place with PM_PASSPHRASE / (env-credential order + one scrypt) (paired): **${placeRatio.toFixed(2)}×** — target ≤ 1.3×: ${placeRatio <= 1.3 ? 'met' : '**not met**'}.${beforeText}`,
     };
   } finally {
     spawnSync(process.execPath, [bin, 'lock'], { env: envOne });

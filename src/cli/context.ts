@@ -12,9 +12,8 @@ import type { ProxySettings } from '../core/proxy.js';
 import { proxyFromEnvironment } from '../core/proxy.js';
 import type { AuthProvider } from '../core/auth.js';
 import type { Credentials, UnlockMode } from '../core/credentials.js';
-import { NotFoundError, UsageError } from '../core/errors.js';
-import { didYouMean, suggest } from '../core/suggest.js';
-import { Settings } from '../core/settings.js';
+import { type NotFoundError, UsageError } from '../core/errors.js';
+import { Settings, profileNotFound } from '../core/settings.js';
 import { readEnv } from './env.js';
 import type { Env } from './env.js';
 import type { GlobalFlags } from './global-flags.js';
@@ -56,6 +55,7 @@ export class Context {
   /** The profile pm init is about to write: named before it exists, it reads as empty (not an error). */
   private creating: string | undefined;
   private pass: Promise<string> | undefined;
+  private ks: Keystore | undefined;
   private clientCore: ClientCore | undefined;
   private onBehalfOfFlag: { flag: number | undefined } | undefined;
   private held = '';
@@ -145,12 +145,7 @@ export class Context {
 
   /** A profile named outright that is not there: not found (exit 4), with the one it probably meant. */
   profileNotFound(name: string, from = ''): NotFoundError {
-    const known = Object.keys(this.config().profiles);
-    const near = didYouMean(suggest(name, known));
-    const rest = known.length
-      ? `Known profiles: ${known.join(', ')} (pm profile use <name>), or create it with pm init --profile-name ${name}.`
-      : 'Create one with pm init.';
-    return new NotFoundError(`no profile named "${name}"${from}`, { hint: near ? `${near} ${rest}` : rest });
+    return profileNotFound(name, Object.keys(this.config().profiles), from);
   }
 
   profile(): ProfileConfig {
@@ -325,11 +320,12 @@ export class Context {
     return n;
   }
 
-  /** The keystore under PM_HOME. */
+  /** The keystore under PM_HOME (one per command: the passphrase it verified stays verified). */
   async keystore(): Promise<Keystore> {
     const { Keystore } = await import('../keystore/index.js');
     const n = this.scryptN;
-    return new Keystore(this.home, n === undefined ? {} : { scrypt: { n, r: 8, p: 1 } });
+    this.ks ??= new Keystore(this.home, n === undefined ? {} : { scrypt: { n, r: 8, p: 1 } });
+    return this.ks;
   }
 
   /**

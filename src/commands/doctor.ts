@@ -16,6 +16,7 @@ import {
   journalDir,
 } from '../core/doctor.js';
 import type { CheckResult } from '../core/doctor.js';
+import type { Keystore } from '../keystore/index.js';
 import { defineCommand } from '../cli/command.js';
 
 /** Some checks failed: exit 8, as a batch with some failed lines (docs/architecture.md §2). */
@@ -53,7 +54,7 @@ async function runChecks(ctx: Context): Promise<CheckResult[]> {
   out.push(
     !encrypted
       ? { name: 'keystore', status: 'skip', detail: 'no wallet or token secret stored' }
-      : await guarded('keystore', async () => (await unlockedCheck(ctx)) ?? checkKeystore(ks, await ctx.passphrase())),
+      : await guarded('keystore', async () => (await unlockedCheck(ctx)) ?? keystoreCheck(ctx, ks)),
   );
   // Exchange, latency and clock.
   let reachable = false;
@@ -189,6 +190,21 @@ async function runChecks(ctx: Context): Promise<CheckResult[]> {
     }),
   );
   return out;
+}
+
+/**
+ * Every encrypted file opened with the passphrase; on a terminal one stderr line counts the files
+ * as they open (nothing when piped or with --json).
+ */
+async function keystoreCheck(ctx: Context, ks: Keystore): Promise<CheckResult> {
+  const passphrase = await ctx.passphrase();
+  const bar = ctx.out.progress(ks.encryptedFiles().length, 'opening the keystore {bar} {value}/{total} | {file}', { file: '' });
+  let done = 0;
+  try {
+    return await checkKeystore(ks, passphrase, (f) => bar?.update(++done, { file: `${f.kind} ${f.name}` }));
+  } finally {
+    bar?.stop();
+  }
 }
 
 /**

@@ -11,6 +11,7 @@ import type { PmErrorOptions } from '../core/errors.js';
 import { parseDuration } from '../core/duration.js';
 import { ensurePrivateDir } from '../core/fsutil.js';
 import { printAgentStatus, stopAgent } from './agentctl.js';
+import type { Progress } from '../cli/output.js';
 
 /** The longest session: 12 hours. */
 const MAX_TTL_MS = 12 * 3_600_000;
@@ -36,7 +37,13 @@ export default defineCommand({
       // The detached child gets the passphrase on stdin (never in its environment or argv).
       const passphrase = ctx.io.env['PM_AGENT_STDIN'] === '1' ? await readLine(ctx.io.stdin) : await ctx.passphrase();
       const p = ctx.profile();
-      const agent = await startAgent({ home: ctx.home, passphrase, ttlMs, first: { wallet: p.wallet, secrets: p.secrets } });
+      // Spawned by pm unlock: a line per file opened before the ready line (the terminal's progress).
+      const onOpened =
+        ctx.io.env['PM_AGENT_STDIN'] === '1'
+          ? (f: Opened, done: number, total: number): void =>
+              void ctx.io.stdout.write(`${JSON.stringify({ opened: { kind: f.kind, name: f.name }, done, total })}\n`)
+          : undefined;
+      const agent = await startAgent({ home: ctx.home, passphrase, ttlMs, first: { wallet: p.wallet, secrets: p.secrets }, onOpened });
       const stop = (): void => void agent.close();
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);
@@ -66,7 +73,12 @@ export default defineCommand({
       // the history is a convenience; unlocking does not depend on it
     }
     const replaced = await stopAgent(ctx);
-    const ready = await spawnAgent(ctx.home, ttlMs, passphrase, ctx.io.env);
+    // On a terminal one stderr line counts the files the agent opens before it is ready.
+    let bar: Progress | null | undefined;
+    const ready = await spawnAgent(ctx.home, ttlMs, passphrase, ctx.io.env, (f, done, total) => {
+      bar ??= ctx.out.progress(total, 'opening the keystore {bar} {value}/{total} | {file}', { file: '' });
+      bar?.update(done, { file: `${f.kind} ${f.name}` });
+    }).finally(() => bar?.stop());
     ctx.out.data(ready, () =>
       ctx.out.info(
         `unlocked until ${ready.until} (session agent pid ${ready.pid}${replaced ? `, replacing pid ${replaced.pid}` : ''}); pm lock ends it`,
@@ -90,7 +102,30 @@ function withoutSecrets(env: Record<string, string | undefined>): Record<string,
   return Object.fromEntries(Object.entries(env).filter(([k]) => !secret.has(k)));
 }
 
-async function spawnAgent(home: string, ttlMs: number, passphrase: string, env: Record<string, string | undefined>): Promise<Ready> {
+/** A file the agent opened before it was ready. */
+interface Opened {
+  kind: 'wallet' | 'secrets';
+  name: string;
+}
+
+/** A progress line of the agent: {"opened": {kind, name}, done, total}. */
+function openedLine(v: unknown): { file: Opened; done: number; total: number } | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const o = v as Record<string, unknown>;
+  const f = o['opened'];
+  if (typeof f !== 'object' || f === null || typeof o['done'] !== 'number' || typeof o['total'] !== 'number') return undefined;
+  const { kind, name } = f as Record<string, unknown>;
+  if ((kind !== 'wallet' && kind !== 'secrets') || typeof name !== 'string') return undefined;
+  return { file: { kind, name }, done: o['done'], total: o['total'] };
+}
+
+async function spawnAgent(
+  home: string,
+  ttlMs: number,
+  passphrase: string,
+  env: Record<string, string | undefined>,
+  onOpened: (file: Opened, done: number, total: number) => void,
+): Promise<Ready> {
   const dir = join(home, 'run');
   ensurePrivateDir(dir);
   const logPath = join(dir, 'agent.log');
@@ -112,16 +147,28 @@ async function spawnAgent(home: string, ttlMs: number, passphrase: string, env: 
     child.stdout?.setEncoding('utf8');
     child.stdout?.on('data', (chunk: string) => {
       buf += chunk;
-      const nl = buf.indexOf('\n');
-      if (nl < 0) return;
-      clearTimeout(timer);
-      child.stdout?.destroy();
-      child.removeAllListeners('exit');
-      child.unref();
-      try {
-        resolve(JSON.parse(buf.slice(0, nl)) as Ready);
-      } catch (e) {
-        reject(new PmError('the session agent answered something unexpected', { cause: e, details: buf.slice(0, 200) }));
+      for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        let v: unknown;
+        try {
+          v = JSON.parse(line);
+        } catch (e) {
+          v = e;
+        }
+        const opened = openedLine(v);
+        if (opened) {
+          onOpened(opened.file, opened.done, opened.total);
+          continue;
+        }
+        clearTimeout(timer);
+        child.stdout?.destroy();
+        child.removeAllListeners('exit');
+        child.unref();
+        if (v instanceof Error)
+          reject(new PmError('the session agent answered something unexpected', { cause: v, details: line.slice(0, 200) }));
+        else resolve(v as Ready);
+        return;
       }
     });
     child.on('exit', (code) => {

@@ -118,14 +118,24 @@ export async function guarded(name: string, run: () => Promise<CheckResult>, fix
 
 /** What the keystore check needs: every encrypted file opened with the passphrase (src/keystore/store.ts). */
 export interface KeystoreFiles {
-  checkFiles(
-    passphrase: string,
-  ): Promise<{ kind: 'wallet' | 'secrets'; name: string; path: string; problem?: string; wrongPassphrase?: boolean }[]>;
+  checkFiles(passphrase: string, onChecked?: (f: CheckedFile) => void): Promise<CheckedFile[]>;
 }
 
-/** Every wallet and secrets file opens with the passphrase; a damaged one is named with its path. */
-export async function checkKeystore(ks: KeystoreFiles, passphrase: string): Promise<CheckResult> {
-  const files = await ks.checkFiles(passphrase);
+/** One encrypted file as the keystore check found it. */
+export interface CheckedFile {
+  kind: 'wallet' | 'secrets';
+  name: string;
+  path: string;
+  problem?: string;
+  wrongPassphrase?: boolean;
+}
+
+/**
+ * Every wallet and secrets file opens with the passphrase; a damaged one is named with its path.
+ * `onChecked` hears of each file as it is done (the CLI's progress on a terminal).
+ */
+export async function checkKeystore(ks: KeystoreFiles, passphrase: string, onChecked?: (f: CheckedFile) => void): Promise<CheckResult> {
+  const files = await ks.checkFiles(passphrase, onChecked);
   const bad = files.filter((f) => f.problem !== undefined);
   const first = bad[0];
   if (first === undefined)

@@ -6,7 +6,8 @@ import type { ProfileConfig } from './config.js';
 import { parseDuration } from './duration.js';
 import { resolveEndpoints } from './endpoints.js';
 import type { Endpoints, Given, Level } from './endpoints.js';
-import { UsageError } from './errors.js';
+import { NotFoundError, UsageError } from './errors.js';
+import { didYouMean, suggest } from './suggest.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 /** Base mainnet's public JSON-RPC endpoint: the RPC against the real exchange when none is given. */
@@ -148,4 +149,17 @@ export class Settings {
       'on-behalf-of': show(this.onBehalfOf()),
     };
   }
+}
+
+/**
+ * A profile named outright (--profile, PM_PROFILE, the library's `profile`) that the config does
+ * not hold: not found (exit 4), the hint naming the one it probably meant and the known ones.
+ * `from` follows the name in the message (e.g. " (from PM_PROFILE)").
+ */
+export function profileNotFound(name: string, known: readonly string[], from = ''): NotFoundError {
+  const near = didYouMean(suggest(name, [...known]));
+  const rest = known.length
+    ? `Known profiles: ${known.join(', ')} (pm profile use <name>), or create it with pm init --profile-name ${name}.`
+    : 'Create one with pm init.';
+  return new NotFoundError(`no profile named "${name}"${from}`, { hint: near ? `${near} ${rest}` : rest });
 }

@@ -33,6 +33,8 @@ export interface AgentOptions {
    * it is ready; every other file opens after, in the background (a request for one waits for it).
    */
   first?: { wallet?: string | undefined; secrets?: string | undefined } | undefined;
+  /** Told of each file opened before the agent is ready (`done` of `total`): pm unlock's progress. */
+  onOpened?: ((file: { kind: 'wallet' | 'secrets'; name: string }, done: number, total: number) => void) | undefined;
 }
 
 export interface AgentHandle {
@@ -80,7 +82,9 @@ export async function startAgent(o: AgentOptions): Promise<AgentHandle> {
   const isFirst = (f: (typeof files)[number]): boolean => (f.kind === 'wallet' ? f.name === o.first?.wallet : f.name === o.first?.secrets);
   const firstFiles = files.filter(isFirst);
   const later = firstFiles.length > 0 ? files.filter((f) => !isFirst(f)) : files.slice(1);
-  await Promise.all((firstFiles.length > 0 ? firstFiles : files.slice(0, 1)).map(open));
+  const before = firstFiles.length > 0 ? firstFiles : files.slice(0, 1);
+  let done = 0;
+  await Promise.all(before.map((f) => open(f).then(() => o.onOpened?.({ kind: f.kind, name: f.name }, ++done, before.length))));
   if (opened === 0 && later.length === 0) throw new PmError('no keystore file could be decrypted');
   // A file opened later is served once it is (a request waits); a wrong passphrase was caught above.
   const rest = Promise.all(later.map((f) => open(f).catch(() => undefined))).then(() => undefined);

@@ -28,6 +28,8 @@ export interface CredentialsInput {
   home: string;
   /** Called at most once per successful unlock, and only when something encrypted is opened. */
   passphrase: () => Promise<string>;
+  /** Told of every key derivation (tests count the files opened and see them overlap). */
+  onDerive?: import('./v3.js').DeriveHook | undefined;
 }
 
 /**
@@ -59,7 +61,9 @@ export async function resolveCredentials(input: CredentialsInput): Promise<Crede
   const secretsName = nonEmpty(input.profile?.secrets);
   // The keystore file code (scrypt, AES) loads only when something stored is named.
   const needStore = (envKey === undefined && walletName !== undefined) || secretsName !== undefined;
-  const ks: Keystore | undefined = needStore ? new (await import('./store.js')).Keystore(input.home) : undefined;
+  const ks: Keystore | undefined = needStore
+    ? new (await import('./store.js')).Keystore(input.home, { onDerive: input.onDerive })
+    : undefined;
 
   // The session agent of this home (pm unlock), looked for once and only when a stored secret is needed.
   let agentP: Promise<AgentClient | null> | undefined;
@@ -185,7 +189,7 @@ export async function resolveCredentials(input: CredentialsInput): Promise<Crede
     const known = others.get(name);
     if (known) return known;
     const opened = (async (): Promise<LocalAccount> => {
-      const store = ks ?? new (await import('./store.js')).Keystore(input.home);
+      const store = ks ?? new (await import('./store.js')).Keystore(input.home, { onDerive: input.onDerive });
       const addr = store.walletAddress(name);
       const a = await agent();
       const viaAgent = a ? await a.account(name, addr).catch(() => null) : null;

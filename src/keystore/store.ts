@@ -14,7 +14,7 @@ import { keyAccount } from './key-account.js';
 import { addressOfKey, randomPrivateKey } from './secp256k1.js';
 import { isBase64 } from '../core/hmac.js';
 import { decryptKeystore, decryptSecret, encryptKeystore, encryptSecret, keystoreAddress, parseEnvelope, parsePrivateKey } from './v3.js';
-import type { EncryptOptions, KeystoreV3 } from './v3.js';
+import type { DeriveHook, EncryptOptions, KeystoreV3 } from './v3.js';
 
 const NAME_RE = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,63}$/;
 
@@ -86,6 +86,8 @@ export interface FileCheck {
 export interface KeystoreOptions {
   /** scrypt cost for files pm writes; defaults to n=131072, r=8, p=1 (lower only in tests). */
   scrypt?: { n?: number; r?: number; p?: number };
+  /** Told of every key derivation this keystore runs to open a file (tests count them). */
+  onDerive?: DeriveHook | undefined;
 }
 
 export interface WriteOptions {
@@ -99,6 +101,7 @@ export interface WriteOptions {
  */
 export class Keystore {
   private readonly kdf: EncryptOptions;
+  private readonly onDerive: DeriveHook | undefined;
   /** The passphrase this object last saw open a file, and that file as it was then. */
   private opened: { passphrase: string; path: string; mtimeMs: number } | undefined;
 
@@ -107,6 +110,7 @@ export class Keystore {
     opts: KeystoreOptions = {},
   ) {
     const s = opts.scrypt ?? {};
+    this.onDerive = opts.onDerive;
     this.kdf = { ...(s.n !== undefined && { n: s.n }), ...(s.r !== undefined && { r: s.r }), ...(s.p !== undefined && { p: s.p }) };
   }
 
@@ -211,7 +215,7 @@ export class Keystore {
 
   /** Decrypts a wallet and returns its private key hex (for `wallet export`). */
   async exportWalletKey(name: string, passphrase: string): Promise<Hex> {
-    return decryptKeystore(this.readWallet(name), passphrase, `wallet "${name}"`);
+    return decryptKeystore(this.readWallet(name), passphrase, `wallet "${name}"`, this.onDerive);
   }
 
   /** The wallet's V3 JSON as stored (still encrypted). */
@@ -317,7 +321,7 @@ export class Keystore {
   /** Decrypts a secrets file. */
   async loadSecrets(name: string, passphrase: string): Promise<StoredSecrets> {
     const label = `secrets "${name}"`;
-    const plain = await decryptSecret(this.readSecrets(name), passphrase, label);
+    const plain = await decryptSecret(this.readSecrets(name), passphrase, label, this.onDerive);
     let obj: unknown;
     try {
       obj = JSON.parse(Buffer.from(plain).toString('utf8'));
@@ -386,6 +390,8 @@ export class Keystore {
    * file, false when it is wrong, null when the keystore holds nothing yet.
    */
   async checkPassphrase(passphrase: string): Promise<boolean | null> {
+    // Verified once: a file this object saw it open, unchanged since, still opens with it.
+    if (this.vouched(passphrase)) return true;
     return this.opensFirst(this.encryptedFiles(), passphrase);
   }
 
@@ -397,8 +403,8 @@ export class Keystore {
       try {
         const mtimeMs = statSync(f.path).mtimeMs;
         const text = readFileSync(f.path, 'utf8');
-        if (f.kind === 'wallet') await decryptKeystore(text, passphrase, f.name);
-        else await decryptSecret(text, passphrase, f.name);
+        if (f.kind === 'wallet') await decryptKeystore(text, passphrase, f.name, this.onDerive);
+        else await decryptSecret(text, passphrase, f.name, this.onDerive);
         this.opened = { passphrase, path: f.path, mtimeMs };
         return true;
       } catch (e) {
@@ -415,17 +421,20 @@ export class Keystore {
    * stops at the first file that opens; this is for `pm doctor`, which must find every one that
    * does not.
    */
-  async checkFiles(passphrase: string): Promise<FileCheck[]> {
-    // scrypt runs on the thread pool: the files are opened in parallel.
+  async checkFiles(passphrase: string, onChecked?: (f: FileCheck) => void): Promise<FileCheck[]> {
+    // scrypt runs on the thread pool: the files are opened in parallel; `onChecked` hears of each as it is done.
     return Promise.all(
       this.encryptedFiles().map(async (f): Promise<FileCheck> => {
+        let checked: FileCheck;
         try {
           if (f.kind === 'wallet') await this.exportWalletKey(f.name, passphrase);
           else await this.loadSecrets(f.name, passphrase);
-          return f;
+          checked = f;
         } catch (e) {
-          return { ...f, problem: e instanceof PmError ? e.shortMessage : errText(e), wrongPassphrase: e instanceof AuthError };
+          checked = { ...f, problem: e instanceof PmError ? e.shortMessage : errText(e), wrongPassphrase: e instanceof AuthError };
         }
+        onChecked?.(checked);
+        return checked;
       }),
     );
   }

@@ -94,11 +94,17 @@ export async function encryptSecret(plaintext: Uint8Array, passphrase: string, o
 }
 
 /**
+ * Told when a key derivation (scrypt, pbkdf2) of the file `label` starts; returns what to call
+ * when it ends. Tests count them and see them overlap (decryptions run in parallel).
+ */
+export type DeriveHook = (label: string) => () => void;
+
+/**
  * Decrypts a V3 envelope (object or JSON text). Wrong passphrase → AuthError (exit 3);
  * anything that is not a V3 envelope pm can read → ValidationError naming the problem.
  * `label` names the file in messages.
  */
-export async function decryptSecret(json: unknown, passphrase: string, label = 'keystore'): Promise<Uint8Array> {
+export async function decryptSecret(json: unknown, passphrase: string, label = 'keystore', onDerive?: DeriveHook): Promise<Uint8Array> {
   const env = parseEnvelope(json, label);
   const { crypto } = env;
   const ciphertext = unhex(crypto.ciphertext, `${label}: crypto.ciphertext`);
@@ -110,7 +116,8 @@ export async function decryptSecret(json: unknown, passphrase: string, label = '
   // either tool open with the passphrase the user typed.
   const candidates = [...new Set([normalizePassphrase(passphrase), passphrase])];
   for (const pw of candidates) {
-    const dk = await deriveKey(crypto, pw);
+    const ended = onDerive?.(label);
+    const dk = await deriveKey(crypto, pw).finally(ended);
     if (timingSafeEqual(mac(dk, ciphertext), expected)) return aes128ctr(dk, iv, ciphertext, 'decrypt');
   }
   throw new AuthError(`wrong passphrase for ${label}`, {
@@ -132,11 +139,11 @@ export async function encryptKeystore(privateKey: Hex, passphrase: string, opts:
  * Decrypts a V3 keystore (object or JSON text; `crypto` or ethers' `Crypto`; scrypt or pbkdf2)
  * to the private key. Checks the key against the file's `address` when one is present.
  */
-export async function decryptKeystore(json: unknown, passphrase: string, label?: string): Promise<Hex> {
+export async function decryptKeystore(json: unknown, passphrase: string, label?: string, onDerive?: DeriveHook): Promise<Hex> {
   const obj = toObject(json, label ?? 'keystore');
   const addr = typeof obj['address'] === 'string' ? obj['address'] : undefined;
   const name = label ?? (addr ? `keystore 0x${addr.replace(/^0x/i, '').toLowerCase()}` : 'keystore');
-  const plain = await decryptSecret(obj, passphrase, name);
+  const plain = await decryptSecret(obj, passphrase, name, onDerive);
   if (!isValidPrivateKey(plain)) throw new ValidationError(`${name} does not hold a secp256k1 private key (${plain.length} bytes)`);
   const key: Hex = `0x${Buffer.from(plain).toString('hex')}`;
   if (addr !== undefined) {

@@ -9,7 +9,7 @@ import { editConfig, loadConfig } from '../core/config.js';
 import type { ProfileConfig } from '../core/config.js';
 import type { BalanceJson } from '../core/balance.js';
 import type { ProxySettings } from '../core/proxy.js';
-import { Settings } from '../core/settings.js';
+import { Settings, profileNotFound } from '../core/settings.js';
 import { AuthError, InterruptedError, NotFoundError, UsageError, ValidationError } from '../core/errors.js';
 import { sleep } from '../core/retry.js';
 import type { PmError } from '../core/errors.js';
@@ -128,10 +128,7 @@ export function createClient(options: ClientOptions) {
   if (options.profile !== undefined) {
     const cfg = loadConfig(home);
     const p = cfg.profiles[options.profile];
-    if (!p)
-      throw new UsageError(`no profile named "${options.profile}" in ${join(home, 'config.json')}`, {
-        hint: 'pm profile list shows them.',
-      });
+    if (!p) throw profileNotFound(options.profile, Object.keys(cfg.profiles), ` in ${join(home, 'config.json')}`);
     profile = p;
   }
   // Checked as the CLI checks its flags: a bad option is a UsageError (exit 2), never a TypeError.

@@ -16,7 +16,7 @@ import { Keystore } from '../../src/keystore/store.js';
 import { resolveCredentials } from '../../src/keystore/credentials.js';
 import { authHeaders, authHeadersAsync, hmacSigner } from '../../src/core/auth.js';
 import { LOADED_PRELOAD, parseLoaded } from '../helpers/loaded.js';
-import { tempHome } from '../helpers/run.js';
+import { runPm, tempHome } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80' as const;
@@ -230,6 +230,32 @@ describe('pm unlock / pm lock (bin/pm.js)', () => {
     });
   const running = async (home: string) =>
     JSON.parse((await pm(home, ['--json', 'lock', '--status'])).stdout) as { running: boolean; pid?: number };
+
+  it("pm unlock on a terminal: one stderr line counts the profile's files the agent opens before it is ready; nothing when piped or with --json", async () => {
+    const home = await keystoreHome();
+    writeFileSync(
+      `${home}/config.json`,
+      JSON.stringify({ version: 1, profiles: { p: { wallet: 'w', secrets: 's' } }, activeProfile: 'p' }),
+      { mode: 0o600 },
+    );
+    const env = { PM_HOME: home, PM_PASSPHRASE: PASS };
+    const plain = (t: string): string => t.replace(/\x1b\[[0-9;?]*[A-Za-z]|\x1b[78]/g, '');
+    try {
+      const tty = await runPm(['unlock', '--for', '1m'], { env, tty: true, columns: 120 });
+      expect(tty.code, tty.stderr).toBe(0);
+      expect(plain(tty.stderr)).toMatch(/opening the keystore .* 2\/2 \| (wallet w|secrets s)/);
+      expect(plain(tty.stderr)).toMatch(/unlocked until/);
+      const piped = await runPm(['unlock', '--for', '1m'], { env });
+      expect(piped.code, piped.stderr).toBe(0);
+      expect(piped.stderr).not.toMatch(/opening/);
+      const json = await runPm(['--json', 'unlock', '--for', '1m'], { env, tty: true });
+      expect(json.code, json.stderr).toBe(0);
+      expect(json.stderr).toBe('');
+      expect(JSON.parse(json.stdout)).toMatchObject({ ready: true, wallets: [{ name: 'w' }], secrets: [{ name: 's' }] });
+    } finally {
+      await runPm(['lock'], { env });
+    }
+  });
 
   it('replaces a stale non-socket file at run/agent.sock (nothing listens there); a directory there is exit 2 naming it', async () => {
     const home = await keystoreHome();

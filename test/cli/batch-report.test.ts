@@ -82,4 +82,52 @@ describe('a batch report', () => {
     expect(r.stderr).toMatch(/every line of the batch is invalid/);
     expect(ordersOf('num-size')).toHaveLength(0);
   });
+
+  it('order replace --file: a JSON number price or size refuses that line as the batch does (nothing cancelled), the next line is replaced', async () => {
+    for (const id of ['rp-1', 'rp-2', 'rp-3']) {
+      const placed = await pm(
+        '--json',
+        'order',
+        'place',
+        'gpt-6-release-2026',
+        'buy',
+        'yes',
+        '--price',
+        '0.02',
+        '--size',
+        '1',
+        '--client-id',
+        id,
+      );
+      expect(placed.code, placed.stderr).toBe(0);
+    }
+    const file = join(home, 'replace-numbers.ndjson');
+    writeFileSync(
+      file,
+      `${[
+        { clientId: 'rp-1', price: 0.03, newClientId: 'rp-1b' },
+        { clientId: 'rp-2', size: 2, newClientId: 'rp-2b' },
+        { clientId: 'rp-3', price: '0.03', newClientId: 'rp-3b' },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join('\n')}\n`,
+    );
+    const r = await pm('--json', 'order', 'replace', '--file', file);
+    expect(r.code, r.stderr).toBe(8);
+    const out = ndjson<{ line: number; ok: boolean; error?: { code: string; message: string } }>(r.stdout);
+    expect(out.map((o) => [o.line, o.ok])).toEqual([
+      [1, false],
+      [2, false],
+      [3, true],
+    ]);
+    expect(out[0]?.error).toMatchObject({ code: 'VALIDATION', message: expect.stringMatching(/price must be a decimal string/) });
+    expect(out[1]?.error).toMatchObject({ code: 'VALIDATION', message: expect.stringMatching(/size must be a decimal string/) });
+    // The refused lines' orders rest as they were; nothing was placed for them.
+    expect(ordersOf('rp-1').map((o) => o.status)).toEqual(['LIVE']);
+    expect(ordersOf('rp-2').map((o) => o.status)).toEqual(['LIVE']);
+    expect(ordersOf('rp-1b')).toHaveLength(0);
+    expect(ordersOf('rp-2b')).toHaveLength(0);
+    expect(ordersOf('rp-3').map((o) => o.status)).toEqual(['CANCELED']);
+    expect(ordersOf('rp-3b').map((o) => o.status)).toEqual(['LIVE']);
+  });
 });

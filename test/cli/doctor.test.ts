@@ -50,6 +50,17 @@ describe('pm doctor', () => {
     expect(check(report, 'rpc')?.status).toBe('skip');
   });
 
+  it('on a terminal one stderr line counts the encrypted files as they open; nothing of it when piped or with --json', async () => {
+    const plain = (t: string): string => t.replace(/\x1b\[[0-9;?]*[A-Za-z]|\x1b[78]/g, '');
+    const tty = await runPm(['doctor'], { env: env(), tty: true, columns: 120 });
+    expect(plain(tty.stderr)).toMatch(/opening the keystore .* 2\/2 \| (wallet|secrets) /);
+    const piped = await runPm(['doctor'], { env: env() });
+    expect(piped.stdout).toMatch(/keystore/);
+    expect(piped.stderr).not.toMatch(/opening the keystore/);
+    const json = await runPm(['--json', 'doctor'], { env: env(), tty: true });
+    expect(json.stderr).toBe('');
+  });
+
   it("notes the running Node: its end of life, and NODE_EXTRA_CA_CERTS's cost on Node 20 (notes: exit 0)", async () => {
     const on20 = process.versions.node.startsWith('20.');
     const withCa = await doctor({ NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt' });

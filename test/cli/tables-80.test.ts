@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInPty } from '../helpers/pty.js';
 import { runPm, tempHome } from '../helpers/run.js';
 import { postAdmin, useSandbox } from '../helpers/sandbox.js';
+import { startSandbox } from '../../src/sandbox/index.js';
 
 const sb = useSandbox({ settlement: { minedAfterMs: 50, confirmedAfterMs: 50 } });
 const { home, cleanup } = tempHome();
@@ -88,7 +89,7 @@ const CASES: Record<string, Case> = {
 /** Table commands drawn by a test of their own: below, or in another file. */
 const ELSEWHERE: Record<string, string> = {
   'sandbox start': 'starts a sandbox of its own: the last test here',
-  'approve check': 'reads a chain: test/chain/approve.test.ts',
+  'approve check': 'reads a chain: its own sandbox with --chain, below',
 };
 
 interface Entry {
@@ -140,7 +141,7 @@ interface Screen {
   stderr: string;
 }
 
-async function onTerminal(argv: string[], columns: number, wide: boolean, h = home): Promise<Screen> {
+async function onTerminal(argv: string[], columns: number, wide: boolean, h = home, baseUrl = sb.current.baseUrl): Promise<Screen> {
   const errFile = join(h, `stderr-${columns}-${wide ? 'wide' : 'fit'}.txt`);
   const { code, screen } = await runInPty(
     [process.execPath, 'bin/pm.js', ...(wide ? ['--wide'] : []), ...argv],
@@ -149,7 +150,7 @@ async function onTerminal(argv: string[], columns: number, wide: boolean, h = ho
       PATH: process.env['PATH'],
       HOME: process.env['HOME'],
       ...baseEnv(h),
-      PM_BASE_URL: sb.current.baseUrl,
+      PM_BASE_URL: baseUrl,
       PTY_COLUMNS: String(columns),
       PTY_STDERR: errFile,
     },
@@ -302,6 +303,28 @@ describe('tables at 80 columns on a terminal', () => {
       }
     }, 60_000);
   }
+
+  it('pm approve check (a sandbox with its chain): fits, every row, the note names what gave way', async () => {
+    // The profile's wallet is alice's; the chain sandbox has the same accounts (the development mnemonic).
+    const chained = await startSandbox({ port: 0, dataDir: null, chain: {} });
+    try {
+      const argv = ['approve', 'check', 'us-election-2028-democrat'];
+      const fit = await onTerminal(argv, 80, false, home, chained.baseUrl);
+      const what = `pm ${argv.join(' ')}\n${fit.lines.join('\n')}\n${fit.stderr}`;
+      // 8: approvals missing (alice has approved nothing on this chain).
+      expect(fit.code, what).toBe(8);
+      const wide = await onTerminal(argv, 80, true, home, chained.baseUrl);
+      expect(wide.code, what).toBe(8);
+      expect(fit.lines.length, `${what}\n--wide:\n${wide.lines.join('\n')}`).toBe(wide.lines.length);
+      checkFit(what, fit, wide);
+      expect(
+        fit.lines.filter((l) => /missing/.test(l)),
+        what,
+      ).toHaveLength(3);
+    } finally {
+      await chained.close();
+    }
+  }, 60_000);
 
   it('pm sandbox start: fits, the note names what gave way', async () => {
     const h = other.home;

@@ -2,7 +2,9 @@
 // clientId, a watch that yields the order's events and ends on an AbortSignal, cancel-replace and
 // the kill switch, typed errors.
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConflictError, createClient } from '../../src/lib/index.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConflictError, NotFoundError, createClient } from '../../src/lib/index.js';
 import type { WatchRecord } from '../../src/lib/index.js';
 import { seeded } from '../helpers/account-env.js';
 import { tempHome } from '../helpers/run.js';
@@ -35,6 +37,28 @@ describe('createClient', () => {
       message: expect.stringMatching(/price must be a string/),
     });
     await pm.close();
+  });
+
+  it('a profile that is not there is not found (exit 4, as pm --profile gives), the hint naming the one it meant and the known ones', async () => {
+    const h = tempHome();
+    try {
+      const cfg = { version: 1, profiles: { sandbox: { baseUrl: sb.current.baseUrl }, live: {} }, activeProfile: 'sandbox' };
+      writeFileSync(join(h.home, 'config.json'), JSON.stringify(cfg));
+      const thrown = (() => {
+        try {
+          createClient({ home: h.home, profile: 'sandbx' });
+        } catch (e) {
+          return e;
+        }
+        return null;
+      })();
+      expect(thrown).toBeInstanceOf(NotFoundError);
+      expect(thrown).toMatchObject({ exitCode: 4, code: 'NOT_FOUND', message: expect.stringMatching(/no profile named "sandbx"/) });
+      expect((thrown as NotFoundError).hint).toMatch(/Did you mean sandbox\?/);
+      expect((thrown as NotFoundError).hint).toMatch(/Known profiles: sandbox, live/);
+    } finally {
+      h.cleanup();
+    }
   });
 
   it('derives the stream URL from the base URL', () => {

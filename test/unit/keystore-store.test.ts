@@ -170,6 +170,26 @@ describe('one keystore, one passphrase', () => {
   });
 });
 
+describe('the passphrase verified once', () => {
+  it('a second check of the same passphrase on one keystore derives no key; a wrong one and a changed file are checked again', async () => {
+    const derived: string[] = [];
+    const seen = new Keystore(home, { scrypt: { n: 1024 }, onDerive: (label) => (derived.push(label), () => undefined) });
+    await ks.importWalletKey('a', ALICE_KEY, 'right-pass');
+    await ks.importWalletKey('b', BOB_KEY, 'right-pass');
+    expect(await seen.checkPassphrase('right-pass')).toBe(true);
+    expect(derived).toHaveLength(1);
+    expect(await seen.checkPassphrase('right-pass')).toBe(true);
+    expect(derived).toHaveLength(1);
+    expect(await seen.checkPassphrase('wrong-pass')).toBe(false);
+    expect(derived.length).toBeGreaterThan(1);
+    // The file it opened was rewritten (another passphrase, by another process): checked again.
+    const before = derived.length;
+    await new Keystore(home, { scrypt: { n: 1024 } }).changePassphrase('right-pass', 'next-pass');
+    expect(await seen.checkPassphrase('right-pass')).toBe(false);
+    expect(derived.length).toBeGreaterThan(before);
+  });
+});
+
 describe('files at rest', () => {
   it('directories 0700, files 0600 (re-applied on rewrite), no plaintext secrets anywhere, no temp files left', async () => {
     await ks.importWalletKey('alice', ALICE_KEY, 'pw');

@@ -4,6 +4,7 @@ import type { Context } from '../../cli/context.js';
 import { withRerunHint } from '../../cli/rerun.js';
 import { PartialFailureError, PmError, UsageError, ValidationError } from '../../core/errors.js';
 import { formatUnits } from '../../core/money.js';
+import { decimal, text } from '../../core/trade/batch.js';
 import { oldOrder, replaceOrder, replaceRefusal } from '../../core/trade/replace.js';
 import type { ReplaceInput, ReplaceOutcome } from '../../core/trade/replace.js';
 
@@ -35,12 +36,9 @@ function replacementState(o: Record<string, unknown>): string {
 function lineInput(raw: unknown, n: number): ReplaceInput {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ValidationError(`line ${n}: not a JSON object`);
   const o = raw as Record<string, unknown>;
-  const s = (k: string): string | undefined => {
-    const v = o[k];
-    if (v === undefined || v === null) return undefined;
-    if (typeof v !== 'string' && typeof v !== 'number') throw new ValidationError(`line ${n}: ${k} must be a string`);
-    return String(v);
-  };
+  // Typed as a line of order place --file is: a wrongly typed field (a JSON number price) refuses the line.
+  const s = (k: string): string | undefined => text(o[k], `line ${n}: ${k}`);
+  const money = (k: string): string | undefined => decimal(o[k], `line ${n}: ${k}`);
   for (const k of Object.keys(o))
     if (!['orderId', 'clientId', 'price', 'size', 'newClientId', 'delegated'].includes(k))
       throw new ValidationError(`line ${n}: unknown field "${k}"`);
@@ -49,8 +47,8 @@ function lineInput(raw: unknown, n: number): ReplaceInput {
   return {
     orderId: s('orderId'),
     oldClientId: s('clientId'),
-    price: s('price'),
-    size: s('size'),
+    price: money('price'),
+    size: money('size'),
     clientId: s('newClientId'),
     ...(delegated === undefined ? {} : { delegated }),
   };
@@ -74,7 +72,7 @@ export default defineCommand({
   },
   summary: 'Move a resting order in one request: the old one cancelled, the new one resting (cancel-replace)',
   description:
-    'One POST /orders/cancel-replace: the old order is cancelled and the replacement placed, or (mode STOP_ON_FAILURE, the default) nothing is placed when the cancel fails, so there is never a second order beside one that could not be cancelled. The replacement keeps the old order\'s market, side and outcome; --price and --size change it (size defaults to the old order\'s remaining size). It gets its own client id (--new-client-id, else generated, always reported) and is exactly-once like any order: journaled before it is sent, looked up after a lost answer, so re-running the same command never places it twice.\n\n--file takes NDJSON lines {"orderId"|"clientId", "price", "size", "newClientId"?}, one result per line.\n\nExit codes: 0 both parts done, 2 bad input (nothing sent), 4 no such order, 7 outcome unknown (re-run the same command), 8 some lines of a --file failed, 9 the exchange refused the cancel or the replacement (both results printed).',
+    'One POST /orders/cancel-replace: the old order is cancelled and the replacement placed, or (mode STOP_ON_FAILURE, the default) nothing is placed when the cancel fails, so there is never a second order beside one that could not be cancelled. The replacement keeps the old order\'s market, side and outcome; --price and --size change it (size defaults to the old order\'s remaining size). It gets its own client id (--new-client-id, else generated, always reported) and is exactly-once like any order: journaled before it is sent, looked up after a lost answer, so re-running the same command never places it twice.\n\n--file takes NDJSON lines {"orderId"|"clientId", "price", "size", "newClientId"?}, one result per line; price and size are decimal strings (a JSON number refuses its line, as in order place --file).\n\nExit codes: 0 both parts done, 2 bad input (nothing sent), 4 no such order, 7 outcome unknown (re-run the same command), 8 some lines of a --file failed, 9 the exchange refused the cancel or the replacement (both results printed).',
   args: { orderId: { description: 'the order to replace (or --client-id)' } },
   options: {
     clientId: { type: 'string', value: 'id', description: 'the order to replace, by its client id' },

@@ -33,13 +33,15 @@ export const LINE_FIELDS = [
   'delegated',
 ] as const;
 
-const decimal = (v: unknown, field: string): string | undefined => {
+/** A money field of a line: a decimal string, never a JSON number (the line is refused). */
+export const decimal = (v: unknown, field: string): string | undefined => {
   if (v === undefined || v === null) return undefined;
   // A JSON number is refused too: money is never a float (0.1 + 0.2 is not 0.3), and the line says it.
   if (typeof v === 'string') return v;
   throw new ValidationError(`${field} must be a decimal string such as "0.42", got ${JSON.stringify(v)}`);
 };
-const text = (v: unknown, field: string): string | undefined => {
+/** A text field of a line: a string (anything else refuses the line). */
+export const text = (v: unknown, field: string): string | undefined => {
   if (v === undefined || v === null) return undefined;
   if (typeof v === 'string') return v;
   throw new ValidationError(`${field} must be a string, got ${JSON.stringify(v)}`);

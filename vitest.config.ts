@@ -8,10 +8,11 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Four files at a time on 2 cores: the suite mostly waits (the exchange's pace, sandboxes,
-    // child processes), so 2 workers left half the CPU idle. Measured on 2 cores: 270 s with 2
-    // workers, 216 s with 3, 166 s with 4, all green; and green with four CPU hogs beside it.
-    maxWorkers: 4,
+    // Six files at a time on 2 cores: the suite mostly waits (the exchange's pace, sandboxes,
+    // child processes, the replay e2e's 60 s recording), so fewer workers leave the CPU idle.
+    // Measured on 2 cores: 270 s with 2 workers, 216 s with 3, 166 s with 4 (a smaller suite);
+    // the suite of 2026-11-28 (1,092 tests): 260-277 s with 4, 195 s with 6, all green.
+    maxWorkers: 6,
     // Test files share a worker's module cache (no re-import of src/ and its dependencies per
     // file: ~50 s of CPU on 2 cores). Every file starts its own sandbox and PM_HOME, and the suite
     // is checked in shuffled order, so no file may rely on module state another left behind.

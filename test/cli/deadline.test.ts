@@ -27,23 +27,26 @@ async function timed<T>(f: () => Promise<T>): Promise<{ value: T; ms: number }> 
  * What this machine adds right now to 2.5 s: a pm process against the sandbox directly (start-up
  * and one fast answer) beyond the 150 ms it takes on a quiet machine. The deadline counts from the
  * command's first request; a loaded machine (CI beside four busy loops) starts processes slower.
+ * `argv` is a command with the same work before its first request (an order's dry run signs it as
+ * the order does): by default a market read.
  */
-async function slack(): Promise<number> {
+async function slack(argv = ['markets', 'show', 'sol-500-2026']): Promise<number> {
   const direct = { ...env(newHome()), PM_BASE_URL: sb.current.baseUrl };
-  const { ms } = await timed(() => runPm(['--json', 'markets', 'show', 'sol-500-2026'], { env: direct }));
+  const { ms } = await timed(() => runPm(['--json', ...argv], { env: direct }));
   return Math.max(0, ms - 150);
 }
+const orderArgv = (clientId: string): string[] => [...limitOrder('sol-500-2026', 'buy', 'yes', '0.05', '1'), '--client-id', clientId];
 
 describe("--timeout is the whole command's deadline", () => {
   const commands: [string, string[]][] = [
     ['markets list', ['markets', 'list']],
-    ['order place', [...limitOrder('sol-500-2026', 'buy', 'yes', '0.05', '1'), '--client-id', 'dl-1']],
+    ['order place', orderArgv('dl-1')],
     ['order cancel', ['order', 'cancel', '00000000-0000-0000-0000-000000000000']],
     ['portfolio positions', ['portfolio', 'positions']],
   ];
   for (const [name, argv] of commands) {
     it(`${name} against a silent exchange ends within 2.5 s, exit 7`, async () => {
-      const extra = await slack();
+      const extra = await slack(name === 'order place' ? [...argv, '--dry-run'] : undefined);
       proxy.current.reset();
       proxy.current.set(hangAll);
       const { value: r, ms } = await timed(() => runPm(['--json', '--timeout', '2s', ...argv], { env: env(newHome()) }));
@@ -94,8 +97,8 @@ describe("--timeout is the whole command's deadline", () => {
   it('order place whose POST /orders never answers (reads do): exit 7 with the unknown message within 2.5 s, one POST sent', async () => {
     proxy.current.reset();
     proxy.current.set({ method: 'POST', path: '/orders', times: Number.POSITIVE_INFINITY, fault: { kind: 'hang' } });
-    const argv = ['--json', '--timeout', '2s', ...limitOrder('sol-500-2026', 'buy', 'yes', '0.05', '1'), '--client-id', 'dl-hang-post'];
-    const extra = await slack();
+    const argv = ['--json', '--timeout', '2s', ...orderArgv('dl-hang-post')];
+    const extra = await slack([...orderArgv('dl-hang-post'), '--dry-run']);
     const { value: r, ms } = await timed(() => runPm(argv, { env: env(newHome()) }));
     const posts = proxy.current.count('POST', '/orders');
     proxy.current.reset();

@@ -16,26 +16,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+// The sandbox's own reproducible random source (mulberry32), from its tsc output.
+import { prng } from '../dist/sandbox/seedmarkets.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 const SLUG = 'bench-replay';
 const T0 = Date.parse('2026-11-28T09:00:00.000Z');
 
-/** mulberry32: a reproducible random source. */
-function prng(seed) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A recording of `n` lines, one every `stepMs`. */
 function recording(file, n, stepMs) {
-  const rnd = prng(34);
+  const rnd = prng('bench-replay');
   let mid = 500; // ticks of 0.001
   const size = () => (5 + Math.floor(rnd() * 50)) * 1_000_000;
   let bids = [1, 2, 3, 4, 5].map((k) => ({ price: (mid - 5 - k) / 1000, size: size() }));

@@ -11,7 +11,9 @@ import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { TestCTF, TestUSDC } from '../../src/sandbox/contracts.js';
 import { useAnvil } from '../helpers/anvil.js';
 import { eventually } from '../helpers/eventually.js';
+import { eventsOf, logMark } from '../helpers/fault-proxy.js';
 import { delegatedBuyBody } from '../helpers/orders.js';
+import { rpcProxy } from '../helpers/rpc-proxy.js';
 import { runPm, tempHome } from '../helpers/run.js';
 
 const anvil = useAnvil();
@@ -20,10 +22,12 @@ const ONE = 1_000_000n;
 
 let sb: SandboxHandle | undefined;
 const homes: (() => void)[] = [];
+const proxies: (() => Promise<void>)[] = [];
 afterEach(async () => {
   await sb?.close();
   sb = undefined;
   for (const c of homes.splice(0)) c();
+  for (const c of proxies.splice(0)) await c();
 });
 
 function home(): string {
@@ -230,6 +234,42 @@ describe('server-wallet allowance targets on a real chain', () => {
     const mined = await view(s, child.profileId);
     expect(mined).toMatchObject({ ready: true, summary: { confirmed: 5, submitted: 0 } });
     await agreesWithChain(s, mined);
+  });
+
+  it('a chain read that the block overtakes (approval read before it, receipt after) confirms the target, never takes it to missing', async () => {
+    const proxy = await rpcProxy(anvil.rpcUrl);
+    proxies.push(proxy.close);
+    const s = (sb = await startSandbox({ port: 0, dataDir: null, chain: { rpcUrl: proxy.url }, provisionDelayMs: 3_600_000 }));
+    await quiet(s);
+    const child = await serverChild(s, 'straddle-1');
+    await anvil.rpc('anvil_setBalance', [child.account, '0xde0b6b3a7640000']);
+    const mark = logMark(s);
+    await anvil.rpc('evm_setAutomine', [false]);
+    try {
+      const r = await call(s, 'POST', `/profiles/partner-accounts/${child.profileId}/allowances/retry`, partnerTok(s), {});
+      expect((r.json as unknown as View).summary).toMatchObject({ submitted: 5 });
+      // The watcher's next read asks for the five receipts: they reach the chain only once the
+      // block with the five approvals is mined, whatever that read asked before them.
+      proxy.hold('eth_getTransactionReceipt');
+      await eventually(() => proxy.held >= 5, { what: 'the receipt reads of one watcher read held' });
+      await anvil.rpc('evm_mine', []);
+    } finally {
+      await anvil.rpc('evm_setAutomine', [true]);
+      proxy.release();
+    }
+    const ready = await eventually(async () => {
+      const v = await view(s, child.profileId);
+      return v.ready && v;
+    });
+    await agreesWithChain(s, ready);
+    // What the sandbox committed from the retry on: each target submitted, then confirmed.
+    const seen = new Map<string, string[]>();
+    for (const e of eventsOf(s, 'allowances', (x) => x.profileId === child.profileId, mark))
+      for (const t of e.targets) {
+        const was = seen.get(t.label) ?? [];
+        if (was.at(-1) !== t.status) seen.set(t.label, [...was, t.status]);
+      }
+    expect([...seen.values()]).toEqual(ready.targets.map(() => ['submitted', 'confirmed']));
   });
 
   it('without a chain the timers stay: a random hash, confirmed after confirmAfterMs', async () => {

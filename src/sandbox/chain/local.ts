@@ -175,7 +175,20 @@ export class LocalChain implements SandboxChain {
     return Promise.all(targets.map((t) => this.readTarget(owner, t)));
   }
 
+  /**
+   * The receipt first, then the approval: a block mined between the two reads then shows as an
+   * approval without its receipt (confirmed), never as a receipt without its approval, which
+   * would read as an approval gone (missing) though the transaction just put it in place.
+   */
   private async readTarget(owner: Hex, t: AllowanceTarget): Promise<TargetRead> {
+    let receipt: 'success' | 'reverted' | null = null;
+    if (t.txHash && /^0x[0-9a-fA-F]{64}$/.test(t.txHash)) {
+      const r = await this.client.getTransactionReceipt({ hash: t.txHash as Hex }).catch((e: unknown) => {
+        if (e instanceof Error && e.name === 'TransactionReceiptNotFoundError') return null;
+        throw e;
+      });
+      receipt = r ? r.status : null;
+    }
     const spender = getAddress(t.spenderOrOperator);
     const approved =
       t.type === 'USDC_ALLOWANCE'
@@ -191,14 +204,6 @@ export class LocalChain implements SandboxChain {
             functionName: 'isApprovedForAll',
             args: [owner, spender],
           });
-    let receipt: 'success' | 'reverted' | null = null;
-    if (t.txHash && /^0x[0-9a-fA-F]{64}$/.test(t.txHash)) {
-      const r = await this.client.getTransactionReceipt({ hash: t.txHash as Hex }).catch((e: unknown) => {
-        if (e instanceof Error && e.name === 'TransactionReceiptNotFoundError') return null;
-        throw e;
-      });
-      receipt = r ? r.status : null;
-    }
     return { approved, receipt };
   }
 

@@ -273,15 +273,19 @@ describe('server-wallet allowance targets on a real chain', () => {
   });
 
   it('without a chain the timers stay: a random hash, confirmed after confirmAfterMs', async () => {
-    const s = (sb = await startSandbox({ port: 0, dataDir: null }));
-    // Long enough that the view read right after the retry still finds the targets submitted,
-    // however slowly this machine runs the two requests.
+    // The sandbox's clock stands still until the test moves it: the view read after the retry
+    // finds the targets submitted however slowly this machine runs the two requests.
+    let clock = Date.now();
+    const s = (sb = await startSandbox({ port: 0, dataDir: null, now: () => clock }));
     await quiet(s, { confirmAfterMs: 1000 });
     const child = await serverChild(s, 'sim-1');
     const r = (await call(s, 'POST', `/profiles/partner-accounts/${child.profileId}/allowances/retry`, partnerTok(s), {}))
       .json as unknown as View;
     expect(r.summary).toMatchObject({ submitted: 5 });
-    expect((await view(s, child.profileId)).summary).toMatchObject({ submitted: 5 });
+    expect((await view(s, child.profileId)).summary).toMatchObject({ submitted: 5, confirmed: 0 });
+    clock += 999;
+    expect((await view(s, child.profileId)).summary).toMatchObject({ submitted: 5, confirmed: 0 });
+    clock += 1;
     const v = await eventually(async () => {
       const w = await view(s, child.profileId);
       return w.ready && w;

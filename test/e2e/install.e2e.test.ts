@@ -51,6 +51,7 @@ describe('pm installed from the packed tarball', () => {
     expect(Object.keys(manifest)).not.toContain('scripts');
     expect(Object.keys(manifest)).not.toContain('dependencies');
     expect(Object.keys(manifest)).not.toContain('devDependencies');
+    expect(Object.keys(manifest)).not.toContain('allowScripts');
     expect(manifest['optionalDependencies']).toEqual({ '@foundry-rs/anvil-linux-amd64': expect.any(String) });
     const shipped = readdirSync(pkg, { recursive: true, encoding: 'utf8' });
     expect(shipped.filter((f) => f.endsWith('.map'))).toEqual([]);

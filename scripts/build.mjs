@@ -2,7 +2,8 @@
 //  1. src/generated/ (git-ignored): command-modules.ts, a static import() per command module (every
 //     file under src/commands whose default export is defineCommand), so the bundler sees each
 //     command; and manifest.json, every command's metadata (help, completion and start-up read
-//     it instead of importing the command modules), made from the definitions after step 2.
+//     it instead of importing the command modules), and commands/*.json, one command's each,
+//     made from the definitions after step 2.
 //  2. tsc compiles src/ to dist/ (type errors fail the build; scripts, benches and tests' child
 //     processes import single modules from this tree).
 //  3. esbuild writes one CommonJS bundle per entry of ENTRIES, its static imports inlined, no
@@ -76,6 +77,19 @@ if (missing.length) throw new Error(`build: commands not found by the scan for "
 // (src/generated's copy is for reading and diffs; the CLI reads dist/generated's, compact, at run time.)
 writeFileSync(join(generated, 'manifest.json'), `${JSON.stringify(entries, null, 1)}\n`);
 writeFileSync(join(root, 'dist/generated/manifest.json'), `${JSON.stringify(entries)}\n`);
+// And each command's entry in a file of its own (commands/<group>.<name>.json), which a command
+// line that names its command reads instead of the whole manifest (commandAt, src/app/registry.ts).
+const paths = entries.map((e) => e.path.join(' '));
+for (const p of paths) {
+  if (!/^[a-z][a-z0-9-]*( [a-z][a-z0-9-]*)?$/.test(p)) throw new Error(`build: command path "${p}" is not one or two plain words`);
+  const longer = paths.find((q) => q.startsWith(`${p} `));
+  if (longer) throw new Error(`build: command "${p}" is the start of "${longer}": commandAt could not tell them apart`);
+}
+for (const dir of [join(generated, 'commands'), join(root, 'dist/generated/commands')]) {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  for (const e of entries) writeFileSync(join(dir, `${e.path.join('.')}.json`), `${JSON.stringify(e)}\n`);
+}
 
 // The root help page as commander prints it, at its width when stdout is no terminal and unwrapped
 // (bin/pm.js prints it without loading the CLI when the terminal's width gives the same text).

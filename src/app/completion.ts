@@ -11,7 +11,7 @@ import type { GivenFlags } from '../cli/global-flags.js';
 import { withIO } from '../cli/output.js';
 import type { IO } from '../cli/output.js';
 import type { Entry } from './registry.js';
-import { COMMANDS } from './registry.js';
+import { commands } from './registry.js';
 
 /** A value source: fixed words, or something looked up when TAB is pressed. */
 type ValueKind = { words: string[] } | 'slug' | 'profile' | 'wallet' | 'file' | 'none';
@@ -92,12 +92,12 @@ function analyse(words: string[]): {
       continue;
     }
     if (!cmd && !group) {
-      const leaf = COMMANDS.find((c) => c.path.length === 1 && (c.path[0] === w || c.aliases?.includes(w)));
+      const leaf = commands().find((c) => c.path.length === 1 && (c.path[0] === w || c.aliases?.includes(w)));
       if (leaf) cmd = leaf;
-      else if (COMMANDS.some((c) => c.path.length > 1 && c.path[0] === w)) group = w;
+      else if (commands().some((c) => c.path.length > 1 && c.path[0] === w)) group = w;
       else return { cmd: undefined, group: undefined, positional: -1, pending: undefined };
     } else if (!cmd && group) {
-      cmd = COMMANDS.find((c) => c.path[0] === group && (c.path[1] === w || c.aliases?.includes(w)));
+      cmd = commands().find((c) => c.path[0] === group && (c.path[1] === w || c.aliases?.includes(w)));
       if (!cmd) return { cmd: undefined, group, positional: -1, pending: undefined };
     } else positional++;
   }
@@ -143,8 +143,11 @@ export async function complete(words: string[], index: number, sources: Completi
           .filter((f) => f.startsWith('--'))
       : [];
     out = [...own, ...ALL_FLAGS.map(([, g]) => g.long)];
-  } else if (!a.cmd && !a.group) out = [...new Set(COMMANDS.map((c) => c.path[0] ?? ''))];
-  else if (!a.cmd && a.group) out = COMMANDS.filter((c) => c.path[0] === a.group).map((c) => c.path[1] ?? '');
+  } else if (!a.cmd && !a.group) out = [...new Set(commands().map((c) => c.path[0] ?? ''))];
+  else if (!a.cmd && a.group)
+    out = commands()
+      .filter((c) => c.path[0] === a.group)
+      .map((c) => c.path[1] ?? '');
   else out = a.cmd ? await values(argValues(a.cmd, a.positional)) : [];
   if (out[0] === '__files__') return out;
   const lc = cur.toLowerCase();

@@ -10,7 +10,7 @@ import type { ArgvScan, GlobalFlagSpec } from '../cli/global-flags.js';
 import { parseDuration } from '../core/duration.js';
 import { didYouMean, suggest } from '../core/suggest.js';
 import type { Invocation } from './invoke.js';
-import { COMMANDS } from './registry.js';
+import { commandAt } from './registry.js';
 import type { Entry } from './registry.js';
 
 /** A value read from argv, or why it is refused (commander's message). */
@@ -66,7 +66,7 @@ function globalValue(spec: GlobalFlagSpec, raw: string): Read<unknown> {
  * other argv (help, a group, an alias, a typo, an unknown flag first) gets the whole program.
  */
 export function targetCommand(argv: string[], scan = scanArgv(argv)): Entry | undefined {
-  return scan.direct ? COMMANDS.find((c) => c.path.every((p, k) => scan.words[k] === p)) : undefined;
+  return scan.direct ? commandAt(scan.words) : undefined;
 }
 
 /** The command line as commander would parse it, or undefined for commander to parse. */

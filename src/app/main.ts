@@ -5,7 +5,7 @@ import type { ManifestOption, OptionKind } from '../cli/command.js';
 import { exitCodesHelp, UsageError } from '../cli/errors.js';
 import type { IO } from '../cli/output.js';
 import { toJson } from '../cli/json.js';
-import { COMMANDS, GROUPS } from './registry.js';
+import { commands, GROUPS } from './registry.js';
 
 export { targetCommand };
 import type { Entry } from './registry.js';
@@ -97,7 +97,7 @@ export function buildProgram(
     .configureHelp({ sortSubcommands: false, showGlobalOptions: false });
 
   const groups = new Map<string, Command>();
-  for (const def of only === 'top' || only === undefined ? COMMANDS : [only]) {
+  for (const def of only === 'top' || only === undefined ? commands() : [only]) {
     let parent = program;
     const path = [...def.path];
     const leafName = path.pop() ?? '';
@@ -107,7 +107,9 @@ export function buildProgram(
         g = new Command(part).description(GROUPS[part] ?? part);
         g.showSuggestionAfterError(false).showHelpAfterError(`(run pm ${part} --help for usage)`);
         g.configureHelp({ showGlobalOptions: false });
-        const groupExamples = COMMANDS.filter((c) => c.path[0] === part && c.examples[0]).map((c) => `  $ ${c.examples[0]}`);
+        const groupExamples = commands()
+          .filter((c) => c.path[0] === part && c.examples[0])
+          .map((c) => `  $ ${c.examples[0]}`);
         g.addHelpText('after', `\nExamples:\n${groupExamples.join('\n')}\n\n${GLOBAL_LINE}\nMore: pm help ${part} <command>`);
         groups.set(part, g);
         program.addCommand(g);
@@ -149,7 +151,12 @@ export function buildProgram(
   return program;
 }
 
-const GROUP_NAMES = (): Set<string> => new Set(COMMANDS.filter((c) => c.path.length > 1).map((c) => c.path[0] ?? ''));
+const GROUP_NAMES = (): Set<string> =>
+  new Set(
+    commands()
+      .filter((c) => c.path.length > 1)
+      .map((c) => c.path[0] ?? ''),
+  );
 
 /**
  * `pm help [group [verb]]` and a bare group (`pm order`) print that help page on stdout and exit
@@ -160,7 +167,7 @@ function helpArgv(argv: string[], { words, at, given }: ArgvScan): string[] {
   const globals = argv.filter((_a, i) => !at.includes(i));
   if (words[0] === 'help') {
     const target = words.slice(1);
-    const known = target.length === 0 || COMMANDS.some((c) => target.every((w, i) => c.path[i] === w));
+    const known = target.length === 0 || commands().some((c) => target.every((w, i) => c.path[i] === w));
     if (!known)
       throw new UsageError(`no help for "${target.join(' ')}": there is no such command`, {
         hint: 'See pm help for the list of commands.',

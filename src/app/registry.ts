@@ -127,21 +127,58 @@ function ordered(entries: Entry[]): Entry[] {
     .map((x) => x.e);
 }
 
-/**
- * The manifest, read when the CLI starts: dist/generated/manifest.json beside the bundle (src/generated's
- * when run from source). A file read and one JSON.parse cost less than the same text as a string in the
- * bundle, which V8 would scan again on every run (the compile cache keeps no code of a module that
- * is evaluated on first use, as every module of the bundle is).
- */
-function readManifest(): ManifestCommand[] {
-  const url = new URL('../generated/manifest.json', import.meta.url);
-  const parsed: unknown = JSON.parse(readFileSync(url, 'utf8'));
-  if (
-    !Array.isArray(parsed) ||
-    !parsed.every((e) => typeof e === 'object' && e !== null && Array.isArray(e.path) && Array.isArray(e.options))
-  )
-    throw new Error(`${url.pathname} is not a command manifest (run npm run build)`);
-  return parsed as ManifestCommand[];
+/** dist/generated (beside the bundle), or src/generated when run from source: what the build wrote. */
+const generated = (name: string): URL => new URL(`../generated/${name}`, import.meta.url);
+
+function isManifestCommand(e: unknown): e is ManifestCommand {
+  return typeof e === 'object' && e !== null && Array.isArray((e as ManifestCommand).path) && Array.isArray((e as ManifestCommand).options);
 }
 
-export const COMMANDS: Entry[] = ordered(readManifest().map(fromManifest));
+/**
+ * The manifest: generated/manifest.json, every command. A file read and one JSON.parse cost less
+ * than the same text as a string in the bundle, which V8 would scan again on every run (the compile
+ * cache keeps no code of a module that is evaluated on first use, as every module of the bundle is).
+ */
+function readManifest(): ManifestCommand[] {
+  const url = generated('manifest.json');
+  const parsed: unknown = JSON.parse(readFileSync(url, 'utf8'));
+  if (!Array.isArray(parsed) || !parsed.every(isManifestCommand))
+    throw new Error(`${url.pathname} is not a command manifest (run npm run build)`);
+  return parsed;
+}
+
+let all: Entry[] | undefined;
+
+/** Every command, in help order: read from the manifest on first use (help, completion, commander's parse). */
+export function commands(): Entry[] {
+  all ??= ordered(readManifest().map(fromManifest));
+  return all;
+}
+
+/** A command word as the build names files after it (src/app/docs.ts and the build check the names). */
+const WORD = /^[a-z][a-z0-9-]*$/;
+
+/**
+ * The command whose whole path is `words`' first one or two words, from its own manifest file
+ * (generated/commands/<group>.<name>.json, written by the build): a command line that names its
+ * command reads that file, not the manifest of all ~80 commands. No command's path is the start of
+ * another's (the build checks it), so at most one matches.
+ */
+export function commandAt(words: readonly string[]): Entry | undefined {
+  for (const n of [2, 1]) {
+    const path = words.slice(0, n);
+    if (path.length < n || !path.every((w) => WORD.test(w))) continue;
+    let text: string;
+    try {
+      text = readFileSync(generated(`commands/${path.join('.')}.json`), 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw e;
+    }
+    const parsed: unknown = JSON.parse(text);
+    if (!isManifestCommand(parsed) || parsed.path.join(' ') !== path.join(' '))
+      throw new Error(`commands/${path.join('.')}.json is not that command's manifest entry (run npm run build)`);
+    return fromManifest(parsed);
+  }
+  return undefined;
+}

@@ -4,7 +4,7 @@
 import { BUILTIN_FLAGS, GLOBAL_FLAGS } from '../cli/global-flags.js';
 import type { GlobalFlagSpec } from '../cli/global-flags.js';
 import { didYouMean, suggest } from '../core/suggest.js';
-import { COMMANDS } from './registry.js';
+import { commands } from './registry.js';
 import type { Entry } from './registry.js';
 
 const SPECS = [...Object.values(GLOBAL_FLAGS), ...Object.values(BUILTIN_FLAGS)] as GlobalFlagSpec[];
@@ -27,16 +27,16 @@ function words(argv: readonly string[]): string[] {
 
 /** The names at the level after `path` (group or command words, leaf aliases, and help at the top). */
 function namesAfter(path: readonly string[]): string[] {
-  const names = COMMANDS.filter((c) => c.path.length > path.length && path.every((p, k) => c.path[k] === p)).flatMap((c) =>
-    c.path.length === path.length + 1 ? [c.path[path.length] ?? '', ...(c.aliases ?? [])] : [c.path[path.length] ?? ''],
-  );
+  const names = commands()
+    .filter((c) => c.path.length > path.length && path.every((p, k) => c.path[k] === p))
+    .flatMap((c) => (c.path.length === path.length + 1 ? [c.path[path.length] ?? '', ...(c.aliases ?? [])] : [c.path[path.length] ?? '']));
   return path.length === 0 ? [...names, 'help'] : names;
 }
 
 /** The command argv names (its longest path among the words), if any. */
 function commandOf(ws: readonly string[]): Entry | undefined {
   let best: Entry | undefined;
-  for (const c of COMMANDS)
+  for (const c of commands())
     if (c.path.every((p, k) => ws[k] === p || (k === c.path.length - 1 && c.aliases?.includes(ws[k] ?? ''))))
       if (!best || c.path.length > best.path.length) best = c;
   return best;

@@ -46,7 +46,9 @@ async function runChecks(ctx: Context): Promise<CheckResult[]> {
     detail: `REST ${urls.baseUrl} (${urls.baseSource}), stream ${urls.wsUrl} (${urls.wsSource})`,
     data: { baseUrl: urls.baseUrl, wsUrl: urls.wsUrl, wsSource: urls.wsSource, sandbox: urls.sandbox },
   });
-  out.push(await guarded('proxy', async () => checkProxy(urls.baseUrl, urls.wsUrl, ctx.proxy)));
+  // (A sandbox's own chain is checked by the commands that use it.)
+  const rpc = ctx.configSettings().rpcUrl().value;
+  out.push(await guarded('proxy', async () => checkProxy(urls.baseUrl, urls.wsUrl, ctx.proxy, rpc)));
   const p = ctx.profile();
   // Keystore: every file opens with the passphrase (only when something is kept encrypted).
   const ks = await ctx.keystore();
@@ -136,11 +138,9 @@ async function runChecks(ctx: Context): Promise<CheckResult[]> {
       ? await checkWebsocket(ctx.wsUrl, Math.min(ctx.timeoutMs, 5000), ctx.proxy)
       : { name: 'websocket', status: 'skip', detail: 'the exchange did not answer' },
   );
-  // (A sandbox's own chain is checked by the commands that use it.)
-  const rpc = ctx.configSettings().rpcUrl().value;
   out.push(
     rpc
-      ? await guarded('rpc', () => checkRpc(rpc), 'Check rpc-url (pm config set rpc-url …) or PM_RPC_URL.')
+      ? await guarded('rpc', () => checkRpc(rpc, ctx.proxy), 'Check rpc-url (pm config set rpc-url …) or PM_RPC_URL.')
       : { name: 'rpc', status: 'skip', detail: 'no RPC URL configured' },
   );
   out.push(

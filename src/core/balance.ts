@@ -4,6 +4,7 @@
 // are summed from the open orders, as the exchange reserves them (ceil(remaining × price) for a
 // BUY, the remaining shares for a SELL). Raw bigint units throughout; balanceJson() prints them.
 import type { SandboxChainInfo } from './sandboxctl.js';
+import type { ProxySettings } from './proxy.js';
 import type { SubAccount } from './trade/signer.js';
 import { ExchangeError } from './errors.js';
 import type { ApiClient } from './http.js';
@@ -62,7 +63,7 @@ export interface BalanceCore {
   readonly timeoutMs: number;
   tradingApi(onBehalfOf?: number): Promise<ApiClient>;
   subAccount(partnerApi: ApiClient, id: number): Promise<SubAccount>;
-  rpcUrl(flag?: string): Promise<{ url: string | undefined; sandboxChain: SandboxChainInfo | null }>;
+  rpcUrl(flag?: string): Promise<{ url: string | undefined; sandboxChain: SandboxChainInfo | null; proxy: ProxySettings | undefined }>;
 }
 
 const amounts = (held: bigint, locked: bigint): Amounts => ({ held, locked, free: held > locked ? held - locked : 0n });
@@ -159,8 +160,8 @@ export async function accountBalance(core: BalanceCore, o: BalanceOptions = {}):
     wallet = s.wallet;
   } else {
     const { Chain, chainSetup } = await import('./chain.js');
-    const { url, sandboxChain } = await core.rpcUrl(o.rpcUrl);
-    const c = await Chain.connect(chainSetup({ rpcUrl: url, sandbox: sandboxChain }), { timeoutMs: core.timeoutMs });
+    const { url, sandboxChain, proxy } = await core.rpcUrl(o.rpcUrl);
+    const c = await Chain.connect(chainSetup({ rpcUrl: url, sandbox: sandboxChain, proxy }), { timeoutMs: core.timeoutMs });
     if (wallet === null || !/^0x[0-9a-fA-F]{40}$/.test(wallet)) {
       throw new ExchangeError(`the exchange gave no wallet address for profile ${account.profileId}: its USDC cannot be read on chain`);
     }

@@ -19,6 +19,8 @@ import {
 import { NetworkError, PmError, UnknownStateError, UsageError, ValidationError } from './errors.js';
 import type { Market } from './market-wire.js';
 import { formatUnits } from './money.js';
+import type { ProxySettings } from './proxy.js';
+import { rpcFetch } from './rpc-fetch.js';
 import type { SandboxChainInfo } from './sandboxctl.js';
 
 const BASE_CHAIN_ID = 8453;
@@ -52,13 +54,19 @@ export interface ChainSetup {
   contracts: { usdc: Hex; conditionalTokens: Hex };
   /** 'sandbox' when a sandbox told us its chain, else 'base'. */
   source: 'sandbox' | 'base';
+  /** HTTPS_PROXY / HTTP_PROXY / NO_PROXY: the RPC goes through the proxy that applies to it, as REST does. */
+  proxy?: ProxySettings | undefined;
 }
 
 /**
  * Where and what the chain is: the RPC URL as the settings resolve it (ClientCore.rpcUrl); chain
  * id and contracts from the sandbox, else Base (8453).
  */
-export function chainSetup(o: { rpcUrl: string | undefined; sandbox: SandboxChainInfo | null }): ChainSetup {
+export function chainSetup(o: {
+  rpcUrl: string | undefined;
+  sandbox: SandboxChainInfo | null;
+  proxy?: ProxySettings | undefined;
+}): ChainSetup {
   const rpcUrl = o.rpcUrl;
   if (!rpcUrl) {
     throw new UsageError('no RPC URL for the chain is configured', {
@@ -71,6 +79,7 @@ export function chainSetup(o: { rpcUrl: string | undefined; sandbox: SandboxChai
       chainId: o.sandbox.chainId,
       contracts: { usdc: getAddress(o.sandbox.contracts.usdc), conditionalTokens: getAddress(o.sandbox.contracts.conditionalTokens) },
       source: 'sandbox',
+      proxy: o.proxy,
     };
   }
   return {
@@ -78,6 +87,7 @@ export function chainSetup(o: { rpcUrl: string | undefined; sandbox: SandboxChai
     chainId: BASE_CHAIN_ID,
     contracts: { usdc: BASE_CONTRACTS.usdc, conditionalTokens: BASE_CONTRACTS.conditionalTokens },
     source: 'base',
+    proxy: o.proxy,
   };
 }
 
@@ -151,9 +161,26 @@ function isInsufficientFunds(e: unknown): boolean {
   return false;
 }
 
+/** The first pm error along `e`'s causes (viem wraps what the transport's fetch threw: the proxy's errors). */
+function pmErrorIn(e: unknown): PmError | undefined {
+  let cur: unknown = e;
+  for (let i = 0; i < 8 && typeof cur === 'object' && cur !== null; i++) {
+    if (cur instanceof PmError) return cur;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** viem's http transport to the RPC of `setup`, through the proxy that applies to it. */
+function rpcTransport(setup: ChainSetup, timeoutMs?: number) {
+  const { fetchFn } = rpcFetch(setup.rpcUrl, setup.proxy);
+  return http(setup.rpcUrl, { retryCount: 0, fetchFn, ...(timeoutMs === undefined ? {} : { timeout: timeoutMs }) });
+}
+
 /** Maps a viem failure to a pm error: unreachable RPC exit 7, anything else exit 1. */
 function chainError(e: unknown, rpcUrl: string, doing: string): PmError {
-  if (e instanceof PmError) return e;
+  const own = pmErrorIn(e);
+  if (own) return own;
   if (isUnreachable(e))
     return new NetworkError(`could not reach the RPC at ${rpcUrl} while ${doing}`, {
       cause: e,
@@ -248,7 +275,7 @@ export class Chain {
 
   /** Connects and checks the chain id (exit 2 on a mismatch, exit 7 when unreachable). */
   static async connect(setup: ChainSetup, o: { timeoutMs?: number | undefined } = {}): Promise<Chain> {
-    const client = createPublicClient({ transport: http(setup.rpcUrl, { retryCount: 0, timeout: o.timeoutMs ?? 30_000 }) }) as PublicClient;
+    const client = createPublicClient({ transport: rpcTransport(setup, o.timeoutMs ?? 30_000) }) as PublicClient;
     let id: number;
     try {
       id = await client.getChainId();
@@ -360,7 +387,7 @@ export class Chain {
     progress: (line: string) => void,
     o: { receiptTimeoutMs?: number } = {},
   ): Promise<SentTx[]> {
-    const wallet = createWalletClient({ account, chain: this.chainDef(), transport: http(this.setup.rpcUrl, { retryCount: 0 }) });
+    const wallet = createWalletClient({ account, chain: this.chainDef(), transport: rpcTransport(this.setup) });
     const sent: SentTx[] = [];
     for (const [i, tx] of txs.entries()) {
       const n = `${i + 1}/${txs.length}`;

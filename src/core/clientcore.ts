@@ -212,12 +212,15 @@ export class ClientCore {
   }
 
   /** The chain's RPC URL: --rpc-url > PM_RPC_URL > the sandbox's own chain > the profile's (see Settings.rpcUrl). */
-  async rpcUrl(
-    flag?: string | undefined,
-  ): Promise<{ url: string | undefined; sandboxChain: import('./sandboxctl.js').SandboxChainInfo | null }> {
+  async rpcUrl(flag?: string | undefined): Promise<{
+    url: string | undefined;
+    sandboxChain: import('./sandboxctl.js').SandboxChainInfo | null;
+    /** The proxy settings the RPC goes through, as REST does. */
+    proxy: ProxySettings | undefined;
+  }> {
     const { sandboxChain } = await import('./sandboxctl.js');
     const chain = this.sandbox ? await sandboxChain(this.api()) : null;
-    return { url: this.o.settings.rpcUrl({ flag, sandboxChain: chain?.rpcUrl }).value, sandboxChain: chain };
+    return { url: this.o.settings.rpcUrl({ flag, sandboxChain: chain?.rpcUrl }).value, sandboxChain: chain, proxy: this.o.proxy };
   }
 
   /** Releases pooled connections so the process can exit promptly. */

@@ -203,17 +203,18 @@ export async function checkExchange(api: ApiClient): Promise<{ reach: CheckResul
 }
 
 /** Which proxy REST and the stream go through (HTTPS_PROXY, HTTP_PROXY, NO_PROXY), never its credentials. */
-export function checkProxy(baseUrl: string, wsUrl: string, proxy: ProxySettings): CheckResult {
+export function checkProxy(baseUrl: string, wsUrl: string, proxy: ProxySettings, rpcUrl?: string | undefined): CheckResult {
   const rest = proxyFor(baseUrl, proxy);
   const stream = proxyFor(wsUrl, proxy);
+  const rpc = rpcUrl === undefined ? undefined : proxyFor(rpcUrl, proxy);
   if (proxy.httpsProxy === undefined && proxy.httpProxy === undefined)
     return { name: 'proxy', status: 'skip', detail: 'none set (HTTPS_PROXY, HTTP_PROXY)' };
   const via = (r: ProxyRoute | undefined): string => (r ? `through ${r.shown} (${r.variable})` : 'direct');
   return {
     name: 'proxy',
     status: 'pass',
-    detail: `REST ${via(rest)}, stream ${via(stream)}${proxy.noProxy !== undefined ? `; NO_PROXY=${proxy.noProxy}` : ''}`,
-    data: { rest: rest?.shown ?? null, stream: stream?.shown ?? null },
+    detail: `REST ${via(rest)}, stream ${via(stream)}${rpcUrl === undefined ? '' : `, RPC ${via(rpc)}`}${proxy.noProxy !== undefined ? `; NO_PROXY=${proxy.noProxy}` : ''}`,
+    data: { rest: rest?.shown ?? null, stream: stream?.shown ?? null, ...(rpcUrl === undefined ? {} : { rpc: rpc?.shown ?? null }) },
   };
 }
 
@@ -268,14 +269,33 @@ export async function checkWebsocket(wsUrl: string, timeoutMs = 5000, proxy?: Pr
   }
 }
 
-/** eth_chainId over JSON-RPC; Base mainnet is 8453. */
-export async function checkRpc(rpcUrl: string, expected = 8453, timeoutMs = 5000): Promise<CheckResult> {
-  const res = await fetch(rpcUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
-    signal: AbortSignal.timeout(timeoutMs),
-  });
+/** The first `code` along `e`'s causes (fetch's error carries the socket's in its cause). */
+function codeIn(e: unknown): string | undefined {
+  let cur: unknown = e;
+  for (let i = 0; i < 8 && typeof cur === 'object' && cur !== null; i++) {
+    const { code, cause } = cur as { code?: unknown; cause?: unknown };
+    if (typeof code === 'string') return code;
+    cur = cause;
+  }
+  return undefined;
+}
+
+/** eth_chainId over JSON-RPC (through the proxy that applies to it); Base mainnet is 8453. */
+export async function checkRpc(rpcUrl: string, proxy?: ProxySettings, expected = 8453, timeoutMs = 5000): Promise<CheckResult> {
+  const { rpcFetch } = await import('./rpc-fetch.js');
+  let res: Response;
+  try {
+    res = await rpcFetch(rpcUrl, proxy).fetchFn(rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (e) {
+    if (e instanceof PmError) throw e;
+    const code = codeIn(e);
+    throw new PmError(`cannot reach the RPC at ${rpcUrl}${code === undefined ? '' : ` (${code})`}`, { cause: e });
+  }
   const body = (await res.json()) as { result?: unknown };
   const id = typeof body.result === 'string' ? Number.parseInt(body.result, 16) : NaN;
   if (id === expected) return { name: 'rpc', status: 'pass', detail: `${rpcUrl}: chain id ${id}` };

@@ -72,7 +72,7 @@ export interface ClientOptions {
   /** Per-request timeout (default 30 s). */
   timeoutMs?: number | undefined;
   /**
-   * Proxies for REST and the stream: { httpsProxy, httpProxy, noProxy }, read as HTTPS_PROXY,
+   * Proxies for REST, the stream and the chain's RPC: { httpsProxy, httpProxy, noProxy }, read as HTTPS_PROXY,
    * HTTP_PROXY and NO_PROXY are (`{}`: connect directly).
    */
   proxy?: ProxySettings | undefined;

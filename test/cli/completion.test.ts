@@ -12,7 +12,7 @@ import { runPm, tempHome } from '../helpers/run.js';
 import { runInPty } from '../helpers/pty.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { complete } from '../../src/app/completion.js';
-import { COMMANDS } from '../../src/app/registry.js';
+import { commands } from '../../src/app/registry.js';
 
 const sb = useSandbox();
 const { home, cleanup } = tempHome();
@@ -183,7 +183,7 @@ describe('the completion engine', () => {
   const none = { profiles: () => ['p1'], wallets: () => ['main', 'bot'], slugs: () => ['btc-100k-2026'] };
   it('knows every command and group', async () => {
     const top = await complete([''], 0, none);
-    for (const c of COMMANDS) expect(top).toContain(c.path[0]);
+    for (const c of commands()) expect(top).toContain(c.path[0]);
     expect(await complete(['wallet', 'export', ''], 2, none)).toEqual(['main', 'bot']);
     expect(await complete(['order', 'list', '--market', ''], 3, none)).toEqual(['btc-100k-2026']);
     expect(await complete(['order', 'place', '--file', ''], 3, none)).toEqual(['__files__']);

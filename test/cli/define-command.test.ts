@@ -79,7 +79,7 @@ describe('defineCommand', () => {
   });
 
   it('every command pm registers is a defineCommand definition from its own file (no untyped registry entries)', async () => {
-    const { COMMANDS } = await import('../../src/app/registry.js');
+    const COMMANDS = (await import('../../src/app/registry.js')).commands();
     const manifest = JSON.parse(readFileSync('src/generated/manifest.json', 'utf8')) as { path: string[]; file: string }[];
     const paths = COMMANDS.map((c) => c.path.join(' '));
     expect(new Set(paths).size).toBe(paths.length);

@@ -10,7 +10,7 @@ import { directInvocation, longOf } from '../../src/app/direct.js';
 import { globalFlags } from '../../src/app/invoke.js';
 import type { Invocation } from '../../src/app/invoke.js';
 import { buildProgram } from '../../src/app/main.js';
-import { COMMANDS } from '../../src/app/registry.js';
+import { commands } from '../../src/app/registry.js';
 import type { Entry } from '../../src/app/registry.js';
 
 const io = { stdout: { write: () => true }, stderr: { write: () => true }, env: {} } as unknown as IO;
@@ -92,7 +92,7 @@ describe('command lines read without commander', () => {
     let read = 0;
     let plainRead = 0;
     let plainTotal = 0;
-    for (const c of COMMANDS) {
+    for (const c of commands()) {
       const { plain, other } = lines(c);
       for (const [k, argv] of [...plain, ...other].entries()) {
         const direct = directInvocation(argv, scanArgv(argv));

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runPm, tempHome } from '../helpers/run.js';
-import { COMMANDS } from '../../src/app/registry.js';
+import { commands } from '../../src/app/registry.js';
 import { EXIT_CODES, exitCodesHelp, exitCodesMarkdown } from '../../src/cli/errors.js';
 
 const { home, cleanup } = tempHome();
@@ -60,7 +60,7 @@ describe('help pages', () => {
   });
 
   it('every example on every help page can be pasted into zsh', async () => {
-    const pages = [[], ...new Set(COMMANDS.map((c) => c.path[0] ?? '')), ...COMMANDS.map((c) => c.path.join(' '))].map((p) =>
+    const pages = [[], ...new Set(commands().map((c) => c.path[0] ?? '')), ...commands().map((c) => c.path.join(' '))].map((p) =>
       Array.isArray(p) ? p : p.split(' '),
     );
     const bad: string[] = [];
@@ -77,12 +77,18 @@ describe('help pages', () => {
   });
 
   it('group pages have examples; leaf pages point to the global options in one line', async () => {
-    const groups = [...new Set(COMMANDS.filter((c) => c.path.length > 1).map((c) => c.path[0] ?? ''))];
+    const groups = [
+      ...new Set(
+        commands()
+          .filter((c) => c.path.length > 1)
+          .map((c) => c.path[0] ?? ''),
+      ),
+    ];
     for (const g of groups) {
       const r = await runPm([g, '--help'], { env });
       expect(r.stdout, g).toMatch(/Examples:\n {2}\$ pm /);
     }
-    for (const c of COMMANDS) {
+    for (const c of commands()) {
       const r = await runPm([...c.path, '--help'], { env });
       expect(r.stdout, c.path.join(' ')).toMatch(/Global options .*: see pm help/);
       expect(r.stdout, c.path.join(' ')).not.toMatch(/--passphrase-file <file>/);
@@ -118,7 +124,7 @@ describe('the exit-code table (one source: EXIT_CODES in src/cli/errors.ts)', ()
     const full = buildProgram(io, () => undefined).helpInformation();
     const top = await runPm(['--help'], { env });
     expect(top.stdout.startsWith(full)).toBe(true);
-    for (const c of COMMANDS) expect(top.stdout).toMatch(new RegExp(`^  ${c.path[0]}\\b`, 'm'));
+    for (const c of commands()) expect(top.stdout).toMatch(new RegExp(`^  ${c.path[0]}\\b`, 'm'));
     for (const argv of [[], ['help'], ['--profile', 'x', '-h']]) expect((await runPm(argv, { env })).stdout).toBe(top.stdout);
   });
 

@@ -3,6 +3,8 @@
 // and the large packages some commands use are bundle files of their own. A preloaded script
 // reports the bundle files, the source modules whose code ran and the built-ins of the process.
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LOADED_PRELOAD, parseLoaded } from '../helpers/loaded.js';
 import { limitOrder } from '../helpers/orders.js';
@@ -64,6 +66,28 @@ describe('module loading of the bundle', { timeout: 60_000 }, () => {
     expect(matching(r.modules, SIGNING)).toEqual([]);
     expect(r.modules).toContain('node:http');
     expect(matching(r.modules, /^node:(crypto|os)$/)).toEqual([]);
+  });
+
+  it('a command line that names its command reads its own manifest file; anything else the whole manifest', async () => {
+    // (Every read of a file under generated/, reported at exit.)
+    const preload = join(home, 'generated-reads.cjs');
+    writeFileSync(
+      preload,
+      "const fs = require('node:fs'); const read = fs.readFileSync; const seen = [];\n" +
+        'fs.readFileSync = function (p, ...rest) { if (/generated/.test(String(p))) seen.push(String(p)); return read.call(this, p, ...rest); };\n' +
+        "process.once('exit', () => fs.writeSync(2, seen.map((s) => `READ ${s}\\n`).join('')));\n",
+    );
+    const reads = async (argv: string[]) => {
+      const child = spawn(process.execPath, ['-r', preload, 'bin/pm.js', ...argv], { env: { ...process.env, PM_HOME: home } });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      await new Promise((resolve) => child.on('close', resolve));
+      return [...stderr.matchAll(/^READ .*[\\/]generated[\\/](.+)$/gm)].map((m) => m[1]);
+    };
+    expect(await reads(['--json', '--base-url', sb.current.baseUrl, 'markets', 'show', 'btc-100k-2026'])).toEqual([
+      'commands/markets.show.json',
+    ]);
+    expect(await reads(['--base-url', sb.current.baseUrl, 'markets', 'shw', 'btc-100k-2026'])).toContain('manifest.json');
   });
 
   it('order place --dry-run with PM_PRIVATE_KEY loads no scrypt, AES, BIP-39, keystore file code, @noble/curves or viem', async () => {

@@ -4,7 +4,7 @@ import { readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPm, tempHome } from '../helpers/run.js';
-import { COMMANDS } from '../../src/app/registry.js';
+import { commands } from '../../src/app/registry.js';
 import { COMPLETIONS } from '../../src/app/completion.js';
 import { ENV_VARS } from '../../src/cli/env.js';
 import { EXIT_CODES } from '../../src/cli/errors.js';
@@ -39,7 +39,7 @@ describe('the CLI shell', () => {
   });
 
   it('has --help with examples on every command', async () => {
-    for (const def of COMMANDS) {
+    for (const def of commands()) {
       const r = await runPm([...def.path, '--help'], { env });
       expect(r.code, def.path.join(' ')).toBe(0);
       expect(r.stdout, def.path.join(' ')).toContain('Examples:');
@@ -155,7 +155,7 @@ describe('generated files and docs stay in step with the code', () => {
     const r = await runPm(['completion', 'bash'], { env });
     expect(r.stdout).toContain('pm __complete');
     const top = await runPm(['__complete', '1', ''], { env });
-    for (const def of COMMANDS) expect(top.stdout.split('\n')).toContain(def.path[0]);
+    for (const def of commands()) expect(top.stdout.split('\n')).toContain(def.path[0]);
     expect((await runPm(['completion', 'tcsh'], { env })).code).toBe(2);
   });
   it("the docs' environment and exit-code tables match the code", () => {

@@ -3,7 +3,7 @@
 // gets the whole program, and a leaf behaves the same either way.
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildProgram, targetCommand } from '../../src/app/main.js';
-import { COMMANDS } from '../../src/app/registry.js';
+import { commandAt, commands } from '../../src/app/registry.js';
 import type { IO } from '../../src/cli/output.js';
 import { runPm, tempHome } from '../helpers/run.js';
 
@@ -34,8 +34,21 @@ describe('targetCommand', () => {
     }
   });
 
+  it("reads a named command from its own manifest file: the same entry as the whole manifest's, and nothing else", () => {
+    const strip = ({ load: _l, ...rest }: ReturnType<typeof commands>[number]) => rest;
+    const all = commands();
+    expect(all.length).toBeGreaterThan(60);
+    for (const c of all) {
+      expect(strip(commandAt(c.path) ?? ({ load: () => undefined } as never)), c.path.join(' ')).toEqual(strip(c));
+      expect(commandAt([...c.path, 'an-operand', '--flag'])?.path).toEqual(c.path);
+    }
+    // A group, an unknown word, and words that are no file name: no command (commander reports them).
+    for (const words of [['markets'], ['nosuch'], ['order', 'nosuch'], ['Markets', 'show'], ['..', 'manifest'], ['order/place'], []])
+      expect(commandAt(words), words.join(' ')).toBeUndefined();
+  });
+
   it("a command's help is the same page whether its parser is built alone or with all the others", () => {
-    const pages = (only?: (typeof COMMANDS)[number]) => {
+    const pages = (only?: ReturnType<typeof commands>[number]) => {
       let out = '';
       const io = { stdout: { write: (s: string) => ((out += s), true) }, stderr: { write: () => true }, env: {} } as unknown as IO;
       const program = buildProgram(
@@ -48,7 +61,7 @@ describe('targetCommand', () => {
       leaf?.outputHelp();
       return out;
     };
-    const place = COMMANDS.find((c) => c.path.join(' ') === 'order place');
+    const place = commands().find((c) => c.path.join(' ') === 'order place');
     expect(pages(place)).toBe(pages());
     expect(pages(place)).toContain('--client-id');
   });

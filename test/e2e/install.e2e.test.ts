@@ -51,10 +51,26 @@ describe('pm installed from the packed tarball', () => {
     expect(Object.keys(manifest)).not.toContain('scripts');
     expect(Object.keys(manifest)).not.toContain('dependencies');
     expect(Object.keys(manifest)).not.toContain('devDependencies');
+    expect(Object.keys(manifest)).not.toContain('allowScripts');
     expect(manifest['optionalDependencies']).toEqual({ '@foundry-rs/anvil-linux-amd64': expect.any(String) });
     const shipped = readdirSync(pkg, { recursive: true, encoding: 'utf8' });
     expect(shipped.filter((f) => f.endsWith('.map'))).toEqual([]);
     expect(readdirSync(join(pkg, 'examples')).sort()).toEqual(readdirSync('examples').sort());
+  });
+
+  it('answers --help, a group help page and --version, and runs a command line that names its command', async () => {
+    const env = { PATH: basePath, HOME: work, PM_HOME: join(work, 'help-home'), XDG_CACHE_HOME: join(work, 'cache') };
+    const top = await run(bin, ['--help'], { encoding: 'utf8', env });
+    expect(top.stdout).toMatch(/^Usage: pm \[options\] \[command\]/);
+    expect(top.stderr).toBe('');
+    expect((await run(bin, ['order', '--help'], { encoding: 'utf8', env })).stdout).toMatch(/^Usage: pm order /);
+    const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
+    expect((await run(bin, ['--version'], { encoding: 'utf8', env })).stdout).toBe(`${version}\n`);
+    const show = await run(bin, ['--json', 'markets', 'show', 'btc-100k-2026'], {
+      encoding: 'utf8',
+      env: { ...env, PM_BASE_URL: sb.current.baseUrl },
+    });
+    expect(JSON.parse(show.stdout)).toMatchObject({ slug: 'btc-100k-2026' });
   });
 
   it('runs the demo; the last lines give the installed bin, not npx in a checkout', async () => {

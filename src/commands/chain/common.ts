@@ -16,8 +16,8 @@ export const RPC_URL = {
 /** The chain for this command, connected and checked (chain.ts is loaded here, lazily). */
 export async function connectChain(ctx: Context, opts: { rpcUrl?: string | undefined }): Promise<Chain> {
   const { Chain: ChainClass, chainSetup } = await import('../../core/chain.js');
-  const { url, sandboxChain } = await ctx.core.rpcUrl(opts.rpcUrl);
-  const setup = chainSetup({ rpcUrl: url, sandbox: sandboxChain });
+  const { url, sandboxChain, proxy } = await ctx.core.rpcUrl(opts.rpcUrl);
+  const setup = chainSetup({ rpcUrl: url, sandbox: sandboxChain, proxy });
   return ChainClass.connect(setup, { timeoutMs: ctx.timeoutMs });
 }
 

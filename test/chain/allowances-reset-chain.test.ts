@@ -13,7 +13,7 @@ import { useAnvil } from '../helpers/anvil.js';
 import { eventually } from '../helpers/eventually.js';
 import { eventsOf, logMark } from '../helpers/fault-proxy.js';
 import { delegatedBuyBody } from '../helpers/orders.js';
-import { rpcProxy } from '../helpers/rpc-proxy.js';
+import { rpcHoldProxy } from '../helpers/rpc-hold-proxy.js';
 import { runPm, tempHome } from '../helpers/run.js';
 
 const anvil = useAnvil();
@@ -237,7 +237,7 @@ describe('server-wallet allowance targets on a real chain', () => {
   });
 
   it('a chain read that the block overtakes (approval read before it, receipt after) confirms the target, never takes it to missing', async () => {
-    const proxy = await rpcProxy(anvil.rpcUrl);
+    const proxy = await rpcHoldProxy(anvil.rpcUrl);
     proxies.push(proxy.close);
     const s = (sb = await startSandbox({ port: 0, dataDir: null, chain: { rpcUrl: proxy.url }, provisionDelayMs: 3_600_000 }));
     await quiet(s);

@@ -4,7 +4,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface RpcProxy {
+export interface RpcHoldProxy {
   url: string;
   /** From now on, requests calling one of `methods` wait (not forwarded) until release(). */
   hold(...methods: string[]): void;
@@ -27,7 +27,7 @@ function methodsOf(body: string): string[] {
   }
 }
 
-export async function rpcProxy(upstream: string): Promise<RpcProxy> {
+export async function rpcHoldProxy(upstream: string): Promise<RpcHoldProxy> {
   let holding = new Set<string>();
   let waiting: (() => void)[] = [];
   const server = http.createServer((req, res) => {

@@ -34,9 +34,12 @@ const ENTRIES = {
   'vendor/viem-accounts': 'viem/accounts',
   'vendor/prompts': '@inquirer/prompts',
   'vendor/socket.io-client': 'socket.io-client',
-  // (Required on first use by src/cli/output.ts: tables on a terminal, progress bars.)
+  // (Required on first use by src/cli/output.ts: tables on a terminal, progress bars; commander by
+  // src/app/main.ts when argv does not name a command; @noble's scrypt for what OpenSSL refuses.)
   'vendor/cli-table3': 'cli-table3',
   'vendor/cli-progress': 'cli-progress',
+  'vendor/commander': 'commander',
+  'vendor/noble-scrypt': '@noble/hashes/scrypt.js',
   // (Required by bin/pm.js on Node 20 only: the compile cache.)
   'vendor/v8-compile-cache': 'v8-compile-cache',
 };

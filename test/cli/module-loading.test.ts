@@ -55,8 +55,8 @@ describe('module loading of the bundle', { timeout: 60_000 }, () => {
     expect(help.modules).toContain('src/app/main.ts');
     expect(matching(help.modules, CRYPTO)).toEqual([]);
     expect(matching(help.modules, /src\/commands\//)).toEqual([]);
-    // Help reads the argv scan and the CLI's bundle only, not the kernel (the Context and the commands).
-    expect(help.files).toEqual(['cli/global-flags.cjs', 'cli/run.cjs', 'core/errors.cjs']);
+    // Help reads the argv scan, the CLI's bundle and commander only, not the kernel (the Context and the commands).
+    expect(help.files.sort()).toEqual(['cli/global-flags.cjs', 'cli/run.cjs', 'core/errors.cjs', 'vendor/commander.cjs']);
   });
 
   it('a read-only market command loads no signing code, and neither node:crypto (~5 ms on Node 24) nor node:os', async () => {
@@ -66,6 +66,8 @@ describe('module loading of the bundle', { timeout: 60_000 }, () => {
     expect(matching(r.modules, SIGNING)).toEqual([]);
     expect(r.modules).toContain('node:http');
     expect(matching(r.modules, /^node:(crypto|os)$/)).toEqual([]);
+    // A command line that names its command is read without commander (src/app/direct.ts).
+    expect(r.files).not.toContain('vendor/commander.cjs');
   });
 
   it('a command line that names its command reads its own manifest file; anything else the whole manifest', async () => {

@@ -1,7 +1,6 @@
 // Every file in examples/ runs against a sandbox as their comments and the README say to run them: shell scripts with
 // bash (pm named by $PM, credentials from the environment), batch files with pm order place
 // --file. A new example without a way to run it here fails the test. Nothing but 127.0.0.1.
-import { createServer } from 'node:net';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { transformSync } from 'esbuild';
@@ -11,6 +10,7 @@ import { accountEnv, seeded } from '../helpers/account-env.js';
 import { countEvents, eventsOf, logMark } from '../helpers/fault-proxy.js';
 import { eventually } from '../helpers/eventually.js';
 import { limitOrder } from '../helpers/orders.js';
+import { closedPort } from '../helpers/proxy.js';
 import { KEY, runInPty } from '../helpers/pty.js';
 import { tempHome } from '../helpers/run.js';
 import { postAdmin, useSandbox } from '../helpers/sandbox.js';
@@ -24,18 +24,6 @@ const PM = `node ${resolve('bin/pm.js')}`;
 
 const env = (extra: Record<string, string> = {}) =>
   accountEnv(sb.current, 'alice', home, { PATH: process.env['PATH'] ?? '', HOME: home, PM, ...extra });
-
-/** A port on 127.0.0.1 that nothing listens on (bound, then closed). */
-const closedPort = (): Promise<number> =>
-  new Promise((done, fail) => {
-    const s = createServer();
-    s.on('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const addr = s.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      s.close(() => done(port));
-    });
-  });
 
 /** The example itself where this Node runs TypeScript, else its JavaScript in a project that has pm-cli (this checkout). */
 function runnable(file: string): string {

@@ -43,11 +43,23 @@ export async function startProxy(o: { credentials?: string; refuse?: boolean } =
   };
 }
 
-/** A port on 127.0.0.1 where nothing listens (bound, then closed). */
+/**
+ * A port on 127.0.0.1 where nothing listens: free when checked (bound, then closed), and below the
+ * ephemeral range (Linux 32768-60999, macOS 49152-65535), so that no server another test file
+ * starts on port 0 meanwhile can be given it (one did: the "refused" proxy answered as a node).
+ */
 export async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((resolve) => s.close(resolve));
-  return port;
+  for (let tries = 0; tries < 100; tries++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const s = createServer();
+    const free = await new Promise<boolean>((resolve) => {
+      s.once('error', () => resolve(false));
+      s.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (free) {
+      await new Promise((resolve) => s.close(resolve));
+      return port;
+    }
+  }
+  throw new Error('closedPort: no free port in 20000-31999');
 }

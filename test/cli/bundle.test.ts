@@ -4,6 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
+import { SCRYPT_VEC, VEC_ADDR } from '../helpers/keystore-vectors.js';
 import { tempHome } from '../helpers/run.js';
 
 const { home, cleanup } = tempHome();
@@ -62,24 +63,12 @@ it("the library bundle's error classes keep their names (minified, they would pr
 
 it("a keystore whose scrypt parameters OpenSSL refuses opens through the bundle's @noble scrypt (dist/vendor/noble-scrypt.cjs)", async () => {
   // The Web3 Secret Storage scrypt vector (n = 2^18 with r = 1: outside RFC 7914's bound, which OpenSSL enforces).
-  const vector = {
-    crypto: {
-      cipher: 'aes-128-ctr',
-      cipherparams: { iv: '83dbcc02d8ccb40e466191a123791e0e' },
-      ciphertext: 'd172bf743a674da9cdad04534d56926ef8358534d458fffccd4e6ad2fbde479c',
-      kdf: 'scrypt',
-      kdfparams: { dklen: 32, n: 262144, p: 8, r: 1, salt: 'ab0c7876052600dd703518d6fc3fe8984592145b591fc8fb5c6d43190334ba19' },
-      mac: '2103ac29920d71da29f15d75b4a16dbe95cfd7ff8faea1056c33131d846e3097',
-    },
-    id: '3198bc9c-6672-5ab3-d995-4942343ae5b6',
-    version: 3,
-  };
   const file = join(home, 'vector.json');
-  writeFileSync(file, JSON.stringify(vector));
+  writeFileSync(file, JSON.stringify(SCRYPT_VEC));
   const pass = join(home, 'vector-pass.txt');
   writeFileSync(pass, 'testpassword\n', { mode: 0o600 });
   const env = { PM_PASSPHRASE: 'our-pass', PM_SCRYPT_N: '1024' };
   const r = await pmWith(env, '--json', 'wallet', 'import', 'vector', '--keystore', file, '--keystore-passphrase-file', pass);
   expect(r.code, r.stderr).toBe(0);
-  expect((JSON.parse(r.stdout) as { address: string }).address).toBe('0x008AeEda4D805471dF9b2A5B0f38A0C3bCBA786b');
+  expect((JSON.parse(r.stdout) as { address: string }).address).toBe(VEC_ADDR);
 });

@@ -20,7 +20,7 @@ import { NetworkError, PmError, UnknownStateError, UsageError, ValidationError }
 import type { Market } from './market-wire.js';
 import { formatUnits } from './money.js';
 import type { ProxySettings } from './proxy.js';
-import { rpcFetch } from './rpc-fetch.js';
+import { nodeFetch } from './http.js';
 import type { SandboxChainInfo } from './sandboxctl.js';
 
 const BASE_CHAIN_ID = 8453;
@@ -109,19 +109,23 @@ const NETWORK_CODES = new Set([
   'UND_ERR_BODY_TIMEOUT',
 ]);
 
+/** `e` and its causes, outermost first (at most 8: viem wraps fetch's error, which wraps the socket's). */
+function causeChain(e: unknown): { name?: unknown; code?: unknown; cause?: unknown }[] {
+  const out: { name?: unknown; code?: unknown; cause?: unknown }[] = [];
+  for (let cur: unknown = e; out.length < 8 && typeof cur === 'object' && cur !== null; cur = (cur as { cause?: unknown }).cause)
+    out.push(cur as { name?: unknown; code?: unknown; cause?: unknown });
+  return out;
+}
+
 /**
  * A failure that means the node could not be reached (or stopped answering): by the error's name
  * or code anywhere along its causes (viem wraps fetch's error, which wraps the socket's), never by
  * the wording of a message.
  */
 function isUnreachable(e: unknown): boolean {
-  let cur: unknown = e;
-  for (let i = 0; i < 8 && typeof cur === 'object' && cur !== null; i++) {
-    const { name, code, cause } = cur as { name?: unknown; code?: unknown; cause?: unknown };
-    if ((typeof name === 'string' && UNREACHABLE.has(name)) || (typeof code === 'string' && NETWORK_CODES.has(code))) return true;
-    cur = cause;
-  }
-  return false;
+  return causeChain(e).some(
+    ({ name, code }) => (typeof name === 'string' && UNREACHABLE.has(name)) || (typeof code === 'string' && NETWORK_CODES.has(code)),
+  );
 }
 
 /**
@@ -141,13 +145,9 @@ const WRONG_NODE = new Set([
 
 /** The first error along `e`'s causes whose name is in `names`. */
 function causeNamed(e: unknown, names: ReadonlySet<string>): string | undefined {
-  let cur: unknown = e;
-  for (let i = 0; i < 8 && typeof cur === 'object' && cur !== null; i++) {
-    const { name, cause } = cur as { name?: unknown; cause?: unknown };
-    if (typeof name === 'string' && names.has(name)) return name;
-    cur = cause;
-  }
-  return undefined;
+  return causeChain(e)
+    .map(({ name }) => name)
+    .find((name): name is string => typeof name === 'string' && names.has(name));
 }
 
 function isInsufficientFunds(e: unknown): boolean {
@@ -163,18 +163,16 @@ function isInsufficientFunds(e: unknown): boolean {
 
 /** The first pm error along `e`'s causes (viem wraps what the transport's fetch threw: the proxy's errors). */
 function pmErrorIn(e: unknown): PmError | undefined {
-  let cur: unknown = e;
-  for (let i = 0; i < 8 && typeof cur === 'object' && cur !== null; i++) {
-    if (cur instanceof PmError) return cur;
-    cur = (cur as { cause?: unknown }).cause;
-  }
-  return undefined;
+  return causeChain(e).find((c): c is PmError => c instanceof PmError);
 }
 
 /** viem's http transport to the RPC of `setup`, through the proxy that applies to it. */
 function rpcTransport(setup: ChainSetup, timeoutMs?: number) {
-  const { fetchFn } = rpcFetch(setup.rpcUrl, setup.proxy);
-  return http(setup.rpcUrl, { retryCount: 0, fetchFn, ...(timeoutMs === undefined ? {} : { timeout: timeoutMs }) });
+  return http(setup.rpcUrl, {
+    retryCount: 0,
+    fetchFn: nodeFetch(setup.rpcUrl, setup.proxy),
+    ...(timeoutMs === undefined ? {} : { timeout: timeoutMs }),
+  });
 }
 
 /** Maps a viem failure to a pm error: unreachable RPC exit 7, anything else exit 1. */

@@ -2,6 +2,7 @@
 // never throws: it returns pass, fail or skip (skip = not configured, so nothing to check).
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import { nodeFetch } from './http.js';
 import type { ApiClient } from './http.js';
 import { PmError } from './errors.js';
 import { proxyAuthError, proxyFor, proxyHint } from './proxy.js';
@@ -269,23 +270,11 @@ export async function checkWebsocket(wsUrl: string, timeoutMs = 5000, proxy?: Pr
   }
 }
 
-/** The first `code` along `e`'s causes (fetch's error carries the socket's in its cause). */
-function codeIn(e: unknown): string | undefined {
-  let cur: unknown = e;
-  for (let i = 0; i < 8 && typeof cur === 'object' && cur !== null; i++) {
-    const { code, cause } = cur as { code?: unknown; cause?: unknown };
-    if (typeof code === 'string') return code;
-    cur = cause;
-  }
-  return undefined;
-}
-
 /** eth_chainId over JSON-RPC (through the proxy that applies to it); Base mainnet is 8453. */
 export async function checkRpc(rpcUrl: string, proxy?: ProxySettings, expected = 8453, timeoutMs = 5000): Promise<CheckResult> {
-  const { rpcFetch } = await import('./rpc-fetch.js');
   let res: Response;
   try {
-    res = await rpcFetch(rpcUrl, proxy).fetchFn(rpcUrl, {
+    res = await nodeFetch(rpcUrl, proxy)(rpcUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
@@ -293,7 +282,8 @@ export async function checkRpc(rpcUrl: string, proxy?: ProxySettings, expected =
     });
   } catch (e) {
     if (e instanceof PmError) throw e;
-    const code = codeIn(e);
+    // (node:http's errors carry the socket's code: ECONNREFUSED, ENOTFOUND…)
+    const code = (e as NodeJS.ErrnoException).code;
     throw new PmError(`cannot reach the RPC at ${rpcUrl}${code === undefined ? '' : ` (${code})`}`, { cause: e });
   }
   const body = (await res.json()) as { result?: unknown };

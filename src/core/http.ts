@@ -252,7 +252,7 @@ export class ApiClient {
     // ~75 ms import on every command (measured; see the issue notes).
     // node:https (and TLS under it) loads only for an https URL: ~9 ms of start-up that a command
     // against the local sandbox does not need.
-    this.transport = url.protocol === 'https:' ? (createRequire(import.meta.url)('node:https') as typeof import('node:https')) : http;
+    this.transport = transportFor(url);
     this.proxy = proxyFor(url, opts.proxy);
     this.agent =
       shared?.agent ??
@@ -482,19 +482,8 @@ export class ApiClient {
     body: string,
     signal: AbortSignal,
   ): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
-    const agent = await this.agent;
-    return new Promise((resolve, reject) => {
-      const h = body === '' ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
-      const req = this.transport.request(url, { method, headers: h, agent, signal }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-        res.on('aborted', () => reject(Object.assign(new Error('the connection closed mid-answer'), { code: 'ECONNRESET' })));
-      });
-      req.on('error', reject);
-      req.end(body === '' ? undefined : body);
-    });
+    const r = await roundTrip(this.transport, url, { method, headers, agent: await this.agent, signal }, body);
+    return { status: r.status, headers: r.headers, text: r.body.toString('utf8') };
   }
 
   private networkError(e: unknown, o: RequestOptions, target: string): PmError {
@@ -517,16 +506,8 @@ export class ApiClient {
       ne.ambiguous = true;
       return ne;
     }
-    const refused = code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
-    if (refused && this.proxy) {
-      // Every connection goes to the proxy (its failures to reach the exchange are answers: 502…).
-      const ne = new NetworkError(`cannot reach the proxy ${this.proxy.shown} (${code}) for ${this.origin}`, {
-        cause: e,
-        hint: proxyHint(this.proxy, this.origin),
-      });
-      ne.ambiguous = false;
-      return ne;
-    }
+    const refused = REFUSED.has(code);
+    if (refused && this.proxy) return proxyUnreachable(this.proxy, this.origin, code, e);
     const local = /^(127\.|localhost|\[::1\])/.test(new URL(this.origin).host);
     const ne = new NetworkError(
       refused ? `cannot reach the exchange at ${this.origin} (${code})` : `${o.method} ${target} failed: ${err.message ?? code} (${code})`,
@@ -548,6 +529,90 @@ export class ApiClient {
   async close(): Promise<void> {
     (await this.agent).destroy();
   }
+}
+
+/** node:http, or node:https for an https URL (it loads TLS: ~9 ms a command against the local sandbox does not pay). */
+function transportFor(url: URL): typeof http | typeof import('node:https') {
+  return url.protocol === 'https:' ? (createRequire(import.meta.url)('node:https') as typeof import('node:https')) : http;
+}
+
+/** Codes of a connection that was never made: nothing was delivered. */
+const REFUSED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/** The proxy could not be reached: every connection goes to it (its failures to reach the target are answers: 502…), so nothing was sent. */
+function proxyUnreachable(route: ProxyRoute, origin: string, code: string, cause: unknown): NetworkError {
+  const ne = new NetworkError(`cannot reach the proxy ${route.shown} (${code}) for ${origin}`, { cause, hint: proxyHint(route, origin) });
+  ne.ambiguous = false;
+  return ne;
+}
+
+/** One request and its whole answer over node:http(s): what the exchange's client and nodeFetch send with. */
+function roundTrip(
+  transport: Pick<typeof http, 'request'>,
+  url: string | URL,
+  o: { method: string; headers: Record<string, string>; agent: http.Agent | undefined; signal: AbortSignal | undefined },
+  body: string | Uint8Array,
+): Promise<{ status: number; statusMessage: string; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const headers = body.length === 0 ? o.headers : { ...o.headers, 'content-length': String(Buffer.byteLength(body)) };
+    const req = transport.request(url, { method: o.method, headers, agent: o.agent, ...(o.signal ? { signal: o.signal } : {}) }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, statusMessage: res.statusMessage ?? '', headers: res.headers, body: Buffer.concat(chunks) }),
+      );
+      res.on('error', reject);
+      res.on('aborted', () => reject(Object.assign(new Error('the connection closed mid-answer'), { code: 'ECONNRESET' })));
+    });
+    req.on('error', reject);
+    req.end(body.length === 0 ? undefined : body);
+  });
+}
+
+export type FetchFn = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+/**
+ * A fetch for a service other than the exchange (the chain's JSON-RPC: viem's transport and pm
+ * doctor's check) on this transport: node:http(s), through the proxy that HTTPS_PROXY / HTTP_PROXY /
+ * NO_PROXY give for `url` (the same agents and errors as REST: a refused proxy is exit 7, a 407
+ * exit 3), the answer handed back as a fetch Response. Global fetch would read no proxy variable on
+ * Node 20 (on 22 and 24 only with NODE_USE_ENV_PROXY) and load undici. No token, limiter or retry:
+ * those are the exchange's.
+ * @example createPublicClient({ transport: viemHttp(rpcUrl, { fetchFn: nodeFetch(rpcUrl, proxy) }) })
+ */
+export function nodeFetch(url: string, proxy: ProxySettings | undefined): FetchFn {
+  const target = new URL(url);
+  const tunnel = target.protocol === 'https:';
+  const route = proxyFor(target, proxy);
+  const transport = transportFor(target);
+  let agent: Promise<http.Agent> | undefined;
+  return async (input, init) => {
+    const at = new URL(input instanceof Request ? input.url : input);
+    const headers: Record<string, string> = {};
+    new Headers(init?.headers).forEach((value, key) => {
+      headers[key] = value;
+    });
+    const body = init?.body ?? '';
+    if (typeof body !== 'string' && !(body instanceof Uint8Array)) throw new TypeError('nodeFetch sends a string or bytes body only');
+    if (route) agent ??= loadProxyAgent(route, tunnel);
+    let r: Awaited<ReturnType<typeof roundTrip>>;
+    try {
+      r = await roundTrip(
+        transport,
+        at,
+        { method: init?.method ?? 'GET', headers, agent: await agent, signal: init?.signal ?? undefined },
+        body,
+      );
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw route && code !== undefined && REFUSED.has(code) ? proxyUnreachable(route, at.origin, code, e) : e;
+    }
+    if (r.status === 407 && route) throw proxyAuthError(route);
+    const answer = new Headers();
+    for (const [k, v] of Object.entries(r.headers)) for (const x of Array.isArray(v) ? v : v === undefined ? [] : [v]) answer.append(k, x);
+    const empty = r.status === 204 || r.status === 304;
+    return new Response(empty ? null : r.body, { status: r.status, statusText: r.statusMessage, headers: answer });
+  };
 }
 
 /** The proxy's agent, imported on first use (a failed import rejects the first request, not the process). */

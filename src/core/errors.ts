@@ -197,8 +197,9 @@ export class ReportedExit extends PmError {
 }
 
 // The classes keep their names in the minified bundles, so a library user's console shows
-// `ConflictError: …` rather than a mangled letter.
-const NAMED = [
+// `ConflictError: …` rather than a mangled letter. (An object literal's keys survive minifying;
+// no error is constructed here: each would capture a stack trace on every start.)
+const NAMED = {
   PmError,
   UsageError,
   ValidationError,
@@ -212,6 +213,6 @@ const NAMED = [
   UnknownStateError,
   PartialFailureError,
   InterruptedError,
-];
-for (const C of NAMED) Object.defineProperty(C, 'name', { value: new C('').name });
-Object.defineProperty(ReportedExit, 'name', { value: 'ReportedExit' });
+  ReportedExit,
+};
+for (const [name, C] of Object.entries(NAMED)) Object.defineProperty(C, 'name', { value: name });

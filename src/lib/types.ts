@@ -1,7 +1,7 @@
 // The library's public types: one name for every result and stream record, each the type of the
 // function in src/core that produces it (the CLI's --json uses the same functions), so a name can
 // never drift from what a call returns. Nothing here reaches a package: the published .d.ts
-// needs no dependency installed (test/lib/dts-closure.test.ts).
+// needs no dependency installed (test/lib/types.test.ts).
 import type {
   OrderInput as CoreOrderInput,
   OrderType as CoreOrderType,

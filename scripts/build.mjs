@@ -40,6 +40,7 @@ const ENTRIES = {
   'vendor/cli-progress': 'cli-progress',
   'vendor/commander': 'commander',
   'vendor/noble-scrypt': '@noble/hashes/scrypt.js',
+  'vendor/ora': 'src/cli/ora.ts', // ora by name (src/cli/ora.ts), for partner onboard's spinner
   // (Required by bin/pm.js on Node 20 only: the compile cache.)
   'vendor/v8-compile-cache': 'v8-compile-cache',
 };

@@ -75,3 +75,17 @@ it("a keystore whose scrypt parameters OpenSSL refuses opens through the bundle'
   expect(r.code, r.stderr).toBe(0);
   expect((JSON.parse(r.stdout) as { address: string }).address).toBe(VEC_ADDR);
 });
+
+it("ora (only partner onboard's spinner uses it) is a bundle of its own, by name, and not in the kernel every command reads", () => {
+  // (cli-spinners' table, which ora carries, names a spinner "dots12".)
+  expect(readFileSync('dist/cli/kernel.cjs', 'utf8')).not.toContain('dots12');
+  const out = spawnSync(
+    process.execPath,
+    [
+      '-e',
+      "const { ora } = require('./dist/vendor/ora.cjs'); const s = ora({ text: 'x', isEnabled: false }); console.log(typeof ora, typeof s.start, typeof s.succeed)",
+    ],
+    { encoding: 'utf8' },
+  );
+  expect(out.stdout.trim()).toBe('function function function');
+});

@@ -92,7 +92,7 @@ export async function waitWithProgress(
   const tty = ctx.io.stderr.isTTY === true && process.stderr.isTTY === true && !ctx.flags.quiet;
   let spinner: { text: string; succeed(t?: string): unknown; fail(t?: string): unknown; stop(): unknown } | null = null;
   if (tty) {
-    const { default: ora } = await import('ora');
+    const { ora } = await import('../../cli/ora.js');
     spinner = ora({
       text: `checking the allowances of profile ${profileId}`,
       stream: process.stderr,

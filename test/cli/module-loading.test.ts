@@ -15,20 +15,30 @@ const sb = useSandbox();
 const { home, cleanup } = tempHome();
 afterAll(cleanup);
 
-/** Runs pm; returns its exit code and the source modules (and node: built-ins) it loaded. */
+/** Runs pm with `preload` required first; returns its exit code and output. */
 // (Spawned asynchronously: the sandbox answers from this process's event loop.)
-async function loads(
+async function pmWith(
+  preload: string,
   argv: string[],
   env: Record<string, string> = {},
-): Promise<{ code: number | null; stdout: string; modules: string[]; files: string[] }> {
-  const child = spawn(process.execPath, ['-r', LOADED_PRELOAD, 'bin/pm.js', ...argv], { env: { ...process.env, PM_HOME: home, ...env } });
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['-r', preload, 'bin/pm.js', ...argv], { env: { ...process.env, PM_HOME: home, ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { code, stdout, stderr };
+}
+
+/** Runs pm; returns its exit code and the source modules (and node: built-ins) it loaded. */
+async function loads(
+  argv: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; modules: string[]; files: string[] }> {
+  const { code, stdout, stderr } = await pmWith(LOADED_PRELOAD, argv, env);
   const { files, modules } = parseLoaded(stderr);
-  return { code: status, stdout, modules, files };
+  return { code, stdout, modules, files };
 }
 
 const matching = (modules: string[], re: RegExp): string[] => modules.filter((m) => re.test(m));
@@ -79,13 +89,8 @@ describe('module loading of the bundle', { timeout: 60_000 }, () => {
         'fs.readFileSync = function (p, ...rest) { if (/generated/.test(String(p))) seen.push(String(p)); return read.call(this, p, ...rest); };\n' +
         "process.once('exit', () => fs.writeSync(2, seen.map((s) => `READ ${s}\\n`).join('')));\n",
     );
-    const reads = async (argv: string[]) => {
-      const child = spawn(process.execPath, ['-r', preload, 'bin/pm.js', ...argv], { env: { ...process.env, PM_HOME: home } });
-      let stderr = '';
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      await new Promise((resolve) => child.on('close', resolve));
-      return [...stderr.matchAll(/^READ .*[\\/]generated[\\/](.+)$/gm)].map((m) => m[1]);
-    };
+    const reads = async (argv: string[]) =>
+      [...(await pmWith(preload, argv)).stderr.matchAll(/^READ .*[\\/]generated[\\/](.+)$/gm)].map((m) => m[1]);
     expect(await reads(['--json', '--base-url', sb.current.baseUrl, 'markets', 'show', 'btc-100k-2026'])).toEqual([
       'commands/markets.show.json',
     ]);

@@ -431,12 +431,10 @@ export class ApiClient {
         () => `waiting for the exchange to answer ${o.method} ${o.path} (up to ${deadlineText(deadline - started)})`,
       );
       try {
-        const sending = this.send(`${this.origin}${target}`, o.method, headers, body, wire);
-        // The start is stamped once the request is on its way (a time no earlier than its
-        // departure, so the next start is spaced from it), keeping the file write off its path.
-        const stamp = release?.started;
-        if (stamp) setImmediate(stamp);
-        res = await sending;
+        // The start is stamped once the whole request is written to the connection (a time no
+        // earlier than its departure, so the next start is spaced from it): the file write
+        // happens while the exchange works on it, not before the request leaves.
+        res = await this.send(`${this.origin}${target}`, o.method, headers, body, wire, release?.started);
       } catch (e) {
         if (signal?.aborted && !timer.aborted && o.method === 'GET') throw interrupted(signal);
         throw this.networkError(
@@ -481,8 +479,9 @@ export class ApiClient {
     headers: Record<string, string>,
     body: string,
     signal: AbortSignal,
+    sent?: () => void,
   ): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
-    const r = await roundTrip(this.transport, url, { method, headers, agent: await this.agent, signal }, body);
+    const r = await roundTrip(this.transport, url, { method, headers, agent: await this.agent, signal, sent }, body);
     return { status: r.status, headers: r.headers, text: r.body.toString('utf8') };
   }
 
@@ -550,7 +549,14 @@ function proxyUnreachable(route: ProxyRoute, origin: string, code: string, cause
 function roundTrip(
   transport: Pick<typeof http, 'request'>,
   url: string | URL,
-  o: { method: string; headers: Record<string, string>; agent: http.Agent | undefined; signal: AbortSignal | undefined },
+  o: {
+    method: string;
+    headers: Record<string, string>;
+    agent: http.Agent | undefined;
+    signal: AbortSignal | undefined;
+    /** Called once the whole request is handed to the connection. */
+    sent?: (() => void) | undefined;
+  },
   body: string | Uint8Array,
 ): Promise<{ status: number; statusMessage: string; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
@@ -565,6 +571,7 @@ function roundTrip(
       res.on('aborted', () => reject(Object.assign(new Error('the connection closed mid-answer'), { code: 'ECONNRESET' })));
     });
     req.on('error', reject);
+    if (o.sent) req.once('finish', o.sent);
     req.end(body.length === 0 ? undefined : body);
   });
 }

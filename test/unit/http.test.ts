@@ -1,5 +1,5 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Agent, createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backoffMs } from '../../src/core/retry.js';
 import { ApiClient, errorForStatus, errorMessage, redactBody, redactHeaders } from '../../src/core/http.js';
@@ -124,6 +124,34 @@ describe('ApiClient transport', () => {
     expect(String(lastHeaders['lmts-timestamp'])).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(String(lastHeaders['lmts-signature'])).toMatch(/^[A-Za-z0-9+/]{43}=$/);
     await expect(api.request({ method: 'GET', path: '/x', auth: 'identity' })).rejects.toBeInstanceOf(AuthError);
+    await api.close();
+  });
+
+  it('stamps a paced request’s start once the request has left (never before its connection is made)', async () => {
+    // The shared limiter records when a request actually leaves, so the next start is spaced
+    // from it: the stamp must come after the request is written, and must not hold up the send.
+    const events: string[] = [];
+    const limiter = {
+      acquire: async () => Object.assign(() => events.push('release'), { started: () => events.push('stamp') }),
+    };
+    const agent = new Agent({ keepAlive: false });
+    const create = agent.createConnection.bind(agent);
+    agent.createConnection = ((...a: Parameters<typeof create>) => {
+      const s = create(...a) as Socket;
+      s.once('connect', () => events.push('connect'));
+      return s;
+    }) as typeof agent.createConnection;
+    const api = new ApiClient(
+      {
+        baseUrl: url,
+        auth: { hmac: hmacSigner('tok-stamp', 'c3VwZXItc2VjcmV0LWtleQ==') },
+        paceStore: { load: () => 0, save: () => undefined, shared: () => limiter },
+      },
+      { agent, limiters: new Map(), counter: { seq: 0 } },
+    );
+    await api.request({ method: 'POST', path: '/orders', body: { a: 1 }, auth: 'auto' });
+    await new Promise((r) => setImmediate(r));
+    expect(events).toEqual(['connect', 'stamp', 'release']);
     await api.close();
   });
 

@@ -6,7 +6,7 @@
 // replacement sent unsigned for the exchange to sign. The same through the library.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/lib/index.js';
 import { UsageError } from '../../src/core/errors.js';
 import { accountEnv, seeded } from '../helpers/account-env.js';
@@ -41,18 +41,22 @@ const place = (id: number, cid: string, price = '0.1') => [
 ];
 const fund = async (id: number) => expect(await postAdmin(sb.current, 'fund', { profileId: id, amount: '50000000' })).toBe(200);
 
+// Each test stands alone (the suite runs shuffled): a describe's sub-account is made in its
+// beforeAll, and each test places the orders it works on.
 describe('an EOA sub-account of a partner in script mode', () => {
   let child = { profileId: 0, account: '', wallet: '' };
-
-  it('partner create records it (mode, wallet) although no profile is in use', async () => {
+  beforeAll(async () => {
     const c = await pm(['--json', 'partner', 'create', '--name', 'eoa-kid']);
     expect(c.code, c.stderr).toBe(0);
     child = c.json();
+    await fund(child.profileId);
+  });
+
+  it('partner create records it (mode, wallet) although no profile is in use', () => {
     const cfg = JSON.parse(readFileSync(join(home, 'config.json'), 'utf8')) as {
       subAccounts?: Record<string, Record<string, unknown>>;
     };
     expect(cfg.subAccounts?.[sb.current.baseUrl]?.[String(child.profileId)]).toEqual({ address: child.account, wallet: child.wallet });
-    await fund(child.profileId);
   });
 
   it("is signed by the child's key although PM_PRIVATE_KEY holds the partner's: maker and signer are the child's, the exchange accepts", async () => {
@@ -112,21 +116,28 @@ describe('an EOA sub-account of a partner in script mode', () => {
 
 describe('a server-wallet sub-account', () => {
   let id = 0;
-
-  it('its orders go unsigned without --delegated: pm knows the mode', async () => {
+  beforeAll(async () => {
     const c = await pm(['--json', 'partner', 'create', '--server-wallet', '--name', 'sw-kid']);
     expect(c.code, c.stderr).toBe(0);
     id = c.json<{ profileId: number }>().profileId;
     const ready = await pm(['--json', 'partner', 'allowances', String(id), '--retry', '--wait']);
     expect(ready.code, ready.stderr).toBe(0);
     await fund(id);
-    const r = await pm(['--json', ...place(id, 'sw-old')]);
+  });
+  /** A resting order of the sub-account, placed by pm. */
+  const resting = async (cid: string) => {
+    const r = await pm(['--json', ...place(id, cid)]);
     expect(r.code, r.stderr).toBe(0);
-    expect(orderOf('sw-old')?.status).toBe('LIVE');
+    expect(orderOf(cid)?.status).toBe('LIVE');
+    return orderOf(cid);
+  };
+
+  it('its orders go unsigned without --delegated: pm knows the mode', async () => {
+    await resting('sw-first');
   });
 
   it('pm order replace: the old order cancelled, the new one resting, both reported (it was a cancel with a refused replacement)', async () => {
-    const old = orderOf('sw-old');
+    const old = await resting('sw-old');
     const r = await pm([
       '--json',
       'order',
@@ -151,9 +162,10 @@ describe('a server-wallet sub-account', () => {
     const partner = seeded(sb.current, 'partner');
     const lib = createClient({ home, baseUrl: sb.current.baseUrl, privateKey: partner.privateKey, token: partner.token, onBehalfOf: id });
     try {
-      const r = await lib.orders.replace(orderOf('sw-new')?.id ?? '', { price: '0.12', clientId: 'sw-lib' });
+      const old = await resting('sw-lib-old');
+      const r = await lib.orders.replace(old?.id ?? '', { price: '0.12', clientId: 'sw-lib' });
       expect(r).toMatchObject({ cancelled: { status: 'CANCELLED' }, replacement: { clientId: 'sw-lib', status: 'LIVE' }, error: null });
-      await eventually(() => expect(orderOf('sw-new')?.status).toBe('CANCELED'));
+      await eventually(() => expect(orderOf('sw-lib-old')?.status).toBe('CANCELED'));
       expect(orderOf('sw-lib')).toMatchObject({ status: 'LIVE', ownerId: id, price: 120_000n });
     } finally {
       await lib.close();

@@ -31,17 +31,18 @@ export function sameCommand(ctx: Context): string {
 
 /**
  * A pm command line for a hint to write out: `pm`, the global options of this run that say where
- * and as whom and how it prints (--profile, --base-url, --json or -o, --yes), then `words`.
+ * and as whom and how it prints (--profile, --base-url, --json or -o, --yes unless `yes: false`, as
+ * for a read), then `words`.
  * @example pmLine(ctx, ['withdraw', '--settle', id, '--as', 'sent']) // 'pm --json withdraw --settle …'
  */
-export function pmLine(ctx: Context, words: readonly string[]): string {
+export function pmLine(ctx: Context, words: readonly string[], o: { yes?: boolean } = {}): string {
   const f = ctx.flags;
   const globals: string[] = [];
   if (f.profile !== undefined) globals.push('--profile', f.profile);
   if (f.baseUrl !== undefined) globals.push('--base-url', f.baseUrl);
   if (f.output !== undefined) globals.push('-o', f.output);
   else if (f.json) globals.push('--json');
-  if (f.yes) globals.push('--yes');
+  if (f.yes && o.yes !== false) globals.push('--yes');
   return ['pm', ...[...globals, ...words].map(shellWord)].join(' ');
 }
 

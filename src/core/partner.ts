@@ -10,8 +10,11 @@ import {
   ExchangeValidationError,
   InterruptedError,
   NetworkError,
+  type PmError,
   RateLimitError,
+  UnknownStateError,
   ValidationError,
+  errorMessage,
 } from './errors.js';
 import { backoffMs, sleep } from './retry.js';
 import type { ApiClient } from './http.js';
@@ -71,9 +74,20 @@ function messageHex(message: string): `0x${string}` {
   return `0x${Buffer.from(message, 'utf8').toString('hex')}`;
 }
 
-function accountOf(d: unknown): PartnerAccount {
-  if (!isObj(d) || typeof d['profileId'] !== 'number' || typeof d['account'] !== 'string')
-    throw new ExchangeError('unexpected answer from POST /profiles/partner-accounts (want {profileId, account})');
+/**
+ * The sub-account a 2xx names. A 2xx whose body is not one (cut short, not JSON) says the exchange
+ * made it without saying which: an unknown outcome, never "unexpected answer" (which would read as
+ * a refusal, and let the caller drop the child's key).
+ */
+function accountOf(res: { status: number; data: unknown }): PartnerAccount {
+  const d = res.data;
+  if (!isObj(d) || typeof d['profileId'] !== 'number' || typeof d['account'] !== 'string') {
+    const e = new UnknownStateError(`the exchange answered ${res.status} (made) but pm could not read which sub-account`, {
+      status: res.status,
+    });
+    e.ambiguous = true;
+    throw e;
+  }
   return { profileId: d['profileId'], account: d['account'] };
 }
 
@@ -82,7 +96,7 @@ function accountOf(d: unknown): PartnerAccount {
  * itself by signing the exchange's single-use message with personal_sign.
  * @example await createPartnerAccount(api, { serverWallet: true, displayName: 'alice-shop' })
  */
-export async function createPartnerAccount(
+async function createPartnerAccount(
   api: ApiClient,
   p: { serverWallet: boolean; displayName?: string | undefined; signer?: MessageSigner | undefined; signal?: AbortSignal | undefined },
 ): Promise<PartnerAccount> {
@@ -91,17 +105,15 @@ export async function createPartnerAccount(
   if (p.serverWallet) {
     body['createServerWallet'] = true;
     return accountOf(
-      (
-        await api.request<unknown>({
-          method: 'POST',
-          path: '/profiles/partner-accounts',
-          body,
-          auth: 'auto',
-          onBehalfOfIn: 'none',
-          retry: 'rate-limit',
-          signal: p.signal,
-        })
-      ).data,
+      await api.request<unknown>({
+        method: 'POST',
+        path: '/profiles/partner-accounts',
+        body,
+        auth: 'auto',
+        onBehalfOfIn: 'none',
+        retry: 'rate-limit',
+        signal: p.signal,
+      }),
     );
   }
   if (!p.signer) throw new ValidationError('an EOA sub-account needs its wallet to sign the signing message');
@@ -120,7 +132,7 @@ export async function createPartnerAccount(
     retry: 'rate-limit',
     signal: p.signal,
   });
-  return accountOf(res.data);
+  return accountOf(res);
 }
 
 /** A sub-account as `pm --json partner create` prints it (and the library's partner.create returns). */
@@ -131,12 +143,40 @@ export interface SubAccountCreated {
   mode: 'server-wallet' | 'eoa';
   /** The name given, else the address. */
   displayName: string;
+  /**
+   * How pm knows it, when not from the exchange's answer to the creation: `lookup`, the answer was
+   * lost and the exchange listed the child's address among the partner's sub-accounts; `existing`,
+   * the address already was one of them (a second run after an unknown outcome).
+   */
+  via?: 'lookup' | 'existing' | undefined;
+}
+
+/** The exact commands an unknown creation's message writes out (the CLI's own lines; the library's words by default). */
+interface CreationHints {
+  /** EOA: the same creation with the child's wallet, which cannot make a second sub-account. */
+  again?: string | undefined;
+  /** The listing to look in. */
+  check?: string | undefined;
+}
+
+/** This partner's sub-account with `address`, or undefined. */
+async function subAccountAt(api: ApiClient, address: string, signal: AbortSignal | undefined): Promise<PartnerAccount | undefined> {
+  const list = await listPartnerAccounts(signal ? api.withSignal(signal) : api, { account: address, limit: 25 });
+  const hit = list.data.find((a) => a.account.toLowerCase() === address.toLowerCase());
+  return hit ? { profileId: hit.profileId, account: hit.account } : undefined;
 }
 
 /**
  * Creates a sub-account and records it at once (`record`, before anything else can fail), one
  * flow for the CLI and the library: an EOA `child` signs the signing message; when the
  * exchange refuses, a key made for it is dropped (`child.drop`).
+ *
+ * An answer pm cannot read (dropped after sending, a 2xx it cannot parse) never reads as a
+ * failure, and the child's key is kept: an EOA child is looked up by its address (found: created,
+ * `via: 'lookup'`); else, and for a server wallet (nothing identifies it before the answer), an
+ * UnknownStateError says how to look and never to simply retry. An EOA whose address is already
+ * one of the partner's sub-accounts (a 409) is that sub-account (`via: 'existing'`): re-running a
+ * creation with the same wallet settles an unknown one without making a second.
  * @example await createSubAccount(api, { serverWallet: true, displayName: 'alice-shop', record: async () => {} })
  */
 export async function createSubAccount(
@@ -147,19 +187,71 @@ export async function createSubAccount(
     child?: { signer: MessageSigner; drop?: (() => Promise<void>) | undefined } | undefined;
     record: (made: PartnerAccount) => Promise<void>;
     signal?: AbortSignal | undefined;
+    hints?: CreationHints | undefined;
   },
 ): Promise<SubAccountCreated> {
   const displayName = checkDisplayName(p.displayName);
   let made: PartnerAccount;
+  let via: SubAccountCreated['via'];
   try {
     made = await createPartnerAccount(api, { serverWallet: p.serverWallet, displayName, signer: p.child?.signer, signal: p.signal });
   } catch (e) {
-    // (Refused or interrupted: a key made for it signs nothing else. The CLI keeps it when the answer was lost.)
-    if (!(e instanceof InterruptedError) && !(e instanceof NetworkError)) await p.child?.drop?.();
-    throw e;
+    const lost = e instanceof NetworkError && e.ambiguous;
+    const address = p.child?.signer.address;
+    if (address !== undefined && (lost || e instanceof ConflictError)) {
+      const found = await subAccountAt(api, address, p.signal).catch(() => undefined);
+      if (found) {
+        made = found;
+        via = lost ? 'lookup' : 'existing';
+      } else if (lost) throw unknownCreation(e, { address, displayName, hints: p.hints });
+      else {
+        await p.child?.drop?.();
+        throw e;
+      }
+    } else if (lost) throw unknownCreation(e, { address, displayName, hints: p.hints });
+    else {
+      // Refused (or never sent): a key made for it signs nothing else. Interrupted: kept, the
+      // request may have reached the exchange.
+      if (!(e instanceof InterruptedError) && !(e instanceof NetworkError)) await p.child?.drop?.();
+      throw e;
+    }
   }
   await p.record(made);
-  return { ...made, mode: p.serverWallet ? 'server-wallet' : 'eoa', displayName: displayName ?? made.account };
+  return {
+    ...made,
+    mode: p.serverWallet ? 'server-wallet' : 'eoa',
+    displayName: displayName ?? made.account,
+    ...(via !== undefined ? { via } : {}),
+  };
+}
+
+/** The unknown outcome of a creation, with the exact command to settle it. */
+function unknownCreation(
+  e: PmError,
+  o: { address: string | undefined; displayName: string | undefined; hints: CreationHints | undefined },
+): UnknownStateError {
+  const made = e instanceof UnknownStateError && e.status !== undefined && e.status >= 200 && e.status < 300;
+  const what =
+    o.address !== undefined
+      ? `the sub-account for ${o.address}`
+      : `the server-wallet sub-account${o.displayName !== undefined ? ` "${o.displayName}"` : ''}`;
+  const check = o.hints?.check ?? 'partner.list() (every page)';
+  const hint =
+    o.address !== undefined
+      ? `Its key is kept. Run exactly this (an address never gets a second sub-account, so it cannot make another):\n  ${
+          o.hints?.again ?? 'the same partner.create call with the same privateKey'
+        }`
+      : `Do not create it again before you look: run exactly this\n  ${check}\n${
+          o.displayName !== undefined ? `A server wallet named ${o.displayName} there` : 'A server wallet there that you do not know'
+        } is this one${made ? '' : '; if there is none, it was not made and creating it again is safe'}.`;
+  const err = new UnknownStateError(
+    made
+      ? `the exchange made ${what} but pm could not read its answer`
+      : `the exchange may or may not have made ${what}: pm could not read its answer (${errorMessage(e.cause instanceof Error ? e.cause : e)})`,
+    { cause: e, status: e.status, hint },
+  );
+  err.ambiguous = true;
+  return err;
 }
 
 /**

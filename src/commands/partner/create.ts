@@ -1,4 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
+import { pmLine, rerunLine } from '../../cli/rerun.js';
 import { checkDisplayName, createSubAccount } from '../../core/partner.js';
 import { checkModeFlags, childSigner, dropChildKey, partnerApi, recordSubAccount } from './common.js';
 
@@ -9,7 +10,7 @@ export default defineCommand({
     `Create a sub-account (${opts.serverWallet ? 'a server wallet the exchange manages' : `an EOA signed by ${opts.wallet ? `keystore wallet ${opts.wallet}` : 'a new key stored in the keystore'}`})${opts.name ? ` named ${opts.name}` : ''} under profile ${ctx.profileName() ?? 'default'}`,
   summary: 'Create a sub-account: an EOA (its key goes to the keystore) or a server wallet',
   description:
-    "EOA mode generates the child's key into the encrypted keystore (or uses --wallet NAME from it), fetches the exchange's single-use signing message, signs it locally and sends the proof headers. --server-wallet asks the exchange for a managed wallet (needs the delegated_signing scope) that it signs delegated orders with. Needs a token with account_creation.\n\nExit codes: 0 created, 2 bad input (nothing sent), 3 missing scope (named), 5 the address already has a profile, 9 refused by the exchange.",
+    "EOA mode generates the child's key into the encrypted keystore (or uses --wallet NAME from it), fetches the exchange's single-use signing message, signs it locally and sends the proof headers. --server-wallet asks the exchange for a managed wallet (needs the delegated_signing scope) that it signs delegated orders with. Needs a token with account_creation.\n\nAn answer pm cannot read is never a failure: an EOA child is looked up by its address, and --wallet with the key of one of your sub-accounts finds it rather than making another; a server wallet's unknown outcome says how to look (never to simply retry).\n\nExit codes: 0 created (or found), 2 bad input (nothing sent), 3 missing scope (named), 5 the address already has a profile (not one of your sub-accounts), 7 the outcome is unknown (the exact command to run is printed), 9 refused by the exchange.",
   options: {
     serverWallet: { type: 'boolean', description: 'a server-managed wallet instead of an EOA' },
     name: { type: 'string', value: 'displayName', description: 'display name (at most 44 characters; default: the address)' },
@@ -33,7 +34,13 @@ export default defineCommand({
       child: child ? { signer: child.signer, drop: child.created ? () => dropChildKey(ctx, child.wallet) : undefined } : undefined,
       record: (m) => recordSubAccount(ctx, m.profileId, { address: m.account, wallet: child?.wallet, serverWallet }),
       signal: ctx.signal,
+      hints: {
+        again: child ? rerunLine(ctx.app.argv ?? [], '--wallet', child.wallet) : undefined,
+        check: pmLine(ctx, ['partner', 'list', '--all'], { yes: false }),
+      },
     });
+    if (made.via === 'lookup') ctx.out.info(`The exchange's answer was lost; pm found the sub-account by its address (${made.account}).`);
+    if (made.via === 'existing') ctx.out.info(`${made.account} already is sub-account ${made.profileId} of this partner: recorded.`);
     const out = { ...made, ...(child ? { wallet: child.wallet } : {}) };
     ctx.out.data(out, () => {
       ctx.out.keyValue([

@@ -1,7 +1,7 @@
 // Moving money: withdraw from a server wallet, the withdrawal-address allowlist, redeem.
 // Amounts are bigint raw units from parse to wire: "12.5" → 12500000n → "12500000".
 import { checksumAddress } from './address.js';
-import { ConflictError, ExchangeError, NetworkError, ValidationError } from './errors.js';
+import { ConflictError, ExchangeError, NetworkError, UnknownStateError, ValidationError } from './errors.js';
 import type { ApiClient } from './http.js';
 import { isObj, stringField } from './wire.js';
 import type { Json } from './wire.js';
@@ -161,8 +161,17 @@ function allowlistEntry(d: unknown): AllowlistEntry {
   };
 }
 
-/** Allows withdrawals to `address` (identity token); an address already allowed is a ConflictError (exit 5). */
-export async function addWithdrawalAddress(api: ApiClient, address: string, label?: string): Promise<AllowlistEntry> {
+/**
+ * Allows withdrawals to `address` (identity token); an address already allowed is a ConflictError
+ * (exit 5). An answer pm cannot read is an UnknownStateError whose hint is `again` (the CLI's own
+ * line): running it again is safe, an address is allowed once.
+ */
+export async function addWithdrawalAddress(
+  api: ApiClient,
+  address: string,
+  label?: string,
+  o: { again?: string | undefined } = {},
+): Promise<AllowlistEntry> {
   const body: Record<string, string> = { address };
   if (label !== undefined) body['label'] = label;
   try {
@@ -173,6 +182,15 @@ export async function addWithdrawalAddress(api: ApiClient, address: string, labe
   } catch (e) {
     if (e instanceof ConflictError)
       throw new ConflictError(e.shortMessage, { status: 409, hint: 'It is already allowed: pm withdrawal-address list' });
+    if (e instanceof NetworkError && e.ambiguous) {
+      const err = new UnknownStateError(`${address} may or may not be on the withdrawal allowlist now: pm could not read the answer`, {
+        cause: e,
+        status: e.status,
+        hint: `Run exactly this (an address is allowed once: "already allowed" means this one went through):\n  ${o.again ?? 'the same call'}`,
+      });
+      err.ambiguous = true;
+      throw err;
+    }
     throw e;
   }
 }

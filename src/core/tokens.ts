@@ -1,6 +1,6 @@
 // Scoped API tokens and profiles (wire-facts §2.2, §4.4).
 import type { ApiClient } from './http.js';
-import { ExchangeError, ValidationError } from './errors.js';
+import { ExchangeError, NetworkError, UnknownStateError, ValidationError, errorMessage } from './errors.js';
 import { isObj } from './wire.js';
 import type { Json } from './wire.js';
 
@@ -35,14 +35,30 @@ export interface DerivedToken {
   account: string;
 }
 
-/** Derives a scoped token with an identity token; the secret is returned once. */
-export async function deriveToken(api: ApiClient, p: { label?: string | undefined; scopes?: Scope[] | undefined }): Promise<DerivedToken> {
+/**
+ * Derives a scoped token with an identity token; the secret is returned once. An answer pm cannot
+ * read is an UnknownStateError: a token made then is live and its secret was only in that answer,
+ * so the message says to find it (`check`: the CLI's own `pm token list` line) and revoke it.
+ */
+export async function deriveToken(
+  api: ApiClient,
+  p: { label?: string | undefined; scopes?: Scope[] | undefined },
+  o: { check?: string | undefined } = {},
+): Promise<DerivedToken> {
   const body: Json = {};
   if (p.label !== undefined) body['label'] = p.label;
   if (p.scopes !== undefined) body['scopes'] = p.scopes;
-  const d = (await api.request<unknown>({ method: 'POST', path: '/auth/api-tokens/derive', body, auth: 'identity' })).data;
+  const sentAt = new Date().toISOString();
+  let res: { status: number; data: unknown };
+  try {
+    res = await api.request<unknown>({ method: 'POST', path: '/auth/api-tokens/derive', body, auth: 'identity' });
+  } catch (e) {
+    if (e instanceof NetworkError && e.ambiguous) throw lostToken(p.label, sentAt, o.check, e);
+    throw e;
+  }
+  const d = res.data;
   if (!isObj(d) || typeof d['secret'] !== 'string' || (typeof d['tokenId'] !== 'string' && typeof d['apiKey'] !== 'string'))
-    throw new ExchangeError('unexpected answer from token derive');
+    throw lostToken(p.label, sentAt, o.check, undefined, res.status);
   const prof = isObj(d['profile']) ? d['profile'] : {};
   return {
     tokenId: s(d, 'tokenId') || s(d, 'apiKey'),
@@ -185,4 +201,27 @@ function parseProfile(d: unknown): Profile {
 /** The caller's own profile: verifies the credentials with an authenticated call. */
 export async function profileMe(api: ApiClient): Promise<Profile> {
   return parseProfile((await api.request<unknown>({ method: 'GET', path: '/profiles/me', auth: 'auto', onBehalfOfIn: 'none' })).data);
+}
+
+/** A derivation whose answer was lost (`cause`) or unreadable (a 2xx `status`): find the token, revoke it. */
+function lostToken(
+  label: string | undefined,
+  sentAt: string,
+  check: string | undefined,
+  cause: NetworkError | undefined,
+  status?: number,
+): UnknownStateError {
+  const why = cause ? errorMessage(cause.cause instanceof Error ? cause.cause : cause) : `it answered ${status} with a body pm cannot read`;
+  const err = new UnknownStateError(
+    `${cause ? 'the exchange may have made a token' : 'the exchange made a token'} whose secret pm never read (${why})`,
+    {
+      cause,
+      status,
+      hint: `A token made then is live, and its secret was only in that answer: nobody can use it. Run exactly this\n  ${
+        check ?? 'tokens.list()'
+      }\nthe token${label !== undefined ? ` labelled ${label}` : ''} created at ${sentAt} or just after is it: pm token revoke <its id>. Then derive a new one.`,
+    },
+  );
+  err.ambiguous = true;
+  return err;
 }

@@ -1,6 +1,7 @@
 import { deriveToken, parseScopes } from '../../core/tokens.js';
 import { replacingToken, secretsName } from './common.js';
 import { defineCommand } from '../../cli/command.js';
+import { pmLine } from '../../cli/rerun.js';
 
 export default defineCommand({
   path: ['token', 'derive'],
@@ -22,7 +23,7 @@ export default defineCommand({
     const name = secretsName(ctx);
     // What it replaces is read before the call too: nothing may fail between the call and the save.
     const keep = await replacingToken(ks, name, pass, '', '');
-    const t = await deriveToken(api, { label: opts.label, scopes });
+    const t = await deriveToken(api, { label: opts.label, scopes }, { check: pmLine(ctx, ['token', 'list'], { yes: false }) });
     // Store the secret before printing anything: the exchange never shows it again (the token it
     // replaces is kept beside it: pm token use switches back).
     await ks.saveSecrets(name, { ...keep, tokenId: t.tokenId, tokenSecret: t.secret }, pass, {

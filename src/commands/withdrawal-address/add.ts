@@ -1,4 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
+import { sameCommand } from '../../cli/rerun.js';
 import { addWithdrawalAddress, parseAddress } from '../../core/funds.js';
 
 export default defineCommand({
@@ -13,7 +14,7 @@ export default defineCommand({
   run: async (ctx, { args, opts }) => {
     const address = parseAddress(args.address ?? '');
     const api = await ctx.authedApi('identity');
-    const e = await addWithdrawalAddress(api, address, opts.label);
+    const e = await addWithdrawalAddress(api, address, opts.label, { again: sameCommand(ctx) });
     ctx.out.data(e, () =>
       ctx.out.info(`added ${e.destinationAddress}${e.label ? ` (${e.label})` : ''} to the withdrawal allowlist (id ${e.id})`),
     );

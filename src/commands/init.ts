@@ -448,10 +448,12 @@ function checkSandboxFlags(o: Record<string, unknown>): void {
 export default defineCommand({
   path: ['init'],
   effect: 'local',
+  // (--derive mints an API token on the exchange: money, as pm token derive is.)
+  effectOf: ({ opts }) => (opts.derive ? 'money' : 'local'),
   longRunning: true,
   summary: 'Set up a profile: exchange, wallet and API token (a wizard, or flags)',
   description:
-    'Set up a profile. On a terminal it asks (exchange, wallet, token, profile name); with --yes or without a TTY it takes flags. --sandbox loads a seeded sandbox account (alice by default) from a running sandbox, so a newcomer can trade in one step. Keys and token secrets are stored encrypted under PM_HOME with the passphrase from a prompt, PM_PASSPHRASE or --passphrase-file.',
+    'Set up a profile. On a terminal it asks (exchange, wallet, token, profile name); with --yes or without a TTY it takes flags. --derive mints a new API token on the exchange: on one that is not a sandbox a script needs --yes, as pm token derive does. --sandbox loads a seeded sandbox account (alice by default) from a running sandbox, so a newcomer can trade in one step. Keys and token secrets are stored encrypted under PM_HOME with the passphrase from a prompt, PM_PASSPHRASE or --passphrase-file.',
   options: {
     sandbox: { type: 'boolean', description: 'use the local sandbox and one of its seeded accounts' },
     account: {

@@ -105,6 +105,41 @@ describe('against an exchange that is not a sandbox, with no terminal and no --y
       });
 });
 
+// Commands whose declared effect is read or local, but one of whose invocations writes on the
+// exchange (effectOf): `partner allowances --retry` submits a sub-account's approvals (POST
+// …/allowances/retry), `init --derive` mints an API token (POST /auth/api-tokens/derive, what
+// `pm token derive` does). Both went out without --yes before.
+describe('invocations that write although their command reads, with no terminal and no --yes', () => {
+  const env = {
+    PM_HOME: home,
+    PM_BASE_URL: 'http://exchange.invalid',
+    PM_TOKEN_ID: 'tok_test',
+    PM_TOKEN_SECRET: Buffer.from('x'.repeat(32)).toString('base64'),
+    PM_IDENTITY_TOKEN: 'idt_test',
+    PM_PASSPHRASE: 'pass-phrase-1',
+    PM_SCRYPT_N: '1024',
+    PM_TIMEOUT: '1s',
+  };
+  for (const argv of [
+    ['partner', 'allowances', '2001', '--retry'],
+    ['partner', 'allowances', '2001', '--retry', '--wait'],
+    ['init', '--create-wallet', '--derive', '--profile-name', 'derived'],
+  ])
+    it(`pm ${argv.join(' ')}: exit 2, nothing attempted`, async () => {
+      const r = await runPm(['--verbose', ...argv], { env });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/needs a confirmation .*nothing was sent/);
+      expect(r.stderr).not.toMatch(/\[http\]/);
+      expect(r.stdout).toBe('');
+    });
+
+  it('pm partner allowances without --retry still only reads: it goes ahead', async () => {
+    const r = await runPm(['--verbose', 'partner', 'allowances', '2001'], { env });
+    expect(r.stderr).not.toMatch(/needs a confirmation/);
+    expect(r.stderr).toMatch(/\[http\]/);
+  });
+});
+
 describe('against the sandbox', () => {
   const sb = useSandbox();
   it('order and money commands do not ask (they run: whatever they answer, it is not a request for --yes)', async () => {

@@ -6,10 +6,12 @@ import { partnerApi, renderAllowances, waitWithProgress } from './common.js';
 export default defineCommand({
   path: ['partner', 'allowances'],
   effect: 'read',
+  // (--retry submits the sub-account's approvals: money, as pm approve set is.)
+  effectOf: ({ opts }) => (opts.retry ? 'money' : 'read'),
   longRunning: ({ opts }) => opts.wait,
   summary: "A server-wallet sub-account's approvals; --retry --wait until it can trade",
   description:
-    "Shows each allowance target (USDC allowance and CTF approval per venue) with its state. --retry asks the exchange to submit the targets still missing or failed-and-retryable. --wait runs the contract's loop (poll, retry when needed, wait out a 429's retryAfterSeconds, back off on a 409 while another retry runs) with live progress on stderr until every target is confirmed. --wait-timeout bounds it (the global --timeout is the per-request timeout in ms).\n\nExit codes: 0 ready (or shown), 2 bad profile id, 3 missing scope, 4 not your sub-account, 6 the rate limit never let it finish (the seconds asked are shown), 7 not ready in time.",
+    "Shows each allowance target (USDC allowance and CTF approval per venue) with its state. --retry asks the exchange to submit the targets still missing or failed-and-retryable (a write: on an exchange that is not a sandbox it asks first, and a script needs --yes). --wait runs the contract's loop (poll, retry when needed, wait out a 429's retryAfterSeconds, back off on a 409 while another retry runs) with live progress on stderr until every target is confirmed. --wait-timeout bounds it (the global --timeout is the per-request timeout in ms).\n\nExit codes: 0 ready (or shown), 2 bad profile id, 3 missing scope, 4 not your sub-account, 6 the rate limit never let it finish (the seconds asked are shown), 7 not ready in time.",
   args: { profileId: { description: 'sub-account profile id', required: true } },
   options: {
     retry: { type: 'boolean', description: 'submit the missing or retryable targets' },

@@ -85,6 +85,13 @@ export const EFFECT_TEXT: Record<Effect, string> = {
   destructive: 'loses something for good: asks on a terminal, or needs --yes in a script, on every exchange',
 };
 
+/** Where a command acts (see CommandSpec.target): a URL, and what it is, for the prompt. */
+export interface Target {
+  url: string | undefined;
+  /** 'exchange', 'RPC'… */
+  what: string;
+}
+
 /** The effects the guard asks about (or needs --yes for). */
 export const GUARDED_EFFECTS: readonly Effect[] = ['order', 'money', 'destructive'];
 
@@ -104,6 +111,13 @@ export interface CommandSpec<A extends Record<string, ArgSpec>, O extends Record
   actsFor?: boolean;
   /** Works only against a sandbox (its admin routes): any other target is refused locally (exit 2). */
   sandboxOnly?: boolean;
+  /**
+   * Where this invocation acts, when that is not only the exchange in use: an on-chain command
+   * acts on its RPC too (`url` undefined: there is none, and nothing can be sent), init on its own
+   * exchange. The guard asks when any of them is not a sandbox (not loopback). It may read the
+   * local sandbox (which chain it runs) but never write, and never reach a host that is not loopback.
+   */
+  target?: (ctx: Context, input: { args: ArgsOf<A>; opts: OptsOf<O> }) => Promise<readonly Target[]> | readonly Target[];
   /**
    * The command streams, waits or asks between its requests (watch, a wizard, --wait): each of
    * its requests gets --timeout of its own. Every other command's requests, retries included,
@@ -198,7 +212,7 @@ const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLo
 
 /** The manifest entry of a definition defined in `file` (relative to the commands directory). */
 export function manifestEntry(
-  def: Omit<CommandSpec<Record<string, ArgSpec>, Record<string, OptionSpec>>, 'run' | 'describe' | 'effectOf' | 'longRunning'>,
+  def: Omit<CommandSpec<Record<string, ArgSpec>, Record<string, OptionSpec>>, 'run' | 'describe' | 'effectOf' | 'longRunning' | 'target'>,
   file: string,
 ): ManifestCommand {
   const args = Object.entries(def.args ?? {}).map(

@@ -1,13 +1,14 @@
 // The one guard between argv and a command's handler. A command declares what it does (its
 // `effect`, `sandboxOnly`); this decides, before the handler runs and so before any lookup or
 // request, whether it may go ahead:
-// - `order` and `money` against a target that is not a sandbox (judged from the URL alone), and
+// - `order` and `money` against a target that is not a sandbox (judged from the URL alone: the
+//   exchange in use, or what the command declares as its `target`, such as an RPC), and
 //   `destructive` against any target, need a yes: a confirmation on a terminal, whose text the
 //   command's `describe` writes (what will be sent, to whom, how much), or --yes in a script;
 //   else exit 2 with nothing sent;
 // - a sandbox admin command refuses a target that is not a sandbox (exit 2, nothing sent).
 // Commands never read --yes themselves.
-import type { DefinedCommand, Effect, ManifestCommand } from './command.js';
+import type { DefinedCommand, Effect, ManifestCommand, Target } from './command.js';
 import { GUARDED_EFFECTS } from './command.js';
 import type { Context } from './context.js';
 import { isLoopbackUrl } from '../core/endpoints.js';
@@ -21,16 +22,11 @@ const WHAT: Record<Effect, string> = {
   destructive: 'a change that cannot be undone',
 };
 
-/** The host of the exchange in use, as a prompt names it. */
-function host(ctx: Context): string {
-  return new URL(ctx.baseUrl).host;
-}
-
 /** Whether this invocation needs a yes, and why (undefined: it may go ahead as it is). */
-function needsYes(ctx: Context, effect: Effect): string | undefined {
-  if (!GUARDED_EFFECTS.includes(effect)) return undefined;
+function needsYes(effect: Effect, targets: readonly Target[]): string | undefined {
   if (effect === 'destructive') return WHAT.destructive;
-  return ctx.sandbox ? undefined : `${WHAT[effect]} on ${host(ctx)}, which is not a sandbox`;
+  const remote = targets.find((t) => t.url !== undefined && !isLoopbackUrl(t.url));
+  return remote?.url === undefined ? undefined : `${WHAT[effect]} on ${new URL(remote.url).host}, which is not a sandbox`;
 }
 
 /**
@@ -40,7 +36,7 @@ function needsYes(ctx: Context, effect: Effect): string | undefined {
 export async function guard(
   ctx: Context,
   meta: Pick<ManifestCommand, 'path' | 'effect' | 'sandboxOnly'>,
-  def: Pick<DefinedCommand, 'effectOf' | 'describe'>,
+  def: Pick<DefinedCommand, 'effectOf' | 'describe' | 'target'>,
   input: { args: Record<string, unknown>; opts: Record<string, unknown> },
 ): Promise<void> {
   const name = `pm ${meta.path.join(' ')}`;
@@ -51,7 +47,14 @@ export async function guard(
   const declared = def.effectOf ? def.effectOf(input as never) : meta.effect;
   const effect = typeof declared === 'string' ? declared : declared.effect;
   // (A sandbox admin command's target is a sandbox by now: only a destructive one asks.)
-  const needed = meta.sandboxOnly && effect !== 'destructive' ? undefined : needsYes(ctx, effect);
+  const guarded = GUARDED_EFFECTS.includes(effect) && !(meta.sandboxOnly && effect !== 'destructive');
+  // (Asked for only when it matters: an on-chain command's targets read the local sandbox's chain.)
+  const targets: readonly Target[] = !guarded
+    ? []
+    : def.target
+      ? await def.target(ctx, input as never)
+      : [{ url: ctx.baseUrl, what: 'exchange' }];
+  const needed = guarded ? needsYes(effect, targets) : undefined;
   const why = needed !== undefined && typeof declared !== 'string' ? declared.why : needed;
   if (why === undefined || ctx.flags.yes) return;
   if (!ctx.interactive)
@@ -60,7 +63,8 @@ export async function guard(
     });
   const text = def.describe ? await def.describe(ctx, input as never) : `Run ${name}`;
   const profile = ctx.profileName();
-  const where = effect === 'destructive' ? '' : `exchange: ${host(ctx)}   `;
+  const where =
+    effect === 'destructive' ? '' : targets.map((t) => (t.url === undefined ? '' : `${t.what}: ${new URL(t.url).host}   `)).join('');
   ctx.io.stderr.write(`${text}\n  ${where}profile: ${profile ?? '(none)'}\n`);
   const { confirm } = await import('./prompt.js');
   if (!(await confirm(ctx, 'Go ahead?'))) throw new UsageError('declined: nothing was sent');

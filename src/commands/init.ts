@@ -450,6 +450,8 @@ export default defineCommand({
   effect: 'local',
   // (--derive mints an API token on the exchange: money, as pm token derive is.)
   effectOf: ({ opts }) => (opts.derive ? 'money' : 'local'),
+  // (The exchange init sets up, not the active profile's: --base-url, PM_BASE_URL, else the real one.)
+  target: (ctx) => [{ url: ctx.flags.baseUrl ?? ctx.env.PM_BASE_URL ?? DEFAULT_BASE_URL, what: 'exchange' }],
   longRunning: true,
   summary: 'Set up a profile: exchange, wallet and API token (a wizard, or flags)',
   description:

@@ -160,6 +160,43 @@ describe('against the sandbox', () => {
     }
   });
 
+  // An on-chain command acts on its RPC, not on the exchange: a sandbox exchange with a remote RPC
+  // (PM_RPC_URL) sends real transactions. Before, the guard judged the exchange alone, and
+  // `approve set` sent an unlimited USDC approve and a setApprovalForAll with no yes.
+  for (const argv of [
+    ['approve', 'set', 'btc-100k-2026'],
+    ['redeem-onchain', 'eth-5k-2025'],
+  ]) {
+    it(`pm ${argv.join(' ')} on a sandbox exchange with a remote RPC asks (exit 2, nothing sent to the RPC)`, async () => {
+      const r = await runPm(['--verbose', ...argv], {
+        env: accountEnv(sb.current, 'alice', home, { PM_RPC_URL: 'http://rpc.base.invalid' }),
+      });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/needs a confirmation \(moving money on rpc\.base\.invalid, which is not a sandbox\).*nothing was sent/);
+      expect(r.stderr).not.toMatch(/rpc\.base\.invalid\/|\[rpc\]/);
+    });
+    it(`pm ${argv.join(' ')} with a loopback RPC does not ask`, async () => {
+      const r = await runPm(argv, { env: accountEnv(sb.current, 'alice', home, { PM_RPC_URL: 'http://127.0.0.1:9' }) });
+      expect(r.stderr).not.toMatch(/needs a confirmation/);
+    });
+  }
+
+  // init sets up the exchange of --base-url or PM_BASE_URL, else the real one: not the active
+  // profile's. Before, with a sandbox profile active, init --derive minted a token on the real
+  // exchange with no yes (the guard judged the sandbox).
+  it('pm init --derive with a sandbox profile active and no --base-url judges the exchange init sets up (exit 2)', async () => {
+    const own = join(home, 'init-derive');
+    const env: Record<string, string> = { ...accountEnv(sb.current, 'alice', own), PM_PASSPHRASE: 'pass-phrase-1', PM_SCRYPT_N: '1024' };
+    expect((await runPm(['init', '--sandbox', '--yes'], { env })).code).toBe(0);
+    const { PM_BASE_URL: _, ...noUrl } = env;
+    const r = await runPm(['--verbose', 'init', '--create-wallet', '--derive', '--profile-name', 'realp'], {
+      env: { ...noUrl, PM_IDENTITY_TOKEN: 'idt_test' },
+    });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/needs a confirmation \(moving money on api\.limitless\.exchange, which is not a sandbox\)/);
+    expect(r.stderr).not.toMatch(/\[http\]/);
+  });
+
   it('a dry run needs no yes anywhere: it sends nothing', async () => {
     const r = await runPm(['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.01', '--size', '5', '--dry-run'], {
       env: { ...accountEnv(sb.current, 'alice', home), PM_BASE_URL: 'http://exchange.invalid' },

@@ -7,12 +7,13 @@ import { PmError, UsageError } from '../../core/errors.js';
 import { parseUnits } from '../../core/money.js';
 import { approvalTargets, formatEther, MAX_UINT, UNLIMITED_FLOOR, type Side } from '../../core/chain.js';
 import { stateJson, stateText } from './approve-check.js';
-import { RPC_URL, connectChain, marketsFor, walletAddress } from './common.js';
+import { RPC_URL, connectChain, marketsFor, rpcTarget, walletAddress } from './common.js';
 
 export default defineCommand({
   path: ['approve', 'set'],
   effect: 'money',
   effectOf: ({ opts }) => (opts.dryRun ? 'read' : 'money'),
+  target: rpcTarget,
   describe: async (ctx, { args, opts }) => {
     const { owner, chain, missing, amount } = await approvalState(ctx, args.slug, opts);
     const txs = chain.plan(missing, amount);
@@ -20,7 +21,7 @@ export default defineCommand({
   },
   summary: 'Send the missing approvals only (gas estimate, confirmation, receipts)',
   description:
-    'Sends only what approve check reports missing: a second run sends nothing. Shows the gas estimate and asks first (--yes in scripts); progress on stderr, transaction hashes on stdout.\n\nExit codes: 0 done (or nothing to do), 1 reverted or not enough ETH for gas, 2 bad input / no RPC / wrong chain, 7 RPC lost (run approve check to see the truth).',
+    'Sends only what approve check reports missing: a second run sends nothing. Shows the gas estimate and asks first (--yes in scripts) when its RPC is not on this machine, beside a sandbox exchange too (that chain is real); progress on stderr, transaction hashes on stdout.\n\nExit codes: 0 done (or nothing to do), 1 reverted or not enough ETH for gas, 2 bad input / no RPC / wrong chain, 7 RPC lost (run approve check to see the truth).',
   args: { slug: { description: 'market slug' } },
   options: {
     all: { type: 'boolean', description: 'every venue of the active markets' },

@@ -1,5 +1,6 @@
 // What the on-chain commands share: the chain (RPC, chain id and contracts checked), the wallet
 // address, and the markets named on the command line.
+import type { Target } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { UsageError } from '../../core/errors.js';
 import type { Chain } from '../../core/chain.js';
@@ -12,6 +13,18 @@ export const RPC_URL = {
   value: 'url',
   description: 'JSON-RPC URL (else PM_RPC_URL, a sandbox chain, or the profile rpc-url)',
 } as const;
+
+/**
+ * Where an on-chain command acts, for the guard: the exchange (its markets and contracts) and its
+ * RPC (flag > PM_RPC_URL > a sandbox's own chain > the profile). A sandbox exchange with a remote
+ * RPC sends real transactions, and asks first like a real exchange with a local node does.
+ */
+export async function rpcTarget(ctx: Context, input: { opts: { rpcUrl?: string | undefined } }): Promise<Target[]> {
+  return [
+    { url: ctx.baseUrl, what: 'exchange' },
+    { url: (await ctx.core.rpcUrl(input.opts.rpcUrl)).url, what: 'RPC' },
+  ];
+}
 
 /** The chain for this command, connected and checked (chain.ts is loaded here, lazily). */
 export async function connectChain(ctx: Context, opts: { rpcUrl?: string | undefined }): Promise<Chain> {

@@ -6,19 +6,20 @@ import type { Context } from '../../cli/context.js';
 import { PmError, UsageError } from '../../core/errors.js';
 import { formatUnits } from '../../core/money.js';
 import { formatEther } from '../../core/chain.js';
-import { RPC_URL, connectChain, walletAddress } from './common.js';
+import { RPC_URL, connectChain, rpcTarget, walletAddress } from './common.js';
 
 export default defineCommand({
   path: ['redeem-onchain'],
   effect: 'money',
   effectOf: ({ opts }) => (opts.dryRun ? 'read' : 'money'),
+  target: rpcTarget,
   describe: async (ctx, { args, opts }) => {
     const { market, owner, chain, plan } = await redeemState(ctx, args.slug, opts);
     return `Redeem ${market.slug} on chain ${chain.setup.chainId}: YES ${formatUnits(plan.yes)}, NO ${formatUnits(plan.no)} of wallet ${owner} → ${formatUnits(plan.payout)} USDC`;
   },
   summary: "Redeem a resolved market's positions on chain from your EOA (after checking the payout is posted)",
   description:
-    'Calls the conditional-token contract (redeemPositions) for a resolved market once its payout is posted on chain; the winning tokens become USDC in your wallet. Server-wallet accounts use the exchange route instead.\n\nExit codes: 0 redeemed, 1 reverted or not enough ETH, 2 nothing to redeem on chain / payout not posted / no RPC / wrong chain (nothing was sent), 7 RPC lost.',
+    'Calls the conditional-token contract (redeemPositions) for a resolved market once its payout is posted on chain; the winning tokens become USDC in your wallet. Server-wallet accounts use the exchange route instead. It asks first (--yes in scripts) when its RPC is not on this machine, beside a sandbox exchange too (that chain is real).\n\nExit codes: 0 redeemed, 1 reverted or not enough ETH, 2 nothing to redeem on chain / payout not posted / no RPC / wrong chain (nothing was sent), 7 RPC lost.',
   args: { slug: { description: 'market slug', required: true } },
   options: { dryRun: { type: 'boolean', description: 'print the transaction and send nothing' }, rpcUrl: RPC_URL },
   examples: ['pm redeem-onchain eth-5k-2025', 'pm --json redeem-onchain eth-5k-2025 --yes | jq .payout'],

@@ -1,6 +1,7 @@
 // What pm unlock and pm lock share: the agent's status, and ending it.
 import type { Context } from '../cli/context.js';
 import type { AgentStatus } from '../keystore/agent.js';
+import { textTime } from '../cli/text.js';
 
 /** The live agent's status, or null (a stale socket is removed on the way). */
 async function agentStatus(ctx: Context): Promise<AgentStatus | null> {
@@ -27,7 +28,7 @@ export async function printAgentStatus(ctx: Context): Promise<void> {
     ctx.out.keyValue([
       ['status', 'unlocked (session agent)'],
       ['pid', String(s.pid)],
-      ['until', s.until],
+      ['until', textTime(s.until)],
       ['wallets', s.wallets.map((w) => `${w.name} ${w.address}`).join(', ') || '-'],
       ['tokens', s.secrets.map((x) => `${x.name} ${x.tokenId}`).join(', ') || '-'],
     ]),

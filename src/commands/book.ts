@@ -1,7 +1,7 @@
 import { slugFrom } from '../core/market-input.js';
 import { bookJson, noBook } from '../core/market-wire.js';
 import { getMarket, getOrderBook } from '../core/markets.js';
-import { NotFoundError, UsageError } from '../core/errors.js';
+import { InterruptedError, NetworkError, NotFoundError, RateLimitError, UsageError } from '../core/errors.js';
 import { formatPrice, groupChildren } from './markets/render.js';
 import { formatUnits } from '../core/money.js';
 import { defineCommand } from '../cli/command.js';
@@ -55,7 +55,14 @@ export default defineCommand({
       yes = await getOrderBook(api, slug);
     } catch (e) {
       // A group has no book of its own: list its child markets (and their prices) instead.
-      const m = e instanceof NotFoundError ? undefined : await getMarket(api, slug).catch(() => undefined);
+      // A lookup that could not be made (deadline, network, rate limit, Ctrl-C) is the outcome, not the book's 400.
+      const m =
+        e instanceof NotFoundError
+          ? undefined
+          : await getMarket(api, slug).catch((e2: unknown) => {
+              if (e2 instanceof NetworkError || e2 instanceof RateLimitError || e2 instanceof InterruptedError) throw e2;
+              return undefined;
+            });
       if (m && m.children.length > 0) return groupChildren(ctx, m, 'book');
       throw e;
     }

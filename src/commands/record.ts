@@ -68,9 +68,13 @@ export default defineCommand({
       },
     });
     if (tty) ctx.io.stderr.write('\r\x1b[2K');
-    ctx.out.data(s, () => ctx.out.info(`recorded ${s.markets.join(', ')} to ${s.file}: ${line(s)}`));
+    const summary = `recorded ${s.markets.join(', ')} to ${s.file}: ${line(s)}`;
+    // Stopped by Ctrl-C, the summary is written once, below (with --json it goes into the error's details).
+    ctx.out.data(s, () => {
+      if (!ctx.signal?.aborted) ctx.out.info(summary);
+    });
     if (ctx.signal?.aborted) {
-      ctx.io.stderr.write(`recorded ${s.markets.join(', ')} to ${s.file}: ${line(s)}\n`);
+      ctx.io.stderr.write(`${summary}\n`);
       throw new InterruptedError(`recording stopped; ${s.file} is complete up to now`, { quiet: true });
     }
   },

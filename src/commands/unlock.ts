@@ -5,6 +5,7 @@ import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineCommand } from '../cli/command.js';
 import { pmBin } from '../cli/version.js';
+import { textTime } from '../cli/text.js';
 import { ENV_VARS } from '../cli/env.js';
 import { AuthError, ConflictError, PmError, UsageError } from '../core/errors.js';
 import type { PmErrorOptions } from '../core/errors.js';
@@ -81,7 +82,7 @@ export default defineCommand({
     }).finally(() => bar?.stop());
     ctx.out.data(ready, () =>
       ctx.out.info(
-        `unlocked until ${ready.until} (session agent pid ${ready.pid}${replaced ? `, replacing pid ${replaced.pid}` : ''}); pm lock ends it`,
+        `unlocked until ${textTime(ready.until)} (session agent pid ${ready.pid}${replaced ? `, replacing pid ${replaced.pid}` : ''}); pm lock ends it`,
       ),
     );
     return;

@@ -1,0 +1,74 @@
+// Found by an audit of the CLI against docs/output.md and the command reference: a group's book
+// whose market lookup ran out of time was reported as the exchange's refusal (exit 9); pm record
+// stopped by Ctrl-C printed its summary twice; pm lock --status wrote its time as ISO, not in the
+// one text form.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Keystore } from '../../src/keystore/store.js';
+import { startAgent } from '../../src/keystore/agent-server.js';
+import { runPm, useTempHomes } from '../helpers/run.js';
+import { postAdmin, useSandbox } from '../helpers/sandbox.js';
+
+const sb = useSandbox();
+const newHome = useTempHomes();
+const env = (home: string) => ({ PM_HOME: home, PM_BASE_URL: sb.current.baseUrl });
+
+describe('book <group> when the market lookup cannot be made', () => {
+  it('exits 7 with the deadline, not 9 with the book route\'s "not a CLOB market"', async () => {
+    // The book route answers at once (400: a group has no book); the market lookup is held past --timeout.
+    expect(await postAdmin(sb.current, 'faults', { delay: { route: 'GET /markets/:slug', ms: 5000 } })).toBe(200);
+    try {
+      const r = await runPm(['--json', '--timeout', '1s', 'book', 'us-election-2028'], { env: env(newHome()) });
+      expect(r.code, r.stderr).toBe(7);
+      expect(r.stderr).not.toMatch(/not a CLOB market/);
+    } finally {
+      await postAdmin(sb.current, 'faults', { delay: null });
+    }
+    // With the lookup answered, the group's children are listed, as before.
+    const ok = await runPm(['book', 'us-election-2028'], { env: env(newHome()) });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(/us-election-2028-democrat/);
+  });
+});
+
+describe('pm record stopped by Ctrl-C', () => {
+  it('says once on stderr what it recorded (exit 130)', async () => {
+    const home = newHome();
+    const file = join(home, 'rec.ndjson');
+    const ac = new AbortController();
+    const run = runPm(['record', 'btc-100k-2026', '--for', '60s', '--out', file], { env: env(home), signal: ac.signal });
+    // Stopped once the book is in the file.
+    for (let i = 0; i < 100 && !/"type":"book"/.test(safeRead(file)); i++) await new Promise((r) => setTimeout(r, 50));
+    ac.abort(Object.assign(new Error('interrupted by SIGINT'), { signal: 'SIGINT' }));
+    const r = await run;
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr.match(/recorded btc-100k-2026 to /g) ?? [], r.stderr).toHaveLength(1);
+  });
+});
+
+describe('pm lock --status', () => {
+  it('writes the deadline in the one text form (UTC to the second); --json keeps ISO with milliseconds', async () => {
+    const home = newHome();
+    const ks = new Keystore(home, { scrypt: { n: 1024 } });
+    await ks.importWalletKey('w', '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80', 'audit-pass-1');
+    const agent = await startAgent({ home, passphrase: 'audit-pass-1', ttlMs: 60_000 });
+    try {
+      const text = await runPm(['lock', '--status'], { env: { PM_HOME: home } });
+      expect(text.code, text.stderr).toBe(0);
+      expect(text.stdout).toMatch(/^until +\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/m);
+      const json = await runPm(['--json', 'unlock', '--status'], { env: { PM_HOME: home } });
+      expect((JSON.parse(json.stdout) as { until: string }).until).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    } finally {
+      await agent.close();
+    }
+  });
+});
+
+function safeRead(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}

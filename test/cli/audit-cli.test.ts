@@ -1,12 +1,14 @@
 // Found by an audit of the CLI against docs/output.md and the command reference: a group's book
 // whose market lookup ran out of time was reported as the exchange's refusal (exit 9); pm record
 // stopped by Ctrl-C printed its summary twice; pm lock --status wrote its time as ISO, not in the
-// one text form.
-import { readFileSync } from 'node:fs';
+// one text form; a re-run batch whose lines name their own clientId told to pass a new --batch-id,
+// which changes nothing for them.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Keystore } from '../../src/keystore/store.js';
 import { startAgent } from '../../src/keystore/agent-server.js';
+import { accountEnv } from '../helpers/account-env.js';
 import { runPm, useTempHomes } from '../helpers/run.js';
 import { postAdmin, useSandbox } from '../helpers/sandbox.js';
 
@@ -62,6 +64,28 @@ describe('pm lock --status', () => {
     } finally {
       await agent.close();
     }
+  });
+});
+
+describe('a batch run again', () => {
+  it('says how to place skipped lines again by where their client id comes from', async () => {
+    const home = newHome();
+    const file = join(home, 'orders.ndjson');
+    const line = (price: string, clientId?: string) =>
+      JSON.stringify({ market: 'gpt-6-release-2026', side: 'buy', outcome: 'yes', price, size: '1', ...(clientId ? { clientId } : {}) });
+    const pm = (...argv: string[]) => runPm(argv, { env: accountEnv(sb.current, 'alice', home) });
+    // Every line names its clientId: a new --batch-id places nothing new, so pm does not suggest it.
+    writeFileSync(file, `${line('0.101', 'audit-own-1')}\n${line('0.102', 'audit-own-2')}\n`);
+    expect((await pm('order', 'place', '--file', file)).code).toBe(0);
+    const own = await pm('order', 'place', '--file', file, '--batch-id', 'another');
+    expect(own.code, own.stderr).toBe(0);
+    expect(own.stderr).toMatch(/2 lines were already placed .* skipped; to place them again as new orders, give them new clientIds/);
+    expect(own.stderr).not.toMatch(/pass a new --batch-id/);
+    // Lines without one: a new --batch-id is the way, as before.
+    writeFileSync(file, `${line('0.103')}\n`);
+    expect((await pm('order', 'place', '--file', file)).code).toBe(0);
+    const made = await pm('order', 'place', '--file', file);
+    expect(made.stderr).toMatch(/1 line was already placed .* skipped; to place them again as new orders, pass a new --batch-id\./);
   });
 });
 

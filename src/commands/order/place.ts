@@ -329,10 +329,20 @@ async function placeBatch(
       ),
     );
   }
-  if (skipped.length > 0)
+  if (skipped.length > 0) {
+    // --batch-id changes only the ids pm makes up: a line's own clientId stays what it is.
+    const own = new Set(lines.filter((l) => l.ownId).map((l) => l.line));
+    const byFile = skipped.filter((r) => own.has(r.line)).length;
+    const again =
+      byFile === 0
+        ? 'pass a new --batch-id'
+        : byFile === skipped.length
+          ? 'give them new clientIds in the file (--batch-id changes only the ids pm makes up for lines without one)'
+          : 'pass a new --batch-id for the lines without a clientId and give the others new clientIds';
     ctx.out.info(
-      `${skipped.length} line${skipped.length > 1 ? 's were' : ' was'} already placed by an earlier run (journal) and skipped; to place them again as new orders, pass a new --batch-id.`,
+      `${skipped.length} line${skipped.length > 1 ? 's were' : ' was'} already placed by an earlier run (journal) and skipped; to place them again as new orders, ${again}.`,
     );
+  }
   ctx.out.info(
     `${placed.length - skipped.length} placed, ${skipped.length} skipped, ${failed.length} failed, in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );

@@ -121,6 +121,8 @@ export function batchClientId(p: ParsedOrder, occurrence: number, batchId = ''):
 export interface BatchLine {
   line: number;
   parsed?: ParsedOrder;
+  /** The line gives its own clientId (else pm made one up from it and --batch-id). */
+  ownId?: boolean;
   error?: PmError;
 }
 
@@ -164,7 +166,7 @@ export function parseBatch(
       }
       if (ids.has(p.clientOrderId)) throw new ValidationError(`client id ${p.clientOrderId} appears twice in the batch`);
       ids.add(p.clientOrderId);
-      out.push({ line: l.n, parsed: p });
+      out.push({ line: l.n, parsed: p, ownId: input.clientId !== undefined });
     } catch (e) {
       out.push({ line: l.n, error: e instanceof PmError ? e : new ValidationError(errorMessage(e), { cause: e }) });
     }

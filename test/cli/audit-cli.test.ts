@@ -2,7 +2,8 @@
 // whose market lookup ran out of time was reported as the exchange's refusal (exit 9); pm record
 // stopped by Ctrl-C printed its summary twice; pm lock --status wrote its time as ISO, not in the
 // one text form; a re-run batch whose lines name their own clientId told to pass a new --batch-id,
-// which changes nothing for them.
+// which changes nothing for them; pm order cancel --all stopped by Ctrl-C said only "interrupted by
+// SIGINT", not what it had cancelled.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -86,6 +87,31 @@ describe('a batch run again', () => {
     expect((await pm('order', 'place', '--file', file)).code).toBe(0);
     const made = await pm('order', 'place', '--file', file);
     expect(made.stderr).toMatch(/1 line was already placed .* skipped; to place them again as new orders, pass a new --batch-id\./);
+  });
+});
+
+describe('the kill switch stopped by Ctrl-C', () => {
+  it('says what it cancelled before it and which markets it did not ask (exit 130)', async () => {
+    const home = newHome();
+    const pm = (argv: string[], signal?: AbortSignal) =>
+      runPm(argv, { env: accountEnv(sb.current, 'alice', home), ...(signal ? { signal } : {}) });
+    for (const m of ['eth-flip-btc', 'world-cup-2026-brazil', 'gpt-6-release-2026'])
+      expect((await pm(['order', 'place', m, 'buy', 'yes', '--price', '0.02', '--size', '5'])).code).toBe(0);
+    // Each market's cancel takes 1.5 s: Ctrl-C lands while the second one is on the wire.
+    expect(await postAdmin(sb.current, 'faults', { delay: { route: 'DELETE /orders/all/:slug', ms: 1500 } })).toBe(200);
+    try {
+      const ac = new AbortController();
+      const run = pm(['order', 'cancel', '--all'], ac.signal);
+      await new Promise((r) => setTimeout(r, 2500));
+      ac.abort(Object.assign(new Error('interrupted by SIGINT'), { signal: 'SIGINT' }));
+      const r = await run;
+      expect(r.code, r.stderr).toBe(130);
+      expect(r.stderr).toMatch(/^error: interrupted: \d+ orders? in \d+ markets? canceled before it; \d+ markets? not asked$/m);
+      expect(r.stderr).toMatch(/hint: Run it again: cancelling is idempotent/);
+    } finally {
+      await postAdmin(sb.current, 'faults', { delay: null });
+    }
+    await pm(['order', 'cancel', '--all']);
   });
 });
 

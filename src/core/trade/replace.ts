@@ -311,7 +311,21 @@ export async function cancelEverywhere(api: ApiClient): Promise<EverywhereOutcom
     try {
       markets.push({ market, ...(await cancelOrders(api, { slug: market })) });
     } catch (e) {
-      if (api.signal?.aborted) throw e;
+      if (api.signal?.aborted) {
+        // Ctrl-C: nothing new is sent; say what was cancelled before it and which markets were not asked.
+        const left = slugs.slice(markets.length);
+        throw new InterruptedError(
+          `interrupted: ${countText({ markets })} canceled before it; ${left.length} market${left.length === 1 ? '' : 's'} not asked`,
+          {
+            cause: e,
+            details: [
+              ...markets.map((m) => `${m.market}: ${m.canceled.length} canceled${m.failed.length ? `, ${m.failed.length} failed` : ''}`),
+              ...(left.length ? [`not asked: ${left.join(', ')}`] : []),
+            ].join('\n'),
+            hint: 'Run it again: cancelling is idempotent. pm order list shows what is still open.',
+          },
+        );
+      }
       const pe = e instanceof PmError ? e : new PmError(String(e));
       markets.push({ market, canceled: [], failed: [], error: { code: pe.code, message: pe.shortMessage } });
     }

@@ -308,24 +308,13 @@ export async function cancelEverywhere(api: ApiClient): Promise<EverywhereOutcom
   const slugs = [...new Set(liveOrders.map((x) => textOf(x['market'])).filter(Boolean))];
   const markets: EverywhereOutcome['markets'] = [];
   for (const market of slugs) {
+    // Ctrl-C between two markets: the next one is not asked.
+    if (api.signal?.aborted) throw interruptedEverywhere(markets, undefined, slugs.slice(markets.length), api.signal.reason);
     try {
       markets.push({ market, ...(await cancelOrders(api, { slug: market })) });
     } catch (e) {
-      if (api.signal?.aborted) {
-        // Ctrl-C: nothing new is sent; say what was cancelled before it and which markets were not asked.
-        const left = slugs.slice(markets.length);
-        throw new InterruptedError(
-          `interrupted: ${countText({ markets })} canceled before it; ${left.length} market${left.length === 1 ? '' : 's'} not asked`,
-          {
-            cause: e,
-            details: [
-              ...markets.map((m) => `${m.market}: ${m.canceled.length} canceled${m.failed.length ? `, ${m.failed.length} failed` : ''}`),
-              ...(left.length ? [`not asked: ${left.join(', ')}`] : []),
-            ].join('\n'),
-            hint: 'Run it again: cancelling is idempotent. pm order list shows what is still open.',
-          },
-        );
-      }
+      // Ctrl-C while this market's cancel was on its way: it may have gone through.
+      if (api.signal?.aborted) throw interruptedEverywhere(markets, market, slugs.slice(markets.length + 1), e);
       const pe = e instanceof PmError ? e : new PmError(String(e));
       markets.push({ market, canceled: [], failed: [], error: { code: pe.code, message: pe.shortMessage } });
     }
@@ -379,4 +368,26 @@ export function replaceResult(r: ReplaceOutcome): ReplaceResult {
       ? cancelled.error
       : { code: r.replacement.error?.code || r.replacement.status, message: r.replacement.error?.message ?? '' };
   return { cancelled, replacement: placed, error: placed ? null : why };
+}
+
+/** The kill switch stopped by Ctrl-C: what was cancelled before it, the market on its way, the ones not asked. */
+function interruptedEverywhere(
+  done: EverywhereOutcome['markets'],
+  onItsWay: string | undefined,
+  left: readonly string[],
+  cause: unknown,
+): InterruptedError {
+  const way = onItsWay === undefined ? '' : `${onItsWay}'s cancel may or may not have gone through; `;
+  return new InterruptedError(
+    `interrupted: ${countText({ markets: done })} canceled before it; ${way}${left.length} market${left.length === 1 ? '' : 's'} not asked`,
+    {
+      cause,
+      details: [
+        ...done.map((m) => `${m.market}: ${m.canceled.length} canceled${m.failed.length ? `, ${m.failed.length} failed` : ''}`),
+        ...(onItsWay === undefined ? [] : [`${onItsWay}: interrupted on its way`]),
+        ...(left.length ? [`not asked: ${left.join(', ')}`] : []),
+      ].join('\n'),
+      hint: 'Run it again: cancelling is idempotent. pm order list shows what is still open.',
+    },
+  );
 }

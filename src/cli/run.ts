@@ -4,14 +4,25 @@
 // runs without commander; any other loads src/app/main.ts, and commander with it, on the call.
 import { directInvocation } from '../app/direct.js';
 import { reportUncaught, runInvocation } from '../app/invoke.js';
+import { InterruptedError } from '../core/errors.js';
 import type { IO } from './output.js';
 
 const controller = new AbortController();
 let interrupts = 0;
 const onSignal = (sig: NodeJS.Signals): void => {
   interrupts++;
-  // A second Ctrl-C skips cleanup.
-  if (interrupts > 1) process.exit(130);
+  // A second Ctrl-C skips cleanup (the first waits for what is on its way, to say what was done),
+  // but never silently: a request it was sending may have reached the exchange.
+  if (interrupts > 1) {
+    reportUncaught(
+      new InterruptedError(`stopped at once by a second ${sig}, without waiting for what was on its way`, {
+        hint: 'If it was placing or cancelling an order or moving money, that may or may not have reached the exchange: pm doctor lists what pm has not settled (orders, withdrawals, claims) with the command to settle each.',
+      }),
+      process.argv.slice(2),
+      io,
+    );
+    process.exit(sig === 'SIGTERM' ? 143 : 130);
+  }
   controller.abort(Object.assign(new Error(`interrupted by ${sig}`), { signal: sig }));
 };
 process.on('SIGINT', onSignal);

@@ -2,7 +2,7 @@ import { cutFirst, hideFirst } from '../../cli/output.js';
 import { defineCommand } from '../../cli/command.js';
 import { NotFoundError, PartialFailureError, UsageError } from '../../core/errors.js';
 import { checkClientOrderId } from '../../core/trade/index.js';
-import { orderStatus } from '../../core/trade/index.js';
+import { orderStatus, settleFromStatus } from '../../core/trade/index.js';
 import { statusJson } from '../../core/trade/views.js';
 
 export default defineCommand({
@@ -26,6 +26,8 @@ export default defineCommand({
     for (const c of clientIds) checkClientOrderId(c);
     const api = await ctx.tradingApi();
     const results = await orderStatus(api, { ids: rest, clientIds });
+    // An order found under a client id whose outcome the journal has open was placed: say so there.
+    if (clientIds.length > 0) settleFromStatus(ctx.core.orderJournal(), api.baseUrl, results);
     const rows = results.map(statusJson);
     ctx.out.data(rows, () =>
       ctx.out.table(

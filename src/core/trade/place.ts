@@ -182,6 +182,26 @@ export async function orderStatus(
   return out.sort((a, b) => a.index - b.index);
 }
 
+/**
+ * Settles the journal from a status lookup: an order found under a client id whose entry for this
+ * exchange is pending or unknown was placed, and is recorded so with its order id (pm doctor stops
+ * listing it). A client id not found stays as it is: absence proves nothing, a late attempt may
+ * still land. Returns how many entries it settled.
+ * @example settleFromStatus(journal, api.baseUrl, await orderStatus(api, { clientIds: ['bot-42'] }))
+ */
+export function settleFromStatus(journal: Journal, baseUrl: string, results: readonly StatusResult[]): number {
+  let settled = 0;
+  for (const r of results) {
+    if (r.status !== 'found' || !r.clientOrderId || !r.orderId) continue;
+    const e = journal.lookup(r.clientOrderId);
+    if (!e || (e.state !== 'pending' && e.state !== 'unknown') || (e.exchange !== undefined && e.exchange !== exchangeId(baseUrl)))
+      continue;
+    journal.record({ clientOrderId: r.clientOrderId, state: 'placed', marketSlug: e.marketSlug, exchange: e.exchange, orderId: r.orderId });
+    settled++;
+  }
+  return settled;
+}
+
 export type Lookup = { kind: 'found'; data: Json } | { kind: 'absent' };
 
 /**

@@ -78,7 +78,7 @@ export default defineCommand({
   longRunning: true,
   summary: 'An interactive shell: pm commands with history, TAB completion and one passphrase per session',
   description:
-    'Each line is an ordinary pm command, with or without the leading "pm" (global options such as --json or --profile work per line). TAB completes commands, flags and values (market slugs, profiles, wallets, enum values). The keystore passphrase is asked once for the session. History is kept in PM_HOME/shell_history (0600) and holds only command lines, never an answer to a prompt; once the passphrase is verified, lines equal to it are removed from it. Ctrl-C cancels the line being typed or the command running; Ctrl-D or "exit" leaves. Without a terminal, lines are read from stdin and run in order (each failing line adds "[exit N]" on stderr; the shell exits with the last line\'s code), and a line that needs the passphrase takes it from PM_PASSPHRASE or --passphrase-file, as outside the shell.',
+    'Each line is an ordinary pm command, with or without the leading "pm" (global options such as --json or --profile work per line; pm --json shell runs every line with --json unless it names its own format). TAB completes commands, flags and values (market slugs, profiles, wallets, enum values). The keystore passphrase is asked once for the session. History is kept in PM_HOME/shell_history (0600) and holds only command lines, never an answer to a prompt; once the passphrase is verified, lines equal to it are removed from it. Ctrl-C cancels the line being typed or the command running; Ctrl-D or "exit" leaves. Without a terminal, lines are read from stdin and run in order (each failing line adds "[exit N]" on stderr; the shell exits with the last line\'s code), and a line that needs the passphrase takes it from PM_PASSPHRASE or --passphrase-file, as outside the shell.',
   examples: ['pm shell', 'pm --profile sandbox shell', "printf 'markets list\\nbook btc-100k-2026\\n' | pm shell"],
   run: async (ctx) => {
     const stdin = ctx.io.stdin as unknown as Readable & { isTTY?: boolean };
@@ -91,6 +91,16 @@ export default defineCommand({
     if (ctx.flags.baseUrl !== undefined) globals.push('--base-url', ctx.flags.baseUrl);
     if (ctx.flags.passphraseFile !== undefined) globals.push('--passphrase-file', ctx.flags.passphraseFile);
     if (ctx.flags.verbose) globals.push('--verbose');
+    // pm --json shell (or -o …): every line prints in that format unless it names its own, so a
+    // script gets JSON data, and a failing line's JSON error (the shell's own error object at the end).
+    const format = (words: readonly string[]): string[] =>
+      words.some((w) => /^(--json|-o|--output)(=|$)/.test(w))
+        ? []
+        : ctx.flags.output !== undefined
+          ? ['-o', ctx.flags.output]
+          : ctx.flags.json
+            ? ['--json']
+            : [];
 
     let running: AbortController | null = null;
     let asking: AbortController | null = null;
@@ -242,7 +252,7 @@ export default defineCommand({
           ...(tty && { session }),
         };
         try {
-          last = await ctx.app.run([...globals, ...words], io);
+          last = await ctx.app.run([...globals, ...format(words), ...words], io);
         } finally {
           running = null;
         }

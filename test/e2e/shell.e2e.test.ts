@@ -158,3 +158,39 @@ describe('pm shell keeps prompt answers out of its history (issue 20 #1)', () =>
     expect(r.exitCode).toBe(0);
   }, 40_000);
 });
+
+// `pm --json shell` fed lines: a failing line's error reaches the script as the one JSON error
+// object the output contract promises (the last failing line's, the others in its details).
+// Before: exit 2 with stderr and stdout empty, so a script never learned that a line needed --yes.
+describe('pm --json shell with a line that fails', () => {
+  const run = (argv: string[], input: string) => {
+    const h = tempHome();
+    homes.push(h.cleanup);
+    return execa('node', ['bin/pm.js', ...argv], {
+      env: { PATH: process.env['PATH'], HOME: process.env['HOME'], PM_HOME: h.home, PM_BASE_URL: 'https://api.limitless.exchange' },
+      extendEnv: false,
+      input,
+      reject: false,
+    });
+  };
+  it("exits with the line's code and one JSON error object: its code, message and hint", async () => {
+    for (const flag of [['--json'], ['-o', 'ndjson']]) {
+      const r = await run([...flag, 'shell'], 'order cancel --all\n');
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+      const err = (JSON.parse(r.stderr) as { error: { code: string; message: string; hint: string } }).error;
+      expect(err.code).toBe('USAGE');
+      expect(err.message).toMatch(/needs a confirmation.*nothing was sent/);
+      expect(err.hint).toMatch(/--yes/);
+    }
+  });
+  it("two failing lines: the last one's error, the first one's in its details", async () => {
+    const r = await run(['--json', 'shell'], 'order cancel --all\nmarkets show\n');
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    const err = (JSON.parse(r.stderr) as { error: { message: string; details?: string } }).error;
+    expect(err.message).not.toMatch(/needs a confirmation/);
+    expect(err.details).toMatch(/needs a confirmation/);
+  });
+});

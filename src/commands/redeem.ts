@@ -1,7 +1,16 @@
 import { cutFirst } from '../cli/output.js';
 import type { ApiClient } from '../core/http.js';
 import { defineCommand } from '../cli/command.js';
-import { ExchangeValidationError, PartialFailureError, type PmError, UnknownStateError, UsageError, errorMessage } from '../core/errors.js';
+import {
+  ExchangeValidationError,
+  PartialFailureError,
+  PmError,
+  RateLimitError,
+  UnknownStateError,
+  UsageError,
+  errorMessage,
+} from '../core/errors.js';
+import type { PmErrorOptions } from '../core/errors.js';
 import { RedemptionJournal, redeemOnce, redemptionAccount } from '../core/redemptions.js';
 import { profileMe } from '../core/tokens.js';
 import { sameCommand } from '../cli/rerun.js';
@@ -13,7 +22,7 @@ import { fetchPositions } from '../core/portfolio.js';
 interface Claim {
   market: string;
   conditionId: string;
-  status: 'redeemed' | 'not redeemable yet' | 'refused' | 'unknown';
+  status: 'redeemed' | 'not redeemable yet' | 'refused' | 'not sent' | 'unknown';
   payout: string | null;
   payoutRaw: string | null;
   message?: string;
@@ -56,6 +65,8 @@ export default defineCommand({
       if (targets.length === 0) throw nothingToRedeem();
     }
     const claims: Claim[] = [];
+    // The first error of a claim that was not sent (its class gives the exit code).
+    let notSent: unknown;
     for (const t of targets) {
       if (t.pending) {
         claims.push({
@@ -91,12 +102,22 @@ export default defineCommand({
           throw e;
         }
         // An answer pm could not read is no refusal: the claim may have been paid. Re-running is
-        // safe, as the exchange pays a market once.
+        // safe, as the exchange pays a market once. A claim the exchange never acted on (a 429
+        // past the deadline, a request that never left) is not refused either: not sent.
         const unknown = e instanceof UnknownStateError;
+        const refusal =
+          e instanceof PmError && e.status !== undefined && e.status >= 400 && e.status < 500 && !(e instanceof RateLimitError);
+        if (!unknown && !refusal) notSent ??= e;
         claims.push({
           market: t.market,
           conditionId: t.conditionId,
-          status: unknown ? 'unknown' : /not redeemable yet/.test((e as PmError).shortMessage ?? '') ? 'not redeemable yet' : 'refused',
+          status: unknown
+            ? 'unknown'
+            : /not redeemable yet/.test(errorMessage(e))
+              ? 'not redeemable yet'
+              : refusal
+                ? 'refused'
+                : 'not sent',
           payout: null,
           payoutRaw: null,
           message: unknown ? `${errorMessage(e)}; the outcome is unknown: re-run the same command: ${rerun}` : errorMessage(e),
@@ -115,6 +136,19 @@ export default defineCommand({
         `the outcome of ${unknown.length === 1 ? `the claim on ${unknown[0]?.market}` : `${unknown.length} claims`} is unknown`,
         { hint: `Run exactly this again (a market is never paid twice):\n  ${rerun}` },
       );
+    const unsent = claims.filter((c) => c.status === 'not sent');
+    if (unsent.length > 0 && notSent !== undefined) {
+      // The first such claim's error, with its exit code (6 rate limited, 7 network…).
+      const first = notSent instanceof PmError ? notSent : new PmError(errorMessage(notSent));
+      const Cls = first.constructor as new (message: string, o: PmErrorOptions) => PmError;
+      throw new Cls(
+        `${unsent.length} of ${claims.length} ${claims.length === 1 ? 'claim was' : 'claims were'} not sent: ${errorMessage(first)}`,
+        {
+          cause: first,
+          hint: `Nothing was paid for ${unsent.length === 1 ? 'it' : 'them'}. Run the same command again: ${rerun}`,
+        },
+      );
+    }
     const refused = claims.filter((c) => c.status === 'refused');
     if (all && refused.length > 0)
       throw new PartialFailureError(`${refused.length} of ${claims.length} claims were refused`, {

@@ -74,3 +74,32 @@ describe('a single redeem whose answer pm cannot read', () => {
     expect(redeemed()).toBe(1);
   });
 });
+
+// A claim the exchange never acted on (rate limited past the deadline, or never sent) is not
+// "refused": redeem --all says "not sent" and exits with that error's code (6 rate limited, 7
+// network), and the same command redeems it. Before: STATUS refused, exit 8 "1 of 1 claims were
+// refused" (found by the CLI audit).
+describe('redeem --all: a claim that was not sent', () => {
+  it('rate limited past --timeout: status "not sent", exit 6, nothing paid; the same command then redeems it', async () => {
+    const home = newHome();
+    proxy.set({
+      method: 'POST',
+      path: '/portfolio/redeem',
+      times: Number.POSITIVE_INFINITY,
+      fault: { kind: 'status', status: 429, retryAfterSeconds: 30 },
+    });
+    const r = await runPm(['--json', '--timeout', '2s', 'redeem', '--all'], { env: alice(home) });
+    proxy.reset();
+    expect(r.code, r.stderr).toBe(6);
+    expect(redeemed()).toBe(0);
+    const claims = JSON.parse(r.stdout) as { market: string; status: string }[];
+    expect(claims).toContainEqual(expect.objectContaining({ market: 'eth-5k-2025', status: 'not sent' }));
+    expect(claims.some((c) => c.status === 'refused')).toBe(false);
+    const err = errorOf(r.stderr);
+    expect(err.message).toMatch(/1 of 1 claims? (was|were) not sent/);
+    expect(err.hint).toMatch(/pm --json --timeout 2s redeem --all/);
+    const again = await runPm(['--json', 'redeem', '--all'], { env: alice(home) });
+    expect(again.code, again.stderr).toBe(0);
+    expect(redeemed()).toBe(1);
+  });
+});

@@ -131,6 +131,7 @@ export function buildProgram(
     for (const o of def.options) addOption(cmd, o);
     // Leaf pages do not repeat the global options (as gh does): one line points to them.
     cmd.configureHelp({ showGlobalOptions: false });
+    cmd.showSuggestionAfterError(false).showHelpAfterError(`(run pm ${def.path.join(' ')} --help for usage)`);
     cmd.addHelpText('after', `\nExamples:\n${def.examples.map((e) => `  $ ${e}`).join('\n')}\n\n${GLOBAL_LINE}`);
     cmd.action((...actionArgs: unknown[]) => {
       const command = actionArgs[actionArgs.length - 1] as Command;

@@ -5,7 +5,7 @@
 // unknown one was paid by that earlier run, and `pm redeem --all` sends the unknown claims again
 // although the positions no longer list them. `pm doctor` reports the ones still unknown.
 import { randomBytes } from 'node:crypto';
-import { ConflictError, errorMessage, NetworkError, PmError, UnknownStateError } from './errors.js';
+import { ConflictError, errorMessage, NetworkError, PmError, UnknownStateError, withHint } from './errors.js';
 import { NdjsonJournal } from './ndjson-journal.js';
 import type { LineFields } from './ndjson-journal.js';
 import { redeem } from './funds.js';
@@ -132,6 +132,11 @@ export async function redeemOnce(
     // connection) says nothing of an earlier unknown one, which stays open.
     const unsent = !(e instanceof PmError) || e.status === undefined;
     rec(unsent && earlier ? 'unknown' : 'failed', { error: errorMessage(e) });
+    if (e instanceof ConflictError && !e.hint)
+      throw withHint(
+        e,
+        'This claim was paid already (by another run or another client): nothing is left to claim on it. pm positions shows what is still redeemable.',
+      );
     throw e;
   }
   rec('redeemed', { via: 'answer', ...(r.payout !== undefined ? { payout: r.payout } : {}) });

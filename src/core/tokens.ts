@@ -1,6 +1,15 @@
 // Scoped API tokens and profiles (wire-facts §2.2, §4.4).
 import type { ApiClient } from './http.js';
-import { ExchangeError, NetworkError, UnknownStateError, ValidationError, errorMessage } from './errors.js';
+import {
+  AuthError,
+  ExchangeError,
+  NetworkError,
+  NotFoundError,
+  UnknownStateError,
+  ValidationError,
+  errorMessage,
+  withHint,
+} from './errors.js';
 import { isObj } from './wire.js';
 import type { Json } from './wire.js';
 
@@ -54,6 +63,12 @@ export async function deriveToken(
     res = await api.request<unknown>({ method: 'POST', path: '/auth/api-tokens/derive', body, auth: 'identity' });
   } catch (e) {
     if (e instanceof NetworkError && e.ambiguous) throw lostToken(p.label, sentAt, o.check, e);
+    if (e instanceof AuthError && e.status === 403)
+      throw withHint(
+        e,
+        'The scopes an account may request are its capabilities: pm token capabilities lists them (trading is self-serve; account_creation and delegated_signing are for partners).',
+        'replace',
+      );
     throw e;
   }
   const d = res.data;
@@ -102,7 +117,17 @@ export function checkTokenId(input: string): string {
 
 export async function revokeToken(api: ApiClient, tokenId: string): Promise<string> {
   checkTokenId(tokenId);
-  const d = (await api.request<unknown>({ method: 'DELETE', path: `/auth/api-tokens/${encodeURIComponent(tokenId)}`, auth: 'auto' })).data;
+  let d: unknown;
+  try {
+    d = (await api.request<unknown>({ method: 'DELETE', path: `/auth/api-tokens/${encodeURIComponent(tokenId)}`, auth: 'auto' })).data;
+  } catch (e) {
+    if (e instanceof NotFoundError && !e.hint)
+      throw withHint(
+        e,
+        `No active token ${tokenId} on this account (revoked already, or another account's): pm token list shows its tokens.`,
+      );
+    throw e;
+  }
   return isObj(d) ? s(d, 'message') : 'Token revoked';
 }
 

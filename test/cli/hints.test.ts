@@ -1,0 +1,47 @@
+// Every error says what to do next (a hint), found missing by the CLI audit: revoking a token that
+// does not exist, redeeming a market already redeemed, an unknown option after a command (text
+// mode), and a derivation asking for scopes the account may not request (the hint pointed to
+// `pm token list`, which lists tokens, not what may be requested: `pm token capabilities` does).
+import { describe, expect, it } from 'vitest';
+import { accountEnv, seeded } from '../helpers/account-env.js';
+import { runPm, useTempHomes } from '../helpers/run.js';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const sb = useSandbox();
+const newHome = useTempHomes();
+const errorOf = (stderr: string) => (JSON.parse(stderr) as { error: { code: string; message: string; hint?: string } }).error;
+
+describe('errors with a hint', () => {
+  it('token revoke of a token that does not exist: exit 4, the hint names pm token list', async () => {
+    const r = await runPm(['--json', '--yes', 'token', 'revoke', 'tok_nosuch'], { env: accountEnv(sb.current, 'alice', newHome()) });
+    expect(r.code, r.stderr).toBe(4);
+    expect(errorOf(r.stderr).hint).toMatch(/pm token list/);
+  });
+
+  it('redeem of a market already redeemed: exit 5, the hint says nothing is left and where to look', async () => {
+    const env = accountEnv(sb.current, 'alice', newHome());
+    expect((await runPm(['--json', 'redeem', 'eth-5k-2025'], { env })).code).toBe(0);
+    const r = await runPm(['--json', 'redeem', 'eth-5k-2025'], { env: accountEnv(sb.current, 'alice', newHome()) });
+    expect(r.code, r.stderr).toBe(5);
+    expect(errorOf(r.stderr).hint).toMatch(/pm positions/);
+  });
+
+  it('token derive with a scope the account may not request: exit 3, the hint names pm token capabilities', async () => {
+    const env = {
+      ...accountEnv(sb.current, 'alice', newHome()),
+      PM_IDENTITY_TOKEN: seeded(sb.current, 'alice').identityToken,
+      PM_PASSPHRASE: 'pass-phrase-1',
+      PM_SCRYPT_N: '1024',
+    };
+    const r = await runPm(['--json', '--yes', 'token', 'derive', '--scopes', 'trading,delegated_signing'], { env });
+    expect(r.code, r.stderr).toBe(3);
+    expect(errorOf(r.stderr).hint).toMatch(/pm token capabilities/);
+  });
+
+  it('an unknown option after a command, in text mode: exit 2 and where to read the usage', async () => {
+    const r = await runPm(['markets', 'list', '--bogus'], { env: { PM_HOME: newHome() } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown option '--bogus'/);
+    expect(r.stderr).toMatch(/pm markets list --help/);
+  });
+});

@@ -1,4 +1,6 @@
 // Spawns the built bin/pm.js (as users run it): pipes, exit codes, no TTY, signals.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { execa, execaSync } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReadyInfo as Ready } from '../../src/sandbox/index.js';
@@ -108,6 +110,41 @@ describe('signals', () => {
 });
 
 describe('detached sandbox', () => {
+  // Profiles made by init --sandbox (any account) follow the sandbox of their PM_HOME when it
+  // starts again on another port, as the "sandbox" profile does. Before: only that profile did;
+  // one made with --account partner kept the old port and every command of it exited 7.
+  it('a restart on another port carries every profile that pointed at it', async () => {
+    const { home: h, cleanup: c } = tempHome();
+    const e = { PM_HOME: h, NO_COLOR: '1', PM_PASSPHRASE: 'p4ssphrase', PM_SCRYPT_N: '1024', CI: '1' };
+    try {
+      const first = JSON.parse(
+        (await execa('node', [BIN, '--json', 'sandbox', 'start', '--detach', '--port', '0'], { env: e })).stdout,
+      ) as Ready;
+      const init = await execa('node', [BIN, 'init', '--sandbox', '--account', 'partner', '--profile-name', 'partner', '--yes'], {
+        env: e,
+        stdin: 'ignore',
+        reject: false,
+      });
+      expect(init.exitCode, init.stderr).toBe(0);
+      expect((await execa('node', [BIN, 'sandbox', 'stop'], { env: e })).exitCode).toBe(0);
+      let second = first;
+      // (Port 0 lets the system choose: start again until it chooses another port than the first.)
+      while (second.baseUrl === first.baseUrl) {
+        second = JSON.parse(
+          (await execa('node', [BIN, '--json', 'sandbox', 'start', '--detach', '--port', '0'], { env: e })).stdout,
+        ) as Ready;
+        if (second.baseUrl === first.baseUrl) await execa('node', [BIN, 'sandbox', 'stop'], { env: e });
+      }
+      const who = await execa('node', [BIN, '--profile', 'partner', '--json', 'whoami'], { env: e, stdin: 'ignore', reject: false });
+      expect(who.exitCode, who.stderr).toBe(0);
+      const cfg = JSON.parse(readFileSync(join(h, 'config.json'), 'utf8')) as { profiles: Record<string, { baseUrl?: string }> };
+      expect(cfg.profiles['partner']?.baseUrl).toBe(second.baseUrl);
+    } finally {
+      await execa('node', [BIN, 'sandbox', 'stop'], { env: e, reject: false });
+      c();
+    }
+  });
+
   it('starts in the background, reports status, and stops', async () => {
     const { home: h, cleanup: c } = tempHome();
     const e = { PM_HOME: h, NO_COLOR: '1' };

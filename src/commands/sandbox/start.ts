@@ -2,6 +2,7 @@ import { cutFirst, hideFirst } from '../../cli/output.js';
 import { InterruptedError } from '../../core/errors.js';
 import type { Context } from '../../cli/context.js';
 import { clearRunInfo, findSandbox, listenError, sandboxDir, spawnDetached, writeRunInfo } from '../../core/sandboxctl.js';
+import { isLoopbackUrl } from '../../core/endpoints.js';
 import { ConflictError, UsageError } from '../../core/errors.js';
 import { defineCommand } from '../../cli/command.js';
 import { ENV_VARS } from '../../cli/env.js';
@@ -62,11 +63,20 @@ function printReady(ctx: Context, ready: Ready, line: string): void {
 /**
  * Upserts the "sandbox" profile so `--profile sandbox` reaches a persistent sandbox. Only the
  * base URL is stored: the stream URL follows it (and older versions' wsUrl/sandbox fields go).
+ * Every other profile that pointed at this PM_HOME's sandbox where it last ran (init --sandbox
+ * --account bob makes such profiles) follows it to its new URL too.
  */
 function rememberProfile(ctx: Context, baseUrl: string): Promise<void> {
   return ctx.editConfig((cfg) => {
     const { wsUrl: _ws, sandbox: _flag, ...rest } = cfg.profiles['sandbox'] ?? {};
+    const before = rest.baseUrl;
     cfg.profiles['sandbox'] = { ...rest, baseUrl };
+    if (before === undefined || before === baseUrl || !isLoopbackUrl(before)) return;
+    for (const [name, p] of Object.entries(cfg.profiles)) {
+      if (name === 'sandbox' || p.baseUrl !== before) continue;
+      const { wsUrl: _w, ...kept } = p;
+      cfg.profiles[name] = { ...kept, baseUrl };
+    }
   });
 }
 

@@ -39,7 +39,16 @@ function accountLabel(a: SandboxAccount): string {
 
 function sandboxUrl(ctx: Context): string {
   const explicit = ctx.flags.baseUrl ?? ctx.env.PM_BASE_URL;
-  if (explicit) return checkUrl(explicit, ctx.flags.baseUrl !== undefined ? '--base-url' : 'PM_BASE_URL');
+  if (explicit) {
+    const where = ctx.flags.baseUrl !== undefined ? '--base-url' : 'PM_BASE_URL';
+    const url = checkUrl(explicit, where);
+    // A sandbox is on this machine (the rule every sandbox command keeps): nothing is asked elsewhere.
+    if (!isLoopbackUrl(url))
+      throw new UsageError(`--sandbox sets up a sandbox account, and ${url} (${where}) is not a sandbox: nothing was sent`, {
+        hint: 'Point it at a sandbox on this machine (pm sandbox status shows its URL), or drop --sandbox to set up an exchange account.',
+      });
+    return url;
+  }
   const running = runningSandbox(ctx.home);
   if (running) return running.baseUrl;
   throw new NetworkError('no sandbox is running for this PM_HOME', {

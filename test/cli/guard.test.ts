@@ -204,3 +204,22 @@ describe('against the sandbox', () => {
     expect(r.stderr).not.toMatch(/needs a confirmation/);
   });
 });
+
+// init --sandbox reads a sandbox's seeded accounts (GET /__sandbox/accounts): with a URL that is
+// not loopback it is refused before anything is asked, as every sandbox command is. Before: the
+// GET went to that host, and an answer there became a profile named "sandbox" (the safety audit).
+describe('init --sandbox with a URL that is not a sandbox', () => {
+  it('exit 2, nothing attempted', async () => {
+    const r = await runPm(['--verbose', 'init', '--sandbox', '--yes'], {
+      env: {
+        PM_HOME: join(home, 'init-remote'),
+        PM_BASE_URL: 'http://exchange.invalid',
+        PM_PASSPHRASE: 'pass-phrase-1',
+        PM_SCRYPT_N: '1024',
+      },
+    });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/is not a sandbox: nothing was sent/);
+    expect(r.stderr).not.toMatch(/\[http\]/);
+  });
+});

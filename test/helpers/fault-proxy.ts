@@ -13,7 +13,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { LogEntry, SandboxHandle } from '../../src/sandbox/index.js';
 
 export type Fault =
@@ -272,3 +272,17 @@ export function everyFault(timeoutMs: number): Fault[] {
 /** A fault's name in a test report: drop, garble-text, 502, delay… */
 export const faultName = (f: Fault): string =>
   f.kind === 'garble' ? `garble-${f.as ?? 'text'}` : f.kind === 'status' ? String(f.status) : f.kind;
+
+/**
+ * The error of a --json run whose outcome is unknown, checked to be said as such: exit 7,
+ * UNKNOWN_STATE, nothing on stdout, never "failed" and never a bare "retry".
+ */
+export function unknownOutcome(r: { code: number; stdout: string; stderr: string }): { code: string; message: string; hint: string } {
+  expect(r.code, r.stderr).toBe(7);
+  expect(r.stdout).toBe('');
+  const err = (JSON.parse(r.stderr) as { error: { code: string; message: string; hint: string } }).error;
+  expect(err.code).toBe('UNKNOWN_STATE');
+  expect(err.message).not.toMatch(/failed/);
+  expect(err.hint).not.toMatch(/retry/i);
+  return err;
+}

@@ -4,8 +4,9 @@ import { cutFirst } from '../../cli/output.js';
 import type { Context } from '../../cli/context.js';
 import { errorMessage, NotFoundError, UsageError } from '../../core/errors.js';
 import type { ApiClient } from '../../core/http.js';
-import { recordSubAccountIn, waitForAllowances } from '../../core/partner.js';
-import type { Allowances, MessageSigner, WaitEvent } from '../../core/partner.js';
+import { createSubAccount, recordSubAccountIn, waitForAllowances } from '../../core/partner.js';
+import type { Allowances, MessageSigner, SubAccountCreated, WaitEvent } from '../../core/partner.js';
+import { pmLine, rerunLine } from '../../cli/rerun.js';
 
 /** The partner's own client (never acting for a sub-account). */
 export async function partnerApi(ctx: Context): Promise<ApiClient> {
@@ -24,7 +25,7 @@ export function checkModeFlags(serverWallet: boolean, wallet: string | undefined
  * The EOA child's signer: the keystore wallet `wallet`, or a new key stored in the keystore as
  * child-<address prefix> (encrypted with the keystore passphrase) before anything is sent.
  */
-export async function childSigner(
+async function childSigner(
   ctx: Context,
   wallet: string | undefined,
 ): Promise<{ signer: MessageSigner; wallet: string; created: boolean }> {
@@ -52,7 +53,7 @@ export async function childSigner(
  * profile in use (script mode: credentials in the environment), in PM_HOME's records for this
  * exchange. An order --on-behalf-of reads it to pick how to sign.
  */
-export async function recordSubAccount(
+async function recordSubAccount(
   ctx: Context,
   profileId: number,
   rec: { address: string; wallet?: string | undefined; serverWallet: boolean },
@@ -61,8 +62,35 @@ export async function recordSubAccount(
   await ctx.editConfig((cfg) => recordSubAccountIn(cfg, where, profileId, rec));
 }
 
+/**
+ * Creates a sub-account the way pm partner create and pm partner onboard do: an EOA child's key
+ * (new, or `wallet`), recorded at once; an answer pm cannot read settled by createSubAccount, with
+ * this command line's own re-run (`--wallet` of the child) and listing written into its message.
+ */
+export async function createChild(
+  ctx: Context,
+  api: ApiClient,
+  o: { serverWallet: boolean; displayName?: string | undefined; wallet?: string | undefined },
+): Promise<SubAccountCreated & { wallet?: string }> {
+  const child = o.serverWallet ? null : await childSigner(ctx, o.wallet);
+  const made = await createSubAccount(api, {
+    serverWallet: o.serverWallet,
+    displayName: o.displayName,
+    child: child ? { signer: child.signer, drop: child.created ? () => dropChildKey(ctx, child.wallet) : undefined } : undefined,
+    record: (m) => recordSubAccount(ctx, m.profileId, { address: m.account, wallet: child?.wallet, serverWallet: o.serverWallet }),
+    signal: ctx.signal,
+    hints: {
+      again: child ? rerunLine(ctx.app.argv ?? [], '--wallet', child.wallet) : undefined,
+      check: pmLine(ctx, ['partner', 'list', '--all'], { yes: false }),
+    },
+  });
+  if (made.via === 'lookup') ctx.out.info(`The exchange's answer was lost; pm found the sub-account by its address (${made.account}).`);
+  if (made.via === 'existing') ctx.out.info(`${made.account} already is sub-account ${made.profileId} of this partner: recorded.`);
+  return { ...made, ...(child ? { wallet: child.wallet } : {}) };
+}
+
 /** Forgets a generated child key whose sub-account was not created. */
-export async function dropChildKey(ctx: Context, wallet: string): Promise<void> {
+async function dropChildKey(ctx: Context, wallet: string): Promise<void> {
   try {
     (await ctx.keystore()).removeWallet(wallet);
   } catch {

@@ -1,7 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
-import { pmLine, rerunLine } from '../../cli/rerun.js';
-import { checkDisplayName, createSubAccount } from '../../core/partner.js';
-import { checkModeFlags, childSigner, dropChildKey, partnerApi, recordSubAccount } from './common.js';
+import { checkDisplayName } from '../../core/partner.js';
+import { checkModeFlags, createChild, partnerApi } from './common.js';
 
 export default defineCommand({
   path: ['partner', 'create'],
@@ -27,33 +26,19 @@ export default defineCommand({
     checkDisplayName(opts.name);
     checkModeFlags(serverWallet, wallet);
     const api = await partnerApi(ctx);
-    const child = serverWallet ? null : await childSigner(ctx, wallet);
-    const made = await createSubAccount(api, {
-      serverWallet,
-      displayName: opts.name,
-      child: child ? { signer: child.signer, drop: child.created ? () => dropChildKey(ctx, child.wallet) : undefined } : undefined,
-      record: (m) => recordSubAccount(ctx, m.profileId, { address: m.account, wallet: child?.wallet, serverWallet }),
-      signal: ctx.signal,
-      hints: {
-        again: child ? rerunLine(ctx.app.argv ?? [], '--wallet', child.wallet) : undefined,
-        check: pmLine(ctx, ['partner', 'list', '--all'], { yes: false }),
-      },
-    });
-    if (made.via === 'lookup') ctx.out.info(`The exchange's answer was lost; pm found the sub-account by its address (${made.account}).`);
-    if (made.via === 'existing') ctx.out.info(`${made.account} already is sub-account ${made.profileId} of this partner: recorded.`);
-    const out = { ...made, ...(child ? { wallet: child.wallet } : {}) };
+    const out = await createChild(ctx, api, { serverWallet, displayName: opts.name, wallet });
     ctx.out.data(out, () => {
       ctx.out.keyValue([
         ['profile id', String(out.profileId)],
         ['address', out.account],
         ['mode', out.mode],
         ['name', out.displayName],
-        ...(child ? ([['wallet', `${child.wallet} (keystore)`]] as [string, string][]) : []),
+        ...(out.wallet !== undefined ? ([['wallet', `${out.wallet} (keystore)`]] as [string, string][]) : []),
       ]);
       ctx.out.info(
         serverWallet
           ? `Next: pm partner allowances ${out.profileId} --retry --wait, then pm order place … --on-behalf-of ${out.profileId} --delegated`
-          : `Next: pm order place … --on-behalf-of ${out.profileId} (signed by ${child?.wallet ?? 'the child wallet'})`,
+          : `Next: pm order place … --on-behalf-of ${out.profileId} (signed by ${out.wallet ?? 'the child wallet'})`,
       );
     });
     return;

@@ -4,7 +4,6 @@
 // The child's profile is saved as soon as the sub-account exists and records what is left, so an
 // interrupted onboarding (Ctrl-C, an error) is picked up with --resume where it stopped.
 import { defineCommand } from '../../cli/command.js';
-import { pmLine, rerunLine } from '../../cli/rerun.js';
 import type { Context } from '../../cli/context.js';
 import { toPmError } from '../../cli/errors.js';
 import { confirm, input, select, validating } from '../../cli/prompt.js';
@@ -15,11 +14,11 @@ import type { ApiClient } from '../../core/http.js';
 import { getMarket } from '../../core/markets.js';
 import { formatUnits, parseUnits } from '../../core/money.js';
 import { parseDuration } from '../../core/duration.js';
-import { checkDisplayName, createSubAccount, getAllowances, parseProfileId } from '../../core/partner.js';
+import { checkDisplayName, getAllowances, parseProfileId } from '../../core/partner.js';
 import { fundProfile } from '../../core/sandboxctl.js';
 import type { Allowances } from '../../core/partner.js';
 import { checkTradable, parseOrderInput, placeParsed } from '../../core/trade/index.js';
-import { checkModeFlags, childSigner, dropChildKey, partnerApi, recordSubAccount, waitWithProgress } from './common.js';
+import { checkModeFlags, createChild, partnerApi, waitWithProgress } from './common.js';
 
 const slugOf = (name: string): string | undefined => {
   const s = name
@@ -334,29 +333,16 @@ async function create(
     throw new UsageError('--first-order places a delegated order: it needs --server-wallet');
 
   const api = await apiOf();
-  const child = serverWallet ? null : await childSigner(ctx, wallet);
-  // An answer pm cannot read: createSubAccount finds an EOA child by its address, else says how to look.
-  const created = await createSubAccount(api, {
-    serverWallet,
-    displayName: name,
-    child: child ? { signer: child.signer, drop: child.created ? () => dropChildKey(ctx, child.wallet) : undefined } : undefined,
-    record: (m) => recordSubAccount(ctx, m.profileId, { address: m.account, wallet: child?.wallet, serverWallet }),
-    signal: ctx.signal,
-    hints: {
-      again: child ? rerunLine(ctx.app.argv ?? [], '--wallet', child.wallet) : undefined,
-      check: pmLine(ctx, ['partner', 'list', '--all'], { yes: false }),
-    },
-  });
-  if (created.via === 'lookup')
-    ctx.out.info(`The exchange's answer was lost; pm found the sub-account by its address (${created.account}).`);
+  // An answer pm cannot read: an EOA child is found by its address, else the message says how to look.
+  const created = await createChild(ctx, api, { serverWallet, displayName: name, wallet });
   const id = created.profileId;
   // From here on the sub-account exists (recorded above): save its profile before anything else can fail.
   const state: OnboardingState = { step: 'allowances', serverWallet, ...(name !== undefined ? { displayName: name } : {}) };
-  const job: Job = { id, account: created.account, profile: '', wallet: child?.wallet, state };
+  const job: Job = { id, account: created.account, profile: '', wallet: created.wallet, state };
   await ctx.editConfig((cfg) => {
     // A name taken meanwhile (another pm process) falls back to child-<id>, never to an overwrite.
     job.profile = profileName !== undefined && !cfg.profiles[profileName] ? profileName : freeChildName(cfg.profiles, id);
-    cfg.profiles[job.profile] = childProfile(ctx, id, created.account, child?.wallet, state);
+    cfg.profiles[job.profile] = childProfile(ctx, id, created.account, created.wallet, state);
   });
   ctx.out.info(`created sub-account ${id} (${created.account}); saved pm profile ${job.profile} for it`);
   return job;

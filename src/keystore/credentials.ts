@@ -166,7 +166,9 @@ export async function resolveCredentials(input: CredentialsInput): Promise<Crede
     if (!needed) return auth;
     // The agent serves HMAC signatures (never the secret); the API key and identity token are
     // headers that are themselves secrets, so those still come from decrypting here.
-    if (wantRequest && !envRequestCred && stored('tokenSecret') && !(wantIdentity && stored('identityToken')) && !auth.hmac) {
+    if (wantRequest && !envRequestCred && stored('tokenSecret') && !(wantIdentity && stored('identityToken'))) {
+      // An earlier call's signer (the agent's, or the decrypted secret's): nothing more to open.
+      if (auth.hmac) return auth;
       const signer = await (await agent())?.hmacSigner(secretsName, info?.tokenId).catch(() => null);
       if (signer) {
         auth.hmac = signer;

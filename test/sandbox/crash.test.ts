@@ -153,6 +153,29 @@ describe('sandbox process', () => {
     expect(JSON.parse(out)).toMatchObject({ running: true, pid: ready.pid, baseUrl: ready.baseUrl });
   });
 
+  it('an --ephemeral sandbox beside the running one leaves it the one status and stop act on', async () => {
+    const home = tempHome();
+    const { child, ready } = await startChild(home);
+    const eph = await pm(home, ['--json', 'sandbox', 'start', '--port', '0', '--ephemeral']).first;
+    expect(eph.line, eph.stderr).not.toBeNull();
+    const ephemeral = JSON.parse(eph.line ?? '{}') as Ready;
+    const run = async (args: string[]): Promise<{ code: number | null; out: string }> => {
+      const p = pm(home, args);
+      let out = '';
+      p.child.stdout?.on('data', (c: Buffer) => (out += c.toString('utf8')));
+      const code = await new Promise<number | null>((r) => p.child.on('exit', r));
+      return { code, out };
+    };
+    // (It named the ephemeral one, whose start had overwritten server.json: stop ended it instead.)
+    const status = await run(['--json', 'sandbox', 'status']);
+    expect(JSON.parse(status.out)).toMatchObject({ running: true, pid: ready.pid, baseUrl: ready.baseUrl });
+    const gone = new Promise((r) => child.once('exit', r));
+    const stop = await run(['--json', 'sandbox', 'stop']);
+    expect(JSON.parse(stop.out)).toMatchObject({ stopped: true, pid: ready.pid });
+    await gone;
+    expect(() => process.kill(ephemeral.pid, 0)).not.toThrow();
+  });
+
   it('a second start while the first still loads its state (its event loop busy) names its pid: starting', async () => {
     const home = tempHome();
     // A holder of the state lock that is busy the way a sandbox is while StateStore.open() reads

@@ -1,7 +1,7 @@
 import { cutFirst, hideFirst } from '../../cli/output.js';
 import { InterruptedError } from '../../core/errors.js';
 import type { Context } from '../../cli/context.js';
-import { clearRunInfo, findSandbox, listenError, sandboxDir, spawnDetached, writeRunInfo } from '../../core/sandboxctl.js';
+import { clearRunInfo, findSandbox, listenError, runningSandbox, sandboxDir, spawnDetached, writeRunInfo } from '../../core/sandboxctl.js';
 import { isLoopbackUrl } from '../../core/endpoints.js';
 import { ConflictError, UsageError } from '../../core/errors.js';
 import { defineCommand } from '../../cli/command.js';
@@ -197,14 +197,17 @@ export default defineCommand({
       throw listenError(e, host, port);
     }
     const info = handle.info;
-    writeRunInfo(ctx.home, {
-      pid: process.pid,
-      baseUrl: info.baseUrl,
-      wsUrl: info.wsUrl,
-      startedAt: new Date().toISOString(),
-      ephemeral,
-      ...(info.rpcUrl !== undefined ? { rpcUrl: info.rpcUrl } : {}),
-    });
+    // An ephemeral one beside a running sandbox leaves that one the sandbox status and stop act on.
+    const other = ephemeral ? runningSandbox(ctx.home) : null;
+    if (!other || other.pid === process.pid)
+      writeRunInfo(ctx.home, {
+        pid: process.pid,
+        baseUrl: info.baseUrl,
+        wsUrl: info.wsUrl,
+        startedAt: new Date().toISOString(),
+        ephemeral,
+        ...(info.rpcUrl !== undefined ? { rpcUrl: info.rpcUrl } : {}),
+      });
     if (!ephemeral) await rememberProfile(ctx, info.baseUrl);
     printReady(ctx, info, JSON.stringify(info));
     const signal = ctx.signal;

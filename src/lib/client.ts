@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { ClientCore, TradingDeps } from '../core/clientcore.js';
 import { editConfig, loadConfig } from '../core/config.js';
 import type { ProfileConfig } from '../core/config.js';
-import type { BalanceJson } from '../core/balance.js';
+import type { BalanceCore, BalanceJson } from '../core/balance.js';
 import type { ProxySettings } from '../core/proxy.js';
 import { Settings, profileNotFound } from '../core/settings.js';
 import { AuthError, InterruptedError, NotFoundError, UsageError, ValidationError } from '../core/errors.js';
@@ -551,10 +551,20 @@ export function createClient(options: ClientOptions) {
      */
     async balance(
       p: { onBehalfOf?: number; chain?: boolean; rpcUrl?: string; markets?: string[]; byMarket?: boolean } = {},
+      o?: CallOptions,
     ): Promise<BalanceJson> {
       const { e, core } = await engine();
       const { accountBalance, balanceJson } = await e.balanceModule();
-      const b = await accountBalance(core, { onBehalfOf: p.onBehalfOf, chain: p.chain, rpcUrl: p.rpcUrl, markets: p.markets });
+      // The exchange's requests of this call end on its signal too.
+      const on: BalanceCore = {
+        onBehalfOf: core.onBehalfOf,
+        sandbox: core.sandbox,
+        timeoutMs: core.timeoutMs,
+        tradingApi: async (id) => withSignal(await core.tradingApi(id), o),
+        subAccount: (a, id) => core.subAccount(a, id),
+        rpcUrl: (flag) => core.rpcUrl(flag),
+      };
+      const b = await accountBalance(on, { onBehalfOf: p.onBehalfOf, chain: p.chain, rpcUrl: p.rpcUrl, markets: p.markets });
       return balanceJson(b, { byMarket: p.byMarket });
     },
     /**

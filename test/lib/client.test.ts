@@ -176,6 +176,8 @@ describe('createClient', () => {
     ac.abort();
     // (Sent, the exchange would refuse it: alice has no server wallet. Interrupted, nothing is sent.)
     await expect(pm.funds.withdraw({ amount: '1' }, { signal: ac.signal })).rejects.toMatchObject({ code: 'INTERRUPTED', exitCode: 130 });
+    // (balance took no call options: it answered, the signal unread.)
+    await expect(pm.funds.balance({}, { signal: ac.signal })).rejects.toMatchObject({ code: 'INTERRUPTED', exitCode: 130 });
     await pm.close();
   });
 

@@ -61,9 +61,21 @@ createInterface({ input: quoter.stdout }).on('line', (l) => {
   if (ev.requoted) actions.requoted += 1;
   if (ev.stopped) actions.canceledAtStop = ev.canceled;
 });
-const quoterDone = new Promise((resolve) => quoter.once('exit', resolve));
-setTimeout(() => quoter.kill('SIGINT'), seconds * 1000);
-await quoterDone;
+const quoterDone = new Promise((resolve) => quoter.once('exit', (code, signal) => resolve({ code, signal })));
+let stopped = false;
+const timer = setTimeout(() => {
+  stopped = true;
+  quoter.kill('SIGINT');
+}, seconds * 1000);
+const quoterExit = await quoterDone;
+clearTimeout(timer);
+// A quoter that failed (or could not start) makes a failed backtest, not an empty one.
+if (!stopped || quoterExit.code !== 0) {
+  process.stderr.write(
+    `the quoter exited ${quoterExit.code ?? quoterExit.signal}${stopped ? '' : ' before the end'}: see its errors above\n`,
+  );
+  process.exitCode = 1;
+}
 
 // 3. What it did, through the library: where the replay stands, the fills, the positions.
 const pm = createClient({ baseUrl: ready.baseUrl, privateKey: alice.privateKey, token: alice.token });

@@ -126,6 +126,15 @@ const runners: Record<string, (file: string) => Promise<void>> = {
     // Its ask (BUY NO at 0.55) was filled by the recorded trade: 10 NO shares.
     expect(out.fills).toEqual([expect.objectContaining({ outcome: 'NO', sharesRaw: '10000000' })]);
     expect(out.positions).toEqual([expect.objectContaining({ outcome: 'NO', sharesRaw: '10000000' })]);
+    // A quoter that cannot start (Node strips no types under node_modules, for one) fails the
+    // backtest (it printed an empty one and exited 0).
+    const broken = await execa('node', [file, rec, '--seconds', '8', '--speed', 'max'], {
+      env: { ...env(), PM_QUOTER: join(home, 'no-such-quoter.mjs') },
+      extendEnv: false,
+      reject: false,
+    });
+    expect(broken.exitCode).toBe(1);
+    expect(broken.stderr).toMatch(/the quoter exited 1 before the end/);
   },
   'quoter.ts': async (file) => {
     // The library bot: quotes both sides, requotes when the book moves, cancels all on Ctrl-C. Run

@@ -138,6 +138,9 @@ await esbuild.build({
   platform: 'node',
   target: 'node20',
   minify: true,
+  // Lines of about 500 characters: Node prints the source line of an uncaught error's throw site,
+  // and a bot's uncaught PmError printed a whole minified bundle line (40 KB and more) with it.
+  lineLimit: 500,
   sourcemap: 'linked',
   sourcesContent: false,
   legalComments: 'none',

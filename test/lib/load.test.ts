@@ -51,4 +51,16 @@ pm.markets.get('no-such-market').then(
     expect(JSON.parse(r.stdout)).toEqual({ notFound: true, pm: true, slug: 'btc-100k-2026' });
     expect(r.files.sort()).toEqual(['core/errors.cjs', 'lib/engine.cjs', 'lib/index.cjs']);
   });
+
+  it("an error a bot leaves uncaught prints Node's report of it, not a line of minified bundle 44 KB long", async () => {
+    const code = `const { createClient } = require(${JSON.stringify(entry)});
+createClient({ baseUrl: ${JSON.stringify(sb.current.baseUrl)} }).markets.get('no-such-market');`;
+    const r = await run(process.execPath, ['-e', code], { env: { ...process.env, PM_HOME: home }, timeout: 60_000 }).then(
+      () => ({ stderr: '' }),
+      (e: { stderr: string }) => e,
+    );
+    expect(r.stderr).toMatch(/NotFoundError: no market "no-such-market"/);
+    // (Node shows the source line the error was thrown from: the bundles were minified into lines of 40 KB and more.)
+    expect(Math.max(...r.stderr.split('\n').map((l) => l.length))).toBeLessThan(2000);
+  });
 });

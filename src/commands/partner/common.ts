@@ -25,10 +25,7 @@ export function checkModeFlags(serverWallet: boolean, wallet: string | undefined
  * The EOA child's signer: the keystore wallet `wallet`, or a new key stored in the keystore as
  * child-<address prefix> (encrypted with the keystore passphrase) before anything is sent.
  */
-async function childSigner(
-  ctx: Context,
-  wallet: string | undefined,
-): Promise<{ signer: MessageSigner; wallet: string; created: boolean }> {
+async function childSigner(ctx: Context, wallet: string | undefined): Promise<{ signer: MessageSigner; wallet: string; created: boolean }> {
   const ks = await ctx.keystore();
   if (wallet !== undefined) {
     if (!ks.hasWallet(wallet))

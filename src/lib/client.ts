@@ -69,7 +69,7 @@ export interface ClientOptions {
    * them): each signs the orders of the sub-account with its address.
    */
   subAccountKeys?: string[] | undefined;
-  /** Per-request timeout (default 30 s). */
+  /** Each call's deadline: its requests and retries end within it (default 30 s). */
   timeoutMs?: number | undefined;
   /**
    * Proxies for REST, the stream and the chain's RPC: { httpsProxy, httpProxy, noProxy }, read as HTTPS_PROXY,

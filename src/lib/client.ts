@@ -402,9 +402,16 @@ export function createClient(options: ClientOptions) {
       const { e } = await engine();
       return e.listOrders(withSignal(await api(), o), p);
     },
+    /**
+     * Orders by id or client id. An order found under a client id whose outcome the journal has
+     * open (a lost answer) is recorded there as placed, as `pm order status` does.
+     */
     async status(q: { ids?: string[]; clientIds?: string[] }, o?: CallOptions): Promise<StatusJson[]> {
-      const { e } = await engine();
-      return (await e.orderStatus(withSignal(await api(), o), q)).map(e.statusJson);
+      const { e, journal } = await engine();
+      const a = withSignal(await api(), o);
+      const results = await e.orderStatus(a, q);
+      if (q.clientIds?.length) e.settleFromStatus(journal, a.baseUrl, results);
+      return results.map(e.statusJson);
     },
   };
 

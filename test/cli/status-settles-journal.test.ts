@@ -4,7 +4,7 @@
 // attempt may still land): a client id not found stays open. Before: after order status found the
 // order, doctor still failed (exit 8) on it; only re-running the placement cleared it.
 import { describe, expect, it } from 'vitest';
-import { accountEnv } from '../helpers/account-env.js';
+import { accountEnv, seeded } from '../helpers/account-env.js';
 import { useFaultProxy } from '../helpers/fault-proxy.js';
 import { runPm, useTempHomes } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -55,6 +55,50 @@ describe('pm order status settles what pm doctor lists', () => {
     const after = await runPm(['--json', 'doctor'], { env });
     expect(journalCheck(after.stdout)?.status).not.toBe('fail');
     const journal = await runPm(['--json', 'order', 'journal', '--client-id', 'lost-1'], { env });
+    expect(journal.stdout).toMatch(/"state":"placed"/);
+  });
+});
+
+describe("the library's orders.status settles it the same way", () => {
+  it('an order whose answer was lost, found by orders.status({ clientIds }): the journal says placed', async () => {
+    const home = newHome();
+    const env = { ...accountEnv(sb.current, 'alice', home), PM_BASE_URL: proxy.current.baseUrl };
+    proxy.current.reset();
+    proxy.current.set(
+      { method: 'POST', path: '/orders', times: Number.POSITIVE_INFINITY, fault: { kind: 'drop' } },
+      { method: 'POST', path: '/orders/status/batch', times: Number.POSITIVE_INFINITY, fault: { kind: 'status', status: 503 } },
+    );
+    const place = await runPm(
+      [
+        '--json',
+        '--timeout',
+        '3s',
+        'order',
+        'place',
+        'btc-100k-2026',
+        'buy',
+        'yes',
+        '--price',
+        '0.03',
+        '--size',
+        '1',
+        '--client-id',
+        'lost-lib',
+      ],
+      { env },
+    );
+    proxy.current.reset();
+    expect(place.code, place.stderr).toBe(7);
+    const { createClient } = await import('../../src/lib/index.js');
+    const a = seeded(sb.current, 'alice');
+    const pm = createClient({ home, baseUrl: proxy.current.baseUrl, privateKey: a.privateKey, token: a.token });
+    try {
+      const [found] = await pm.orders.status({ clientIds: ['lost-lib'] });
+      expect(found?.found).toBe(true);
+    } finally {
+      await pm.close();
+    }
+    const journal = await runPm(['--json', 'order', 'journal', '--client-id', 'lost-lib'], { env });
     expect(journal.stdout).toMatch(/"state":"placed"/);
   });
 });

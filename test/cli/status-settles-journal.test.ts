@@ -16,37 +16,26 @@ const newHome = useTempHomes();
 const journalCheck = (stdout: string) =>
   (JSON.parse(stdout) as { checks: { name: string; status: string; detail: string }[] }).checks.find((c) => c.name === 'journal');
 
+/** An order placed as `cid` whose answer was lost and could not be looked up: exit 7, the journal's entry open. */
+async function lostOrder(cid: string): Promise<{ home: string; env: Record<string, string> }> {
+  const home = newHome();
+  const env = { ...accountEnv(sb.current, 'alice', home), PM_BASE_URL: proxy.current.baseUrl };
+  // Every POST /orders answer is dropped and the lookups fail too: the outcome stays unknown.
+  proxy.current.reset();
+  proxy.current.set(
+    { method: 'POST', path: '/orders', times: Number.POSITIVE_INFINITY, fault: { kind: 'drop' } },
+    { method: 'POST', path: '/orders/status/batch', times: Number.POSITIVE_INFINITY, fault: { kind: 'status', status: 503 } },
+  );
+  const argv = ['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.03', '--size', '1', '--client-id', cid];
+  const place = await runPm(['--json', '--timeout', '3s', ...argv], { env });
+  proxy.current.reset();
+  expect(place.code, place.stderr).toBe(7);
+  return { home, env };
+}
+
 describe('pm order status settles what pm doctor lists', () => {
   it('an order whose answer was lost: doctor lists it; order status finds it; doctor no longer lists it', async () => {
-    const home = newHome();
-    const env = { ...accountEnv(sb.current, 'alice', home), PM_BASE_URL: proxy.current.baseUrl };
-    // Every POST /orders answer is dropped and the lookups fail too: the outcome stays unknown.
-    proxy.current.reset();
-    proxy.current.set(
-      { method: 'POST', path: '/orders', times: Number.POSITIVE_INFINITY, fault: { kind: 'drop' } },
-      { method: 'POST', path: '/orders/status/batch', times: Number.POSITIVE_INFINITY, fault: { kind: 'status', status: 503 } },
-    );
-    const place = await runPm(
-      [
-        '--json',
-        '--timeout',
-        '3s',
-        'order',
-        'place',
-        'btc-100k-2026',
-        'buy',
-        'yes',
-        '--price',
-        '0.03',
-        '--size',
-        '1',
-        '--client-id',
-        'lost-1',
-      ],
-      { env },
-    );
-    proxy.current.reset();
-    expect(place.code, place.stderr).toBe(7);
+    const { env } = await lostOrder('lost-1');
     const before = await runPm(['--json', 'doctor'], { env });
     expect(journalCheck(before.stdout)).toMatchObject({ status: 'fail', detail: expect.stringMatching(/lost-1/) });
 
@@ -61,34 +50,7 @@ describe('pm order status settles what pm doctor lists', () => {
 
 describe("the library's orders.status settles it the same way", () => {
   it('an order whose answer was lost, found by orders.status({ clientIds }): the journal says placed', async () => {
-    const home = newHome();
-    const env = { ...accountEnv(sb.current, 'alice', home), PM_BASE_URL: proxy.current.baseUrl };
-    proxy.current.reset();
-    proxy.current.set(
-      { method: 'POST', path: '/orders', times: Number.POSITIVE_INFINITY, fault: { kind: 'drop' } },
-      { method: 'POST', path: '/orders/status/batch', times: Number.POSITIVE_INFINITY, fault: { kind: 'status', status: 503 } },
-    );
-    const place = await runPm(
-      [
-        '--json',
-        '--timeout',
-        '3s',
-        'order',
-        'place',
-        'btc-100k-2026',
-        'buy',
-        'yes',
-        '--price',
-        '0.03',
-        '--size',
-        '1',
-        '--client-id',
-        'lost-lib',
-      ],
-      { env },
-    );
-    proxy.current.reset();
-    expect(place.code, place.stderr).toBe(7);
+    const { home, env } = await lostOrder('lost-lib');
     const { createClient } = await import('../../src/lib/index.js');
     const a = seeded(sb.current, 'alice');
     const pm = createClient({ home, baseUrl: proxy.current.baseUrl, privateKey: a.privateKey, token: a.token });

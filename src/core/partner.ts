@@ -196,25 +196,7 @@ export async function createSubAccount(
   try {
     made = await createPartnerAccount(api, { serverWallet: p.serverWallet, displayName, signer: p.child?.signer, signal: p.signal });
   } catch (e) {
-    const lost = e instanceof NetworkError && e.ambiguous;
-    const address = p.child?.signer.address;
-    if (address !== undefined && (lost || e instanceof ConflictError)) {
-      const found = await subAccountAt(api, address, p.signal).catch(() => undefined);
-      if (found) {
-        made = found;
-        via = lost ? 'lookup' : 'existing';
-      } else if (lost) throw unknownCreation(e, { address, displayName, hints: p.hints });
-      else {
-        await p.child?.drop?.();
-        throw e;
-      }
-    } else if (lost) throw unknownCreation(e, { address, displayName, hints: p.hints });
-    else {
-      // Refused (or never sent): a key made for it signs nothing else. Interrupted: kept, the
-      // request may have reached the exchange.
-      if (!(e instanceof InterruptedError) && !(e instanceof NetworkError)) await p.child?.drop?.();
-      throw e;
-    }
+    ({ made, via } = await afterFailedCreation(api, e, p, displayName));
   }
   await p.record(made);
   return {
@@ -223,6 +205,33 @@ export async function createSubAccount(
     displayName: displayName ?? made.account,
     ...(via !== undefined ? { via } : {}),
   };
+}
+
+/**
+ * What a creation that threw comes to: an EOA child found by its address after a lost answer
+ * (`lookup`) or a 409 (`existing`), else the error to throw: unknown after a lost answer; a
+ * refusal drops a key made for it (an interrupted or unreachable request keeps it: it may have
+ * reached the exchange).
+ */
+async function afterFailedCreation(
+  api: ApiClient,
+  e: unknown,
+  p: {
+    child?: { signer: MessageSigner; drop?: (() => Promise<void>) | undefined } | undefined;
+    signal?: AbortSignal | undefined;
+    hints?: CreationHints | undefined;
+  },
+  displayName: string | undefined,
+): Promise<{ made: PartnerAccount; via: 'lookup' | 'existing' }> {
+  const lost = e instanceof NetworkError && e.ambiguous;
+  const address = p.child?.signer.address;
+  if (address !== undefined && (lost || e instanceof ConflictError)) {
+    const found = await subAccountAt(api, address, p.signal).catch(() => undefined);
+    if (found) return { made: found, via: lost ? 'lookup' : 'existing' };
+  }
+  if (lost) throw unknownCreation(e, { address, displayName, hints: p.hints });
+  if (!(e instanceof InterruptedError) && !(e instanceof NetworkError)) await p.child?.drop?.();
+  throw e;
 }
 
 /** The unknown outcome of a creation, with the exact command to settle it. */

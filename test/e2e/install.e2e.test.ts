@@ -34,14 +34,38 @@ afterAll(() => {
   cleanup();
 });
 
+// What the checkout's package.json read while the tarball was made (see the first test).
+const manifest = readFileSync('package.json', 'utf8');
+const readWhilePacking = new Set<string>();
+
 beforeAll(async () => {
   // dist/ is built (npm test builds first): pack it as it is. (Without the optional chain binary,
   // anvil: only pm sandbox start --chain runs it, and it weighs 43 MB.)
-  await installTarball(prefix, await packTarball(work), { omitOptional: true });
+  let packing = true;
+  const watching = (async () => {
+    while (packing) {
+      readWhilePacking.add(readFileSync('package.json', 'utf8'));
+      await new Promise((r) => setTimeout(r, 2));
+    }
+  })();
+  const tarball = await packTarball(work).finally(() => {
+    packing = false;
+  });
+  await watching;
+  await installTarball(prefix, tarball, { omitOptional: true });
   expect(realpathSync(bin)).toBe(realpathSync(join(pkg, 'bin', 'pm.js')));
 }, 180_000);
 
 describe('pm installed from the packed tarball', () => {
+  it("packing leaves the checkout's package.json as it is, at every moment (the suite beside it reads it)", () => {
+    // Before: the published manifest was written over the checkout's for the pack, and put back
+    // after. Vite's resolver, in the same suite, once read it empty, kept that, and every later
+    // import in the run failed ("JSONError … File is empty"); tests in other files read the
+    // stripped manifest. The tarball is now made from a copy.
+    expect(readWhilePacking.size).toBeGreaterThan(0);
+    expect([...readWhilePacking]).toEqual([manifest]);
+  });
+
   it('is one package of at most 15 MB: no dependency, no install script, examples shipped, no source maps', () => {
     const { packages, bytes } = footprint(prefix);
     const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;

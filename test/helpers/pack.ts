@@ -6,21 +6,29 @@
 // project gets pm's runtime dependencies and the entries of pm's package-lock.json for them (the
 // versions a user of this lockfile gets); npm then takes every tarball from the cache.
 import { execFile } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-/** Packs this checkout's dist/ as it is (built) into `dest`, with the published manifest; returns the tarball's path. */
+/**
+ * Packs this checkout's dist/ as it is (built) into `dest`, with the published manifest; returns
+ * the tarball's path. npm packs a copy (the published manifest and what "files" can name): the
+ * checkout's package.json is never written, since the rest of the suite reads it meanwhile.
+ */
 export async function packTarball(dest: string): Promise<string> {
-  await run(process.execPath, ['scripts/manifest.mjs', 'strip']);
-  try {
-    const packed = await run('npm', ['pack', '--ignore-scripts', '--pack-destination', dest], { encoding: 'utf8' });
-    return join(dest, packed.stdout.trim().split('\n').pop() ?? '');
-  } finally {
-    await run(process.execPath, ['scripts/manifest.mjs', 'restore']);
+  const stage = join(dest, 'stage');
+  mkdirSync(stage, { recursive: true });
+  const manifest = await run(process.execPath, ['scripts/manifest.mjs', 'published'], { encoding: 'utf8' });
+  writeFileSync(join(stage, 'package.json'), manifest.stdout);
+  const own = JSON.parse(manifest.stdout) as { files: string[] };
+  // The top-level names "files" starts from (bin, dist, …) and the README; npm applies the globs.
+  for (const top of new Set(own.files.map((f) => f.split('/')[0] ?? f))) {
+    if (existsSync(top)) cpSync(top, join(stage, top), { recursive: true });
   }
+  const packed = await run('npm', ['pack', '--ignore-scripts', '--pack-destination', dest], { cwd: stage, encoding: 'utf8' });
+  return join(dest, packed.stdout.trim().split('\n').pop() ?? '');
 }
 
 /** A new project in `dir` (ESM, as a bot's is: top-level await) whose lockfile pins pm's runtime dependencies as pm's own lockfile does. */

@@ -9,6 +9,7 @@ import { hmacHeaders } from '../../src/core/hmac.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { cancelOrder, placeOrder } from '../../src/sandbox/place.js';
 import type { OrderRecord } from '../../src/sandbox/types.js';
+import { onTestFinished } from 'vitest';
 import { eventually } from './eventually.js';
 
 export const HANDSHAKE = '/socket.io/?EIO=4&transport=websocket';
@@ -153,6 +154,14 @@ export function livePm(argv: string[], env: Record<string, string | undefined>, 
     signal: ac.signal,
   };
   const done = main(argv, io);
+  // A run the test left going (it failed before the run ended) is stopped with the test: test
+  // files share a worker, and a watch nobody stops would go on reconnecting there for the rest of
+  // the suite. (Outside a test, in a hook, it is the hook's to stop.)
+  try {
+    onTestFinished(() => ac.abort(Object.assign(new Error('interrupted by SIGINT'), { signal: 'SIGINT' })));
+  } catch {
+    // not inside a test
+  }
   return {
     out,
     err: () => err,

@@ -70,6 +70,7 @@ execFileSync(process.execPath, [createRequire(import.meta.url).resolve('typescri
   stdio: 'inherit',
   cwd: root,
 });
+(await import('./cjs-types.mjs')).writeCjsTypes(join(root, 'dist/lib/index.d.ts')); // require('pm-cli')'s types
 const { isDefinedCommand, manifestEntry } = await import(pathToFileURL(join(root, 'dist/cli/command.js')).href);
 const entries = [];
 for (const file of walk(join(root, 'dist/commands'), '.js')) {

@@ -228,6 +228,44 @@ export async function run(signal: AbortSignal): Promise<string> {
     expect(bad.exitCode).not.toBe(0);
     expect(bad.stdout).toMatch(/consumer\.mts/);
   }, 90_000);
+
+  it('a CommonJS TypeScript consumer (module node16, as @tsconfig/node20 sets it) type-checks against the published types', async () => {
+    // Before: the one set of types was ESM (the package is "type": "module"), and a CommonJS file
+    // under node16 could not import it at all (TS1479), however right the call. (nodenext allowed it.)
+    const good = `import { createClient, PmError } from 'pm-cli';
+const pm = createClient({ baseUrl: 'http://127.0.0.1:8787', token: { tokenId: 't', secret: 's' } });
+export async function run(): Promise<string> {
+  const r = await pm.orders.place({ market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.42', size: '10', clientId: 'bot-1' });
+  try { await pm.orders.cancelAll(); } catch (e) { if (e instanceof PmError) return e.code + e.exitCode; }
+  return r.execution.filled.sharesRaw + String(r.alreadyPlaced);
+}
+`;
+    const tsc = join(root, 'node_modules/typescript/bin/tsc');
+    writeFileSync(
+      join(prefix, 'tsconfig.cjs.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'node16',
+          moduleResolution: 'node16',
+          target: 'es2022',
+          noEmit: true,
+          // The package's declaration files are checked too: the CommonJS ones must be whole.
+          skipLibCheck: false,
+          types: ['node'],
+          typeRoots: [join(root, 'node_modules/@types')],
+        },
+        files: ['consumer.cts'],
+      }),
+    );
+    writeFileSync(join(prefix, 'consumer.cts'), good);
+    const ok = await execa('node', [tsc, '-p', 'tsconfig.cjs.json'], { cwd: prefix, reject: false });
+    expect(ok.exitCode, ok.stdout + ok.stderr).toBe(0);
+    writeFileSync(join(prefix, 'consumer.cts'), good.replace("price: '0.42'", 'price: 0.42'));
+    const bad = await execa('node', [tsc, '-p', 'tsconfig.cjs.json', '--skipLibCheck'], { cwd: prefix, reject: false });
+    expect(bad.exitCode).not.toBe(0);
+    expect(bad.stdout).toMatch(/consumer\.cts.*TS2322/);
+  }, 90_000);
 });
 
 /** The project's copy of the package's examples/*.ts (as a user copies one to start from) and a tsconfig of tsc --strict for them. */

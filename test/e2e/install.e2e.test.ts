@@ -266,6 +266,32 @@ export async function run(): Promise<string> {
     expect(bad.exitCode).not.toBe(0);
     expect(bad.stdout).toMatch(/consumer\.cts.*TS2322/);
   }, 90_000);
+
+  it("every code block of docs/library.md compiles as written with tsc --strict (ESM nodenext and bundler), the package's types checked too", async () => {
+    // Before: the first block's token read process.env (string | undefined where the type wants
+    // string: TS2322) and its second place was `{ /* the same */ clientId }` (TS2345); the partner
+    // block named baseUrl, privateKey, token and identityToken without defining them (TS18004).
+    const blocks = [...readFileSync('docs/library.md', 'utf8').matchAll(/```(?:ts|js)\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
+    expect(blocks.length).toBeGreaterThanOrEqual(2);
+    mkdirSync(join(prefix, 'doc'), { recursive: true });
+    blocks.forEach((code, i) => {
+      writeFileSync(join(prefix, 'doc', `block${i}.mts`), code);
+      writeFileSync(join(prefix, 'doc', `block${i}.ts`), code);
+    });
+    const options = { strict: true, target: 'es2022', noEmit: true, types: ['node'], typeRoots: [join(root, 'node_modules/@types')] };
+    const configs = {
+      'tsconfig.doc.json': { compilerOptions: { ...options, module: 'nodenext', moduleResolution: 'nodenext' }, include: ['doc/*.mts'] },
+      'tsconfig.doc-bundler.json': {
+        compilerOptions: { ...options, module: 'esnext', moduleResolution: 'bundler' },
+        include: ['doc/*.ts'],
+      },
+    };
+    for (const [name, config] of Object.entries(configs)) {
+      writeFileSync(join(prefix, name), JSON.stringify(config));
+      const r = await execa('node', [join(root, 'node_modules/typescript/bin/tsc'), '-p', name], { cwd: prefix, reject: false });
+      expect(r.exitCode, `${name}: ${r.stdout}${r.stderr}`).toBe(0);
+    }
+  }, 90_000);
 });
 
 /** The project's copy of the package's examples/*.ts (as a user copies one to start from) and a tsconfig of tsc --strict for them. */

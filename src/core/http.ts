@@ -1,6 +1,6 @@
 // The transport owns policy: auth headers, the per-token limiter, retries for reads, timeouts,
 // the status → error mapping and the redacted trace all live here and nowhere else.
-import http from 'node:http';
+import * as http from 'node:http';
 import { createRequire } from 'node:module';
 import { authHeadersAsync, limiterKeyOf } from './auth.js';
 import type { AuthMode, AuthProvider } from './auth.js';

@@ -267,6 +267,41 @@ export async function run(): Promise<string> {
     expect(bad.stdout).toMatch(/consumer\.cts.*TS2322/);
   }, 90_000);
 
+  it("a CommonJS TypeScript consumer of the older kind (module commonjs, no esModuleInterop) type-checks against the package's types", async () => {
+    // Before: dist/core/http.d.ts began `import http from 'node:http'`, which needs the consumer's
+    // esModuleInterop: without it, and with skipLibCheck off, TS1192 in pm's file, not the bot's.
+    writeFileSync(
+      join(prefix, 'tsconfig.commonjs.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'commonjs',
+          moduleResolution: 'node10',
+          target: 'es2022',
+          noEmit: true,
+          skipLibCheck: false,
+          types: ['node'],
+          typeRoots: [join(root, 'node_modules/@types')],
+        },
+        files: ['legacy.ts'],
+      }),
+    );
+    writeFileSync(
+      join(prefix, 'legacy.ts'),
+      `import { createClient, PmError } from 'pm-cli';
+const pm = createClient({ baseUrl: 'http://127.0.0.1:8787', token: { tokenId: 't', secret: 's' } });
+export async function run(): Promise<string> {
+  try { return (await pm.orders.list()).map((o) => o.id).join(); } catch (e) { return e instanceof PmError ? e.code : ''; }
+}
+`,
+    );
+    const r = await execa('node', [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.commonjs.json'], {
+      cwd: prefix,
+      reject: false,
+    });
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+  }, 90_000);
+
   it("every code block of docs/library.md compiles as written with tsc --strict (ESM nodenext and bundler), the package's types checked too", async () => {
     // Before: the first block's token read process.env (string | undefined where the type wants
     // string: TS2322) and its second place was `{ /* the same */ clientId }` (TS2345); the partner

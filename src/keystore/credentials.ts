@@ -22,6 +22,11 @@ export interface CredentialsInput {
     apiKey?: string | undefined;
     identityToken?: string | undefined;
   };
+  /**
+   * What a message calls each of `env`'s values: the CLI's variables by default; the library
+   * passes its option names (privateKey, token.tokenId, token.secret), which its caller set.
+   */
+  names?: { privateKey: string; tokenId: string; tokenSecret: string } | undefined;
   /** The profile's wallet and secrets names. */
   profile?: { wallet?: string | undefined; secrets?: string | undefined } | undefined;
   /** PM_HOME. */
@@ -46,16 +51,17 @@ export async function resolveCredentials(input: CredentialsInput): Promise<Crede
     apiKey: nonEmpty(input.env.apiKey),
     identityToken: nonEmpty(input.env.identityToken),
   };
+  const names = input.names ?? { privateKey: 'PM_PRIVATE_KEY', tokenId: 'PM_TOKEN_ID', tokenSecret: 'PM_TOKEN_SECRET' };
   if ((env.tokenId === undefined) !== (env.tokenSecret === undefined)) {
-    const [set, missing] = env.tokenId !== undefined ? ['PM_TOKEN_ID', 'PM_TOKEN_SECRET'] : ['PM_TOKEN_SECRET', 'PM_TOKEN_ID'];
-    throw new UsageError(`${set} is set but ${missing} is not: set both PM_TOKEN_ID and PM_TOKEN_SECRET, or neither`);
+    const [set, missing] = env.tokenId !== undefined ? [names.tokenId, names.tokenSecret] : [names.tokenSecret, names.tokenId];
+    throw new UsageError(`${set} is set but ${missing} is not: set both ${names.tokenId} and ${names.tokenSecret}, or neither`);
   }
   if (env.tokenSecret !== undefined && !isBase64(env.tokenSecret)) {
-    throw new ValidationError('PM_TOKEN_SECRET is not base64', {
+    throw new ValidationError(`${names.tokenSecret} is not base64`, {
       hint: 'Use the secret exactly as the exchange returned it when the token was derived.',
     });
   }
-  const envKey = env.privateKey === undefined ? undefined : parsePrivateKey(env.privateKey, 'PM_PRIVATE_KEY');
+  const envKey = env.privateKey === undefined ? undefined : parsePrivateKey(env.privateKey, names.privateKey);
 
   const walletName = nonEmpty(input.profile?.wallet);
   const secretsName = nonEmpty(input.profile?.secrets);

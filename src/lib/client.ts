@@ -187,6 +187,7 @@ export function createClient(options: ClientOptions) {
               apiKey: options.apiKey,
               identityToken: options.identityToken,
             },
+            names: { privateKey: 'privateKey', tokenId: 'token.tokenId', tokenSecret: 'token.secret' },
             profile: options.profile !== undefined ? { wallet: profile.wallet, secrets: profile.secrets } : undefined,
             home,
             passphrase: async () => {

@@ -61,6 +61,28 @@ describe('createClient', () => {
     }
   });
 
+  it("a bad credential passed to createClient is named as the bot passed it (privateKey, token.secret), not as the CLI's environment variable", async () => {
+    // Before: "PM_PRIVATE_KEY: a private key is 32 bytes…", "PM_TOKEN_SECRET is not base64",
+    // "PM_TOKEN_ID is set but PM_TOKEN_SECRET is not": variables a bot that passed options never set.
+    const { privateKey, token } = alice();
+    const cases = [
+      { o: { privateKey: '0x1234', token }, message: /^privateKey: a private key is 32 bytes/ },
+      { o: { privateKey, token: { tokenId: token.tokenId, secret: 'not base64!' } }, message: /^token\.secret is not base64$/ },
+      { o: { privateKey, token: { tokenId: token.tokenId, secret: '' } }, message: /^token\.tokenId is set but token\.secret is not/ },
+      { o: { privateKey, token: { tokenId: '', secret: token.secret } }, message: /^token\.secret is set but token\.tokenId is not/ },
+    ];
+    for (const c of cases) {
+      const pm = createClient({ home, baseUrl: sb.current.baseUrl, ...c.o });
+      const err = await pm.orders.list().then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err, String(c.message)).toMatchObject({ exitCode: 2, message: expect.stringMatching(c.message) });
+      expect((err as Error).message).not.toMatch(/PM_/);
+      await pm.close();
+    }
+  });
+
   it('derives the stream URL from the base URL', () => {
     const pm = client();
     expect(pm.wsUrl).toBe(sb.current.baseUrl.replace(/^http/, 'ws'));

@@ -267,6 +267,110 @@ export async function run(): Promise<string> {
     expect(bad.stdout).toMatch(/consumer\.cts.*TS2322/);
   }, 90_000);
 
+  it('a CommonJS TypeScript bot (module node16), compiled, runs every documented call against the sandbox; its errors are the classes it imported, with code, hint and exitCode', async () => {
+    writeFileSync(
+      join(prefix, 'tsconfig.calls.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'node16',
+          moduleResolution: 'node16',
+          target: 'es2022',
+          outDir: 'calls-out',
+          skipLibCheck: false,
+          types: ['node'],
+          typeRoots: [join(root, 'node_modules/@types')],
+        },
+        files: ['calls.cts'],
+      }),
+    );
+    writeFileSync(
+      join(prefix, 'calls.cts'),
+      `import { createClient, ConflictError, NotFoundError, PmError, UsageError } from 'pm-cli';
+import type { Market, MarketPage, Order, OrderRequest, PlaceResult, BalanceJson, AllowlistEntry, WatchRecord } from 'pm-cli';
+
+async function main(): Promise<Record<string, unknown>> {
+  const e = process.env;
+  const pm = createClient({ home: e['PM_HOME'], baseUrl: e['BASE'], privateKey: e['KEY'], identityToken: e['IDT'],
+    token: { tokenId: e['TOKEN_ID'] ?? '', secret: e['SECRET'] ?? '' } });
+  const out: Record<string, unknown> = {};
+  const m: Market = await pm.markets.get('btc-100k-2026');
+  out['list'] = (await pm.markets.list({ limit: 2 })).length > 0;
+  out['search'] = (await pm.markets.search('bitcoin')).some((x) => x.slug === m.slug);
+  out['book'] = (await pm.markets.book(m.slug, { outcome: 'no' })).outcome;
+  out['history'] = (await pm.markets.history(m.slug)).length > 0;
+  const page: MarketPage = await pm.markets.page('/crypto', { limit: 1 });
+  out['page'] = page.page.path;
+  const bid: OrderRequest = { market: m.slug, side: 'buy', outcome: 'yes', price: '0.05', size: '10', clientId: 'cts-1' };
+  const r: PlaceResult = await pm.orders.place(bid);
+  out['again'] = (await pm.orders.place(bid)).alreadyPlaced;
+  try { await pm.orders.place({ ...bid, price: '0.06' }); } catch (err) {
+    if (err instanceof ConflictError) out['conflict'] = [err instanceof PmError, err.code, err.exitCode, typeof err.hint];
+  }
+  const moved = await pm.orders.replace(r.order.id, { price: '0.06' });
+  out['replaced'] = [moved.cancelled.status, moved.replacement?.order.price];
+  out['batch'] = (await pm.orders.placeBatch([{ ...bid, clientId: 'cts-2', price: '0.04' }])).map((b) => b.ok);
+  const open: Order[] = await pm.orders.list();
+  out['open'] = open.filter((o) => o.clientOrderId === 'cts-2').length;
+  out['closed'] = (await pm.orders.list({ market: m.slug, all: true })).some((o) => o.id === r.order.id && o.status !== 'LIVE');
+  try { await pm.orders.list({ all: true }); } catch (err) { if (err instanceof UsageError) out['usage'] = err.exitCode; }
+  try { await pm.markets.get('no-such-market'); } catch (err) { if (err instanceof NotFoundError) out['notFound'] = [err.code, err.exitCode]; }
+  out['status'] = (await pm.orders.status({ clientIds: ['cts-1'] })).map((s) => s.found);
+  out['cancel'] = (await pm.orders.cancel(moved.replacement?.order.id ?? '')).results.map((x) => x.status);
+  out['positions'] = Array.isArray((await pm.portfolio.positions()).positions);
+  out['pnl'] = (await pm.portfolio.pnl('7d')).timeframe;
+  out['trades'] = Array.isArray(await pm.portfolio.trades());
+  for await (const h of pm.portfolio.history({ max: 1 })) out['historyEntry'] = typeof h.kind;
+  const balance: BalanceJson = await pm.funds.balance();
+  out['free'] = /^\\d+$/.test(balance.usdc.freeRaw);
+  const allowed: AllowlistEntry[] = await pm.funds.allowlist.list();
+  out['allowlist'] = Array.isArray(allowed);
+  const records: string[] = [];
+  for await (const ev of pm.watch.orders({ signal: AbortSignal.timeout(1000) })) { const w: WatchRecord = ev; records.push(w.event); }
+  out['watch'] = records.includes('lifecycle');
+  out['cancelAll'] = (await pm.orders.cancelAll()).results.every((x) => x.status === 'CANCELLED') && (await pm.orders.list()).length;
+  await pm.close();
+  return out;
+}
+main().then((o) => console.log(JSON.stringify(o)));
+`,
+    );
+    const built = await execa('node', [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.calls.json'], {
+      cwd: prefix,
+      reject: false,
+    });
+    expect(built.exitCode, built.stdout + built.stderr).toBe(0);
+    const alice = sb.current.info.accounts.find((x) => x.name === 'alice');
+    const r = await execa('node', ['calls-out/calls.cjs'], { cwd: prefix, env: { ...env(), IDT: alice?.identityToken }, timeout: 60_000 });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({
+      list: true,
+      search: true,
+      book: 'NO',
+      history: true,
+      page: '/crypto',
+      again: true,
+      conflict: [true, 'CONFLICT', 5, 'string'],
+      replaced: ['CANCELLED', '0.06'],
+      batch: [true],
+      open: 1,
+      closed: true,
+      usage: 2,
+      notFound: ['NOT_FOUND', 4],
+      status: [true],
+      cancel: ['CANCELLED'],
+      positions: true,
+      pnl: '7d',
+      trades: true,
+      historyEntry: 'string',
+      free: true,
+      allowlist: true,
+      watch: true,
+      cancelAll: 0,
+    });
+    expect(sb.current.ctx.state.orders.filter((o) => o.clientOrderId === 'cts-1')).toHaveLength(1);
+  }, 120_000);
+
   it("a CommonJS TypeScript consumer of the older kind (module commonjs, no esModuleInterop) type-checks against the package's types", async () => {
     // Before: dist/core/http.d.ts began `import http from 'node:http'`, which needs the consumer's
     // esModuleInterop: without it, and with skipLibCheck off, TS1192 in pm's file, not the bot's.

@@ -178,7 +178,7 @@ export function errorForStatus(status: number, data: unknown, headers: Record<st
       status,
       hint: stale
         ? "The exchange accepts request timestamps within 30 s of its clock: check this machine's clock (e.g. timedatectl)."
-        : 'Check the API token (pm whoami), or set PM_TOKEN_ID and PM_TOKEN_SECRET.',
+        : "Check the API token (pm whoami), or set PM_TOKEN_ID and PM_TOKEN_SECRET (the library: createClient's token).",
     });
   }
   if (status === 403)
@@ -371,11 +371,13 @@ export class ApiClient {
     const auth = this.opts.auth ?? {};
     const now = this.opts.now ?? (() => new Date());
     if (mode === 'identity' && !auth.identity) {
-      throw new AuthError('this command needs an identity token', { hint: 'Set PM_IDENTITY_TOKEN or store one with pm init.' });
+      throw new AuthError('this command needs an identity token', {
+        hint: "Set PM_IDENTITY_TOKEN or store one with pm init (the library: createClient's identityToken).",
+      });
     }
     if (mode === 'auto' && !auth.hmac && !auth.apiKey) {
       throw new AuthError('this command needs an API token', {
-        hint: 'Run pm init, or set PM_TOKEN_ID and PM_TOKEN_SECRET (or PM_API_KEY).',
+        hint: "Run pm init, or set PM_TOKEN_ID and PM_TOKEN_SECRET, or PM_API_KEY (the library: createClient's token or apiKey).",
       });
     }
     // The limiter slot is taken before the timestamp is made, so a queued request is never stale.

@@ -103,6 +103,24 @@ describe('createClient', () => {
     await pm.close();
   });
 
+  it("a clientId used by another order: the ConflictError's hint names the library's way to look (orders.status) beside the CLI's", async () => {
+    // Before: "give it another --client-id; to see the existing one: pm order status --client-id …".
+    const pm = client();
+    const clientId = `hint-${Date.now()}`;
+    const bid = { market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.05', size: '10', clientId } as const;
+    const placed = await pm.orders.place(bid);
+    const err = await pm.orders.place({ ...bid, price: '0.06' }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ConflictError);
+    expect((err as ConflictError).hint).toContain(`orders.status({ clientIds: ['${clientId}'] })`);
+    expect((err as ConflictError).hint).toContain(`pm order status --client-id ${clientId}`);
+    expect(sb.current.ctx.state.orders.filter((o) => o.clientOrderId === clientId)).toHaveLength(1);
+    await pm.orders.cancel(placed.order.id);
+    await pm.close();
+  });
+
   it('derives the stream URL from the base URL', () => {
     const pm = client();
     expect(pm.wsUrl).toBe(sb.current.baseUrl.replace(/^http/, 'ws'));

@@ -381,7 +381,7 @@ export async function placeOrder(client: ApiClient, body: OrderBody, journal: Jo
       throw new ConflictError(`client id ${cid} is already used by a different order`, {
         status: 409,
         details: `existing:  ${describeView(placed.order)}, order ${placed.orderId}\nrequested: ${describeView(requested)}\ndiffers in: ${diffs.join('; ')}`,
-        hint: `Nothing new was placed. To place the requested order as well, give it another --client-id; to see the existing one: pm order status --client-id ${cid}`,
+        hint: `Nothing new was placed. To place the requested order as well, give it another client id (--client-id, or clientId); to see the existing one: pm order status --client-id ${cid}, or orders.status({ clientIds: ['${cid}'] }).`,
       });
     }
     rec('placed', { orderId: placed.orderId });

@@ -1,29 +1,10 @@
 // A silent vitest reporter for scripts/test.mjs: writes the counts to PM_TEST_COUNTS (a file the
 // runner reads and removes) and prints nothing, so the log carries no report-file message. The
-// file is written again after every test file, with the failed tests' names and first error
-// lines: if the suite has to be stopped (scripts/test.mjs's deadline), the runner still has them.
+// file is written again as each test ends, with the failed tests' names and first error lines:
+// if the suite has to be stopped (scripts/test.mjs's deadline), the runner still has them.
 import { renameSync, writeFileSync } from 'node:fs';
 
-/** Counts of one file's tests, and its failures (name and the error's first line). */
-function countModule(mod) {
-  const c = { passed: 0, failed: 0, skipped: 0, failures: [] };
-  let tests = 0;
-  for (const t of mod.children.allTests()) {
-    tests++;
-    const r = t.result();
-    if (r.state === 'passed') c.passed++;
-    else if (r.state === 'failed') {
-      c.failed++;
-      c.failures.push(`${mod.moduleId} > ${t.fullName}: ${String(r.errors?.[0]?.message ?? '').split('\n')[0]}`);
-    } else c.skipped++;
-  }
-  // A file that failed to load (or to run its hooks) counts once.
-  if (mod.state() === 'failed' && tests === 0) {
-    c.failed++;
-    c.failures.push(`${mod.moduleId}: ${String(mod.errors()[0]?.message ?? 'failed to run').split('\n')[0]}`);
-  }
-  return c;
-}
+const firstLine = (e) => String(e?.message ?? '').split('\n')[0];
 
 function write(counts) {
   const file = process.env.PM_TEST_COUNTS;
@@ -34,25 +15,45 @@ function write(counts) {
 }
 
 export default class CountReporter {
-  done = new Map();
+  // What has ended so far: each test's state, and files that failed without a test (load, hooks).
+  tests = new Map();
+  files = new Map();
+
+  onTestCaseResult(test) {
+    const r = test.result();
+    this.tests.set(test.id, { state: r.state, failure: `${test.module.moduleId} > ${test.fullName}: ${firstLine(r.errors?.[0])}` });
+    this.flush(0);
+  }
 
   onTestModuleEnd(mod) {
-    this.done.set(mod.moduleId, countModule(mod));
-    write(this.sum(this.done.values(), 0, false));
+    if (mod.state() === 'failed' && [...mod.children.allTests()].length === 0)
+      this.files.set(mod.moduleId, `${mod.moduleId}: ${firstLine(mod.errors()[0]) || 'failed to run'}`);
+    this.flush(0);
   }
 
   onTestRunEnd(testModules, unhandledErrors) {
-    write(this.sum(testModules.map(countModule), unhandledErrors?.length ?? 0, true));
+    // The final count, from the whole run (a test skipped by a failed hook ends without a result event).
+    this.tests.clear();
+    for (const mod of testModules) {
+      for (const t of mod.children.allTests()) {
+        const r = t.result();
+        this.tests.set(t.id, { state: r.state, failure: `${mod.moduleId} > ${t.fullName}: ${firstLine(r.errors?.[0])}` });
+      }
+      this.onTestModuleEnd(mod);
+    }
+    this.flush(unhandledErrors?.length ?? 0);
   }
 
-  sum(counts, errors, finished) {
-    const all = { passed: 0, failed: errors, skipped: 0, failures: [], finished };
-    for (const c of counts) {
-      all.passed += c.passed;
-      all.failed += c.failed;
-      all.skipped += c.skipped;
-      all.failures.push(...c.failures);
+  flush(errors) {
+    const c = { passed: 0, failed: errors, skipped: 0, failures: [...this.files.values()] };
+    c.failed += this.files.size;
+    for (const t of this.tests.values()) {
+      if (t.state === 'passed') c.passed++;
+      else if (t.state === 'failed') {
+        c.failed++;
+        c.failures.push(t.failure);
+      } else c.skipped++;
     }
-    return all;
+    write(c);
   }
 }

@@ -126,6 +126,12 @@ const env = () => {
   return { PM_HOME: home, BASE: sb.current.baseUrl, KEY: a.privateKey, TOKEN_ID: a.token.tokenId, SECRET: a.token.secret };
 };
 
+/** Writes a tsconfig of tsc --strict into the project: `options` over strict, es2022, Node's types, pm's declaration files checked too. */
+function writeTsconfig(name: string, options: Record<string, unknown>, files: { files: string[] } | { include: string[] }): void {
+  const base = { strict: true, target: 'es2022', skipLibCheck: false, types: ['node'], typeRoots: [join(root, 'node_modules/@types')] };
+  writeFileSync(join(prefix, name), JSON.stringify({ compilerOptions: { ...base, ...options }, ...files }));
+}
+
 describe('pm installed from the packed tarball, as a library', () => {
   it('ESM: markets.get, place twice with one clientId, watch.orders yields it, cancel, abort ends the iteration', async () => {
     writeFileSync(
@@ -241,23 +247,8 @@ export async function run(): Promise<string> {
 }
 `;
     const tsc = join(root, 'node_modules/typescript/bin/tsc');
-    writeFileSync(
-      join(prefix, 'tsconfig.cjs.json'),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          module: 'node16',
-          moduleResolution: 'node16',
-          target: 'es2022',
-          noEmit: true,
-          // The package's declaration files are checked too: the CommonJS ones must be whole.
-          skipLibCheck: false,
-          types: ['node'],
-          typeRoots: [join(root, 'node_modules/@types')],
-        },
-        files: ['consumer.cts'],
-      }),
-    );
+    // The package's declaration files are checked too (skipLibCheck off): the CommonJS ones must be whole.
+    writeTsconfig('tsconfig.cjs.json', { module: 'node16', moduleResolution: 'node16', noEmit: true }, { files: ['consumer.cts'] });
     writeFileSync(join(prefix, 'consumer.cts'), good);
     const ok = await execa('node', [tsc, '-p', 'tsconfig.cjs.json'], { cwd: prefix, reject: false });
     expect(ok.exitCode, ok.stdout + ok.stderr).toBe(0);
@@ -268,22 +259,7 @@ export async function run(): Promise<string> {
   }, 90_000);
 
   it('a CommonJS TypeScript bot (module node16), compiled, runs every documented call against the sandbox; its errors are the classes it imported, with code, hint and exitCode', async () => {
-    writeFileSync(
-      join(prefix, 'tsconfig.calls.json'),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          module: 'node16',
-          moduleResolution: 'node16',
-          target: 'es2022',
-          outDir: 'calls-out',
-          skipLibCheck: false,
-          types: ['node'],
-          typeRoots: [join(root, 'node_modules/@types')],
-        },
-        files: ['calls.cts'],
-      }),
-    );
+    writeTsconfig('tsconfig.calls.json', { module: 'node16', moduleResolution: 'node16', outDir: 'calls-out' }, { files: ['calls.cts'] });
     writeFileSync(
       join(prefix, 'calls.cts'),
       `import { createClient, ConflictError, NotFoundError, PmError, UsageError } from 'pm-cli';
@@ -374,22 +350,7 @@ main().then((o) => console.log(JSON.stringify(o)));
   it("a CommonJS TypeScript consumer of the older kind (module commonjs, no esModuleInterop) type-checks against the package's types", async () => {
     // Before: dist/core/http.d.ts began `import http from 'node:http'`, which needs the consumer's
     // esModuleInterop: without it, and with skipLibCheck off, TS1192 in pm's file, not the bot's.
-    writeFileSync(
-      join(prefix, 'tsconfig.commonjs.json'),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          module: 'commonjs',
-          moduleResolution: 'node10',
-          target: 'es2022',
-          noEmit: true,
-          skipLibCheck: false,
-          types: ['node'],
-          typeRoots: [join(root, 'node_modules/@types')],
-        },
-        files: ['legacy.ts'],
-      }),
-    );
+    writeTsconfig('tsconfig.commonjs.json', { module: 'commonjs', moduleResolution: 'node10', noEmit: true }, { files: ['legacy.ts'] });
     writeFileSync(
       join(prefix, 'legacy.ts'),
       `import { createClient, PmError } from 'pm-cli';
@@ -417,16 +378,9 @@ export async function run(): Promise<string> {
       writeFileSync(join(prefix, 'doc', `block${i}.mts`), code);
       writeFileSync(join(prefix, 'doc', `block${i}.ts`), code);
     });
-    const options = { strict: true, target: 'es2022', noEmit: true, types: ['node'], typeRoots: [join(root, 'node_modules/@types')] };
-    const configs = {
-      'tsconfig.doc.json': { compilerOptions: { ...options, module: 'nodenext', moduleResolution: 'nodenext' }, include: ['doc/*.mts'] },
-      'tsconfig.doc-bundler.json': {
-        compilerOptions: { ...options, module: 'esnext', moduleResolution: 'bundler' },
-        include: ['doc/*.ts'],
-      },
-    };
-    for (const [name, config] of Object.entries(configs)) {
-      writeFileSync(join(prefix, name), JSON.stringify(config));
+    writeTsconfig('tsconfig.doc.json', { module: 'nodenext', moduleResolution: 'nodenext', noEmit: true }, { include: ['doc/*.mts'] });
+    writeTsconfig('tsconfig.doc-bundler.json', { module: 'esnext', moduleResolution: 'bundler', noEmit: true }, { include: ['doc/*.ts'] });
+    for (const name of ['tsconfig.doc.json', 'tsconfig.doc-bundler.json']) {
       const r = await execa('node', [join(root, 'node_modules/typescript/bin/tsc'), '-p', name], { cwd: prefix, reject: false });
       expect(r.exitCode, `${name}: ${r.stdout}${r.stderr}`).toBe(0);
     }

@@ -8,6 +8,7 @@
 // a killed FOK/FAK) in a market where the account has neither an order pm knows nor a trade
 // since the gap began; the settlement of a maker's trade when the exchange does not list an
 // order's trades (the sandbox does); and the orders of a partner's sub-accounts.
+import { AuthError } from './errors.js';
 import { backoffMs, retrying, sleep } from './retry.js';
 import type { ApiClient } from './http.js';
 import type { Lifecycle } from './stream.js';
@@ -524,13 +525,16 @@ export class OrderCatchUp {
   constructor(private readonly o: CatchUpOptions) {}
 
   /**
-   * Records the open orders, waiting at most `maxWaitMs` for them: a slow or failed answer does
-   * not hold the stream back. A failure is retried in the background until it succeeds or the
-   * first disconnect (the fill then records what is open).
+   * Records the open orders, waiting at most `maxWaitMs` for them: a slow answer does not hold
+   * the stream back, nor does a failed one (the wait ends with it). A failure is retried in the
+   * background until it succeeds or the first disconnect (the fill then records what is open);
+   * a refusal of the token (AuthError) is not asked again: the stream says it too.
    */
   async start(maxWaitMs = 3_000): Promise<void> {
     const my = ++this.gen;
-    const first = this.baseline().catch(() => this.retrying(my, true, () => this.baseline(), true));
+    const first = this.baseline().catch((e: unknown) => {
+      if (!(e instanceof AuthError)) void this.retrying(my, true, () => this.baseline(), true);
+    });
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([first, new Promise((r) => (timer = setTimeout(r, maxWaitMs)))]);
     clearTimeout(timer);
@@ -578,7 +582,8 @@ export class OrderCatchUp {
         ...schedule,
         tries: Number.POSITIVE_INFINITY,
         signal: this.ended.signal,
-        retriable: () => my === this.gen,
+        // (A refused token stays refused: the stream ends with the same refusal.)
+        retriable: (e) => my === this.gen && !(e instanceof AuthError),
         onRetry: (e, _attempt, waitMs) => {
           // The baseline is a convenience: its failures are retried without a record.
           if (quiet) return;

@@ -29,6 +29,15 @@ const market = flag('market', header.markets?.[0]?.slug);
 const seconds = Number(flag('seconds', '30'));
 const speed = flag('speed', '10');
 const [pmCmd, ...pmArgs] = (process.env.PM ?? 'pm').split(' ');
+// The quoter is TypeScript, which Node runs as it is from 22.18 on; on an older Node, its
+// compiled JavaScript is named in PM_QUOTER. Said before anything starts.
+if (!process.env.PM_QUOTER && !process.features.typescript) {
+  process.stderr.write(
+    `error: this Node (${process.version}) does not run TypeScript, and the quoter is examples/quoter.ts\n` +
+      'hint: compile it (npx tsc --module nodenext --target es2022 examples/quoter.ts) and name the .js in PM_QUOTER, or run Node 22.18 or newer\n',
+  );
+  process.exit(2);
+}
 
 // 1. The replay: a sandbox in memory on a free port; its ready line names the URLs and alice's keys.
 const sandbox = spawn(pmCmd, [...pmArgs, '--json', 'sandbox', 'start', '--replay', file, '--speed', speed, '--ephemeral', '--port', '0'], {

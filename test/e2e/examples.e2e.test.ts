@@ -135,6 +135,13 @@ const runners: Record<string, (file: string) => Promise<void>> = {
     });
     expect(broken.exitCode).toBe(1);
     expect(broken.stderr).toMatch(/the quoter exited 1 before the end/);
+    // A Node that runs no TypeScript (Node 20; Node 24 told not to), with no PM_QUOTER: said at
+    // once (it was Node's ERR_UNKNOWN_FILE_EXTENSION, then exit 1).
+    const plainNode = (process.features as { typescript?: unknown }).typescript ? ['--no-experimental-strip-types'] : [];
+    const noTs = await execa('node', [...plainNode, file, rec, '--seconds', '8'], { env: env(), extendEnv: false, reject: false });
+    expect(noTs.exitCode, noTs.stderr).toBe(2);
+    expect(noTs.stderr).toMatch(/^error: this Node \(v[\d.]+\) does not run TypeScript[^]*\nhint: .*PM_QUOTER/);
+    expect(noTs.stdout).toBe('');
   },
   'quoter.ts': async (file) => {
     // The library bot: quotes both sides, requotes when the book moves, cancels all on Ctrl-C. Run

@@ -140,7 +140,7 @@ const runners: Record<string, (file: string) => Promise<void>> = {
     const plainNode = (process.features as { typescript?: unknown }).typescript ? ['--no-experimental-strip-types'] : [];
     const noTs = await execa('node', [...plainNode, file, rec, '--seconds', '8'], { env: env(), extendEnv: false, reject: false });
     expect(noTs.exitCode, noTs.stderr).toBe(2);
-    expect(noTs.stderr).toMatch(/^error: this Node \(v[\d.]+\) does not run TypeScript[^]*\nhint: .*PM_QUOTER/);
+    expect(noTs.stderr).toMatch(/^error: this Node \(v[\d.]+\) does not run TypeScript[\s\S]*\nhint: .*PM_QUOTER/);
     expect(noTs.stdout).toBe('');
   },
   'quoter.ts': async (file) => {

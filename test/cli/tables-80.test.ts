@@ -255,6 +255,10 @@ beforeAll(async () => {
   const partner = await pm('--json', '--profile', 'partner', 'partner', 'create', '--server-wallet', '--name', 'corner-shop', '--yes');
   expect(partner.code, partner.stderr).toBe(0);
   made.childId = partner.json<{ profileId: number }>().profileId;
+  // Its allowances settled before the table is drawn: a target confirmed between the plain run
+  // and the --wide one it is compared with read as a cut cell.
+  const ready = await pm('--json', '--profile', 'partner', 'partner', 'allowances', String(made.childId), '--wait');
+  expect(ready.code, ready.stderr).toBe(0);
   const carol = await pm(
     '--profile',
     'carol',

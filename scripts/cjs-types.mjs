@@ -9,7 +9,7 @@ import { dirname, resolve } from 'node:path';
 
 const SPECIFIER = /(\bfrom\s+|\bimport\s*\(\s*)(['"])(\.{1,2}\/[^'"]+?)\.js\2/g;
 
-/** Writes the .d.cts twin of `entry` (an absolute .d.ts path) and of every .d.ts it reaches; returns how many. */
+/** Writes the .d.cts twin of `entry` (an absolute .d.ts path) and of every .d.ts it reaches. */
 export function writeCjsTypes(entry) {
   const done = new Set();
   const twin = (file) => {
@@ -24,5 +24,4 @@ export function writeCjsTypes(entry) {
     writeFileSync(file.replace(/\.d\.ts$/, '.d.cts'), text);
   };
   twin(entry);
-  return done.size;
 }

@@ -14,20 +14,24 @@ function write(counts) {
   renameSync(`${file}.tmp`, file);
 }
 
+/** A test's state and, should it have failed, the line that names it. */
+const entry = (test) => {
+  const r = test.result();
+  return { state: r.state, failure: `${test.module.moduleId} > ${test.fullName}: ${firstLine(r.errors?.[0])}` };
+};
+
 export default class CountReporter {
   // What has ended so far: each test's state, and files that failed without a test (load, hooks).
   tests = new Map();
   files = new Map();
 
   onTestCaseResult(test) {
-    const r = test.result();
-    this.tests.set(test.id, { state: r.state, failure: `${test.module.moduleId} > ${test.fullName}: ${firstLine(r.errors?.[0])}` });
+    this.tests.set(test.id, entry(test));
     this.flush(0);
   }
 
   onTestModuleEnd(mod) {
-    if (mod.state() === 'failed' && [...mod.children.allTests()].length === 0)
-      this.files.set(mod.moduleId, `${mod.moduleId}: ${firstLine(mod.errors()[0]) || 'failed to run'}`);
+    this.noteFile(mod);
     this.flush(0);
   }
 
@@ -35,18 +39,20 @@ export default class CountReporter {
     // The final count, from the whole run (a test skipped by a failed hook ends without a result event).
     this.tests.clear();
     for (const mod of testModules) {
-      for (const t of mod.children.allTests()) {
-        const r = t.result();
-        this.tests.set(t.id, { state: r.state, failure: `${mod.moduleId} > ${t.fullName}: ${firstLine(r.errors?.[0])}` });
-      }
-      this.onTestModuleEnd(mod);
+      for (const t of mod.children.allTests()) this.tests.set(t.id, entry(t));
+      this.noteFile(mod);
     }
     this.flush(unhandledErrors?.length ?? 0);
   }
 
+  /** A file that failed to load (or to run its hooks) counts once. */
+  noteFile(mod) {
+    if (mod.state() === 'failed' && [...mod.children.allTests()].length === 0)
+      this.files.set(mod.moduleId, `${mod.moduleId}: ${firstLine(mod.errors()[0]) || 'failed to run'}`);
+  }
+
   flush(errors) {
-    const c = { passed: 0, failed: errors, skipped: 0, failures: [...this.files.values()] };
-    c.failed += this.files.size;
+    const c = { passed: 0, failed: errors + this.files.size, skipped: 0, failures: [...this.files.values()] };
     for (const t of this.tests.values()) {
       if (t.state === 'passed') c.passed++;
       else if (t.state === 'failed') {

@@ -58,3 +58,17 @@ export function didYouMean(near: readonly string[]): string | undefined {
   const last = near[near.length - 1];
   return `Did you mean ${near.length === 1 ? last : `${near.slice(0, -1).join(', ')} or ${last}`}?`;
 }
+
+/**
+ * The keys of an object that are not among `known` (those holding undefined pass: they say
+ * nothing), with a hint for a refusal naming them: the nearest known key of each, then all of them.
+ * @example unknownKeys({ postonly: true }, ['postOnly', 'size'], 'Keys') // { unknown: ['postonly'], hint: 'Did you mean postOnly? Keys: postOnly, size.' }
+ */
+export function unknownKeys(given: object, known: readonly string[], label: string): { unknown: string[]; hint: string } | undefined {
+  const unknown = Object.entries(given)
+    .filter(([k, v]) => v !== undefined && !known.includes(k))
+    .map(([k]) => k);
+  if (unknown.length === 0) return undefined;
+  const near = [...new Set(unknown.flatMap((k) => suggest(k, known, 1)))];
+  return { unknown, hint: [didYouMean(near), `${label}: ${known.join(', ')}.`].filter((s) => s !== undefined).join(' ') };
+}

@@ -10,9 +10,9 @@ import type { ProfileConfig } from '../core/config.js';
 import type { BalanceCore, BalanceJson } from '../core/balance.js';
 import type { ProxySettings } from '../core/proxy.js';
 import { Settings, profileNotFound } from '../core/settings.js';
-import { AuthError, InterruptedError, NotFoundError, UsageError, ValidationError } from '../core/errors.js';
+import { AuthError, InterruptedError, NotFoundError, PmError, UsageError, ValidationError, withHint } from '../core/errors.js';
+import { unknownKeys } from '../core/suggest.js';
 import { sleep } from '../core/retry.js';
-import type { PmError } from '../core/errors.js';
 import type { AllowlistEntry } from '../core/funds.js';
 import type { RedeemJson, WithdrawJson } from '../core/funds-json.js';
 import type { ApiClient } from '../core/http.js';
@@ -115,6 +115,61 @@ function watchedMarkets(v: unknown, call: string, one = false): string[] {
   return one ? [v as string] : (v as string[]);
 }
 
+/** createClient's options (every key of ClientOptions: the compiler keeps the two the same). */
+const CLIENT_OPTIONS = Object.keys({
+  baseUrl: 1,
+  wsUrl: 1,
+  privateKey: 1,
+  token: 1,
+  apiKey: 1,
+  identityToken: 1,
+  profile: 1,
+  passphrase: 1,
+  home: 1,
+  onBehalfOf: 1,
+  subAccountKeys: 1,
+  timeoutMs: 1,
+  proxy: 1,
+  signal: 1,
+} satisfies Record<keyof ClientOptions, 1>);
+/** The keys orders.replace takes beside the order's id (every key of its parameter). */
+const REPLACE_KEYS = Object.keys({
+  price: 1,
+  size: 1,
+  clientId: 1,
+  delegated: 1,
+  mode: 1,
+  onBehalfOf: 1,
+} satisfies Record<keyof ReplaceParams, 1>);
+type ReplaceParams = Omit<ReplaceInput, 'orderId' | 'oldClientId'> & { onBehalfOf?: number | undefined };
+
+/** A library call written out to be made as it is: `pm.orders.place({"market":…,"clientId":"…"})`. */
+function call(name: string, ...args: unknown[]): string {
+  return `pm.${name}(${args.map((a) => (typeof a === 'string' ? jsString(a) : JSON.stringify(a))).join(', ')})`;
+}
+const jsString = (s: string): string => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+/**
+ * An order whose outcome is unknown gets the exact call to make again as its hint (the library's
+ * `run exactly this`: the core's hint names the CLI's command), and the status check beside it.
+ * Other errors pass as they are.
+ */
+function withCallHint(err: unknown, again: (clientId: string) => string): unknown {
+  if (!(err instanceof PmError) || err.unknownClientId === undefined) return err;
+  const cid = err.unknownClientId;
+  const hint = `Make exactly this call again (it never places a second order):\n  ${again(cid)}\nOr check first: pm.orders.status({ clientIds: [${jsString(cid)}] })`;
+  return err instanceof InterruptedError
+    ? new InterruptedError(err.shortMessage, {
+        cause: err,
+        sent: err.sent,
+        clientId: err.clientId,
+        orderId: err.orderId,
+        unknownClientId: cid,
+        hint,
+      })
+    : withHint(err, hint, 'replace');
+}
+
 /**
  * A client of the exchange for Node bots.
  * @example
@@ -123,6 +178,14 @@ function watchedMarkets(v: unknown, call: string, one = false): string[] {
  * await pm.close();
  */
 export function createClient(options: ClientOptions) {
+  // A misspelt option is refused, not dropped (onBehalfof would trade for the partner itself).
+  const extra = unknownKeys(options, CLIENT_OPTIONS, 'Options');
+  if (extra) {
+    const token = extra.unknown.some((k) => /^token(id|secret)$|^secret$/i.test(k));
+    throw new UsageError(`createClient has no option${extra.unknown.length > 1 ? 's' : ''} ${extra.unknown.join(', ')}`, {
+      hint: token ? 'Pass the API token as token: { tokenId, secret }.' : extra.hint,
+    });
+  }
   const home = options.home;
   let profile: ProfileConfig = {};
   if (options.profile !== undefined) {
@@ -333,13 +396,18 @@ export function createClient(options: ClientOptions) {
     async place(input: OrderRequest, o?: CallOptions): Promise<PlaceResult> {
       decimalStrings(input);
       const { e, journal } = await engine();
-      const parsed = e.parseOrderInput({ ...input, onBehalfOf: input.onBehalfOf ?? onBehalfOf });
+      // A request is checked as a batch file's line is (a key it does not know is refused: a typo
+      // such as postonly would otherwise send another order), its errors in the request's words.
+      const line = e.lineInput(input);
+      const parsed = e.parseOrderInput({ ...line, onBehalfOf: line.onBehalfOf ?? onBehalfOf }, 'keys');
       const signal = signalOf(o);
       let placed: Awaited<ReturnType<typeof placeParsed>>['placed'];
       try {
         ({ placed } = await track(depsFor(o).then((d) => e.placeParsed(d, parsed, { journal, signal }))));
       } catch (e) {
-        throw e instanceof InterruptedError ? interruptedOrder(e, parsed.clientOrderId) : e;
+        throw withCallHint(e instanceof InterruptedError ? interruptedOrder(e, parsed.clientOrderId) : e, (cid) =>
+          call('orders.place', { ...input, clientId: cid }),
+        );
       }
       // The answer came after the abort (a write on the wire is waited for): the order exists; say so.
       if (signal?.aborted) throw placedDespiteAbort('order', placed.clientOrderId, placed.orderId);
@@ -380,16 +448,20 @@ export function createClient(options: ClientOptions) {
      * by its clientId), or neither. `replacement` is what `place` returns; an old order that is
      * gone is `cancelled.status: 'NOT_FOUND'` with `replacement: null`, as in every cancel.
      */
-    async replace(
-      orderId: string,
-      p: Omit<ReplaceInput, 'orderId' | 'oldClientId'> & { onBehalfOf?: number | undefined } = {},
-      o?: CallOptions,
-    ): Promise<ReplaceResult> {
+    async replace(orderId: string, p: ReplaceParams = {}, o?: CallOptions): Promise<ReplaceResult> {
       const signal = signalOf(o);
+      const extra = unknownKeys(p, REPLACE_KEYS, 'Keys');
+      if (extra) throw new ValidationError(`orders.replace takes no ${extra.unknown.join(', ')}`, { hint: extra.hint });
       const { onBehalfOf: actingFor, ...input } = p;
       const { e, journal } = await engine();
       const r = e.replaceResult(
-        await track(depsFor(o, actingFor).then((d) => e.replaceOrder(d, { ...input, orderId }, { journal, signal, notFound: 'outcome' }))),
+        await track(
+          depsFor(o, actingFor).then((d) =>
+            e.replaceOrder(d, { ...input, orderId }, { journal, signal, notFound: 'outcome', words: 'keys' }).catch((err: unknown) => {
+              throw withCallHint(err, (cid) => call('orders.replace', orderId, { ...p, clientId: cid }));
+            }),
+          ),
+        ),
       );
       if (signal?.aborted && r.cancelled.status !== 'NOT_FOUND')
         throw placedDespiteAbort('replacement', r.replacement?.clientId ?? p.clientId ?? '', r.replacement?.order.id);

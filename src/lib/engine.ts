@@ -35,7 +35,16 @@ export {
   positionsJson,
   tradeJson,
 } from '../core/portfolio.js';
-export { cancelOrders, orderStatus, parseOrderInput, placeParsed, parseBatch, runBatch, settleFromStatus } from '../core/trade/index.js';
+export {
+  cancelOrders,
+  lineInput,
+  orderStatus,
+  parseOrderInput,
+  placeParsed,
+  parseBatch,
+  runBatch,
+  settleFromStatus,
+} from '../core/trade/index.js';
 export { cancelAllResult, cancelEverywhere, replaceOrder, replaceResult } from '../core/trade/replace.js';
 export { batchResult, cancelEntries, placedJson, placeResult, statusJson } from '../core/trade/views.js';
 export { listOrders } from '../core/trade/list.js';

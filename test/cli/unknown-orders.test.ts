@@ -158,6 +158,67 @@ describe('order place: an answer pm cannot read is unknown, and the hint is the 
     expect(placedOf(mark, 'lib-trunc-a') + placedOf(mark, 'lib-trunc-b')).toBe(2);
     await pm.close();
   });
+
+  it('the library: with no clientId given, the hint is the exact call to make, the generated clientId written in (no CLI flag); making it places nothing more', async () => {
+    const home = newHome();
+    const alice = seeded(sb.current, 'alice');
+    const pm = createClient({ home, baseUrl: proxy.current.baseUrl, privateKey: alice.privateKey, token: alice.token });
+    const mark = logMark(sb.current);
+    const order = { market: 'sol-500-2026', side: 'buy' as const, outcome: 'yes' as const, price: '0.117', size: '1' };
+    proxy.current.set({ method: 'POST', path: '/orders', fault: { kind: 'truncate' } }, lookupsFail);
+    const e = await pm.orders.place(order).then(
+      () => null,
+      (x: unknown) => x as { name: string; unknownClientId: string; hint: string },
+    );
+    proxy.current.reset();
+    expect(e).toMatchObject({ name: 'UnknownStateError', unknownClientId: expect.stringMatching(/^pm/) });
+    const cid = e?.unknownClientId ?? '';
+    const hint = e?.hint ?? '';
+    expect(hint).not.toMatch(/--client-id|\bpm order /);
+    expect(hint).toContain(`pm.orders.status({ clientIds: ['${cid}'] })`);
+    const call = /pm\.orders\.place\((\{.*\})\)/.exec(hint)?.[1];
+    expect(call, hint).toBeDefined();
+    const request = JSON.parse(call ?? '{}') as typeof order & { clientId: string };
+    expect(request).toEqual({ ...order, clientId: cid });
+    expect((await pm.orders.place(request)).alreadyPlaced).toBe(true);
+    expect(placedOf(mark, cid)).toBe(1);
+    await pm.close();
+  });
+
+  it('the library: a lost cancel-replace answer, lookups failing: the hint is the exact replace call with the replacement clientId; making it replaces nothing more', async () => {
+    const home = newHome();
+    const alice = seeded(sb.current, 'alice');
+    const pm = createClient({ home, baseUrl: proxy.current.baseUrl, privateKey: alice.privateKey, token: alice.token });
+    const old = await pm.orders.place({
+      market: 'sol-500-2026',
+      side: 'buy',
+      outcome: 'yes',
+      price: '0.05',
+      size: '1',
+      clientId: 'lib-rp-old',
+    });
+    const mark = logMark(sb.current);
+    proxy.current.set({ method: 'POST', path: '/orders/cancel-replace', fault: { kind: 'drop' } }, lookupsFailFrom(2));
+    const e = await pm.orders.replace(old.order.id, { price: '0.063' }).then(
+      () => null,
+      (x: unknown) => x as { name: string; unknownClientId: string; hint: string },
+    );
+    proxy.current.reset();
+    expect(e).toMatchObject({ name: 'UnknownStateError', unknownClientId: expect.stringMatching(/^pmr-/) });
+    const cid = e?.unknownClientId ?? '';
+    const hint = e?.hint ?? '';
+    expect(hint).not.toMatch(/--client-id|--new-client-id|\bpm order /);
+    expect(hint).toContain(`pm.orders.status({ clientIds: ['${cid}'] })`);
+    const call = /pm\.orders\.replace\('([^']+)', (\{.*\})\)/.exec(hint);
+    expect(call, hint).not.toBeNull();
+    expect(call?.[1]).toBe(old.order.id);
+    const p = JSON.parse(call?.[2] ?? '{}') as { price: string; clientId: string };
+    expect(p).toEqual({ price: '0.063', clientId: cid });
+    const again = await pm.orders.replace(call?.[1] ?? '', p);
+    expect(again.replacement?.alreadyPlaced).toBe(true);
+    expect(placedAt(mark, 63_000n)).toBe(1);
+    await pm.close();
+  });
 });
 
 describe('order replace: an unknown outcome never leads to a second replacement (item 1)', () => {

@@ -3,7 +3,8 @@
 import { ValidationError } from '../errors.js';
 import { flagOf, formatUnits, ONE, parseUnits, PRICE_TICK, SIZE_STEP } from '../money.js';
 
-import type { Side } from './terms.js';
+import { inputExample } from './terms.js';
+import type { InputWords, Side } from './terms.js';
 
 /** The exchange reads amounts as JSON numbers: raw units above 2^53 - 1 would lose precision. */
 export const MAX_RAW = BigInt(Number.MAX_SAFE_INTEGER);
@@ -17,12 +18,14 @@ function checkMax(raw: bigint, input: string, field: string, unit: string): bigi
 }
 
 /** Parses a price (0.001 tick, 0 < p ≤ 1) into micro-units; off-tick input names the nearest valid values. */
-export function parsePrice(input: string): bigint {
+export function parsePrice(input: string, w: InputWords = 'flags'): bigint {
   let raw: bigint;
   try {
     raw = parseUnits(input, 6, 'price');
   } catch {
-    throw new ValidationError(`price "${input}" is not a decimal between 0 and 1`, { hint: 'for example --price 0.42' });
+    throw new ValidationError(`price "${input}" is not a decimal between 0 and 1`, {
+      hint: `for example ${inputExample(w, 'price', '0.42')}`,
+    });
   }
   if (raw <= 0n || raw > ONE)
     throw new ValidationError(`price ${input} is out of range: it must be above 0 and at most 1`, {
@@ -38,12 +41,13 @@ export function parsePrice(input: string): bigint {
 }
 
 /** Parses a size in shares (0.001-share grid, > 0) into raw units. */
-export function parseSize(input: string, field = 'size'): bigint {
+export function parseSize(input: string, field = 'size', w: InputWords = 'flags'): bigint {
   let raw: bigint;
   try {
     raw = parseUnits(input, 6, field);
   } catch {
-    throw new ValidationError(`${field} "${input}" is not a positive decimal number of shares`, { hint: `for example ${flagOf(field)}10` });
+    const example = w === 'keys' ? `${field}: '10'` : `${flagOf(field)}10`;
+    throw new ValidationError(`${field} "${input}" is not a positive decimal number of shares`, { hint: `for example ${example}` });
   }
   if (raw <= 0n) throw new ValidationError(`${field} must be greater than 0`);
   if (raw % SIZE_STEP !== 0n) {
@@ -55,13 +59,13 @@ export function parseSize(input: string, field = 'size'): bigint {
 }
 
 /** Parses a FOK amount (USDC for BUY, shares for SELL; up to 6 decimals, > 0). */
-export function parseAmount(input: string): bigint {
+export function parseAmount(input: string, w: InputWords = 'flags'): bigint {
   let raw: bigint;
   try {
     raw = parseUnits(input, 6, 'amount');
   } catch (e) {
     throw new ValidationError(`amount "${input}" is not a positive decimal with at most 6 decimals`, {
-      hint: 'for example --amount 25 (USDC to spend on BUY, shares on SELL)',
+      hint: `for example ${inputExample(w, 'amount', '25')} (USDC to spend on BUY, shares on SELL)`,
       cause: e,
     });
   }
@@ -70,12 +74,13 @@ export function parseAmount(input: string): bigint {
 }
 
 /** A FOK SELL amount is shares: on the 0.001-share grid like a size (the exchange refuses others). */
-export function checkFokSellAmount(raw: bigint, input: string): bigint {
+export function checkFokSellAmount(raw: bigint, input: string, w: InputWords = 'flags'): bigint {
+  const amount = w === 'flags' ? '--amount' : 'amount';
   if (raw % SIZE_STEP !== 0n) {
     const lo = raw - (raw % SIZE_STEP);
     const options = [lo, lo + SIZE_STEP].filter((v) => v > 0n).map((v) => formatUnits(v));
     throw new ValidationError(`amount ${input} is off the 0.001-share grid (a FOK SELL amount is shares): use ${options.join(' or ')}`, {
-      hint: 'FOK SELL sells --amount shares, in steps of 0.001; FOK BUY spends --amount USDC (6 decimals).',
+      hint: `FOK SELL sells ${amount} shares, in steps of 0.001; FOK BUY spends ${amount} USDC (6 decimals).`,
     });
   }
   return raw;

@@ -14,6 +14,7 @@ import type { OrderBody } from './build.js';
 import { orderStatus, orderView, parsePlaced, requestBefore } from './place.js';
 import type { Placed } from './place.js';
 import { isObj } from '../wire.js';
+import { unknownKeys } from '../suggest.js';
 
 /** The fields a batch line may have, with the flag each one mirrors. */
 export const LINE_FIELDS = [
@@ -66,12 +67,9 @@ export function lineInput(o: unknown): OrderInput {
     throw new ValidationError(
       'orders do not expire on this exchange (it refuses a non-zero expiration): remove "expires" and cancel the order instead',
     );
-  const known = new Set<string>(LINE_FIELDS);
-  const unknown = Object.keys(r).filter((k) => !known.has(k));
-  if (unknown.length)
-    throw new ValidationError(`unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`, {
-      hint: `Fields: ${LINE_FIELDS.join(', ')}`,
-    });
+  const extra = unknownKeys(r, LINE_FIELDS, 'Fields');
+  if (extra)
+    throw new ValidationError(`unknown field${extra.unknown.length > 1 ? 's' : ''} ${extra.unknown.join(', ')}`, { hint: extra.hint });
   if (r['market'] !== undefined && r['slug'] !== undefined) throw new ValidationError('give market or slug, not both');
   if (r['clientId'] !== undefined && r['clientOrderId'] !== undefined)
     throw new ValidationError('give clientId or clientOrderId, not both');
@@ -150,12 +148,15 @@ export function parseBatch(
         throw new ValidationError(`not valid JSON: ${(e as Error).message}`);
       }
       const input = lineInput(json);
-      let p = parseOrderInput({
-        ...input,
-        onBehalfOf: input.onBehalfOf ?? o.defaults?.onBehalfOf,
-        delegated: input.delegated ?? o.defaults?.delegated,
-        clientId: input.clientId ?? 'pending-id',
-      });
+      let p = parseOrderInput(
+        {
+          ...input,
+          onBehalfOf: input.onBehalfOf ?? o.defaults?.onBehalfOf,
+          delegated: input.delegated ?? o.defaults?.delegated,
+          clientId: input.clientId ?? 'pending-id',
+        },
+        'keys',
+      );
       if (input.clientId === undefined) {
         // (The id comes from the line's own fields: the same file run with other flags keeps its ids.)
         const own = { ...p, onBehalfOf: input.onBehalfOf, delegated: input.delegated === true };

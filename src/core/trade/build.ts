@@ -4,7 +4,8 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { ValidationError } from '../errors.js';
 import type { Market } from '../market-wire.js';
 import { fokAmounts, limitAmounts } from './amounts.js';
-import type { OrderType, Outcome, Side } from './terms.js';
+import { inputExample, inputLabel, inputName } from './terms.js';
+import type { InputName, InputWords, OrderType, Outcome, Side } from './terms.js';
 import { ZERO_ADDRESS } from './eip712.js';
 import type { Hex, UnsignedOrder } from './eip712.js';
 
@@ -78,10 +79,11 @@ export function newSalt(): bigint {
 }
 
 /** Checks a client order id. */
-export function checkClientOrderId(id: string): string {
-  if (id.trim().length === 0) throw new ValidationError(id.length === 0 ? 'client-id must not be empty' : 'client-id must not be blank');
-  if (id.length > 128) throw new ValidationError(`client-id is ${id.length} characters; the exchange allows at most 128`);
-  if (/[\u0000-\u001f]/.test(id)) throw new ValidationError('client-id must not contain control characters');
+export function checkClientOrderId(id: string, w: InputWords = 'flags'): string {
+  const label = inputLabel(w, 'client-id');
+  if (id.trim().length === 0) throw new ValidationError(`${label} must not be ${id.length === 0 ? 'empty' : 'blank'}`);
+  if (id.length > 128) throw new ValidationError(`${label} is ${id.length} characters; the exchange allows at most 128`);
+  if (/[\u0000-\u001f]/.test(id)) throw new ValidationError(`${label} must not contain control characters`);
   return id;
 }
 
@@ -95,30 +97,32 @@ function priceNumber(p: bigint): number {
   return Number(`${p / 1_000_000n}.${(p % 1_000_000n).toString().padStart(6, '0')}`);
 }
 
-/** The flags each order type takes: FOK an amount and no price; GTC/FAK a price and a size. */
+/** The inputs each order type takes: FOK an amount and no price; GTC/FAK a price and a size. */
 export function checkShape(
   type: OrderType,
   price: bigint | undefined,
   size: bigint | undefined,
   amount: bigint | undefined,
   postOnly: boolean,
+  w: InputWords = 'flags',
 ): void {
+  const n = (f: InputName): string => inputName(w, f);
   if (type === 'FOK') {
     if (price !== undefined)
-      throw new ValidationError('FOK orders take --amount and no --price', {
-        hint: 'FOK spends --amount USDC (BUY) or sells --amount shares (SELL), all or nothing.',
+      throw new ValidationError(`FOK orders take ${n('amount')} and no ${n('price')}`, {
+        hint: `FOK spends ${n('amount')} USDC (BUY) or sells ${n('amount')} shares (SELL), all or nothing.`,
       });
-    if (size !== undefined) throw new ValidationError('FOK orders take --amount, not --size');
-    if (amount === undefined) throw new ValidationError('FOK orders need --amount (USDC to spend on BUY, shares to sell on SELL)');
+    if (size !== undefined) throw new ValidationError(`FOK orders take ${n('amount')}, not ${n('size')}`);
+    if (amount === undefined) throw new ValidationError(`FOK orders need ${n('amount')} (USDC to spend on BUY, shares to sell on SELL)`);
   } else {
     if (amount !== undefined)
-      throw new ValidationError(`${type} orders take --price and --size, not --amount`, {
-        hint: 'Use --type fok to spend an amount at market prices.',
+      throw new ValidationError(`${type} orders take ${n('price')} and ${n('size')}, not ${n('amount')}`, {
+        hint: `Use ${inputExample(w, 'type', 'fok')} to spend an amount at market prices.`,
       });
-    if (price === undefined) throw new ValidationError(`${type} orders need --price (0.001 to 1)`);
-    if (size === undefined) throw new ValidationError(`${type} orders need --size (shares)`);
+    if (price === undefined) throw new ValidationError(`${type} orders need ${n('price')} (0.001 to 1)`);
+    if (size === undefined) throw new ValidationError(`${type} orders need ${n('size')} (shares)`);
   }
-  if (postOnly && type !== 'GTC') throw new ValidationError(`--post-only works with GTC orders only, not ${type}`);
+  if (postOnly && type !== 'GTC') throw new ValidationError(`${n('post-only')} works with GTC orders only, not ${type}`);
 }
 
 /**

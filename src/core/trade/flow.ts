@@ -8,7 +8,8 @@ import { formatUnits } from '../money.js';
 import { checkFokSellAmount, parseAmount, parsePrice, parseSize } from './amounts.js';
 import { checkClientOrderId, checkShape, newClientOrderId, newSalt, prepareOrder, STP_POLICIES } from './build.js';
 import type { OrderBody, StpPolicy } from './build.js';
-import type { OrderInput, OrderType, Outcome, Side } from './terms.js';
+import { inputLabel } from './terms.js';
+import type { InputWords, OrderInput, OrderType, Outcome, Side } from './terms.js';
 import { signOrder } from './eip712.js';
 import type { Hex } from './eip712.js';
 import type { TradeCache } from './session.js';
@@ -40,21 +41,33 @@ function oneOf<T extends string>(v: string | undefined, allowed: readonly T[], f
   return hit;
 }
 
-/** Checks everything that can be checked without the network. */
-export function parseOrderInput(i: OrderInput): ParsedOrder {
-  if (!i.market) throw new ValidationError('market is missing', { hint: 'pm order place <slug> <buy|sell> <yes|no> …' });
+/**
+ * Checks everything that can be checked without the network; errors name the inputs as `w` says
+ * (the CLI's flags, or the keys of a library call or a batch line).
+ */
+export function parseOrderInput(i: OrderInput, w: InputWords = 'flags'): ParsedOrder {
+  if (!i.market)
+    throw new ValidationError('market is missing', {
+      hint:
+        w === 'flags'
+          ? 'pm order place <slug> <buy|sell> <yes|no> …'
+          : "e.g. pm.orders.place({ market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.42', size: '10' })",
+    });
   const slug = slugFrom(i.market);
   const side = oneOf(i.side, ['BUY', 'SELL'] as const, 'side');
   const outcome = oneOf(i.outcome, ['YES', 'NO'] as const, 'outcome');
   const type = oneOf(i.type ?? 'gtc', ['GTC', 'FOK', 'FAK'] as const, 'type');
-  const price = i.price !== undefined ? parsePrice(i.price) : undefined;
-  const size = i.size !== undefined ? parseSize(i.size) : undefined;
-  const amount = i.amount !== undefined ? parseAmount(i.amount) : undefined;
-  checkShape(type, price, size, amount, i.postOnly === true);
-  if (type === 'FOK' && side === 'SELL' && amount !== undefined) checkFokSellAmount(amount, i.amount ?? '');
-  if (i.delegated && i.onBehalfOf === undefined) throw new ValidationError('--delegated needs --on-behalf-of <profileId>');
+  const price = i.price !== undefined ? parsePrice(i.price, w) : undefined;
+  const size = i.size !== undefined ? parseSize(i.size, 'size', w) : undefined;
+  const amount = i.amount !== undefined ? parseAmount(i.amount, w) : undefined;
+  checkShape(type, price, size, amount, i.postOnly === true, w);
+  if (type === 'FOK' && side === 'SELL' && amount !== undefined) checkFokSellAmount(amount, i.amount ?? '', w);
+  if (i.delegated && i.onBehalfOf === undefined)
+    throw new ValidationError(
+      w === 'flags' ? '--delegated needs --on-behalf-of <profileId>' : "delegated needs onBehalfOf (the sub-account's profile id)",
+    );
   if (i.onBehalfOf !== undefined && (!Number.isInteger(i.onBehalfOf) || i.onBehalfOf <= 0))
-    throw new ValidationError('on-behalf-of must be a profile id (a positive whole number)');
+    throw new ValidationError(`${inputLabel(w, 'on-behalf-of')} must be a profile id (a positive whole number)`);
   return {
     slug,
     side,
@@ -64,7 +77,7 @@ export function parseOrderInput(i: OrderInput): ParsedOrder {
     size,
     amount,
     postOnly: i.postOnly === true,
-    clientOrderId: checkClientOrderId(i.clientId ?? newClientOrderId()),
+    clientOrderId: checkClientOrderId(i.clientId ?? newClientOrderId(), w),
     onBehalfOf: i.onBehalfOf,
     delegated: i.delegated === true,
     stpPolicy:

@@ -20,6 +20,8 @@ import { formatUnits } from '../money.js';
 import { fetchPositions } from '../portfolio.js';
 import { parsePrice, parseSize } from './amounts.js';
 import { checkClientOrderId } from './build.js';
+import { inputName } from './terms.js';
+import type { InputWords } from './terms.js';
 import { buildSignedOrder } from './flow.js';
 import type { ParsedOrder, SignDeps } from './flow.js';
 import type { Journal } from './journal.js';
@@ -97,15 +99,20 @@ export async function replaceOrder(
     signal?: AbortSignal | undefined;
     /** An old order that is not found: a NotFoundError (the CLI, exit 4), or the outcome the exchange gives for it (the library). */
     notFound?: 'throw' | 'outcome' | undefined;
+    /** How errors name the inputs: the CLI's flags (default) or the library's keys. */
+    words?: InputWords | undefined;
   },
 ): Promise<ReplaceOutcome> {
-  if ((i.orderId === undefined) === (i.oldClientId === undefined)) throw new UsageError('name the order to replace: its id or --client-id');
-  if (i.price === undefined && i.size === undefined) throw new UsageError('give --price, --size or both for the replacement');
-  const price = i.price === undefined ? undefined : parsePrice(i.price);
-  const size = i.size === undefined ? undefined : parseSize(i.size);
+  const w = o.words ?? 'flags';
+  if ((i.orderId === undefined) === (i.oldClientId === undefined))
+    throw new UsageError(`name the order to replace: its id or ${w === 'flags' ? '--client-id' : 'its clientId'}`);
+  if (i.price === undefined && i.size === undefined)
+    throw new UsageError(`give ${inputName(w, 'price')}, ${inputName(w, 'size')} or both for the replacement`);
+  const price = i.price === undefined ? undefined : parsePrice(i.price, w);
+  const size = i.size === undefined ? undefined : parseSize(i.size, 'size', w);
   const api = deps.api.withDeadline();
   deps = { ...deps, api };
-  const clientOrderId = checkClientOrderId(i.clientId ?? replacementClientId(i, price, size, api.onBehalfOf));
+  const clientOrderId = checkClientOrderId(i.clientId ?? replacementClientId(i, price, size, api.onBehalfOf), w);
   const mode = i.mode ?? 'STOP_ON_FAILURE';
   // A re-run with the same replacement client id: the exchange may hold it already.
   const earlier = o.journal.lookup(clientOrderId);

@@ -20,3 +20,26 @@ export interface OrderInput {
   /** Self-trade prevention: cancel_maker (the exchange's default), cancel_taker or cancel_both. */
   stp?: string | undefined;
 }
+
+/**
+ * How an error names an order's inputs: as the CLI's flags (`--size`, `--type fok`) or as the keys
+ * of a library call and of a batch file's line (`size`, `type: 'fok'`).
+ */
+export type InputWords = 'flags' | 'keys';
+const KEYS = {
+  price: 'price',
+  size: 'size',
+  amount: 'amount',
+  type: 'type',
+  'post-only': 'postOnly',
+  delegated: 'delegated',
+  'on-behalf-of': 'onBehalfOf',
+  'client-id': 'clientId',
+} as const;
+export type InputName = keyof typeof KEYS;
+/** The input as said in a sentence: `--size` or `size`. */
+export const inputName = (w: InputWords, f: InputName): string => (w === 'flags' ? `--${f}` : KEYS[f]);
+/** The input's bare label (a headline's subject): `client-id` or `clientId`. */
+export const inputLabel = (w: InputWords, f: InputName): string => (w === 'flags' ? f : KEYS[f]);
+/** An example of the input with a value: `--price 0.42` or `price: '0.42'`. */
+export const inputExample = (w: InputWords, f: InputName, v: string): string => (w === 'flags' ? `--${f} ${v}` : `${KEYS[f]}: '${v}'`);

@@ -1,0 +1,118 @@
+// The library speaks in its own words: an order it refuses before sending names the request's
+// keys (size, postOnly, type: 'fok'), never the CLI's flags (--size) or a pm command line; a key
+// it does not know (a typo such as postonly or onBehalfof, which would otherwise be dropped and
+// send a different order) is refused before anything is sent, naming the key it meant.
+import { afterAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/lib/index.js';
+import type { OrderRequest } from '../../src/lib/index.js';
+import { seeded } from '../helpers/account-env.js';
+import { countEvents, logMark } from '../helpers/fault-proxy.js';
+import { tempHome } from '../helpers/run.js';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const sb = useSandbox();
+const { home, cleanup } = tempHome();
+afterAll(cleanup);
+const client = () => {
+  const a = seeded(sb.current, 'alice');
+  return createClient({ home, baseUrl: sb.current.baseUrl, privateKey: a.privateKey, token: a.token });
+};
+const rejection = async (p: Promise<unknown>): Promise<{ name: string; exitCode: number; message: string; hint?: string }> => {
+  try {
+    await p;
+  } catch (e) {
+    return e as { name: string; exitCode: number; message: string; hint?: string };
+  }
+  throw new Error('it did not reject');
+};
+/** What a message or hint must not say to a library caller: a CLI flag or a pm command line. */
+const CLI_WORDS = /(^|[\s(])--[a-z]|\bpm (order|book|markets|whoami|approve|redeem) /;
+
+const base = { market: 'btc-100k-2026', side: 'buy', outcome: 'yes' } as const;
+
+describe('the library names its own keys', () => {
+  const refused: [string, Record<string, unknown>, RegExp][] = [
+    ['no size', { ...base, price: '0.2' }, /\bsize\b/],
+    ['no price', { ...base, size: '1' }, /\bprice\b/],
+    ['an amount on a GTC order', { ...base, price: '0.2', size: '1', amount: '3' }, /type: 'fok'/],
+    ['a size on a FOK order', { ...base, type: 'fok', size: '3' }, /\bamount\b/],
+    ['a price on a FOK order', { ...base, type: 'fok', price: '0.2', amount: '3' }, /\bprice\b/],
+    ['no amount on a FOK order', { ...base, type: 'fok' }, /\bamount\b/],
+    ['postOnly on a FOK order', { ...base, type: 'fok', amount: '3', postOnly: true }, /\bpostOnly\b/],
+    ['a price that is not a decimal', { ...base, price: 'abc', size: '1' }, /price: '0\.42'/],
+    ['a size that is not a decimal', { ...base, price: '0.2', size: 'ten' }, /size: '10'/],
+    ['an amount that is not a decimal', { ...base, type: 'fok', amount: 'x' }, /amount: '25'/],
+    ['a FOK SELL amount off the share grid', { ...base, side: 'sell', type: 'fok', amount: '1.0005' }, /\bamount\b/],
+    ['delegated without onBehalfOf', { ...base, price: '0.2', size: '1', delegated: true }, /\bonBehalfOf\b/],
+    ['no market', { side: 'buy', outcome: 'yes', price: '0.2', size: '1' }, /pm\.orders\.place\(/],
+    ['an empty clientId', { ...base, price: '0.2', size: '1', clientId: '' }, /\bclientId\b/],
+  ];
+  for (const [what, req, names] of refused)
+    it(`orders.place, ${what}: ValidationError (exit 2) in the library's words`, async () => {
+      const pm = client();
+      const mark = logMark(sb.current);
+      const e = await rejection(pm.orders.place(req as unknown as OrderRequest));
+      await pm.close();
+      expect(e).toMatchObject({ name: 'ValidationError', exitCode: 2 });
+      const said = `${e.message}\n${e.hint ?? ''}`;
+      expect(said).toMatch(names);
+      expect(said).not.toMatch(CLI_WORDS);
+      expect(countEvents(sb.current, 'order.placed', undefined, mark)).toBe(0);
+    });
+
+  it('orders.replace with neither price nor size: a UsageError naming price and size, not --price', async () => {
+    const pm = client();
+    const e = await rejection(pm.orders.replace('some-order-id', {}));
+    await pm.close();
+    expect(e).toMatchObject({ name: 'UsageError', exitCode: 2 });
+    expect(`${e.message}\n${e.hint ?? ''}`).toMatch(/price.*size/);
+    expect(`${e.message}\n${e.hint ?? ''}`).not.toMatch(CLI_WORDS);
+  });
+});
+
+describe('a key the library does not know is refused before anything is sent', () => {
+  it('orders.place with postonly (for postOnly): a ValidationError naming postOnly, and no order', async () => {
+    const pm = client();
+    const mark = logMark(sb.current);
+    // Dropped, the typo would have sent an order that may cross the book (not post-only).
+    const e = await rejection(pm.orders.place({ ...base, price: '0.99', size: '1', postonly: true } as unknown as OrderRequest));
+    await pm.close();
+    expect(e).toMatchObject({ name: 'ValidationError', exitCode: 2, message: expect.stringMatching(/postonly/) });
+    expect(e.hint).toMatch(/postOnly/);
+    expect(countEvents(sb.current, 'order.placed', undefined, mark)).toBe(0);
+  });
+
+  it('orders.replace with sise (for size): a ValidationError naming size', async () => {
+    const pm = client();
+    const e = await rejection(pm.orders.replace('some-order-id', { sise: '2' } as unknown as { size: string }));
+    await pm.close();
+    expect(e).toMatchObject({ name: 'ValidationError', exitCode: 2, message: expect.stringMatching(/sise/) });
+    expect(e.hint).toMatch(/\bsize\b/);
+  });
+
+  it('createClient with onBehalfof (for onBehalfOf) or tokenId at the top: a UsageError naming the option meant', () => {
+    const a = seeded(sb.current, 'alice');
+    const opts = { home, baseUrl: sb.current.baseUrl, privateKey: a.privateKey, token: a.token };
+    const thrown = (o: Record<string, unknown>) => {
+      try {
+        createClient(o as unknown as Parameters<typeof createClient>[0]);
+      } catch (e) {
+        return e as { name: string; exitCode: number; message: string; hint?: string };
+      }
+      throw new Error('createClient did not throw');
+    };
+    // Dropped, the partner's own account would have traded instead of the sub-account.
+    const e = thrown({ ...opts, onBehalfof: 2001 });
+    expect(e).toMatchObject({ name: 'UsageError', exitCode: 2, message: expect.stringMatching(/onBehalfof/) });
+    expect(e.hint).toMatch(/onBehalfOf/);
+    const t = thrown({
+      home,
+      baseUrl: sb.current.baseUrl,
+      privateKey: a.privateKey,
+      tokenId: a.token.tokenId,
+      tokenSecret: a.token.secret,
+    });
+    expect(t).toMatchObject({ name: 'UsageError', message: expect.stringMatching(/tokenId, tokenSecret/) });
+    expect(t.hint).toMatch(/token: \{ tokenId, secret \}/);
+  });
+});

@@ -185,6 +185,31 @@ describe('order place: an answer pm cannot read is unknown, and the hint is the 
     await pm.close();
   });
 
+  it('the library: every attempt refused outright (429): not placed, and the hint says to make the same call again with its clientId (no CLI flag)', async () => {
+    const home = newHome();
+    const alice = seeded(sb.current, 'alice');
+    const pm = createClient({ home, baseUrl: proxy.current.baseUrl, privateKey: alice.privateKey, token: alice.token });
+    const mark = logMark(sb.current);
+    proxy.current.set({
+      method: 'POST',
+      path: '/orders',
+      times: Number.POSITIVE_INFINITY,
+      fault: { kind: 'status', status: 429, retryAfterSeconds: 1 },
+    });
+    const e = await pm.orders
+      .place({ market: 'sol-500-2026', side: 'buy', outcome: 'yes', price: '0.118', size: '1', clientId: 'lib-429' })
+      .then(
+        () => null,
+        (x: unknown) => x as { name: string; message: string; hint: string },
+      );
+    proxy.current.reset();
+    await pm.close();
+    expect(e).toMatchObject({ name: 'RateLimitError', message: expect.stringMatching(/not placed/) });
+    expect(e?.hint).toContain("same clientId 'lib-429'");
+    expect(e?.hint).not.toMatch(/--client-id|same command/);
+    expect(placedOf(mark, 'lib-429')).toBe(0);
+  });
+
   it('the library: a lost cancel-replace answer, lookups failing: the hint is the exact replace call with the replacement clientId; making it replaces nothing more', async () => {
     const home = newHome();
     const alice = seeded(sb.current, 'alice');

@@ -46,6 +46,7 @@ describe('the library names its own keys', () => {
     ['delegated without onBehalfOf', { ...base, price: '0.2', size: '1', delegated: true }, /\bonBehalfOf\b/],
     ['no market', { side: 'buy', outcome: 'yes', price: '0.2', size: '1' }, /pm\.orders\.place\(/],
     ['an empty clientId', { ...base, price: '0.2', size: '1', clientId: '' }, /\bclientId\b/],
+    ['an expiration (orders do not expire here)', { ...base, price: '0.2', size: '1', expiration: '1h' }, /remove "expiration"/],
   ];
   for (const [what, req, names] of refused)
     it(`orders.place, ${what}: ValidationError (exit 2) in the library's words`, async () => {
@@ -67,6 +68,21 @@ describe('the library names its own keys', () => {
     expect(e).toMatchObject({ name: 'UsageError', exitCode: 2 });
     expect(`${e.message}\n${e.hint ?? ''}`).toMatch(/price.*size/);
     expect(`${e.message}\n${e.hint ?? ''}`).not.toMatch(CLI_WORDS);
+  });
+});
+
+describe("the exchange's refusals, explained in the library's words", () => {
+  it('a BUY beyond the free USDC and a SELL of shares not held: the hints name size and pm.orders.list(), not --size or pm order list', async () => {
+    const pm = client();
+    const buy = await rejection(pm.orders.place({ ...base, price: '0.2', size: '100000000' }));
+    const sell = await rejection(pm.orders.place({ ...base, side: 'sell', price: '0.2', size: '100000' }));
+    await pm.close();
+    for (const e of [buy, sell]) {
+      expect(e).toMatchObject({ name: 'ExchangeValidationError' });
+      expect(e.hint).toMatch(/lower size/i);
+      expect(e.hint).toMatch(/pm\.orders\.list\(\)/);
+      expect(`${e.message}\n${e.hint ?? ''}`).not.toMatch(CLI_WORDS);
+    }
   });
 });
 

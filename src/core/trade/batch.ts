@@ -65,7 +65,7 @@ export function lineInput(o: unknown): OrderInput {
   const r = o as Record<string, unknown>;
   if ('expires' in r || 'expiration' in r)
     throw new ValidationError(
-      'orders do not expire on this exchange (it refuses a non-zero expiration): remove "expires" and cancel the order instead',
+      `orders do not expire on this exchange (it refuses a non-zero expiration): remove "${'expires' in r ? 'expires' : 'expiration'}" and cancel the order instead`,
     );
   const extra = unknownKeys(r, LINE_FIELDS, 'Fields');
   if (extra)

@@ -184,6 +184,8 @@ export interface PlaceParsedOptions {
   lookupFirst?: boolean | undefined;
   /** Called once, when the order is signed and about to be sent (after every local check). */
   onSending?: ((summary: OrderSummary) => void) | undefined;
+  /** How hints name the inputs and what to run: the CLI's flags (default) or the library's keys. */
+  words?: InputWords | undefined;
 }
 
 /**
@@ -203,7 +205,13 @@ export async function placeParsed(
   let signed = await buildSignedOrder(deps, p);
   o.onSending?.(signed.summary);
   const send = (s: SignedOrder): Promise<Placed> =>
-    placeOrder(api, s.body, o.journal, { signal: o.signal, onNote: o.onNote, lookupFirst: o.lookupFirst, positionIds: market.positionIds });
+    placeOrder(api, s.body, o.journal, {
+      signal: o.signal,
+      onNote: o.onNote,
+      lookupFirst: o.lookupFirst,
+      positionIds: market.positionIds,
+      words: o.words,
+    });
   try {
     return { placed: await send(signed), summary: signed.summary };
   } catch (e) {

@@ -24,6 +24,8 @@ import { formatUnits } from '../money.js';
 import type { Journal, JournalEntry, JournalState } from './journal.js';
 import type { OrderBody } from './build.js';
 import { checkClientOrderId } from './build.js';
+import { inputName } from './terms.js';
+import type { InputWords } from './terms.js';
 import { isObj, textField } from '../wire.js';
 import type { Json } from '../wire.js';
 
@@ -293,22 +295,27 @@ export function describeView(v: OrderView): string {
   return `${v.side ?? '?'} ${v.outcome ?? v.tokenId ?? '?'} ${qty} (${v.type ?? '?'})`;
 }
 
-/** Adds what to do next to the exchange's terse refusals of an order. */
-export function explain(e: unknown): unknown {
+/**
+ * Adds what to do next to the exchange's terse refusals of an order, naming the inputs and the
+ * calls as `w` says (the CLI's flags and commands, or the library's keys and calls).
+ */
+export function explain(e: unknown, w: InputWords = 'flags'): unknown {
   if (!(e instanceof ExchangeError) || e.hint) return e;
   const m = e.shortMessage;
+  const size = inputName(w, 'size');
+  const list = w === 'flags' ? 'pm order list' : 'pm.orders.list()';
   // Allowances first ("Insufficient … allowance" is an on-chain approval, not a balance), then
   // shares: "Insufficient conditional token balance" also says "balance".
   const hint = /insufficient .*allowance/i.test(m)
     ? 'The on-chain approval this order needs is missing: pm approve check <market> shows it, pm approve set <market> sends it.'
     : /conditional token|shares|position/i.test(m) && /insufficient|not enough/i.test(m)
-      ? 'Not enough free shares of that outcome: resting SELL orders lock theirs. Check pm order list, lower --size, or cancel resting SELL orders.'
+      ? `Not enough free shares of that outcome: resting SELL orders lock theirs. Check ${list}, lower ${size}, or cancel resting SELL orders.`
       : /insufficient|not enough/i.test(m) && /collateral|usdc|balance|funds|allowance/i.test(m)
-        ? 'Not enough free USDC: resting BUY orders lock theirs. Lower --size/--amount, or cancel resting orders (pm order list).'
+        ? `Not enough free USDC: resting BUY orders lock theirs. Lower ${size}/${inputName(w, 'amount')}, or cancel resting orders (${list}).`
         : /post-only|would execute immediately|would cross/i.test(m)
-          ? 'A post-only order must not cross: lower a BUY price (or raise a SELL price) below the best opposite quote (pm book …).'
+          ? `A post-only order must not cross: lower a BUY price (or raise a SELL price) below the best opposite quote (${w === 'flags' ? 'pm book …' : 'pm.markets.book(…)'}).`
           : /minimum size|below the market min/i.test(m)
-            ? "Raise --size to at least the market's minimum (pm book shows minSize)."
+            ? `Raise ${size} to at least the market's minimum (${w === 'flags' ? 'pm book' : 'pm.markets.book(…)'} shows minSize).`
             : /fee/i.test(m)
               ? 'The fee rate must equal your profile rate: run pm whoami to refresh it.'
               : /Profile ID does not match/i.test(m)
@@ -333,6 +340,8 @@ export interface PlaceOptions {
   lookupFirst?: boolean | undefined;
   /** The market's [YES, NO] position ids, to name the outcome of an existing order. */
   positionIds?: readonly [string, string] | null | undefined;
+  /** How hints name the inputs and what to run: the CLI's flags (default) or the library's keys. */
+  words?: InputWords | undefined;
 }
 
 /**
@@ -450,7 +459,7 @@ export async function placeOrder(client: ApiClient, body: OrderBody, journal: Jo
             rec(uncertain ? 'unknown' : 'failed', { error: errorMessage(e) });
             if (uncertain)
               throw unknownState(cid, e instanceof PmError ? e : undefined, 'an earlier attempt got no answer, and this one was refused');
-            throw explain(e);
+            throw explain(e, opts.words);
           }
           lastError = e instanceof PmError ? e : undefined;
           if (!(e instanceof PmError && e.status === 429)) uncertain = true;
@@ -512,7 +521,10 @@ export async function placeOrder(client: ApiClient, body: OrderBody, journal: Jo
   const Err = lastError instanceof RateLimitError ? RateLimitError : NetworkError;
   const err = new Err(`order ${cid} was not placed: ${lastError?.shortMessage ?? 'no answer'}`, {
     status: lastError?.status,
-    hint: `Nothing reached the exchange. Re-run the same command (same --client-id ${cid}) when it answers again.`,
+    hint:
+      opts.words === 'keys'
+        ? `Nothing reached the exchange. Make the same call again (same clientId '${cid}') when it answers again.`
+        : `Nothing reached the exchange. Re-run the same command (same --client-id ${cid}) when it answers again.`,
   });
   // The exchange's own wait, for a caller that paces itself.
   if (err instanceof RateLimitError && lastError instanceof RateLimitError) err.retryAfterMs = lastError.retryAfterMs;

@@ -403,7 +403,7 @@ export function createClient(options: ClientOptions) {
       const signal = signalOf(o);
       let placed: Awaited<ReturnType<typeof placeParsed>>['placed'];
       try {
-        ({ placed } = await track(depsFor(o).then((d) => e.placeParsed(d, parsed, { journal, signal, words: 'keys' }))));
+        ({ placed } = await track(depsFor(o).then((d) => e.placeParsed(d, parsed, { journal, signal }))));
       } catch (e) {
         throw withCallHint(e instanceof InterruptedError ? interruptedOrder(e, parsed.clientOrderId) : e, (cid) =>
           call('orders.place', { ...input, clientId: cid }),

@@ -46,6 +46,7 @@ describe('the library names its own keys', () => {
     ['delegated without onBehalfOf', { ...base, price: '0.2', size: '1', delegated: true }, /\bonBehalfOf\b/],
     ['no market', { side: 'buy', outcome: 'yes', price: '0.2', size: '1' }, /pm\.orders\.place\(/],
     ['an empty clientId', { ...base, price: '0.2', size: '1', clientId: '' }, /\bclientId\b/],
+    ["a size under the market's minimum", { ...base, price: '0.2', size: '0.5' }, /size: '1' or more/],
     ['an expiration (orders do not expire here)', { ...base, price: '0.2', size: '1', expiration: '1h' }, /remove "expiration"/],
   ];
   for (const [what, req, names] of refused)

@@ -33,6 +33,8 @@ export interface OrderParams {
   maker: Hex | null;
   salt: bigint;
   expiration?: bigint | undefined;
+  /** How errors name the inputs (absent: the CLI's flags). */
+  words?: InputWords | undefined;
 }
 
 export interface WireOrder {
@@ -152,12 +154,19 @@ export function prepareOrder(p: OrderParams): { unsigned: UnsignedOrder; body: O
   checkTradable(m);
   // (Said by checkTradable; here for the types.)
   if (!m.venue || !m.positionIds) throw new ValidationError(`${m.slug} has no venue or position ids: it is not a CLOB market`);
-  checkClientOrderId(p.clientOrderId);
-  checkShape(p.type, p.price, p.size, p.amount, p.postOnly === true);
+  const w = p.words ?? 'flags';
+  checkClientOrderId(p.clientOrderId, w);
+  checkShape(p.type, p.price, p.size, p.amount, p.postOnly === true, w);
   if (p.delegated && p.onBehalfOf === undefined)
-    throw new ValidationError('--delegated needs --on-behalf-of <profileId> (the server signs for that sub-account)');
+    throw new ValidationError(
+      w === 'flags'
+        ? '--delegated needs --on-behalf-of <profileId> (the server signs for that sub-account)'
+        : "delegated needs onBehalfOf (the sub-account's profile id: the server signs for it)",
+    );
   if (!p.delegated && p.maker === null)
-    throw new ValidationError('no wallet to sign with', { hint: 'Create or import one (pm wallet create), or set PM_PRIVATE_KEY.' });
+    throw new ValidationError('no wallet to sign with', {
+      hint: w === 'flags' ? 'Create or import one (pm wallet create), or set PM_PRIVATE_KEY.' : 'Pass privateKey to createClient.',
+    });
   // The share size of the order: GTC/FAK size, or the shares a FOK SELL sells.
   const shares = p.type === 'FOK' ? (p.side === 'SELL' ? p.amount : undefined) : p.size;
   if (m.minSize !== null && shares !== undefined && shares < m.minSize) {
@@ -167,7 +176,7 @@ export function prepareOrder(p: OrderParams): { unsigned: UnsignedOrder; body: O
         : `${v / 1_000_000n}.${(v % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '')}`;
     throw new ValidationError(
       `${p.type === 'FOK' ? 'amount' : 'size'} ${fmt(shares)} is below the market's minimum order size of ${fmt(m.minSize)} shares`,
-      { hint: `Use --${p.type === 'FOK' ? 'amount' : 'size'} ${fmt(m.minSize)} or more.` },
+      { hint: `Use ${inputExample(w, p.type === 'FOK' ? 'amount' : 'size', fmt(m.minSize))} or more.` },
     );
   }
   const { makerAmount, takerAmount } = p.type === 'FOK' ? fokAmounts(p.amount ?? 0n) : limitAmounts(p.side, p.price ?? 0n, p.size ?? 0n);

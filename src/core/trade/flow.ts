@@ -31,6 +31,8 @@ export interface ParsedOrder {
   onBehalfOf: number | undefined;
   delegated: boolean;
   stpPolicy: StpPolicy | undefined;
+  /** How errors and hints about this order name its inputs (absent: the CLI's flags). */
+  words?: InputWords | undefined;
 }
 
 function oneOf<T extends string>(v: string | undefined, allowed: readonly T[], field: string): T {
@@ -80,6 +82,7 @@ export function parseOrderInput(i: OrderInput, w: InputWords = 'flags'): ParsedO
     clientOrderId: checkClientOrderId(i.clientId ?? newClientOrderId(), w),
     onBehalfOf: i.onBehalfOf,
     delegated: i.delegated === true,
+    words: w,
     stpPolicy:
       i.stp === undefined
         ? undefined
@@ -154,6 +157,7 @@ export async function buildSignedOrder(deps: SignDeps, p: ParsedOrder): Promise<
     feeRateBps: owner.feeRateBps,
     maker: account ? (account.address as Hex) : null,
     salt: newSalt(),
+    words: p.words,
   });
   if (account) body.order.signature = await signOrder(account, exchange, unsigned);
   const notional =
@@ -184,8 +188,6 @@ export interface PlaceParsedOptions {
   lookupFirst?: boolean | undefined;
   /** Called once, when the order is signed and about to be sent (after every local check). */
   onSending?: ((summary: OrderSummary) => void) | undefined;
-  /** How hints name the inputs and what to run: the CLI's flags (default) or the library's keys. */
-  words?: InputWords | undefined;
 }
 
 /**
@@ -210,7 +212,7 @@ export async function placeParsed(
       onNote: o.onNote,
       lookupFirst: o.lookupFirst,
       positionIds: market.positionIds,
-      words: o.words,
+      words: p.words,
     });
   try {
     return { placed: await send(signed), summary: signed.summary };

@@ -174,6 +174,7 @@ export async function replaceOrder(
     // (The sub-account's mode decides: a server wallet's replacement goes unsigned.)
     delegated: i.delegated === true,
     stpPolicy: undefined,
+    words: w,
   };
   if (parsed.size !== undefined && parsed.size <= 0n) throw new ValidationError(`order ${old.id} has nothing left to replace`);
   const signed = await buildSignedOrder(deps, parsed);

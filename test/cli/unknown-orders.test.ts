@@ -40,6 +40,18 @@ const lookupsFailFrom = (nth: number) =>
   ({ method: 'POST', path: '/orders/status/batch', nth, times: Number.POSITIVE_INFINITY, fault: { kind: 'status', status: 502 } }) as const;
 const lookupsFail = lookupsFailFrom(1);
 
+/** A library client of alice's through the fault proxy, with a home of its own. */
+const libraryClient = () => {
+  const alice = seeded(sb.current, 'alice');
+  return createClient({ home: newHome(), baseUrl: proxy.current.baseUrl, privateKey: alice.privateKey, token: alice.token });
+};
+/** What a library call rejects with (null when it resolves). */
+const rejectionOf = <T>(p: Promise<unknown>): Promise<T | null> =>
+  p.then(
+    () => null,
+    (x: unknown) => x as T,
+  );
+
 /** The argv of the command a hint writes out on a line of its own (`  pm …`), words as a POSIX shell splits them. */
 function hintedArgv(hint: string): string[] {
   const line = /^\s*pm (.+)$/m.exec(hint)?.[1] ?? '';
@@ -139,9 +151,7 @@ describe('order place: an answer pm cannot read is unknown, and the hint is the 
   });
 
   it('the library: a truncated 2xx is found (alreadyPlaced false); with lookups failing it rejects with UnknownStateError naming the clientId', async () => {
-    const home = newHome();
-    const alice = seeded(sb.current, 'alice');
-    const pm = createClient({ home, baseUrl: proxy.current.baseUrl, privateKey: alice.privateKey, token: alice.token });
+    const pm = libraryClient();
     const mark = logMark(sb.current);
     const order = { market: 'sol-500-2026', side: 'buy' as const, outcome: 'yes' as const, price: '0.116', size: '1' };
     proxy.current.set({ method: 'POST', path: '/orders', fault: { kind: 'truncate' } });
@@ -160,16 +170,11 @@ describe('order place: an answer pm cannot read is unknown, and the hint is the 
   });
 
   it('the library: with no clientId given, the hint is the exact call to make, the generated clientId written in (no CLI flag); making it places nothing more', async () => {
-    const home = newHome();
-    const alice = seeded(sb.current, 'alice');
-    const pm = createClient({ home, baseUrl: proxy.current.baseUrl, privateKey: alice.privateKey, token: alice.token });
+    const pm = libraryClient();
     const mark = logMark(sb.current);
     const order = { market: 'sol-500-2026', side: 'buy' as const, outcome: 'yes' as const, price: '0.117', size: '1' };
     proxy.current.set({ method: 'POST', path: '/orders', fault: { kind: 'truncate' } }, lookupsFail);
-    const e = await pm.orders.place(order).then(
-      () => null,
-      (x: unknown) => x as { name: string; unknownClientId: string; hint: string },
-    );
+    const e = await rejectionOf<{ name: string; unknownClientId: string; hint: string }>(pm.orders.place(order));
     proxy.current.reset();
     expect(e).toMatchObject({ name: 'UnknownStateError', unknownClientId: expect.stringMatching(/^pm/) });
     const cid = e?.unknownClientId ?? '';
@@ -186,9 +191,7 @@ describe('order place: an answer pm cannot read is unknown, and the hint is the 
   });
 
   it('the library: every attempt refused outright (429): not placed, and the hint says to make the same call again with its clientId (no CLI flag)', async () => {
-    const home = newHome();
-    const alice = seeded(sb.current, 'alice');
-    const pm = createClient({ home, baseUrl: proxy.current.baseUrl, privateKey: alice.privateKey, token: alice.token });
+    const pm = libraryClient();
     const mark = logMark(sb.current);
     proxy.current.set({
       method: 'POST',
@@ -196,12 +199,9 @@ describe('order place: an answer pm cannot read is unknown, and the hint is the 
       times: Number.POSITIVE_INFINITY,
       fault: { kind: 'status', status: 429, retryAfterSeconds: 1 },
     });
-    const e = await pm.orders
-      .place({ market: 'sol-500-2026', side: 'buy', outcome: 'yes', price: '0.118', size: '1', clientId: 'lib-429' })
-      .then(
-        () => null,
-        (x: unknown) => x as { name: string; message: string; hint: string },
-      );
+    const e = await rejectionOf<{ name: string; message: string; hint: string }>(
+      pm.orders.place({ market: 'sol-500-2026', side: 'buy', outcome: 'yes', price: '0.118', size: '1', clientId: 'lib-429' }),
+    );
     proxy.current.reset();
     await pm.close();
     expect(e).toMatchObject({ name: 'RateLimitError', message: expect.stringMatching(/not placed/) });
@@ -211,9 +211,7 @@ describe('order place: an answer pm cannot read is unknown, and the hint is the 
   });
 
   it('the library: a lost cancel-replace answer, lookups failing: the hint is the exact replace call with the replacement clientId; making it replaces nothing more', async () => {
-    const home = newHome();
-    const alice = seeded(sb.current, 'alice');
-    const pm = createClient({ home, baseUrl: proxy.current.baseUrl, privateKey: alice.privateKey, token: alice.token });
+    const pm = libraryClient();
     const old = await pm.orders.place({
       market: 'sol-500-2026',
       side: 'buy',
@@ -224,9 +222,8 @@ describe('order place: an answer pm cannot read is unknown, and the hint is the 
     });
     const mark = logMark(sb.current);
     proxy.current.set({ method: 'POST', path: '/orders/cancel-replace', fault: { kind: 'drop' } }, lookupsFailFrom(2));
-    const e = await pm.orders.replace(old.order.id, { price: '0.063' }).then(
-      () => null,
-      (x: unknown) => x as { name: string; unknownClientId: string; hint: string },
+    const e = await rejectionOf<{ name: string; unknownClientId: string; hint: string }>(
+      pm.orders.replace(old.order.id, { price: '0.063' }),
     );
     proxy.current.reset();
     expect(e).toMatchObject({ name: 'UnknownStateError', unknownClientId: expect.stringMatching(/^pmr-/) });

@@ -139,9 +139,9 @@ await esbuild.build({
   platform: 'node',
   target: 'node20',
   minify: true,
-  // Lines of about 500 characters: Node prints the source line of an uncaught error's throw site,
-  // and a bot's uncaught PmError printed a whole minified bundle line (40 KB and more) with it.
-  lineLimit: 500,
+  // Lines of about 100 characters (none over 400; 1% more bytes): Node prints the source line of an
+  // uncaught error's throw site, and a bot's uncaught PmError printed a minified line of 40 KB and more.
+  lineLimit: 100,
   sourcemap: 'linked',
   sourcesContent: false,
   legalComments: 'none',

@@ -212,14 +212,8 @@ describe('order place: an answer pm cannot read is unknown, and the hint is the 
 
   it('the library: a lost cancel-replace answer, lookups failing: the hint is the exact replace call with the replacement clientId; making it replaces nothing more', async () => {
     const pm = libraryClient();
-    const old = await pm.orders.place({
-      market: 'sol-500-2026',
-      side: 'buy',
-      outcome: 'yes',
-      price: '0.05',
-      size: '1',
-      clientId: 'lib-rp-old',
-    });
+    const resting = { market: 'sol-500-2026', side: 'buy', outcome: 'yes', price: '0.05', size: '1' } as const;
+    const old = await pm.orders.place({ ...resting, clientId: 'lib-rp-old' });
     const mark = logMark(sb.current);
     proxy.current.set({ method: 'POST', path: '/orders/cancel-replace', fault: { kind: 'drop' } }, lookupsFailFrom(2));
     const e = await rejectionOf<{ name: string; unknownClientId: string; hint: string }>(

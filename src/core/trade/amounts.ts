@@ -3,7 +3,7 @@
 import { ValidationError } from '../errors.js';
 import { flagOf, formatUnits, ONE, parseUnits, PRICE_TICK, SIZE_STEP } from '../money.js';
 
-import { inputExample } from './terms.js';
+import { inputExample, inputName } from './terms.js';
 import type { InputWords, Side } from './terms.js';
 
 /** The exchange reads amounts as JSON numbers: raw units above 2^53 - 1 would lose precision. */
@@ -75,7 +75,7 @@ export function parseAmount(input: string, w: InputWords = 'flags'): bigint {
 
 /** A FOK SELL amount is shares: on the 0.001-share grid like a size (the exchange refuses others). */
 export function checkFokSellAmount(raw: bigint, input: string, w: InputWords = 'flags'): bigint {
-  const amount = w === 'flags' ? '--amount' : 'amount';
+  const amount = inputName(w, 'amount');
   if (raw % SIZE_STEP !== 0n) {
     const lo = raw - (raw % SIZE_STEP);
     const options = [lo, lo + SIZE_STEP].filter((v) => v > 0n).map((v) => formatUnits(v));

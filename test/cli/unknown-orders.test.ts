@@ -40,10 +40,19 @@ const lookupsFailFrom = (nth: number) =>
   ({ method: 'POST', path: '/orders/status/batch', nth, times: Number.POSITIVE_INFINITY, fault: { kind: 'status', status: 502 } }) as const;
 const lookupsFail = lookupsFailFrom(1);
 
-/** A library client of alice's through the fault proxy, with a home of its own. */
+/**
+ * A library client of alice's through the fault proxy, with a home of its own; each call's deadline
+ * is 4 s (lookups that keep failing end there, unknown, rather than after ~6 s of backoff).
+ */
 const libraryClient = () => {
   const alice = seeded(sb.current, 'alice');
-  return createClient({ home: newHome(), baseUrl: proxy.current.baseUrl, privateKey: alice.privateKey, token: alice.token });
+  return createClient({
+    home: newHome(),
+    baseUrl: proxy.current.baseUrl,
+    privateKey: alice.privateKey,
+    token: alice.token,
+    timeoutMs: 4000,
+  });
 };
 /** What a library call rejects with (null when it resolves). */
 const rejectionOf = <T>(p: Promise<unknown>): Promise<T | null> =>

@@ -454,15 +454,18 @@ export function createClient(options: ClientOptions) {
       if (extra) throw new ValidationError(`orders.replace takes no ${extra.unknown.join(', ')}`, { hint: extra.hint });
       const { onBehalfOf: actingFor, ...input } = p;
       const { e, journal } = await engine();
-      const r = e.replaceResult(
-        await track(
-          depsFor(o, actingFor).then((d) =>
-            e.replaceOrder(d, { ...input, orderId }, { journal, signal, notFound: 'outcome', words: 'keys' }).catch((err: unknown) => {
-              throw withCallHint(err, (cid) => call('orders.replace', orderId, { ...p, clientId: cid }));
-            }),
-          ),
+      const replacing = track(
+        depsFor(o, actingFor).then((d) =>
+          e.replaceOrder(d, { ...input, orderId }, { journal, signal, notFound: 'outcome', words: 'keys' }),
         ),
       );
+      let outcome: Awaited<typeof replacing>;
+      try {
+        outcome = await replacing;
+      } catch (err) {
+        throw withCallHint(err, (cid) => call('orders.replace', orderId, { ...p, clientId: cid }));
+      }
+      const r = e.replaceResult(outcome);
       if (signal?.aborted && r.cancelled.status !== 'NOT_FOUND')
         throw placedDespiteAbort('replacement', r.replacement?.clientId ?? p.clientId ?? '', r.replacement?.order.id);
       return r;

@@ -47,11 +47,6 @@ export class PmError extends Error {
   }
 }
 
-/**
- * The message of anything thrown, for a line of text: a pm error's headline, an Error's message
- * (never `String(e)`, which would put "TypeError: " inside pm's own "error: …").
- * @example errorMessage(new TypeError('x is not a function')) // 'x is not a function'
- */
 /** The same error (same class, so the same exit code) with `more` added to its hint (or in its place). */
 export function withHint(err: PmError, more: string, how: 'add' | 'replace' = 'add'): PmError {
   const Cls = err.constructor as new (message: string, o: PmErrorOptions) => PmError;
@@ -64,6 +59,11 @@ export function withHint(err: PmError, more: string, how: 'add' | 'replace' = 'a
   });
 }
 
+/**
+ * The message of anything thrown, for a line of text: a pm error's headline, an Error's message
+ * (never `String(e)`, which would put "TypeError: " inside pm's own "error: …").
+ * @example errorMessage(new TypeError('x is not a function')) // 'x is not a function'
+ */
 export function errorMessage(e: unknown): string {
   if (e instanceof PmError) return e.shortMessage;
   if (e instanceof Error) return e.message || e.name;

@@ -18,6 +18,7 @@ import { Journal } from './trade/journal.js';
 import type { SignDeps, TradeCache } from './trade/index.js';
 import type { SubAccount } from './trade/signer.js';
 import type { OrderAccount } from './trade/eip712.js';
+import type { InputWords } from './trade/terms.js';
 
 /** What placing orders needs: the trading client, caches, the journal and the signer rule. */
 export interface TradingDeps extends SignDeps {
@@ -46,6 +47,8 @@ export interface CoreOptions {
   onWait?: ((note: string) => void) | undefined;
   /** A fee refusal refreshed the profile's owner id and fee rate: persist them (the CLI does). */
   onOwnerRefresh?: ((fresh: { profileId: number; feeRateBps: number }) => void) | undefined;
+  /** Whose words hints use: the CLI's flags and commands ('flags', the default) or the library's options and calls. */
+  words?: InputWords | undefined;
 }
 
 export class ClientCore {
@@ -128,6 +131,7 @@ export class ClientCore {
       limits: this.o.pace,
       proxy: this.o.proxy,
       onWait: this.o.onWait,
+      words: this.o.words,
     });
     this.clients.push(client);
     return client;
@@ -143,7 +147,10 @@ export class ClientCore {
     const auth = await (await this.credentials()).unlock('auto');
     if (!auth.hmac && !auth.apiKey)
       throw new AuthError('trading needs an API token', {
-        hint: 'Run pm init (pm init --sandbox for the sandbox), set PM_TOKEN_ID and PM_TOKEN_SECRET, or pass a token to createClient.',
+        hint:
+          this.o.words === 'keys'
+            ? 'Pass token: { tokenId, secret } to createClient (or a profile that holds one).'
+            : 'Run pm init (pm init --sandbox for the sandbox), or set PM_TOKEN_ID and PM_TOKEN_SECRET.',
       });
     return this.api(auth, { onBehalfOf });
   }

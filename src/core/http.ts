@@ -20,6 +20,7 @@ import type { Limiter } from './limiter.js';
 import { proxyAuthError, proxyFor, proxyHint } from './proxy.js';
 import type { ProxyRoute, ProxySettings } from './proxy.js';
 import { interrupted, retryAfterMs, retrying } from './retry.js';
+import type { InputWords } from './trade/terms.js';
 
 export type Query = Record<string, string | number | boolean | string[] | undefined>;
 
@@ -94,6 +95,12 @@ export interface ApiClientOptions {
   deadline?: number | undefined;
   /** Told what pm is waiting for when a wait lasts over a second (a terminal's stderr). */
   onWait?: ((note: string) => void) | undefined;
+  /**
+   * Whose words the hints of its errors use: the CLI's flags, commands and environment ('flags',
+   * the default), or the library's options and calls ('keys'). Core code that hints from a
+   * client (a market not found) reads it as `api.words`.
+   */
+  words?: InputWords | undefined;
 }
 
 /** Calls `note` once if `ms` pass before the returned stop is called. */
@@ -168,7 +175,13 @@ export function errorMessage(data: unknown, fallback: string): string {
 }
 
 /** Maps a non-2xx answer to the error class of its exit code. The only such mapping. */
-export function errorForStatus(status: number, data: unknown, headers: Record<string, string>, what: string): PmError {
+export function errorForStatus(
+  status: number,
+  data: unknown,
+  headers: Record<string, string>,
+  what: string,
+  words: InputWords = 'flags',
+): PmError {
   const message = errorMessage(data, `${what} failed with HTTP ${status}`);
   const o = { status, details: undefined };
   if (status === 400 || status === 422) return new ExchangeValidationError(message, o);
@@ -178,7 +191,9 @@ export function errorForStatus(status: number, data: unknown, headers: Record<st
       status,
       hint: stale
         ? "The exchange accepts request timestamps within 30 s of its clock: check this machine's clock (e.g. timedatectl)."
-        : "Check the API token (pm whoami), or set PM_TOKEN_ID and PM_TOKEN_SECRET (the library: createClient's token).",
+        : words === 'flags'
+          ? 'Check the API token (pm whoami), or set PM_TOKEN_ID and PM_TOKEN_SECRET.'
+          : 'Check the token given to createClient (token: { tokenId, secret }), or the one its profile holds.',
     });
   }
   if (status === 403)
@@ -274,6 +289,11 @@ export class ApiClient {
 
   get signal(): AbortSignal | undefined {
     return this.opts.signal;
+  }
+
+  /** Whose words hints use: the CLI's ('flags') or the library's ('keys'). */
+  get words(): InputWords {
+    return this.opts.words ?? 'flags';
   }
 
   /**
@@ -372,12 +392,15 @@ export class ApiClient {
     const now = this.opts.now ?? (() => new Date());
     if (mode === 'identity' && !auth.identity) {
       throw new AuthError('this command needs an identity token', {
-        hint: "Set PM_IDENTITY_TOKEN or store one with pm init (the library: createClient's identityToken).",
+        hint: this.words === 'flags' ? 'Set PM_IDENTITY_TOKEN or store one with pm init.' : 'Pass identityToken to createClient.',
       });
     }
     if (mode === 'auto' && !auth.hmac && !auth.apiKey) {
       throw new AuthError('this command needs an API token', {
-        hint: "Run pm init, or set PM_TOKEN_ID and PM_TOKEN_SECRET, or PM_API_KEY (the library: createClient's token or apiKey).",
+        hint:
+          this.words === 'flags'
+            ? 'Run pm init, or set PM_TOKEN_ID and PM_TOKEN_SECRET, or PM_API_KEY.'
+            : 'Pass token: { tokenId, secret } (or apiKey) to createClient.',
       });
     }
     // The limiter slot is taken before the timestamp is made, so a queued request is never stale.
@@ -385,7 +408,7 @@ export class ApiClient {
     if (signal?.aborted) throw interrupted(signal);
     const notSent = (): NetworkError =>
       new NetworkError(`${o.method} ${o.path}: the ${deadlineText(this.timeoutMs)} deadline passed before it could be sent`, {
-        hint: 'Nothing was sent. Raise --timeout (or PM_TIMEOUT), or try again.',
+        hint: `Nothing was sent. Raise ${this.timeoutWords}, or try again.`,
       });
     if (Date.now() >= deadline) throw notSent();
     const key = limiterKeyOf(auth, mode);
@@ -468,7 +491,7 @@ export class ApiClient {
         return { status: res.status, data: data as T, headers: resHeaders };
       }
       if (res.status === 407 && this.proxy) throw proxyAuthError(this.proxy);
-      throw errorForStatus(res.status, data, resHeaders, `${o.method} ${o.path}`);
+      throw errorForStatus(res.status, data, resHeaders, `${o.method} ${o.path}`, this.words);
     } finally {
       release?.();
     }
@@ -487,6 +510,11 @@ export class ApiClient {
     return { status: r.status, headers: r.headers, text: r.body.toString('utf8') };
   }
 
+  /** What sets the deadline, in the caller's words. */
+  private get timeoutWords(): string {
+    return this.words === 'flags' ? '--timeout (or PM_TIMEOUT)' : "createClient's timeoutMs";
+  }
+
   private networkError(e: unknown, o: RequestOptions, target: string): PmError {
     if (e instanceof PmError) return e;
     const err = e as { code?: string; name?: string; message?: string };
@@ -501,7 +529,7 @@ export class ApiClient {
         cause: e,
         hint:
           o.method === 'GET'
-            ? 'Raise --timeout (or PM_TIMEOUT), or try again.'
+            ? `Raise ${this.timeoutWords}, or try again.`
             : 'The request may have reached the exchange: check before retrying.',
       });
       ne.ambiguous = true;

@@ -125,7 +125,11 @@ async function notFound(api: ApiClient, slug: string, e: unknown): Promise<never
     } catch {
       // suggestions are best effort
     }
-    const hint = didYouMean(near) ?? 'See pm markets list, or pm markets search <words>.';
+    const hint =
+      didYouMean(near) ??
+      (api.words === 'flags'
+        ? 'See pm markets list, or pm markets search <words>.'
+        : "See pm.markets.list(), or pm.markets.search('words').");
     throw new NotFoundError(`no market "${slug}"`, { status: 404, hint });
   }
   throw e;

@@ -14,6 +14,7 @@ import type { AuthProvider } from './auth.js';
 import { AuthError, NetworkError } from './errors.js';
 import { proxyAuthError, proxyFor, proxyHint } from './proxy.js';
 import type { ProxyRoute, ProxySettings } from './proxy.js';
+import type { InputWords } from './trade/terms.js';
 
 /** What SDKs sign for the upgrade request, whatever query socket.io actually sends. */
 const HANDSHAKE_TARGET = '/socket.io/?EIO=4&transport=websocket';
@@ -83,6 +84,8 @@ export interface StreamOptions {
   signal?: AbortSignal | undefined;
   /** HTTPS_PROXY / HTTP_PROXY / NO_PROXY, as the caller resolved them. */
   proxy?: ProxySettings | undefined;
+  /** Whose words hints use: the CLI's flags and commands ('flags', the default) or the library's options. */
+  words?: InputWords | undefined;
 }
 
 /**
@@ -187,7 +190,9 @@ export class StreamClient {
           new NetworkError(`no connection to the exchange stream at ${url} for ${Math.round(o.giveUpAfterMs / 100) / 10} s${err}`, {
             hint: viaProxy
               ? proxyHint(viaProxy.route, url)
-              : 'Check the exchange URL (--ws-url, PM_WS_URL, the profile) and that it is reachable; --timeout sets how long pm waits.',
+              : o.words === 'keys'
+                ? "Check createClient's wsUrl (or baseUrl, from which it is made) and that it is reachable; timeoutMs sets how long pm waits."
+                : 'Check the exchange URL (--ws-url, PM_WS_URL, the profile) and that it is reachable; --timeout sets how long pm waits.',
           }),
         );
       }, o.giveUpAfterMs);
@@ -253,7 +258,10 @@ export class StreamClient {
             : JSON.stringify(p);
       this.fail(
         new AuthError(`the exchange refused the stream: ${msg}`, {
-          hint: 'Check the API token (pm whoami); a private channel needs a valid token with the trading scope.',
+          hint:
+            o.words === 'keys'
+              ? "Check createClient's token: a private channel needs a valid token with the trading scope."
+              : 'Check the API token (pm whoami); a private channel needs a valid token with the trading scope.',
         }),
       );
     });

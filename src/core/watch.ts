@@ -8,6 +8,7 @@ import type { ApiClient } from './http.js';
 import { StreamClient } from './stream.js';
 import type { Lifecycle, Subscription } from './stream.js';
 import type { ProxySettings } from './proxy.js';
+import type { InputWords } from './trade/terms.js';
 
 export type WatchKind = 'orders' | 'positions' | 'prices' | 'book' | 'markets' | 'tx';
 
@@ -43,6 +44,8 @@ export interface WatchParams {
   signal?: AbortSignal | undefined;
   /** HTTPS_PROXY / HTTP_PROXY / NO_PROXY, as the caller resolved them. */
   proxy?: ProxySettings | undefined;
+  /** Whose words the stream's hints use: the CLI's ('flags', the default) or the library's ('keys'). */
+  words?: InputWords | undefined;
 }
 
 export interface WatchHandlers {
@@ -134,6 +137,7 @@ export function openWatch(p: WatchParams, h: WatchHandlers): Watch {
     userAgent: p.userAgent ?? 'pm',
     signal: p.signal,
     proxy: p.proxy,
+    words: p.words,
   });
   return {
     async run() {

@@ -260,6 +260,7 @@ export function createClient(options: ClientOptions) {
             },
           }),
         userAgent: 'pm-lib',
+        words: 'keys',
         // (Not the client's signal: it is applied per call, so the kill switch, cancelAll, works after it fired.)
         proxy: options.proxy,
       });
@@ -725,6 +726,7 @@ export function createClient(options: ClientOptions) {
             clientId: p.clientId,
             giveUpAfterMs: timeoutMs,
             userAgent: 'pm-lib',
+            words: 'keys',
             signal,
             proxy: options.proxy,
           },

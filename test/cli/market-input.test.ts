@@ -97,6 +97,10 @@ describe('market arguments', () => {
         { slug: 'fed-cut', title: 'Fed' },
       ]),
     ).toEqual(['sol-500-2026']);
+    // A word every other title has says nothing: "zq-nothing-like-it" meant no market about rain.
+    expect(
+      suggestMarkets('zq-nothing-like-it', [{ slug: 'rain-in-london-weekend', title: 'Will it rain in London this weekend?' }]),
+    ).toEqual([]);
   });
 
   it('lists the child markets of a group for book and markets history', async () => {

@@ -83,6 +83,10 @@ describe('market browsing against the sandbox', () => {
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/no market "no-such-market"/);
     expect(r.stderr).toMatch(/hint:/);
+    // The CLI's words (the library says pm.markets.list(): test/lib/library-words.test.ts).
+    const far = await pm('markets', 'show', 'zq-nothing-like-it');
+    expect(far.stderr).toMatch(/hint: See pm markets list, or pm markets search <words>/);
+    expect(far.stderr).not.toMatch(/pm\.markets/);
     expect((await pm('book', 'no-such-market')).code).toBe(4);
     const j = await pm('--json', 'markets', 'show', 'no-such-market');
     expect(JSON.parse(j.stderr)).toMatchObject({ error: { code: 'NOT_FOUND', status: 404 } });

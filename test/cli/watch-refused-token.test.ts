@@ -35,6 +35,7 @@ describe('a refused token on a private stream', () => {
     });
     expect(r.code, r.stderr).toBe(3);
     expect(r.stderr).toMatch(/refused the stream: Invalid HMAC authentication/);
+    expect(JSON.parse(r.stderr).error.hint).toMatch(/pm whoami/);
     expect(proxy.current.count('GET', '/portfolio/positions')).toBe(1);
   });
 
@@ -51,7 +52,14 @@ describe('a refused token on a private stream', () => {
         // until it ends
       }
     };
-    await expect(run()).rejects.toBeInstanceOf(AuthError);
+    const e = await run().then(
+      () => null,
+      (x: unknown) => x,
+    );
+    expect(e).toBeInstanceOf(AuthError);
+    // In the library's words: its option, not the CLI's pm whoami or PM_TOKEN_ID.
+    expect((e as AuthError).hint).toMatch(/createClient/);
+    expect((e as AuthError).hint).not.toMatch(/pm whoami|PM_TOKEN/);
     await pm.close();
     expect(proxy.current.count('GET', '/portfolio/positions')).toBe(1);
   });

@@ -83,23 +83,28 @@ describe('createClient', () => {
     }
   });
 
-  it("a credential the exchange refuses, or one a call needs and the client lacks, has a hint naming createClient's option too", async () => {
+  it("a credential the exchange refuses, or one a call needs and the client lacks, has a hint naming createClient's option", async () => {
     // Before: "Check the API token (pm whoami), or set PM_TOKEN_ID and PM_TOKEN_SECRET." and
-    // "Set PM_IDENTITY_TOKEN or store one with pm init.": the CLI's ways only, to a bot.
+    // "Set PM_IDENTITY_TOKEN or store one with pm init.": the CLI's ways only, to a bot. (The CLI
+    // still says those: the core's API client is told whose words to use.)
     const { privateKey, token } = alice();
     const wrong = createClient({ home, baseUrl: sb.current.baseUrl, privateKey, token: { tokenId: token.tokenId, secret: 'AAAA' } });
     const refused = await wrong.orders.list().then(
       () => null,
       (e: unknown) => e,
     );
-    expect(refused).toMatchObject({ code: 'AUTH', exitCode: 3, hint: expect.stringMatching(/createClient's token/) });
+    expect(refused).toMatchObject({
+      code: 'AUTH',
+      exitCode: 3,
+      hint: expect.stringMatching(/createClient \(token: \{ tokenId, secret \}\)/),
+    });
     await wrong.close();
     const pm = client();
     const noIdentity = await pm.funds.allowlist.list().then(
       () => null,
       (e: unknown) => e,
     );
-    expect(noIdentity).toMatchObject({ code: 'AUTH', exitCode: 3, hint: expect.stringMatching(/createClient's identityToken/) });
+    expect(noIdentity).toMatchObject({ code: 'AUTH', exitCode: 3, hint: expect.stringMatching(/identityToken to createClient/) });
     await pm.close();
   });
 

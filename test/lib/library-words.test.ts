@@ -133,3 +133,52 @@ describe('a key the library does not know is refused before anything is sent', (
     expect(t.hint).toMatch(/token: \{ tokenId, secret \}/);
   });
 });
+
+describe("the core's hints, reached from the library, name its calls and options", () => {
+  // Before: "See pm markets list, or pm markets search <words>." and "Check the API token (pm
+  // whoami), or set PM_TOKEN_ID and PM_TOKEN_SECRET (the library: createClient's token)." —
+  // the CLI's commands and environment first, to a bot that has neither.
+  it('a market that does not exist (markets.get, orders.place): the hint names pm.markets.list() and pm.markets.search()', async () => {
+    const pm = client();
+    const mark = logMark(sb.current);
+    const got = await rejection(pm.markets.get('zq-nothing-like-it'));
+    const placed = await rejection(pm.orders.place({ ...base, market: 'zq-nothing-like-it', price: '0.2', size: '1' }));
+    await pm.close();
+    for (const e of [got, placed]) {
+      expect(e).toMatchObject({ name: 'NotFoundError', exitCode: 4, message: expect.stringMatching(/no market "zq-nothing-like-it"/) });
+      expect(e.hint).toMatch(/pm\.markets\.list\(\).*pm\.markets\.search\('/);
+      expect(`${e.message}\n${e.hint ?? ''}`).not.toMatch(CLI_WORDS);
+    }
+    expect(countEvents(sb.current, 'order.placed', undefined, mark)).toBe(0);
+  });
+
+  it('a token the exchange refuses: the hint names createClient({ token }), not PM_TOKEN_ID or pm whoami', async () => {
+    const a = seeded(sb.current, 'alice');
+    const pm = createClient({
+      home,
+      baseUrl: sb.current.baseUrl,
+      privateKey: a.privateKey,
+      token: { tokenId: a.token.tokenId, secret: 'AAAA' },
+    });
+    const e = await rejection(pm.orders.list());
+    await pm.close();
+    expect(e).toMatchObject({ name: 'AuthError', exitCode: 3 });
+    expect(e.hint).toMatch(/token: \{ tokenId, secret \}/);
+    expect(e.hint).not.toMatch(/PM_TOKEN|pm whoami|pm init/);
+  });
+
+  it('no token at all: orders.list and orders.place name createClient({ token }), not pm init', async () => {
+    const a = seeded(sb.current, 'alice');
+    const pm = createClient({ home, baseUrl: sb.current.baseUrl, privateKey: a.privateKey });
+    const mark = logMark(sb.current);
+    const listed = await rejection(pm.orders.list());
+    const placed = await rejection(pm.orders.place({ ...base, price: '0.2', size: '1' }));
+    await pm.close();
+    for (const e of [listed, placed]) {
+      expect(e).toMatchObject({ name: 'AuthError', exitCode: 3 });
+      expect(e.hint).toMatch(/token: \{ tokenId, secret \}/);
+      expect(e.hint).not.toMatch(/PM_TOKEN|pm init/);
+    }
+    expect(countEvents(sb.current, 'order.placed', undefined, mark)).toBe(0);
+  });
+});

@@ -67,7 +67,9 @@ const MAX_LIMIT = 25;
 /** One page of active markets. @example await listMarkets(api, { limit: 10 }) */
 export async function listMarkets(api: ApiClient, p: ListParams = {}): Promise<MarketPage> {
   if (p.limit !== undefined && p.limit > MAX_LIMIT)
-    throw new ValidationError(`--limit is at most ${MAX_LIMIT} per page`, { hint: 'Use --all to follow every page.' });
+    throw new ValidationError(`${api.words === 'flags' ? '--limit' : 'limit'} is at most ${MAX_LIMIT} per page`, {
+      hint: api.words === 'flags' ? 'Use --all to follow every page.' : 'Pass all: true to follow every page.',
+    });
   const path = p.categoryId !== undefined ? `/markets/active/${p.categoryId}` : '/markets/active';
   const res = await api.request<unknown>({
     method: 'GET',

@@ -34,6 +34,9 @@ export async function findSubAccount(
     if (!list.hasMore) break;
   }
   throw new NotFoundError(`sub-account ${id} is not one of this partner's sub-accounts`, {
-    hint: 'pm partner list shows them; --on-behalf-of takes one of their profile ids.',
+    hint:
+      partnerApi.words === 'flags'
+        ? 'pm partner list shows them; --on-behalf-of takes one of their profile ids.'
+        : 'pm.partner.list() shows them; onBehalfOf takes one of their profile ids.',
   });
 }

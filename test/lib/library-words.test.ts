@@ -182,3 +182,40 @@ describe("the core's hints, reached from the library, name its calls and options
     expect(countEvents(sb.current, 'order.placed', undefined, mark)).toBe(0);
   });
 });
+
+describe('an order no market can take, a page too long, a sub-account that is none: in the library words', () => {
+  it('orders.place to a NegRisk group and to a resolved market: the hints name market and pm.funds.redeem(), not pm markets show or pm redeem', async () => {
+    const pm = client();
+    const mark = logMark(sb.current);
+    const group = await rejection(pm.orders.place({ ...base, market: 'us-election-2028', price: '0.2', size: '1' }));
+    const resolved = await rejection(pm.orders.place({ ...base, market: 'eth-5k-2025', price: '0.2', size: '1' }));
+    await pm.close();
+    expect(group).toMatchObject({ name: 'ValidationError', exitCode: 2, message: expect.stringMatching(/NegRisk group/) });
+    expect(group.hint).toMatch(/market; pm\.markets\.get\('us-election-2028'\)/);
+    expect(resolved).toMatchObject({ name: 'ValidationError', exitCode: 2, message: expect.stringMatching(/resolved/) });
+    expect(resolved.hint).toMatch(/pm\.funds\.redeem\('eth-5k-2025'\)/);
+    for (const e of [group, resolved]) expect(e.hint).not.toMatch(/\bpm (markets|redeem)\b/);
+    expect(countEvents(sb.current, 'order.placed', undefined, mark)).toBe(0);
+  });
+
+  it('markets.list with limit over a page: the message names limit and the hint all: true, not --limit and --all', async () => {
+    const pm = client();
+    const e = await rejection(pm.markets.list({ limit: 100 }));
+    await pm.close();
+    expect(e).toMatchObject({ name: 'ValidationError', exitCode: 2, message: expect.stringMatching(/^limit is at most 25/) });
+    expect(e.hint).toMatch(/all: true/);
+    expect(`${e.message}\n${e.hint ?? ''}`).not.toMatch(CLI_WORDS);
+  });
+
+  it("a partner's onBehalfOf that is none of its sub-accounts: the hint names pm.partner.list() and onBehalfOf, not --on-behalf-of", async () => {
+    const p = seeded(sb.current, 'partner');
+    const pm = createClient({ home, baseUrl: sb.current.baseUrl, privateKey: p.privateKey, token: p.token, onBehalfOf: 987654 });
+    const mark = logMark(sb.current);
+    const e = await rejection(pm.orders.place({ ...base, price: '0.2', size: '1' }));
+    await pm.close();
+    expect(e).toMatchObject({ name: 'NotFoundError', exitCode: 4, message: expect.stringMatching(/987654/) });
+    expect(e.hint).toMatch(/pm\.partner\.list\(\).*onBehalfOf/);
+    expect(`${e.message}\n${e.hint ?? ''}`).not.toMatch(CLI_WORDS);
+    expect(countEvents(sb.current, 'order.placed', undefined, mark)).toBe(0);
+  });
+});

@@ -132,16 +132,18 @@ export function checkShape(
  * not trading, not a CLOB market): exit 2, with the reason (and a group's markets).
  * @example checkTradable(await getMarket(api, 'us-election-2028')) // throws: a NegRisk group
  */
-export function checkTradable(m: OrderParams['market']): void {
+export function checkTradable(m: OrderParams['market'], w: InputWords = 'flags'): void {
   if (m.tradeType === 'group' || m.children.length > 0) {
     const children = m.children.map((c) => c.slug).join(', ');
     throw new ValidationError(`${m.slug} is a NegRisk group: orders go to one of its child markets${children ? ` (${children})` : ''}`, {
-      hint: `See pm markets show ${m.slug}`,
+      hint: w === 'flags' ? `See pm markets show ${m.slug}` : `Name one of them as market; pm.markets.get('${m.slug}') shows them.`,
     });
   }
   if (m.tradeType === 'amm') throw new ValidationError(`${m.slug} is an AMM market: it has no order book`);
   if (m.status === 'RESOLVED' || m.winningOutcomeIndex !== null)
-    throw new ValidationError(`${m.slug} is resolved: it no longer trades`, { hint: 'Claim winnings with pm redeem.' });
+    throw new ValidationError(`${m.slug} is resolved: it no longer trades`, {
+      hint: w === 'flags' ? 'Claim winnings with pm redeem.' : `Claim winnings with pm.funds.redeem('${m.slug}').`,
+    });
   if (m.expired || (m.expirationTimestamp !== null && m.expirationTimestamp < Date.now()))
     throw new ValidationError(`${m.slug} is past its deadline: it no longer trades`);
   if (m.status && m.status !== 'FUNDED') throw new ValidationError(`${m.slug} is ${m.status}: it does not trade now`);
@@ -151,10 +153,10 @@ export function checkTradable(m: OrderParams['market']): void {
 /** Validates the parameters against the market and returns the unsigned order and body. */
 export function prepareOrder(p: OrderParams): { unsigned: UnsignedOrder; body: OrderBody; exchange: Hex } {
   const m = p.market;
-  checkTradable(m);
+  const w = p.words ?? 'flags';
+  checkTradable(m, w);
   // (Said by checkTradable; here for the types.)
   if (!m.venue || !m.positionIds) throw new ValidationError(`${m.slug} has no venue or position ids: it is not a CLOB market`);
-  const w = p.words ?? 'flags';
   checkClientOrderId(p.clientOrderId, w);
   checkShape(p.type, p.price, p.size, p.amount, p.postOnly === true, w);
   if (p.delegated && p.onBehalfOf === undefined)

@@ -1,5 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
+// The suite talks to 127.0.0.1 only, so the CA bundle a machine may name for reaching the registry
+// is of no use to its processes; on Node 20 every process (each pm, tsc and npm a test starts)
+// reads it at start, ~90 ms of CPU each. Unset here, before the workers fork, it is unset for all.
+// (The tests of pm doctor's note on it set it themselves.) Measured on Node 20, 2 cores: the suite
+// 250.7 s with it set, 243.4 s without.
+delete process.env['NODE_EXTRA_CA_CERTS'];
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],

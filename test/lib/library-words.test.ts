@@ -13,9 +13,10 @@ import { useSandbox } from '../helpers/sandbox.js';
 const sb = useSandbox();
 const { home, cleanup } = tempHome();
 afterAll(cleanup);
-const client = () => {
-  const a = seeded(sb.current, 'alice');
-  return createClient({ home, baseUrl: sb.current.baseUrl, privateKey: a.privateKey, token: a.token });
+/** A client of alice's (or of another seeded account), `over` in place of her options. */
+const client = (over: Partial<Parameters<typeof createClient>[0]> = {}, name = 'alice') => {
+  const a = seeded(sb.current, name);
+  return createClient({ home, baseUrl: sb.current.baseUrl, privateKey: a.privateKey, token: a.token, ...over });
 };
 const rejection = async (p: Promise<unknown>): Promise<{ name: string; exitCode: number; message: string; hint?: string }> => {
   try {
@@ -153,13 +154,7 @@ describe("the core's hints, reached from the library, name its calls and options
   });
 
   it('a token the exchange refuses: the hint names createClient({ token }), not PM_TOKEN_ID or pm whoami', async () => {
-    const a = seeded(sb.current, 'alice');
-    const pm = createClient({
-      home,
-      baseUrl: sb.current.baseUrl,
-      privateKey: a.privateKey,
-      token: { tokenId: a.token.tokenId, secret: 'AAAA' },
-    });
+    const pm = client({ token: { tokenId: seeded(sb.current, 'alice').token.tokenId, secret: 'AAAA' } });
     const e = await rejection(pm.orders.list());
     await pm.close();
     expect(e).toMatchObject({ name: 'AuthError', exitCode: 3 });
@@ -168,8 +163,7 @@ describe("the core's hints, reached from the library, name its calls and options
   });
 
   it('no token at all: orders.list and orders.place name createClient({ token }), not pm init', async () => {
-    const a = seeded(sb.current, 'alice');
-    const pm = createClient({ home, baseUrl: sb.current.baseUrl, privateKey: a.privateKey });
+    const pm = client({ token: undefined });
     const mark = logMark(sb.current);
     const listed = await rejection(pm.orders.list());
     const placed = await rejection(pm.orders.place({ ...base, price: '0.2', size: '1' }));
@@ -208,8 +202,7 @@ describe('an order no market can take, a page too long, a sub-account that is no
   });
 
   it("a partner's onBehalfOf that is none of its sub-accounts: the hint names pm.partner.list() and onBehalfOf, not --on-behalf-of", async () => {
-    const p = seeded(sb.current, 'partner');
-    const pm = createClient({ home, baseUrl: sb.current.baseUrl, privateKey: p.privateKey, token: p.token, onBehalfOf: 987654 });
+    const pm = client({ onBehalfOf: 987654 }, 'partner');
     const mark = logMark(sb.current);
     const e = await rejection(pm.orders.place({ ...base, price: '0.2', size: '1' }));
     await pm.close();

@@ -38,6 +38,16 @@ async function slack(argv = ['markets', 'show', 'sol-500-2026']): Promise<number
 const orderArgv = (clientId: string): string[] => [...limitOrder('sol-500-2026', 'buy', 'yes', '0.05', '1'), '--client-id', clientId];
 
 describe("--timeout is the whole command's deadline", () => {
+  it('a read whose deadline passes first: exit 7, the hint names --timeout (the library says timeoutMs: library-words.test)', async () => {
+    const r = await runPm(['--json', '--timeout', '1', 'markets', 'show', 'sol-500-2026'], {
+      env: { ...env(newHome()), PM_BASE_URL: sb.current.baseUrl },
+    });
+    expect(r.code).toBe(7);
+    const err = (JSON.parse(r.stderr) as { error: { hint: string } }).error;
+    expect(err.hint).toMatch(/Raise --timeout \(or PM_TIMEOUT\)/);
+    expect(err.hint).not.toMatch(/timeoutMs/);
+  });
+
   const commands: [string, string[]][] = [
     ['markets list', ['markets', 'list']],
     ['order place', orderArgv('dl-1')],

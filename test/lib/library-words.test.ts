@@ -162,6 +162,16 @@ describe("the core's hints, reached from the library, name its calls and options
     expect(e.hint).not.toMatch(/PM_TOKEN|pm whoami|pm init/);
   });
 
+  it("a read whose deadline passes first: NetworkError (exit 7), the hint names createClient's timeoutMs, not --timeout", async () => {
+    // (1 ms: the deadline passes before the request is sent, or before its answer: both say so.)
+    const pm = client({ timeoutMs: 1 });
+    const e = await rejection(pm.markets.get('btc-100k-2026'));
+    await pm.close();
+    expect(e).toMatchObject({ name: 'NetworkError', exitCode: 7 });
+    expect(e.hint).toMatch(/Raise createClient's timeoutMs/);
+    expect(e.hint).not.toMatch(/--timeout|PM_TIMEOUT/);
+  });
+
   it('no token at all: orders.list and orders.place name createClient({ token }), not pm init', async () => {
     const pm = client({ token: undefined });
     const mark = logMark(sb.current);

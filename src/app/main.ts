@@ -183,14 +183,19 @@ function helpArgv(argv: string[], { words, at, given }: ArgvScan): string[] {
   return argv;
 }
 
-/** A commander usage error as the JSON error object: message, and its did-you-mean as the hint. */
-function usageJson(e: CommanderError, near: string | undefined): string {
+/**
+ * A commander usage error as the JSON error object: message, and its did-you-mean as the hint,
+ * else the help page the text error names on its last line (`text`: commander's error output).
+ */
+function usageJson(e: CommanderError, near: string | undefined, text: string): string {
   const [first = '', ...more] = e.message.split('\n');
   const hint = more
     .join(' ')
     .replace(/^\((.*)\)$/, '$1')
     .trim();
-  return `${toJson({ error: { code: 'USAGE', message: first.replace(/^error: /, ''), hint: near ?? (hint || 'Run pm help for usage.') } })}\n`;
+  const page = /^\(run (pm [a-z -]+|with) --help for usage\)$/m.exec(text)?.[1];
+  const help = `Run ${page === undefined || page === 'with' ? 'pm' : page} --help for usage.`;
+  return `${toJson({ error: { code: 'USAGE', message: first.replace(/^error: /, ''), hint: near ?? (hint || help) } })}\n`;
 }
 
 /** commander's error text with the did-you-mean as its second line. */
@@ -241,7 +246,7 @@ export async function main(argv: string[], io: IO): Promise<number> {
     if (e instanceof CommanderError) {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return 0;
       const near = usageSuggestion(e.code, argv);
-      if (await jsonWanted(scan, io)) io.stderr.write(usageJson(e, near));
+      if (await jsonWanted(scan, io)) io.stderr.write(usageJson(e, near, usageText));
       else io.stderr.write(withSuggestion(usageText, near));
       return 2;
     }

@@ -156,8 +156,14 @@ describe('against the sandbox', () => {
       const argv = SAMPLES[c.path.join(' ')]?.[0] ?? [];
       const r = await runPm(argv, { env: accountEnv(sb.current, 'partner', home) });
       expect(r.code, argv.join(' ')).toBe(2);
-      expect(r.stderr, argv.join(' ')).toMatch(/needs a confirmation \(a change that cannot be undone\)/);
+      // (An export changes nothing: it says what it writes out instead.)
+      const why = c.path.join(' ') === 'wallet export' ? 'it writes a copy of the encrypted keystore' : 'a change that cannot be undone';
+      expect(r.stderr, argv.join(' ')).toContain(`needs a confirmation (${why})`);
     }
+    const key = await runPm(['wallet', 'export', 'bot', '--format', 'key', '--out', '-'], { env: accountEnv(sb.current, 'partner', home) });
+    expect(key.code).toBe(2);
+    expect(key.stdout).toBe('');
+    expect(key.stderr).toContain('needs a confirmation (it writes the plain private key out of the keystore)');
   });
 
   // An on-chain command acts on its RPC, not on the exchange: a sandbox exchange with a remote RPC

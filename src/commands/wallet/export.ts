@@ -6,6 +6,11 @@ import { defineCommand } from '../../cli/command.js';
 export default defineCommand({
   path: ['wallet', 'export'],
   effect: 'destructive',
+  // (Nothing changes, but a key leaves the keystore: asked as a destructive command is, saying so.)
+  effectOf: ({ opts }) => ({
+    effect: 'destructive',
+    why: opts.format === 'key' ? 'it writes the plain private key out of the keystore' : 'it writes a copy of the encrypted keystore',
+  }),
   describe: async (ctx, { args, opts }) => {
     const name = walletName(args.name, ctx.profile().wallet ?? 'default');
     const address = (await ctx.keystore()).walletAddress(name);

@@ -1,4 +1,5 @@
-import { AuthError, errorMessage } from '../core/errors.js';
+import { errorMessage } from '../core/errors.js';
+import { noTokenError } from '../core/http.js';
 import { formatUnits } from '../core/money.js';
 import { listTokens, profileMe } from '../core/tokens.js';
 import { defineCommand } from '../cli/command.js';
@@ -14,7 +15,7 @@ export default defineCommand({
     const creds = await ctx.credentials();
     const auth = await creds.unlock('auto');
     if (!auth.hmac && !auth.apiKey) {
-      throw new AuthError('no API credentials', { hint: 'Run pm init (or pm init --sandbox), or set PM_TOKEN_ID and PM_TOKEN_SECRET.' });
+      throw noTokenError('no API token is set');
     }
     const api = await ctx.api(auth);
     const me = await profileMe(api);

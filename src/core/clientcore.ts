@@ -10,8 +10,7 @@ import { filePaceStore } from './cache.js';
 import type { ProfileConfig } from './config.js';
 import type { Credentials, UnlockMode } from './credentials.js';
 import type { Endpoints } from './endpoints.js';
-import { AuthError } from './errors.js';
-import { ApiClient } from './http.js';
+import { ApiClient, noTokenError } from './http.js';
 import type { ProxySettings } from './proxy.js';
 import type { Settings } from './settings.js';
 import { Journal } from './trade/journal.js';
@@ -145,13 +144,7 @@ export class ClientCore {
   /** An authenticated trading client (HMAC token or legacy key) acting for `onBehalfOf` on every call. */
   async tradingApi(onBehalfOf: number | undefined = this.onBehalfOf): Promise<ApiClient> {
     const auth = await (await this.credentials()).unlock('auto');
-    if (!auth.hmac && !auth.apiKey)
-      throw new AuthError('trading needs an API token', {
-        hint:
-          this.o.words === 'keys'
-            ? 'Pass token: { tokenId, secret } to createClient (or a profile that holds one).'
-            : 'Run pm init (pm init --sandbox for the sandbox), or set PM_TOKEN_ID and PM_TOKEN_SECRET.',
-      });
+    if (!auth.hmac && !auth.apiKey) throw noTokenError('this needs an API token, and none is set', this.o.words);
     return this.api(auth, { onBehalfOf });
   }
 

@@ -174,6 +174,19 @@ export function errorMessage(data: unknown, fallback: string): string {
   return fallback;
 }
 
+/**
+ * No API token where one is needed (an order, a private read or stream, whoami): exit 3, with the
+ * one hint of every such path, in the caller's words.
+ */
+export function noTokenError(message: string, words: InputWords = 'flags'): AuthError {
+  return new AuthError(message, {
+    hint:
+      words === 'flags'
+        ? 'Run pm init (pm init --sandbox for the sandbox), or set PM_TOKEN_ID and PM_TOKEN_SECRET.'
+        : 'Pass token: { tokenId, secret } to createClient (or a profile that holds one).',
+  });
+}
+
 /** Maps a non-2xx answer to the error class of its exit code. The only such mapping. */
 export function errorForStatus(
   status: number,
@@ -396,12 +409,7 @@ export class ApiClient {
       });
     }
     if (mode === 'auto' && !auth.hmac && !auth.apiKey) {
-      throw new AuthError('this command needs an API token', {
-        hint:
-          this.words === 'flags'
-            ? 'Run pm init, or set PM_TOKEN_ID and PM_TOKEN_SECRET, or PM_API_KEY.'
-            : 'Pass token: { tokenId, secret } (or apiKey) to createClient.',
-      });
+      throw noTokenError('this needs an API token, and none is set', this.words);
     }
     // The limiter slot is taken before the timestamp is made, so a queued request is never stale.
     // Ctrl-C (or the deadline) while waiting for a slot: nothing was sent.

@@ -18,6 +18,29 @@ const newHome = useTempHomes();
 const errorOf = (stderr: string) => (JSON.parse(stderr) as { error: { code: string; message: string; hint?: string } }).error;
 
 describe('errors with a hint', () => {
+  it('no API token: reads, an order, a private stream and whoami all exit 3 with one hint, naming pm init and PM_TOKEN_ID', async () => {
+    const env = { ...accountEnv(sb.current, 'alice', newHome()), PM_TOKEN_ID: '', PM_TOKEN_SECRET: '' };
+    const hints = new Set<string | undefined>();
+    for (const argv of [
+      ['order', 'list'],
+      ['balance'],
+      ['--yes', 'order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.2', '--size', '1'],
+      ['watch', 'orders', '--count', '1'],
+      ['whoami'],
+    ]) {
+      const r = await runPm(['--json', ...argv], { env });
+      expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(3);
+      const e = errorOf(r.stderr);
+      expect(e.code).toBe('AUTH');
+      expect(e.message, argv.join(' ')).toMatch(/API token/);
+      // (A read is no trade: it said "trading needs an API token" to pm balance.)
+      if (argv[0] !== '--yes') expect(e.message, argv.join(' ')).not.toMatch(/trading/);
+      expect(e.hint, argv.join(' ')).toMatch(/pm init .*PM_TOKEN_ID and PM_TOKEN_SECRET/);
+      hints.add(e.hint);
+    }
+    expect([...hints]).toHaveLength(1);
+  });
+
   it('token revoke of a token that does not exist: exit 4, the hint names pm token list', async () => {
     const r = await runPm(['--json', '--yes', 'token', 'revoke', 'tok_nosuch'], { env: accountEnv(sb.current, 'alice', newHome()) });
     expect(r.code, r.stderr).toBe(4);

@@ -183,6 +183,8 @@ describe("the core's hints, reached from the library, name its calls and options
       expect(e.hint).toMatch(/token: \{ tokenId, secret \}/);
       expect(e.hint).not.toMatch(/PM_TOKEN|pm init/);
     }
+    // (One hint, whichever call found the token missing.)
+    expect(placed.hint).toBe(listed.hint);
     expect(countEvents(sb.current, 'order.placed', undefined, mark)).toBe(0);
   });
 });

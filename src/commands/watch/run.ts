@@ -3,9 +3,8 @@
 // NDJSON, one record per event written at once, `{"event": <socket.io event>, ...payload}`,
 // plus `{"event":"lifecycle","type":…}` records so a bot can tell a gap happened. For orders,
 // every gap is then filled from REST (core/gapfill.ts), and no event is written twice.
-import { InterruptedError } from '../../core/errors.js';
 import type { Context } from '../../cli/context.js';
-import { AuthError, UsageError } from '../../core/errors.js';
+import { InterruptedError, UsageError } from '../../core/errors.js';
 import { slugFrom } from '../../core/market-input.js';
 import { getMarket } from '../../core/markets.js';
 import { openWatch, PRIVATE_KINDS } from '../../core/watch.js';
@@ -13,6 +12,7 @@ import { streamJson } from '../../core/watch-records.js';
 import { proxyFor } from '../../core/proxy.js';
 import type { WatchKind } from '../../core/watch.js';
 import type { AuthProvider } from '../../core/auth.js';
+import { noTokenError } from '../../core/http.js';
 import type { ApiClient } from '../../core/http.js';
 import { bookScreen, eventLine, lifecycleLine } from './render.js';
 
@@ -37,10 +37,7 @@ async function checkSlugs(ctx: Context, slugs: string[], kind: WatchKind): Promi
 async function streamAuth(ctx: Context): Promise<AuthProvider> {
   const creds = await ctx.credentials();
   const auth = await creds.unlock('auto');
-  if (!auth.hmac && !auth.apiKey)
-    throw new AuthError('this stream is private and needs an API token', {
-      hint: 'Run pm init (pm init --sandbox for the sandbox), or set PM_TOKEN_ID and PM_TOKEN_SECRET.',
-    });
+  if (!auth.hmac && !auth.apiKey) throw noTokenError('this stream is private and needs an API token, and none is set');
   return auth;
 }
 

@@ -250,6 +250,7 @@ describe('refusals and bad input', () => {
     expect(Date.now() - t0).toBeGreaterThanOrEqual(650);
     expect(w.err()).toMatch(/cannot connect .*retrying/);
     expect(w.err()).toMatch(/error: no connection to the exchange stream/);
+    expect(w.err()).toMatch(/hint: .*--ws-url.*--timeout sets how long/);
   });
 
   it('Ctrl-C exits 130 cleanly', async () => {

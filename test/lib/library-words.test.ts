@@ -172,6 +172,25 @@ describe("the core's hints, reached from the library, name its calls and options
     expect(e.hint).not.toMatch(/--timeout|PM_TIMEOUT/);
   });
 
+  it("a stream that never connects: NetworkError (exit 7) after timeoutMs, the hint names createClient's wsUrl and timeoutMs, not --timeout", async () => {
+    const pm = client({ wsUrl: 'ws://127.0.0.1:9', timeoutMs: 700 });
+    const seen: unknown[] = [];
+    const e = await rejection(
+      (async () => {
+        // (Lifecycle records come first: a stream says when it is retrying.)
+        for await (const ev of pm.watch.markets()) seen.push(ev);
+      })(),
+    );
+    await pm.close();
+    expect(seen.every((ev) => (ev as { event?: unknown }).event === 'lifecycle')).toBe(true);
+    expect(e).toMatchObject({ name: 'NetworkError', exitCode: 7 });
+    expect(e.message).toMatch(/no connection to the exchange stream/);
+    expect(e.hint).toMatch(/wsUrl/);
+    expect(e.hint).toMatch(/timeoutMs/);
+    expect(e.hint).not.toMatch(CLI_WORDS);
+    expect(e.hint).not.toMatch(/PM_WS_URL/);
+  });
+
   it('no token at all: orders.list and orders.place name createClient({ token }), not pm init', async () => {
     const pm = client({ token: undefined });
     const mark = logMark(sb.current);

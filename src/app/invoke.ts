@@ -132,6 +132,8 @@ export async function runInvocation(
     const loaded = await inv.def.load();
     const input = loaded.input(inv.positional, inv.own);
     if (inv.def.actsFor) ctx.actFor(input.opts['onBehalfOf'] as number | undefined);
+    // A command line that cannot run is refused as such, before anyone is asked about it.
+    loaded.def.check?.(ctx, input as never);
     await guard(ctx, inv.def, loaded.def, input);
     const long = loaded.def.longRunning;
     if (!(typeof long === 'function' ? long(input as never) : long === true)) ctx.useOneDeadline();

@@ -125,6 +125,12 @@ export interface CommandSpec<A extends Record<string, ArgSpec>, O extends Record
    */
   longRunning?: boolean | ((input: { args: ArgsOf<A>; opts: OptsOf<O> }) => boolean);
   /**
+   * Refuses an invocation that cannot run, from its command line alone (no request, no secret, no
+   * file): called before the guard, so a script learns what is wrong with its command line before
+   * it is told to add --yes, as a terminal does from `describe`. The run parses the same again.
+   */
+  check?: (ctx: Context, input: { args: ArgsOf<A>; opts: OptsOf<O> }) => void;
+  /**
    * What a guarded invocation will do, in numbers and names, for the confirmation prompt on a
    * terminal (the guard adds the exchange and the profile). It may read (count orders, look up a
    * market) but never write.
@@ -212,7 +218,10 @@ const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLo
 
 /** The manifest entry of a definition defined in `file` (relative to the commands directory). */
 export function manifestEntry(
-  def: Omit<CommandSpec<Record<string, ArgSpec>, Record<string, OptionSpec>>, 'run' | 'describe' | 'effectOf' | 'longRunning' | 'target'>,
+  def: Omit<
+    CommandSpec<Record<string, ArgSpec>, Record<string, OptionSpec>>,
+    'run' | 'check' | 'describe' | 'effectOf' | 'longRunning' | 'target'
+  >,
   file: string,
 ): ManifestCommand {
   const args = Object.entries(def.args ?? {}).map(

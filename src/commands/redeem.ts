@@ -47,6 +47,7 @@ export default defineCommand({
   description:
     'Claims the winning shares of a resolved market through the exchange (an EOA may also redeem on chain: pm redeem-onchain). --all claims every redeemable position and lists each result.\n\nExit codes: 0 redeemed, 2 nothing to redeem found before sending (--all with no redeemable position) or bad input, 5 already redeemed, 7 the outcome of a claim is unknown (pm could not read its answer: lost, cut short, a 5xx; re-run the same command, as printed: a market is never paid twice, and a claim an earlier run could not tell about is reported redeemed once the exchange says it was paid), 8 --all when some claims were refused, 9 refused by the exchange (nothing to redeem, not resolved, payout not posted yet).',
   examples: ['pm redeem eth-5k-2025', 'pm redeem --all', 'pm --json redeem --condition-id 0x…'],
+  check: (_ctx, { args, opts }) => checkChoice(args.slug, opts),
   run: async (ctx, { args, opts }) => {
     const all = opts.all;
     const api = await ctx.tradingApi();
@@ -172,21 +173,27 @@ interface Target {
   shares?: bigint | undefined;
 }
 
-/** What to redeem: one market (slug or condition id) or, with --all, every redeemable position (reads only). */
-async function redeemTargets(
-  api: ApiClient,
-  slugArg: string | undefined,
-  opts: { all: boolean; conditionId?: string | undefined },
-): Promise<Target[]> {
-  const all = opts.all;
+/** Exactly one of <slug>, --condition-id or --all, read offline. */
+function checkChoice(slugArg: string | undefined, opts: { all: boolean; conditionId?: string | undefined }): void {
   const cidOpt = opts.conditionId;
-  if ([all, cidOpt !== undefined, slugArg !== undefined].filter(Boolean).length !== 1) {
+  if ([opts.all, cidOpt !== undefined, slugArg !== undefined].filter(Boolean).length !== 1) {
     throw new UsageError('give exactly one of <slug>, --condition-id or --all', {
       hint: 'pm redeem eth-5k-2025 | pm redeem --condition-id 0x… | pm redeem --all',
     });
   }
   if (cidOpt !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(cidOpt))
     throw new UsageError(`--condition-id "${cidOpt}" is not a bytes32 hex string (0x + 64 hex digits)`);
+}
+
+/** What to redeem: one market (slug or condition id) or, with --all, every redeemable position (reads only). */
+async function redeemTargets(
+  api: ApiClient,
+  slugArg: string | undefined,
+  opts: { all: boolean; conditionId?: string | undefined },
+): Promise<Target[]> {
+  checkChoice(slugArg, opts);
+  const all = opts.all;
+  const cidOpt = opts.conditionId;
   const targets: Target[] = [];
   if (all) {
     const rows = (await fetchPositions(api)).rows;

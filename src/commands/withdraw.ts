@@ -95,17 +95,12 @@ export default defineCommand({
     'pm withdraw 0.000001 --dry-run',
     'pm withdraw --settle wd-5c0ffee0d15ea5e1 --as not-sent',
   ],
+  check: (_ctx, { args, opts }) => {
+    if (opts.settle === undefined && opts.as === undefined) withdrawal(args.amount, opts);
+  },
   run: async (ctx, { args, opts }) => {
     if (opts.settle !== undefined || opts.as !== undefined) return settle(ctx, args.amount, opts);
-    if (args.amount === undefined)
-      throw new UsageError('missing the amount to withdraw', {
-        hint: 'pm withdraw 12.5 (or pm withdraw --settle <id> --as sent|not-sent)',
-      });
-    const amount = parseAmount(args.amount);
-    const toRaw = opts.to;
-    const tokenRaw = opts.token;
-    const to = toRaw === undefined ? undefined : parseAddress(toRaw, '--to');
-    const token = tokenRaw === undefined ? undefined : parseAddress(tokenRaw, '--token');
+    const { amount, to, token } = withdrawal(args.amount, opts);
     const onBehalfOf = ctx.onBehalfOf;
     const body = withdrawBody(amount, { token, destination: to });
     if (opts.dryRun) {
@@ -155,6 +150,22 @@ export default defineCommand({
     );
   },
 });
+
+/** The withdrawal the command line asks for, read offline: the amount, --to and --token. */
+function withdrawal(
+  amountRaw: string | undefined,
+  opts: { to?: string | undefined; token?: string | undefined },
+): { amount: bigint; to: string | undefined; token: string | undefined } {
+  if (amountRaw === undefined)
+    throw new UsageError('missing the amount to withdraw', {
+      hint: 'pm withdraw 12.5 (or pm withdraw --settle <id> --as sent|not-sent)',
+    });
+  return {
+    amount: parseAmount(amountRaw),
+    to: opts.to === undefined ? undefined : parseAddress(opts.to, '--to'),
+    token: opts.token === undefined ? undefined : parseAddress(opts.token, '--token'),
+  };
+}
 
 /** --settle <id> --as sent|not-sent: the user's finding, journaled; nothing is sent. */
 function settle(ctx: Context, amount: string | undefined, opts: { settle?: string | undefined; as?: string | undefined }): void {

@@ -105,6 +105,41 @@ describe('against an exchange that is not a sandbox, with no terminal and no --y
       });
 });
 
+// A command line that cannot run is refused as what it is, before the guard asks about it: a
+// script was told to add --yes first, and then that its command line was wrong (a terminal's
+// prompt found it already: its text is made from the parsed order).
+describe('a guarded command line that cannot run, against an exchange that is not a sandbox', () => {
+  const env = {
+    PM_HOME: home,
+    PM_BASE_URL: 'http://exchange.invalid',
+    PM_TOKEN_ID: 'tok_test',
+    PM_TOKEN_SECRET: Buffer.from('x'.repeat(32)).toString('base64'),
+    PM_PRIVATE_KEY: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
+  };
+  const cases: [string[], RegExp][] = [
+    [['order', 'place'], /market is missing/],
+    [['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '2', '--size', '1'], /price 2 is out of range/],
+    [['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--file', batch], /either <slug> .* or --file, not both/],
+    [['order', 'cancel'], /give order ids, or --client-id/],
+    [['redeem'], /give exactly one of <slug>, --condition-id or --all/],
+    [['withdraw', 'abc', '--to', ADDRESS], /amount "abc" is not a decimal number/],
+    [['withdraw', '1', '--to', '0x1'], /--to "0x1" is not an address/],
+    [['approve', 'set'], /name a market, or pass --all/],
+  ];
+  for (const [argv, said] of cases)
+    it(`pm ${argv.join(' ')}: exit 2 with what is wrong, not a request for --yes; nothing attempted`, async () => {
+      const r = await runPm(['--verbose', ...argv], { env });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(said);
+      expect(r.stderr).not.toMatch(/needs a confirmation/);
+      expect(r.stderr).not.toMatch(/\[http\]/);
+    });
+  it("approve set's hint names approve set (it named approve check)", async () => {
+    const r = await runPm(['--json', 'approve', 'set'], { env });
+    expect(JSON.parse(r.stderr)).toMatchObject({ error: { code: 'USAGE', hint: 'pm approve set btc-100k-2026, or pm approve set --all' } });
+  });
+});
+
 // Commands whose declared effect is read or local, but one of whose invocations writes on the
 // exchange (effectOf): `partner allowances --retry` submits a sub-account's approvals (POST
 // …/allowances/retry), `init --derive` mints an API token (POST /auth/api-tokens/derive, what

@@ -36,7 +36,7 @@ export default defineCommand({
   options: { all: { type: 'boolean', description: 'every venue of the active markets' }, rpcUrl: RPC_URL },
   examples: ['pm approve check btc-100k-2026', 'pm approve check --all', 'pm --json approve check us-election-2028-democrat | jq .missing'],
   run: async (ctx, { args, opts }) => {
-    const markets = await marketsFor(ctx, args.slug, opts);
+    const markets = await marketsFor(ctx, 'approve check', args.slug, opts);
     const owner = await walletAddress(ctx);
     const chain = await connectChain(ctx, opts);
     const states = await chain.approvals(owner, approvalTargets(markets, ['BUY', 'SELL']));

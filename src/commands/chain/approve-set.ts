@@ -7,7 +7,7 @@ import { PmError, UsageError } from '../../core/errors.js';
 import { parseUnits } from '../../core/money.js';
 import { approvalTargets, formatEther, MAX_UINT, UNLIMITED_FLOOR, type Side } from '../../core/chain.js';
 import { stateJson, stateText } from './approve-check.js';
-import { RPC_URL, connectChain, marketsFor, rpcTarget, walletAddress } from './common.js';
+import { RPC_URL, checkMarketChoice, connectChain, marketsFor, rpcTarget, walletAddress } from './common.js';
 
 export default defineCommand({
   path: ['approve', 'set'],
@@ -36,6 +36,10 @@ export default defineCommand({
     'pm approve set --all --side buy --amount 500 --yes',
     'pm approve set us-election-2028-democrat --dry-run',
   ],
+  check: (_ctx, { args, opts }) => {
+    checkMarketChoice('approve set', args.slug, opts);
+    allowance(opts);
+  },
   run: async (ctx, { args, opts }) => {
     const { owner, chain, states, missing, amount } = await approvalState(ctx, args.slug, opts);
     if (missing.length === 0) {
@@ -92,6 +96,15 @@ export default defineCommand({
 });
 
 /** The approvals the markets need for the sides asked, as the chain holds them now (reads only). */
+/** The USDC allowance to set, read offline: --amount, else unlimited. */
+function allowance(opts: { amount?: string | undefined; unlimited: boolean }): bigint {
+  const amountRaw = opts.amount;
+  if (amountRaw !== undefined && opts.unlimited) throw new UsageError('pass --amount or --unlimited, not both');
+  const amount = amountRaw === undefined ? MAX_UINT : parseUnits(amountRaw, 6, 'amount');
+  if (amount === 0n) throw new UsageError('--amount must be more than 0 (to revoke, use your wallet)');
+  return amount;
+}
+
 async function approvalState(
   ctx: Context,
   slug: string | undefined,
@@ -99,11 +112,8 @@ async function approvalState(
 ) {
   const side = (opts.side ?? 'both').toLowerCase();
   const sides: Side[] = side === 'buy' ? ['BUY'] : side === 'sell' ? ['SELL'] : ['BUY', 'SELL'];
-  const amountRaw = opts.amount;
-  if (amountRaw !== undefined && opts.unlimited) throw new UsageError('pass --amount or --unlimited, not both');
-  const amount = amountRaw === undefined ? MAX_UINT : parseUnits(amountRaw, 6, 'amount');
-  if (amount === 0n) throw new UsageError('--amount must be more than 0 (to revoke, use your wallet)');
-  const markets = await marketsFor(ctx, slug, opts);
+  const amount = allowance(opts);
+  const markets = await marketsFor(ctx, 'approve set', slug, opts);
   const owner = await walletAddress(ctx);
   const chain = await connectChain(ctx, opts);
   const states = await chain.approvals(owner, approvalTargets(markets, sides), amount === MAX_UINT ? UNLIMITED_FLOOR : amount);

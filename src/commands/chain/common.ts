@@ -44,13 +44,17 @@ export async function walletAddress(ctx: Context): Promise<Hex> {
   return creds.address;
 }
 
-/** The markets of `<slug>` or `--all` (every active market). Exactly one of them is required. */
-export async function marketsFor(ctx: Context, slug: string | undefined, opts: { all: boolean }): Promise<Market[]> {
-  const all = opts.all;
-  if ((slug === undefined) === !all)
+/** Exactly one of `<slug>` and `--all`, read offline; `command` (approve check, approve set) for the hint. */
+export function checkMarketChoice(command: string, slug: string | undefined, opts: { all: boolean }): void {
+  if ((slug === undefined) === !opts.all)
     throw new UsageError('name a market, or pass --all for every active market', {
-      hint: 'pm approve check btc-100k-2026, or pm approve check --all',
+      hint: `pm ${command} btc-100k-2026, or pm ${command} --all`,
     });
+}
+
+/** The markets of `<slug>` or `--all` (every active market). Exactly one of them is required. */
+export async function marketsFor(ctx: Context, command: string, slug: string | undefined, opts: { all: boolean }): Promise<Market[]> {
+  checkMarketChoice(command, slug, opts);
   const { slugFrom } = await import('../../core/market-input.js');
   const { getMarket, listAllMarkets } = await import('../../core/markets.js');
   const api = await ctx.api();

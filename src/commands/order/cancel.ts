@@ -51,6 +51,7 @@ export default defineCommand({
     'pm --json order cancel --all btc-100k-2026 | jq .canceled',
     'pm order cancel --all --yes',
   ],
+  check: (_ctx, { args, opts }) => void request(args.ids, opts),
   run: async (ctx, { args, opts }) => {
     const { mode, ids, clientIds, slugs } = request(args.ids, opts);
     const api = await ctx.tradingApi();

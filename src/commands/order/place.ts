@@ -5,7 +5,7 @@ import type { Context } from '../../cli/context.js';
 import { withRerunHint } from '../../cli/rerun.js';
 import { InterruptedError, PartialFailureError, UsageError } from '../../core/errors.js';
 import { buildSignedOrder, parseBatch, parseOrderInput, placeParsed, runBatch } from '../../core/trade/index.js';
-import type { LineResult, OrderSummary } from '../../core/trade/index.js';
+import type { LineResult, OrderSummary, ParsedOrder } from '../../core/trade/index.js';
 import { formatUnits } from '../../core/money.js';
 import { placedJson, placedText } from './render.js';
 import { batchLineJson } from '../../core/trade/views.js';
@@ -90,16 +90,18 @@ export default defineCommand({
     "pm --json order place --file orders.ndjson | jq -c 'select(.ok | not)'",
     'pm order place --file orders.ndjson --batch-id 2026-01-31',
   ],
-  run: async (ctx, { args: given, opts }) => {
-    const args = withMarket(given, opts.market);
-    const file = opts.file;
-    if (file !== undefined) {
-      if (args.slug !== undefined) throw new UsageError('give either <slug> <side> <outcome> (or --market) or --file, not both');
-      return placeBatch(ctx, file, { dryRun: opts.dryRun, batchId: opts.batchId, onBehalfOf: ctx.onBehalfOf, delegated: opts.delegated });
-    }
-    if (opts.batchId !== undefined) throw new UsageError('--batch-id goes with --file');
+  check: (ctx, { args, opts }) => void commandLine(ctx, args, opts),
+  run: async (ctx, { args, opts }) => {
     // Everything that can be checked offline is checked before any request.
-    const parsed = parseOrderInput(orderInput(ctx, args, opts));
+    const line = commandLine(ctx, args, opts);
+    if ('file' in line)
+      return placeBatch(ctx, line.file, {
+        dryRun: opts.dryRun,
+        batchId: opts.batchId,
+        onBehalfOf: ctx.onBehalfOf,
+        delegated: opts.delegated,
+      });
+    const { parsed } = line;
     const deps = await ctx.tradingDeps();
     if (opts.dryRun) {
       const signed = await buildSignedOrder(deps, parsed);
@@ -140,6 +142,19 @@ function withMarket(args: PlaceArgs, market: string | undefined): PlaceArgs {
     });
   }
   return { slug: market, side: args.slug, outcome: args.side };
+}
+
+type PlaceOpts = Parameters<typeof orderInput>[2] & { market: string | undefined; file: string | undefined; batchId: string | undefined };
+
+/** The command line, read offline: a batch file, or one order (refused here when it cannot be one). */
+function commandLine(ctx: Context, given: PlaceArgs, opts: PlaceOpts): { file: string } | { parsed: ParsedOrder } {
+  const args = withMarket(given, opts.market);
+  if (opts.file !== undefined) {
+    if (args.slug !== undefined) throw new UsageError('give either <slug> <side> <outcome> (or --market) or --file, not both');
+    return { file: opts.file };
+  }
+  if (opts.batchId !== undefined) throw new UsageError('--batch-id goes with --file');
+  return { parsed: parseOrderInput(orderInput(ctx, args, opts)) };
 }
 
 /** The single order's fields as parseOrderInput takes them (the flags' names). */

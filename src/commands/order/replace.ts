@@ -5,7 +5,7 @@ import { withRerunHint } from '../../cli/rerun.js';
 import { PartialFailureError, PmError, UsageError, ValidationError } from '../../core/errors.js';
 import { formatUnits } from '../../core/money.js';
 import { decimal, text } from '../../core/trade/batch.js';
-import { oldOrder, replaceOrder, replaceRefusal } from '../../core/trade/replace.js';
+import { checkReplaceInput, oldOrder, replaceOrder, replaceRefusal } from '../../core/trade/replace.js';
 import type { ReplaceInput, ReplaceOutcome } from '../../core/trade/replace.js';
 
 function outcomeText(ctx: Context, r: ReplaceOutcome): void {
@@ -30,6 +30,11 @@ function replacementState(o: Record<string, unknown>): string {
   return o['matched'] === true
     ? `matched at once: ${f.shares ?? '?'} shares at avg ${f.averagePrice ?? '?'}, ${settlement}`
     : `resting on the book, ${settlement}`;
+}
+
+/** --file replaces the orders its lines name: an order named on the command line too is refused. */
+function notBoth(orderId: string | undefined, clientId: string | undefined): void {
+  if (orderId !== undefined || clientId !== undefined) throw new UsageError('give either an order or --file, not both');
 }
 
 /** One batch line: {"orderId"|"clientId", "price"?, "size"?, "newClientId"?}. */
@@ -92,11 +97,16 @@ export default defineCommand({
     'pm --json order replace 7d0c… --size 5 | jq .replacement.order.orderId',
     'pm --json order replace --file moves.ndjson',
   ],
+  check: (_ctx, { args, opts }) => {
+    if (opts.file === undefined)
+      checkReplaceInput({ orderId: args.orderId, oldClientId: opts.clientId, price: opts.price, size: opts.size });
+    else notBoth(args.orderId, opts.clientId);
+  },
   run: async (ctx, { args, opts }) => {
     const mode = opts.allowFailure ? ('ALLOW_FAILURE' as const) : ('STOP_ON_FAILURE' as const);
     const deps = await ctx.tradingDeps();
     if (opts.file !== undefined) {
-      if (args.orderId !== undefined || opts.clientId !== undefined) throw new UsageError('give either an order or --file, not both');
+      notBoth(args.orderId, opts.clientId);
       const text = await readInput(ctx, opts.file);
       const lines = text
         .split('\n')

@@ -86,6 +86,21 @@ const part = (v: unknown): PartResult => {
 };
 
 /**
+ * What a replacement asks, read offline: the order named once (id or client id), and a price, a
+ * size or both, each parsed. Throws a UsageError or ValidationError in the caller's words.
+ */
+export function checkReplaceInput(i: ReplaceInput, w: InputWords = 'flags'): { price: bigint | undefined; size: bigint | undefined } {
+  if ((i.orderId === undefined) === (i.oldClientId === undefined))
+    throw new UsageError(`name the order to replace: its id or ${w === 'flags' ? '--client-id' : 'its clientId'}`);
+  if (i.price === undefined && i.size === undefined)
+    throw new UsageError(`give ${inputName(w, 'price')}, ${inputName(w, 'size')} or both for the replacement`);
+  return {
+    price: i.price === undefined ? undefined : parsePrice(i.price, w),
+    size: i.size === undefined ? undefined : parseSize(i.size, 'size', w),
+  };
+}
+
+/**
  * Replaces a resting order in one request (POST /orders/cancel-replace). The replacement is
  * signed like any order (owner, fee, the right wallet), journaled first, and after a lost answer
  * found again by its client id.
@@ -104,12 +119,7 @@ export async function replaceOrder(
   },
 ): Promise<ReplaceOutcome> {
   const w = o.words ?? 'flags';
-  if ((i.orderId === undefined) === (i.oldClientId === undefined))
-    throw new UsageError(`name the order to replace: its id or ${w === 'flags' ? '--client-id' : 'its clientId'}`);
-  if (i.price === undefined && i.size === undefined)
-    throw new UsageError(`give ${inputName(w, 'price')}, ${inputName(w, 'size')} or both for the replacement`);
-  const price = i.price === undefined ? undefined : parsePrice(i.price, w);
-  const size = i.size === undefined ? undefined : parseSize(i.size, 'size', w);
+  const { price, size } = checkReplaceInput(i, w);
   const api = deps.api.withDeadline();
   deps = { ...deps, api };
   const clientOrderId = checkClientOrderId(i.clientId ?? replacementClientId(i, price, size, api.onBehalfOf), w);

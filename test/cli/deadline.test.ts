@@ -62,7 +62,9 @@ describe("--timeout is the whole command's deadline", () => {
       const { value: r, ms } = await timed(() => runPm(['--json', '--timeout', '2s', ...argv], { env: env(newHome()) }));
       proxy.current.reset();
       expect(r.code, r.stderr).toBe(7);
-      expect(ms).toBeLessThan(2500 + extra);
+      // (The machine's load changes within a test: its start-up is measured before and after.)
+      const after = await slack(name === 'order place' ? [...argv, '--dry-run'] : undefined);
+      expect(ms).toBeLessThan(2500 + Math.max(extra, after));
       expect(ms).toBeGreaterThanOrEqual(1900);
     });
   }

@@ -18,6 +18,20 @@ const newHome = useTempHomes();
 const errorOf = (stderr: string) => (JSON.parse(stderr) as { error: { code: string; message: string; hint?: string } }).error;
 
 describe('errors with a hint', () => {
+  it('order status and order cancel naming no order: exit 2, the hint shows the ways to name one and where the ids are', async () => {
+    const env = accountEnv(sb.current, 'alice', newHome());
+    for (const argv of [
+      ['order', 'status'],
+      ['order', 'cancel'],
+    ]) {
+      const r = await runPm(['--json', ...argv], { env });
+      expect(r.code, r.stderr).toBe(2);
+      const e = errorOf(r.stderr);
+      expect(e.hint, argv.join(' ')).toContain(`pm ${argv.join(' ')} --client-id`);
+      expect(e.hint, argv.join(' ')).toContain('pm order list');
+    }
+  });
+
   it('no API token: reads, an order, a private stream and whoami all exit 3 with one hint, naming pm init and PM_TOKEN_ID', async () => {
     const env = { ...accountEnv(sb.current, 'alice', newHome()), PM_TOKEN_ID: '', PM_TOKEN_SECRET: '' };
     const hints = new Set<string | undefined>();

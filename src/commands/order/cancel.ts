@@ -70,7 +70,9 @@ function request(
   const clientIds = opts.clientId;
   const modes = [ids.length > 0, clientIds.length > 0, byMarket].filter(Boolean).length;
   if (modes !== 1)
-    throw new UsageError('give order ids, or --client-id <ids…>, or --all [<slug>…] / --market <slug…> (exactly one of them)');
+    throw new UsageError('give order ids, or --client-id <ids…>, or --all [<slug>…] / --market <slug…> (exactly one of them)', {
+      hint: 'pm order cancel <orderId…>, pm order cancel --client-id <id…>, or pm order cancel --all; pm order list shows the open ones.',
+    });
   for (const c of clientIds) checkClientOrderId(c);
   return { mode: byMarket ? 'market' : 'ids', ids, clientIds, slugs: [...(opts.all ? words : []), ...opts.market].map(slugFrom) };
 }

@@ -22,7 +22,10 @@ export default defineCommand({
   run: async (ctx, { args, opts }) => {
     const rest = args.ids;
     const clientIds = opts.clientId;
-    if (rest.length === 0 && clientIds.length === 0) throw new UsageError('give order ids or --client-id <ids…>');
+    if (rest.length === 0 && clientIds.length === 0)
+      throw new UsageError('give order ids or --client-id <ids…>', {
+        hint: 'pm order status <orderId…>, or pm order status --client-id <id…>; pm order list shows the open ones, pm order journal the ones pm sent.',
+      });
     for (const c of clientIds) checkClientOrderId(c);
     const api = await ctx.tradingApi();
     const results = await orderStatus(api, { ids: rest, clientIds });

@@ -238,7 +238,88 @@ export async function run(signal: AbortSignal): Promise<string> {
   it('a CommonJS TypeScript consumer (module node16, as @tsconfig/node20 sets it) type-checks against the published types', async () => {
     // Before: the one set of types was ESM (the package is "type": "module"), and a CommonJS file
     // under node16 could not import it at all (TS1479), however right the call. (nodenext allowed it.)
-    const good = `import { createClient, PmError } from 'pm-cli';
+    // The package's declaration files are checked too (skipLibCheck off): the CommonJS ones must be
+    // whole. One compile of the right file and the wrong one (and the bot below): only the wrong one has an error.
+    const { compiled } = await node16();
+    expect(errorFiles(compiled.stdout), compiled.stdout + compiled.stderr).toEqual(['consumer-wrong.cts']);
+    expect(compiled.stdout).toMatch(/consumer-wrong\.cts.*TS2322/);
+  }, 180_000);
+
+  it('a CommonJS TypeScript bot (module node16), compiled, runs every documented call against the sandbox; its errors are the classes it imported, with code, hint and exitCode', async () => {
+    // (Compiled with the consumer above and its wrong twin: only the twin may have an error.)
+    const { compiled } = await node16();
+    expect(
+      errorFiles(compiled.stdout).filter((f) => f !== 'consumer-wrong.cts'),
+      compiled.stdout + compiled.stderr,
+    ).toEqual([]);
+    const alice = sb.current.info.accounts.find((x) => x.name === 'alice');
+    const r = await execa('node', ['calls-out/calls.cjs'], { cwd: prefix, env: { ...env(), IDT: alice?.identityToken }, timeout: 60_000 });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({
+      list: true,
+      search: true,
+      book: 'NO',
+      history: true,
+      page: '/crypto',
+      again: true,
+      conflict: [true, 'CONFLICT', 5, 'string'],
+      replaced: ['CANCELLED', '0.06'],
+      batch: [true],
+      open: 1,
+      closed: true,
+      usage: 2,
+      notFound: ['NOT_FOUND', 4],
+      status: [true],
+      cancel: ['CANCELLED'],
+      positions: true,
+      pnl: '7d',
+      trades: true,
+      historyEntry: 'string',
+      free: true,
+      allowlist: true,
+      watch: true,
+      cancelAll: 0,
+    });
+    expect(sb.current.ctx.state.orders.filter((o) => o.clientOrderId === 'cts-1')).toHaveLength(1);
+  }, 180_000);
+
+  it("a CommonJS TypeScript consumer of the older kind (module commonjs, no esModuleInterop) type-checks against the package's types", async () => {
+    // Before: dist/core/http.d.ts began `import http from 'node:http'`, which needs the consumer's
+    // esModuleInterop: without it, and with skipLibCheck off, TS1192 in pm's file, not the bot's.
+    writeTsconfig('tsconfig.commonjs.json', { module: 'commonjs', moduleResolution: 'node10', noEmit: true }, { files: ['legacy.ts'] });
+    writeFileSync(
+      join(prefix, 'legacy.ts'),
+      `import { createClient, PmError } from 'pm-cli';
+const pm = createClient({ baseUrl: 'http://127.0.0.1:8787', token: { tokenId: 't', secret: 's' } });
+export async function run(): Promise<string> {
+  try { return (await pm.orders.list()).map((o) => o.id).join(); } catch (e) { return e instanceof PmError ? e.code : ''; }
+}
+`,
+    );
+    const r = await execa('node', [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.commonjs.json'], {
+      cwd: prefix,
+      reject: false,
+    });
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+  }, 90_000);
+
+  it("every code block of docs/library.md compiles as written with tsc --strict (ESM nodenext and bundler), the package's types checked too", async () => {
+    // Before: the first block's token read process.env (string | undefined where the type wants
+    // string: TS2322) and its second place was `{ /* the same */ clientId }` (TS2345); the partner
+    // block named baseUrl, privateKey, token and identityToken without defining them (TS18004).
+    const { blocks, compiled, errorsBut } = await nodenext();
+    expect(blocks).toBeGreaterThanOrEqual(2);
+    // ESM nodenext: the compile it shares with the examples (only their files' errors do not count here).
+    expect(errorsBut('examples/'), compiled.stdout + compiled.stderr).toEqual([]);
+    writeTsconfig('tsconfig.doc-bundler.json', { module: 'esnext', moduleResolution: 'bundler', noEmit: true }, { include: ['doc/*.ts'] });
+    const r = await tsc('-p', 'tsconfig.doc-bundler.json');
+    expect(r.exitCode, `bundler: ${r.stdout}${r.stderr}`).toBe(0);
+    // (Two compiles when this test is the first to ask for the shared one: as the others that share it.)
+  }, 180_000);
+});
+
+/** A CommonJS consumer's file (module node16): the calls right; its twin passes a price as a number. */
+const CJS_CONSUMER = `import { createClient, PmError } from 'pm-cli';
 const pm = createClient({ baseUrl: 'http://127.0.0.1:8787', token: { tokenId: 't', secret: 's' } });
 export async function run(): Promise<string> {
   const r = await pm.orders.place({ market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.42', size: '10', clientId: 'bot-1' });
@@ -246,25 +327,9 @@ export async function run(): Promise<string> {
   return r.execution.filled.sharesRaw + String(r.alreadyPlaced);
 }
 `;
-    // The package's declaration files are checked too (skipLibCheck off): the CommonJS ones must be
-    // whole. One compile of the right file and the wrong one: only the wrong one has an error.
-    writeTsconfig(
-      'tsconfig.cjs.json',
-      { module: 'node16', moduleResolution: 'node16', noEmit: true },
-      { files: ['consumer.cts', 'consumer-wrong.cts'] },
-    );
-    writeFileSync(join(prefix, 'consumer.cts'), good);
-    writeFileSync(join(prefix, 'consumer-wrong.cts'), good.replace("price: '0.42'", 'price: 0.42'));
-    const r = await tsc('-p', 'tsconfig.cjs.json');
-    expect(errorFiles(r.stdout), r.stdout + r.stderr).toEqual(['consumer-wrong.cts']);
-    expect(r.stdout).toMatch(/consumer-wrong\.cts.*TS2322/);
-  }, 90_000);
 
-  it('a CommonJS TypeScript bot (module node16), compiled, runs every documented call against the sandbox; its errors are the classes it imported, with code, hint and exitCode', async () => {
-    writeTsconfig('tsconfig.calls.json', { module: 'node16', moduleResolution: 'node16', outDir: 'calls-out' }, { files: ['calls.cts'] });
-    writeFileSync(
-      join(prefix, 'calls.cts'),
-      `import { createClient, ConflictError, NotFoundError, PmError, UsageError } from 'pm-cli';
+/** A CommonJS bot (module node16) that makes every documented call and prints what it saw as JSON. */
+const CJS_BOT = `import { createClient, ConflictError, NotFoundError, PmError, UsageError } from 'pm-cli';
 import type { Market, MarketPage, Order, OrderRequest, PlaceResult, BalanceJson, AllowlistEntry, WatchRecord } from 'pm-cli';
 
 async function main(): Promise<Record<string, unknown>> {
@@ -312,78 +377,27 @@ async function main(): Promise<Record<string, unknown>> {
   return out;
 }
 main().then((o) => console.log(JSON.stringify(o)));
-`,
-    );
-    const built = await execa('node', [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.calls.json'], {
-      cwd: prefix,
-      reject: false,
-    });
-    expect(built.exitCode, built.stdout + built.stderr).toBe(0);
-    const alice = sb.current.info.accounts.find((x) => x.name === 'alice');
-    const r = await execa('node', ['calls-out/calls.cjs'], { cwd: prefix, env: { ...env(), IDT: alice?.identityToken }, timeout: 60_000 });
-    expect(r.stderr).toBe('');
-    expect(JSON.parse(r.stdout)).toEqual({
-      list: true,
-      search: true,
-      book: 'NO',
-      history: true,
-      page: '/crypto',
-      again: true,
-      conflict: [true, 'CONFLICT', 5, 'string'],
-      replaced: ['CANCELLED', '0.06'],
-      batch: [true],
-      open: 1,
-      closed: true,
-      usage: 2,
-      notFound: ['NOT_FOUND', 4],
-      status: [true],
-      cancel: ['CANCELLED'],
-      positions: true,
-      pnl: '7d',
-      trades: true,
-      historyEntry: 'string',
-      free: true,
-      allowlist: true,
-      watch: true,
-      cancelAll: 0,
-    });
-    expect(sb.current.ctx.state.orders.filter((o) => o.clientOrderId === 'cts-1')).toHaveLength(1);
-  }, 120_000);
+`;
 
-  it("a CommonJS TypeScript consumer of the older kind (module commonjs, no esModuleInterop) type-checks against the package's types", async () => {
-    // Before: dist/core/http.d.ts began `import http from 'node:http'`, which needs the consumer's
-    // esModuleInterop: without it, and with skipLibCheck off, TS1192 in pm's file, not the bot's.
-    writeTsconfig('tsconfig.commonjs.json', { module: 'commonjs', moduleResolution: 'node10', noEmit: true }, { files: ['legacy.ts'] });
-    writeFileSync(
-      join(prefix, 'legacy.ts'),
-      `import { createClient, PmError } from 'pm-cli';
-const pm = createClient({ baseUrl: 'http://127.0.0.1:8787', token: { tokenId: 't', secret: 's' } });
-export async function run(): Promise<string> {
-  try { return (await pm.orders.list()).map((o) => o.id).join(); } catch (e) { return e instanceof PmError ? e.code : ''; }
+let sharedNode16: Promise<{ compiled: { stdout: string; stderr: string } }> | undefined;
+/**
+ * One tsc --strict compile (CommonJS, module node16, pm's declaration files checked too, emitted
+ * to calls-out/) of the consumer, its wrong twin and the bot: two tests read it, whichever asks first.
+ */
+function node16(): Promise<{ compiled: { stdout: string; stderr: string } }> {
+  sharedNode16 ??= (async () => {
+    writeFileSync(join(prefix, 'consumer.cts'), CJS_CONSUMER);
+    writeFileSync(join(prefix, 'consumer-wrong.cts'), CJS_CONSUMER.replace("price: '0.42'", 'price: 0.42'));
+    writeFileSync(join(prefix, 'calls.cts'), CJS_BOT);
+    writeTsconfig(
+      'tsconfig.node16.json',
+      { module: 'node16', moduleResolution: 'node16', outDir: 'calls-out' },
+      { files: ['consumer.cts', 'consumer-wrong.cts', 'calls.cts'] },
+    );
+    return { compiled: await tsc('-p', 'tsconfig.node16.json') };
+  })();
+  return sharedNode16;
 }
-`,
-    );
-    const r = await execa('node', [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.commonjs.json'], {
-      cwd: prefix,
-      reject: false,
-    });
-    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
-  }, 90_000);
-
-  it("every code block of docs/library.md compiles as written with tsc --strict (ESM nodenext and bundler), the package's types checked too", async () => {
-    // Before: the first block's token read process.env (string | undefined where the type wants
-    // string: TS2322) and its second place was `{ /* the same */ clientId }` (TS2345); the partner
-    // block named baseUrl, privateKey, token and identityToken without defining them (TS18004).
-    const { blocks, compiled, errorsBut } = await nodenext();
-    expect(blocks).toBeGreaterThanOrEqual(2);
-    // ESM nodenext: the compile it shares with the examples (only their files' errors do not count here).
-    expect(errorsBut('examples/'), compiled.stdout + compiled.stderr).toEqual([]);
-    writeTsconfig('tsconfig.doc-bundler.json', { module: 'esnext', moduleResolution: 'bundler', noEmit: true }, { include: ['doc/*.ts'] });
-    const r = await tsc('-p', 'tsconfig.doc-bundler.json');
-    expect(r.exitCode, `bundler: ${r.stdout}${r.stderr}`).toBe(0);
-    // (Two compiles when this test is the first to ask for the shared one: as the others that share it.)
-  }, 180_000);
-});
 
 /**
  * The files with an error in tsc's (plain) output, each once, relative to the project; an error of

@@ -21,6 +21,20 @@ const moves = join(home, 'moves.ndjson');
 writeFileSync(moves, `${JSON.stringify({ orderId: 'nosuch', price: '0.02' })}\n`);
 const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
+/** The public development key (hardhat's first account). */
+const KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+/**
+ * An exchange that is not a sandbox, and cannot resolve: a request, had one been attempted, could
+ * only fail, and --verbose's trace shows every attempt. `extra` over a token of its own.
+ */
+const remoteEnv = (extra: Record<string, string> = {}): Record<string, string> => ({
+  PM_HOME: home,
+  PM_BASE_URL: 'http://exchange.invalid',
+  PM_TOKEN_ID: 'tok_test',
+  PM_TOKEN_SECRET: Buffer.from('x'.repeat(32)).toString('base64'),
+  ...extra,
+});
+
 /** A well-formed invocation of every guarded command (its words after `pm`). */
 const SAMPLES: Record<string, string[][]> = {
   'order place': [
@@ -83,15 +97,7 @@ describe('the manifest', () => {
 });
 
 describe('against an exchange that is not a sandbox, with no terminal and no --yes', () => {
-  // Cannot resolve: a request, had one been attempted, could only fail; the trace shows every attempt.
-  const env = {
-    PM_HOME: home,
-    PM_BASE_URL: 'http://exchange.invalid',
-    PM_RPC_URL: 'http://rpc.invalid',
-    PM_TOKEN_ID: 'tok_test',
-    PM_TOKEN_SECRET: Buffer.from('x'.repeat(32)).toString('base64'),
-    PM_PRIVATE_KEY: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
-  };
+  const env = remoteEnv({ PM_RPC_URL: 'http://rpc.invalid', PM_PRIVATE_KEY: KEY });
   for (const [name, samples] of Object.entries(SAMPLES))
     for (const argv of samples)
       it(`pm ${argv.join(' ')}: exit 2, nothing attempted`, async () => {
@@ -109,13 +115,7 @@ describe('against an exchange that is not a sandbox, with no terminal and no --y
 // script was told to add --yes first, and then that its command line was wrong (a terminal's
 // prompt found it already: its text is made from the parsed order).
 describe('a guarded command line that cannot run, against an exchange that is not a sandbox', () => {
-  const env = {
-    PM_HOME: home,
-    PM_BASE_URL: 'http://exchange.invalid',
-    PM_TOKEN_ID: 'tok_test',
-    PM_TOKEN_SECRET: Buffer.from('x'.repeat(32)).toString('base64'),
-    PM_PRIVATE_KEY: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
-  };
+  const env = remoteEnv({ PM_PRIVATE_KEY: KEY });
   const cases: [string[], RegExp][] = [
     [['order', 'place'], /market is missing/],
     [['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '2', '--size', '1'], /price 2 is out of range/],
@@ -148,16 +148,12 @@ describe('a guarded command line that cannot run, against an exchange that is no
 // …/allowances/retry), `init --derive` mints an API token (POST /auth/api-tokens/derive, what
 // `pm token derive` does). Both went out without --yes before.
 describe('invocations that write although their command reads, with no terminal and no --yes', () => {
-  const env = {
-    PM_HOME: home,
-    PM_BASE_URL: 'http://exchange.invalid',
-    PM_TOKEN_ID: 'tok_test',
-    PM_TOKEN_SECRET: Buffer.from('x'.repeat(32)).toString('base64'),
+  const env = remoteEnv({
     PM_IDENTITY_TOKEN: 'idt_test',
     PM_PASSPHRASE: 'pass-phrase-1',
     PM_SCRYPT_N: '1024',
     PM_TIMEOUT: '1s',
-  };
+  });
   for (const argv of [
     ['partner', 'allowances', '2001', '--retry'],
     ['partner', 'allowances', '2001', '--retry', '--wait'],

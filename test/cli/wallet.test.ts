@@ -32,3 +32,25 @@ it('a new keystore takes a passphrase of at least 8 characters from PM_PASSPHRAS
   expect(new Keystore(home).encryptedFiles()).toEqual([]);
   expect((await runPm(['wallet', 'create', 'w'], { env: { PM_HOME: home, PM_PASSPHRASE: 'abcdefgh', PM_SCRYPT_N: '1024' } })).code).toBe(0);
 });
+
+it('wallet address with no name is the wallet pm signs with: PM_PRIVATE_KEY when set (it said "no wallet named default"), else the profile\'s', async () => {
+  const home = newHome();
+  // The public development key (hardhat's first account) and its address.
+  const key = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+  const address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+  const fromEnv = await runPm(['--json', 'wallet', 'address'], { env: { PM_HOME: home, PM_PRIVATE_KEY: key } });
+  expect(fromEnv.code, fromEnv.stderr).toBe(0);
+  expect(fromEnv.json()).toEqual({ name: null, address, source: 'PM_PRIVATE_KEY' });
+  expect((await runPm(['wallet', 'address'], { env: { PM_HOME: home, PM_PRIVATE_KEY: key } })).stdout).toBe(`${address}\n`);
+  // A wallet named is the keystore's, whatever the environment holds.
+  const named = await runPm(['--json', 'wallet', 'address', 'bot'], { env: { PM_HOME: home, PM_PRIVATE_KEY: key } });
+  expect(named.code).toBe(4);
+  expect(JSON.parse(named.stderr).error.message).toMatch(/no wallet named "bot"/);
+  // Without PM_PRIVATE_KEY, the keystore's wallet, as before.
+  const env = { PM_HOME: home, PM_PASSPHRASE: 'abcdefgh', PM_SCRYPT_N: '1024' };
+  expect((await runPm(['wallet', 'create', 'default'], { env })).code).toBe(0);
+  const stored = await runPm(['--json', 'wallet', 'address'], { env });
+  expect(stored.code, stored.stderr).toBe(0);
+  expect(stored.json()).toMatchObject({ name: 'default', source: 'keystore' });
+  expect(stored.json<{ address: string }>().address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+});

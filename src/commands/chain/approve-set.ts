@@ -95,7 +95,6 @@ export default defineCommand({
   },
 });
 
-/** The approvals the markets need for the sides asked, as the chain holds them now (reads only). */
 /** The USDC allowance to set, read offline: --amount, else unlimited. */
 function allowance(opts: { amount?: string | undefined; unlimited: boolean }): bigint {
   const amountRaw = opts.amount;
@@ -105,6 +104,7 @@ function allowance(opts: { amount?: string | undefined; unlimited: boolean }): b
   return amount;
 }
 
+/** The approvals the markets need for the sides asked, as the chain holds them now (reads only). */
 async function approvalState(
   ctx: Context,
   slug: string | undefined,

@@ -132,13 +132,20 @@ describe('record a simulated market, replay it', () => {
     const never = trades.filter((l) => l.lift).reduce((a, l) => (l.price > a ? l.price : a), 0n) + 10_000n;
     // The order a later trade reaches goes first, its market already read (the client's engine
     // loaded): between reading the replay's time and its placing, no 300 ms pacing behind another
-    // of alice's requests. At speed 10 the trade is only half a second of wall time ahead.
+    // of alice's requests. The trade is 15 recorded seconds ahead where the recording has one
+    // (1.5 s of wall time at speed 10), else 5 (half a second): with 5 always, a place under load
+    // came 0.13 s too late (CI of 5d4a049, and again beside the suite on 2 cores).
     await pm.markets.get(SLUG);
     const now = Date.parse(replay.status().recordedTime);
-    const later = trades.filter((l) => l.t > now + 5000);
     const book = makerBook(sb);
-    const lifts = later.filter((l) => l.lift && l.price > (book.bids[0]?.price ?? 0n));
-    const hits = later.filter((l) => !l.lift && l.price < (book.asks[0]?.price ?? 1_000_000n));
+    const candidates = (aheadMs: number) => {
+      const later = trades.filter((l) => l.t > now + aheadMs);
+      const lifts = later.filter((l) => l.lift && l.price > (book.bids[0]?.price ?? 0n));
+      const hits = later.filter((l) => !l.lift && l.price < (book.asks[0]?.price ?? 1_000_000n));
+      return { lifts, hits };
+    };
+    const ahead = candidates(15_000);
+    const { lifts, hits } = ahead.lifts.length + ahead.hits.length > 0 ? ahead : candidates(5000);
     const pick =
       lifts.length > 0 ? lifts.reduce((a, l) => (l.price > a.price ? l : a)) : hits.reduce((a, l) => (l.price < a.price ? l : a));
     const reachedId = await place(pick.price, pick.lift);

@@ -154,6 +154,44 @@ describe('pm portfolio positions', () => {
   });
 });
 
+/** A piped table's rows as objects of its header's names (the TOTAL row included). */
+function tableRows(text: string): Record<string, string>[] {
+  const [head = '', ...rows] = text.trimEnd().split('\n');
+  const names = head.split('\t');
+  return rows.map((r) => Object.fromEntries(r.split('\t').map((v, i) => [names[i] ?? String(i), v])));
+}
+
+describe('the portfolio tables, piped', () => {
+  it('print prices to three decimals at least and dollars to two, as every other table does', async () => {
+    // btc-100k-2026 (asks 0.63/0.64/0.65) is alice's here only: 10 YES at 0.63, $6.30 and a fee of $0.189.
+    const buy = await fakYes('alice', 'btc-100k-2026', 'buy', '0.63', '10');
+    expect(buy.code, buy.stderr).toBe(0);
+    const positions = await pmAs('alice', 'portfolio', 'positions');
+    expect(positions.code, positions.stderr).toBe(0);
+    const byMarket = new Map(tableRows(positions.stdout).map((r) => [r['MARKET'], r]));
+    // (They printed 0.4 and 1, and 0.62 beside markets list's 0.620.)
+    expect(byMarket.get('eth-5k-2025')).toMatchObject({ AVG: '0.400', COST: '60.00', PRICE: '1.000', VALUE: '150.00' });
+    expect(byMarket.get('btc-100k-2026')).toMatchObject({ AVG: '0.6489', COST: '6.489' });
+    for (const r of byMarket.values()) {
+      if (r['MARKET'] === 'TOTAL') continue;
+      expect(r['AVG'], r['MARKET']).toMatch(/^\d+\.\d{3,6}$/);
+      expect(r['PRICE'], r['MARKET']).toMatch(/^\d+\.\d{3,6}$/);
+    }
+    const trades = await pmAs('alice', 'portfolio', 'trades');
+    expect(trades.code, trades.stderr).toBe(0);
+    const fills = tableRows(trades.stdout);
+    // (USDC printed 6.3.)
+    expect(fills.filter((r) => r['MARKET'] === 'btc-100k-2026')).toEqual([
+      expect.objectContaining({ SHARES: '10', PRICE: '0.630', USDC: '6.30', FEE: '0.189' }),
+    ]);
+    for (const r of fills)
+      expect([r['USDC'], r['FEE']], r['MARKET']).toEqual([
+        expect.stringMatching(/^\d+\.\d{2,6}$/),
+        expect.stringMatching(/^\d+\.\d{2,6}$/),
+      ]);
+  });
+});
+
 describe('pm order list without --market', () => {
   it('lists open orders across markets', async () => {
     const a = await restBuyYes('world-cup-2026-brazil', '0.15', '5', 'everywhere-1');

@@ -74,9 +74,10 @@ export default defineCommand({
               r.market,
               r.outcome,
               formatUnits(r.shares),
-              formatUnits(r.avgPrice),
+              // Prices as every table prints them (0.620), an average exactly (0.6489).
+              formatUnits(r.avgPrice, 6, 3),
               usd(r.cost),
-              formatUnits(r.price),
+              formatUnits(r.price, 6, 3),
               usd(r.value),
               pnl(r.unrealisedPnl),
               pnl(r.realisedPnl),

@@ -4,6 +4,7 @@ import { defineCommand } from '../../cli/command.js';
 import { formatUnits, priceFromWire, rawFromWire } from '../../core/money.js';
 import { formatPrice } from '../markets/render.js';
 import { fetchTrades } from '../../core/portfolio.js';
+import { usd } from './common.js';
 
 export default defineCommand({
   path: ['portfolio', 'trades'],
@@ -37,8 +38,8 @@ export default defineCommand({
             t['outcomeIndex'] === 0 ? 'YES' : 'NO',
             formatUnits(rawFromWire(t['outcomeTokenAmount'])),
             formatPrice(priceFromWire(t['outcomeTokenPrice'])),
-            formatUnits(rawFromWire(t['collateralAmount'])),
-            formatUnits(rawFromWire(t['fee'])),
+            usd(rawFromWire(t['collateralAmount'])),
+            usd(rawFromWire(t['fee'])),
           ];
         }),
       );

@@ -189,6 +189,17 @@ describe('the portfolio tables, piped', () => {
         expect.stringMatching(/^\d+\.\d{2,6}$/),
         expect.stringMatching(/^\d+\.\d{2,6}$/),
       ]);
+    // The account's history and the market's feed, the same fill: $6.30 (they printed 6.3, and the deposit 10000).
+    const history = await pmAs('alice', 'portfolio', 'history');
+    expect(history.code, history.stderr).toBe(0);
+    const entries = tableRows(history.stdout);
+    expect(entries.find((r) => r['MARKET'] === 'btc-100k-2026')).toMatchObject({ WHAT: 'Buy', SHARES: '10', USDC: '6.30' });
+    expect(entries.find((r) => r['WHAT'] === 'Deposit')?.['USDC']).toMatch(/^\d+\.\d{2}$/);
+    const feed = await pmAs('alice', 'markets', 'feed', 'btc-100k-2026');
+    expect(feed.code, feed.stderr).toBe(0);
+    const events = tableRows(feed.stdout);
+    expect(events.find((r) => r['USER'] === 'alice')).toMatchObject({ CONTRACTS: '10', USD: '6.30' });
+    for (const r of events) expect(r['USD'], JSON.stringify(r)).toMatch(/^(\d+\.\d{2,6})?$/);
   });
 });
 

@@ -3,6 +3,7 @@ import { cutFirst } from '../../cli/output.js';
 import { slugFrom } from '../../core/market-input.js';
 import type { Json } from '../../core/market-wire.js';
 import { feedEvents } from '../../core/markets.js';
+import { formatUnits, parseUnits } from '../../core/money.js';
 import { defineCommand } from '../../cli/command.js';
 
 const field = (o: unknown, k: string): string => {
@@ -10,6 +11,9 @@ const field = (o: unknown, k: string): string => {
   const v = (o as Json)[k];
   return typeof v === 'string' || typeof v === 'number' ? String(v) : '';
 };
+
+/** A dollar figure of the wire (a decimal) as the tables print dollars, 6.30; anything else as it came. */
+const dollars = (v: string): string => (/^\d+(\.\d{1,6})?$/.test(v) ? formatUnits(parseUnits(v), 6, 2) : v);
 
 export default defineCommand({
   path: ['markets', 'feed'],
@@ -42,7 +46,7 @@ export default defineCommand({
           field(e['data'], 'strategy'),
           field(e['data'], 'outcome'),
           field(e['data'], 'contracts'),
-          field(e['data'], 'tradeAmountUSD') || field(e['data'], 'tradeAmount'),
+          dollars(field(e['data'], 'tradeAmountUSD') || field(e['data'], 'tradeAmount')),
         ]),
       );
     });

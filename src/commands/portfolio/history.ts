@@ -5,6 +5,7 @@ import type { Progress } from '../../cli/output.js';
 import { UsageError } from '../../core/errors.js';
 import { formatUnits, rawFromWire } from '../../core/money.js';
 import { historyEntries } from '../../core/portfolio.js';
+import { usd } from './common.js';
 
 export default defineCommand({
   path: ['portfolio', 'history'],
@@ -79,7 +80,7 @@ export default defineCommand({
             String(m['slug'] ?? ''),
             e['outcomeIndex'] === undefined ? '' : e['outcomeIndex'] === 0 ? 'YES' : 'NO',
             shares,
-            formatUnits(rawFromWire(e['collateralAmount'])),
+            usd(rawFromWire(e['collateralAmount'])),
           ];
         }),
       );

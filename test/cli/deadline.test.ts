@@ -104,7 +104,10 @@ describe("--timeout is the whole command's deadline", () => {
       const { value: r, ms } = await timed(() => runPm(['--json', '--timeout', '2s', ...argv], { env: env(newHome()) }));
       proxy.current.reset();
       expect(r.code, r.stderr).toBe(7);
-      expect(ms, r.stderr).toBeLessThan(2500 + extra);
+      // (As above, the machine's load measured before and after: CI of 143ff18 failed two of these
+      // on Node 20 at 2.79 s and 3.30 s, with 0 and 0.74 s measured before only.)
+      const after = await slack();
+      expect(ms, r.stderr).toBeLessThan(2500 + Math.max(extra, after));
     });
   }
 

@@ -243,6 +243,10 @@ describe('pm sandbox report', () => {
     ]);
     expect(rows.at(-1)?.startsWith('TOTAL\t')).toBe(true);
     expect(rows).toHaveLength(report.markets.length + 2);
+    // Prices as every table prints them, three decimals at least (it printed 0.62 and 1).
+    const prices = rows.slice(1, -1).map((r) => r.split('\t')[1]);
+    expect(prices.length).toBeGreaterThan(0);
+    for (const p of prices) expect(p).toMatch(/^\d+\.\d{3,6}( \(resolved\))?$/);
     expect(piped.stdout).not.toMatch(/[┤┼╯╰╭╮│─]/);
     const tty = await runPm(['sandbox', 'report', '--account', 'alice'], {
       env: accountEnv(sb.current, 'alice', home),

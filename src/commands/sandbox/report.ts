@@ -59,7 +59,7 @@ export default defineCommand({
           { header: 'MAX DD', align: 'right', fit: hideFirst(3) },
         ],
         [
-          ...r.markets.map((m) => [m.slug, m.resolved ? `${formatUnits(m.yesPrice)} (resolved)` : formatUnits(m.yesPrice), ...cells(m)]),
+          ...r.markets.map((m) => [m.slug, `${formatUnits(m.yesPrice, 6, 3)}${m.resolved ? ' (resolved)' : ''}`, ...cells(m)]),
           ['TOTAL', '', ...cells(r.total)],
         ],
       );

@@ -56,6 +56,8 @@ export interface ApiResponse<T = unknown> {
   status: number;
   data: T;
   headers: Record<string, string>;
+  /** How many times the request was sent (above 1: retried, and an earlier try may have acted). */
+  attempts?: number | undefined;
 }
 
 export interface ApiClientOptions {
@@ -374,7 +376,8 @@ export class ApiClient {
     // Nor is a proxy that refuses.
     const local = /^(127\.|localhost|\[::1\])/.test(new URL(this.origin).host);
     const tries = retry === 'never' ? 1 : (this.opts.maxRetries ?? 3) + 1;
-    return retrying(() => this.once<T>(o, deadline), {
+    let attempts = 0;
+    const res = await retrying(() => (attempts++, this.once<T>(o, deadline)), {
       tries,
       deadline,
       signal: o.signal ?? this.opts.signal,
@@ -387,6 +390,7 @@ export class ApiClient {
         if (wait >= 1000) this.opts.onWait?.(`${o.method} ${o.path}: ${why}; trying again in ${(wait / 1000).toFixed(1)} s`);
       },
     });
+    return attempts > 1 ? { ...res, attempts } : res;
   }
 
   private async once<T>(o: RequestOptions, deadline: number): Promise<ApiResponse<T>> {

@@ -1,6 +1,6 @@
 import { cutFirst } from '../../cli/output.js';
 import { defineCommand } from '../../cli/command.js';
-import { NotFoundError, PartialFailureError, UsageError } from '../../core/errors.js';
+import { NotFoundError, PartialFailureError, UnknownStateError, UsageError, withHint } from '../../core/errors.js';
 import { slugFrom } from '../../core/market-input.js';
 import { getMarket } from '../../core/markets.js';
 import { cancelOrders, checkClientOrderId } from '../../core/trade/index.js';
@@ -11,6 +11,7 @@ import { liveOrderJson } from '../../core/trade/views.js';
 import type { ApiClient } from '../../core/http.js';
 import { cancelEverywhere, countText } from '../../core/trade/replace.js';
 import type { EverywhereOutcome } from '../../core/trade/replace.js';
+import { pmLine } from '../../cli/rerun.js';
 
 export default defineCommand({
   path: ['order', 'cancel'],
@@ -56,7 +57,15 @@ export default defineCommand({
     const { mode, ids, clientIds, slugs } = request(args.ids, opts);
     const api = await ctx.tradingApi();
     if (mode === 'market') return cancelAll(ctx, api, slugs);
-    report(ctx, await cancelOrders(api, { ids, clientIds }));
+    const res = await cancelOrders(api, { ids, clientIds }).catch((e: unknown) => {
+      if (!(e instanceof UnknownStateError)) throw e;
+      // The status of every order named tells what this cancel did (asking it is harmless).
+      const named = ids.length > 0 ? ids : ['--client-id', ...clientIds];
+      const acting = ctx.onBehalfOf === undefined ? [] : ['--on-behalf-of', String(ctx.onBehalfOf)];
+      const check = pmLine(ctx, ['order', 'status', ...named, ...acting], { yes: false });
+      throw withHint(e, `Check it (CANCELED: done; LIVE: cancel it again, which is harmless):\n  ${check}`, 'replace');
+    });
+    report(ctx, res);
   },
 });
 
@@ -87,8 +96,8 @@ async function cancelAll(ctx: Context, api: ApiClient, slugs: string[]): Promise
       e instanceof NotFoundError ? getMarket(api, slug).then(() => Promise.reject(e)) : Promise.reject(e),
     );
     // Nothing to cancel there: a typo of a market says so (exit 4, with the market it probably meant).
-    if (res.canceled.length === 0 && res.failed.length === 0) await getMarket(api, slug);
-    return report(ctx, res);
+    if (res.canceled.length === 0 && res.failed.length === 0 && !res.answerLost) await getMarket(api, slug);
+    return report(ctx, res, slug);
   }
   const res: EverywhereOutcome =
     slugs.length === 0
@@ -103,7 +112,12 @@ async function cancelAll(ctx: Context, api: ApiClient, slugs: string[]): Promise
         { header: 'FAILED', align: 'right' },
         { header: 'ERROR', fit: cutFirst(1, 16) },
       ],
-      res.markets.map((m) => [m.market, String(m.canceled.length), String(m.failed.length), m.error?.message ?? '']),
+      res.markets.map((m) => [
+        m.market,
+        m.answerLost ? `${m.canceled.length}+` : String(m.canceled.length),
+        String(m.failed.length),
+        m.error?.message ?? (m.answerLost ? LOST : ''),
+      ]),
     );
   });
   ctx.out.info(`${countText(res)} canceled`);
@@ -118,23 +132,29 @@ async function cancelAll(ctx: Context, api: ApiClient, slugs: string[]): Promise
 }
 
 const NOT_FOUND_HINT = 'ORDER_NOT_FOUND means the id is unknown, not yours, or already filled or canceled';
+const LOST = 'answer lost: what it cancelled is not known by id';
 
 /** One set of cancellations (by ids, client ids or one market): {canceled, failed}; exit 8 when some failed. */
-function report(ctx: Context, res: CancelOutcome): void {
+function report(ctx: Context, res: CancelOutcome, market?: string): void {
   ctx.out.data(res, () => {
     if (res.canceled.length)
       ctx.out.table(
         [{ header: 'CANCELED' }],
         res.canceled.map((id) => [id]),
       );
-    else if (!res.failed.length) ctx.out.info('nothing to cancel');
+    else if (!res.failed.length && !res.answerLost) ctx.out.info('nothing to cancel');
     if (res.failed.length)
       ctx.out.table(
         [{ header: 'FAILED', fit: cutFirst(2, 12) }, { header: 'REASON' }, { header: 'MESSAGE', fit: cutFirst(1, 16) }],
         res.failed.map((f) => [f.orderId, f.reason, f.message]),
       );
   });
-  ctx.out.info(`${res.canceled.length} canceled, ${res.failed.length} failed`);
+  // A lost answer of a whole market's cancel: the orders it ended cannot be named, only what is left.
+  if (res.answerLost)
+    ctx.out.info(
+      `the exchange's answer was lost: the orders it cancelled are not known by id; ${res.failed.length === 0 ? `none${market ? ` of ${market}` : ''} is open now` : `${res.failed.length} still open`}`,
+    );
+  else ctx.out.info(`${res.canceled.length} canceled, ${res.failed.length} failed`);
   // None of them found: exit 4 (a partial failure is some done, some not).
   if (res.canceled.length === 0 && res.failed.length > 0 && res.failed.every((f) => f.reason === 'ORDER_NOT_FOUND'))
     throw new NotFoundError(
@@ -145,6 +165,8 @@ function report(ctx: Context, res: CancelOutcome): void {
     );
   if (res.failed.length)
     throw new PartialFailureError(`${res.failed.length} order${res.failed.length > 1 ? 's' : ''} could not be canceled`, {
-      hint: `${NOT_FOUND_HINT}.`,
+      hint: res.failed.some((f) => f.reason === 'STILL_OPEN')
+        ? 'STILL_OPEN: cancel them again (cancelling twice is harmless).'
+        : `${NOT_FOUND_HINT}.`,
     });
 }

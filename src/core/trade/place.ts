@@ -545,14 +545,21 @@ function interruptedUnknown(cid: string, cause: unknown): InterruptedError {
 export interface CancelOutcome {
   canceled: string[];
   failed: { orderId: string; reason: string; message: string }[];
+  /**
+   * Set when an answer of the exchange was lost (dropped, or a 2xx pm could not read) while
+   * cancelling a whole market: the orders cancelled then are not in `canceled` (nobody can name
+   * them now), and every order of the market still open after it is in `failed` (STILL_OPEN).
+   */
+  answerLost?: true | undefined;
 }
 
-function cancelResult(d: unknown): CancelOutcome {
-  const o = isObj(d) ? d : {};
+/** A cancel answer as the exchange gives it, or null when it is none (a garbled or truncated 2xx). */
+function cancelResult(d: unknown): CancelOutcome | null {
+  if (!isObj(d) || (!Array.isArray(d['canceled']) && !Array.isArray(d['failed']))) return null;
   return {
-    canceled: Array.isArray(o['canceled']) ? o['canceled'].map(String) : [],
-    failed: Array.isArray(o['failed'])
-      ? o['failed']
+    canceled: Array.isArray(d['canceled']) ? d['canceled'].map(String) : [],
+    failed: Array.isArray(d['failed'])
+      ? d['failed']
           .filter(isObj)
           .map((f) => ({ orderId: textField(f, 'orderId'), reason: textField(f, 'reason'), message: textField(f, 'message') }))
       : [],
@@ -565,23 +572,32 @@ function checkIds(q: { ids?: string[] | undefined; clientIds?: string[] | undefi
   for (const id of q.clientIds ?? []) checkClientOrderId(id);
 }
 
-/** Cancels by ids, by client ids (batches of ≤50), or every order of a market, for whoever the client acts for. */
+const isCancelled = (status: string): boolean => status === 'CANCELED' || status === 'CANCELLED';
+
+/**
+ * Cancels by ids, by client ids (batches of ≤50), or every order of a market, for whoever the
+ * client acts for. Cancelling twice is harmless, so a lost answer is retried; but then the answer
+ * read may not be the one that acted (an order the lost try cancelled is "not found" to the
+ * next), and a 2xx may not be readable at all. Such orders are looked up, and reported as the
+ * exchange holds them now (cancelled, still open, filled); when they cannot be looked up either,
+ * the outcome is unknown (UnknownStateError naming them), never "nothing to cancel" or "not
+ * found".
+ */
 export async function cancelOrders(api: ApiClient, q: { ids?: string[]; clientIds?: string[]; slug?: string }): Promise<CancelOutcome> {
   checkIds(q);
   const out: CancelOutcome = { canceled: [], failed: [] };
   if (q.slug !== undefined) {
-    // Cancelling twice is harmless, so a lost answer or a 429 may be retried.
-    const d = (
-      await api.request<unknown>({
-        method: 'DELETE',
-        path: `/orders/all/${encodeURIComponent(q.slug)}`,
-        auth: 'auto',
-        onBehalfOfIn: 'query',
-        retry: 'read',
-        okStatuses: [207],
-      })
-    ).data;
-    return cancelResult(d);
+    const res = await api.request<unknown>({
+      method: 'DELETE',
+      path: `/orders/all/${encodeURIComponent(q.slug)}`,
+      auth: 'auto',
+      onBehalfOfIn: 'query',
+      retry: 'read',
+      okStatuses: [207],
+    });
+    const r = cancelResult(res.data);
+    if (r !== null && (res.attempts ?? 1) === 1) return r;
+    return marketAfterLostAnswer(api, q.slug, r);
   }
   for (const [key, list] of [
     ['orderIds', q.ids ?? []],
@@ -590,23 +606,86 @@ export async function cancelOrders(api: ApiClient, q: { ids?: string[]; clientId
     for (let i = 0; i < list.length; i += 50) {
       const chunk = list.slice(i, i + 50);
       const body: Json = { [key]: chunk };
-      const d = (
-        await api.request<unknown>({
-          method: 'POST',
-          path: '/orders/batch-cancel',
-          body,
-          auth: 'auto',
-          onBehalfOfIn: 'body',
-          retry: 'read',
-          okStatuses: [207],
-        })
-      ).data;
-      const r = cancelResult(d);
-      out.canceled.push(...r.canceled);
-      out.failed.push(...r.failed);
+      const res = await api.request<unknown>({
+        method: 'POST',
+        path: '/orders/batch-cancel',
+        body,
+        auth: 'auto',
+        onBehalfOfIn: 'body',
+        retry: 'read',
+        okStatuses: [207],
+      });
+      const r = cancelResult(res.data);
+      const retried = (res.attempts ?? 1) > 1;
+      // What this answer does not tell: all of the chunk, or (after a retry) the ones "not found".
+      const unclear = r === null ? chunk : [];
+      for (const f of r?.failed ?? []) {
+        if (retried && f.reason === 'ORDER_NOT_FOUND') unclear.push(f.orderId);
+        else out.failed.push(f);
+      }
+      out.canceled.push(...(r?.canceled ?? []));
+      if (unclear.length > 0) await settleUnclear(api, key === 'orderIds' ? 'ids' : 'clientIds', unclear, out);
     }
   }
   return out;
+}
+
+/** Looks up orders whose cancel answer was lost, and adds each to `out` as it stands now. */
+async function settleUnclear(api: ApiClient, key: 'ids' | 'clientIds', unclear: string[], out: CancelOutcome): Promise<void> {
+  let found: StatusResult[];
+  try {
+    found = await orderStatus(api, { [key]: unclear });
+  } catch (e) {
+    throw cancelUnknown(unclear, key, out, e);
+  }
+  for (const s of found) {
+    const asked = (key === 'ids' ? s.orderId : s.clientOrderId) ?? '';
+    const order = s.data && isObj(s.data['order']) ? s.data['order'] : {};
+    const status = textField(order, 'status');
+    if (s.status === 'found' && isCancelled(status)) out.canceled.push(s.orderId ?? asked);
+    else if (s.status === 'found' && status === 'LIVE')
+      out.failed.push({ orderId: asked, reason: 'STILL_OPEN', message: 'the answer to the cancel was lost, and the order is still open' });
+    else if (s.status === 'found' || s.status === 'not_found')
+      out.failed.push({
+        orderId: asked,
+        reason: 'ORDER_NOT_FOUND',
+        message: s.status === 'found' ? `not open: its status is ${status || 'not given'}` : 'not found',
+      });
+    else throw cancelUnknown([asked], key, out, new ExchangeError(s.error ?? `status ${s.status}`));
+  }
+}
+
+/** The orders whose cancel's outcome pm could not learn: exit 7, with what is known in `details`. */
+function cancelUnknown(unclear: string[], key: 'ids' | 'clientIds', known: CancelOutcome, cause: unknown): UnknownStateError {
+  const why = cause instanceof PmError ? cause.shortMessage : String(cause);
+  const n = unclear.length;
+  return new UnknownStateError(
+    `the outcome of the cancel of ${n === 1 ? `order ${unclear[0]}` : `${n} orders`} is unknown: its answer was lost and the exchange could not be asked (${why})`,
+    {
+      cause,
+      details: JSON.stringify(known),
+      hint: `Check it: orders.status with these ${key === 'ids' ? 'ids' : 'clientIds'} (CANCELED: done; LIVE: cancel again, which is harmless).`,
+    },
+  );
+}
+
+/** A whole market's cancel whose answer was lost: what is still open there now is what failed. */
+async function marketAfterLostAnswer(api: ApiClient, slug: string, read: CancelOutcome | null): Promise<CancelOutcome> {
+  let open: OpenOrder[];
+  try {
+    open = await listOpenOrders(api, slug, ['LIVE']);
+  } catch (e) {
+    const why = e instanceof PmError ? e.shortMessage : String(e);
+    throw new UnknownStateError(
+      `the outcome of the cancel of every order of ${slug} is unknown: its answer was lost and the open orders could not be read (${why})`,
+      { cause: e, hint: `Cancel them again (harmless), or list what is open: orders.list('${slug}').` },
+    );
+  }
+  return {
+    canceled: read?.canceled ?? [],
+    failed: open.map((o) => ({ orderId: o.id, reason: 'STILL_OPEN', message: 'still open after a cancel whose answer was lost' })),
+    answerLost: true,
+  };
 }
 
 export interface OpenOrder {

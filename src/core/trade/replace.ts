@@ -348,14 +348,15 @@ export function countText(r: EverywhereOutcome): string {
 
 /** What `orders.cancelAll` returns: every order cancelled (or not), and each market's failure, if any. */
 export interface CancelAllResult extends CancelResult {
-  markets: { market: string; error: { code: string; message: string } | null }[];
+  /** answerLost: an answer of the exchange was lost, so `results` cannot name the orders it cancelled then (none of the market's is open now but those FAILED STILL_OPEN). */
+  markets: { market: string; error: { code: string; message: string } | null; answerLost?: true }[];
 }
 
 /** Everywhere's outcome (or one market's) as CancelAllResult. */
 export function cancelAllResult(r: EverywhereOutcome): CancelAllResult {
   return {
     results: r.markets.flatMap((m) => cancelEntries(m, m.market)),
-    markets: r.markets.map((m) => ({ market: m.market, error: m.error ?? null })),
+    markets: r.markets.map((m) => ({ market: m.market, error: m.error ?? null, ...(m.answerLost ? { answerLost: true as const } : {}) })),
   };
 }
 

@@ -1,0 +1,126 @@
+// A cancel whose answer pm cannot read (dropped after the exchange cancelled, a truncated or
+// garbled 2xx) is never reported as "nothing to cancel" or "not found": pm asks the exchange what
+// became of the orders and reports that, or says the outcome is unknown with the command that
+// tells it. Before: a truncated or garbled answer printed `{"canceled":[],"failed":[]}` (text:
+// "nothing to cancel"), exit 0, with the order cancelled in the sandbox's log; a dropped answer
+// was retried, the retry said ORDER_NOT_FOUND, and pm said "no order to cancel: it was not found",
+// exit 4; --all <slug> said "nothing to cancel" for orders it had just cancelled.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { accountEnv } from '../helpers/account-env.js';
+import { countEvents, faultProxy, logMark } from '../helpers/fault-proxy.js';
+import type { Fault, FaultProxy } from '../helpers/fault-proxy.js';
+import { runPm, useTempHomes } from '../helpers/run.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { SandboxHandle } from '../../src/sandbox/index.js';
+
+const newHome = useTempHomes();
+let sb: SandboxHandle;
+let proxy: FaultProxy;
+beforeEach(async () => {
+  sb = await startSandbox({ port: 0, dataDir: null });
+  proxy = await faultProxy(sb.baseUrl);
+});
+afterEach(async () => {
+  await proxy.close();
+  await sb.close();
+});
+
+const alice = (home: string) => ({ ...accountEnv(sb, 'alice', home), PM_BASE_URL: proxy.baseUrl });
+const errorOf = (stderr: string) => (JSON.parse(stderr) as { error: { code: string; message: string; hint: string } }).error;
+const live = (): string[] => sb.ctx.state.orders.filter((o) => o.ownerId === 1001 && o.status === 'LIVE').map((o) => o.id);
+async function place(home: string, cid: string, price = '0.2'): Promise<string> {
+  const r = await runPm(['--json', 'order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', price, '--size', '1', '--client-id', cid], {
+    env: alice(home),
+  });
+  expect(r.code, r.stderr).toBe(0);
+  return r.json<{ orderId: string }>().orderId;
+}
+
+const lost: [string, Fault][] = [
+  ['dropped after the exchange cancelled', { kind: 'drop' }],
+  ['a truncated 2xx', { kind: 'truncate' }],
+  ['a 2xx that is not JSON', { kind: 'garble', as: 'text' }],
+  ['a 2xx of the wrong shape', { kind: 'garble', as: 'shape' }],
+];
+
+describe('pm order cancel <id> whose answer is lost', () => {
+  for (const [what, fault] of lost) {
+    it(`${what}: reported cancelled (asked the exchange), exit 0; one cancel in the log`, async () => {
+      const home = newHome();
+      const id = await place(home, `cl-${fault.kind}-${'as' in fault ? fault.as : ''}`);
+      const mark = logMark(sb);
+      proxy.set({ method: 'POST', path: '/orders/batch-cancel', fault });
+      const r = await runPm(['--json', 'order', 'cancel', id], { env: alice(home) });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.json()).toMatchObject({ canceled: [id], failed: [] });
+      expect(countEvents(sb, 'order.cancelled', undefined, mark)).toBe(1);
+      expect(live()).not.toContain(id);
+    });
+  }
+
+  it('by client id, truncated: the text report names the order cancelled, never "nothing to cancel"', async () => {
+    const home = newHome();
+    const id = await place(home, 'cl-text');
+    proxy.set({ method: 'POST', path: '/orders/batch-cancel', fault: { kind: 'truncate' } });
+    const r = await runPm(['order', 'cancel', '--client-id', 'cl-text'], { env: alice(home) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(id);
+    expect(r.stderr).not.toMatch(/nothing to cancel/);
+    expect(r.stderr).toMatch(/1 canceled, 0 failed/);
+  });
+
+  it('an order filled or cancelled before (no answer lost) is still not found, exit 4', async () => {
+    const home = newHome();
+    const id = await place(home, 'cl-before');
+    expect((await runPm(['--json', 'order', 'cancel', id], { env: alice(home) })).code).toBe(0);
+    const again = await runPm(['--json', 'order', 'cancel', id], { env: alice(home) });
+    expect(again.code, again.stderr).toBe(4);
+  });
+
+  it('answer lost and the exchange cannot be asked: exit 7 unknown, with the command that tells; it says cancelled', async () => {
+    const home = newHome();
+    const id = await place(home, 'cl-unknown');
+    const mark = logMark(sb);
+    proxy.set(
+      { method: 'POST', path: '/orders/batch-cancel', fault: { kind: 'truncate' } },
+      { method: 'POST', path: '/orders/status/batch', times: Number.POSITIVE_INFINITY, fault: { kind: 'status', status: 503 } },
+    );
+    const r = await runPm(['--json', '--timeout', '3s', 'order', 'cancel', id], { env: alice(home) });
+    expect(r.code, r.stderr).toBe(7);
+    const err = errorOf(r.stderr);
+    expect(err.code).toBe('UNKNOWN_STATE');
+    expect(err.message).toMatch(/outcome of the cancel .* unknown/);
+    const check = /(pm [^\n]+)$/.exec(err.hint)?.[1] ?? '';
+    expect(check).toBe(`pm --json order status ${id}`);
+    expect(countEvents(sb, 'order.cancelled', undefined, mark)).toBe(1);
+    proxy.reset();
+    const s = await runPm(check.split(' ').slice(1), { env: alice(home) });
+    expect(s.code, s.stderr).toBe(0);
+    expect(s.stdout).toMatch(/CANCELED/);
+  });
+});
+
+describe('pm order cancel --all <slug> whose answer is lost', () => {
+  for (const [what, fault] of lost.slice(0, 2)) {
+    it(`${what}: says the answer was lost and nothing of the market is open (exit 0), never "nothing to cancel"`, async () => {
+      const home = newHome();
+      await place(home, `all-a-${fault.kind}`, '0.2');
+      await place(home, `all-b-${fault.kind}`, '0.21');
+      const mark = logMark(sb);
+      proxy.set({ method: 'DELETE', path: '/orders/all/btc-100k-2026', fault });
+      const r = await runPm(['--json', 'order', 'cancel', '--all', 'btc-100k-2026'], { env: alice(home) });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.json()).toMatchObject({ failed: [], answerLost: true });
+      expect(countEvents(sb, 'order.cancelled', undefined, mark)).toBe(2);
+      expect(live()).toEqual([]);
+      const text = await runPm(['order', 'cancel', '--all', 'btc-100k-2026'], { env: alice(home) });
+      expect(text.stderr).toMatch(/nothing to cancel/); // the second time, truly nothing
+      proxy.set({ method: 'DELETE', path: '/orders/all/btc-100k-2026', fault });
+      await place(home, `all-c-${fault.kind}`, '0.2');
+      const t2 = await runPm(['order', 'cancel', '--all', 'btc-100k-2026'], { env: alice(home) });
+      expect(t2.code, t2.stderr).toBe(0);
+      expect(t2.stderr).not.toMatch(/nothing to cancel/);
+      expect(t2.stderr).toMatch(/answer .* lost/);
+    });
+  }
+});

@@ -5,7 +5,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, openSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { ConflictError, ExchangeError, NetworkError, PmError, UsageError } from './errors.js';
+import { ConflictError, ExchangeError, NetworkError, PmError, UnknownStateError, UsageError } from './errors.js';
+import { formatUnits } from './money.js';
 import type { ApiClient } from './http.js';
 import { ensurePrivateDir, writePrivateFileAtomic } from './fsutil.js';
 
@@ -302,22 +303,53 @@ export async function seededAccounts(api: ApiClient): Promise<SeededAccount[]> {
   return d as SeededAccount[];
 }
 
-/** Credits USDC to a profile (POST /__sandbox/fund): a logged deposit. */
-export async function fundProfile(
-  api: ApiClient,
-  profileId: number,
-  amount: bigint,
-): Promise<{ profileId: number; wallet: string; amount: string; balance: string }> {
-  return (
-    await api.request<{ profileId: number; wallet: string; amount: string; balance: string }>({
-      method: 'POST',
-      path: '/__sandbox/fund',
-      body: { profileId, amount: amount.toString() },
-      auth: 'none',
-      onBehalfOfIn: 'none',
-      retry: 'never',
-    })
-  ).data;
+/** What a deposit of `pm sandbox fund` did: raw units, as the sandbox answers. */
+export interface Funded {
+  profileId: number;
+  wallet: string;
+  amount: bigint;
+  balance: bigint;
+  txHash: string | null;
+}
+
+/**
+ * Credits USDC to a profile (POST /__sandbox/fund): a logged deposit. Sent once: an answer lost
+ * or unreadable after sending is unknown (a second call credits again).
+ */
+export async function fundProfile(api: ApiClient, profileId: number, amount: bigint): Promise<Funded> {
+  const unknown = (why: string, cause?: unknown) =>
+    new UnknownStateError(`the deposit of ${formatUnits(amount)} USDC to profile ${profileId} may or may not have been made: ${why}`, {
+      cause,
+      hint: `Look before funding again (a second run credits again): its balance (pm balance, as that profile) or its deposits (pm portfolio history).`,
+    });
+  let d: unknown;
+  try {
+    d = (
+      await api.request<unknown>({
+        method: 'POST',
+        path: '/__sandbox/fund',
+        body: { profileId, amount: amount.toString() },
+        auth: 'none',
+        onBehalfOfIn: 'none',
+        retry: 'never',
+      })
+    ).data;
+  } catch (e) {
+    if (e instanceof NetworkError && e.ambiguous) throw unknown(`the answer was lost (${e.shortMessage})`, e);
+    throw e;
+  }
+  const o = d !== null && typeof d === 'object' && !Array.isArray(d) ? (d as Record<string, unknown>) : {};
+  const raw = (x: unknown): bigint | null => (typeof x === 'string' && /^\d+$/.test(x) ? BigInt(x) : null);
+  const [got, balance] = [raw(o['amount']), raw(o['balance'])];
+  if (typeof o['profileId'] !== 'number' || typeof o['wallet'] !== 'string' || got === null || balance === null)
+    throw unknown('its answer could not be read');
+  return {
+    profileId: o['profileId'],
+    wallet: o['wallet'],
+    amount: got,
+    balance,
+    txHash: typeof o['txHash'] === 'string' ? o['txHash'] : null,
+  };
 }
 
 /** Resolves a market (POST /__sandbox/resolve); `payout: false` leaves the payout unposted. */

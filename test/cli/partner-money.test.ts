@@ -55,7 +55,7 @@ async function readyChild(name: string, fund: bigint): Promise<{ id: number; sid
   expect(usdc(id)).toBe(0n);
   const f = await pm('--json', 'sandbox', 'fund', (Number(fund) / 1e6).toString(), '--to', sid);
   expect(f.code, f.stderr).toBe(0);
-  expect(f.json()).toMatchObject({ profileId: id, wallet: account, amount: fund.toString(), balance: fund.toString() });
+  expect(f.json()).toMatchObject({ profileId: id, wallet: account, amountRaw: fund.toString(), balanceRaw: fund.toString() });
   expect(usdc(id)).toBe(fund);
   const a = await pm('--json', 'partner', 'allowances', sid, '--retry', '--wait', '--wait-timeout', '20s');
   expect(a.code, a.stderr).toBe(0);

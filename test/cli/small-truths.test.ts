@@ -97,6 +97,6 @@ describe('pm sandbox fund', () => {
     const json = await as('alice', '--json', 'sandbox', 'fund', '5', '--to', '1002');
     expect(json.code, json.stderr).toBe(0);
     expect(json.stderr).toBe('');
-    expect(json.json()).toMatchObject({ profileId: 1002, amount: '5000000' });
+    expect(json.json()).toMatchObject({ profileId: 1002, amount: '5', amountRaw: '5000000' });
   });
 });

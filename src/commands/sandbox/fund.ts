@@ -21,13 +21,22 @@ export default defineCommand({
     const api = await sandboxAdmin(ctx);
     try {
       const r = await fundProfile(api, profileId, amount);
+      const json = {
+        profileId: r.profileId,
+        wallet: r.wallet,
+        amount: formatUnits(r.amount),
+        amountRaw: r.amount.toString(),
+        balance: formatUnits(r.balance),
+        balanceRaw: r.balance.toString(),
+        txHash: r.txHash,
+      };
       // The result is data (stdout), in every format.
-      ctx.out.data(r, () =>
+      ctx.out.data(json, () =>
         ctx.out.keyValue([
           ['profile', String(r.profileId)],
           ['wallet', r.wallet],
-          ['funded', `${ctx.out.num(formatUnits(BigInt(r.amount)))} USDC`],
-          ['balance', `${ctx.out.num(formatUnits(BigInt(r.balance)))} USDC`],
+          ['funded', `${ctx.out.num(json.amount)} USDC`],
+          ['balance', `${ctx.out.num(json.balance)} USDC`],
         ]),
       );
     } finally {

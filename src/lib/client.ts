@@ -692,7 +692,9 @@ export function createClient(options: ClientOptions) {
     },
   };
 
-  /** A live stream as an AsyncIterable of typed records (WatchRecord); reconnects, fills order gaps, ends on the signal. */
+  /** The streams running now: close() stops them. */
+  const running = new Set<{ stop(): void }>();
+  /** A live stream as an AsyncIterable of typed records (WatchRecord); reconnects, fills order gaps, ends on the signal or close(). */
   function stream<E extends WatchRecord['event']>(
     kind: WatchKind,
     events: readonly E[],
@@ -738,6 +740,7 @@ export function createClient(options: ClientOptions) {
             lifecycle: (l) => push({ event: 'lifecycle', ...l }),
           },
         );
+        running.add(w);
         const done = w.run().then(
           () => undefined,
           (e: unknown) => {
@@ -764,6 +767,7 @@ export function createClient(options: ClientOptions) {
           }
           if (failure !== undefined && !signal?.aborted) throw failure;
         } finally {
+          running.delete(w);
           w.stop();
           await done;
         }
@@ -800,8 +804,9 @@ export function createClient(options: ClientOptions) {
     partner,
     funds,
     watch,
-    /** Releases pooled connections. */
+    /** Ends the client's running streams (their loops return) and releases pooled connections. */
     async close(): Promise<void> {
+      for (const w of running) w.stop();
       await settleWrites();
       await (await engine()).core.close();
     },

@@ -5,6 +5,7 @@ import { USDC_ADDRESS, parseAddress, parseAmount, withdrawBody } from '../core/f
 import { profileMe } from '../core/tokens.js';
 import { WithdrawalJournal, settleWithdrawal } from '../core/withdrawal-journal.js';
 import { withdrawOnce } from '../core/withdrawals.js';
+import { withdrawJson } from '../core/funds-json.js';
 import { pmLine, sameCommand } from '../cli/rerun.js';
 import { formatUnits } from '../core/money.js';
 
@@ -137,9 +138,11 @@ export default defineCommand({
       ctx.out.warn(
         `the exchange's answer was lost, but the USDC balance of ${r.walletAddress} fell by at least ${formatUnits(amount)}: counted as withdrawn`,
       );
-    ctx.out.data(r, () =>
+    // As the library's funds.withdraw: the amount as a decimal with amountRaw beside it.
+    const json = withdrawJson(r);
+    ctx.out.data(json, () =>
       ctx.out.keyValue([
-        ['amount', `${formatUnits(BigInt(r.amount))} (${r.amount} raw)`],
+        ['amount', `${json.amount} (${json.amountRaw} raw)`],
         // (Settled from the balance after a lost answer, only what was asked is known.)
         ['token', r.token || 'USDC'],
         ['from', r.walletAddress || '-'],

@@ -219,7 +219,11 @@ describe('pm balance and pm redeem-onchain', () => {
     expect(r.code).toBe(0);
     const after = await anvil.usdcBalance(usdc, bob);
     expect(after - before).toBe(5000n * ONE); // 5000 YES × 1 + 5000 NO × 0
-    expect(r.json<{ payout: string }>().payout).toBe(String(5000n * ONE));
+    // Money in JSON as everywhere: a decimal with its raw units beside it (it was raw units only).
+    const out = r.json<{ payout: string; payoutRaw: string; usdc: string; usdcRaw: string }>();
+    expect(out).toMatchObject({ payout: '5000', payoutRaw: String(5000n * ONE), usdcRaw: String(after) });
+    const [whole = '', frac = ''] = out.usdc.split('.');
+    expect(BigInt(whole + frac.padEnd(6, '0'))).toBe(after);
     // A second redemption finds nothing left on chain before sending anything: exit 2 (docs/architecture.md §2).
     const again = await runPm(['--json', '--yes', 'redeem-onchain', 'btc-100k-2026'], { env });
     expect(again.code).toBe(2);

@@ -109,7 +109,7 @@ describe("withdraw and redeem on a child's behalf", () => {
     const partner0 = usdc(PARTNER());
     const w = await pm('--json', '--yes', 'withdraw', '5', '--on-behalf-of', sid);
     expect(w.code, w.stderr).toBe(0);
-    expect(w.json()).toMatchObject({ amount: '5000000', walletAddress: account, destination: acct('partner').address });
+    expect(w.json()).toMatchObject({ amount: '5', amountRaw: '5000000', walletAddress: account, destination: acct('partner').address });
     expect(usdc(id)).toBe(afterTrade - 5_000_000n);
     // The partner trades from its account address: the 5 USDC arrive there, exactly.
     expect(usdc(PARTNER())).toBe(partner0 + 5_000_000n);
@@ -148,7 +148,7 @@ describe("withdraw and redeem on a child's behalf", () => {
     const rest = usdc(id);
     const all = await pm('--json', '--yes', 'withdraw', (Number(rest) / 1e6).toFixed(6), '--on-behalf-of', sid);
     expect(all.code, all.stderr).toBe(0);
-    expect(all.json()).toMatchObject({ amount: rest.toString() });
+    expect(all.json()).toMatchObject({ amountRaw: rest.toString() });
     expect(usdc(id)).toBe(0n);
     expect(usdc(PARTNER())).toBe(partner0 + 5_000_000n + rest);
 
@@ -196,7 +196,7 @@ describe("withdraw and redeem on a child's behalf", () => {
     // The partner's own address, explicitly: allowed, and credited to the partner.
     const own = await pm('--json', '--yes', 'withdraw', '1.5', '--on-behalf-of', sid, '--to', acct('partner').address);
     expect(own.code, own.stderr).toBe(0);
-    expect(own.json()).toMatchObject({ amount: '1500000', destination: acct('partner').address });
+    expect(own.json()).toMatchObject({ amount: '1.5', amountRaw: '1500000', destination: acct('partner').address });
     expect(usdc(id)).toBe(18_500_000n);
     expect(usdc(PARTNER())).toBe(partner0 + 1_500_000n);
 
@@ -211,7 +211,7 @@ describe("withdraw and redeem on a child's behalf", () => {
     expect(add.code, add.stderr).toBe(0);
     const toCold = await pm('--json', '--yes', 'withdraw', '2', '--on-behalf-of', sid, '--to', cold);
     expect(toCold.code, toCold.stderr).toBe(0);
-    expect(toCold.json()).toMatchObject({ amount: '2000000', destination: cold, walletAddress: account });
+    expect(toCold.json()).toMatchObject({ amount: '2', amountRaw: '2000000', destination: cold, walletAddress: account });
     expect(usdc(id)).toBe(16_500_000n);
     expect(usdc(PARTNER())).toBe(partner0 + 1_500_000n); // an outside wallet: the partner is not credited
 

@@ -84,7 +84,7 @@ describe('a withdrawal whose answer is lost', () => {
     expect(settled.code, settled.stderr).toBe(0);
     const forced = await runPm(['--json', '--yes', 'withdraw', '10'], { env: env() });
     expect(forced.code, forced.stderr).toBe(0);
-    expect(forced.json<{ via: string; amount: string }>()).toMatchObject({ via: 'answer', amount: '10000000' });
+    expect(forced.json<{ via: string; amount: string }>()).toMatchObject({ via: 'answer', amount: '10', amountRaw: '10000000' });
     expect(usdc()).toBe(start - 21_000_000n);
   });
 

@@ -38,7 +38,8 @@ export default defineCommand({
           market: market.slug,
           dryRun: true,
           transaction: { to: plan.tx.to, data: plan.tx.data },
-          payout: plan.payout.toString(),
+          payout: formatUnits(plan.payout),
+          payoutRaw: plan.payout.toString(),
         },
         () => ctx.out.line(`${plan.tx?.to} ${plan.tx?.data}  # ${plan.tx?.what}`),
       );
@@ -54,7 +55,16 @@ export default defineCommand({
     const [sent] = await chain.send(account, [plan.tx], (l) => ctx.out.info(l));
     const after = await chain.usdc(owner);
     ctx.out.data(
-      { wallet: owner, market: market.slug, redeemed: true, hash: sent?.hash, payout: (after - before).toString(), usdc: after.toString() },
+      {
+        wallet: owner,
+        market: market.slug,
+        redeemed: true,
+        hash: sent?.hash,
+        payout: formatUnits(after - before),
+        payoutRaw: (after - before).toString(),
+        usdc: formatUnits(after),
+        usdcRaw: after.toString(),
+      },
       () => {
         ctx.out.line(`${sent?.hash}  redeemed ${market.slug}: +${formatUnits(after - before)} USDC (now ${formatUnits(after)})`);
       },

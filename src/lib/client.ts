@@ -97,6 +97,37 @@ function decimalStrings(input: Partial<Record<'price' | 'size' | 'amount', unkno
 }
 
 /**
+ * A call's options, checked before anything is sent (as orders.replace's always were): an object,
+ * or left out, whose keys are all `known` (the keys of its type, written with `satisfies` so that
+ * the compiler keeps the two the same). A misspelt key or a string in its place is refused, never
+ * dropped: orders.cancelAll({ slug }) or orders.cancelAll('slug') would cancel every market.
+ * @example checkOptions('orders.cancelAll', { slug: 'x' }, { market: 1 }) // ValidationError: orders.cancelAll takes no slug
+ */
+function checkOptions(call: string, p: unknown, known: Record<string, 1>): void {
+  if (p === undefined) return;
+  const keys = Object.keys(known);
+  if (typeof p !== 'object' || p === null || Array.isArray(p))
+    throw new ValidationError(`${call} takes its options as an object ({ ${keys.join(', ')} }), got ${JSON.stringify(p) ?? String(p)}`, {
+      hint:
+        typeof p === 'string' && keys.includes('market')
+          ? `Did you mean pm.${call}({ market: ${jsString(p)} })?`
+          : `Keys: ${keys.join(', ')}.`,
+    });
+  const extra = unknownKeys(p, keys, 'Keys');
+  if (extra) throw new ValidationError(`${call} takes no ${extra.unknown.join(', ')}`, { hint: extra.hint });
+}
+
+/**
+ * A call's text argument (a market, an id, an address), checked at the boundary: a string, else a
+ * ValidationError naming the call (not a TypeError from deep inside).
+ * @example checkText('markets.get', 'market', 42) // ValidationError: markets.get takes market as a string, got 42
+ */
+function checkText(call: string, name: string, v: unknown): string {
+  if (typeof v !== 'string') throw new ValidationError(`${call} takes ${name} as a string, got ${JSON.stringify(v) ?? String(v)}`);
+  return v;
+}
+
+/**
  * The markets a library call to watch prices or a book names, checked at the boundary: a list of
  * slugs (at least one), else a UsageError naming the call (not a TypeError from deep inside).
  * @example watchedMarkets(['btc-100k-2026'], 'watch.prices(markets)') // ['btc-100k-2026']
@@ -133,14 +164,14 @@ const CLIENT_OPTIONS = Object.keys({
   signal: 1,
 } satisfies Record<keyof ClientOptions, 1>);
 /** The keys orders.replace takes beside the order's id (every key of its parameter). */
-const REPLACE_KEYS = Object.keys({
+const REPLACE_KEYS = {
   price: 1,
   size: 1,
   clientId: 1,
   delegated: 1,
   mode: 1,
   onBehalfOf: 1,
-} satisfies Record<keyof ReplaceParams, 1>);
+} satisfies Record<keyof ReplaceParams, 1>;
 type ReplaceParams = Omit<ReplaceInput, 'orderId' | 'oldClientId'> & { onBehalfOf?: number | undefined };
 
 /** A library call written out to be made as it is: `pm.orders.place({"market":…,"clientId":"…"})`. */
@@ -286,6 +317,7 @@ export function createClient(options: ClientOptions) {
    * its signal with the client's (`own`: the call's signal only, for the kill switch).
    */
   const withSignal = (a: ApiClient, o?: CallOptions, how: { own?: boolean; deadline?: boolean } = {}): ApiClient => {
+    checkOptions("a call's last argument ({ signal })", o, { signal: 1 } satisfies Record<keyof CallOptions, 1>);
     const s = how.own ? o?.signal : signalOf(o);
     const d = how.deadline === false ? a : a.withDeadline();
     return s ? d.withSignal(s) : d;
@@ -347,25 +379,30 @@ export function createClient(options: ClientOptions) {
   const markets = {
     /** One page of active markets (the exchange's objects, as `pm --json markets list`). */
     async list(p: { page?: number; limit?: number; sortBy?: string; all?: boolean } = {}, o?: CallOptions): Promise<MarketJson[]> {
+      checkOptions('markets.list', p, { page: 1, limit: 1, sortBy: 1, all: 1 } satisfies Record<keyof typeof p, 1>);
       const { e, publicApi } = await engine();
       const a = withSignal(publicApi, o);
       if (p.all) return (await e.listAllMarkets(a, p)).map(e.marketJson);
       return (await e.listMarkets(a, p)).markets.map(e.marketJson);
     },
     async search(query: string, p: { page?: number; limit?: number } = {}, o?: CallOptions): Promise<MarketJson[]> {
+      checkText('markets.search', 'query', query);
+      checkOptions('markets.search', p, { page: 1, limit: 1 } satisfies Record<keyof typeof p, 1>);
       const { e, publicApi } = await engine();
       return (await e.searchMarkets(withSignal(publicApi, o), query, p)).markets.map(e.marketJson);
     },
     /** One market (slug or limitless.exchange URL): pm's checked fields, and the exchange's object in `raw`. */
     async get(slug: string, o?: CallOptions): Promise<MarketJson> {
       const { e, publicApi } = await engine();
-      return e.marketJson(await e.getMarket(withSignal(publicApi, o), e.slugFrom(slug)));
+      return e.marketJson(await e.getMarket(withSignal(publicApi, o), e.slugFrom(checkText('markets.get', 'market', slug))));
     },
     /** The order book of the YES (default) or NO outcome, prices and sizes as decimals plus raw. */
     async book(slug: string, p: { outcome?: OutcomeInput } = {}, o?: CallOptions): Promise<OrderBookJson & { outcome: Outcome }> {
+      checkOptions('markets.book', p, { outcome: 1 } satisfies Record<keyof typeof p, 1>);
       const { e, publicApi } = await engine();
-      const yes = await e.getOrderBook(withSignal(publicApi, o), e.slugFrom(slug));
-      const outcome: Outcome = p.outcome?.toUpperCase() === 'NO' ? 'NO' : 'YES';
+      // Checked as orders.place checks it ('no ' or 'maybe' is refused, never the YES book).
+      const outcome: Outcome = p.outcome === undefined ? 'YES' : e.oneOf(String(p.outcome), ['YES', 'NO'] as const, 'outcome');
+      const yes = await e.getOrderBook(withSignal(publicApi, o), e.slugFrom(checkText('markets.book', 'market', slug)));
       return { ...e.bookJson(outcome === 'NO' ? e.noBook(yes) : yes), outcome };
     },
     /**
@@ -378,13 +415,18 @@ export function createClient(options: ClientOptions) {
       q: { limit?: number; page?: number; cursor?: string; sort?: string; all?: boolean } = {},
       o?: CallOptions,
     ): Promise<MarketPageJson> {
+      checkText('markets.page', 'path', path);
+      checkOptions('markets.page', q, { limit: 1, page: 1, cursor: 1, sort: 1, all: 1 } satisfies Record<keyof typeof q, 1>);
       const { e, publicApi } = await engine();
       return e.marketPageJson(await e.marketPage(withSignal(publicApi, o, { deadline: q.all !== true }), path, q));
     },
     /** The YES price history, oldest first. */
     async history(slug: string, q: { interval?: string; from?: string; to?: string } = {}, o?: CallOptions): Promise<PricePointJson[]> {
+      checkOptions('markets.history', q, { interval: 1, from: 1, to: 1 } satisfies Record<keyof typeof q, 1>);
       const { e, publicApi } = await engine();
-      return (await e.priceHistory(withSignal(publicApi, o), e.slugFrom(slug), q)).points.map(e.pricePointJson);
+      return (await e.priceHistory(withSignal(publicApi, o), e.slugFrom(checkText('markets.history', 'market', slug)), q)).points.map(
+        e.pricePointJson,
+      );
     },
   };
 
@@ -395,6 +437,10 @@ export function createClient(options: ClientOptions) {
      * ConflictError (exit 5). Journaled under PM_HOME before it is sent.
      */
     async place(input: OrderRequest, o?: CallOptions): Promise<PlaceResult> {
+      if (typeof input !== 'object' || input === null || Array.isArray(input))
+        throw new ValidationError(`orders.place takes an order (an object), got ${JSON.stringify(input) ?? String(input)}`, {
+          hint: "e.g. pm.orders.place({ market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.42', size: '10' })",
+        });
       decimalStrings(input);
       const { e, journal } = await engine();
       // A request is checked as a batch file's line is (a key it does not know is refused: a typo
@@ -416,6 +462,9 @@ export function createClient(options: ClientOptions) {
     },
     /** Places NDJSON-shaped lines (the batch file's fields); one result per line, in line order. */
     async placeBatch(lines: OrderRequest[], p: { batchId?: string } = {}, o?: CallOptions): Promise<BatchResult[]> {
+      if (!Array.isArray(lines))
+        throw new ValidationError(`orders.placeBatch takes a list of orders, got ${JSON.stringify(lines) ?? String(lines)}`);
+      checkOptions('orders.placeBatch', p, { batchId: 1 } satisfies Record<keyof typeof p, 1>);
       const text = lines.map((l) => JSON.stringify(l)).join('\n');
       const { e } = await engine();
       const parsed = e.parseBatch(text, p);
@@ -434,6 +483,9 @@ export function createClient(options: ClientOptions) {
     },
     /** Cancels every open order of one market, or (no market) of every market: the kill switch. */
     async cancelAll(p: { market?: string } = {}, o?: CallOptions): Promise<CancelAllResult> {
+      // Checked first: dropped, { slug } or a string would cancel every order of every market.
+      checkOptions('orders.cancelAll', p, { market: 1 } satisfies Record<keyof typeof p, 1>);
+      if (p.market !== undefined) checkText('orders.cancelAll', 'market', p.market);
       // An order whose request is still on its way (an aborted place) is cancelled too: wait for it.
       await settleWrites(o?.signal);
       const { e } = await engine();
@@ -451,8 +503,8 @@ export function createClient(options: ClientOptions) {
      */
     async replace(orderId: string, p: ReplaceParams = {}, o?: CallOptions): Promise<ReplaceResult> {
       const signal = signalOf(o);
-      const extra = unknownKeys(p, REPLACE_KEYS, 'Keys');
-      if (extra) throw new ValidationError(`orders.replace takes no ${extra.unknown.join(', ')}`, { hint: extra.hint });
+      checkText('orders.replace', 'orderId', orderId);
+      checkOptions('orders.replace', p, REPLACE_KEYS);
       const { onBehalfOf: actingFor, ...input } = p;
       const { e, journal } = await engine();
       const replacing = track(
@@ -476,6 +528,8 @@ export function createClient(options: ClientOptions) {
      * and unmatched ones (one market only, as `pm order list --market m --all`).
      */
     async list(p: { market?: string | undefined; all?: boolean | undefined } = {}, o?: CallOptions): Promise<OpenOrderJson[]> {
+      checkOptions('orders.list', p, { market: 1, all: 1 } satisfies Record<keyof typeof p, 1>);
+      if (p.market !== undefined) checkText('orders.list', 'market', p.market);
       const { e } = await engine();
       return e.listOrders(withSignal(await api(), o), p);
     },
@@ -484,6 +538,10 @@ export function createClient(options: ClientOptions) {
      * open (a lost answer) is recorded there as placed, as `pm order status` does.
      */
     async status(q: { ids?: string[]; clientIds?: string[] }, o?: CallOptions): Promise<StatusJson[]> {
+      checkOptions('orders.status', q, { ids: 1, clientIds: 1 } satisfies Record<keyof typeof q, 1>);
+      for (const k of ['ids', 'clientIds'] as const)
+        if (q[k] !== undefined && !Array.isArray(q[k]))
+          throw new ValidationError(`orders.status takes ${k} as a list, got ${JSON.stringify(q[k])}`, { hint: `e.g. { ${k}: ['…'] }` });
       const { e, journal } = await engine();
       const a = withSignal(await api(), o);
       const results = await e.orderStatus(a, q);
@@ -500,6 +558,7 @@ export function createClient(options: ClientOptions) {
     },
     /** Realised PnL over a timeframe (1d, 7d, 30d, all). */
     async pnl(timeframe = '7d', o?: CallOptions): Promise<PnlJson> {
+      checkText('portfolio.pnl', 'timeframe', timeframe);
       const { e } = await engine();
       return e.pnlJson(await e.fetchPnl(withSignal(await api(), o), timeframe));
     },
@@ -510,6 +569,7 @@ export function createClient(options: ClientOptions) {
     },
     /** Every history entry, newest first, page by page. */
     async *history(p: { limit?: number; max?: number; since?: number } = {}, o?: CallOptions): AsyncGenerator<HistoryEntryJson> {
+      checkOptions('portfolio.history', p, { limit: 1, max: 1, since: 1 } satisfies Record<keyof typeof p, 1>);
       const { e } = await engine();
       const a = withSignal(await api(), o, { deadline: false });
       for await (const h of e.historyEntries(a, { limit: p.limit ?? 100, max: p.max, since: p.since })) yield e.historyEntryJson(h);
@@ -554,6 +614,13 @@ export function createClient(options: ClientOptions) {
   async function create(p: ServerWalletCreate, o?: CallOptions): Promise<ServerWalletSubAccount>;
   async function create(p: EoaCreate, o?: CallOptions): Promise<EoaSubAccount>;
   async function create(p: ServerWalletCreate | EoaCreate, o?: CallOptions): Promise<ServerWalletSubAccount | EoaSubAccount> {
+    checkOptions('partner.create', p, { serverWallet: 1, displayName: 1, privateKey: 1 } satisfies Record<
+      keyof ServerWalletCreate | keyof EoaCreate,
+      1
+    >);
+    // (Left out, it would make an EOA: which kind is always said.)
+    if (typeof p?.serverWallet !== 'boolean')
+      throw new ValidationError('partner.create needs serverWallet: true (the exchange signs) or false (an EOA, its own key signs)');
     const { e } = await engine();
     e.checkDisplayName(p.displayName);
     const a = await partnerApi(o);
@@ -587,6 +654,7 @@ export function createClient(options: ClientOptions) {
      */
     create,
     async list(p: { page?: number; limit?: number } = {}, o?: CallOptions): Promise<PartnerPage> {
+      checkOptions('partner.list', p, { page: 1, limit: 1 } satisfies Record<keyof typeof p, 1>);
       const { e } = await engine();
       return e.listPartnerAccounts(await partnerApi(o), p);
     },
@@ -596,6 +664,7 @@ export function createClient(options: ClientOptions) {
       p: { wait?: boolean; retry?: boolean; timeoutMs?: number } = {},
       o?: CallOptions,
     ): Promise<Allowances> {
+      checkOptions('partner.allowances', p, { wait: 1, retry: 1, timeoutMs: 1 } satisfies Record<keyof typeof p, 1>);
       const { e } = await engine();
       const a = await partnerApi(o);
       if (p.wait)
@@ -609,17 +678,19 @@ export function createClient(options: ClientOptions) {
   const allowlist = {
     /** The addresses withdrawals may go to besides your own (`all`: removed ones too). */
     async list(p: { all?: boolean } = {}, o?: CallOptions): Promise<AllowlistEntry[]> {
+      checkOptions('funds.allowlist.list', p, { all: 1 } satisfies Record<keyof typeof p, 1>);
       const { e } = await engine();
       return e.listWithdrawalAddresses(await identityApi(o), p.all === true);
     },
     /** Allows withdrawals to `address`; one already allowed is a ConflictError (exit 5). */
     async add(address: string, p: { label?: string } = {}, o?: CallOptions): Promise<AllowlistEntry> {
+      checkOptions('funds.allowlist.add', p, { label: 1 } satisfies Record<keyof typeof p, 1>);
       const { e } = await engine();
-      return e.addWithdrawalAddress(await identityApi(o), e.parseAddress(address), p.label);
+      return e.addWithdrawalAddress(await identityApi(o), e.parseAddress(checkText('funds.allowlist.add', 'address', address)), p.label);
     },
     async remove(address: string, o?: CallOptions): Promise<{ removed: string }> {
       const { e } = await engine();
-      const a = e.parseAddress(address);
+      const a = e.parseAddress(checkText('funds.allowlist.remove', 'address', address));
       await e.removeWithdrawalAddress(await identityApi(o), a);
       return { removed: a };
     },
@@ -637,6 +708,7 @@ export function createClient(options: ClientOptions) {
       p: { onBehalfOf?: number; chain?: boolean; rpcUrl?: string; markets?: string[]; byMarket?: boolean } = {},
       o?: CallOptions,
     ): Promise<BalanceJson> {
+      checkOptions('funds.balance', p, { onBehalfOf: 1, chain: 1, rpcUrl: 1, markets: 1, byMarket: 1 } satisfies Record<keyof typeof p, 1>);
       const { e, core } = await engine();
       const { accountBalance, balanceJson } = await e.balanceModule();
       // The exchange's requests of this call end on its signal too.
@@ -656,6 +728,10 @@ export function createClient(options: ClientOptions) {
      * refused until settleWithdrawal says what became of it). Amount in USDC, e.g. '12.5'.
      */
     async withdraw(p: { amount: string; to?: string }, o?: CallOptions): Promise<WithdrawJson<WithdrawOutcome>> {
+      checkOptions('funds.withdraw', p, { amount: 1, to: 1 } satisfies Record<keyof typeof p, 1>);
+      decimalStrings(p ?? {});
+      if (p?.amount === undefined) throw new ValidationError("funds.withdraw needs amount (USDC, e.g. '12.5')");
+      if (p.to !== undefined) checkText('funds.withdraw', 'to', p.to);
       const { e } = await engine();
       const body = e.withdrawBody(e.parseAmount(p.amount), { destination: p.to === undefined ? undefined : e.parseAddress(p.to, 'to') });
       const a = withSignal(await api(), o);
@@ -679,7 +755,7 @@ export function createClient(options: ClientOptions) {
     async redeem(market: string, o?: CallOptions): Promise<RedeemJson> {
       const { e } = await engine();
       const a = withSignal(await api(), o);
-      const slug = e.slugFrom(market);
+      const slug = e.slugFrom(checkText('funds.redeem', 'market', market));
       const cid = (await e.getMarket(a, slug)).raw['conditionId'];
       if (typeof cid !== 'string') throw new NotFoundError(`market ${market} has no condition id (a group? redeem its child markets)`);
       const me = await e.profileMe(a).catch(() => null);
@@ -778,20 +854,31 @@ export function createClient(options: ClientOptions) {
     /** Your order events (OME steps and settlement), the gaps after a reconnect filled from REST (`replayed: true`). */
     orders: (
       p: { market?: string; clientId?: string; signal?: AbortSignal } = {},
-    ): AsyncIterable<OrderEventRecord | LifecycleRecord | OtherRecord> => stream('orders', ['orderEvent'], p),
-    positions: (p: { market?: string; signal?: AbortSignal } = {}): AsyncIterable<PositionsRecord | LifecycleRecord | OtherRecord> =>
-      stream('positions', ['positions'], p),
+    ): AsyncIterable<OrderEventRecord | LifecycleRecord | OtherRecord> => {
+      checkOptions('watch.orders', p, { market: 1, clientId: 1, signal: 1 } satisfies Record<keyof typeof p, 1>);
+      return stream('orders', ['orderEvent'], p);
+    },
+    positions: (p: { market?: string; signal?: AbortSignal } = {}): AsyncIterable<PositionsRecord | LifecycleRecord | OtherRecord> => {
+      checkOptions('watch.positions', p, { market: 1, signal: 1 } satisfies Record<keyof typeof p, 1>);
+      return stream('positions', ['positions'], p);
+    },
     prices: (
       markets: string[],
       p: { signal?: AbortSignal } = {},
-    ): AsyncIterable<OrderbookUpdateRecord | NewPriceDataRecord | LifecycleRecord | OtherRecord> =>
-      stream('prices', ['orderbookUpdate', 'newPriceData'], { ...p, markets: watchedMarkets(markets, 'watch.prices(markets)') }),
-    book: (market: string, p: { signal?: AbortSignal } = {}): AsyncIterable<OrderbookUpdateRecord | LifecycleRecord | OtherRecord> =>
-      stream('book', ['orderbookUpdate'], { ...p, markets: watchedMarkets(market, 'watch.book(market)', true) }),
+    ): AsyncIterable<OrderbookUpdateRecord | NewPriceDataRecord | LifecycleRecord | OtherRecord> => {
+      checkOptions('watch.prices', p, { signal: 1 } satisfies Record<keyof typeof p, 1>);
+      return stream('prices', ['orderbookUpdate', 'newPriceData'], { ...p, markets: watchedMarkets(markets, 'watch.prices(markets)') });
+    },
+    book: (market: string, p: { signal?: AbortSignal } = {}): AsyncIterable<OrderbookUpdateRecord | LifecycleRecord | OtherRecord> => {
+      checkOptions('watch.book', p, { signal: 1 } satisfies Record<keyof typeof p, 1>);
+      return stream('book', ['orderbookUpdate'], { ...p, markets: watchedMarkets(market, 'watch.book(market)', true) });
+    },
     markets: (
       p: { signal?: AbortSignal } = {},
-    ): AsyncIterable<MarketCreatedRecord | MarketResolvedRecord | LifecycleRecord | OtherRecord> =>
-      stream('markets', ['marketCreated', 'marketResolved'], p),
+    ): AsyncIterable<MarketCreatedRecord | MarketResolvedRecord | LifecycleRecord | OtherRecord> => {
+      checkOptions('watch.markets', p, { signal: 1 } satisfies Record<keyof typeof p, 1>);
+      return stream('markets', ['marketCreated', 'marketResolved'], p);
+    },
   };
 
   return {

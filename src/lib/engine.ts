@@ -38,6 +38,7 @@ export {
 export {
   cancelOrders,
   lineInput,
+  oneOf,
   orderStatus,
   parseOrderInput,
   placeParsed,

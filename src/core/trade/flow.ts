@@ -35,7 +35,8 @@ export interface ParsedOrder {
   words?: InputWords | undefined;
 }
 
-function oneOf<T extends string>(v: string | undefined, allowed: readonly T[], field: string): T {
+/** `v` as one of `allowed` (either case), else a ValidationError: "outcome must be one of yes, no". */
+export function oneOf<T extends string>(v: string | undefined, allowed: readonly T[], field: string): T {
   const u = (v ?? '').toUpperCase();
   const hit = allowed.find((a) => a === u);
   if (!hit)

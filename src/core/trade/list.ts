@@ -24,9 +24,13 @@ export async function listOrders(
 ): Promise<OpenOrderJson[]> {
   if (q.market === undefined) {
     if (q.all)
-      throw new UsageError('closed orders too (--all, or all: true) needs a market (--market <slug>)', {
-        hint: 'Name the market: pm order list --market btc-100k-2026 --all, or orders.list({ market, all: true }).',
-      });
+      throw api.words === 'flags'
+        ? new UsageError('closed orders too (--all) needs a market (--market <slug>)', {
+            hint: 'Name the market: pm order list --market btc-100k-2026 --all.',
+          })
+        : new UsageError('closed orders too (all: true) needs a market (market)', {
+            hint: "Name the market: pm.orders.list({ market: 'btc-100k-2026', all: true }).",
+          });
     return (await fetchPositions(api)).liveOrders.map(liveOrderJson);
   }
   const slug = slugFrom(q.market);

@@ -160,7 +160,10 @@ export async function orderStatus(
   retry: 'read' | 'never' = 'read',
 ): Promise<StatusResult[]> {
   const items = [...(q.ids ?? []).map((orderId) => ({ orderId })), ...(q.clientIds ?? []).map((clientOrderId) => ({ clientOrderId }))];
-  if (items.length === 0) throw new ValidationError('give at least one order id or --client-id');
+  if (items.length === 0)
+    throw new ValidationError(
+      api.words === 'flags' ? 'give at least one order id or --client-id' : 'give at least one order id (ids) or client id (clientIds)',
+    );
   checkIds(q);
   const out: StatusResult[] = [];
   for (let i = 0; i < items.length; i += 50) {
@@ -568,7 +571,13 @@ function cancelResult(d: unknown): CancelOutcome | null {
 
 /** Refuses a blank order id or client id before anything is sent (exit 2). */
 function checkIds(q: { ids?: string[] | undefined; clientIds?: string[] | undefined }): void {
-  for (const id of q.ids ?? []) if (id.trim() === '') throw new ValidationError('an order id must not be empty or blank');
+  for (const id of q.ids ?? [])
+    if (typeof id !== 'string' || id.trim() === '')
+      throw new ValidationError(
+        typeof id === 'string'
+          ? 'an order id must not be empty or blank'
+          : `an order id must be a string, got ${JSON.stringify(id) ?? String(id)}`,
+      );
   for (const id of q.clientIds ?? []) checkClientOrderId(id);
 }
 

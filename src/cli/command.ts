@@ -92,6 +92,9 @@ export interface Target {
   what: string;
 }
 
+/** One invocation's effect (CommandSpec.effectOf): an effect, or an effect and why it is asked for. */
+export type EffectOf = Effect | { effect: Effect; why: string };
+
 /** The effects the guard asks about (or needs --yes for). */
 export const GUARDED_EFFECTS: readonly Effect[] = ['order', 'money', 'destructive'];
 
@@ -101,9 +104,11 @@ export interface CommandSpec<A extends Record<string, ArgSpec>, O extends Record
   effect: Effect;
   /**
    * The effect of one invocation where it differs from `effect` (a dry run reads; a sandbox
-   * started on a public host is destructive, and says why). Pure: no IO.
+   * started on a public host is destructive, and says why; --force over a wallet that exists
+   * destroys its key). It may read what is on this machine under PM_HOME (whether a wallet of
+   * that name exists, its address), never a secret, the network, or write.
    */
-  effectOf?: (input: { args: ArgsOf<A>; opts: OptsOf<O> }) => Effect | { effect: Effect; why: string };
+  effectOf?: (input: { args: ArgsOf<A>; opts: OptsOf<O> }, ctx: Context) => EffectOf | Promise<EffectOf>;
   /**
    * The command acts for a partner's sub-account: it gets `--on-behalf-of` from the shared flags
    * table, and its context acts as the resolved sub-account (flag > profile), resolved once.

@@ -7,6 +7,8 @@
 //   command's `describe` writes (what will be sent, to whom, how much), or --yes in a script;
 //   else exit 2 with nothing sent;
 // - a sandbox admin command refuses a target that is not a sandbox (exit 2, nothing sent).
+// The effect is the invocation's (`effectOf`, where it differs from the command's: a dry run
+// reads; --force over a wallet that exists destroys its key).
 // Commands never read --yes themselves.
 import type { DefinedCommand, Effect, ManifestCommand, Target } from './command.js';
 import { GUARDED_EFFECTS } from './command.js';
@@ -44,7 +46,7 @@ export async function guard(
     throw new UsageError(`${name} works only on a sandbox, and ${await ctx.adminBaseUrl()} is not one: nothing was sent`, {
       hint: 'Point pm at a sandbox: --profile sandbox, or --base-url http://127.0.0.1:<port> (pm sandbox status shows it).',
     });
-  const declared = def.effectOf ? def.effectOf(input as never) : meta.effect;
+  const declared = def.effectOf ? await def.effectOf(input as never, ctx) : meta.effect;
   const effect = typeof declared === 'string' ? declared : declared.effect;
   // (A sandbox admin command's target is a sandbox by now: only a destructive one asks.)
   const guarded = GUARDED_EFFECTS.includes(effect) && !(meta.sandboxOnly && effect !== 'destructive');

@@ -17,6 +17,7 @@ import { probeExchange } from '../core/probe.js';
 import { generatePrivateKey } from 'viem/accounts';
 import { parsePrivateKey } from '../keystore/index.js';
 import { defineCommand } from '../cli/command.js';
+import { describeReplace, replaceEffect } from './wallet/common.js';
 /** The profile-name question says which characters a name may have (checkProfileName's rule). */
 const PROFILE_NAME_PROMPT = 'Profile name (letters, digits, dot, dash, underscore)';
 
@@ -454,11 +455,41 @@ function checkSandboxFlags(o: Record<string, unknown>): void {
     });
 }
 
+/**
+ * The keystore wallet the flags write a new key to (--create-wallet, --import-key-file): --wallet,
+ * else the profile's name, as initExchange names it; undefined when they write none.
+ */
+function walletWritten(
+  ctx: Context,
+  opts: {
+    sandbox: boolean;
+    createWallet: boolean;
+    importKeyFile?: string | undefined;
+    wallet?: string | undefined;
+    profileName?: string | undefined;
+  },
+): string | undefined {
+  if (opts.sandbox || (!opts.createWallet && opts.importKeyFile === undefined)) return undefined;
+  return opts.wallet ?? opts.profileName ?? ctx.flags.profile ?? 'default';
+}
+
 export default defineCommand({
   path: ['init'],
   effect: 'local',
-  // (--derive mints an API token on the exchange: money, as pm token derive is.)
-  effectOf: ({ opts }) => (opts.derive ? 'money' : 'local'),
+  // (--derive mints an API token on the exchange: money, as pm token derive is. --force over an
+  // existing wallet destroys its key: destructive, as wallet remove is.)
+  effectOf: async ({ opts }, ctx) => {
+    const otherwise = opts.derive ? 'money' : 'local';
+    const wallet = walletWritten(ctx, opts);
+    return wallet === undefined ? otherwise : replaceEffect(ctx, wallet, opts.force, otherwise);
+  },
+  describe: async (ctx, { opts }) => {
+    const wallet = walletWritten(ctx, opts);
+    const lines: string[] = [];
+    if (wallet !== undefined && (await replaceEffect(ctx, wallet, opts.force)) !== 'local') lines.push(await describeReplace(ctx, wallet));
+    if (opts.derive) lines.push('Mint a new API token on the exchange (--derive)');
+    return lines.length ? lines.join('\n') : 'Run pm init';
+  },
   // (The exchange init sets up, not the active profile's: --base-url, PM_BASE_URL, else the real one.)
   target: (ctx) => [{ url: ctx.flags.baseUrl ?? ctx.env.PM_BASE_URL ?? DEFAULT_BASE_URL, what: 'exchange' }],
   longRunning: true,
@@ -482,7 +513,10 @@ export default defineCommand({
     secretFile: { type: 'string', value: 'file', description: 'file holding the token secret (base64)' },
     derive: { type: 'boolean', description: 'derive a new token with PM_IDENTITY_TOKEN' },
     scopes: { type: 'string', value: 'list', description: 'scopes for --derive, e.g. trading,delegated_signing' },
-    force: { type: 'boolean', description: 'replace an existing profile or wallet of the same name' },
+    force: {
+      type: 'boolean',
+      description: "replace an existing profile or wallet of the same name (a wallet's key is lost unless backed up: asks, or needs --yes)",
+    },
   },
   examples: [
     'pm init',

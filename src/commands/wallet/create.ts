@@ -1,12 +1,17 @@
-import { attachWallet, walletName } from './common.js';
+import { attachWallet, describeReplace, replaceEffect, walletName } from './common.js';
 import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
   path: ['wallet', 'create'],
   effect: 'local',
+  // (--force over a wallet of that name destroys its key: asked for as wallet remove is.)
+  effectOf: ({ args, opts }, ctx) => replaceEffect(ctx, walletName(args.name), opts.force),
+  describe: (ctx, { args }) => describeReplace(ctx, walletName(args.name)),
   summary: 'Create a new wallet (random key, encrypted)',
   args: { name: { description: 'wallet name (default "default")' } },
-  options: { force: { type: 'boolean', description: 'replace a wallet of the same name' } },
+  options: {
+    force: { type: 'boolean', description: 'replace a wallet of the same name (its key is lost unless backed up: asks, or needs --yes)' },
+  },
   examples: ['pm wallet create', 'pm wallet create bot --passphrase-file ~/.pm-pass'],
   run: async (ctx, { args, opts }) => {
     const name = walletName(args.name);

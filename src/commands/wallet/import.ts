@@ -1,12 +1,15 @@
 import { readSecretFile, readTextFile } from '../../cli/files.js';
 import { password } from '../../cli/prompt.js';
 import { UsageError, ValidationError } from '../../core/errors.js';
-import { attachWallet, walletName } from './common.js';
+import { attachWallet, describeReplace, replaceEffect, walletName } from './common.js';
 import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
   path: ['wallet', 'import'],
   effect: 'local',
+  // (--force over a wallet of that name destroys its key: asked for as wallet remove is.)
+  effectOf: ({ args, opts }, ctx) => replaceEffect(ctx, walletName(args.name), opts.force),
+  describe: (ctx, { args }) => describeReplace(ctx, walletName(args.name)),
   summary: 'Import a key (hidden prompt, file or stdin) or a geth/cast/ethers keystore; never from argv',
   args: { name: { description: 'wallet name (default "default")' } },
   options: {
@@ -14,7 +17,7 @@ export default defineCommand({
     stdin: { type: 'boolean', description: 'read the hex key from stdin' },
     keystore: { type: 'string', value: 'file', description: 'import a V3 keystore file (re-encrypted with your passphrase)' },
     keystorePassphraseFile: { type: 'string', value: 'file', description: 'passphrase of that keystore file' },
-    force: { type: 'boolean', description: 'replace a wallet of the same name' },
+    force: { type: 'boolean', description: 'replace a wallet of the same name (its key is lost unless backed up: asks, or needs --yes)' },
   },
   examples: ['pm wallet import trading', 'pm wallet import bot --file key.txt', 'pm wallet import old --keystore ~/.foundry/keystores/old'],
   run: async (ctx, { args, opts }) => {

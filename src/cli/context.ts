@@ -179,7 +179,7 @@ export class Context {
       },
       env: { baseUrl: e.PM_BASE_URL, wsUrl: e.PM_WS_URL, rpcUrl: e.PM_RPC_URL, timeout: e.PM_TIMEOUT, output: e.PM_OUTPUT },
       profile,
-      names: { baseUrl: '--base-url', wsUrl: '--ws-url' },
+      names: { baseUrl: '--base-url', wsUrl: '--ws-url', rpcUrl: '--rpc-url' },
     });
   }
 

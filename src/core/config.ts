@@ -54,7 +54,7 @@ export interface ConfigFile {
 export const CONFIG_KEYS: Record<string, { field: keyof ProfileConfig; doc: string; parse: (v: string) => string | number }> = {
   'base-url': { field: 'baseUrl', doc: 'REST base URL of the exchange', parse: (v) => checkUrl(v, 'base-url', 'http') },
   'ws-url': { field: 'wsUrl', doc: 'socket.io base URL', parse: (v) => checkUrl(v, 'ws-url', 'ws') },
-  'rpc-url': { field: 'rpcUrl', doc: 'Base chain JSON-RPC URL', parse: (v) => checkUrl(v, 'rpc-url', 'ws') },
+  'rpc-url': { field: 'rpcUrl', doc: 'Base chain JSON-RPC URL', parse: (v) => checkUrl(v, 'rpc-url', 'rpc') },
   timeout: {
     field: 'timeout',
     doc: `the command's deadline, retries included: ms, or 500ms, 20s, 5m (at most ${MAX_TIMEOUT_MS / 60_000}m)`,
@@ -73,11 +73,13 @@ export function configKey(key: string): (typeof CONFIG_KEYS)[string] {
 }
 
 /**
- * The one place URLs are checked (init, config set, --base-url, the config file): an absolute
- * http(s) URL (or, for `ws`, also ws(s)), with a host, no credentials; returned without trailing slashes.
+ * The one place URLs are checked (init, config set, --base-url, --rpc-url, the config file): an
+ * absolute http(s) URL (or, for `ws`, also ws(s)), with a host, no credentials; returned without
+ * trailing slashes. `http` (the exchange's REST URL) has no path; `rpc` (a JSON-RPC endpoint, over
+ * HTTP only: the chain's transport has no websocket) may have one, as a provider's key often is.
  */
-export function checkUrl(v: string, what: string, kind: 'http' | 'ws' = 'http'): string {
-  const allowed = kind === 'http' ? /^https?:$/ : /^(https?|wss?):$/;
+export function checkUrl(v: string, what: string, kind: 'http' | 'ws' | 'rpc' = 'http'): string {
+  const allowed = kind === 'ws' ? /^(https?|wss?):$/ : /^https?:$/;
   let u: URL | undefined;
   try {
     u = new URL(v);
@@ -85,8 +87,11 @@ export function checkUrl(v: string, what: string, kind: 'http' | 'ws' = 'http'):
     u = undefined;
   }
   if (!u || !allowed.test(u.protocol) || !u.hostname || u.username || u.password || /\s/.test(v)) {
-    throw new UsageError(`${what} "${v}" is not ${kind === 'http' ? 'an http(s)' : 'an http(s) or ws(s)'} URL`, {
-      hint: 'e.g. https://api.limitless.exchange or http://127.0.0.1:8787',
+    throw new UsageError(`${what} "${v}" is not ${kind === 'ws' ? 'an http(s) or ws(s)' : 'an http(s)'} URL`, {
+      hint:
+        kind === 'rpc'
+          ? 'e.g. https://mainnet.base.org or http://127.0.0.1:8545'
+          : 'e.g. https://api.limitless.exchange or http://127.0.0.1:8787',
     });
   }
   if (kind === 'http' && u.pathname !== '/' && u.pathname !== '') {

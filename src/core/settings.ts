@@ -33,7 +33,7 @@ export interface SettingsInput {
   };
   profile: ProfileConfig;
   /** How the caller names each flag in messages: '--base-url' for the CLI, 'baseUrl' for the library. */
-  names: { baseUrl: string; wsUrl: string };
+  names: { baseUrl: string; wsUrl: string; rpcUrl: string };
 }
 
 /** A setting's value and the level it came from. */
@@ -53,7 +53,7 @@ const FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson'];
 /**
  * The settings of one command or one library client. URLs given are checked as they are read (a
  * bad one is exit 2); nothing is read from disk or the network here.
- * @example new Settings({ flag: { baseUrl }, env: {}, profile: {}, names: { baseUrl: 'baseUrl', wsUrl: 'wsUrl' } }).endpoints()
+ * @example new Settings({ flag: { baseUrl }, env: {}, profile: {}, names: { baseUrl: 'baseUrl', wsUrl: 'wsUrl', rpcUrl: 'rpcUrl' } }).endpoints()
  */
 export class Settings {
   constructor(private readonly input: SettingsInput) {}
@@ -101,14 +101,21 @@ export class Settings {
    * (only when the target is not a sandbox: a sandbox's chain is its own).
    */
   rpcUrl(o: { flag?: string | undefined; sandboxChain?: string | undefined } = {}): Picked<string> {
-    const { env, profile } = this.input;
-    return pick<string>([
+    const { env, profile, names } = this.input;
+    // Checked as pm config set rpc-url checks it (a bad one is exit 2, named by where it came from).
+    const p = pick<string>([
       ['flag', o.flag],
       ['env', env.rpcUrl],
       ['sandbox chain', o.sandboxChain],
       ['profile', profile.rpcUrl],
       ['default', this.endpointsUnchecked().sandbox ? undefined : PUBLIC_BASE_RPC],
     ]);
+    const what = { flag: names.rpcUrl, env: 'PM_RPC_URL', profile: "the profile's rpc-url" } as Partial<
+      Record<Picked<string>['source'], string>
+    >;
+    const name = what[p.source];
+    if (name !== undefined && p.value !== undefined) checkUrl(p.value, name, 'rpc');
+    return p;
   }
 
   /** Who trades: the sub-account named by --on-behalf-of, else the profile's, else the caller (unset). */

@@ -237,7 +237,7 @@ export function createClient(options: ClientOptions) {
     flag: { baseUrl: options.baseUrl, wsUrl: options.wsUrl, timeoutMs: options.timeoutMs, onBehalfOf: options.onBehalfOf },
     env: {},
     profile,
-    names: { baseUrl: 'baseUrl', wsUrl: 'wsUrl' },
+    names: { baseUrl: 'baseUrl', wsUrl: 'wsUrl', rpcUrl: 'rpcUrl' },
   });
   // Checked here, synchronously, as before the first call: a local/remote mix of URLs is exit 2.
   const urls = settings.endpoints();

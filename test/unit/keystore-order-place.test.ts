@@ -33,7 +33,7 @@ function core(events: string[], asked: { n: number }): ClientCore {
   const profile = { baseUrl: 'http://127.0.0.1:9', wallet: 'main', secrets: 'main' };
   return new ClientCore({
     home,
-    settings: new Settings({ flag: {}, env: {}, profile, names: { baseUrl: '--base-url', wsUrl: '--ws-url' } }),
+    settings: new Settings({ flag: {}, env: {}, profile, names: { baseUrl: '--base-url', wsUrl: '--ws-url', rpcUrl: '--rpc-url' } }),
     profile,
     profileName: 'p',
     credentials: () =>

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { PUBLIC_BASE_RPC, Settings } from '../../src/core/settings.js';
 
-const names = { baseUrl: '--base-url', wsUrl: '--ws-url' };
+const names = { baseUrl: '--base-url', wsUrl: '--ws-url', rpcUrl: '--rpc-url' };
 const settings = (baseUrl: string, env: { rpcUrl?: string } = {}, profile: { rpcUrl?: string } = {}) =>
   new Settings({ flag: { baseUrl }, env, profile, names });
 

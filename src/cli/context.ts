@@ -14,7 +14,7 @@ import type { AuthProvider } from '../core/auth.js';
 import type { Credentials, UnlockMode } from '../core/credentials.js';
 import { type NotFoundError, UsageError } from '../core/errors.js';
 import { Settings, profileNotFound } from '../core/settings.js';
-import { readEnv } from './env.js';
+import { isCi, readEnv } from './env.js';
 import type { Env } from './env.js';
 import type { GlobalFlags } from './global-flags.js';
 import { Output, withIO } from './output.js';
@@ -80,7 +80,7 @@ export class Context {
     const color = flags.color && stdoutTty && this.env.NO_COLOR === undefined && io.env['TERM'] !== 'dumb';
     this.out = new Output(this.io, { format, color, quiet: flags.quiet, explicitTable: flags.output === 'table', wide: flags.wide });
     // stdin last: process.stdin is created on first access (~5 ms), which a script need not pay.
-    this.interactive = !flags.nonInteractive && io.stderr.isTTY === true && this.env.CI === undefined && io.stdin.isTTY === true;
+    this.interactive = !flags.nonInteractive && io.stderr.isTTY === true && !isCi(this.env) && io.stdin.isTTY === true;
   }
 
   /**

@@ -68,7 +68,7 @@ export const ENV_VARS = [
     doc: "Node's extra CA certificates (a TLS-inspecting proxy's CA). pm doctor notes its start-up cost on Node 20 (~90 ms a command; Node 24 loads it when needed).",
   },
   { name: 'NO_COLOR', doc: 'Disable colour when set to any value.' },
-  { name: 'CI', doc: 'When set, pm never prompts (as with --non-interactive).' },
+  { name: 'CI', doc: 'When set (to anything but 0 or false), pm never prompts (as with --non-interactive).' },
 ] as const satisfies readonly EnvVar[];
 
 export type EnvName = (typeof ENV_VARS)[number]['name'];
@@ -82,4 +82,10 @@ export function readEnv(source: Record<string, string | undefined>): Env {
     if (value !== undefined && value !== '') env[v.name] = value;
   }
   return env;
+}
+
+/** Whether CI says pm runs in CI: set, and not "0" or "false" (any case), as CI tools read it. */
+export function isCi(env: Env): boolean {
+  const v = env.CI?.trim().toLowerCase();
+  return v !== undefined && v !== '' && v !== '0' && v !== 'false';
 }

@@ -275,6 +275,12 @@ export function listenError(e: unknown, host: string, port: number): PmError {
   if (code === 'EADDRNOTAVAIL') return new UsageError(`cannot listen on ${host}: no such local address`, { hint: 'Use --host 127.0.0.1' });
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_FAIL')
     return new UsageError(`cannot listen on ${host}: no such host name`, { hint: 'Use an address of this machine, e.g. --host 127.0.0.1' });
+  // The chain node of --chain-rpc did not answer as a node does: a network error (exit 7).
+  if (code === 'ECHAINSETUP')
+    return new NetworkError((e as Error).message, {
+      cause: e,
+      hint: 'Is an Ethereum node (anvil, hardhat) answering JSON-RPC at that URL? Or use --chain: pm starts its own.',
+    });
   // A damaged file in the sandbox's data dir (src/sandbox/stateerror.ts): exit 2 with how to recover.
   if (code === 'ESANDBOXSTATE') return new UsageError((e as Error).message, { hint: (e as { hint?: string }).hint });
   return e instanceof PmError ? e : new PmError(e instanceof Error ? e.message : String(e), { cause: e });

@@ -114,7 +114,11 @@ export async function attachChain(ctx: SandboxContext, o: ChainOptions & { seede
     }
   } catch (e) {
     await node?.stop();
-    throw new Error(`chain setup on ${rpcUrl} failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, { cause: e });
+    // (ECHAINSETUP: the CLI says it as a network error, exit 7.)
+    throw Object.assign(
+      new Error(`chain setup on ${rpcUrl} failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, { cause: e }),
+      { code: 'ECHAINSETUP', rpcUrl },
+    );
   }
   const chain = new LocalChain(deployed.info, deployed.client, snapshot, async () => {
     setChain(ctx, null);

@@ -106,10 +106,14 @@ function withoutSecrets(env: Record<string, string | undefined>): Record<string,
 export default defineCommand({
   path: ['sandbox', 'start'],
   effect: 'local',
-  // Listening beyond loopback exposes public dev keys and unauthenticated admin routes.
-  effectOf: ({ opts }) => (isLoopback(opts.host) ? 'local' : { effect: 'destructive', why: publicHost(opts.host) }),
+  // Listening beyond loopback exposes public dev keys and unauthenticated admin routes; a chain
+  // node not on this machine gets contracts deployed and accounts funded from those keys.
+  effectOf: ({ opts }) => {
+    const why = risks(opts);
+    return why === '' ? 'local' : { effect: 'destructive', why };
+  },
   longRunning: true,
-  describe: (_ctx, { opts }) => publicHost(opts.host),
+  describe: (_ctx, { opts }) => risks(opts),
   summary: 'Start the embedded exchange on 127.0.0.1',
   options: {
     port: { type: 'port', value: 'port', description: 'TCP port (0 picks a free one)', default: 8787 },
@@ -272,6 +276,17 @@ function replayArgs(opts: ReplayFlags): string[] {
     ...(opts.from !== undefined ? ['--from', opts.from] : []),
     ...(opts.loop ? ['--loop'] : []),
   ];
+}
+
+/** What starting this sandbox does beyond this machine ('' when nothing). */
+function risks(opts: { host: string; chainRpc?: string | undefined }): string {
+  const out: string[] = [];
+  if (!isLoopback(opts.host)) out.push(publicHost(opts.host));
+  if (opts.chainRpc !== undefined && !isLoopbackUrl(opts.chainRpc))
+    out.push(
+      `--chain-rpc ${opts.chainRpc} is not on this machine: the sandbox deploys its contracts there and sends transactions from PUBLIC dev keys`,
+    );
+  return out.join('; and ');
 }
 
 function publicHost(host: string): string {

@@ -1,6 +1,6 @@
 // `pm doctor`: is this machine ready to trade? Each check explains what it found and how to fix
-// it; --json for scripts; exit 0 only when every check passes (skipped ones: not configured), 8
-// when some fail.
+// it; --json for scripts; exit 0 when no check fails (warn and skip do not fail), 8 when some
+// fail.
 import type { Context } from '../cli/context.js';
 import { PartialFailureError } from '../core/errors.js';
 import { formatUnits } from '../core/money.js';
@@ -238,7 +238,7 @@ export default defineCommand({
   longRunning: true,
   summary: 'Check that pm is ready to trade: Node, PM_HOME, config, proxy, keystore, exchange, clock, token, websocket, RPC, journal',
   description:
-    'Runs every check and explains each failure with a fix. Exit 0 only when every check passes (a check that is not configured is skipped); exit 8 when some checks fail.',
+    'Runs every check and explains each failure and warning with a fix. Exit 0 when no check fails (a warning, such as a Node past its end of life, does not fail, nor does a check that is not configured, which is skipped); exit 8 when some checks fail.',
   examples: ['pm doctor', 'pm --profile sandbox doctor', 'pm doctor --json | jq \'.checks[] | select(.status == "fail")\''],
   run: async (ctx) => {
     const checks = await runChecks(ctx);

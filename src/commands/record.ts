@@ -23,7 +23,7 @@ export default defineCommand({
     "Follows the markets on the exchange in use and writes one NDJSON file: a header with each market in full, then every book snapshot and update, price move, trade (from the market's public feed, polled every 2 s), connection change, gap and resolution, each with the time it was received. Every line is synced as it is written, so the file is valid after a crash at any moment (a reader ignores a last line cut short). Ctrl-C ends it cleanly with a summary on stderr; --json prints the summary on stdout. Replay it with pm sandbox start --replay FILE.\n\nExit codes: 0 recorded until --until/--for, 2 bad input, 4 no such market, 5 the file exists, 7 the exchange could not be reached, 130 Ctrl-C (the file is complete up to then).",
   examples: [
     'pm record btc-100k-2026 --for 10m',
-    'pm record btc-100k-2026 eth-5k-2026 --out yesterday.ndjson --until 2026-12-01T00:00:00Z',
+    'pm record btc-100k-2026 sol-500-2026 --out yesterday.ndjson --until 2026-12-01T00:00:00Z',
     'pm --json record btc-100k-2026 --for 60s | jq .events',
   ],
   args: { slugs: { description: 'markets to record', variadic: true, required: true } },

@@ -17,7 +17,7 @@ export default defineCommand({
     const timeframe = opts.timeframe ?? '7d';
     const pnl = await fetchPnl(await ctx.tradingApi(), timeframe);
     const json = pnlJson(pnl);
-    // -o ndjson: one point per line ({timestamp, value, valueRaw}); --json: the whole object.
+    // -o ndjson: one point per line ({timestamp, at, value, valueRaw}); --json: the whole object.
     if (ctx.out.isJson) return ctx.out.data(json, () => undefined, { records: json.points });
     // (A chart's y axis: drawing only, the figures printed are exact.)
     const values = json.points.map((p) => Number(p.value));

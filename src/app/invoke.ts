@@ -134,10 +134,14 @@ export async function runInvocation(
     if (inv.def.actsFor) ctx.actFor(input.opts['onBehalfOf'] as number | undefined);
     // A command line that cannot run is refused as such, before anyone is asked about it.
     loaded.def.check?.(ctx, input as never);
-    await guard(ctx, inv.def, loaded.def, input);
+    const effect = await guard(ctx, inv.def, loaded.def, input);
     const long = loaded.def.longRunning;
     if (!(typeof long === 'function' ? long(input as never) : long === true)) ctx.useOneDeadline();
     await loaded.def.run(ctx, input as never);
+    // Ctrl-C while a change of orders or money was on the wire: it was waited for, and its result
+    // is printed above; the run still ends as interrupted (exit 130), saying that it went through.
+    if (ctx.signal?.aborted && (effect === 'order' || effect === 'money'))
+      throw new InterruptedError(`interrupted after the request was sent: it went through (the result is above)`, { sent: true });
     return 0;
   } catch (e) {
     return report(io, e, json, flags.verbose, ctx?.heldStderr);

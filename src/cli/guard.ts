@@ -33,14 +33,14 @@ function needsYes(effect: Effect, targets: readonly Target[]): string | undefine
 
 /**
  * Checks one invocation against its declaration; asks on a terminal when it must. Throws a
- * UsageError (exit 2) when the command may not run.
+ * UsageError (exit 2) when the command may not run; else returns the invocation's effect.
  */
 export async function guard(
   ctx: Context,
   meta: Pick<ManifestCommand, 'path' | 'effect' | 'sandboxOnly'>,
   def: Pick<DefinedCommand, 'effectOf' | 'describe' | 'target'>,
   input: { args: Record<string, unknown>; opts: Record<string, unknown> },
-): Promise<void> {
+): Promise<Effect> {
   const name = `pm ${meta.path.join(' ')}`;
   if (meta.sandboxOnly && !isLoopbackUrl(await ctx.adminBaseUrl()))
     throw new UsageError(`${name} works only on a sandbox, and ${await ctx.adminBaseUrl()} is not one: nothing was sent`, {
@@ -58,7 +58,7 @@ export async function guard(
       : [{ url: ctx.baseUrl, what: 'exchange' }];
   const needed = guarded ? needsYes(effect, targets) : undefined;
   const why = needed !== undefined && typeof declared !== 'string' ? declared.why : needed;
-  if (why === undefined || ctx.flags.yes) return;
+  if (why === undefined || ctx.flags.yes) return effect;
   if (!ctx.interactive)
     throw new UsageError(`${name} needs a confirmation (${why}), and pm is not running in a terminal: nothing was sent`, {
       hint: 'Pass --yes to confirm without a prompt (scripts), or run it in a terminal.',
@@ -70,4 +70,5 @@ export async function guard(
   ctx.io.stderr.write(`${text}\n  ${where}profile: ${profile ?? '(none)'}\n`);
   const { confirm } = await import('./prompt.js');
   if (!(await confirm(ctx, 'Go ahead?'))) throw new UsageError('declined: nothing was sent');
+  return effect;
 }

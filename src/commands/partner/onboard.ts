@@ -9,7 +9,7 @@ import { toPmError } from '../../cli/errors.js';
 import { confirm, input, select, validating } from '../../cli/prompt.js';
 import { checkProfileName } from '../../core/config.js';
 import type { OnboardingState, ProfileConfig } from '../../core/config.js';
-import { ConflictError, NotFoundError, type PmError, UsageError, withHint } from '../../core/errors.js';
+import { ConflictError, NotFoundError, PmError, UsageError, withHint } from '../../core/errors.js';
 import type { ApiClient } from '../../core/http.js';
 import { getMarket } from '../../core/markets.js';
 import { formatUnits, parseUnits } from '../../core/money.js';
@@ -457,7 +457,19 @@ async function finish(
     st.firstOrder = { market: firstOrder, amount, clientOrderId: parsed.clientOrderId };
     await saveProgress(ctx, job);
     const deps = await ctx.tradingDeps({ onBehalfOf: id });
-    const { placed } = await placeParsed(deps, parsed, { journal: deps.journal, signal: ctx.signal, onNote: (n) => ctx.out.info(n) });
+    const { placed } = await placeParsed(deps, parsed, { journal: deps.journal, signal: ctx.signal, onNote: (n) => ctx.out.info(n) }).catch(
+      (e: unknown) => {
+        // Its outcome unknown: onboard has no --client-id; the order's id is saved with the
+        // onboarding, which --resume (added below) sends again under it.
+        if (!(e instanceof PmError) || e.unknownClientId === undefined) throw e;
+        const cid = e.unknownClientId;
+        throw withHint(
+          e,
+          `Its client id ${cid} is saved with this onboarding: --resume sends it again under that id, never a second order. Check first: pm order status --client-id ${cid} --on-behalf-of ${id}`,
+          'replace',
+        );
+      },
+    );
     order = {
       orderId: placed.orderId,
       clientOrderId: placed.clientOrderId,

@@ -43,7 +43,8 @@ export const EXIT_CODES = [
     code: 8,
     name: 'PARTIAL',
     short: 'partial failure (some lines of a batch; doctor: some checks; approve check: some missing)',
-    meaning: 'partial failure: some items of a batch failed, some checks of pm doctor, or approvals pm approve check finds missing',
+    meaning:
+      'partial failure: some items of a batch failed, some checks of pm doctor, or approvals pm approve check finds missing (a batch where no line failed but the outcome of some is unknown exits 7: re-run the same command)',
   },
   {
     code: 9,

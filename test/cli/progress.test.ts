@@ -31,7 +31,7 @@ describe('progress on a TTY', () => {
     const r = await runPm(['order', 'place', '--file', file, '--batch-id', 'progress-1'], { env: env(), tty: true, columns: 160 });
     const err = plain(r.stderr);
     expect(r.code).toBe(8);
-    expect(err).toMatch(/placing .* 3\/3 \| 3 placed, 0 failed, 0 left \| [\d.]+\/s \| ETA/);
+    expect(err).toMatch(/placing .* 3\/3 \| 3 placed, 0 failed, 0 unknown, 0 left \| [\d.]+\/s \| ETA/);
     // Said once on stderr, before any order; the stdout table has its row too (a row for every
     // line, so the summary counts what the table shows).
     expect(err.match(/price 7 is out of range/g)).toHaveLength(1);

@@ -2,9 +2,9 @@ import { cutFirst, hideFirst } from '../../cli/output.js';
 import { defineCommand } from '../../cli/command.js';
 import { readInput } from '../../cli/files.js';
 import type { Context } from '../../cli/context.js';
-import { withRerunHint } from '../../cli/rerun.js';
+import { sameCommand, withRerunHint } from '../../cli/rerun.js';
 import { InterruptedError, PartialFailureError, UsageError } from '../../core/errors.js';
-import { buildSignedOrder, parseBatch, parseOrderInput, placeParsed, runBatch } from '../../core/trade/index.js';
+import { buildSignedOrder, parseBatch, parseOrderInput, placeParsed, runBatch, unfinishedBatch } from '../../core/trade/index.js';
 import type { LineResult, OrderSummary, ParsedOrder } from '../../core/trade/index.js';
 import { formatUnits } from '../../core/money.js';
 import { placedJson, placedText } from './render.js';
@@ -40,7 +40,7 @@ export default defineCommand({
   },
   summary: 'Place a signed order (GTC, FOK, FAK), or a batch from NDJSON',
   description:
-    "Place a signed order. Every order carries a client id (generated when absent, always shown) and is journaled under PM_HOME before it is sent; if an answer is lost, pm asks the exchange by client id before sending again, so re-running the same command with the same --client-id never creates a second order. If the client id already holds an order, pm compares it with the request: the same order is reported (exit 0, alreadyPlaced), a different one is a conflict (exit 5).\n\nBatch: --file orders.ndjson (or - for stdin), one JSON object per line with the fields market, side, outcome, type, price, size, amount, postOnly, stp, clientId, onBehalfOf, delegated, each typed as its flag (postOnly and delegated JSON booleans). A line without clientId gets a deterministic one (pmb-…, from the line's order fields and --batch-id), so running the same batch again skips the lines the journal says were placed and places the rest: an interrupted batch is resumed by re-running it. One result per line (NDJSON with --json); exit 8 when some failed, 2 when every line is invalid, 130 on Ctrl-C (placed and unsent lines are listed).\n\nExit codes: 0 placed (or already placed with the same parameters), 2 refused locally (nothing sent), 5 the client id holds a different order, 7 unknown outcome (re-run the same command), 9 refused by the exchange, 130 Ctrl-C (an order already on the wire is waited for, and shown placed).",
+    "Place a signed order. Every order carries a client id (generated when absent, always shown) and is journaled under PM_HOME before it is sent; if an answer is lost, pm asks the exchange by client id before sending again, so re-running the same command with the same --client-id never creates a second order. If the client id already holds an order, pm compares it with the request: the same order is reported (exit 0, alreadyPlaced), a different one is a conflict (exit 5).\n\nBatch: --file orders.ndjson (or - for stdin), one JSON object per line with the fields market, side, outcome, type, price, size, amount, postOnly, stp, clientId, onBehalfOf, delegated, each typed as its flag (postOnly and delegated JSON booleans). A line without clientId gets a deterministic one (pmb-…, from the line's order fields and --batch-id), so running the same batch again skips the lines the journal says were placed and places the rest: an interrupted batch is resumed by re-running it. One result per line (NDJSON with --json); exit 8 when some failed, 7 when none failed but the outcome of some is unknown (counted apart; run the same command, which looks them up first), 2 when every line is invalid, 130 on Ctrl-C (placed and unsent lines are listed).\n\nExit codes: 0 placed (or already placed with the same parameters), 2 refused locally (nothing sent), 5 the client id holds a different order, 7 unknown outcome (re-run the same command), 9 refused by the exchange, 130 Ctrl-C (an order already on the wire is waited for, and shown placed).",
   args: {
     // Checked by parseOrderInput (not by commander's choices), so that with --market the words shift by one.
     slug: { description: 'market slug (a child market for NegRisk groups); or give it as --market' },
@@ -259,14 +259,14 @@ async function placeBatch(
   if (invalid.length === lines.length) throw new UsageError(`every line of the batch is invalid (${invalid.length}); nothing was sent`);
   const deps = await ctx.tradingDeps();
   const started = Date.now();
-  // Live progress on a TTY (stderr): placed / failed / remaining, rate, ETA.
+  // Live progress on a TTY (stderr): placed / failed / unknown / remaining, rate, ETA.
   const total = lines.length - invalid.length;
-  const counts = { placed: 0, failed: 0, remaining: total, rate: '0.0' };
+  const counts = { placed: 0, failed: 0, unknown: 0, remaining: total, rate: '0.0' };
   const bar = o.dryRun
     ? null
     : ctx.out.progress(
         total,
-        'placing {bar} {value}/{total} | {placed} placed, {failed} failed, {remaining} left | {rate}/s | ETA {eta_formatted}',
+        'placing {bar} {value}/{total} | {placed} placed, {failed} failed, {unknown} unknown, {remaining} left | {rate}/s | ETA {eta_formatted}',
         counts,
       );
   let results: LineResult[];
@@ -278,10 +278,12 @@ async function placeBatch(
         if (ctx.out.format !== 'table' || 'dryRun' in r) emit.add(r.line, batchLineJson(r));
         else if (o.dryRun && !r.ok) ctx.io.stderr.write(`line ${r.line}: ${r.error.shortMessage}\n`);
         if (r.ok) counts.placed++;
+        else if (r.sent === 'unknown') counts.unknown++;
         else counts.failed++;
         counts.remaining--;
-        counts.rate = ((counts.placed + counts.failed) / Math.max(0.001, (Date.now() - started) / 1000)).toFixed(1);
-        bar?.update(counts.placed + counts.failed, counts);
+        const ended = counts.placed + counts.failed + counts.unknown;
+        counts.rate = (ended / Math.max(0.001, (Date.now() - started) / 1000)).toFixed(1);
+        bar?.update(ended, counts);
       },
       onNote: (n) => (bar ? bar.log(n) : ctx.out.info(n)),
     });
@@ -302,6 +304,9 @@ async function placeBatch(
   const placed = all.filter((r) => r.ok);
   const skipped = results.filter((r) => r.ok && 'skipped' in r && r.skipped);
   const failed = all.filter((r): r is Extract<LineResult, { ok: false }> => !r.ok);
+  // A line whose outcome is unknown may have been placed: counted apart, never as failed.
+  const unknown = failed.filter((f) => f.sent === 'unknown');
+  const refused = failed.filter((f) => f.sent !== 'unknown');
   if (o.dryRun) {
     // A dry run exits as the real run would: 8 when some lines would fail (2, every line invalid, came earlier).
     if (failed.length === 0) return;
@@ -359,11 +364,10 @@ async function placeBatch(
     );
   }
   ctx.out.info(
-    `${placed.length - skipped.length} placed, ${skipped.length} skipped, ${failed.length} failed, in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    `${placed.length - skipped.length} placed, ${skipped.length} skipped, ${refused.length} failed${unknown.length > 0 ? `, ${unknown.length} unknown` : ''}, in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
   const notSent = failed.filter((f) => f.sent === 'no' && f.error instanceof InterruptedError);
   if (ctx.signal?.aborted) {
-    const unknown = failed.filter((f) => f.sent === 'unknown');
     const details = [
       `placed: ${placed.length ? `line${placed.length > 1 ? 's' : ''} ${ranges(placed.map((r) => r.line))}` : 'none'}`,
       `not sent: ${notSent.length ? `line${notSent.length > 1 ? 's' : ''} ${ranges(notSent.map((r) => r.line))}` : 'none'}`,
@@ -374,10 +378,16 @@ async function placeBatch(
       hint: 'Run the same command again: it skips the placed lines and places the rest.',
     });
   }
-  if (failed.length > 0) {
-    throw new PartialFailureError(`${failed.length} of ${all.length} orders failed`, {
-      details: ctx.out.format === 'table' ? undefined : failed.map((f) => `line ${f.line}: ${f.error.shortMessage}`).join('\n'),
-      hint: 'Fix those lines and run the same command again: placed lines are skipped, so nothing is placed twice.',
-    });
-  }
+  const end = unfinishedBatch({
+    total: all.length,
+    failed: refused.length,
+    unknown: unknown.length,
+    noun: 'order',
+    // The same command: the lines' client ids come from the file (and --batch-id), not from this run.
+    command: sameCommand(ctx),
+    safe: unknown.length > 0 ? 'placed lines are skipped, the unknown ones looked up first' : 'placed lines are skipped',
+    fix: 'Fix the failed lines',
+    details: ctx.out.format === 'table' ? undefined : failed.map((f) => `line ${f.line}: ${f.error.shortMessage}`).join('\n'),
+  });
+  if (end) throw end;
 }

@@ -1,10 +1,10 @@
 import { defineCommand } from '../../cli/command.js';
 import { readInput } from '../../cli/files.js';
 import type { Context } from '../../cli/context.js';
-import { withRerunHint } from '../../cli/rerun.js';
-import { PartialFailureError, PmError, UsageError, ValidationError } from '../../core/errors.js';
+import { sameCommand, withRerunHint } from '../../cli/rerun.js';
+import { PmError, UsageError, ValidationError } from '../../core/errors.js';
 import { formatUnits } from '../../core/money.js';
-import { decimal, text } from '../../core/trade/batch.js';
+import { decimal, sentOf, text, unfinishedBatch } from '../../core/trade/batch.js';
 import { checkReplaceInput, oldOrder, replaceOrder, replaceRefusal } from '../../core/trade/replace.js';
 import type { ReplaceInput, ReplaceOutcome } from '../../core/trade/replace.js';
 
@@ -77,7 +77,7 @@ export default defineCommand({
   },
   summary: 'Move a resting order in one request: the old one cancelled, the new one resting (cancel-replace)',
   description:
-    'One POST /orders/cancel-replace: the old order is cancelled and the replacement placed, or (mode STOP_ON_FAILURE, the default) nothing is placed when the cancel fails, so there is never a second order beside one that could not be cancelled. The replacement keeps the old order\'s market, side and outcome; --price and --size change it (size defaults to the old order\'s remaining size). It gets its own client id (--new-client-id, else generated, always reported) and is exactly-once like any order: journaled before it is sent, looked up after a lost answer, so re-running the same command never places it twice.\n\n--file takes NDJSON lines {"orderId"|"clientId", "price", "size", "newClientId"?}, one result per line; price and size are decimal strings (a JSON number refuses its line, as in order place --file).\n\nExit codes: 0 both parts done, 2 bad input (nothing sent), 4 no such order, 7 outcome unknown (re-run the same command), 8 some lines of a --file failed, 9 the exchange refused the cancel or the replacement (both results printed).',
+    'One POST /orders/cancel-replace: the old order is cancelled and the replacement placed, or (mode STOP_ON_FAILURE, the default) nothing is placed when the cancel fails, so there is never a second order beside one that could not be cancelled. The replacement keeps the old order\'s market, side and outcome; --price and --size change it (size defaults to the old order\'s remaining size). It gets its own client id (--new-client-id, else generated, always reported) and is exactly-once like any order: journaled before it is sent, looked up after a lost answer, so re-running the same command never places it twice.\n\n--file takes NDJSON lines {"orderId"|"clientId", "price", "size", "newClientId"?}, one result per line; price and size are decimal strings (a JSON number refuses its line, as in order place --file).\n\nExit codes: 0 both parts done, 2 bad input (nothing sent), 4 no such order, 7 outcome unknown (re-run the same command; for a --file, no line failed but the outcome of some is unknown), 8 some lines of a --file failed, 9 the exchange refused the cancel or the replacement (both results printed).',
   args: { orderId: { description: 'the order to replace (or --client-id)' } },
   options: {
     clientId: { type: 'string', value: 'id', description: 'the order to replace, by its client id' },
@@ -114,31 +114,64 @@ export default defineCommand({
         .filter((x) => x.l && !x.l.startsWith('#'));
       if (lines.length === 0) throw new UsageError(`no replacements in ${opts.file}`);
       let failed = 0;
+      let unknown = 0;
       for (const { n, l } of lines) {
         let rec: Record<string, unknown>;
+        // Whether the line got as far as its cancel-replace request (an error before it sent nothing).
+        let sending = false;
         try {
           const line = lineInput(JSON.parse(l), n);
           const r = await replaceOrder(
             deps,
             { ...line, delegated: line.delegated ?? opts.delegated, mode },
-            { journal: deps.journal, signal: ctx.signal },
+            {
+              journal: deps.journal,
+              signal: ctx.signal,
+              onSending: () => {
+                sending = true;
+              },
+            },
           );
           if (!r.ok) failed++;
-          rec = { line: n, ...r };
+          // (Not ok: the exchange answered and refused a part.)
+          rec = { line: n, ...r, ...(r.ok ? {} : { sent: 'yes' }) };
         } catch (e) {
           if (ctx.signal?.aborted) throw e;
-          failed++;
           const pe = e instanceof PmError ? e : new PmError(e instanceof SyntaxError ? `line ${n}: not JSON` : String(e));
-          rec = { line: n, ok: false, error: { code: pe.code, message: pe.shortMessage } };
+          // An outcome pm could not read is unknown, counted apart: the replacement may exist.
+          const sent = sentOf(pe, sending);
+          if (sent === 'unknown') unknown++;
+          else failed++;
+          rec = {
+            line: n,
+            ok: false,
+            ...(pe.unknownClientId ? { clientOrderId: pe.unknownClientId } : {}),
+            sent,
+            error: { code: pe.code, message: pe.shortMessage },
+          };
         }
         // One thing per line, in the format asked: a record (json, ndjson) or a text line (table).
         if (ctx.out.format !== 'table') ctx.out.record(rec);
-        else
-          ctx.out.line(
-            `line ${n}: ${rec['ok'] ? 'replaced' : `failed${rec['error'] ? ` (${(rec['error'] as { message: string }).message})` : ''}`}`,
-          );
+        else {
+          const why = rec['error'] ? ` (${(rec['error'] as { message: string }).message})` : '';
+          ctx.out.line(`line ${n}: ${rec['ok'] ? 'replaced' : rec['sent'] === 'unknown' ? `unknown${why}` : `failed${why}`}`);
+        }
       }
-      if (failed > 0) throw new PartialFailureError(`${failed} of ${lines.length} replacements failed`);
+      const end = unfinishedBatch({
+        total: lines.length,
+        failed,
+        unknown,
+        noun: 'replacement',
+        // The same command: each line's replacement id comes from the line, so a line already
+        // replaced is found by it (already placed) and an unknown one is looked up first.
+        command: sameCommand(ctx),
+        safe:
+          unknown > 0
+            ? "each line's replacement keeps its client id, and one that may exist is looked up first"
+            : "a line already replaced is found by its replacement's client id",
+        fix: 'Fix the failed lines',
+      });
+      if (end) throw end;
       return;
     }
     const r = await replaceOrder(

@@ -5,7 +5,16 @@
 import { exchangeId, sameAccount } from '../journal-account.js';
 import type { AccountKey } from '../journal-account.js';
 import { createHash } from 'node:crypto';
-import { InterruptedError, NetworkError, PmError, UsageError, ValidationError, errorMessage } from '../errors.js';
+import {
+  InterruptedError,
+  NetworkError,
+  PartialFailureError,
+  PmError,
+  UnknownStateError,
+  UsageError,
+  ValidationError,
+  errorMessage,
+} from '../errors.js';
 import type { Journal, JournalEntry } from './journal.js';
 import { buildSignedOrder, parseOrderInput, placeParsed } from './flow.js';
 import type { OrderSummary, ParsedOrder, SignDeps } from './flow.js';
@@ -315,6 +324,52 @@ function ours(journal: Journal, e: JournalEntry, me: AccountKey): boolean {
   return sameAccount({ exchange: e.exchange ?? me.exchange, profileId: owner, onBehalfOf }, me);
 }
 
+/**
+ * Whether the request of a line that ended in `err` reached the exchange. `sending`: the line got
+ * as far as its write (signed, every local check and lookup passed); an error before it sent
+ * nothing. An outcome pm could not read is unknown, never "yes" or "no", wherever it arose.
+ */
+export function sentOf(err: PmError, sending: boolean): 'no' | 'yes' | 'unknown' {
+  // (Before its own write too: a lookup of what an earlier run may have sent could not settle it.)
+  if (err.code === 'UNKNOWN_STATE' || err.unknownClientId !== undefined) return 'unknown';
+  if (!sending) return 'no';
+  // A connection refused (ECONNREFUSED…) delivered nothing: only a lost or cut answer may have.
+  const undelivered = err instanceof NetworkError && !err.ambiguous && err.status === undefined;
+  return undelivered || err instanceof InterruptedError || err.exitCode === 2 || err.exitCode === 4 ? 'no' : 'yes';
+}
+
+/**
+ * How a batch that did not finish every line ends (null: every line is done). A line whose
+ * outcome is unknown is never counted as failed: it may have been placed, and `command` (the same
+ * command: its ids come from the lines) looks it up before sending it. Some lines failed: exit 8,
+ * the unknown ones counted apart; none failed but some are unknown: exit 7 (the outcome is
+ * unknown, run the same command), as for one order.
+ */
+export function unfinishedBatch(o: {
+  total: number;
+  failed: number;
+  unknown: number;
+  /** 'order' or 'replacement'. */
+  noun: string;
+  /** The exact command to run again, written out. */
+  command: string;
+  /** Why running it again is safe, e.g. "placed lines are skipped, unknown ones looked up first". */
+  safe: string;
+  /** What to do first about failed lines (e.g. "Fix the failed lines"). */
+  fix: string;
+  details?: string | undefined;
+}): PmError | null {
+  const { total, failed, unknown, noun } = o;
+  if (failed === 0 && unknown === 0) return null;
+  const of = `of ${total} ${noun}s`;
+  const run = `exactly this (${o.safe}, so nothing is done twice):\n  ${o.command}`;
+  if (failed === 0) return new UnknownStateError(`the outcome of ${unknown} ${of} is unknown`, { details: o.details, hint: `Run ${run}` });
+  return new PartialFailureError(`${failed} ${of} failed${unknown > 0 ? `; the outcome of ${unknown} is unknown` : ''}`, {
+    details: o.details,
+    hint: `${o.fix}, then run ${run}`,
+  });
+}
+
 /** A line an earlier run left pending or unknown is looked up before it is sent (it may have been). */
 const lookupFirstOf = (prior: JournalEntry | undefined): boolean =>
   prior !== undefined && (prior.state === 'pending' || prior.state === 'unknown');
@@ -341,17 +396,7 @@ export async function runBatch(
   /** `sending`: the line got as far as its POST (signed, every local check and lookup passed). */
   const failure = (line: number, e: unknown, cid: string, sending = false): LineResult => {
     const err = e instanceof PmError ? e : new PmError(errorMessage(e), { cause: e });
-    const unknown = err.code === 'UNKNOWN_STATE' || err.unknownClientId !== undefined;
-    // A connection refused (ECONNREFUSED…) delivered nothing: only a lost or cut answer may have.
-    const undelivered = err instanceof NetworkError && !err.ambiguous && err.status === undefined;
-    const sent = !sending
-      ? 'no'
-      : unknown
-        ? 'unknown'
-        : undelivered || err instanceof InterruptedError || err.exitCode === 2 || err.exitCode === 4
-          ? 'no'
-          : 'yes';
-    return { line, ok: false, error: err, clientOrderId: cid, sent };
+    return { line, ok: false, error: err, clientOrderId: cid, sent: sentOf(err, sending) };
   };
   if (o.dryRun) {
     await pool(valid, WORKERS, async ({ line, parsed: p }) => {

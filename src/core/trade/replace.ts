@@ -116,6 +116,8 @@ export async function replaceOrder(
     notFound?: 'throw' | 'outcome' | undefined;
     /** How errors name the inputs: the CLI's flags (default) or the library's keys. */
     words?: InputWords | undefined;
+    /** Called just before the cancel-replace request is sent (an error before it sent nothing). */
+    onSending?: (() => void) | undefined;
   },
 ): Promise<ReplaceOutcome> {
   const w = o.words ?? 'flags';
@@ -238,6 +240,7 @@ export async function replaceOrder(
     };
   };
   rec('pending');
+  o.onSending?.();
   let d: unknown;
   try {
     d = (

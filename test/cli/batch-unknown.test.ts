@@ -1,0 +1,228 @@
+// A batch line whose outcome pm cannot read is unknown, never failed (the unknown rule,
+// docs/trading.md): `order place --file` and `order replace --file` count such lines apart
+// (`… 0 failed, 1 unknown`), say the outcome of N orders is unknown, exit 7 when no line failed
+// (8 when some did), and the hint writes out the exact command to run; running it ends with
+// exactly the intended effects, counted in the sandbox's event log. The library's placeBatch
+// says the same of such a line (`sent: 'unknown'`). Faults come from our own proxy.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/lib/index.js';
+import { accountEnv, seeded } from '../helpers/account-env.js';
+import { eventually } from '../helpers/eventually.js';
+import { countEvents, logMark, useFaultProxy } from '../helpers/fault-proxy.js';
+import { limitOrder } from '../helpers/orders.js';
+import { ndjson, runPm, useTempHomes } from '../helpers/run.js';
+import { postAdmin, useSandbox } from '../helpers/sandbox.js';
+
+const sb = useSandbox();
+const proxy = useFaultProxy(sb);
+const newHome = useTempHomes();
+beforeAll(async () => {
+  expect(await postAdmin(sb.current, 'faults', { rateLimit: false })).toBe(200);
+});
+
+const SLUG = 'sol-500-2026';
+const env = (home: string) => ({ ...accountEnv(sb.current, 'alice', home), PM_BASE_URL: proxy.current.baseUrl, PM_PACE: 'off' });
+/** Orders placed at `raw` price (micro-units) since `mark`. */
+const placedAt = (mark: number, raw: bigint) => countEvents(sb.current, 'order.placed', (e) => e.order.price === raw, mark);
+/** Waits until no request is held or on its way at the proxy (a delayed write has acted). */
+const quiet = () => eventually(() => proxy.current.inFlight === 0, { what: 'requests in flight at the proxy' });
+/** Status lookups answer 503 (the exchange cannot be asked), from the `nth` on. */
+const lookupsFailFrom = (nth: number) =>
+  ({ method: 'POST', path: '/orders/status/batch', nth, times: Number.POSITIVE_INFINITY, fault: { kind: 'status', status: 503 } }) as const;
+
+interface JsonError {
+  error: { code: string; message: string; hint?: string };
+}
+const errorOf = (stderr: string) => (JSON.parse(stderr) as JsonError).error;
+/** The argv of the command a hint (or a text-mode stderr) writes out on a line of its own (`  pm …`). */
+function hintedArgv(hint: string): string[] {
+  const line = /^\s*pm (.+)$/m.exec(hint)?.[1] ?? '';
+  return [...line.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? '');
+}
+
+let tick = 200;
+/** Three fresh GTC lines (each at its own price, so each one's effect is counted alone), written to a file. */
+function batch(home: string, extra: string[] = []): { file: string; raws: bigint[] } {
+  const prices = [0, 1, 2].map(() => tick++);
+  const file = join(home, 'b.ndjson');
+  const lines = prices.map((t) => JSON.stringify({ market: SLUG, side: 'buy', outcome: 'yes', price: (t / 1000).toFixed(3), size: '1' }));
+  writeFileSync(file, `${[...lines, ...extra].join('\n')}\n`);
+  return { file, raws: prices.map((t) => BigInt(t) * 1000n) };
+}
+
+type Line = { line: number; ok: boolean; sent?: string; clientOrderId?: string; error?: { code: string; message: string } };
+
+describe('order place --file: a line whose outcome is unknown is counted as unknown, never failed', () => {
+  it('a dropped answer, lookups failing (text): "0 failed, 1 unknown", exit 7, the hint is the same command; running it places nothing more', async () => {
+    const home = newHome();
+    const { file, raws } = batch(home);
+    const mark = logMark(sb.current);
+    proxy.current.set({ method: 'POST', path: '/orders', nth: 2, fault: { kind: 'drop' } }, lookupsFailFrom(1));
+    const argv = ['order', 'place', '--file', file];
+    const r = await runPm(argv, { env: env(home) });
+    proxy.current.reset();
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.stdout).toMatch(/UNKNOWN/);
+    expect(r.stderr).toMatch(/2 placed, 0 skipped, 0 failed, 1 unknown/);
+    expect(r.stderr).toMatch(/the outcome of 1 of 3 orders is unknown/);
+    expect(r.stderr).not.toMatch(/orders failed|Fix those lines/);
+    expect(hintedArgv(r.stderr)).toEqual(argv);
+    for (const raw of raws) expect(placedAt(mark, raw)).toBe(1);
+    const again = await runPm(hintedArgv(r.stderr), { env: env(home) });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/1 placed, 2 skipped, 0 failed/);
+    for (const raw of raws) expect(placedAt(mark, raw)).toBe(1);
+  });
+
+  it('--timeout 1500ms with the 2nd POST held 3 s (--json): UNKNOWN_STATE "the outcome of 1 of 3 orders is unknown", the line sent "unknown", exit 7', async () => {
+    const home = newHome();
+    const { file, raws } = batch(home);
+    const mark = logMark(sb.current);
+    proxy.current.set({ method: 'POST', path: '/orders', nth: 2, fault: { kind: 'delay', ms: 3000 } }, lookupsFailFrom(1));
+    const argv = ['--json', '--timeout', '1500ms', 'order', 'place', '--file', file];
+    const r = await runPm(argv, { env: env(home) });
+    await quiet();
+    proxy.current.reset();
+    expect(r.code, r.stderr).toBe(7);
+    const lines = ndjson<Line>(r.stdout);
+    expect(lines.filter((l) => l.ok)).toHaveLength(2);
+    const unknown = lines.filter((l) => !l.ok);
+    expect(unknown).toHaveLength(1);
+    expect(unknown[0]?.sent).toBe('unknown');
+    const err = errorOf(r.stderr);
+    expect(err.code).toBe('UNKNOWN_STATE');
+    expect(err.message).toMatch(/the outcome of 1 of 3 orders is unknown/);
+    expect(err.message).not.toMatch(/failed/);
+    expect(hintedArgv(err.hint ?? '')).toEqual(argv);
+    for (const raw of raws) expect(placedAt(mark, raw)).toBe(1);
+    const again = await runPm(hintedArgv(err.hint ?? ''), { env: env(home) });
+    expect(again.code, again.stderr).toBe(0);
+    expect(ndjson<Line>(again.stdout).every((l) => l.ok)).toBe(true);
+    for (const raw of raws) expect(placedAt(mark, raw)).toBe(1);
+  });
+
+  it('a failed line and an unknown one (--json): exit 8, both counted, the hint the same command', async () => {
+    const home = newHome();
+    // The 4th line names a market that does not exist: it fails, with nothing sent.
+    const { file, raws } = batch(home, [
+      JSON.stringify({ market: 'no-such-market-2099', side: 'buy', outcome: 'yes', price: '0.2', size: '1' }),
+    ]);
+    const mark = logMark(sb.current);
+    proxy.current.set({ method: 'POST', path: '/orders', nth: 2, fault: { kind: 'drop' } }, lookupsFailFrom(1));
+    const argv = ['--json', 'order', 'place', '--file', file];
+    const r = await runPm(argv, { env: env(home) });
+    proxy.current.reset();
+    expect(r.code, r.stderr).toBe(8);
+    const lines = ndjson<Line>(r.stdout);
+    expect(lines.filter((l) => !l.ok).map((l) => [l.line, l.sent])).toEqual(
+      expect.arrayContaining([
+        [4, 'no'],
+        [expect.any(Number), 'unknown'],
+      ]),
+    );
+    const err = errorOf(r.stderr);
+    expect(err.code).toBe('PARTIAL');
+    expect(err.message).toMatch(/1 of 4 orders failed/);
+    expect(err.message).toMatch(/the outcome of 1 is unknown/);
+    expect(hintedArgv(err.hint ?? '')).toEqual(argv);
+    for (const raw of raws) expect(placedAt(mark, raw)).toBe(1);
+  });
+
+  it('the library: placeBatch says the line unknown (sent "unknown", its clientId); the same call again places nothing more', async () => {
+    const alice = seeded(sb.current, 'alice');
+    const pm = createClient({
+      home: newHome(),
+      baseUrl: proxy.current.baseUrl,
+      privateKey: alice.privateKey,
+      token: alice.token,
+      timeoutMs: 4000,
+    });
+    const prices = [0, 1, 2].map(() => tick++);
+    const lines = prices.map((t) => ({
+      market: SLUG,
+      side: 'buy' as const,
+      outcome: 'yes' as const,
+      price: (t / 1000).toFixed(3),
+      size: '1',
+    }));
+    const mark = logMark(sb.current);
+    proxy.current.set({ method: 'POST', path: '/orders', nth: 2, fault: { kind: 'drop' } }, lookupsFailFrom(1));
+    const r = await pm.orders.placeBatch(lines);
+    proxy.current.reset();
+    expect(r.filter((x) => x.ok)).toHaveLength(2);
+    const bad = r.filter((x) => !x.ok);
+    expect(bad).toEqual([expect.objectContaining({ ok: false, sent: 'unknown', clientId: expect.stringMatching(/^pmb-/) })]);
+    const again = await pm.orders.placeBatch(lines);
+    expect(again.every((x) => x.ok)).toBe(true);
+    for (const t of prices) expect(placedAt(mark, BigInt(t) * 1000n)).toBe(1);
+    await pm.close();
+  });
+});
+
+describe('order replace --file: a line whose outcome is unknown is counted as unknown, never failed', () => {
+  /** A resting order to replace (placed without faults); its client id. */
+  const rest = async (home: string, cid: string) => {
+    proxy.current.reset();
+    const r = await runPm([...limitOrder(SLUG, 'buy', 'yes', '0.05', '1'), '--client-id', cid], { env: env(home) });
+    expect(r.code, r.stderr).toBe(0);
+  };
+
+  it('a dropped cancel-replace answer, lookups failing (text): "line 1: unknown", exit 7, the hint the same command; running it replaces nothing more', async () => {
+    const home = newHome();
+    await rest(home, 'rpf-old-1');
+    const file = join(home, 'moves.ndjson');
+    writeFileSync(file, `${JSON.stringify({ clientId: 'rpf-old-1', price: '0.071' })}\n`);
+    const mark = logMark(sb.current);
+    // The first lookup finds the old order; those after the lost answer fail.
+    proxy.current.set({ method: 'POST', path: '/orders/cancel-replace', fault: { kind: 'drop' } }, lookupsFailFrom(2));
+    const argv = ['order', 'replace', '--file', file];
+    const r = await runPm(argv, { env: env(home) });
+    proxy.current.reset();
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.stdout).toMatch(/line 1: unknown \(the outcome of order pmr-\S+ is unknown/);
+    expect(r.stdout + r.stderr).not.toMatch(/failed/);
+    expect(r.stderr).toMatch(/the outcome of 1 of 1 replacements is unknown/);
+    expect(hintedArgv(r.stderr)).toEqual(argv);
+    expect(placedAt(mark, 71_000n)).toBe(1);
+    expect(countEvents(sb.current, 'order.cancelled', undefined, mark)).toBe(1);
+    const again = await runPm(hintedArgv(r.stderr), { env: env(home) });
+    expect(again.code, again.stderr).toBe(0);
+    expect(placedAt(mark, 71_000n)).toBe(1);
+    expect(countEvents(sb.current, 'order.cancelled', undefined, mark)).toBe(1);
+  });
+
+  it('--json, two lines (one unknown, one whose lookup fails): the unknown one has sent "unknown"; PARTIAL counts both apart; the hint the same command', async () => {
+    const home = newHome();
+    await rest(home, 'rpf-old-2');
+    await rest(home, 'rpf-old-3');
+    const file = join(home, 'moves.ndjson');
+    writeFileSync(
+      file,
+      `${JSON.stringify({ clientId: 'rpf-old-2', price: '0.072' })}\n${JSON.stringify({ clientId: 'rpf-old-3', price: '0.073' })}\n`,
+    );
+    const mark = logMark(sb.current);
+    proxy.current.set({ method: 'POST', path: '/orders/cancel-replace', fault: { kind: 'drop' } }, lookupsFailFrom(2));
+    const argv = ['--json', '--timeout', '3s', 'order', 'replace', '--file', file];
+    const r = await runPm(argv, { env: env(home) });
+    proxy.current.reset();
+    expect(r.code, r.stderr).toBe(8);
+    const lines = ndjson<Line>(r.stdout);
+    expect(lines[0]).toMatchObject({ line: 1, ok: false, sent: 'unknown', clientOrderId: expect.stringMatching(/^pmr-/) });
+    expect(lines[0]?.error?.code).toBe('UNKNOWN_STATE');
+    expect(lines[1]).toMatchObject({ line: 2, ok: false, sent: 'no' });
+    const err = errorOf(r.stderr);
+    expect(err.code).toBe('PARTIAL');
+    expect(err.message).toMatch(/1 of 2 replacements failed/);
+    expect(err.message).toMatch(/the outcome of 1 is unknown/);
+    expect(hintedArgv(err.hint ?? '')).toEqual(argv);
+    expect(placedAt(mark, 72_000n)).toBe(1);
+    expect(placedAt(mark, 73_000n)).toBe(0);
+    const again = await runPm(hintedArgv(err.hint ?? ''), { env: env(home) });
+    expect(again.code, again.stderr).toBe(0);
+    expect(placedAt(mark, 72_000n)).toBe(1);
+    expect(placedAt(mark, 73_000n)).toBe(1);
+    expect(countEvents(sb.current, 'order.cancelled', undefined, mark)).toBe(2);
+  });
+});

@@ -146,6 +146,8 @@ export class ExchangeValidationError extends ExchangeError {
 export class UnknownStateError extends NetworkError {
   override name = 'UnknownStateError';
   override readonly code: ErrorCode = 'UNKNOWN_STATE';
+  /** Always: the write may have reached the exchange (that is what unknown means). */
+  override ambiguous = true;
 }
 
 /** Some items of a batch failed. Exit 8. */

@@ -167,10 +167,12 @@ describe('order place: an answer pm cannot read is unknown, and the hint is the 
     const a = await pm.orders.place({ ...order, clientId: 'lib-trunc-a' });
     expect(a.alreadyPlaced).toBe(false);
     proxy.current.set({ method: 'POST', path: '/orders', fault: { kind: 'truncate' } }, lookupsFail);
+    // ambiguous: the request may have reached the exchange (NetworkError's flag), as an unknown outcome always may (it was false).
     await expect(pm.orders.place({ ...order, clientId: 'lib-trunc-b' })).rejects.toMatchObject({
       name: 'UnknownStateError',
       exitCode: 7,
       unknownClientId: 'lib-trunc-b',
+      ambiguous: true,
     });
     proxy.current.reset();
     expect((await pm.orders.place({ ...order, clientId: 'lib-trunc-b' })).alreadyPlaced).toBe(true);

@@ -7,7 +7,7 @@
 // consumer type-checks against its types.
 
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -80,6 +80,30 @@ describe('pm installed from the packed tarball', () => {
     const shipped = readdirSync(pkg, { recursive: true, encoding: 'utf8' });
     expect(shipped.filter((f) => f.endsWith('.map'))).toEqual([]);
     expect(readdirSync(join(pkg, 'examples')).sort()).toEqual(readdirSync('examples').sort());
+  });
+
+  it('every relative link of the installed README (and of the docs it links to) names a file of the package', () => {
+    // Before: docs/ was not shipped, so every docs/… link of the README an npm user reads was broken.
+    const links = (file: string): string[] =>
+      [...readFileSync(join(pkg, file), 'utf8').matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]
+        .map((m) => m[1] ?? '')
+        .filter((l) => !/^[a-z]+:/i.test(l))
+        .map((l) => join(dirname(file), l));
+    const seen = new Set<string>();
+    const missing: string[] = [];
+    const queue = ['README.md'];
+    while (queue.length > 0) {
+      const f = queue.shift() as string;
+      if (seen.has(f)) continue;
+      seen.add(f);
+      if (!existsSync(join(pkg, f))) {
+        missing.push(f);
+        continue;
+      }
+      if (f.endsWith('.md')) queue.push(...links(f));
+    }
+    expect(missing).toEqual([]);
+    expect(seen.size).toBeGreaterThan(10);
   });
 
   it('answers --help, a group help page and --version, and runs a command line that names its command', async () => {

@@ -40,3 +40,13 @@ it('an unknown setting is a usage error naming the settings, whatever its name (
       expect(r.stderr).toMatch(new RegExp(`unknown setting "${key}"[\\s\\S]*Settings: base-url`));
     }
 });
+
+it('set on a profile that does not exist says it creates it, with the exchange it points at (a typo of --profile is seen)', async () => {
+  const home = newHome();
+  expect((await pm(home, 'config', 'set', 'base-url', 'http://127.0.0.1:8787')).code).toBe(0);
+  const r = await pm(home, '--profile', 'bot', 'config', 'set', 'timeout', '10s');
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stderr).toMatch(/created profile bot \(no profile had that name\); its exchange: https:\/\/api\.limitless\.exchange/);
+  const again = await pm(home, '--profile', 'bot', 'config', 'set', 'timeout', '20s');
+  expect(again.stderr).not.toMatch(/created profile/);
+});

@@ -1,5 +1,6 @@
 import { checkProfileName, configKey } from '../../core/config.js';
 import { UsageError } from '../../core/errors.js';
+import { DEFAULT_BASE_URL } from '../../core/endpoints.js';
 import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
@@ -22,10 +23,17 @@ export default defineCommand({
         hint: 'List wallets with pm wallet list, or create one with pm wallet create.',
       });
     }
+    let created = false;
     await ctx.editConfig((cfg) => {
+      created = cfg.profiles[name] === undefined;
       cfg.profiles[name] = { ...(cfg.profiles[name] ?? {}), [spec.field]: parsed };
       cfg.activeProfile ??= name;
     });
+    // Said, so that a misspelt --profile is seen (and which exchange the new profile points at).
+    if (created) {
+      const exchange = spec.field === 'baseUrl' ? String(parsed) : DEFAULT_BASE_URL;
+      ctx.out.info(`created profile ${name} (no profile had that name); its exchange: ${exchange}`);
+    }
     ctx.out.data({ profile: name, key, value: parsed }, () => ctx.out.info(`${key} = ${String(parsed)} (profile ${name})`));
   },
 });

@@ -6,6 +6,7 @@ import { profileMe } from '../core/tokens.js';
 import { WithdrawalJournal, settleWithdrawal } from '../core/withdrawal-journal.js';
 import { withdrawOnce } from '../core/withdrawals.js';
 import { withdrawJson } from '../core/funds-json.js';
+import { subAccountRecordOf } from '../core/partner.js';
 import { pmLine, sameCommand } from '../cli/rerun.js';
 import { formatUnits } from '../core/money.js';
 
@@ -66,7 +67,10 @@ export default defineCommand({
     const tokenName = token === undefined || token.toLowerCase() === USDC_ADDRESS.toLowerCase() ? `USDC (${USDC_ADDRESS})` : token;
     const onBehalfOf = ctx.onBehalfOf;
     const me = await profileMe(await ctx.tradingApi()).catch(() => null);
-    const wallet = onBehalfOf !== undefined ? ctx.profile().subAccounts?.[String(onBehalfOf)]?.address : (me?.embeddedAccount ?? undefined);
+    const wallet =
+      onBehalfOf !== undefined
+        ? subAccountRecordOf(ctx.config(), ctx.profile(), ctx.baseUrl, onBehalfOf)?.address
+        : (me?.embeddedAccount ?? undefined);
     const source =
       onBehalfOf === undefined
         ? `your server wallet ${wallet ?? '(the exchange names none: an EOA account holds its own USDC)'}`
@@ -116,7 +120,10 @@ export default defineCommand({
     // wallet as its profile names it. Journaled with the intent, and named by a lost answer's
     // exit 7 (whose transfers to check) even where no chain can be read.
     const me = await profileMe(api).catch(() => null);
-    const wallet = onBehalfOf !== undefined ? ctx.profile().subAccounts?.[String(onBehalfOf)]?.address : (me?.embeddedAccount ?? undefined);
+    const wallet =
+      onBehalfOf !== undefined
+        ? subAccountRecordOf(ctx.config(), ctx.profile(), ctx.baseUrl, onBehalfOf)?.address
+        : (me?.embeddedAccount ?? undefined);
     let r;
     try {
       r = await withdrawOnce(api, body, {

@@ -3,7 +3,7 @@
 // server wallet, the partner's listing, and allowance readiness of server wallets with the
 // contract's recommended loop (poll, retry when needed, honour 429 retryAfterSeconds, back off
 // on 409).
-import type { ConfigFile, SubAccountRecord } from './config.js';
+import type { ConfigFile, ProfileConfig, SubAccountRecord } from './config.js';
 import {
   ConflictError,
   ExchangeError,
@@ -285,6 +285,14 @@ export function recordSubAccountIn(
       ...(cfg.subAccounts ?? {}),
       [where.baseUrl]: { ...(cfg.subAccounts?.[where.baseUrl] ?? {}), [String(profileId)]: entry },
     };
+}
+
+/**
+ * The record pm keeps of sub-account `id`: the profile's, else (no profile in use, credentials
+ * given directly) PM_HOME's for the exchange at `baseUrl`, where recordSubAccountIn put it.
+ */
+export function subAccountRecordOf(cfg: ConfigFile, profile: ProfileConfig, baseUrl: string, id: number): SubAccountRecord | undefined {
+  return profile.subAccounts?.[String(id)] ?? cfg.subAccounts?.[baseUrl]?.[String(id)];
 }
 
 export interface PartnerAccountItem {

@@ -46,3 +46,15 @@ describe('pm partner onboard --first-order, the order answer lost', () => {
     expect(placed()).toBe(1);
   });
 });
+
+describe('pm partner onboard --resume of a sub-account made by pm partner create, credentials from the environment', () => {
+  it('finds the record PM_HOME keeps for that exchange (no profile in use) and finishes it', async () => {
+    proxy.current.reset();
+    const c = await runPm(['--json', 'partner', 'create', '--server-wallet', '--name', 'made-by-create', '--yes'], { env: env() });
+    expect(c.code, c.stderr).toBe(0);
+    const id = c.json<{ profileId: number }>().profileId;
+    const r = await runPm(['--json', 'partner', 'onboard', '--resume', String(id), '--wait', '--timeout', '20s'], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json()).toMatchObject({ profileId: id });
+  });
+});

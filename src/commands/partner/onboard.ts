@@ -14,7 +14,7 @@ import type { ApiClient } from '../../core/http.js';
 import { getMarket } from '../../core/markets.js';
 import { formatUnits, parseUnits } from '../../core/money.js';
 import { parseDuration } from '../../core/duration.js';
-import { checkDisplayName, getAllowances, parseProfileId } from '../../core/partner.js';
+import { checkDisplayName, getAllowances, parseProfileId, subAccountRecordOf } from '../../core/partner.js';
 import { fundProfile } from '../../core/sandboxctl.js';
 import type { Allowances } from '../../core/partner.js';
 import { checkTradable, parseOrderInput, placeParsed } from '../../core/trade/index.js';
@@ -137,7 +137,7 @@ async function resumeJob(ctx: Context, id: number): Promise<Job> {
     throw new UsageError(`the onboarding of sub-account ${id} is finished (pm profile ${done[0]}): nothing to resume`, {
       hint: `Trade for it: pm --profile ${done[0]} order place <slug> buy yes --type fok --amount 5`,
     });
-  const rec = ctx.profile().subAccounts?.[String(id)];
+  const rec = subAccountRecordOf(ctx.config(), ctx.profile(), ctx.baseUrl, id);
   if (rec) {
     const state: OnboardingState = { step: 'allowances', serverWallet: rec.serverWallet === true };
     const made: Job = { id, account: rec.address, profile: freeChildName(ctx.config().profiles, id), wallet: rec.wallet, state };

@@ -131,8 +131,11 @@ export interface CommandSpec<A extends Record<string, ArgSpec>, O extends Record
   longRunning?: boolean | ((input: { args: ArgsOf<A>; opts: OptsOf<O> }) => boolean);
   /**
    * Refuses an invocation that cannot run, from its command line alone (no request, no secret, no
-   * file): called before the guard, so a script learns what is wrong with its command line before
-   * it is told to add --yes, as a terminal does from `describe`. The run parses the same again.
+   * network; it may read what is on this machine: PM_HOME's profiles, a file the command line
+   * names, never stdin): called before the guard, so a script learns what is wrong with its
+   * command line before it is told to add --yes, as a terminal does from `describe`, and is never
+   * shown "Go ahead?" for a line that cannot run. The run parses the same again, with the same
+   * functions (no second copy of a rule).
    */
   check?: (ctx: Context, input: { args: ArgsOf<A>; opts: OptsOf<O> }) => void;
   /**

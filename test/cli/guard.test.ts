@@ -9,6 +9,7 @@ import manifest from '../../src/generated/manifest.json' with { type: 'json' };
 import type { ManifestCommand } from '../../src/cli/command.js';
 import { GUARDED_EFFECTS } from '../../src/cli/command.js';
 import { accountEnv } from '../helpers/account-env.js';
+import { KEY as KEYS, runInPty } from '../helpers/pty.js';
 import { runPm, tempHome } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
@@ -20,6 +21,8 @@ writeFileSync(batch, `${JSON.stringify({ market: 'btc-100k-2026', side: 'buy', o
 const moves = join(home, 'moves.ndjson');
 writeFileSync(moves, `${JSON.stringify({ orderId: 'nosuch', price: '0.02' })}\n`);
 const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+// The profile that `profile remove old` removes (one that does not exist is refused before asking).
+writeFileSync(join(home, 'config.json'), `${JSON.stringify({ version: 1, profiles: { old: {} } })}\n`, { mode: 0o600 });
 
 /** The public development key (hardhat's first account). */
 const KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
@@ -116,7 +119,8 @@ describe('against an exchange that is not a sandbox, with no terminal and no --y
 // prompt found it already: its text is made from the parsed order).
 describe('a guarded command line that cannot run, against an exchange that is not a sandbox', () => {
   const env = remoteEnv({ PM_PRIVATE_KEY: KEY });
-  const cases: [string[], RegExp][] = [
+  // (The exit code is 2 unless given: a profile that does not exist is 4, said before asking too.)
+  const cases: [string[], RegExp, number?][] = [
     [['order', 'place'], /market is missing/],
     [['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '2', '--size', '1'], /price 2 is out of range/],
     [['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--file', batch], /either <slug> .* or --file, not both/],
@@ -128,14 +132,58 @@ describe('a guarded command line that cannot run, against an exchange that is no
     [['withdraw', 'abc', '--to', ADDRESS], /amount "abc" is not a decimal number/],
     [['withdraw', '1', '--to', '0x1'], /--to "0x1" is not an address/],
     [['approve', 'set'], /name a market, or pass --all/],
+    // (These were checked only in run, after the confirmation: a script was told to add --yes first.)
+    [['partner', 'allowances', 'abc', '--retry'], /profile id/],
+    [['partner', 'allowances', '2001', '--retry', '--wait-timeout', 'soon'], /--wait-timeout/],
+    [['token', 'derive', '--scopes', 'trading,bogus'], /bogus/],
+    [['partner', 'create', '--name', 'n'.repeat(62)], /44/],
+    [['partner', 'create', '--server-wallet', '--wallet', 'bot'], /--server-wallet/],
+    [['partner', 'onboard', '--server-wallet', '--name', 'x', '--fund', '5'], /--fund works on the sandbox only/],
+    [['partner', 'onboard', '--server-wallet', '--name', 'n'.repeat(62)], /44/],
+    [['partner', 'onboard', '--server-wallet', '--name', 'x', '--wait-timeout', 'soon'], /--wait-timeout/],
+    [['partner', 'onboard', '--server-wallet', '--name', 'x', '--first-amount', '0'], /--first-amount must be greater than 0/],
+    [['partner', 'onboard', '--resume', 'abc'], /--resume/],
+    [['redeem-onchain', 'x', '--rpc-url', 'notaurl'], /--rpc-url "notaurl" is not an http\(s\) URL/],
+    [['order', 'place', '--file', '/nonexistent'], /cannot read \/nonexistent/],
+    [['withdrawal-address', 'add', '0x1'], /address "0x1" is not an address/],
+    [['withdrawal-address', 'remove', '0x1'], /address "0x1" is not an address/],
+    [['token', 'revoke', ' '], /the token id is empty/],
+    [['wallet', 'export', 'bot'], /say where the export goes/],
+    [['wallet', 'remove', KEY], /looks like a private key/],
+    [['profile', 'remove', 'nosuch'], /no profile named "nosuch"/, 4],
   ];
-  for (const [argv, said] of cases)
-    it(`pm ${argv.join(' ')}: exit 2 with what is wrong, not a request for --yes; nothing attempted`, async () => {
+  for (const [argv, said, code = 2] of cases)
+    it(`pm ${argv.join(' ')}: exit ${code} with what is wrong, not a request for --yes; nothing attempted`, async () => {
       const r = await runPm(['--verbose', ...argv], { env });
-      expect(r.code, r.stderr).toBe(2);
+      expect(r.code, r.stderr).toBe(code);
       expect(r.stderr).toMatch(said);
       expect(r.stderr).not.toMatch(/needs a confirmation/);
       expect(r.stderr).not.toMatch(/\[http\]/);
+    });
+  // On a terminal the same lines were shown "Go ahead?" first (describe does not parse them all),
+  // and the error came only after a yes.
+  const { CI: _ci, ...rest } = process.env;
+  for (const [argv, said] of [
+    [['partner', 'allowances', 'abc', '--retry'], /profile id must be a positive integer/],
+    [['token', 'derive', '--scopes', 'trading,bogus'], /unknown scope "bogus"/],
+    [['partner', 'create', '--name', 'n'.repeat(62)], /44/],
+    [['partner', 'onboard', '--server-wallet', '--name', 'x', '--fund', '5'], /--fund works on the sandbox only/],
+    [['order', 'place', '--file', '/nonexistent'], /cannot read \/nonexistent/],
+    [['redeem-onchain', 'x', '--rpc-url', 'notaurl'], /--rpc-url "notaurl" is not an http\(s\) URL/],
+  ] as [string[], RegExp][])
+    it(`on a terminal, pm ${argv.join(' ')}: exit 2 with what is wrong, never "Go ahead?"`, async () => {
+      const { code, screen } = await runInPty(
+        ['node', 'bin/pm.js', '--verbose', ...argv],
+        [{ waitFor: 'Go ahead?', send: `n${KEYS.enter}` }],
+        {
+          ...rest,
+          ...env,
+        },
+      );
+      expect(code, screen).toBe(2);
+      expect(screen).toMatch(said);
+      expect(screen).not.toContain('Go ahead?');
+      expect(screen).not.toMatch(/\[http\]/);
     });
   it("approve set's hint names approve set (it named approve check)", async () => {
     const r = await runPm(['--json', 'approve', 'set'], { env });

@@ -1,6 +1,6 @@
 import { cutFirst, hideFirst } from '../../cli/output.js';
 import { defineCommand } from '../../cli/command.js';
-import { readInput } from '../../cli/files.js';
+import { readInput, readTextFile } from '../../cli/files.js';
 import type { Context } from '../../cli/context.js';
 import { sameCommand, withRerunHint } from '../../cli/rerun.js';
 import { InterruptedError, PartialFailureError, UsageError } from '../../core/errors.js';
@@ -90,7 +90,12 @@ export default defineCommand({
     "pm --json order place --file orders.ndjson | jq -c 'select(.ok | not)'",
     'pm order place --file orders.ndjson --batch-id 2026-01-31',
   ],
-  check: (ctx, { args, opts }) => void commandLine(ctx, args, opts),
+  check: (ctx, { args, opts }) => {
+    const line = commandLine(ctx, args, opts);
+    // A batch file that cannot be read is said before the confirmation, as the run would say it
+    // (stdin is read once, by the run).
+    if ('file' in line && line.file !== '-') readTextFile(line.file);
+  },
   run: async (ctx, { args, opts }) => {
     // Everything that can be checked offline is checked before any request.
     const line = commandLine(ctx, args, opts);

@@ -23,9 +23,9 @@ export default defineCommand({
     'pm partner allowances 2001 --retry --wait',
     'pm --json partner allowances 2001 --retry --wait --wait-timeout 3m | jq .ready',
   ],
+  check: (_ctx, { args, opts }) => void commandLine(args, opts),
   run: async (ctx, { args, opts }) => {
-    const profileId = parseProfileId(args.profileId);
-    const timeoutMs = parseDuration(opts.waitTimeout ?? '120s', '--wait-timeout');
+    const { profileId, timeoutMs } = commandLine(args, opts);
     const retry = opts.retry;
     const api = await partnerApi(ctx);
     let a;
@@ -38,3 +38,8 @@ export default defineCommand({
     return;
   },
 });
+
+/** The command line, read offline (a bad profile id or --wait-timeout is refused before --retry is confirmed). */
+function commandLine(args: { profileId: string | undefined }, opts: { waitTimeout: string | undefined }) {
+  return { profileId: parseProfileId(args.profileId), timeoutMs: parseDuration(opts.waitTimeout ?? '120s', '--wait-timeout') };
+}

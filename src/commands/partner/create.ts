@@ -20,11 +20,11 @@ export default defineCommand({
     'pm partner create --name bob',
     'pm --json partner create --server-wallet | jq .profileId',
   ],
+  check: (_ctx, { opts }) => commandLine(opts),
   run: async (ctx, { opts }) => {
     const serverWallet = opts.serverWallet;
     const wallet = opts.wallet;
-    checkDisplayName(opts.name);
-    checkModeFlags(serverWallet, wallet);
+    commandLine(opts);
     const api = await partnerApi(ctx);
     const out = await createChild(ctx, api, { serverWallet, displayName: opts.name, wallet });
     ctx.out.data(out, () => {
@@ -44,3 +44,9 @@ export default defineCommand({
     return;
   },
 });
+
+/** The command line, read offline (a name too long, or two modes, is refused before the creation is confirmed). */
+function commandLine(opts: { name: string | undefined; serverWallet: boolean; wallet: string | undefined }): void {
+  checkDisplayName(opts.name);
+  checkModeFlags(opts.serverWallet, opts.wallet);
+}

@@ -194,28 +194,10 @@ export default defineCommand({
     'pm --json partner onboard --server-wallet --name bot-7 --yes --wait --fund 100',
     'pm partner onboard --resume 2003',
   ],
+  check: (ctx, { opts }) => void commandLine(ctx, opts),
   run: async (ctx, { opts }) => {
     const interactive = ctx.interactive;
-    const timeoutMs = parseDuration(opts.waitTimeout ?? '120s', '--wait-timeout');
-    const fund = opts.fund === undefined ? undefined : parseUnits(opts.fund, 6, '--fund');
-    const firstAmount = opts.firstAmount ?? '1';
-    const sandbox = ctx.sandbox;
-    // Checked before anything is created: a step that cannot work must not stop a half-made onboarding.
-    if (fund !== undefined && fund > 0n && !sandbox)
-      throw new UsageError('--fund works on the sandbox only', { hint: 'On the exchange, send USDC on Base to the sub-account address.' });
-    // The first order as it will be placed (a placeholder id for the child), and its market.
-    if (parseUnits(firstAmount, 6, '--first-amount') === 0n)
-      throw new UsageError('--first-amount must be greater than 0', { hint: 'for example --first-amount 5 (USDC to spend)' });
-    if (opts.firstOrder !== undefined)
-      parseOrderInput({
-        market: opts.firstOrder,
-        side: 'buy',
-        outcome: 'yes',
-        type: 'fok',
-        amount: firstAmount,
-        onBehalfOf: 1,
-        delegated: true,
-      });
+    const { timeoutMs, fund, firstAmount, resume } = commandLine(ctx, opts);
 
     // Made when first needed: unlocking the partner's credentials may ask the passphrase, after the questions.
     let client: ApiClient | undefined;
@@ -224,12 +206,8 @@ export default defineCommand({
       return client;
     };
     let job: Job;
-    if (opts.resume !== undefined) {
-      if (opts.serverWallet || opts.wallet !== undefined || opts.name !== undefined || opts.profileName !== undefined)
-        throw new UsageError('--resume goes on with a sub-account that exists', {
-          hint: 'Drop --server-wallet, --wallet, --name and --profile-name (they were answered when it was created).',
-        });
-      job = await resumeJob(ctx, parseProfileId(opts.resume, '--resume'));
+    if (resume !== undefined) {
+      job = await resumeJob(ctx, resume);
       // A new --first-order for a resumed onboarding (the one that was wrong) is checked first too.
       if (opts.firstOrder !== undefined) await orderMarket(await apiOf(), opts.firstOrder);
     } else {
@@ -264,6 +242,63 @@ export default defineCommand({
     }
   },
 });
+
+type OnboardOpts = {
+  serverWallet: boolean;
+  wallet: string | undefined;
+  name: string | undefined;
+  profileName: string | undefined;
+  resume: string | undefined;
+  waitTimeout: string | undefined;
+  fund: string | undefined;
+  firstOrder: string | undefined;
+  firstAmount: string | undefined;
+};
+
+/**
+ * The command line, read offline (and PM_HOME's profiles): called before the guard asks, and
+ * again by the run before anything is created, so that a step that cannot work is refused before
+ * the confirmation and never stops a half-made onboarding.
+ */
+function commandLine(ctx: Context, opts: OnboardOpts) {
+  const timeoutMs = parseDuration(opts.waitTimeout ?? '120s', '--wait-timeout');
+  const fund = opts.fund === undefined ? undefined : parseUnits(opts.fund, 6, '--fund');
+  const firstAmount = opts.firstAmount ?? '1';
+  if (fund !== undefined && fund > 0n && !ctx.sandbox)
+    throw new UsageError('--fund works on the sandbox only', { hint: 'On the exchange, send USDC on Base to the sub-account address.' });
+  // The first order as it will be placed (a placeholder id for the child).
+  if (parseUnits(firstAmount, 6, '--first-amount') === 0n)
+    throw new UsageError('--first-amount must be greater than 0', { hint: 'for example --first-amount 5 (USDC to spend)' });
+  if (opts.firstOrder !== undefined)
+    parseOrderInput({
+      market: opts.firstOrder,
+      side: 'buy',
+      outcome: 'yes',
+      type: 'fok',
+      amount: firstAmount,
+      onBehalfOf: 1,
+      delegated: true,
+    });
+  if (opts.resume !== undefined) {
+    if (opts.serverWallet || opts.wallet !== undefined || opts.name !== undefined || opts.profileName !== undefined)
+      throw new UsageError('--resume goes on with a sub-account that exists', {
+        hint: 'Drop --server-wallet, --wallet, --name and --profile-name (they were answered when it was created).',
+      });
+    return { timeoutMs, fund, firstAmount, resume: parseProfileId(opts.resume, '--resume') };
+  }
+  // What create checks first, before its questions.
+  checkDisplayName(opts.name);
+  checkModeFlags(opts.serverWallet, opts.wallet);
+  if (opts.profileName !== undefined) guardProfile(ctx, opts.profileName);
+  // The kind is known unless the wizard asks it (a terminal, and neither --server-wallet nor --wallet).
+  if (!ctx.interactive || opts.serverWallet || opts.wallet !== undefined) checkFirstOrderKind(opts.firstOrder, opts.serverWallet);
+  return { timeoutMs, fund, firstAmount, resume: undefined };
+}
+
+/** A first order is a delegated one: it needs a server wallet. */
+function checkFirstOrderKind(firstOrder: string | undefined, serverWallet: boolean): void {
+  if (firstOrder !== undefined && !serverWallet) throw new UsageError('--first-order places a delegated order: it needs --server-wallet');
+}
 
 /** The questions (or flags), the creation, and the child's profile saved at once. */
 async function create(
@@ -329,8 +364,7 @@ async function create(
   } else if (profileName === undefined && name !== undefined && slugOf(name) !== undefined) {
     profileName = guardProfile(ctx, slugOf(name) as string);
   }
-  if (opts.firstOrder !== undefined && !serverWallet)
-    throw new UsageError('--first-order places a delegated order: it needs --server-wallet');
+  checkFirstOrderKind(opts.firstOrder, serverWallet);
 
   const api = await apiOf();
   // An answer pm cannot read: an EOA child is found by its address, else the message says how to look.

@@ -14,9 +14,9 @@ export default defineCommand({
     label: { type: 'string', value: 'label', description: 'label shown in token list' },
   },
   examples: ['PM_IDENTITY_TOKEN=… pm token derive', 'pm token derive --scopes trading,delegated_signing --label bot'],
+  check: (_ctx, { opts }) => void scopesOf(opts.scopes),
   run: async (ctx, { opts }) => {
-    const scopesFlag = opts.scopes;
-    const scopes = scopesFlag === undefined ? undefined : parseScopes(scopesFlag);
+    const scopes = scopesOf(opts.scopes);
     const api = await ctx.authedApi('identity');
     const ks = await ctx.keystore();
     const pass = await ctx.newPassphrase(); // asked before the call: the secret is shown only once
@@ -49,3 +49,6 @@ export default defineCommand({
     );
   },
 });
+
+/** --scopes, read offline (an unknown scope is refused before the derive is confirmed). */
+const scopesOf = (flag: string | undefined) => (flag === undefined ? undefined : parseScopes(flag));

@@ -23,6 +23,7 @@ export default defineCommand({
   summary: 'Revoke an API token',
   args: { id: { description: 'token id', required: true } },
   examples: ['pm token revoke tok_abc --yes'],
+  check: (_ctx, { args }) => void checkTokenId(args.id),
   run: async (ctx, { args }) => {
     const id = checkTokenId(args.id);
     const name = secretsName(ctx);

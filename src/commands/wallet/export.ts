@@ -2,6 +2,7 @@ import { UsageError } from '../../core/errors.js';
 import { writePrivateFileAtomic } from '../../core/fsutil.js';
 import { walletName } from './common.js';
 import { defineCommand } from '../../cli/command.js';
+import type { Context } from '../../cli/context.js';
 
 export default defineCommand({
   path: ['wallet', 'export'],
@@ -29,15 +30,9 @@ export default defineCommand({
     out: { type: 'string', value: 'file', description: 'where to write (mode 0600); - for stdout' },
   },
   examples: ['pm wallet export --out backup.json', 'pm wallet export bot --format key --out - --yes'],
+  check: (ctx, { args, opts }) => void commandLine(ctx, args, opts),
   run: async (ctx, { args, opts }) => {
-    const name = walletName(args.name, ctx.profile().wallet ?? 'default');
-    const format = opts.format;
-    const out = opts.out;
-    if (out === undefined) {
-      throw new UsageError('say where the export goes: --out FILE (written 0600), or --out - for stdout', {
-        hint: `pm wallet export ${name} --format ${format} --out ${name}.json`,
-      });
-    }
+    const { name, format, out } = commandLine(ctx, args, opts);
     const ks = await ctx.keystore();
     const address = ks.walletAddress(name);
     const secret = format === 'key' ? await ks.exportWalletKey(name, await ctx.passphrase()) : ks.exportWalletJson(name);
@@ -55,3 +50,16 @@ export default defineCommand({
     if (format === 'key') ctx.out.warn('anyone with this key controls the wallet: keep it offline, delete it when done');
   },
 });
+
+/** The command line, read offline (no --out is refused before the export is confirmed). */
+function commandLine(ctx: Context, args: { name: string | undefined }, opts: { format: string; out: string | undefined }) {
+  const name = walletName(args.name, ctx.profile().wallet ?? 'default');
+  const format = opts.format;
+  const out = opts.out;
+  if (out === undefined) {
+    throw new UsageError('say where the export goes: --out FILE (written 0600), or --out - for stdout', {
+      hint: `pm wallet export ${name} --format ${format} --out ${name}.json`,
+    });
+  }
+  return { name, format, out };
+}

@@ -11,6 +11,7 @@ export default defineCommand({
   summary: 'Delete a wallet from the keystore',
   args: { name: { description: 'wallet name', required: true } },
   examples: ['pm wallet remove old --yes'],
+  check: (_ctx, { args }) => void walletName(args.name),
   run: async (ctx, { args }) => {
     const name = walletName(args.name);
     const ks = await ctx.keystore();

@@ -11,6 +11,7 @@ export default defineCommand({
   args: { address: { description: 'destination address (EIP-55 or lowercase)', required: true } },
   options: { label: { type: 'string', value: 'text', description: 'a name for it' } },
   examples: ['pm withdrawal-address add 0x… --label cold'],
+  check: (_ctx, { args }) => void parseAddress(args.address ?? ''),
   run: async (ctx, { args, opts }) => {
     const address = parseAddress(args.address ?? '');
     const api = await ctx.authedApi('identity');

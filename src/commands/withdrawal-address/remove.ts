@@ -8,6 +8,7 @@ export default defineCommand({
   summary: 'Remove an address from the withdrawal allowlist',
   args: { address: { description: 'the address', required: true } },
   examples: ['pm withdrawal-address remove 0x…'],
+  check: (_ctx, { args }) => void parseAddress(args.address ?? ''),
   run: async (ctx, { args }) => {
     const address = parseAddress(args.address ?? '');
     await removeWithdrawalAddress(await ctx.authedApi('identity'), address);

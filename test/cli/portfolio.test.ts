@@ -233,7 +233,7 @@ describe('pm withdraw', () => {
     const b0 = usdc(1004);
     const small = await pmCarol('--json', '--yes', 'withdraw', '0.000001', '--to', acct('carol').address);
     expect(small.code, small.stderr).toBe(0);
-    expect(small.json<{ amount: string }>().amount).toBe('1');
+    expect(small.json<{ amount: string; amountRaw: string }>()).toMatchObject({ amount: '0.000001', amountRaw: '1' });
     expect(b0 - usdc(1004)).toBe(1n);
 
     const fund = await pmCarol('--json', 'sandbox', 'fund', '1000000000', '--to', '1004');

@@ -3,7 +3,6 @@
 // src/app/main.ts) runs without commander loaded.
 import type { Context } from '../cli/context.js';
 import { errorJson, errorText, InterruptedError, ReportedExit, toPmError, UsageError } from '../cli/errors.js';
-import type { ErrorJson } from '../cli/errors.js';
 import { GLOBAL_FLAGS, quietFlags, scanArgv } from '../cli/global-flags.js';
 import type { ArgvScan, GlobalFlags, GlobalFlagSpec } from '../cli/global-flags.js';
 import { toJson } from '../cli/json.js';
@@ -54,11 +53,8 @@ export async function jsonWanted(scan: ArgvScan, io: IO): Promise<boolean> {
 }
 
 export function report(io: IO, e: unknown, json: boolean, verbose: boolean, held = ''): number {
-  if (e instanceof ReportedExit) {
-    // (pm --json shell: its lines' errors were held back; the script still gets its one object.)
-    if (json && held.trim()) io.stderr.write(`${toJson(lastError(held, e.exitCode))}\n`);
-    return e.exitCode;
-  }
+  // Its errors were reported already, as they happened (pm shell's lines: docs/shell.md).
+  if (e instanceof ReportedExit) return e.exitCode;
   const err = toPmError(e);
   // Stopped by SIGTERM rather than Ctrl-C: 143, as a shell reports a process ended by it.
   const code =
@@ -71,28 +67,6 @@ export function report(io: IO, e: unknown, json: boolean, verbose: boolean, held
     io.stderr.write(`${toJson(obj)}\n`);
   } else io.stderr.write(errorText(err, verbose));
   return code;
-}
-
-/**
- * The one error object of a run whose steps wrote their own (pm --json shell's lines): the last
- * step's error, with everything else that was written before it in its details.
- */
-function lastError(held: string, code: number): ErrorJson {
-  const lines = held.split('\n').filter((l) => l.trim() && !/^\[exit \d+\]$/.test(l.trim()));
-  let at = -1;
-  let last: ErrorJson | undefined;
-  lines.forEach((l, i) => {
-    try {
-      const doc = JSON.parse(l) as ErrorJson;
-      if (doc && typeof doc.error?.code === 'string' && typeof doc.error.message === 'string') [at, last] = [i, doc];
-    } catch {
-      // not an error object: it goes into the details
-    }
-  });
-  const rest = lines.filter((_, i) => i !== at).join('\n');
-  const out: ErrorJson = last ?? { error: { code: 'UNEXPECTED', message: `exit ${code}` } };
-  if (rest) out.error.details = out.error.details ? `${rest}\n${out.error.details}` : rest;
-  return out;
 }
 
 /**

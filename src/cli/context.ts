@@ -18,7 +18,7 @@ import { isCi, readEnv } from './env.js';
 import type { Env } from './env.js';
 import type { GlobalFlags } from './global-flags.js';
 import { Output, withIO } from './output.js';
-import type { IO } from './output.js';
+import type { IO, OutStream } from './output.js';
 import type { Keystore } from '../keystore/index.js';
 
 /**
@@ -46,6 +46,11 @@ export class Context {
   readonly env: Env;
   /** What the command may touch; under json/ndjson its stderr is a sink (the app writes the error object to the real one). */
   readonly io: IO;
+  /**
+   * The process's stderr itself, even under json/ndjson where io.stderr is a sink: for a command
+   * that reports the errors of its steps one by one, as they happen (pm shell's lines).
+   */
+  readonly errorStream: OutStream;
   /** Where the output format came from (config list shows it). */
   readonly formatSource: 'flag' | 'env' | 'profile' | 'default';
   readonly out: Output;
@@ -77,6 +82,7 @@ export class Context {
     // error object as its `details` (heldStderr).
     const hold = { write: (s: string): boolean => ((this.held = (this.held + s).slice(0, 16_384)), true), isTTY: false };
     this.io = format !== 'table' && !flags.verbose ? withIO(io, { stderr: hold }) : io;
+    this.errorStream = io.stderr;
     const color = flags.color && stdoutTty && this.env.NO_COLOR === undefined && io.env['TERM'] !== 'dumb';
     this.out = new Output(this.io, { format, color, quiet: flags.quiet, explicitTable: flags.output === 'table', wide: flags.wide });
     // stdin last: process.stdin is created on first access (~5 ms), which a script need not pay.

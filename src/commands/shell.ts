@@ -11,6 +11,8 @@ import { defineCommand } from '../cli/command.js';
 import type { IO, ShellSession } from '../cli/output.js';
 import { HISTORY_MAX, appendHistory, historyFile as historyPath, isSecret, loadHistory, scrubHistoryFile } from '../cli/history.js';
 import { UsageError } from '../core/errors.js';
+import { errorJson, errorText } from '../cli/errors.js';
+import { toJson } from '../cli/json.js';
 
 /** Splits a line into words as a POSIX shell would for plain words and quotes ('…', "…", \x). */
 function splitWords(line: string): { words: string[]; open: boolean } {
@@ -78,7 +80,7 @@ export default defineCommand({
   longRunning: true,
   summary: 'An interactive shell: pm commands with history, TAB completion and one passphrase per session',
   description:
-    'Each line is an ordinary pm command, with or without the leading "pm" (global options such as --json or --profile work per line; pm --json shell runs every line with --json unless it names its own format). TAB completes commands, flags and values (market slugs, profiles, wallets, enum values). The keystore passphrase is asked once for the session. History is kept in PM_HOME/shell_history (0600) and holds only command lines, never an answer to a prompt; once the passphrase is verified, lines equal to it are removed from it. Ctrl-C cancels the line being typed or the command running; Ctrl-D or "exit" leaves. Without a terminal, lines are read from stdin and run in order (each failing line adds "[exit N]" on stderr; the shell exits with the last line\'s code), and a line that needs the passphrase takes it from PM_PASSPHRASE or --passphrase-file, as outside the shell.',
+    'Each line is an ordinary pm command, with or without the leading "pm" (global options such as --json or --profile work per line; pm --json shell runs every line with --json unless it names its own format). TAB completes commands, flags and values (market slugs, profiles, wallets, enum values). The keystore passphrase is asked once for the session. History is kept in PM_HOME/shell_history (0600) and holds only command lines, never an answer to a prompt; once the passphrase is verified, lines equal to it are removed from it. Ctrl-C cancels the line being typed or the command running; Ctrl-D or "exit" leaves. Without a terminal, lines are read from stdin and run in order (each failing line is reported on stderr, its error then "[exit N]", or with --json its one JSON error object on a line of its own; the shell exits with the last line\'s code), and a line that needs the passphrase takes it from PM_PASSPHRASE or --passphrase-file, as outside the shell.',
   examples: ['pm shell', 'pm --profile sandbox shell', "printf 'markets list\\nbook btc-100k-2026\\n' | pm shell"],
   run: async (ctx) => {
     const stdin = ctx.io.stdin as unknown as Readable & { isTTY?: boolean };
@@ -92,7 +94,7 @@ export default defineCommand({
     if (ctx.flags.passphraseFile !== undefined) globals.push('--passphrase-file', ctx.flags.passphraseFile);
     if (ctx.flags.verbose) globals.push('--verbose');
     // pm --json shell (or -o …): every line prints in that format unless it names its own, so a
-    // script gets JSON data, and a failing line's JSON error (the shell's own error object at the end).
+    // script gets JSON data, and each failing line's JSON error object.
     const format = (words: readonly string[]): string[] =>
       words.some((w) => /^(--json|-o|--output)(=|$)/.test(w))
         ? []
@@ -211,6 +213,16 @@ export default defineCommand({
       closed = true;
       wake?.();
     });
+    // Every failing line is reported on stderr as it fails. Under json/ndjson that is its one
+    // error object, a line of its own (stderr reads as NDJSON, one object per failing line, and
+    // no "[exit N]"): the lines write to the real stderr, not to this command's held sink.
+    const json = ctx.out.isJson;
+    const stderr = json ? ctx.errorStream : ctx.io.stderr;
+    const refuse = (message: string): number => {
+      const e = new UsageError(message);
+      stderr.write(json ? `${toJson(errorJson(e))}\n` : errorText(e, false));
+      return e.exitCode;
+    };
     let last = 0;
     if (tty) prompt();
     for (;;) {
@@ -232,17 +244,14 @@ export default defineCommand({
         continue;
       }
       if (words[0] === 'exit' || words[0] === 'quit') break;
-      if (open) {
-        ctx.io.stderr.write('error: unterminated quote\n');
-        last = 2;
-      } else if (words[0] === 'shell') {
-        ctx.io.stderr.write('error: already in pm shell\n');
-        last = 2;
-      } else {
+      if (open) last = refuse('unterminated quote');
+      else if (words[0] === 'shell') last = refuse('already in pm shell');
+      else {
         // The line editor stays active while a command runs, so that Ctrl-C reaches it (raw mode).
         running = new AbortController();
         const io: IO = {
           ...ctx.io,
+          stderr,
           // Lines never prompt on their own: confirmations need --yes; on a terminal the passphrase
           // comes from the session. Piped, there is no one to ask: a line gets it from the
           // environment or --passphrase-file, or exits 3, as outside the shell (asking would read
@@ -259,7 +268,7 @@ export default defineCommand({
         // A wrong passphrase (exit 3) is asked again on the next line that needs it.
         if (last === 3) session.pass = undefined;
       }
-      if (last !== 0) ctx.io.stderr.write(`${ctx.out.c.dim(`[exit ${last}]`)}\n`);
+      if (last !== 0 && !json) stderr.write(`${ctx.out.c.dim(`[exit ${last}]`)}\n`);
       if (tty && !closed) prompt();
     }
     rl.close();

@@ -159,8 +159,8 @@ describe('pm shell keeps prompt answers out of its history (issue 20 #1)', () =>
   }, 40_000);
 });
 
-// `pm --json shell` fed lines: a failing line's error reaches the script as the one JSON error
-// object the output contract promises (the last failing line's, the others in its details).
+// `pm --json shell` fed lines: a failing line's error reaches the script as the JSON error object
+// the output contract promises, one per failing line (docs/shell.md; more in test/cli/shell-errors.test.ts).
 // Before: exit 2 with stderr and stdout empty, so a script never learned that a line needed --yes.
 describe('pm --json shell with a line that fails', () => {
   const run = (argv: string[], input: string) => {
@@ -185,12 +185,16 @@ describe('pm --json shell with a line that fails', () => {
       expect(err.hint).toMatch(/--yes/);
     }
   });
-  it("two failing lines: the last one's error, the first one's in its details", async () => {
+  it('two failing lines: one error object each, a line of its own, in order', async () => {
     const r = await run(['--json', 'shell'], 'order cancel --all\nmarkets show\n');
     expect(r.exitCode, r.stderr).toBe(2);
-    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
-    const err = (JSON.parse(r.stderr) as { error: { message: string; details?: string } }).error;
-    expect(err.message).not.toMatch(/needs a confirmation/);
-    expect(err.details).toMatch(/needs a confirmation/);
+    const errs = r.stderr
+      .trimEnd()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { error: { message: string; details?: string } }).error);
+    expect(errs).toHaveLength(2);
+    expect(errs[0]?.message).toMatch(/needs a confirmation/);
+    expect(errs[1]?.message).not.toMatch(/needs a confirmation/);
+    expect(errs[1]?.details ?? '').not.toMatch(/needs a confirmation/);
   });
 });

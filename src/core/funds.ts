@@ -1,7 +1,7 @@
 // Moving money: withdraw from a server wallet, the withdrawal-address allowlist, redeem.
 // Amounts are bigint raw units from parse to wire: "12.5" → 12500000n → "12500000".
 import { checksumAddress } from './address.js';
-import { ConflictError, ExchangeError, NetworkError, UnknownStateError, ValidationError } from './errors.js';
+import { ConflictError, ExchangeError, NetworkError, NotFoundError, UnknownStateError, ValidationError, withHint } from './errors.js';
 import type { ApiClient } from './http.js';
 import { isObj, stringField } from './wire.js';
 import type { Json } from './wire.js';
@@ -195,13 +195,59 @@ export async function addWithdrawalAddress(
   }
 }
 
-export async function removeWithdrawalAddress(api: ApiClient, address: string): Promise<void> {
-  await api.request({
-    method: 'DELETE',
-    path: `/portfolio/withdrawal-addresses/${encodeURIComponent(address)}`,
-    auth: 'identity',
-    retry: 'never',
-  });
+/** What a remove did: `alreadyRemoved` when the address was gone already, with when it went. */
+export interface AllowlistRemoval {
+  removed: string;
+  alreadyRemoved?: true;
+  removedAt?: string;
+}
+
+/**
+ * Removes `address` from the allowlist (identity token). An answer pm cannot read is an
+ * UnknownStateError whose hint is `again` (the CLI's own line): running it again is safe, and
+ * converges: when the exchange says the address is not on the allowlist, the allowlist's removed
+ * entries (GET …?includeDeleted=true) say whether and when it was removed, and then the remove is
+ * reported done already (`alreadyRemoved`, `removedAt`); an address never on it (or a list pm
+ * cannot read) stays a NotFoundError (exit 4).
+ */
+export async function removeWithdrawalAddress(
+  api: ApiClient,
+  address: string,
+  o: { again?: string | undefined } = {},
+): Promise<AllowlistRemoval> {
+  try {
+    await api.request({
+      method: 'DELETE',
+      path: `/portfolio/withdrawal-addresses/${encodeURIComponent(address)}`,
+      auth: 'identity',
+      retry: 'never',
+    });
+    return { removed: address };
+  } catch (e) {
+    if (e instanceof NetworkError && e.ambiguous) {
+      const err = new UnknownStateError(`${address} may or may not be off the withdrawal allowlist now: pm could not read the answer`, {
+        cause: e,
+        status: e.status,
+        hint: `Run exactly this (an address is removed once: if this one went through, it says "already removed" and when):\n  ${o.again ?? 'the same call'}`,
+      });
+      err.ambiguous = true;
+      throw err;
+    }
+    if (e instanceof NotFoundError) {
+      const removedAt = await listWithdrawalAddresses(api, true).then(
+        (list) =>
+          list
+            .filter((x) => x.deletedAt !== null && x.destinationAddress.toLowerCase() === address.toLowerCase())
+            .map((x) => x.deletedAt ?? '')
+            .sort()
+            .at(-1),
+        () => undefined,
+      );
+      if (removedAt) return { removed: address, alreadyRemoved: true, removedAt };
+      throw withHint(e, 'pm withdrawal-address list shows the addresses allowed now (--all: with the removed ones).');
+    }
+    throw e;
+  }
 }
 
 /** The allowlist (a sandbox route: the exchange's docs show no list endpoint). */

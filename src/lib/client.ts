@@ -13,7 +13,7 @@ import { Settings, profileNotFound } from '../core/settings.js';
 import { AuthError, InterruptedError, NotFoundError, PmError, UsageError, ValidationError, withHint } from '../core/errors.js';
 import { unknownKeys } from '../core/suggest.js';
 import { sleep } from '../core/retry.js';
-import type { AllowlistEntry } from '../core/funds.js';
+import type { AllowlistEntry, AllowlistRemoval } from '../core/funds.js';
 import type { RedeemJson, WithdrawJson } from '../core/funds-json.js';
 import type { ApiClient } from '../core/http.js';
 import type { MarketJson, OrderBookJson } from '../core/market-wire.js';
@@ -688,11 +688,15 @@ export function createClient(options: ClientOptions) {
       const { e } = await engine();
       return e.addWithdrawalAddress(await identityApi(o), e.parseAddress(checkText('funds.allowlist.add', 'address', address)), p.label);
     },
-    async remove(address: string, o?: CallOptions): Promise<{ removed: string }> {
+    /**
+     * Removes `address` from the allowlist. One removed already (an earlier remove, perhaps one whose
+     * answer was lost: UnknownStateError) is `{alreadyRemoved: true, removedAt}`; one never on it is
+     * a NotFoundError (exit 4).
+     */
+    async remove(address: string, o?: CallOptions): Promise<AllowlistRemoval> {
       const { e } = await engine();
       const a = e.parseAddress(checkText('funds.allowlist.remove', 'address', address));
-      await e.removeWithdrawalAddress(await identityApi(o), a);
-      return { removed: a };
+      return e.removeWithdrawalAddress(await identityApi(o), a);
     },
   };
 

@@ -64,7 +64,7 @@ export type {
 } from '../core/watch-records.js';
 export type { Lifecycle } from '../core/stream.js';
 export type { Allowances, AllowanceTarget, PartnerAccount, PartnerAccountItem, PartnerPage, SubAccountCreated } from '../core/partner.js';
-export type { AllowlistEntry } from '../core/funds.js';
+export type { AllowlistEntry, AllowlistRemoval } from '../core/funds.js';
 export type { MarketPageJson as MarketPage } from '../core/markets.js';
 
 /** partner.create's input for a server-wallet sub-account (the exchange signs its orders). */

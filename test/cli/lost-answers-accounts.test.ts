@@ -73,3 +73,44 @@ describe('pm withdrawal-address add: an answer pm cannot read', () => {
     expect(errorOf(again.stderr).hint).toMatch(/already allowed/);
   });
 });
+
+// Before: a remove whose answer was dropped after the exchange removed the address said NETWORK
+// "… retry, or check its status" (exit 7), and the re-run said "not on your allowlist" (exit 4).
+describe('pm withdrawal-address remove: an answer pm cannot read', () => {
+  it('answer dropped: unknown (exit 7) with the same command written out; running it confirms the remove (exit 0), removed once', async () => {
+    const address = '0x000000000000000000000000000000000000dea1';
+    expect((await runPm(['--json', 'withdrawal-address', 'add', address], { env: env() })).code).toBe(0);
+    const mark = logMark(sb.current);
+    proxy.current.reset();
+    proxy.current.set({ method: 'DELETE', path: /^\/portfolio\/withdrawal-addresses\//, fault: { kind: 'drop' } });
+    const argv = ['--json', 'withdrawal-address', 'remove', address];
+    const r = await runPm(argv, { env: env() });
+    proxy.current.reset();
+    expect(countEvents(sb.current, 'allowlist.removed', undefined, mark)).toBe(1);
+    expect(r.code, r.stderr).toBe(7);
+    const err = errorOf(r.stderr);
+    expect(err.code).toBe('UNKNOWN_STATE');
+    expect(err.message).toMatch(/may or may not/);
+    expect(err.hint).not.toMatch(/retry/i);
+    expect(err.hint).toContain(`pm ${argv.join(' ')}`);
+    // Running it: the exchange says "not on your allowlist"; the allowlist's removed entries say
+    // when it went, so the remove is confirmed, not sent again.
+    const again = await runPm(argv, { env: env() });
+    expect(again.code, again.stderr).toBe(0);
+    const done = again.json<{ removed: string; alreadyRemoved?: boolean; removedAt?: string }>();
+    expect(done.removed.toLowerCase()).toBe(address);
+    expect(done).toMatchObject({ alreadyRemoved: true, removedAt: expect.stringMatching(/^\d{4}-/) });
+    expect(countEvents(sb.current, 'allowlist.removed', undefined, mark)).toBe(1);
+    const text = await runPm(argv.slice(1), { env: env() });
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stderr).toMatch(/already removed from the withdrawal allowlist at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d/);
+  });
+
+  it('an address that was never allowed is still not found (exit 4), with the list written out', async () => {
+    const r = await runPm(['--json', 'withdrawal-address', 'remove', '0x000000000000000000000000000000000000beef'], { env: env() });
+    expect(r.code, r.stderr).toBe(4);
+    const err = errorOf(r.stderr);
+    expect(err.message).toMatch(/not on your withdrawal allowlist/);
+    expect(err.hint).toContain('pm withdrawal-address list');
+  });
+});

@@ -138,6 +138,12 @@ describe('partner calls of the library', () => {
     expect(await pm.funds.allowlist.remove(to)).toEqual({ removed: to });
     expect((await pm.funds.allowlist.list()).map((e) => e.destinationAddress)).not.toContain(to);
     expect((await pm.funds.allowlist.list({ all: true })).find((e) => e.id === added.id)?.deletedAt).not.toBeNull();
+    // Removed already (as after a remove whose answer was lost): said so, with when; never listed: not found.
+    expect(await pm.funds.allowlist.remove(to)).toEqual({ removed: to, alreadyRemoved: true, removedAt: expect.any(String) });
+    await expect(pm.funds.allowlist.remove('0x000000000000000000000000000000000000beef')).rejects.toMatchObject({
+      name: 'NotFoundError',
+      exitCode: 4,
+    });
     await pm.close();
   });
 });

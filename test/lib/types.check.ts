@@ -4,6 +4,7 @@ import { expectTypeOf } from 'vitest';
 import type { createClient } from 'pm-cli';
 import type {
   AllowlistEntry,
+  AllowlistRemoval,
   BatchResult,
   EoaSubAccount,
   MarketPage,
@@ -149,5 +150,5 @@ export async function partnerAndFunds(pm: ReturnType<typeof createClient>): Prom
   expectTypeOf(mpage.nextCursor).toEqualTypeOf<string | null>();
   expectTypeOf(await pm.funds.allowlist.list()).toEqualTypeOf<AllowlistEntry[]>();
   expectTypeOf((await pm.funds.allowlist.add('0x0', { label: 'l' })).deletedAt).toEqualTypeOf<string | null>();
-  expectTypeOf(await pm.funds.allowlist.remove('0x0')).toEqualTypeOf<{ removed: string }>();
+  expectTypeOf(await pm.funds.allowlist.remove('0x0')).toEqualTypeOf<AllowlistRemoval>();
 }

@@ -245,8 +245,9 @@ describe('pm withdraw', () => {
     expect(usdc(1004)).toBe(b1);
     const big = await pmCarol('--json', '--yes', 'withdraw', '1000000000');
     expect(big.code, big.stderr).toBe(0);
-    expect(big.json<{ amount: string; destination: string }>()).toMatchObject({
-      amount: '1000000000000000',
+    expect(big.json<{ amount: string; amountRaw: string; destination: string }>()).toMatchObject({
+      amount: '1000000000',
+      amountRaw: '1000000000000000',
       destination: acct('carol').address,
     });
     expect(b1 - usdc(1004)).toBe(1_000_000_000_000_000n);

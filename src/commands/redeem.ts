@@ -35,7 +35,7 @@ export default defineCommand({
   actsFor: true,
   describe: async (ctx, { args, opts }) => {
     const targets = await redeemTargets(await ctx.tradingApi(), args.slug, opts);
-    if (opts.all && targets.length === 0) throw nothingToRedeem();
+    if (opts.all && targets.length === 0) throw nothingToRedeem(ctx.onBehalfOf);
     return `Redeem ${targets.length} market${targets.length === 1 ? '' : 's'}${ctx.onBehalfOf === undefined ? '' : ` for sub-account ${ctx.onBehalfOf}`}:${targets.map((t) => `\n  ${t.market}${t.shares === undefined ? '' : ` (${formatUnits(t.shares)} winning shares)`}`).join('')}`;
   },
   summary: 'Claim winning shares of resolved markets: 1 USDC per share',
@@ -63,7 +63,7 @@ export default defineCommand({
         if (!targets.some((t) => t.conditionId.toLowerCase() === e.conditionId.toLowerCase()))
           targets.push({ market: e.market, conditionId: e.conditionId, pending: false });
       // Found before anything is sent: exit 2 (a refusal by the exchange, for a named market, is 9).
-      if (targets.length === 0) throw nothingToRedeem();
+      if (targets.length === 0) throw nothingToRedeem(ctx.onBehalfOf);
     }
     const claims: Claim[] = [];
     // The first error of a claim that was not sent (its class gives the exit code).
@@ -159,8 +159,9 @@ export default defineCommand({
 });
 
 /** --all found no redeemable position: exit 2, before anything is sent (a refusal by the exchange, for a named market, is 9). */
-function nothingToRedeem(): UsageError {
-  return new UsageError('nothing to redeem: no resolved market where you hold winning shares; nothing was sent', {
+function nothingToRedeem(onBehalfOf: number | undefined): UsageError {
+  const who = onBehalfOf === undefined ? 'you hold' : `sub-account ${onBehalfOf} holds`;
+  return new UsageError(`nothing to redeem: no resolved market where ${who} winning shares; nothing was sent`, {
     hint: 'pm portfolio positions --resolved lists resolved positions; pm redeem <slug> asks the exchange about one market.',
   });
 }

@@ -215,6 +215,18 @@ describe('invocations that write although their command reads, with no terminal 
       expect(r.stdout).toBe('');
     });
 
+  it('on a terminal, partner allowances --retry says what it will submit and for whom (it said only "Run pm partner allowances")', async () => {
+    const { CI: _ci, ...rest } = process.env;
+    const { code, screen } = await runInPty(
+      ['node', 'bin/pm.js', 'partner', 'allowances', '2001', '--retry'],
+      [{ waitFor: 'Go ahead?', send: `n${KEYS.enter}` }],
+      { ...rest, ...env },
+    );
+    expect(code, screen).toBe(2);
+    expect(screen).toMatch(/submit the approvals still missing for sub-account 2001/);
+    expect(screen).toContain('Go ahead?');
+  });
+
   it('pm partner allowances without --retry still only reads: it goes ahead', async () => {
     const r = await runPm(['--verbose', 'partner', 'allowances', '2001'], { env });
     expect(r.stderr).not.toMatch(/needs a confirmation/);

@@ -8,6 +8,8 @@ export default defineCommand({
   effect: 'read',
   // (--retry submits the sub-account's approvals: money, as pm approve set is.)
   effectOf: ({ opts }) => (opts.retry ? 'money' : 'read'),
+  describe: (_ctx, { args, opts }) =>
+    `Ask the exchange to submit the approvals still missing for sub-account ${args.profileId} (USDC allowance and CTF approval per venue, sent from its server wallet)${opts.wait ? ', then wait until every one is confirmed' : ''}`,
   longRunning: ({ opts }) => opts.wait,
   summary: "A server-wallet sub-account's approvals; --retry --wait until it can trade",
   description:

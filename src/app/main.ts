@@ -184,10 +184,10 @@ function helpArgv(argv: string[], { words, at, given }: ArgvScan): string[] {
 }
 
 /**
- * A commander usage error as the JSON error object: message, and its did-you-mean as the hint,
- * else the help page the text error names on its last line (`text`: commander's error output).
+ * A commander usage error as pm's own: the message, and as the hint its did-you-mean, else the
+ * help page commander's text names on its last line (`text`: commander's error output).
  */
-function usageJson(e: CommanderError, near: string | undefined, text: string): string {
+function usageError(e: CommanderError, near: string | undefined, text: string): { message: string; hint: string } {
   const [first = '', ...more] = e.message.split('\n');
   const hint = more
     .join(' ')
@@ -195,14 +195,17 @@ function usageJson(e: CommanderError, near: string | undefined, text: string): s
     .trim();
   const page = /^\(run (pm [a-z -]+|with) --help for usage\)$/m.exec(text)?.[1];
   const help = `Run ${page === undefined || page === 'with' ? 'pm' : page} --help for usage.`;
-  return `${toJson({ error: { code: 'USAGE', message: first.replace(/^error: /, ''), hint: near ?? (hint || help) } })}\n`;
+  return { message: first.replace(/^error: /, ''), hint: near ?? (hint || help) };
 }
 
-/** commander's error text with the did-you-mean as its second line. */
-function withSuggestion(text: string, near: string | undefined): string {
-  if (near === undefined) return text;
-  const nl = text.indexOf('\n');
-  return nl < 0 ? `${text}\n(${near})\n` : `${text.slice(0, nl + 1)}(${near})\n${text.slice(nl + 1)}`;
+/** The usage error as the JSON error object (--json). */
+function usageJson(u: { message: string; hint: string }): string {
+  return `${toJson({ error: { code: 'USAGE', ...u } })}\n`;
+}
+
+/** The usage error as text: an `error:` line and a `hint:` line, as every other error. */
+function usageLines(u: { message: string; hint: string }): string {
+  return `error: ${u.message}\nhint: ${u.hint}\n`;
 }
 
 /** Whether argv asks for the root help page only (`pm`, `pm --help`, `pm help`, with global flags). */
@@ -245,9 +248,9 @@ export async function main(argv: string[], io: IO): Promise<number> {
   } catch (e) {
     if (e instanceof CommanderError) {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return 0;
-      const near = usageSuggestion(e.code, argv);
-      if (await jsonWanted(scan, io)) io.stderr.write(usageJson(e, near, usageText));
-      else io.stderr.write(withSuggestion(usageText, near));
+      const u = usageError(e, usageSuggestion(e.code, argv), usageText);
+      // (commander.help: a help page asked for by mistake, printed as it is in text mode.)
+      io.stderr.write((await jsonWanted(scan, io)) ? usageJson(u) : e.code === 'commander.help' ? usageText : usageLines(u));
       return 2;
     }
     return report(io, e, await jsonWanted(scan, io), verbose);

@@ -6,30 +6,50 @@ import { UsageError } from '../core/errors.js';
 import { secretFileProblem } from '../core/fsutil.js';
 import type { Context } from './context.js';
 
-/** A file's text; a missing or unreadable file is a usage error naming it. */
-export function readTextFile(file: string): string {
+/**
+ * Why `file` cannot be read, from the error's `code` (never its message text, which Node may
+ * word differently), and what to do about it; `flag` names the option that gave the path.
+ */
+function unreadable(file: string, e: unknown, flag?: string): UsageError {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  const given = flag ? ` given to ${flag}` : '';
+  const [why, hint] =
+    code === 'ENOENT'
+      ? ['no such file', `Check the path${given}: it names no file.`]
+      : code === 'EACCES' || code === 'EPERM'
+        ? ['permission denied', `Make it readable by you (chmod u+r ${file}), or check the path${given}.`]
+        : code === 'EISDIR'
+          ? ['it is a directory', `${flag ? `Give ${flag} a file` : 'Name a file'}, not a directory.`]
+          : code === 'ENOTDIR'
+            ? ['a part of the path is not a directory', `Check the path${given}.`]
+            : [code ?? 'unreadable', `Check the path${given} and that you can read the file.`];
+  return new UsageError(`cannot read ${file}: ${why}${code && code !== why ? ` (${code})` : ''}`, { hint, cause: e });
+}
+
+/** A file's text; a missing or unreadable file is a usage error naming it (and `flag`, the option that named it). */
+export function readTextFile(file: string, flag?: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (e) {
-    throw new UsageError(`cannot read ${file}: ${(e as Error).message}`);
+    throw unreadable(file, e, flag);
   }
 }
 
 /** A file holding a secret: refused when others can read or replace it (secretFileProblem). */
-export function readSecretFile(file: string, what: string): string {
+export function readSecretFile(file: string, what: string, flag?: string): string {
   try {
     statSync(file);
   } catch (e) {
-    throw new UsageError(`cannot read ${file}: ${(e as Error).message}`);
+    throw unreadable(file, e, flag);
   }
   const problem = secretFileProblem(file);
   if (problem) throw new UsageError(`${what} ${file} ${problem.why}`, { hint: problem.hint });
-  return readTextFile(file);
+  return readTextFile(file, flag);
 }
 
 /** A file's text, or stdin's for `-`. */
-export async function readInput(ctx: Context, file: string): Promise<string> {
-  if (file !== '-') return readTextFile(file);
+export async function readInput(ctx: Context, file: string, flag = '--file'): Promise<string> {
+  if (file !== '-') return readTextFile(file, flag);
   let text = '';
   for await (const chunk of ctx.io.stdin) text += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
   return text;

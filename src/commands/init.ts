@@ -167,7 +167,10 @@ async function initExchange(
             : 'Use it with --wallet, or pass --force to replace it.',
       });
   }
-  if (o.secret !== undefined && !isBase64(o.secret)) throw new ValidationError('the token secret is not base64');
+  if (o.secret !== undefined && !isBase64(o.secret))
+    throw new ValidationError('the token secret is not base64', {
+      hint: 'The file given to --secret-file must hold the secret exactly as the exchange returned it when the token was derived (base64).',
+    });
   if (o.derive && !ctx.env.PM_IDENTITY_TOKEN) throw new UsageError('--derive needs an identity token in PM_IDENTITY_TOKEN');
   const { privateKeyToAccount } = await import('viem/accounts');
   const address: string | null =
@@ -554,10 +557,10 @@ export default defineCommand({
         profileName,
         force,
         wallet: opts.wallet,
-        importKey: opts.importKeyFile === undefined ? undefined : readTextFile(opts.importKeyFile).trim(),
+        importKey: opts.importKeyFile === undefined ? undefined : readTextFile(opts.importKeyFile, '--import-key-file').trim(),
         createWallet: opts.createWallet,
         tokenId: opts.tokenId,
-        secret: secretFile === undefined ? undefined : readTextFile(secretFile).trim(),
+        secret: secretFile === undefined ? undefined : readTextFile(secretFile, '--secret-file').trim(),
         derive: opts.derive,
         scopes: opts.scopes,
       });

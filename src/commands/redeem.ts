@@ -183,7 +183,9 @@ function checkChoice(slugArg: string | undefined, opts: { all: boolean; conditio
     });
   }
   if (cidOpt !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(cidOpt))
-    throw new UsageError(`--condition-id "${cidOpt}" is not a bytes32 hex string (0x + 64 hex digits)`);
+    throw new UsageError(`--condition-id "${cidOpt}" is not a bytes32 hex string (0x + 64 hex digits)`, {
+      hint: 'Name the market instead: pm redeem <slug> (or copy its conditionId from pm --json markets show <slug>).',
+    });
 }
 
 /** What to redeem: one market (slug or condition id) or, with --all, every redeemable position (reads only). */

@@ -17,10 +17,17 @@ export function parseDuration(raw: string | number, name = 'duration', bounds: {
   const text = String(raw).trim();
   const m = /^(\d{1,16}(?:\.\d{1,3})?)(ms|s|m|h)?$/.exec(text);
   const ms = m ? Math.round(Number(m[1]) * (UNIT_MS[m[2] ?? 'ms'] ?? 1)) : NaN;
+  // A flag's example is the flag with a value (--for 12h); a setting's is the value alone.
+  const eg = (v: string): string => (name.startsWith('--') ? `${name} ${v}` : v);
   if (!m || !Number.isFinite(ms) || (m[2] === undefined && m[1]?.includes('.'))) {
-    throw new UsageError(`${name} must be a duration such as 30000 (ms), 500ms, 20s or 5m, got "${text}"`);
+    throw new UsageError(`${name} must be a duration such as 30000 (ms), 500ms, 20s or 5m, got "${text}"`, {
+      hint: `A number with a unit (ms, s, m or h), e.g. ${eg(fmt(Math.min(Math.max(30_000, min), max)))}.`,
+    });
   }
-  if (ms < min || ms > max) throw new UsageError(`${name} must be between ${fmt(min)} and ${fmt(max)}, got "${text}"`);
+  if (ms < min || ms > max)
+    throw new UsageError(`${name} must be between ${fmt(min)} and ${fmt(max)}, got "${text}"`, {
+      hint: ms > max ? `The longest is ${fmt(max)}: ${eg(fmt(max))}.` : `The shortest is ${fmt(min)}: ${eg(fmt(min))}.`,
+    });
   return ms;
 }
 

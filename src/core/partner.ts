@@ -10,11 +10,13 @@ import {
   ExchangeValidationError,
   InterruptedError,
   NetworkError,
+  NotFoundError,
   type PmError,
   RateLimitError,
   UnknownStateError,
   ValidationError,
   errorMessage,
+  withHint,
 } from './errors.js';
 import { backoffMs, sleep } from './retry.js';
 import type { ApiClient } from './http.js';
@@ -397,28 +399,44 @@ function parseAllowances(d: unknown): Allowances {
 export async function getAllowances(api: ApiClient, profileId: number): Promise<Allowances> {
   return parseAllowances(
     (
-      await api.request<unknown>({
-        method: 'GET',
-        path: `/profiles/partner-accounts/${profileId}/allowances`,
-        auth: 'auto',
-        onBehalfOfIn: 'none',
-      })
+      await api
+        .request<unknown>({
+          method: 'GET',
+          path: `/profiles/partner-accounts/${profileId}/allowances`,
+          auth: 'auto',
+          onBehalfOfIn: 'none',
+        })
+        .catch(notYours(api))
     ).data,
   );
+}
+
+/** A 404 for a profile id: not a sub-account of this partner (or none at all); the hint says where the ids are. */
+function notYours(api: ApiClient): (e: unknown) => never {
+  return (e) => {
+    if (e instanceof NotFoundError && !e.hint)
+      throw withHint(
+        e,
+        `${api.words === 'flags' ? 'pm partner list' : 'partner.list()'} lists the profile ids of your sub-accounts (with the partner's token).`,
+      );
+    throw e;
+  };
 }
 
 /** Asks the exchange to submit the targets still missing (or failed and retryable). */
 export async function retryAllowances(api: ApiClient, profileId: number): Promise<Allowances> {
   return parseAllowances(
     (
-      await api.request<unknown>({
-        method: 'POST',
-        path: `/profiles/partner-accounts/${profileId}/allowances/retry`,
-        body: {},
-        auth: 'auto',
-        onBehalfOfIn: 'none',
-        retry: 'never',
-      })
+      await api
+        .request<unknown>({
+          method: 'POST',
+          path: `/profiles/partner-accounts/${profileId}/allowances/retry`,
+          body: {},
+          auth: 'auto',
+          onBehalfOfIn: 'none',
+          retry: 'never',
+        })
+        .catch(notYours(api))
     ).data,
   );
 }

@@ -5,7 +5,7 @@
 // unknown one was paid by that earlier run, and `pm redeem --all` sends the unknown claims again
 // although the positions no longer list them. `pm doctor` reports the ones still unknown.
 import { randomBytes } from 'node:crypto';
-import { ConflictError, errorMessage, NetworkError, PmError, UnknownStateError, withHint } from './errors.js';
+import { ConflictError, errorMessage, ExchangeValidationError, NetworkError, PmError, UnknownStateError, withHint } from './errors.js';
 import { NdjsonJournal } from './ndjson-journal.js';
 import type { LineFields } from './ndjson-journal.js';
 import { redeem } from './funds.js';
@@ -135,7 +135,15 @@ export async function redeemOnce(
     if (e instanceof ConflictError && !e.hint)
       throw withHint(
         e,
-        'This claim was paid already (by another run or another client): nothing is left to claim on it. pm positions shows what is still redeemable.',
+        `This claim was paid already (by another run or another client): nothing is left to claim on it. ${api.words === 'flags' ? 'pm positions' : 'portfolio.positions()'} shows what is still redeemable.`,
+      );
+    // (A refusal: not resolved, no winning shares, nothing posted yet. The exchange's message says which.)
+    if (e instanceof ExchangeValidationError && !e.hint)
+      throw withHint(
+        e,
+        api.words === 'flags'
+          ? `Only a resolved market where you hold winning shares can be redeemed: wait for ${claim.market} to resolve. pm positions shows what is redeemable now.`
+          : `Only a resolved market where you hold winning shares can be redeemed: wait for ${claim.market} to resolve. portfolio.positions() shows what is redeemable now (redeemable: true).`,
       );
     throw e;
   }

@@ -401,7 +401,10 @@ export function createClient(options: ClientOptions) {
       checkOptions('markets.book', p, { outcome: 1 } satisfies Record<keyof typeof p, 1>);
       const { e, publicApi } = await engine();
       // Checked as orders.place checks it ('no ' or 'maybe' is refused, never the YES book).
-      const outcome: Outcome = p.outcome === undefined ? 'YES' : e.oneOf(String(p.outcome), ['YES', 'NO'] as const, 'outcome');
+      const outcome: Outcome =
+        p.outcome === undefined
+          ? 'YES'
+          : e.oneOf(String(p.outcome), ['YES', 'NO'] as const, 'outcome', "e.g. { outcome: 'no' } for the NO book");
       const yes = await e.getOrderBook(withSignal(publicApi, o), e.slugFrom(checkText('markets.book', 'market', slug)));
       return { ...e.bookJson(outcome === 'NO' ? e.noBook(yes) : yes), outcome };
     },

@@ -60,13 +60,13 @@ describe('errors with --json', () => {
     }
     const typo = JSON.parse((await pm('--json', 'markts')).stderr) as { error: { hint: string } };
     expect(typo.error.hint).toMatch(/Did you mean markets\?/);
-    // The hint names the command's own help page, as the text error's last line does.
+    // The hint names the command's own help page, as the text error's hint: line does.
     for (const argv of [
       ['markets', 'show'],
       ['markets', 'list', '--bogus'],
     ]) {
       const name = argv.slice(0, 2).join(' ');
-      expect((await pm(...argv)).stderr).toContain(`(run pm ${name} --help for usage)`);
+      expect((await pm(...argv)).stderr).toMatch(new RegExp(`^error: .*\\nhint: Run pm ${name} --help for usage\\.\\n$`));
       const e = JSON.parse((await pm('--json', ...argv)).stderr) as { error: { hint: string } };
       expect(e.error.hint).toBe(`Run pm ${name} --help for usage.`);
     }

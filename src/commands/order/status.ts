@@ -70,7 +70,10 @@ export default defineCommand({
       throw new NotFoundError(rows.length === 1 ? 'no such order' : `none of the ${rows.length} orders was found`, {
         hint: 'Check the id (or --client-id); with a partner token, add --on-behalf-of <profileId> for a sub-account.',
       });
-    if (missing) throw new PartialFailureError(`${missing} of ${rows.length} orders not found`);
+    if (missing)
+      throw new PartialFailureError(`${missing} of ${rows.length} orders not found`, {
+        hint: 'Check the ids shown as not_found: pm order list shows your open orders and their ids (a client id goes after --client-id); with a partner token, add --on-behalf-of <profileId> for a sub-account.',
+      });
     return;
   },
 });

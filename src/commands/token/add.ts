@@ -28,7 +28,7 @@ export default defineCommand({
     let secret: string;
     const file = opts.secretFile;
     if (file !== undefined) {
-      secret = readTextFile(file);
+      secret = readTextFile(file, '--secret-file');
     } else if (opts.stdin || opts.secretStdin) {
       secret = await readInput(ctx, '-');
     } else secret = await password(ctx, 'Token secret (base64)', hint);

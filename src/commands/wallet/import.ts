@@ -29,7 +29,7 @@ export default defineCommand({
     if (keystoreFile !== undefined) {
       let json: unknown;
       try {
-        json = JSON.parse(readTextFile(keystoreFile));
+        json = JSON.parse(readTextFile(keystoreFile, '--keystore'));
       } catch (e) {
         if (e instanceof UsageError) throw e;
         throw new ValidationError(`${keystoreFile} is not a keystore: it is not JSON`, {
@@ -39,14 +39,14 @@ export default defineCommand({
       const srcFile = opts.keystorePassphraseFile;
       const source =
         srcFile !== undefined
-          ? readSecretFile(srcFile, 'the passphrase file').replace(/\r?\n$/, '')
+          ? readSecretFile(srcFile, 'the passphrase file', '--keystore-passphrase-file').replace(/\r?\n$/, '')
           : await password(ctx, `Passphrase of ${keystoreFile}`, 'Pass --keystore-passphrase-file FILE.');
       const pass = await ctx.newPassphrase();
       info = await ks.importWalletJson(name, json, source, pass, { force });
     } else {
       let key: string;
       const file = opts.file;
-      if (file !== undefined) key = readTextFile(file);
+      if (file !== undefined) key = readTextFile(file, '--file');
       else if (opts.stdin) {
         key = '';
         for await (const c of ctx.io.stdin) key += typeof c === 'string' ? c : c.toString('utf8');

@@ -6,7 +6,7 @@ import { NotFoundError, UsageError } from '../../core/errors.js';
 import { defineCommand } from '../../cli/command.js';
 
 function readNewPassphrase(file: string): string {
-  return readSecretFile(file, 'the passphrase file').replace(/\r?\n$/, '');
+  return readSecretFile(file, 'the passphrase file', '--new-passphrase-file').replace(/\r?\n$/, '');
 }
 
 export default defineCommand({

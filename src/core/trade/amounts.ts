@@ -17,12 +17,34 @@ function checkMax(raw: bigint, input: string, field: string, unit: string): bigi
   return raw;
 }
 
+/** The valid prices either side of `raw` (in units of 10^-decimals), for "use 0.423 or 0.424". */
+function nearestPrices(raw: bigint, decimals: number): string[] {
+  const tick = 10n ** BigInt(decimals - 3);
+  const lo = raw - (raw % tick);
+  const one = 10n ** BigInt(decimals);
+  return [lo, lo + tick].filter((p) => p > 0n && p <= one).map((p) => formatUnits(p, decimals));
+}
+
+function offTick(input: string, options: string[], w: InputWords): ValidationError {
+  return new ValidationError(`price ${input} is off the 0.001 tick: use ${options.join(' or ')}`, {
+    hint: `Prices are on a 0.001 tick: ${options.map((o) => inputExample(w, 'price', o)).join(' or ')}.`,
+  });
+}
+
 /** Parses a price (0.001 tick, 0 < p ≤ 1) into micro-units; off-tick input names the nearest valid values. */
 export function parsePrice(input: string, w: InputWords = 'flags'): bigint {
   let raw: bigint;
   try {
     raw = parseUnits(input, 6, 'price');
   } catch {
+    // More decimals than the exchange's 6 (0.4235001): still a price, off the tick, and the
+    // nearest valid ones are computed exactly at its own precision.
+    const m = /^\s*(\d*)\.(\d{7,})\s*$/.exec(input);
+    if (m) {
+      const d = m[2]?.length ?? 7;
+      const exact = BigInt(`${m[1] || '0'}${m[2] ?? ''}`);
+      if (exact > 0n && exact <= 10n ** BigInt(d)) throw offTick(input, nearestPrices(exact, d), w);
+    }
     throw new ValidationError(`price "${input}" is not a decimal between 0 and 1`, {
       hint: `for example ${inputExample(w, 'price', '0.42')}`,
     });
@@ -31,12 +53,7 @@ export function parsePrice(input: string, w: InputWords = 'flags'): bigint {
     throw new ValidationError(`price ${input} is out of range: it must be above 0 and at most 1`, {
       hint: 'Prices are probabilities, e.g. 0.42 for 42¢.',
     });
-  if (raw % PRICE_TICK !== 0n) {
-    const lo = raw - (raw % PRICE_TICK);
-    const hi = lo + PRICE_TICK;
-    const options = [lo, hi].filter((p) => p > 0n && p <= ONE).map((p) => formatUnits(p));
-    throw new ValidationError(`price ${input} is off the 0.001 tick: use ${options.join(' or ')}`);
-  }
+  if (raw % PRICE_TICK !== 0n) throw offTick(input, nearestPrices(raw, 6), w);
   return raw;
 }
 

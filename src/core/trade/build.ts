@@ -86,7 +86,10 @@ export function checkClientOrderId(id: string, w: InputWords = 'flags'): string 
   // (A library caller's id may be anything: a number is refused here, not a TypeError on trim.)
   if (typeof id !== 'string') throw new ValidationError(`${label} must be a string, got ${JSON.stringify(id) ?? String(id)}`);
   if (id.trim().length === 0) throw new ValidationError(`${label} must not be ${id.length === 0 ? 'empty' : 'blank'}`);
-  if (id.length > 128) throw new ValidationError(`${label} is ${id.length} characters; the exchange allows at most 128`);
+  if (id.length > 128)
+    throw new ValidationError(`${label} is ${id.length} characters; the exchange allows at most 128`, {
+      hint: `Use an id of at most 128 characters, or leave ${inputName(w, 'client-id')} out and pm makes one (pm- and 20 letters and digits).`,
+    });
   if (/[\u0000-\u001f]/.test(id)) throw new ValidationError(`${label} must not contain control characters`);
   return id;
 }

@@ -36,12 +36,29 @@ export interface ParsedOrder {
 }
 
 /** `v` as one of `allowed` (either case), else a ValidationError: "outcome must be one of yes, no". */
-export function oneOf<T extends string>(v: string | undefined, allowed: readonly T[], field: string): T {
+export function oneOf<T extends string>(v: string | undefined, allowed: readonly T[], field: string, hint?: string): T {
   const u = (v ?? '').toUpperCase();
   const hit = allowed.find((a) => a === u);
   if (!hit)
-    throw new ValidationError(`${field} must be one of ${allowed.map((a) => a.toLowerCase()).join(', ')}${v ? `, got "${v}"` : ''}`);
+    throw new ValidationError(`${field} must be one of ${allowed.map((a) => a.toLowerCase()).join(', ')}${v ? `, got "${v}"` : ''}`, {
+      hint,
+    });
   return hit;
+}
+
+/** The hint of a side or outcome that is neither: the order's shape, with an example from its own inputs. */
+function shapeHint(i: OrderInput, slug: string, side: Side | undefined, w: InputWords): string {
+  const s = (side ?? 'BUY').toLowerCase();
+  const sized =
+    i.amount !== undefined && i.price === undefined
+      ? { flags: `--type fok --amount ${i.amount}`, keys: `type: 'fok', amount: '${i.amount}'` }
+      : {
+          flags: `--price ${i.price ?? '0.42'} --size ${i.size ?? '10'}`,
+          keys: `price: '${i.price ?? '0.42'}', size: '${i.size ?? '10'}'`,
+        };
+  return w === 'flags'
+    ? `pm order place <slug> <buy|sell> <yes|no> …, e.g. pm order place ${slug} ${s} yes ${sized.flags}`
+    : `side is 'buy' or 'sell', outcome 'yes' or 'no', e.g. { market: '${slug}', side: '${s}', outcome: 'yes', ${sized.keys} }`;
 }
 
 /**
@@ -57,9 +74,16 @@ export function parseOrderInput(i: OrderInput, w: InputWords = 'flags'): ParsedO
           : "e.g. pm.orders.place({ market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.42', size: '10' })",
     });
   const slug = slugFrom(i.market);
-  const side = oneOf(i.side, ['BUY', 'SELL'] as const, 'side');
-  const outcome = oneOf(i.outcome, ['YES', 'NO'] as const, 'outcome');
-  const type = oneOf(i.type ?? 'gtc', ['GTC', 'FOK', 'FAK'] as const, 'type');
+  const side = oneOf(i.side, ['BUY', 'SELL'] as const, 'side', shapeHint(i, slug, undefined, w));
+  const outcome = oneOf(i.outcome, ['YES', 'NO'] as const, 'outcome', shapeHint(i, slug, side, w));
+  const type = oneOf(
+    i.type ?? 'gtc',
+    ['GTC', 'FOK', 'FAK'] as const,
+    'type',
+    w === 'flags'
+      ? '--type gtc (rests until filled or cancelled, the default), fok (fill all at once or nothing) or fak (fill what it can, cancel the rest)'
+      : "type: 'gtc' (rests until filled or cancelled, the default), 'fok' (fill all at once or nothing) or 'fak' (fill what it can, cancel the rest)",
+  );
   const price = i.price !== undefined ? parsePrice(i.price, w) : undefined;
   const size = i.size !== undefined ? parseSize(i.size, 'size', w) : undefined;
   const amount = i.amount !== undefined ? parseAmount(i.amount, w) : undefined;
@@ -91,6 +115,7 @@ export function parseOrderInput(i: OrderInput, w: InputWords = 'flags'): ParsedO
             i.stp,
             STP_POLICIES.map((x) => x.toUpperCase()),
             'stp',
+            `${w === 'flags' ? '--stp' : 'stp'} cancel_maker (the exchange's default), cancel_taker or cancel_both`,
           ).toLowerCase() as StpPolicy),
   };
 }

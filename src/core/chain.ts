@@ -182,7 +182,8 @@ function chainError(e: unknown, rpcUrl: string, doing: string): PmError {
   if (isUnreachable(e))
     return new NetworkError(`could not reach the RPC at ${rpcUrl} while ${doing}`, {
       cause: e,
-      hint: 'Check --rpc-url / PM_RPC_URL and that the node is running; then run pm approve check to see the state on chain.',
+      // (approve set and redeem-onchain read the chain before they send: a re-run sends only what is missing.)
+      hint: 'Check --rpc-url / PM_RPC_URL and that the node is running, then run the same command again: it reads the chain first and sends only what is still missing.',
     });
   const wrong = causeNamed(e, WRONG_NODE);
   if (wrong !== undefined) {

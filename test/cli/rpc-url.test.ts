@@ -47,3 +47,24 @@ describe('a bad RPC URL: exit 2 naming where it came from, nothing sent', () => 
     expect(r.code).not.toBe(1);
   });
 });
+
+describe('an RPC that cannot be reached', () => {
+  // A port that was free a moment ago: nothing listens there (127.0.0.1 only).
+  const closedPort = async (): Promise<number> => {
+    const net = await import('node:net');
+    const s = net.createServer();
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    const port = (s.address() as { port: number }).port;
+    await new Promise<void>((r) => s.close(() => r()));
+    return port;
+  };
+  for (const argv of [COMMANDS[0] ?? [], COMMANDS[1] ?? []])
+    it(`pm ${argv.join(' ')}: exit 7, the hint says to run the same command again (it reads the chain first), not approve check for a redemption`, async () => {
+      const url = `http://127.0.0.1:${await closedPort()}`;
+      const r = await runPm(['--json', '--yes', ...argv, '--rpc-url', url], { env: accountEnv(sb.current, 'alice', newHome()) });
+      expect(r.code, r.stderr).toBe(7);
+      const e = JSON.parse(r.stderr).error as { hint: string };
+      expect(e.hint).toMatch(/run the same command again/);
+      expect(e.hint).not.toMatch(/approve check/);
+    });
+});

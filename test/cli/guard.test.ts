@@ -227,6 +227,18 @@ describe('invocations that write although their command reads, with no terminal 
     expect(screen).toContain('Go ahead?');
   });
 
+  it('on a terminal with no profile in use, partner create names the credentials in use, not a "profile default" beside "profile: (none)"', async () => {
+    const { CI: _ci, ...rest } = process.env;
+    const { code, screen } = await runInPty(
+      ['node', 'bin/pm.js', 'partner', 'create', '--server-wallet', '--name', 'x'],
+      [{ waitFor: 'Go ahead?', send: `n${KEYS.enter}` }],
+      { ...rest, ...env },
+    );
+    expect(code, screen).toBe(2);
+    expect(screen).toMatch(/for the partner credentials in use \(no profile\)/);
+    expect(screen).not.toMatch(/under profile default/);
+  });
+
   it('pm partner allowances without --retry still only reads: it goes ahead', async () => {
     const r = await runPm(['--verbose', 'partner', 'allowances', '2001'], { env });
     expect(r.stderr).not.toMatch(/needs a confirmation/);

@@ -14,6 +14,15 @@ export async function partnerApi(ctx: Context): Promise<ApiClient> {
 }
 
 /** Refuses flag combinations that cannot work, before any request. */
+/**
+ * Whose sub-account a confirmation names: the profile in use, or (credentials from the
+ * environment, no profile) the partner those credentials are, whose records PM_HOME keeps per exchange.
+ */
+export function underWhom(ctx: Context): string {
+  const name = ctx.profileName();
+  return name === undefined ? 'for the partner credentials in use (no profile)' : `under profile ${name}`;
+}
+
 export function checkModeFlags(serverWallet: boolean, wallet: string | undefined): void {
   if (serverWallet && wallet !== undefined)
     throw new UsageError('--wallet names the key of an EOA sub-account; a --server-wallet sub-account has no local key', {

@@ -1,12 +1,12 @@
 import { defineCommand } from '../../cli/command.js';
 import { checkDisplayName } from '../../core/partner.js';
-import { checkModeFlags, createChild, partnerApi } from './common.js';
+import { checkModeFlags, createChild, partnerApi, underWhom } from './common.js';
 
 export default defineCommand({
   path: ['partner', 'create'],
   effect: 'money',
   describe: (ctx, { opts }) =>
-    `Create a sub-account (${opts.serverWallet ? 'a server wallet the exchange manages' : `an EOA signed by ${opts.wallet ? `keystore wallet ${opts.wallet}` : 'a new key stored in the keystore'}`})${opts.name ? ` named ${opts.name}` : ''} under profile ${ctx.profileName() ?? 'default'}`,
+    `Create a sub-account (${opts.serverWallet ? 'a server wallet the exchange manages' : `an EOA signed by ${opts.wallet ? `keystore wallet ${opts.wallet}` : 'a new key stored in the keystore'}`})${opts.name ? ` named ${opts.name}` : ''} ${underWhom(ctx)}`,
   summary: 'Create a sub-account: an EOA (its key goes to the keystore) or a server wallet',
   description:
     "EOA mode generates the child's key into the encrypted keystore (or uses --wallet NAME from it), fetches the exchange's single-use signing message, signs it locally and sends the proof headers. --server-wallet asks the exchange for a managed wallet (needs the delegated_signing scope) that it signs delegated orders with. Needs a token with account_creation.\n\nAn answer pm cannot read is never a failure: an EOA child is looked up by its address, and --wallet with the key of one of your sub-accounts finds it rather than making another; a server wallet's unknown outcome says how to look (never to simply retry).\n\nExit codes: 0 created (or found), 2 bad input (nothing sent), 3 missing scope (named), 5 the address already has a profile (not one of your sub-accounts), 7 the outcome is unknown (the exact command to run is printed), 9 refused by the exchange.",

@@ -18,7 +18,7 @@ import { checkDisplayName, getAllowances, parseProfileId, subAccountRecordOf } f
 import { fundProfile } from '../../core/sandboxctl.js';
 import type { Allowances } from '../../core/partner.js';
 import { checkTradable, parseOrderInput, placeParsed } from '../../core/trade/index.js';
-import { checkModeFlags, createChild, partnerApi, waitWithProgress } from './common.js';
+import { checkModeFlags, createChild, partnerApi, underWhom, waitWithProgress } from './common.js';
 
 const slugOf = (name: string): string | undefined => {
   const s = name
@@ -167,8 +167,8 @@ export default defineCommand({
   longRunning: true,
   describe: (ctx, { opts }) =>
     opts.resume !== undefined
-      ? `Finish onboarding sub-account ${opts.resume} under profile ${ctx.profileName() ?? 'default'}${opts.firstOrder ? ` (a first FOK BUY of ${opts.firstAmount} USDC in ${opts.firstOrder})` : ''}`
-      : `Onboard a new sub-account under profile ${ctx.profileName() ?? 'default'}: ${opts.serverWallet ? 'a server wallet' : opts.wallet ? `an EOA signed by ${opts.wallet}` : 'a server wallet or an EOA (asked next)'}${opts.name ? ` named ${opts.name}` : ''}${opts.fund ? `, funded with ${opts.fund} USDC` : ''}${opts.firstOrder ? `, then a first FOK BUY of ${opts.firstAmount} USDC in ${opts.firstOrder}` : ''}`,
+      ? `Finish onboarding sub-account ${opts.resume} ${underWhom(ctx)}${opts.firstOrder ? ` (a first FOK BUY of ${opts.firstAmount} USDC in ${opts.firstOrder})` : ''}`
+      : `Onboard a new sub-account ${underWhom(ctx)}: ${opts.serverWallet ? 'a server wallet' : opts.wallet ? `an EOA signed by ${opts.wallet}` : 'a server wallet or an EOA (asked next)'}${opts.name ? ` named ${opts.name}` : ''}${opts.fund ? `, funded with ${opts.fund} USDC` : ''}${opts.firstOrder ? `, then a first FOK BUY of ${opts.firstAmount} USDC in ${opts.firstOrder}` : ''}`,
   summary: 'Wizard: create a sub-account, wait until it can trade, fund it, first order, save a profile',
   description:
     "Interactive on a terminal (EOA or server wallet, name, create, wait for allowances with progress, fund or show how, an optional first delegated order, a profile for the child so that pm --profile <child> … acts for it). Without a terminal the flags answer instead: pm partner onboard --server-wallet --name X --yes --wait.\n\nThe child's profile is saved as soon as the sub-account exists. An onboarding cut short (Ctrl-C, an error, a timeout) says so, and pm partner onboard --resume <profileId> picks it up where it stopped (the wizard also offers it; it also finishes a sub-account made with pm partner create); --wait, --fund and --first-order answer the steps left.\n\nExit codes: 0 done, 2 bad input, a question without a TTY, or --resume of an onboarding already finished (nothing to resume), 3 missing scope, 4 --resume of an id pm holds no onboarding or sub-account of under PM_HOME, 5 the child profile name is taken, 6 rate limited past the timeout, 7 allowances not ready in time, 130 interrupted (resumable).",

@@ -58,3 +58,25 @@ describe('pm partner onboard --resume of a sub-account made by pm partner create
     expect(r.json()).toMatchObject({ profileId: id });
   });
 });
+
+describe('pm partner onboard --fund --first-order, the funding answer lost', () => {
+  it('exit 7 (the deposit is unknown); --resume then places the first order asked for (it was skipped), funded once', async () => {
+    proxy.current.reset();
+    proxy.current.set({ method: 'POST', path: '/__sandbox/fund', fault: { kind: 'drop' } });
+    const argv = ['--json', 'partner', 'onboard', '--server-wallet', '--name', 'fund-lost', '--yes', '--wait', '--fund', '100'];
+    const r = await runPm([...argv, '--first-order', 'btc-100k-2026', '--timeout', '20s'], { env: env() });
+    expect(r.code, r.stderr).toBe(7);
+    const err = (JSON.parse(r.stderr) as { error: { code: string; hint: string } }).error;
+    expect(err.code).toBe('UNKNOWN_STATE');
+    const id = Number(/--resume (\d+)/.exec(err.hint)?.[1]);
+    expect(id, err.hint).toBeGreaterThan(0);
+    const deposits = () => countEvents(sb.current, 'funds.deposited', (e) => e.profileId === id);
+    expect(deposits()).toBe(1);
+    proxy.current.reset();
+    const again = await runPm(['--json', 'partner', 'onboard', '--resume', String(id), '--timeout', '20s'], { env: env() });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.json<{ firstOrder?: { market: string } }>()).toMatchObject({ firstOrder: { market: 'btc-100k-2026' } });
+    expect(countEvents(sb.current, 'order.placed', (e) => e.order.ownerId === id)).toBe(1);
+    expect(deposits()).toBe(1);
+  });
+});

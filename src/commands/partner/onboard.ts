@@ -17,7 +17,7 @@ import { parseDuration } from '../../core/duration.js';
 import { checkDisplayName, getAllowances, parseProfileId, subAccountRecordOf } from '../../core/partner.js';
 import { fundProfile } from '../../core/sandboxctl.js';
 import type { Allowances } from '../../core/partner.js';
-import { checkTradable, parseOrderInput, placeParsed } from '../../core/trade/index.js';
+import { checkTradable, newClientOrderId, parseOrderInput, placeParsed } from '../../core/trade/index.js';
 import { checkModeFlags, createChild, partnerApi, underWhom, waitWithProgress } from './common.js';
 
 const slugOf = (name: string): string | undefined => {
@@ -394,6 +394,12 @@ async function finish(
   const st = job.state;
   const serverWallet = st.serverWallet;
   const id = job.id;
+  // A first order asked for is saved with the onboarding now, its client id fixed: a run cut
+  // short before it (a lost funding answer, Ctrl-C) is resumed with it, never silently without.
+  if (o.firstOrder !== undefined && st.firstOrder?.market !== o.firstOrder) {
+    st.firstOrder = { market: o.firstOrder, amount: o.firstAmount, clientOrderId: newClientOrderId() };
+    await saveProgress(ctx, job);
+  }
 
   // Allowances: server wallets only; an EOA sets its own approvals on chain.
   let allowances: Allowances | undefined;

@@ -83,7 +83,7 @@ describe('pm shell (text) reports every failing line on stderr', () => {
       expect.stringMatching(/^hint: Pass --yes/),
       '[exit 2]',
       "error: unknown command 'nosuch'",
-      '(run with --help for usage)',
+      'hint: Run pm --help for usage.',
       '[exit 2]',
     ]);
   });

@@ -124,3 +124,26 @@ describe('pm order cancel --all <slug> whose answer is lost', () => {
     });
   }
 });
+
+describe('pm order cancel --all <slug>: answer lost and the open orders unreadable', () => {
+  it('exit 7 unknown, the hint in the CLI words: the list command and the same command (harmless)', async () => {
+    const home = newHome();
+    await place(home, 'all-unknown', '0.2');
+    proxy.set(
+      { method: 'DELETE', path: '/orders/all/btc-100k-2026', fault: { kind: 'truncate' } },
+      {
+        method: 'GET',
+        path: '/markets/btc-100k-2026/user-orders',
+        times: Number.POSITIVE_INFINITY,
+        fault: { kind: 'status', status: 503 },
+      },
+    );
+    const r = await runPm(['--json', '--timeout', '3s', 'order', 'cancel', '--all', 'btc-100k-2026'], { env: alice(home) });
+    expect(r.code, r.stderr).toBe(7);
+    const err = errorOf(r.stderr);
+    expect(err.code).toBe('UNKNOWN_STATE');
+    expect(err.hint).toContain('pm --json order list --market btc-100k-2026');
+    expect(err.hint).toMatch(/Or cancel again \(harmless\): pm --json --timeout 3s order cancel --all btc-100k-2026$/);
+    expect(err.hint).not.toMatch(/orders\.list/);
+  });
+});

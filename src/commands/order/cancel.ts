@@ -11,7 +11,7 @@ import { liveOrderJson } from '../../core/trade/views.js';
 import type { ApiClient } from '../../core/http.js';
 import { cancelEverywhere, countText } from '../../core/trade/replace.js';
 import type { EverywhereOutcome } from '../../core/trade/replace.js';
-import { pmLine } from '../../cli/rerun.js';
+import { pmLine, sameCommand } from '../../cli/rerun.js';
 
 export default defineCommand({
   path: ['order', 'cancel'],
@@ -92,9 +92,17 @@ async function cancelAll(ctx: Context, api: ApiClient, slugs: string[]): Promise
   if (slugs.length > 1) await Promise.all(slugs.map((slug) => getMarket(api, slug)));
   if (slugs.length === 1) {
     const slug = slugs[0] as string;
-    const res = await cancelOrders(api, { slug }).catch((e: unknown) =>
-      e instanceof NotFoundError ? getMarket(api, slug).then(() => Promise.reject(e)) : Promise.reject(e),
-    );
+    const res = await cancelOrders(api, { slug }).catch((e: unknown) => {
+      if (e instanceof NotFoundError) return getMarket(api, slug).then(() => Promise.reject(e));
+      // Its answer lost and the open orders unreadable: what to run, in the CLI's words.
+      if (e instanceof UnknownStateError)
+        throw withHint(
+          e,
+          `See what is open: ${pmLine(ctx, ['order', 'list', '--market', slug, ...(ctx.onBehalfOf === undefined ? [] : ['--on-behalf-of', String(ctx.onBehalfOf)])], { yes: false })}\nOr cancel again (harmless): ${sameCommand(ctx)}`,
+          'replace',
+        );
+      throw e;
+    });
     // Nothing to cancel there: a typo of a market says so (exit 4, with the market it probably meant).
     if (res.canceled.length === 0 && res.failed.length === 0 && !res.answerLost) await getMarket(api, slug);
     return report(ctx, res, slug);

@@ -5,29 +5,28 @@
 // "nothing to cancel"), exit 0, with the order cancelled in the sandbox's log; a dropped answer
 // was retried, the retry said ORDER_NOT_FOUND, and pm said "no order to cancel: it was not found",
 // exit 4; --all <slug> said "nothing to cancel" for orders it had just cancelled.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { accountEnv } from '../helpers/account-env.js';
-import { countEvents, faultProxy, logMark } from '../helpers/fault-proxy.js';
-import type { Fault, FaultProxy } from '../helpers/fault-proxy.js';
+import { countEvents as count, logMark as markOf, useFaultProxy } from '../helpers/fault-proxy.js';
+import type { Fault } from '../helpers/fault-proxy.js';
 import { runPm, useTempHomes } from '../helpers/run.js';
-import { startSandbox } from '../../src/sandbox/index.js';
-import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
 const newHome = useTempHomes();
-let sb: SandboxHandle;
-let proxy: FaultProxy;
-beforeEach(async () => {
-  sb = await startSandbox({ port: 0, dataDir: null });
-  proxy = await faultProxy(sb.baseUrl);
-});
-afterEach(async () => {
-  await proxy.close();
-  await sb.close();
-});
+const box = useSandbox();
+const faults = useFaultProxy(box);
+const proxy = {
+  set: (...r: Parameters<(typeof faults.current)['set']>) => faults.current.set(...r),
+  reset: () => faults.current.reset(),
+};
+beforeEach(() => proxy.reset());
+const logMark = () => markOf(box.current);
+/** Orders the sandbox cancelled since `mark`. */
+const cancelled = (mark: number) => count(box.current, 'order.cancelled', undefined, mark);
 
-const alice = (home: string) => ({ ...accountEnv(sb, 'alice', home), PM_BASE_URL: proxy.baseUrl });
+const alice = (home: string) => ({ ...accountEnv(box.current, 'alice', home), PM_BASE_URL: faults.current.baseUrl });
 const errorOf = (stderr: string) => (JSON.parse(stderr) as { error: { code: string; message: string; hint: string } }).error;
-const live = (): string[] => sb.ctx.state.orders.filter((o) => o.ownerId === 1001 && o.status === 'LIVE').map((o) => o.id);
+const live = (): string[] => box.current.ctx.state.orders.filter((o) => o.ownerId === 1001 && o.status === 'LIVE').map((o) => o.id);
 async function place(home: string, cid: string, price = '0.2'): Promise<string> {
   const r = await runPm(['--json', 'order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', price, '--size', '1', '--client-id', cid], {
     env: alice(home),
@@ -48,12 +47,12 @@ describe('pm order cancel <id> whose answer is lost', () => {
     it(`${what}: reported cancelled (asked the exchange), exit 0; one cancel in the log`, async () => {
       const home = newHome();
       const id = await place(home, `cl-${fault.kind}-${'as' in fault ? fault.as : ''}`);
-      const mark = logMark(sb);
+      const mark = logMark();
       proxy.set({ method: 'POST', path: '/orders/batch-cancel', fault });
       const r = await runPm(['--json', 'order', 'cancel', id], { env: alice(home) });
       expect(r.code, r.stderr).toBe(0);
       expect(r.json()).toMatchObject({ canceled: [id], failed: [] });
-      expect(countEvents(sb, 'order.cancelled', undefined, mark)).toBe(1);
+      expect(cancelled(mark)).toBe(1);
       expect(live()).not.toContain(id);
     });
   }
@@ -80,7 +79,7 @@ describe('pm order cancel <id> whose answer is lost', () => {
   it('answer lost and the exchange cannot be asked: exit 7 unknown, with the command that tells; it says cancelled', async () => {
     const home = newHome();
     const id = await place(home, 'cl-unknown');
-    const mark = logMark(sb);
+    const mark = logMark();
     proxy.set(
       { method: 'POST', path: '/orders/batch-cancel', fault: { kind: 'truncate' } },
       { method: 'POST', path: '/orders/status/batch', times: Number.POSITIVE_INFINITY, fault: { kind: 'status', status: 503 } },
@@ -92,7 +91,7 @@ describe('pm order cancel <id> whose answer is lost', () => {
     expect(err.message).toMatch(/outcome of the cancel .* unknown/);
     const check = /(pm [^\n]+)$/.exec(err.hint)?.[1] ?? '';
     expect(check).toBe(`pm --json order status ${id}`);
-    expect(countEvents(sb, 'order.cancelled', undefined, mark)).toBe(1);
+    expect(cancelled(mark)).toBe(1);
     proxy.reset();
     const s = await runPm(check.split(' ').slice(1), { env: alice(home) });
     expect(s.code, s.stderr).toBe(0);
@@ -104,15 +103,14 @@ describe('pm order cancel --all <slug> whose answer is lost', () => {
   for (const [what, fault] of lost.slice(0, 2)) {
     it(`${what}: says the answer was lost and nothing of the market is open (exit 0), never "nothing to cancel"`, async () => {
       const home = newHome();
-      await place(home, `all-a-${fault.kind}`, '0.2');
-      await place(home, `all-b-${fault.kind}`, '0.21');
-      const mark = logMark(sb);
+      const mine = [await place(home, `all-a-${fault.kind}`, '0.2'), await place(home, `all-b-${fault.kind}`, '0.21')];
+      const mark = logMark();
       proxy.set({ method: 'DELETE', path: '/orders/all/btc-100k-2026', fault });
       const r = await runPm(['--json', 'order', 'cancel', '--all', 'btc-100k-2026'], { env: alice(home) });
       expect(r.code, r.stderr).toBe(0);
       expect(r.json()).toMatchObject({ failed: [], answerLost: true });
-      expect(countEvents(sb, 'order.cancelled', undefined, mark)).toBe(2);
-      expect(live()).toEqual([]);
+      expect(cancelled(mark)).toBe(2);
+      expect(live().filter((id) => mine.includes(id))).toEqual([]);
       const text = await runPm(['order', 'cancel', '--all', 'btc-100k-2026'], { env: alice(home) });
       expect(text.stderr).toMatch(/nothing to cancel/); // the second time, truly nothing
       proxy.set({ method: 'DELETE', path: '/orders/all/btc-100k-2026', fault });

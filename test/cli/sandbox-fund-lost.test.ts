@@ -3,28 +3,20 @@
 // crashed ("Cannot convert undefined to a BigInt … looks like a bug", exit 1) and a dropped one
 // said "retry", although the sandbox's log held the deposit (a retry credits twice); --json
 // printed `amount` in raw units ("5000000" for 5 USDC).
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { accountEnv } from '../helpers/account-env.js';
-import { countEvents, faultProxy } from '../helpers/fault-proxy.js';
-import type { Fault, FaultProxy } from '../helpers/fault-proxy.js';
+import { countEvents, logMark, useFaultProxy } from '../helpers/fault-proxy.js';
+import type { Fault } from '../helpers/fault-proxy.js';
 import { runPm, useTempHomes } from '../helpers/run.js';
-import { startSandbox } from '../../src/sandbox/index.js';
-import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
 const newHome = useTempHomes();
-let sb: SandboxHandle;
-let proxy: FaultProxy;
-beforeEach(async () => {
-  sb = await startSandbox({ port: 0, dataDir: null });
-  proxy = await faultProxy(sb.baseUrl);
-});
-afterEach(async () => {
-  await proxy.close();
-  await sb.close();
-});
+const sb = useSandbox();
+const proxy = useFaultProxy(sb);
+beforeEach(() => proxy.current.reset());
 
-const alice = (home: string) => ({ ...accountEnv(sb, 'alice', home), PM_BASE_URL: proxy.baseUrl });
-const deposits = () => countEvents(sb, 'funds.deposited', (e) => e.profileId === 1002);
+const alice = (home: string) => ({ ...accountEnv(sb.current, 'alice', home), PM_BASE_URL: proxy.current.baseUrl });
+const deposits = (mark: number) => countEvents(sb.current, 'funds.deposited', (e) => e.profileId === 1002, mark);
 
 describe('pm sandbox fund', () => {
   it('--json: amount and balance as decimals, each with its …Raw', async () => {
@@ -46,7 +38,8 @@ describe('pm sandbox fund', () => {
   ];
   for (const [what, fault] of lost) {
     it(`${what}: unknown (exit 7), never a crash or "retry"; one deposit in the log`, async () => {
-      proxy.set({ method: 'POST', path: '/__sandbox/fund', fault });
+      const mark = logMark(sb.current);
+      proxy.current.set({ method: 'POST', path: '/__sandbox/fund', fault });
       const r = await runPm(['--json', 'sandbox', 'fund', '5', '--to', '1002'], { env: alice(newHome()) });
       expect(r.code, r.stderr).toBe(7);
       const err = (JSON.parse(r.stderr) as { error: { code: string; message: string; hint: string } }).error;
@@ -54,7 +47,7 @@ describe('pm sandbox fund', () => {
       expect(err.message).toMatch(/deposit of 5 USDC to profile 1002 may or may not have been made/);
       expect(err.hint).toMatch(/credits again/);
       expect(err.hint).not.toMatch(/bug/);
-      expect(deposits()).toBe(1);
+      expect(deposits(mark)).toBe(1);
     });
   }
 });

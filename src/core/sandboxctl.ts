@@ -7,6 +7,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { ConflictError, ExchangeError, NetworkError, PmError, UnknownStateError, UsageError } from './errors.js';
 import { formatUnits } from './money.js';
+import { isObj } from './wire.js';
 import type { ApiClient } from './http.js';
 import { ensurePrivateDir, writePrivateFileAtomic } from './fsutil.js';
 
@@ -344,7 +345,7 @@ export async function fundProfile(api: ApiClient, profileId: number, amount: big
     if (e instanceof NetworkError && e.ambiguous) throw unknown(`the answer was lost (${e.shortMessage})`, e);
     throw e;
   }
-  const o = d !== null && typeof d === 'object' && !Array.isArray(d) ? (d as Record<string, unknown>) : {};
+  const o = isObj(d) ? d : {};
   const raw = (x: unknown): bigint | null => (typeof x === 'string' && /^\d+$/.test(x) ? BigInt(x) : null);
   const [got, balance] = [raw(o['amount']), raw(o['balance'])];
   if (typeof o['profileId'] !== 'number' || typeof o['wallet'] !== 'string' || got === null || balance === null)

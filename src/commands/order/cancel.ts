@@ -61,8 +61,7 @@ export default defineCommand({
       if (!(e instanceof UnknownStateError)) throw e;
       // The status of every order named tells what this cancel did (asking it is harmless).
       const named = ids.length > 0 ? ids : ['--client-id', ...clientIds];
-      const acting = ctx.onBehalfOf === undefined ? [] : ['--on-behalf-of', String(ctx.onBehalfOf)];
-      const check = pmLine(ctx, ['order', 'status', ...named, ...acting], { yes: false });
+      const check = pmLine(ctx, ['order', 'status', ...named, ...acting(ctx)], { yes: false });
       throw withHint(e, `Check it (CANCELED: done; LIVE: cancel it again, which is harmless):\n  ${check}`, 'replace');
     });
     report(ctx, res);
@@ -98,7 +97,7 @@ async function cancelAll(ctx: Context, api: ApiClient, slugs: string[]): Promise
       if (e instanceof UnknownStateError)
         throw withHint(
           e,
-          `See what is open: ${pmLine(ctx, ['order', 'list', '--market', slug, ...(ctx.onBehalfOf === undefined ? [] : ['--on-behalf-of', String(ctx.onBehalfOf)])], { yes: false })}\nOr cancel again (harmless): ${sameCommand(ctx)}`,
+          `See what is open: ${pmLine(ctx, ['order', 'list', '--market', slug, ...acting(ctx)], { yes: false })}\nOr cancel again (harmless): ${sameCommand(ctx)}`,
           'replace',
         );
       throw e;
@@ -138,6 +137,9 @@ async function cancelAll(ctx: Context, api: ApiClient, slugs: string[]): Promise
       },
     );
 }
+
+/** The sub-account this command acts for, as the words a line of a hint needs to act for it too. */
+const acting = (ctx: Context): string[] => (ctx.onBehalfOf === undefined ? [] : ['--on-behalf-of', String(ctx.onBehalfOf)]);
 
 const NOT_FOUND_HINT = 'ORDER_NOT_FOUND means the id is unknown, not yours, or already filled or canceled';
 const LOST = 'answer lost: what it cancelled is not known by id';

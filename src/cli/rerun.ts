@@ -61,13 +61,15 @@ function targetWords(argv: readonly string[]): string[] {
 
 /**
  * An error about an order whose outcome is unknown gets the exact command to run as its hint:
- * argv with `flag <client id>` in it, then `pm order status --client-id …`. Other errors pass.
+ * argv with `flag <client id>` in it, then `pm order status --client-id …` (or `pm <check>`). Other errors pass.
  */
-export function withRerunHint(ctx: Context, e: unknown, flag: string): unknown {
+export function withRerunHint(ctx: Context, e: unknown, flag: string, check?: readonly string[]): unknown {
   if (!(e instanceof PmError) || e.unknownClientId === undefined) return e;
   const argv = ctx.app.argv ?? [];
   const cid = e.unknownClientId;
-  const status = ['pm', ...targetWords(argv), 'order', 'status', '--client-id', cid].map((w, i) => (i === 0 ? w : shellWord(w))).join(' ');
+  const status = ['pm', ...targetWords(argv), ...(check ?? ['order', 'status', '--client-id', cid])]
+    .map((w, i) => (i === 0 ? w : shellWord(w)))
+    .join(' ');
   const run = argv.length > 0 ? rerunLine(argv, flag, cid) : `the same command with ${flag} ${shellWord(cid)}`;
   return withHint(e, `Run exactly this (it never places a second order):\n  ${run}\nOr check first: ${status}`, 'replace');
 }

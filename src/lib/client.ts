@@ -185,10 +185,10 @@ const jsString = (s: string): string => `'${s.replace(/\\/g, '\\\\').replace(/'/
  * `run exactly this`: the core's hint names the CLI's command), and the status check beside it.
  * Other errors pass as they are.
  */
-function withCallHint(err: unknown, again: (clientId: string) => string): unknown {
+function withCallHint(err: unknown, again: (clientId: string) => string, check?: string): unknown {
   if (!(err instanceof PmError) || err.unknownClientId === undefined) return err;
   const cid = err.unknownClientId;
-  const hint = `Make exactly this call again (it never places a second order):\n  ${again(cid)}\nOr check first: pm.orders.status({ clientIds: [${jsString(cid)}] })`;
+  const hint = `Make exactly this call again (it never places a second order):\n  ${again(cid)}\nOr check first: ${check ?? `pm.orders.status({ clientIds: [${jsString(cid)}] })`}`;
   return err instanceof InterruptedError
     ? new InterruptedError(err.shortMessage, {
         cause: err,
@@ -515,12 +515,16 @@ export function createClient(options: ClientOptions) {
           e.replaceOrder(d, { ...input, orderId }, { journal, signal, notFound: 'outcome', words: 'keys' }),
         ),
       );
+      const again = (cid: string) => call('orders.replace', orderId, { ...p, clientId: cid });
       let outcome: Awaited<typeof replacing>;
       try {
         outcome = await replacing;
       } catch (err) {
-        throw withCallHint(err, (cid) => call('orders.replace', orderId, { ...p, clientId: cid }));
+        throw withCallHint(err, again);
       }
+      // The replacement stands (or may) and what became of the old order is unknown: said so.
+      const unsure = e.replaceUnknown(outcome, 'keys');
+      if (unsure) throw withCallHint(unsure, again, e.oldOrderCheck(outcome.cancel.orderId, 'keys'));
       const r = e.replaceResult(outcome);
       if (signal?.aborted && r.cancelled.status !== 'NOT_FOUND')
         throw placedDespiteAbort('replacement', r.replacement?.clientId ?? p.clientId ?? '', r.replacement?.order.id);

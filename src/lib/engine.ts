@@ -46,7 +46,7 @@ export {
   runBatch,
   settleFromStatus,
 } from '../core/trade/index.js';
-export { cancelAllResult, cancelEverywhere, replaceOrder, replaceResult } from '../core/trade/replace.js';
+export { cancelAllResult, cancelEverywhere, oldOrderCheck, replaceOrder, replaceResult, replaceUnknown } from '../core/trade/replace.js';
 export { batchResult, cancelEntries, placedJson, placeResult, statusJson } from '../core/trade/views.js';
 export { listOrders } from '../core/trade/list.js';
 export { openWatch } from '../core/watch.js';

@@ -6,6 +6,8 @@
 //             `Connection: close` (a 2xx whose body cannot be read)
 //   garble    the upstream acts; the client gets its status with a body that is not JSON
 //             (`text`) or JSON of the wrong shape (`shape`)
+//   rewrite   the upstream acts; the client gets its status with the JSON `body` makes of the
+//             upstream's answer (an answer of the exchange's own shape that says something else)
 //   delay     the request is held `ms` before it is forwarded (forwarded even if the client gave up)
 //   status    answered 5xx or 429 (with Retry-After) before forwarding: the upstream never sees it
 //   hang      never forwarded, never answered
@@ -20,6 +22,7 @@ export type Fault =
   | { kind: 'drop' }
   | { kind: 'truncate' }
   | { kind: 'garble'; as?: 'text' | 'shape' }
+  | { kind: 'rewrite'; body: (upstream: unknown) => unknown }
   | { kind: 'delay'; ms: number }
   | { kind: 'status'; status: number; retryAfterSeconds?: number }
   | { kind: 'hang' };
@@ -154,6 +157,9 @@ export async function faultProxy(
         } else if (fault?.kind === 'garble') {
           out = Buffer.from(fault.as === 'shape' ? '{"ok":true,"data":[1,2,3]}' : '<html><body>502 Bad Gateway</body></html>');
           headers['content-type'] = fault.as === 'shape' ? 'application/json' : 'text/html';
+        } else if (fault?.kind === 'rewrite') {
+          out = Buffer.from(JSON.stringify(fault.body(JSON.parse(body.toString('utf8')))));
+          headers['content-type'] = 'application/json';
         }
         headers['content-length'] = String(out.length);
         res.writeHead(ur.statusCode ?? 502, headers);

@@ -5,7 +5,7 @@ import { sameCommand, withRerunHint } from '../../cli/rerun.js';
 import { PmError, UsageError, ValidationError } from '../../core/errors.js';
 import { formatUnits } from '../../core/money.js';
 import { decimal, sentOf, text, unfinishedBatch } from '../../core/trade/batch.js';
-import { checkReplaceInput, oldOrder, replaceOrder, replaceRefusal } from '../../core/trade/replace.js';
+import { checkReplaceInput, oldOrder, replaceOrder, replaceRefusal, replaceUnknown } from '../../core/trade/replace.js';
 import type { ReplaceInput, ReplaceOutcome } from '../../core/trade/replace.js';
 
 function outcomeText(ctx: Context, r: ReplaceOutcome): void {
@@ -132,9 +132,22 @@ export default defineCommand({
               },
             },
           );
-          if (!r.ok) failed++;
-          // (Not ok: the exchange answered and refused a part.)
-          rec = { line: n, ...r, ...(r.ok ? {} : { sent: 'yes' }) };
+          const unsure = replaceUnknown(r);
+          if (unsure) {
+            // (A part pm could not learn: unknown, never failed.)
+            unknown++;
+            rec = {
+              line: n,
+              ...r,
+              clientOrderId: r.replacement.clientOrderId,
+              sent: 'unknown',
+              error: { code: unsure.code, message: unsure.shortMessage },
+            };
+          } else {
+            if (!r.ok) failed++;
+            // (Not ok: the exchange answered and refused a part.)
+            rec = { line: n, ...r, ...(r.ok ? {} : { sent: 'yes' }) };
+          }
         } catch (e) {
           if (ctx.signal?.aborted) throw e;
           const pe = e instanceof PmError ? e : new PmError(e instanceof SyntaxError ? `line ${n}: not JSON` : String(e));
@@ -190,6 +203,8 @@ export default defineCommand({
       // In order replace, --client-id names the old order: the replacement's is --new-client-id.
       throw withRerunHint(ctx, e, '--new-client-id');
     });
+    const unsure = replaceUnknown(r);
+    if (unsure) throw withRerunHint(ctx, unsure, '--new-client-id', ['order', 'status', r.cancel.orderId]);
     ctx.out.data(r, () => outcomeText(ctx, r));
     if (!r.ok) throw replaceRefusal(r);
     return;

@@ -12,6 +12,7 @@ import {
   NetworkError,
   NotFoundError,
   PmError,
+  UnknownStateError,
   UsageError,
   ValidationError,
 } from '../errors.js';
@@ -142,11 +143,13 @@ export async function replaceOrder(
           status: 409,
           hint: `Nothing new was placed. To replace again, give the new order another --new-client-id; to see this one: pm order status --client-id ${clientOrderId}`,
         });
-      // The old order by id as given, or as its client id names it (it still exists, cancelled).
-      const oldId = i.orderId ?? (await oldOrder(api, i).catch(() => null))?.id ?? '';
+      // The old order by id as given, or as its client id names it (it still exists, cancelled
+      // unless ALLOW_FAILURE placed the replacement beside it).
+      const held = mode === 'STOP_ON_FAILURE' && i.orderId !== undefined ? undefined : await oldOrder(api, i).catch(() => null);
+      const cancel = await cancelOf(api, mode, i.orderId ?? held?.id ?? '', held);
       return {
-        ok: true,
-        cancel: { status: 'SUCCESS', orderId: oldId },
+        ok: cancel.status === 'SUCCESS',
+        cancel,
         replacement: { status: 'SUCCESS', clientOrderId, alreadyPlaced: true, order },
       };
     }
@@ -226,16 +229,10 @@ export async function replaceOrder(
     }
     const placed = parsePlaced(l.data, clientOrderId, slug, false, 1, market.positionIds);
     rec('placed', { orderId: placed.orderId });
-    // STOP_ON_FAILURE places a replacement only after the cancel; ALLOW_FAILURE may not have cancelled.
-    const cancelStatus =
-      mode === 'STOP_ON_FAILURE'
-        ? 'SUCCESS'
-        : (await oldOrder(api, { orderId: old.id }).catch(() => null))?.order['status'] === 'CANCELED'
-          ? 'SUCCESS'
-          : 'UNKNOWN';
+    const cancel = await cancelOf(api, mode, old.id);
     return {
-      ok: cancelStatus === 'SUCCESS',
-      cancel: { status: cancelStatus, orderId: old.id },
+      ok: cancel.status === 'SUCCESS',
+      cancel,
       replacement: { status: 'SUCCESS', clientOrderId, order: placedJson(placed) },
     };
   };
@@ -264,8 +261,13 @@ export async function replaceOrder(
   }
   if (!wellFormed(d)) return settle(new NetworkError('POST /orders/cancel-replace answered, but its answer could not be read'));
   const res = d;
-  const cancel = { ...part(res['cancel']), orderId: old.id };
   const rp = part(res['replacement']);
+  // The exchange's own UNKNOWN (it could not tell): the replacement is looked up by its client id
+  // as after a lost answer, the old order asked for.
+  if (rp.status === 'UNKNOWN')
+    return settle(new ExchangeError(`the exchange answered the replacement UNKNOWN${rp.error ? ` (${rp.error.message})` : ''}`));
+  const said = { ...part(res['cancel']), orderId: old.id };
+  const cancel = said.status === 'UNKNOWN' ? await cancelOf(api, 'ALLOW_FAILURE', old.id) : said;
   // An earlier run whose outcome was unknown may have replaced the order since this run looked
   // (its request was still on the way): the old order is gone, so ask for the replacement again.
   if (earlier && cancel.status !== 'SUCCESS' && rp.status !== 'SUCCESS')
@@ -282,6 +284,54 @@ export async function replaceOrder(
     cancel,
     replacement: { ...rp, clientOrderId, ...(order ? { order } : {}) },
   };
+}
+
+/**
+ * What became of the old order once the cancel-replace was done. STOP_ON_FAILURE places the
+ * replacement only after the cancel; otherwise (ALLOW_FAILURE, or the exchange's cancel answered
+ * UNKNOWN) the old order is asked for (`held`: already looked up, null when that failed):
+ * cancelled, still there (FAILURE), or UNKNOWN when it cannot be looked up.
+ */
+async function cancelOf(
+  api: ApiClient,
+  mode: 'STOP_ON_FAILURE' | 'ALLOW_FAILURE',
+  orderId: string,
+  held?: { order: Json } | null,
+): Promise<PartResult & { orderId: string }> {
+  if (mode === 'STOP_ON_FAILURE') return { status: 'SUCCESS', orderId };
+  const order = held === undefined ? (await oldOrder(api, { orderId }).catch(() => null))?.order : held?.order;
+  if (!order) return { status: 'UNKNOWN', orderId, error: { code: 'UNKNOWN', message: `order ${orderId || '?'} could not be looked up` } };
+  const status = textOf(order['status']);
+  if (status === 'CANCELED' || status === 'CANCELLED') return { status: 'SUCCESS', orderId };
+  return { status: 'FAILURE', orderId, error: { code: 'NOT_CANCELLED', message: `order ${orderId} is ${status || 'not cancelled'}` } };
+}
+
+/**
+ * A replacement whose outcome pm could not learn in full: the cancel's (the replacement stands;
+ * whether the old order beside it was cancelled is unknown). Such an outcome is unknown, never
+ * "not replaced": making the same replacement again finds it and asks for the old order again.
+ */
+export function replaceUnknown(r: ReplaceOutcome, w: InputWords = 'flags'): UnknownStateError | undefined {
+  if (r.cancel.status !== 'UNKNOWN' && r.replacement.status !== 'UNKNOWN') return undefined;
+  const cid = r.replacement.clientOrderId;
+  const placed =
+    r.replacement.status === 'SUCCESS'
+      ? `replacement ${cid} is placed${r.replacement.order ? ` (order ${r.replacement.order.orderId})` : ''}`
+      : `replacement ${cid} was not placed`;
+  const standing = r.replacement.status !== 'FAILURE' && r.replacement.status !== 'NOT_ATTEMPTED';
+  const why =
+    r.cancel.status === 'UNKNOWN' ? (r.cancel.error?.message ?? 'the old order could not be looked up') : `the cancel: ${r.cancel.status}`;
+  return new UnknownStateError(`the outcome of replacing order ${r.cancel.orderId} is unknown: ${placed}; ${why}`, {
+    // (A replacement that may stand: the same replacement again finds it and asks for the old order.)
+    ...(standing ? { unknownClientId: cid } : {}),
+    details: JSON.stringify(r),
+    hint: `Check the old order: ${oldOrderCheck(r.cancel.orderId, w)}`,
+  });
+}
+
+/** How to ask for an order by its id, in the CLI's words or the library's. */
+export function oldOrderCheck(orderId: string, w: InputWords): string {
+  return w === 'flags' ? `pm order status ${orderId}` : `pm.orders.status({ ids: [${JSON.stringify(orderId)}] })`;
 }
 
 /** Whether a cancel-replace answer says what became of both parts (a success carries its order). */

@@ -1,0 +1,168 @@
+// order replace when pm cannot learn what became of the old order (the unknown rule,
+// docs/trading.md): with --allow-failure the replacement may stand beside the old order, so after
+// a lost answer pm asks for the old order, and when it cannot, the outcome is unknown (exit 7,
+// the exact command and `pm order status <old>` written out), never "not replaced" (exit 9). The
+// exchange's own UNKNOWN for either part (its answer's shape, wire-facts §3.10) is looked up the
+// same way. Faults come from our own proxy; effects are counted in the sandbox's event log.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createClient, UnknownStateError } from '../../src/lib/index.js';
+import { accountEnv, seeded } from '../helpers/account-env.js';
+import { countEvents, logMark, useFaultProxy } from '../helpers/fault-proxy.js';
+import { limitOrder } from '../helpers/orders.js';
+import { ndjson, runPm, useTempHomes } from '../helpers/run.js';
+import { postAdmin, useSandbox } from '../helpers/sandbox.js';
+
+const sb = useSandbox();
+const proxy = useFaultProxy(sb);
+const newHome = useTempHomes();
+beforeAll(async () => {
+  expect(await postAdmin(sb.current, 'faults', { rateLimit: false })).toBe(200);
+});
+
+const SLUG = 'sol-500-2026';
+const env = (home: string) => ({ ...accountEnv(sb.current, 'alice', home), PM_BASE_URL: proxy.current.baseUrl, PM_PACE: 'off' });
+const placedAt = (mark: number, raw: bigint) => countEvents(sb.current, 'order.placed', (e) => e.order.price === raw, mark);
+const cancelledOf = (mark: number, id: string) => countEvents(sb.current, 'order.cancelled', (e) => e.orderId === id, mark);
+interface JsonError {
+  error: { code: string; message: string; hint?: string };
+}
+const errorOf = (stderr: string) => (JSON.parse(stderr) as JsonError).error;
+/** Status lookups answer 502 (the exchange cannot be asked), from the `nth` on. */
+const lookupsFailFrom = (nth: number) =>
+  ({ method: 'POST', path: '/orders/status/batch', nth, times: Number.POSITIVE_INFINITY, fault: { kind: 'status', status: 502 } }) as const;
+/** The argv of the command a hint writes out on a line of its own (`  pm …`). */
+function hintedArgv(hint: string): string[] {
+  const line = /^\s*pm (.+)$/m.exec(hint)?.[1] ?? '';
+  return [...line.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? '');
+}
+/** A resting order of alice's (placed without faults): its id. */
+async function rest(home: string, cid: string): Promise<string> {
+  proxy.current.reset();
+  const r = await runPm(['--json', ...limitOrder(SLUG, 'buy', 'yes', '0.05', '1'), '--client-id', cid], { env: env(home) });
+  expect(r.code, r.stderr).toBe(0);
+  return r.json<{ orderId: string }>().orderId;
+}
+type Outcome = { ok: boolean; cancel: { status: string }; replacement: { status: string; alreadyPlaced?: boolean } };
+
+describe('order replace --allow-failure: the old order cannot be asked for after a lost answer', () => {
+  // Lookups: 1st the old order (before), 2nd the replacement by its client id (found), 3rd on the old order again.
+  it('a truncated answer, the old order not to be looked up: exit 7 naming both, nothing on stdout; the hinted re-run says it was replaced', async () => {
+    const home = newHome();
+    const oldId = await rest(home, 'ruc-old-1');
+    const mark = logMark(sb.current);
+    proxy.current.set({ method: 'POST', path: '/orders/cancel-replace', fault: { kind: 'truncate' } }, lookupsFailFrom(3));
+    const argv = ['--json', '--timeout', '4s', 'order', 'replace', '--client-id', 'ruc-old-1', '--price', '0.081', '--allow-failure'];
+    const r = await runPm(argv, { env: env(home) });
+    proxy.current.reset();
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.stdout).toBe('');
+    const err = errorOf(r.stderr);
+    expect(err.code).toBe('UNKNOWN_STATE');
+    expect(err.message).toMatch(new RegExp(`replacing order ${oldId} is unknown: replacement pmr-\\S+ is placed`));
+    expect(err.message).not.toMatch(/not replaced/);
+    expect(err.hint).toContain(`pm order status ${oldId}`);
+    const cid = /--new-client-id (pmr-\S+)/.exec(err.hint ?? '')?.[1] ?? '';
+    expect(hintedArgv(err.hint ?? '')).toEqual([...argv, '--new-client-id', cid]);
+    expect(placedAt(mark, 81_000n)).toBe(1);
+    expect(cancelledOf(mark, oldId)).toBe(1);
+    const again = await runPm(hintedArgv(err.hint ?? ''), { env: env(home) });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.json<Outcome>()).toMatchObject({ ok: true, cancel: { status: 'SUCCESS' }, replacement: { alreadyPlaced: true } });
+    expect(placedAt(mark, 81_000n)).toBe(1);
+    expect(cancelledOf(mark, oldId)).toBe(1);
+  });
+
+  it('--file: such a line is unknown, not failed: "0 failed, 1 unknown"-style end, exit 7, the same command; running it replaces nothing more', async () => {
+    const home = newHome();
+    const oldId = await rest(home, 'ruc-old-2');
+    const file = join(home, 'moves.ndjson');
+    writeFileSync(file, `${JSON.stringify({ clientId: 'ruc-old-2', price: '0.082' })}\n`);
+    const mark = logMark(sb.current);
+    proxy.current.set({ method: 'POST', path: '/orders/cancel-replace', fault: { kind: 'truncate' } }, lookupsFailFrom(3));
+    const argv = ['--json', '--timeout', '4s', 'order', 'replace', '--allow-failure', '--file', file];
+    const r = await runPm(argv, { env: env(home) });
+    proxy.current.reset();
+    expect(r.code, r.stderr).toBe(7);
+    const [line] = ndjson<{ line: number; ok: boolean; sent: string; clientOrderId?: string; error?: { code: string } }>(r.stdout);
+    expect(line).toMatchObject({ line: 1, ok: false, sent: 'unknown', clientOrderId: expect.stringMatching(/^pmr-/) });
+    expect(line?.error?.code).toBe('UNKNOWN_STATE');
+    const err = errorOf(r.stderr);
+    expect(err.code).toBe('UNKNOWN_STATE');
+    expect(err.message).toMatch(/the outcome of 1 of 1 replacements is unknown/);
+    expect(hintedArgv(err.hint ?? '')).toEqual(argv);
+    const again = await runPm(hintedArgv(err.hint ?? ''), { env: env(home) });
+    expect(again.code, again.stderr).toBe(0);
+    expect(placedAt(mark, 82_000n)).toBe(1);
+    expect(cancelledOf(mark, oldId)).toBe(1);
+  });
+
+  it('the library: rejects with UnknownStateError, the hint the same call with its clientId and orders.status of the old order', async () => {
+    const home = newHome();
+    const oldId = await rest(home, 'ruc-old-3');
+    const alice = seeded(sb.current, 'alice');
+    const pm = createClient({
+      home: newHome(),
+      baseUrl: proxy.current.baseUrl,
+      privateKey: alice.privateKey,
+      token: alice.token,
+      timeoutMs: 4000,
+    });
+    const mark = logMark(sb.current);
+    proxy.current.set({ method: 'POST', path: '/orders/cancel-replace', fault: { kind: 'truncate' } }, lookupsFailFrom(3));
+    const e = await pm.orders.replace(oldId, { price: '0.083', mode: 'ALLOW_FAILURE' }).then(
+      () => null,
+      (x: unknown) => x,
+    );
+    proxy.current.reset();
+    expect(e).toBeInstanceOf(UnknownStateError);
+    const hint = (e as UnknownStateError).hint ?? '';
+    expect(hint).toContain(`pm.orders.status({ ids: ["${oldId}"] })`);
+    expect(hint).toMatch(/pm\.orders\.replace\('[^']+', \{"price":"0\.083","mode":"ALLOW_FAILURE","clientId":"pmr-/);
+    expect(placedAt(mark, 83_000n)).toBe(1);
+    await pm.close();
+  });
+});
+
+describe('order replace: the exchange\'s own UNKNOWN for a part is looked up, never "not replaced"', () => {
+  it('the cancel answered UNKNOWN (the replacement placed): pm asks for the old order, finds it cancelled, exit 0', async () => {
+    const home = newHome();
+    const oldId = await rest(home, 'ruc-old-4');
+    const mark = logMark(sb.current);
+    const body = (up: unknown) => ({
+      ...(up as object),
+      cancel: { status: 'UNKNOWN', error: { code: 'TIMEOUT', message: 'cancel timed out' } },
+    });
+    proxy.current.set({ method: 'POST', path: '/orders/cancel-replace', fault: { kind: 'rewrite', body } });
+    const r = await runPm(['--json', 'order', 'replace', oldId, '--price', '0.084', '--allow-failure'], { env: env(home) });
+    proxy.current.reset();
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json<Outcome>()).toMatchObject({ ok: true, cancel: { status: 'SUCCESS' }, replacement: { status: 'SUCCESS' } });
+    expect(placedAt(mark, 84_000n)).toBe(1);
+    expect(cancelledOf(mark, oldId)).toBe(1);
+  });
+
+  it('the replacement answered UNKNOWN: found by its client id (exit 0); with lookups failing, unknown (exit 7), never exit 9', async () => {
+    const home = newHome();
+    const body = (up: unknown) => ({
+      ...(up as object),
+      replacement: { status: 'UNKNOWN', error: { code: 'TIMEOUT', message: 'placement timed out' } },
+    });
+    for (const [i, failing] of [false, true].entries()) {
+      const oldId = await rest(home, `ruc-old-5${i}`);
+      const mark = logMark(sb.current);
+      const raw = 85_000n + BigInt(i) * 1000n;
+      proxy.current.set(
+        { method: 'POST', path: '/orders/cancel-replace', fault: { kind: 'rewrite', body } },
+        ...(failing ? [lookupsFailFrom(2)] : []),
+      );
+      const r = await runPm(['--json', '--timeout', '4s', 'order', 'replace', oldId, '--price', `0.0${85 + i}`], { env: env(home) });
+      proxy.current.reset();
+      expect(r.code, r.stderr).toBe(failing ? 7 : 0);
+      if (failing) expect(errorOf(r.stderr).code).toBe('UNKNOWN_STATE');
+      else expect(r.json<Outcome>()).toMatchObject({ ok: true, replacement: { status: 'SUCCESS' } });
+      expect(placedAt(mark, raw)).toBe(1);
+    }
+  });
+});

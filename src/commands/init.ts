@@ -2,7 +2,7 @@
 // the encrypted keystore, and writes a profile.
 import { readTextFile } from '../cli/files.js';
 import type { Context } from '../cli/context.js';
-import { input, password, select, validating } from '../cli/prompt.js';
+import { confirm, input, password, select, validating } from '../cli/prompt.js';
 import { checkProfileName, checkUrl } from '../core/config.js';
 import { DEFAULT_BASE_URL, isLoopbackUrl } from '../core/endpoints.js';
 import type { ProfileConfig } from '../core/config.js';
@@ -137,7 +137,10 @@ async function initExchange(
   o: {
     baseUrl: string;
     profileName: string;
+    /** Replace a profile of that name. */
     force: boolean;
+    /** Write a new key over a keystore wallet of that name (--force, which the guard asked for; a yes in the wizard). */
+    replaceWallet: boolean;
     wallet?: string | undefined;
     importKey?: string | undefined;
     createWallet: boolean;
@@ -159,7 +162,7 @@ async function initExchange(
   else if (o.createWallet) key = generatePrivateKey();
   if (key !== undefined) {
     wallet ??= o.profileName;
-    if (ks.hasWallet(wallet) && !o.force)
+    if (ks.hasWallet(wallet) && !o.replaceWallet)
       throw new ConflictError(`a wallet named "${wallet}" already exists`, {
         hint:
           o.wallet !== undefined
@@ -204,7 +207,7 @@ async function initExchange(
     }
   }
   // The writes.
-  if (key !== undefined && wallet !== undefined) await ks.importWalletKey(wallet, key, pass, { force: o.force });
+  if (key !== undefined && wallet !== undefined) await ks.importWalletKey(wallet, key, pass, { force: o.replaceWallet });
   if (secrets) await ks.saveSecrets(o.profileName, secrets, pass, { force: true });
   await writeProfile(ctx, o.profileName, profile);
   return {
@@ -305,7 +308,9 @@ async function wizardExchange(
       : checkUrl((await input(ctx, 'Exchange base URL', hint, ctx.flags.baseUrl, (v) => exchangeAnswers(ctx, v))).trim(), 'the URL');
   const name = await input(ctx, PROFILE_NAME_PROMPT, hint, 'default', validating(freeName));
   const ks = await ctx.keystore();
-  const taken = ks.hasWallet(name) && !force;
+  // A wallet of the profile's name is offered as it is, first (the default), with --force too:
+  // --force there replaced it unasked once "Create" or "Import" was picked (its key lost).
+  const taken = ks.hasWallet(name);
   const walletChoice = await select(
     ctx,
     'Signing wallet',
@@ -318,18 +323,27 @@ async function wizardExchange(
     hint,
   );
   let wallet: string | undefined;
+  let replaceWallet = false;
   if (walletChoice === 'existing') wallet = name;
-  else if (walletChoice !== 'skip' && taken)
-    wallet = await input(
-      ctx,
-      'Name of the new keystore wallet',
-      hint,
-      undefined,
-      validating((v) => {
-        checkProfileName(v, 'wallet name');
-        if (ks.hasWallet(v)) throw new ConflictError(`a wallet named ${v} already exists: pick another name`);
-      }),
-    );
+  else if (walletChoice !== 'skip' && taken) {
+    // Only --force writes over it, and only after a yes that names it and its address (the
+    // guard's words for init --force --create-wallet; the wizard knows the name only now).
+    if (force) {
+      ctx.io.stderr.write(`${await describeReplace(ctx, name)}\n`);
+      replaceWallet = await confirm(ctx, `Replace wallet ${name}? (No keeps it: the new wallet gets another name)`, false);
+    }
+    if (!replaceWallet)
+      wallet = await input(
+        ctx,
+        'Name of the new keystore wallet',
+        hint,
+        undefined,
+        validating((v) => {
+          checkProfileName(v, 'wallet name');
+          if (ks.hasWallet(v)) throw new ConflictError(`a wallet named ${v} already exists: pick another name`);
+        }),
+      );
+  }
   let importKey: string | undefined;
   if (walletChoice === 'import')
     importKey = await password(
@@ -381,6 +395,7 @@ async function wizardExchange(
     baseUrl,
     profileName: name,
     force,
+    replaceWallet,
     wallet,
     createWallet: walletChoice === 'create',
     importKey,
@@ -556,6 +571,8 @@ export default defineCommand({
         baseUrl,
         profileName,
         force,
+        // (Asked for by the guard: effectOf makes it destructive over a wallet that exists.)
+        replaceWallet: force,
         wallet: opts.wallet,
         importKey: opts.importKeyFile === undefined ? undefined : readTextFile(opts.importKeyFile, '--import-key-file').trim(),
         createWallet: opts.createWallet,

@@ -2,7 +2,7 @@
 // prompt on a terminal naming the wallet and its address, --yes in a script, else exit 2 with
 // nothing changed). Before, `pm wallet create w1 --force` (and wallet import --force, init --force
 // --create-wallet) replaced the key at once. --force with no wallet of that name asks nothing.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Keystore } from '../../src/keystore/index.js';
@@ -71,6 +71,18 @@ describe('in a script (no terminal), without --yes: exit 2, the old key kept', (
   });
 });
 
+describe('pm init --force without a terminal runs no wizard', () => {
+  it('with no flags: exit 2, nothing written, the wallet of the profile name kept', async () => {
+    const { home, address } = await homeWith('default');
+    const config = readFileSync(join(home, 'config.json'), 'utf8');
+    const r = await runPm(['--json', 'init', '--force'], { env: envOf(home), stdin: '' });
+    expect(r.code, r.stderr).toBe(2);
+    expect(JSON.parse(r.stderr).error.message).toMatch(/takes its answers from flags, and none were given: nothing was written/);
+    expect(addressOf(home, 'default')).toBe(address);
+    expect(readFileSync(join(home, 'config.json'), 'utf8')).toBe(config);
+  });
+});
+
 describe('--force with no wallet of that name replaces nothing: no yes needed', () => {
   it('pm wallet create, pm init --create-wallet', async () => {
     const home = newHome();
@@ -97,5 +109,54 @@ describe('on a terminal', () => {
     expect(screen).toContain(`Replace wallet w1 (${address})`);
     expect(screen).toMatch(/declined/);
     expect(addressOf(home, 'w1')).toBe(address);
+  });
+
+  /** pm init --force on a terminal, over wallet `default`: the real exchange, profile default, then `steps`, token skipped. */
+  const wizard = async (home: string, steps: { waitFor: string | RegExp; send: string }[]) => {
+    const { CI: _ci, ...rest } = process.env;
+    return runInPty(
+      ['node', 'bin/pm.js', 'init', '--force'],
+      [
+        { waitFor: 'Which exchange?', send: KEY.down + KEY.enter }, // the real exchange: nothing is sent without a token
+        { waitFor: 'Profile name', send: KEY.enter }, // default
+        ...steps,
+        { waitFor: 'API token', send: `sk${KEY.enter}` }, // skip
+      ],
+      { ...rest, ...envOf(home), NO_COLOR: '1' },
+    );
+  };
+  const profileWallet = (home: string): unknown =>
+    (JSON.parse(readFileSync(join(home, 'config.json'), 'utf8')) as { profiles: Record<string, { wallet?: string }> }).profiles['default']
+      ?.wallet;
+
+  it('the pm init wizard offers the existing wallet first; "Create a new wallet" over it asks, and the default No keeps it', async () => {
+    const { home, address } = await homeWith('default');
+    const { code, screen } = await wizard(home, [
+      // (Typed: the select jumps to the choice whose name starts so, wherever it stands.)
+      { waitFor: 'Signing wallet', send: `cr${KEY.enter}` },
+      // Enter takes the default No (↓ moves nothing in a yes/no). Before the fix the token question
+      // came next, and ↓⏎ skipped it: the run ended there, the key replaced.
+      { waitFor: /Replace wallet default[\s\S]*\(y\/N\)|API token/, send: KEY.down + KEY.enter },
+      { waitFor: 'Name of the new keystore wallet', send: `fresh${KEY.enter}` },
+    ]);
+    expect(code, screen).toBe(0);
+    expect(addressOf(home, 'default')).toBe(address);
+    expect(screen).toMatch(new RegExp(`Signing wallet\\s*❯ Use the keystore wallet default \\(${address}\\)`));
+    expect(screen).toContain(`Replace wallet default (${address})`);
+    expect(profileWallet(home)).toBe('fresh');
+    expect(addressOf(home, 'fresh')).not.toBe(address);
+  });
+
+  it('the pm init wizard replaces the existing wallet only after an explicit yes', async () => {
+    const { home, address } = await homeWith('default');
+    const { code, screen } = await wizard(home, [
+      { waitFor: 'Signing wallet', send: `im${KEY.enter}` }, // import
+      { waitFor: /Replace wallet default[\s\S]*\(y\/N\)/, send: `y${KEY.enter}` },
+      { waitFor: 'Private key', send: `${DEV_KEY}${KEY.enter}` },
+    ]);
+    expect(code, screen).toBe(0);
+    expect(screen).toContain(`Replace wallet default (${address})`);
+    expect(addressOf(home, 'default')).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
+    expect(profileWallet(home)).toBe('default');
   });
 });

@@ -1,8 +1,9 @@
 // Every error says what to do next: the errors a second CLI audit found with no hint (an off-tick
-// price, an outcome that is not yes or no, a client id too long, a bad --condition-id, redeeming
-// an unresolved market, another partner's sub-account, pm unlock --for past 12h, a file that does
-// not exist, a token secret that is not base64, order status with some ids not found), and the
-// text form of a usage error (a `hint:` line, as with every other error). Against a real sandbox.
+// price, a size off the share grid, an outcome that is not yes or no, a client id too long, a bad
+// --condition-id, redeeming an unresolved market, another partner's sub-account, pm unlock --for
+// past 12h, a file that does not exist, a token secret that is not base64, order status with some
+// ids not found), and the text form of a usage error (a `hint:` line, as with every other error).
+// Against a real sandbox.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -62,6 +63,30 @@ describe('order input errors say what to use', () => {
     // The library's words: no flags.
     const lib = thrown(() => parsePrice('0.4235', 'keys'));
     expect(lib.hint).toMatch(/price: '0\.423' or price: '0\.424'/);
+    expect(lib.hint).not.toMatch(/--/);
+  });
+
+  it('a size off the 0.001-share grid: the hint says the step and gives the two nearest sizes, exactly', async () => {
+    const env = accountEnv(sb.current, 'alice', newHome());
+    const e = await both(order('buy', 'yes', '--price', '0.4', '--size', '10.1234'), env, 2);
+    expect(e.message).toMatch(/off the 0\.001-share grid/);
+    expect(e.hint).toMatch(/steps of 0\.001 share/);
+    expect(e.hint).toMatch(/--size 10\.123 or --size 10\.124/);
+    // More decimals than the exchange's 6 are still a size off the grid, not "not a number of shares".
+    const long = await both(order('buy', 'yes', '--price', '0.4', '--size', '10.1234567'), env, 2);
+    expect(long.message).toMatch(/off the 0\.001-share grid/);
+    expect(long.hint).toMatch(/--size 10\.123 or --size 10\.124/);
+    // Below the first step: the one valid size above it, never 0.
+    const low = await both(order('buy', 'yes', '--price', '0.4', '--size', '0.0004'), env, 2);
+    expect(low.hint).toMatch(/--size 0\.001\b/);
+    expect(low.hint).not.toMatch(/--size 0 /);
+    const zero = await both(order('buy', 'yes', '--price', '0.4', '--size', '0'), env, 2);
+    expect(zero.hint).toMatch(/steps of 0\.001 share, from 0\.001/);
+    // The library's words (and a batch line's): no flags.
+    const lib = thrown(() =>
+      parseOrderInput({ market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.4', size: '10.1234' }, 'keys'),
+    );
+    expect(lib.hint).toMatch(/size: '10\.123' or size: '10\.124'/);
     expect(lib.hint).not.toMatch(/--/);
   });
 

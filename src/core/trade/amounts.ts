@@ -57,21 +57,44 @@ export function parsePrice(input: string, w: InputWords = 'flags'): bigint {
   return raw;
 }
 
-/** Parses a size in shares (0.001-share grid, > 0) into raw units. */
+/** The valid sizes either side of `raw` (in units of 10^-decimals), for "use 10.123 or 10.124": never 0. */
+function nearestSizes(raw: bigint, decimals: number): string[] {
+  const step = 10n ** BigInt(decimals - 3);
+  const lo = raw - (raw % step);
+  return [lo, lo + step].filter((s) => s > 0n).map((s) => formatUnits(s, decimals));
+}
+
+/** A size as the user gives it: `--size 10` or `size: '10'`. */
+const sizeExample = (field: string, w: InputWords, v: string): string => (w === 'keys' ? `${field}: '${v}'` : `${flagOf(field)}${v}`);
+
+function offGrid(input: string, field: string, options: string[], w: InputWords): ValidationError {
+  return new ValidationError(`${field} ${input} is off the 0.001-share grid: use ${options.join(' or ')}`, {
+    hint: `Sizes go in steps of 0.001 share: ${options.map((o) => sizeExample(field, w, o)).join(' or ')}.`,
+  });
+}
+
+/** Parses a size in shares (0.001-share grid, > 0) into raw units; off-grid input names the nearest valid values. */
 export function parseSize(input: string, field = 'size', w: InputWords = 'flags'): bigint {
+  const example = (v: string): string => sizeExample(field, w, v);
   let raw: bigint;
   try {
     raw = parseUnits(input, 6, field);
   } catch {
-    const example = w === 'keys' ? `${field}: '10'` : `${flagOf(field)}10`;
-    throw new ValidationError(`${field} "${input}" is not a positive decimal number of shares`, { hint: `for example ${example}` });
+    // More decimals than the exchange's 6 (10.1234567): still a size, off the grid, and the nearest
+    // valid ones are computed exactly at its own precision (as for a price).
+    const m = /^\s*(\d*)\.(\d{7,})\s*$/.exec(input);
+    if (m) {
+      const d = m[2]?.length ?? 7;
+      const exact = BigInt(`${m[1] || '0'}${m[2] ?? ''}`);
+      if (exact > 0n) throw offGrid(input, field, nearestSizes(exact, d), w);
+    }
+    throw new ValidationError(`${field} "${input}" is not a positive decimal number of shares`, { hint: `for example ${example('10')}` });
   }
-  if (raw <= 0n) throw new ValidationError(`${field} must be greater than 0`);
-  if (raw % SIZE_STEP !== 0n) {
-    const lo = raw - (raw % SIZE_STEP);
-    const options = [lo, lo + SIZE_STEP].filter((s) => s > 0n).map((s) => formatUnits(s));
-    throw new ValidationError(`${field} ${input} is off the 0.001-share grid: use ${options.join(' or ')}`);
-  }
+  if (raw <= 0n)
+    throw new ValidationError(`${field} must be greater than 0`, {
+      hint: `Sizes go in steps of 0.001 share, from 0.001: for example ${example('10')}.`,
+    });
+  if (raw % SIZE_STEP !== 0n) throw offGrid(input, field, nearestSizes(raw, 6), w);
   return checkMax(raw, input, field, 'shares');
 }
 

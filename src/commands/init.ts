@@ -174,7 +174,11 @@ async function initExchange(
     throw new ValidationError('the token secret is not base64', {
       hint: 'The file given to --secret-file must hold the secret exactly as the exchange returned it when the token was derived (base64).',
     });
-  if (o.derive && !ctx.env.PM_IDENTITY_TOKEN) throw new UsageError('--derive needs an identity token in PM_IDENTITY_TOKEN');
+  // (Only the environment: init sets up a profile, so none holds an identity token yet.)
+  if (o.derive && !ctx.env.PM_IDENTITY_TOKEN)
+    throw new UsageError('--derive needs an identity token in PM_IDENTITY_TOKEN', {
+      hint: 'Put your identity token in the environment: PM_IDENTITY_TOKEN=… pm init --derive. Or add a token you already have: --token-id ID --secret-file FILE.',
+    });
   const { privateKeyToAccount } = await import('viem/accounts');
   const address: string | null =
     key !== undefined ? privateKeyToAccount(key).address : wallet !== undefined ? ks.walletAddress(wallet) : null;

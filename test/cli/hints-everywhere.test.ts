@@ -1,9 +1,9 @@
 // Every error says what to do next: the errors a second CLI audit found with no hint (an off-tick
 // price, a size off the share grid, an outcome that is not yes or no, a client id too long, a bad
 // --condition-id, redeeming an unresolved market, another partner's sub-account, pm unlock --for
-// past 12h, a file that does not exist, a token secret that is not base64, order status with some
-// ids not found), and the text form of a usage error (a `hint:` line, as with every other error).
-// Against a real sandbox.
+// past 12h, a file that does not exist, a token secret that is not base64, init --derive without an
+// identity token, order status with some ids not found), and the text form of a usage error (a
+// `hint:` line, as with every other error). Against a real sandbox.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -151,6 +151,16 @@ describe('files and secrets', () => {
     const env = { PM_HOME: home, PM_BASE_URL: sb.current.baseUrl, PM_PASSPHRASE: 'pass-phrase-1', PM_SCRYPT_N: '1024' };
     const e = await both(['--yes', 'init', '--token-id', 'abc', '--secret-file', file, '--create-wallet'], env, 2);
     expect(e.hint).toMatch(/--secret-file/);
+  });
+});
+
+describe('init', () => {
+  it('init --derive without an identity token: the hint names PM_IDENTITY_TOKEN, the one place it is read, and the other way', async () => {
+    const env = { PM_HOME: newHome(), PM_BASE_URL: sb.current.baseUrl, PM_PASSPHRASE: 'pass-phrase-1', PM_SCRYPT_N: '1024' };
+    const e = await both(['--yes', 'init', '--derive', '--create-wallet'], env, 2);
+    expect(e.message).toMatch(/--derive needs an identity token/);
+    expect(e.hint).toMatch(/PM_IDENTITY_TOKEN=… pm init --derive/);
+    expect(e.hint).toMatch(/--token-id ID --secret-file FILE/);
   });
 });
 

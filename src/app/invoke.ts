@@ -61,11 +61,11 @@ export function report(io: IO, e: unknown, json: boolean, verbose: boolean, held
     err instanceof InterruptedError && (io.signal?.reason as { signal?: unknown } | undefined)?.signal === 'SIGTERM' ? 143 : err.exitCode;
   if (!json && err instanceof InterruptedError && err.quiet) return code;
   if (json) {
-    const obj = errorJson(err);
+    const obj = errorJson(err, io.inputLine);
     const extra = held.trim();
     if (extra) obj.error.details = obj.error.details ? `${obj.error.details}\n${extra}` : extra;
     io.stderr.write(`${toJson(obj)}\n`);
-  } else io.stderr.write(errorText(err, verbose));
+  } else io.stderr.write(errorText(err, verbose, io.inputLine));
   return code;
 }
 

@@ -2,7 +2,7 @@
 // main(argv, io) returns the exit code, so tests can call it in-process.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { ManifestOption, OptionKind } from '../cli/command.js';
-import { exitCodesHelp, UsageError } from '../cli/errors.js';
+import { exitCodesHelp, linePrefix, UsageError } from '../cli/errors.js';
 import type { IO } from '../cli/output.js';
 import { toJson } from '../cli/json.js';
 import { commands, GROUPS } from './registry.js';
@@ -199,13 +199,13 @@ function usageError(e: CommanderError, near: string | undefined, text: string): 
 }
 
 /** The usage error as the JSON error object (--json). */
-function usageJson(u: { message: string; hint: string }): string {
-  return `${toJson({ error: { code: 'USAGE', ...u } })}\n`;
+function usageJson(u: { message: string; hint: string }, line: number | undefined): string {
+  return `${toJson({ error: { code: 'USAGE', ...u, ...(line !== undefined && { line }) } })}\n`;
 }
 
 /** The usage error as text: an `error:` line and a `hint:` line, as every other error. */
-function usageLines(u: { message: string; hint: string }): string {
-  return `error: ${u.message}\nhint: ${u.hint}\n`;
+function usageLines(u: { message: string; hint: string }, line: number | undefined): string {
+  return `error: ${linePrefix(line)}${u.message}\nhint: ${u.hint}\n`;
 }
 
 /** Whether argv asks for the root help page only (`pm`, `pm --help`, `pm help`, with global flags). */
@@ -250,7 +250,9 @@ export async function main(argv: string[], io: IO): Promise<number> {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return 0;
       const u = usageError(e, usageSuggestion(e.code, argv), usageText);
       // (commander.help: a help page asked for by mistake, printed as it is in text mode.)
-      io.stderr.write((await jsonWanted(scan, io)) ? usageJson(u) : e.code === 'commander.help' ? usageText : usageLines(u));
+      io.stderr.write(
+        (await jsonWanted(scan, io)) ? usageJson(u, io.inputLine) : e.code === 'commander.help' ? usageText : usageLines(u, io.inputLine),
+      );
       return 2;
     }
     return report(io, e, await jsonWanted(scan, io), verbose);

@@ -68,7 +68,8 @@ export function exitCodesMarkdown(): string {
 }
 
 export interface ErrorJson {
-  error: { code: string; message: string; status?: number; hint?: string; details?: string };
+  /** `line`: the input line of `pm shell` that failed (docs/shell.md). */
+  error: { code: string; message: string; status?: number; hint?: string; details?: string; line?: number };
 }
 
 /** Normalises anything thrown into a PmError. */
@@ -79,18 +80,22 @@ export function toPmError(e: unknown): PmError {
   return new PmError(String(e));
 }
 
-/** The JSON error object printed on stderr in --json mode. */
-export function errorJson(e: PmError): ErrorJson {
+/** The JSON error object printed on stderr in --json mode; `line`: the pm shell input line it came from. */
+export function errorJson(e: PmError, line?: number): ErrorJson {
   const out: ErrorJson['error'] = { code: e.code, message: e.shortMessage };
   if (e.status !== undefined) out.status = e.status;
   if (e.hint) out.hint = e.hint;
   if (e.details) out.details = e.details;
+  if (line !== undefined) out.line = line;
   return { error: out };
 }
 
+/** `line N: ` before a pm shell line's error, as a batch names its failed lines; else nothing. */
+export const linePrefix = (line: number | undefined): string => (line === undefined ? '' : `line ${line}: `);
+
 /** Human text for an error: headline, details, hint; the stack only with --verbose. */
-export function errorText(e: PmError, verbose: boolean): string {
-  const lines = [`error: ${e.shortMessage}`];
+export function errorText(e: PmError, verbose: boolean, line?: number): string {
+  const lines = [`error: ${linePrefix(line)}${e.shortMessage}`];
   if (e.details) lines.push(...e.details.split('\n').map((l) => `  ${l}`));
   if (e.hint) lines.push(`hint: ${e.hint}`);
   if (verbose) {

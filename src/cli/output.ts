@@ -58,6 +58,8 @@ export interface IO {
   signal?: AbortSignal | undefined;
   /** Set by `pm shell` for the commands it runs: what the session shares (src/app/session.ts). */
   session?: ShellSession | undefined;
+  /** Set by `pm shell` reading lines without a terminal: the input line being run, which its error names (docs/shell.md). */
+  inputLine?: number | undefined;
 }
 
 /** A copy of io with some fields replaced, keeping its getters as getters (run.ts makes stdin

@@ -80,7 +80,7 @@ export default defineCommand({
   longRunning: true,
   summary: 'An interactive shell: pm commands with history, TAB completion and one passphrase per session',
   description:
-    'Each line is an ordinary pm command, with or without the leading "pm" (global options such as --json or --profile work per line; pm --json shell runs every line with --json unless it names its own format). TAB completes commands, flags and values (market slugs, profiles, wallets, enum values). The keystore passphrase is asked once for the session. History is kept in PM_HOME/shell_history (0600) and holds only command lines, never an answer to a prompt; once the passphrase is verified, lines equal to it are removed from it. Ctrl-C cancels the line being typed or the command running; Ctrl-D or "exit" leaves. Without a terminal, lines are read from stdin and run in order (each failing line is reported on stderr, its error then "[exit N]", or with --json its one JSON error object on a line of its own; the shell exits with the last line\'s code), and a line that needs the passphrase takes it from PM_PASSPHRASE or --passphrase-file, as outside the shell.',
+    'Each line is an ordinary pm command, with or without the leading "pm" (global options such as --json or --profile work per line; pm --json shell runs every line with --json unless it names its own format). TAB completes commands, flags and values (market slugs, profiles, wallets, enum values). The keystore passphrase is asked once for the session. History is kept in PM_HOME/shell_history (0600) and holds only command lines, never an answer to a prompt; once the passphrase is verified, lines equal to it are removed from it. Ctrl-C cancels the line being typed or the command running; Ctrl-D or "exit" leaves. Without a terminal, lines are read from stdin and run in order (each failing line is reported on stderr, its error naming the input line ("error: line 3: …") then "[exit N]", or with --json its one JSON error object, with "line": 3, on a line of its own; the shell exits with the last line\'s code), and a line that needs the passphrase takes it from PM_PASSPHRASE or --passphrase-file, as outside the shell.',
   examples: ['pm shell', 'pm --profile sandbox shell', "printf 'markets list\\nbook btc-100k-2026\\n' | pm shell"],
   run: async (ctx) => {
     const stdin = ctx.io.stdin as unknown as Readable & { isTTY?: boolean };
@@ -216,11 +216,15 @@ export default defineCommand({
     // Every failing line is reported on stderr as it fails. Under json/ndjson that is its one
     // error object, a line of its own (stderr reads as NDJSON, one object per failing line, and
     // no "[exit N]"): the lines write to the real stderr, not to this command's held sink.
+    // Read from stdin, each error names its input line (counted from 1, blank ones too), as a
+    // batch's failed lines do; on a terminal it follows the line just typed.
     const json = ctx.out.isJson;
     const stderr = json ? ctx.errorStream : ctx.io.stderr;
+    let lineNo = 0;
+    const inputLine = (): number | undefined => (tty ? undefined : lineNo);
     const refuse = (message: string): number => {
       const e = new UsageError(message);
-      stderr.write(json ? `${toJson(errorJson(e))}\n` : errorText(e, false));
+      stderr.write(json ? `${toJson(errorJson(e, inputLine()))}\n` : errorText(e, false, inputLine()));
       return e.exitCode;
     };
     let last = 0;
@@ -230,6 +234,7 @@ export default defineCommand({
       wake = null;
       const line = lines.shift();
       if (line === undefined) break;
+      lineNo++;
       const { words, open } = splitWords(line.trim());
       if (words[0] === 'pm') words.shift();
       if (tty && line.trim() && !secretLine(line)) {
@@ -259,6 +264,7 @@ export default defineCommand({
           stdin: Object.assign((async function* () {})(), { isTTY: false }),
           signal: running.signal,
           ...(tty && { session }),
+          inputLine: inputLine(),
         };
         try {
           last = await ctx.app.run([...globals, ...format(words), ...words], io);

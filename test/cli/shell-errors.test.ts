@@ -10,7 +10,7 @@ import { useTempHomes } from '../helpers/run.js';
 
 const newHome = useTempHomes();
 interface ErrorObject {
-  error: { code: string; message: string; hint?: string; details?: string };
+  error: { code: string; message: string; hint?: string; details?: string; line?: number };
 }
 
 /** The real process, stdin and stdout pipes; the exchange is never reached by these lines. */
@@ -66,6 +66,23 @@ describe('pm --json shell reports every failing line on stderr', () => {
     expect(r.stderr).not.toMatch(/\[exit \d+\]/);
   });
 
+  it('each error object names the input line that failed (counted from 1, blank lines too)', async () => {
+    for (const flag of [['--json'], ['-o', 'ndjson']]) {
+      const r = await shell(flag, 'wallet remove x\nversion\n\nnosuch\nmarkets show "x\nshell\n');
+      expect(r.exitCode, r.stderr).toBe(2);
+      const errors = errorLines(r.stderr);
+      expect(errors.map((e) => e.line)).toEqual([1, 4, 5, 6]);
+      expect(errors.map((e) => e.message)).toEqual([
+        expect.stringMatching(/^pm wallet remove needs a confirmation/),
+        "unknown command 'nosuch'",
+        'unterminated quote',
+        'already in pm shell',
+      ]);
+      // Still exactly one object a failing line, the line number inside it.
+      expect(r.stderr.trimEnd().split('\n')).toHaveLength(4);
+    }
+  });
+
   it('every line succeeds: stderr empty, exit 0', async () => {
     const r = await shell(['--json'], 'version\nversion\n');
     expect(r.exitCode).toBe(0);
@@ -75,15 +92,18 @@ describe('pm --json shell reports every failing line on stderr', () => {
 
 describe('pm shell (text) reports every failing line on stderr', () => {
   it("each failing line's error: and hint: (or usage) lines, then [exit N]; the exit code is the last line's", async () => {
-    const r = await shell([], 'wallet remove x\nversion\nnosuch\nversion\n');
-    expect(r.exitCode, r.stderr).toBe(0);
+    const r = await shell([], 'wallet remove x\nversion\nnosuch\nversion\nmarkets show "x\n');
+    expect(r.exitCode, r.stderr).toBe(2);
     const lines = r.stderr.split('\n').filter((l) => l !== '');
+    // Each error names its input line as a batch's failed lines do (`line N: …`).
     expect(lines).toEqual([
-      expect.stringMatching(/^error: pm wallet remove needs a confirmation/),
+      expect.stringMatching(/^error: line 1: pm wallet remove needs a confirmation/),
       expect.stringMatching(/^hint: Pass --yes/),
       '[exit 2]',
-      "error: unknown command 'nosuch'",
+      "error: line 3: unknown command 'nosuch'",
       'hint: Run pm --help for usage.',
+      '[exit 2]',
+      'error: line 5: unterminated quote',
       '[exit 2]',
     ]);
   });

@@ -82,15 +82,15 @@ describe('the "error:" prefix', () => {
       input: 'markets show x --base-url http://127.0.0.1:9\nmarkets show "x\nshell\nnosuch\n',
     });
     const lines = r.stderr.split('\n').filter((l) => /^\S/.test(l) && !/^(hint|\(run)/.test(l));
-    // (Each failing line ends with its exit code.)
+    // (Each failing line names its input line and ends with its exit code.)
     expect(lines).toEqual([
-      expect.stringMatching(/^error: cannot reach the exchange/),
+      expect.stringMatching(/^error: line 1: cannot reach the exchange/),
       '[exit 7]',
-      'error: unterminated quote',
+      'error: line 2: unterminated quote',
       '[exit 2]',
-      'error: already in pm shell',
+      'error: line 3: already in pm shell',
       '[exit 2]',
-      "error: unknown command 'nosuch'",
+      "error: line 4: unknown command 'nosuch'",
       '[exit 2]',
     ]);
     expect(r.stderr).not.toMatch(/\bError: /);

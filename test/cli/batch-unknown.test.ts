@@ -6,41 +6,21 @@
 // says the same of such a line (`sent: 'unknown'`). Faults come from our own proxy.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../src/lib/index.js';
-import { accountEnv, seeded } from '../helpers/account-env.js';
+import { describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/eventually.js';
-import { countEvents, logMark, useFaultProxy } from '../helpers/fault-proxy.js';
+import { countEvents, logMark } from '../helpers/fault-proxy.js';
 import { limitOrder } from '../helpers/orders.js';
-import { ndjson, runPm, useTempHomes } from '../helpers/run.js';
-import { postAdmin, useSandbox } from '../helpers/sandbox.js';
+import { ndjson, runPm } from '../helpers/run.js';
+import { errorOf, hintedArgv, lookupsFailFrom as failingFrom, useAliceBehindFaults } from '../helpers/unknown-bench.js';
 
-const sb = useSandbox();
-const proxy = useFaultProxy(sb);
-const newHome = useTempHomes();
-beforeAll(async () => {
-  expect(await postAdmin(sb.current, 'faults', { rateLimit: false })).toBe(200);
-});
-
+const { sb, proxy, newHome, env, libraryClient } = useAliceBehindFaults();
 const SLUG = 'sol-500-2026';
-const env = (home: string) => ({ ...accountEnv(sb.current, 'alice', home), PM_BASE_URL: proxy.current.baseUrl, PM_PACE: 'off' });
 /** Orders placed at `raw` price (micro-units) since `mark`. */
 const placedAt = (mark: number, raw: bigint) => countEvents(sb.current, 'order.placed', (e) => e.order.price === raw, mark);
 /** Waits until no request is held or on its way at the proxy (a delayed write has acted). */
 const quiet = () => eventually(() => proxy.current.inFlight === 0, { what: 'requests in flight at the proxy' });
 /** Status lookups answer 503 (the exchange cannot be asked), from the `nth` on. */
-const lookupsFailFrom = (nth: number) =>
-  ({ method: 'POST', path: '/orders/status/batch', nth, times: Number.POSITIVE_INFINITY, fault: { kind: 'status', status: 503 } }) as const;
-
-interface JsonError {
-  error: { code: string; message: string; hint?: string };
-}
-const errorOf = (stderr: string) => (JSON.parse(stderr) as JsonError).error;
-/** The argv of the command a hint (or a text-mode stderr) writes out on a line of its own (`  pm …`). */
-function hintedArgv(hint: string): string[] {
-  const line = /^\s*pm (.+)$/m.exec(hint)?.[1] ?? '';
-  return [...line.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? '');
-}
+const lookupsFailFrom = (nth: number) => failingFrom(nth, 503);
 
 let tick = 200;
 /** Three fresh GTC lines (each at its own price, so each one's effect is counted alone), written to a file. */
@@ -131,14 +111,7 @@ describe('order place --file: a line whose outcome is unknown is counted as unkn
   });
 
   it('the library: placeBatch says the line unknown (sent "unknown", its clientId); the same call again places nothing more', async () => {
-    const alice = seeded(sb.current, 'alice');
-    const pm = createClient({
-      home: newHome(),
-      baseUrl: proxy.current.baseUrl,
-      privateKey: alice.privateKey,
-      token: alice.token,
-      timeoutMs: 4000,
-    });
+    const pm = libraryClient();
     const prices = [0, 1, 2].map(() => tick++);
     const lines = prices.map((t) => ({
       market: SLUG,

@@ -6,37 +6,17 @@
 // same way. Faults come from our own proxy; effects are counted in the sandbox's event log.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { createClient, UnknownStateError } from '../../src/lib/index.js';
-import { accountEnv, seeded } from '../helpers/account-env.js';
-import { countEvents, logMark, useFaultProxy } from '../helpers/fault-proxy.js';
+import { describe, expect, it } from 'vitest';
+import { UnknownStateError } from '../../src/lib/index.js';
+import { countEvents, logMark } from '../helpers/fault-proxy.js';
 import { limitOrder } from '../helpers/orders.js';
-import { ndjson, runPm, useTempHomes } from '../helpers/run.js';
-import { postAdmin, useSandbox } from '../helpers/sandbox.js';
+import { ndjson, runPm } from '../helpers/run.js';
+import { errorOf, hintedArgv, lookupsFailFrom, useAliceBehindFaults } from '../helpers/unknown-bench.js';
 
-const sb = useSandbox();
-const proxy = useFaultProxy(sb);
-const newHome = useTempHomes();
-beforeAll(async () => {
-  expect(await postAdmin(sb.current, 'faults', { rateLimit: false })).toBe(200);
-});
-
+const { sb, proxy, newHome, env, libraryClient } = useAliceBehindFaults();
 const SLUG = 'sol-500-2026';
-const env = (home: string) => ({ ...accountEnv(sb.current, 'alice', home), PM_BASE_URL: proxy.current.baseUrl, PM_PACE: 'off' });
 const placedAt = (mark: number, raw: bigint) => countEvents(sb.current, 'order.placed', (e) => e.order.price === raw, mark);
 const cancelledOf = (mark: number, id: string) => countEvents(sb.current, 'order.cancelled', (e) => e.orderId === id, mark);
-interface JsonError {
-  error: { code: string; message: string; hint?: string };
-}
-const errorOf = (stderr: string) => (JSON.parse(stderr) as JsonError).error;
-/** Status lookups answer 502 (the exchange cannot be asked), from the `nth` on. */
-const lookupsFailFrom = (nth: number) =>
-  ({ method: 'POST', path: '/orders/status/batch', nth, times: Number.POSITIVE_INFINITY, fault: { kind: 'status', status: 502 } }) as const;
-/** The argv of the command a hint writes out on a line of its own (`  pm …`). */
-function hintedArgv(hint: string): string[] {
-  const line = /^\s*pm (.+)$/m.exec(hint)?.[1] ?? '';
-  return [...line.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? '');
-}
 /** A resting order of alice's (placed without faults): its id. */
 async function rest(home: string, cid: string): Promise<string> {
   proxy.current.reset();
@@ -101,14 +81,7 @@ describe('order replace --allow-failure: the old order cannot be asked for after
   it('the library: rejects with UnknownStateError, the hint the same call with its clientId and orders.status of the old order', async () => {
     const home = newHome();
     const oldId = await rest(home, 'ruc-old-3');
-    const alice = seeded(sb.current, 'alice');
-    const pm = createClient({
-      home: newHome(),
-      baseUrl: proxy.current.baseUrl,
-      privateKey: alice.privateKey,
-      token: alice.token,
-      timeoutMs: 4000,
-    });
+    const pm = libraryClient();
     const mark = logMark(sb.current);
     proxy.current.set({ method: 'POST', path: '/orders/cancel-replace', fault: { kind: 'truncate' } }, lookupsFailFrom(3));
     const e = await pm.orders.replace(oldId, { price: '0.083', mode: 'ALLOW_FAILURE' }).then(

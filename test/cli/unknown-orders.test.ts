@@ -5,23 +5,14 @@
 // sandbox's event log.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../src/lib/index.js';
-import { accountEnv, seeded } from '../helpers/account-env.js';
+import { describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/eventually.js';
-import { countEvents, logMark, useFaultProxy } from '../helpers/fault-proxy.js';
+import { countEvents, logMark } from '../helpers/fault-proxy.js';
 import { limitOrder } from '../helpers/orders.js';
-import { runPm, useTempHomes } from '../helpers/run.js';
-import { postAdmin, useSandbox } from '../helpers/sandbox.js';
+import { runPm } from '../helpers/run.js';
+import { errorOf, hintedArgv, lookupsFailFrom, useAliceBehindFaults } from '../helpers/unknown-bench.js';
 
-const sb = useSandbox();
-const proxy = useFaultProxy(sb);
-const newHome = useTempHomes();
-beforeAll(async () => {
-  expect(await postAdmin(sb.current, 'faults', { rateLimit: false })).toBe(200);
-});
-
-const env = (home: string) => ({ ...accountEnv(sb.current, 'alice', home), PM_BASE_URL: proxy.current.baseUrl, PM_PACE: 'off' });
+const { sb, proxy, newHome, env, libraryClient } = useAliceBehindFaults();
 const placedOf = (mark: number, cid: string) => countEvents(sb.current, 'order.placed', (e) => e.order.clientOrderId === cid, mark);
 const placedAt = (mark: number, price: bigint) => countEvents(sb.current, 'order.placed', (e) => e.order.price === price, mark);
 const lastState = (home: string, cid: string) =>
@@ -31,41 +22,14 @@ const lastState = (home: string, cid: string) =>
     .map((l) => JSON.parse(l) as { clientOrderId: string; state: string })
     .filter((e) => e.clientOrderId === cid)
     .at(-1)?.state;
-interface JsonError {
-  error: { code: string; message: string; hint?: string };
-}
-const errorOf = (stderr: string) => (JSON.parse(stderr) as JsonError).error;
-/** Status lookups answer 502 (the exchange cannot be asked), from the `nth` on. */
-const lookupsFailFrom = (nth: number) =>
-  ({ method: 'POST', path: '/orders/status/batch', nth, times: Number.POSITIVE_INFINITY, fault: { kind: 'status', status: 502 } }) as const;
 const lookupsFail = lookupsFailFrom(1);
 
-/**
- * A library client of alice's through the fault proxy, with a home of its own; each call's deadline
- * is 4 s (lookups that keep failing end there, unknown, rather than after ~6 s of backoff).
- */
-const libraryClient = () => {
-  const alice = seeded(sb.current, 'alice');
-  return createClient({
-    home: newHome(),
-    baseUrl: proxy.current.baseUrl,
-    privateKey: alice.privateKey,
-    token: alice.token,
-    timeoutMs: 4000,
-  });
-};
 /** What a library call rejects with (null when it resolves). */
 const rejectionOf = <T>(p: Promise<unknown>): Promise<T | null> =>
   p.then(
     () => null,
     (x: unknown) => x as T,
   );
-
-/** The argv of the command a hint writes out on a line of its own (`  pm …`), words as a POSIX shell splits them. */
-function hintedArgv(hint: string): string[] {
-  const line = /^\s*pm (.+)$/m.exec(hint)?.[1] ?? '';
-  return [...line.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? '');
-}
 
 describe('order place: an answer pm cannot read is unknown, and the hint is the exact command', () => {
   it('a truncated 2xx is found by its client id (placed, alreadyPlaced false); with lookups failing it is unknown, exit 7, and the hinted re-run is "already placed"', async () => {

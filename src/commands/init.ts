@@ -87,9 +87,19 @@ async function initSandbox(
   guardProfile(ctx, profileName, force, isLoopbackUrl(ctx.config().profiles[profileName]?.baseUrl ?? DEFAULT_BASE_URL));
   const wallet = `sandbox-${acct.name}`;
   // Atomic: every check and request first, then the writes (keystore, then config).
+  const ks = await ctx.keystore();
+  // The seeded key is written over a wallet of that name only when it holds that same key (a
+  // re-run): a wallet made by hand under the name keeps its key.
+  const held = ks.hasWallet(wallet) ? ks.walletAddress(wallet) : undefined;
+  if (held !== undefined && held.toLowerCase() !== acct.address.toLowerCase())
+    throw new ConflictError(
+      `a wallet named ${wallet} already exists with another key (${held}), not the sandbox's ${acct.name} (${acct.address})`,
+      {
+        hint: `Nothing was written. To keep that key, export it first (pm wallet export ${wallet}); then pm wallet remove ${wallet} and run pm init --sandbox again.`,
+      },
+    );
   const { feeRateBps } = await verifyToken(ctx, acct.token.tokenId, acct.token.secret, baseUrl);
   const pass = await ctx.newPassphrase();
-  const ks = await ctx.keystore();
   await ks.importWalletKey(wallet, acct.privateKey, pass, { force: true });
   await ks.saveSecrets(
     profileName,

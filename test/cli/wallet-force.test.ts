@@ -2,12 +2,13 @@
 // prompt on a terminal naming the wallet and its address, --yes in a script, else exit 2 with
 // nothing changed). Before, `pm wallet create w1 --force` (and wallet import --force, init --force
 // --create-wallet) replaced the key at once. --force with no wallet of that name asks nothing.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Keystore } from '../../src/keystore/index.js';
 import { KEY, runInPty } from '../helpers/pty.js';
 import { runPm, useTempHomes } from '../helpers/run.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
 const newHome = useTempHomes();
 /** The public development key (hardhat's first account) and its address. */
@@ -158,5 +159,30 @@ describe('on a terminal', () => {
     expect(screen).toContain(`Replace wallet default (${address})`);
     expect(addressOf(home, 'default')).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
     expect(profileWallet(home)).toBe('default');
+  });
+});
+
+describe('pm init --sandbox over a wallet of its name made by hand', () => {
+  const sb = useSandbox();
+  const configText = (home: string): string =>
+    existsSync(join(home, 'config.json')) ? readFileSync(join(home, 'config.json'), 'utf8') : '';
+  it('keeps that wallet (exit 5, nothing written, the way out in the hint); over the seeded key itself it refreshes', async () => {
+    const { home, address } = await homeWith('sandbox-alice');
+    const env = { ...envOf(home), PM_BASE_URL: sb.current.baseUrl };
+    const before = configText(home);
+    const r = await runPm(['--json', '--yes', 'init', '--sandbox'], { env });
+    expect(r.code, r.stderr).toBe(5);
+    const e = JSON.parse(r.stderr).error;
+    expect(e.message).toContain(`a wallet named sandbox-alice already exists with another key (${address})`);
+    expect(e.hint).toMatch(/pm wallet export sandbox-alice.*pm wallet remove sandbox-alice/);
+    expect(addressOf(home, 'sandbox-alice')).toBe(address);
+    expect(configText(home)).toBe(before);
+    // Removed, the seeded account loads; run again, it refreshes (the wallet holds its key).
+    expect((await runPm(['--yes', 'wallet', 'remove', 'sandbox-alice'], { env })).code).toBe(0);
+    for (let i = 0; i < 2; i++) {
+      const ok = await runPm(['--json', '--yes', 'init', '--sandbox'], { env });
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(addressOf(home, 'sandbox-alice').toLowerCase()).toBe(ok.json<{ address: string }>().address.toLowerCase());
+    }
   });
 });

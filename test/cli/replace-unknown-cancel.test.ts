@@ -139,3 +139,31 @@ describe('order replace: the exchange\'s own UNKNOWN for a part is looked up, ne
     }
   });
 });
+
+describe('order replace --allow-failure: a cancel that fails beside a replacement that is placed', () => {
+  it('says the replacement is placed and the old order was not cancelled (exit 9), never "not replaced"', async () => {
+    const home = newHome();
+    const oldId = await rest(home, 'ruc-old-6');
+    // The old order is already gone: the exchange's cancel fails, ALLOW_FAILURE places the replacement anyway.
+    expect((await runPm(['order', 'cancel', oldId], { env: env(home) })).code).toBe(0);
+    const mark = logMark(sb.current);
+    for (const json of [true, false]) {
+      const price = json ? '0.091' : '0.092';
+      const r = await runPm([...(json ? ['--json'] : []), 'order', 'replace', oldId, '--price', price, '--allow-failure'], {
+        env: env(home),
+      });
+      expect(r.code, r.stderr).toBe(9);
+      const said = json ? errorOf(r.stderr).message : r.stderr;
+      expect(said).not.toMatch(/not replaced/);
+      expect(said).toMatch(new RegExp(`replacement pmr-\\S+ is placed.*the cancel of ${oldId} failed`));
+      if (json) expect(r.json<Outcome>()).toMatchObject({ ok: false, cancel: { status: 'FAILURE' }, replacement: { status: 'SUCCESS' } });
+    }
+    // A --file line the same: its text line says the replacement is placed, not "failed".
+    const file = join(home, 'beside.ndjson');
+    writeFileSync(file, `${JSON.stringify({ orderId: oldId, price: '0.093' })}\n`);
+    const batch = await runPm(['order', 'replace', '--allow-failure', '--file', file], { env: env(home) });
+    expect(batch.code, batch.stderr).toBe(8);
+    expect(batch.stdout).toMatch(new RegExp(`^line 1: replacement placed, but the cancel of ${oldId} failed \\(`));
+    expect(placedAt(mark, 91_000n) + placedAt(mark, 92_000n) + placedAt(mark, 93_000n)).toBe(3);
+  });
+});

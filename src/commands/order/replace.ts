@@ -167,7 +167,13 @@ export default defineCommand({
         if (ctx.out.format !== 'table') ctx.out.record(rec);
         else {
           const why = rec['error'] ? ` (${(rec['error'] as { message: string }).message})` : '';
-          ctx.out.line(`line ${n}: ${rec['ok'] ? 'replaced' : rec['sent'] === 'unknown' ? `unknown${why}` : `failed${why}`}`);
+          // (ALLOW_FAILURE: placed beside an old order whose cancel failed.)
+          const beside = rec['sent'] === 'yes' ? (rec as Partial<ReplaceOutcome>) : undefined;
+          const placed = beside?.replacement?.status === 'SUCCESS' && beside.cancel?.status !== 'SUCCESS';
+          const failed = placed
+            ? `replacement placed, but the cancel of ${beside.cancel?.orderId ?? '?'} failed (${beside.cancel?.error?.message ?? beside.cancel?.status ?? '?'})`
+            : `failed${why}`;
+          ctx.out.line(`line ${n}: ${rec['ok'] ? 'replaced' : rec['sent'] === 'unknown' ? `unknown${why}` : failed}`);
         }
       }
       const end = unfinishedBatch({

@@ -358,6 +358,16 @@ function replacementClientId(i: ReplaceInput, price: bigint | undefined, size: b
 
 /** The error for an outcome where the exchange refused either part (exit 9; both results in the details). */
 export function replaceRefusal(r: ReplaceOutcome): PmError {
+  const rp = r.replacement;
+  // (ALLOW_FAILURE: the replacement is placed although the cancel failed.)
+  if (rp.status === 'SUCCESS' && r.cancel.status !== 'SUCCESS')
+    return new ExchangeValidationError(
+      `replacement ${rp.clientOrderId} is placed${rp.order ? ` (order ${rp.order.orderId})` : ''}, but the cancel of ${r.cancel.orderId} failed: ${r.cancel.error?.message ?? r.cancel.status}`,
+      {
+        details: JSON.stringify(r),
+        hint: `See what became of the old order: pm order status ${r.cancel.orderId} (pm order cancel ${r.cancel.orderId} if it still rests).`,
+      },
+    );
   const why =
     r.cancel.status !== 'SUCCESS'
       ? `the cancel of ${r.cancel.orderId}: ${r.cancel.error?.message ?? r.cancel.status}`

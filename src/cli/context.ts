@@ -307,11 +307,14 @@ export class Context {
     if (this.flags.verbose) this.io.stderr.write(`${this.out.c.dim(`[http] ${line}`)}\n`);
   };
 
-  /** PM_PACE ("off", or "<in flight>/<ms>"): per-token pacing for sandboxes run with --no-rate-limit. */
-  paceOverride(): { concurrency: number; minIntervalMs: number } | undefined {
+  /**
+   * PM_PACE ("off", or "<in flight>/<ms>"): per-token pacing for sandboxes run with --no-rate-limit.
+   * "off" paces nothing, so it keeps no record shared with other processes either.
+   */
+  paceOverride(): { concurrency: number; minIntervalMs: number; shared?: false } | undefined {
     const v = this.env.PM_PACE;
     if (v === undefined || v === '') return undefined;
-    if (v === 'off') return { concurrency: 64, minIntervalMs: 0 };
+    if (v === 'off') return { concurrency: 64, minIntervalMs: 0, shared: false };
     const m = /^(\d{1,2})\/(\d{1,5})$/.exec(v);
     if (!m || Number(m[1]) < 1) throw new UsageError(`PM_PACE must be "off" or "<in flight>/<ms>" such as 2/300, got "${v}"`);
     return { concurrency: Number(m[1]), minIntervalMs: Number(m[2]) };

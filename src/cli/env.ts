@@ -39,7 +39,7 @@ export const ENV_VARS = [
   { name: 'PM_TIMEOUT', doc: "The command's deadline, retries included: milliseconds, or 500ms, 20s, 5m (default 30000, at most 1h)." },
   {
     name: 'PM_PACE',
-    doc: 'Per-token request pacing: "off" or "<in flight>/<ms>" (default 2/300, the exchange\'s limit); "off" only for a sandbox whose rate limit is off (POST /__sandbox/faults {"rateLimit":false}).',
+    doc: 'Per-token request pacing: "off" or "<in flight>/<ms>" (default 2/300, the exchange\'s limit); "off" only for a sandbox whose rate limit is off (POST /__sandbox/faults {"rateLimit":false}): it paces nothing and keeps no record under PM_HOME/run.',
   },
   { name: 'PM_SCRYPT_N', doc: 'scrypt cost for new keystores (default 131072); lower it only for tests and CI.' },
   {

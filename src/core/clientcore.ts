@@ -38,8 +38,11 @@ export interface CoreOptions {
   signal?: AbortSignal | undefined;
   /** One redacted line per request and response (--verbose). */
   trace?: ((line: string) => void) | undefined;
-  /** Per-token pacing other than the exchange's limits (PM_PACE, for sandboxes without limits). */
-  pace?: { concurrency: number; minIntervalMs: number } | undefined;
+  /**
+   * Per-token pacing other than the exchange's limits (PM_PACE, for sandboxes without limits);
+   * `shared: false`: within this process only (no record under PM_HOME/run).
+   */
+  pace?: { concurrency: number; minIntervalMs: number; shared?: false } | undefined;
   /** HTTPS_PROXY / HTTP_PROXY / NO_PROXY as the caller read them (`{}` or none: connect directly). */
   proxy?: ProxySettings | undefined;
   /** Told what a wait of over a second is waiting for (the CLI says it on a terminal). */
@@ -124,7 +127,7 @@ export class ClientCore {
       timeoutMs: o.timeoutMs ?? this.timeoutMs,
       trace: this.o.trace,
       userAgent: this.o.userAgent,
-      paceStore: filePaceStore(this.o.home),
+      paceStore: this.o.pace?.shared === false ? undefined : filePaceStore(this.o.home),
       onBehalfOf: o.onBehalfOf,
       signal: this.o.signal,
       limits: this.o.pace,

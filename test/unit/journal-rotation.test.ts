@@ -1,5 +1,5 @@
 // The order journal is rotated as it grows and a lookup never reads it whole (issue 14).
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Journal } from '../../src/core/trade/journal.js';
@@ -44,5 +44,34 @@ describe('journal rotation and lookups', () => {
     expect(j.lookup('d-59')).toMatchObject({ orderId: 'o-59' });
     expect(j.entries({ clientId: 'd-5' })).toHaveLength(1);
     expect(j.entries({ limit: 3 }).map((e) => e.clientOrderId)).toEqual(['d-597', 'd-598', 'd-599']);
+  });
+
+  it('a lookup of a new client id parses only the lines record() has not checked yet, and no segment index without that id', () => {
+    const dir = join(home, 'j3');
+    const j = new Journal(dir, { maxBytes: 300_000, keep: 5 });
+    const request = { order: { padding: 'z'.repeat(1200) } };
+    // Until two segments are rotated out and the active file holds ~200 KB again.
+    const segments = () => readdirSync(dir).filter((f) => /^orders\.\d+\.idx\.json$/.test(f)).length;
+    let n = 0;
+    do {
+      j.record({ clientOrderId: `e-${n}`, state: 'placed', orderId: `o-${n}`, request });
+      n++;
+    } while (segments() < 2 || !existsSync(j.file) || statSync(j.file).size < 200_000);
+    const lines = (readFileSync(j.file, 'utf8').match(/\n/g) ?? []).length;
+    expect(lines).toBeGreaterThan(150);
+    j.parsed = { lines: 0, indexes: 0 };
+    expect(j.lookup('e-new')).toBeUndefined();
+    // (At most the 64 KiB record() reads before it notes what it checked: ~50 lines of these.)
+    expect(j.parsed.lines).toBeLessThan(60);
+    expect(j.parsed.indexes).toBe(0);
+    // An id of the active file and one of the oldest kept segment are still found, each by one parse.
+    j.parsed = { lines: 0, indexes: 0 };
+    expect(j.lookup(`e-${n - 5}`)).toMatchObject({ orderId: `o-${n - 5}` });
+    expect(j.parsed.lines).toBeGreaterThan(0); // (the count counts)
+    expect(j.parsed.indexes).toBe(0);
+    const oldest = [...j.latestAll().keys()].sort((a, b) => Number(a.slice(2)) - Number(b.slice(2)))[0] ?? '';
+    j.parsed = { lines: 0, indexes: 0 };
+    expect(j.lookup(oldest)).toMatchObject({ orderId: `o-${oldest.slice(2)}` });
+    expect(j.parsed.indexes).toBe(1);
   });
 });

@@ -119,6 +119,8 @@ export default defineCommand({
         let rec: Record<string, unknown>;
         // Whether the line got as far as its cancel-replace request (an error before it sent nothing).
         let sending = false;
+        // Its text line when the replacement is placed but the old order's cancel failed.
+        let beside: string | undefined;
         try {
           const line = lineInput(JSON.parse(l), n);
           const r = await replaceOrder(
@@ -145,8 +147,11 @@ export default defineCommand({
             };
           } else {
             if (!r.ok) failed++;
-            // (Not ok: the exchange answered and refused a part.)
+            // (Not ok: the exchange answered and refused a part. ALLOW_FAILURE: the replacement may
+            // be placed beside an old order whose cancel failed.)
             rec = { line: n, ...r, ...(r.ok ? {} : { sent: 'yes' }) };
+            if (!r.ok && r.replacement.status === 'SUCCESS')
+              beside = `replacement placed, but the cancel of ${r.cancel.orderId} failed (${r.cancel.error?.message ?? r.cancel.status})`;
           }
         } catch (e) {
           if (ctx.signal?.aborted) throw e;
@@ -167,13 +172,7 @@ export default defineCommand({
         if (ctx.out.format !== 'table') ctx.out.record(rec);
         else {
           const why = rec['error'] ? ` (${(rec['error'] as { message: string }).message})` : '';
-          // (ALLOW_FAILURE: placed beside an old order whose cancel failed.)
-          const beside = rec['sent'] === 'yes' ? (rec as Partial<ReplaceOutcome>) : undefined;
-          const placed = beside?.replacement?.status === 'SUCCESS' && beside.cancel?.status !== 'SUCCESS';
-          const failed = placed
-            ? `replacement placed, but the cancel of ${beside.cancel?.orderId ?? '?'} failed (${beside.cancel?.error?.message ?? beside.cancel?.status ?? '?'})`
-            : `failed${why}`;
-          ctx.out.line(`line ${n}: ${rec['ok'] ? 'replaced' : rec['sent'] === 'unknown' ? `unknown${why}` : failed}`);
+          ctx.out.line(`line ${n}: ${rec['ok'] ? 'replaced' : rec['sent'] === 'unknown' ? `unknown${why}` : (beside ?? `failed${why}`)}`);
         }
       }
       const end = unfinishedBatch({

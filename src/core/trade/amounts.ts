@@ -17,12 +17,23 @@ function checkMax(raw: bigint, input: string, field: string, unit: string): bigi
   return raw;
 }
 
-/** The valid prices either side of `raw` (in units of 10^-decimals), for "use 0.423 or 0.424". */
-function nearestPrices(raw: bigint, decimals: number): string[] {
-  const tick = 10n ** BigInt(decimals - 3);
-  const lo = raw - (raw % tick);
-  const one = 10n ** BigInt(decimals);
-  return [lo, lo + tick].filter((p) => p > 0n && p <= one).map((p) => formatUnits(p, decimals));
+/**
+ * The values on the 0.001 grid either side of `raw` (in units of 10^-decimals), above 0 and at most
+ * `max` when given: "use 0.423 or 0.424", "use 10.123 or 10.124".
+ */
+function nearest(raw: bigint, decimals: number, max?: bigint): string[] {
+  const step = 10n ** BigInt(decimals - 3);
+  const lo = raw - (raw % step);
+  return [lo, lo + step].filter((v) => v > 0n && (max === undefined || v <= max)).map((v) => formatUnits(v, decimals));
+}
+
+/**
+ * Input with more decimals than the exchange's 6 (0.4235001): still a number, off the grid, its
+ * exact value at its own precision (so the nearest valid values are named exactly); else undefined.
+ */
+function finer(input: string): { exact: bigint; decimals: number } | undefined {
+  const m = /^\s*(\d*)\.(\d{7,})\s*$/.exec(input);
+  return m ? { exact: BigInt(`${m[1] || '0'}${m[2] ?? ''}`), decimals: m[2]?.length ?? 7 } : undefined;
 }
 
 function offTick(input: string, options: string[], w: InputWords): ValidationError {
@@ -37,14 +48,9 @@ export function parsePrice(input: string, w: InputWords = 'flags'): bigint {
   try {
     raw = parseUnits(input, 6, 'price');
   } catch {
-    // More decimals than the exchange's 6 (0.4235001): still a price, off the tick, and the
-    // nearest valid ones are computed exactly at its own precision.
-    const m = /^\s*(\d*)\.(\d{7,})\s*$/.exec(input);
-    if (m) {
-      const d = m[2]?.length ?? 7;
-      const exact = BigInt(`${m[1] || '0'}${m[2] ?? ''}`);
-      if (exact > 0n && exact <= 10n ** BigInt(d)) throw offTick(input, nearestPrices(exact, d), w);
-    }
+    const f = finer(input);
+    const one = f && 10n ** BigInt(f.decimals);
+    if (f && one && f.exact > 0n && f.exact <= one) throw offTick(input, nearest(f.exact, f.decimals, one), w);
     throw new ValidationError(`price "${input}" is not a decimal between 0 and 1`, {
       hint: `for example ${inputExample(w, 'price', '0.42')}`,
     });
@@ -53,15 +59,8 @@ export function parsePrice(input: string, w: InputWords = 'flags'): bigint {
     throw new ValidationError(`price ${input} is out of range: it must be above 0 and at most 1`, {
       hint: 'Prices are probabilities, e.g. 0.42 for 42¢.',
     });
-  if (raw % PRICE_TICK !== 0n) throw offTick(input, nearestPrices(raw, 6), w);
+  if (raw % PRICE_TICK !== 0n) throw offTick(input, nearest(raw, 6, ONE), w);
   return raw;
-}
-
-/** The valid sizes either side of `raw` (in units of 10^-decimals), for "use 10.123 or 10.124": never 0. */
-function nearestSizes(raw: bigint, decimals: number): string[] {
-  const step = 10n ** BigInt(decimals - 3);
-  const lo = raw - (raw % step);
-  return [lo, lo + step].filter((s) => s > 0n).map((s) => formatUnits(s, decimals));
 }
 
 /** A size as the user gives it: `--size 10` or `size: '10'`. */
@@ -80,21 +79,15 @@ export function parseSize(input: string, field = 'size', w: InputWords = 'flags'
   try {
     raw = parseUnits(input, 6, field);
   } catch {
-    // More decimals than the exchange's 6 (10.1234567): still a size, off the grid, and the nearest
-    // valid ones are computed exactly at its own precision (as for a price).
-    const m = /^\s*(\d*)\.(\d{7,})\s*$/.exec(input);
-    if (m) {
-      const d = m[2]?.length ?? 7;
-      const exact = BigInt(`${m[1] || '0'}${m[2] ?? ''}`);
-      if (exact > 0n) throw offGrid(input, field, nearestSizes(exact, d), w);
-    }
+    const f = finer(input);
+    if (f && f.exact > 0n) throw offGrid(input, field, nearest(f.exact, f.decimals), w);
     throw new ValidationError(`${field} "${input}" is not a positive decimal number of shares`, { hint: `for example ${example('10')}` });
   }
   if (raw <= 0n)
     throw new ValidationError(`${field} must be greater than 0`, {
       hint: `Sizes go in steps of 0.001 share, from 0.001: for example ${example('10')}.`,
     });
-  if (raw % SIZE_STEP !== 0n) throw offGrid(input, field, nearestSizes(raw, 6), w);
+  if (raw % SIZE_STEP !== 0n) throw offGrid(input, field, nearest(raw, 6), w);
   return checkMax(raw, input, field, 'shares');
 }
 

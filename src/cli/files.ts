@@ -54,3 +54,16 @@ export async function readInput(ctx: Context, file: string, flag = '--file'): Pr
   for await (const chunk of ctx.io.stdin) text += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
   return text;
 }
+
+/**
+ * A batch to be confirmed on a terminal cannot come from stdin: stdin is that terminal, and once the
+ * lines are ended (Ctrl-D) it cannot answer "Go ahead?" (the prompt was closed, exit 130).
+ */
+export function batchFromTerminal(command: string, what: string): UsageError {
+  return new UsageError(
+    `pm ${command} --file - would read the ${what} from this terminal, which then could not confirm them: nothing was read or sent`,
+    {
+      hint: `Pass --yes to send the lines you type (end them with Ctrl-D), or save them to a file and pass --file <file>.`,
+    },
+  );
+}

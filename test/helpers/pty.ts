@@ -76,6 +76,8 @@ export function runInPty(
       screen += c.toString('utf8');
       pump();
     });
+    // (A first step may wait for nothing: its keys go at once, before the command draws anything.)
+    pump();
     child.on('exit', (code) => {
       clearTimeout(timer);
       resolve({ code, screen: screen.replace(ANSI, ''), raw: screen });

@@ -1,6 +1,6 @@
 import { cutFirst, hideFirst } from '../../cli/output.js';
 import { defineCommand } from '../../cli/command.js';
-import { readInput, readTextFile } from '../../cli/files.js';
+import { batchFromTerminal, readInput, readTextFile } from '../../cli/files.js';
 import type { Context } from '../../cli/context.js';
 import { sameCommand, withRerunHint } from '../../cli/rerun.js';
 import { InterruptedError, PartialFailureError, UsageError } from '../../core/errors.js';
@@ -23,16 +23,21 @@ const TYPES = ['gtc', 'fok', 'fak', 'GTC', 'FOK', 'FAK'] as const;
 export default defineCommand({
   path: ['order', 'place'],
   effect: 'order',
-  effectOf: ({ opts }) => (opts.dryRun ? 'read' : 'order'),
+  // A batch file none of whose lines can be sent sends nothing: its lines are reported, never
+  // asked about (stdin is read by the run only).
+  effectOf: ({ opts }, ctx) =>
+    opts.dryRun || (opts.file !== undefined && opts.file !== '-' && !batchOf(ctx, readTextFile(opts.file), opts).some((l) => l.parsed))
+      ? 'read'
+      : 'order',
   actsFor: true,
   describe: async (ctx, { args, opts }) => {
     if (opts.file !== undefined) {
-      const lines = parseBatch(await readInput(ctx, opts.file), {
-        batchId: opts.batchId,
-        defaults: { onBehalfOf: ctx.onBehalfOf, delegated: opts.delegated || undefined },
-      }).filter((l) => l.parsed);
+      if (opts.file === '-') throw batchFromTerminal('order place', 'orders');
+      const all = batchOf(ctx, readTextFile(opts.file), opts);
+      const lines = all.filter((l) => l.parsed);
       const markets = new Set(lines.map((l) => l.parsed?.slug));
-      return `Place ${lines.length} order${lines.length === 1 ? '' : 's'} in ${markets.size} market${markets.size === 1 ? '' : 's'} from ${opts.file === '-' ? 'stdin' : opts.file}${ctx.onBehalfOf === undefined ? '' : ` for sub-account ${ctx.onBehalfOf}`}`;
+      const invalid = all.length - lines.length;
+      return `Place ${lines.length} order${lines.length === 1 ? '' : 's'} in ${markets.size} market${markets.size === 1 ? '' : 's'} from ${opts.file}${invalid === 0 ? '' : ` (${invalid} invalid line${invalid === 1 ? '' : 's'}, not sent)`}${ctx.onBehalfOf === undefined ? '' : ` for sub-account ${ctx.onBehalfOf}`}`;
     }
     const deps = await ctx.tradingDeps();
     const signed = await buildSignedOrder(deps, parseOrderInput(orderInput(ctx, withMarket(args, opts.market), opts)));
@@ -92,9 +97,9 @@ export default defineCommand({
   ],
   check: (ctx, { args, opts }) => {
     const line = commandLine(ctx, args, opts);
-    // A batch file that cannot be read is said before the confirmation, as the run would say it
-    // (stdin is read once, by the run).
-    if ('file' in line && line.file !== '-') readTextFile(line.file);
+    // A batch file that cannot be read, or holds no order, is said before the confirmation, as the
+    // run would say it (stdin is read by the run only).
+    if ('file' in line && line.file !== '-' && batchOf(ctx, readTextFile(line.file), opts).length === 0) throw noOrders(line.file);
   },
   run: async (ctx, { args, opts }) => {
     // Everything that can be checked offline is checked before any request.
@@ -103,7 +108,6 @@ export default defineCommand({
       return placeBatch(ctx, line.file, {
         dryRun: opts.dryRun,
         batchId: opts.batchId,
-        onBehalfOf: ctx.onBehalfOf,
         delegated: opts.delegated,
       });
     const { parsed } = line;
@@ -148,6 +152,13 @@ function withMarket(args: PlaceArgs, market: string | undefined): PlaceArgs {
   }
   return { slug: market, side: args.slug, outcome: args.side };
 }
+
+/** A batch's lines as the run reads them: the command line's --on-behalf-of and --delegated apply to every line that does not say. */
+function batchOf(ctx: Context, text: string, opts: { batchId: string | undefined; delegated: boolean }): ReturnType<typeof parseBatch> {
+  return parseBatch(text, { batchId: opts.batchId, defaults: { onBehalfOf: ctx.onBehalfOf, delegated: opts.delegated || undefined } });
+}
+
+const noOrders = (file: string): UsageError => new UsageError(`no orders in ${file === '-' ? 'stdin' : file}`);
 
 type PlaceOpts = Parameters<typeof orderInput>[2] & { market: string | undefined; file: string | undefined; batchId: string | undefined };
 
@@ -236,12 +247,10 @@ function inputOrder(ordered: boolean, lines: number[], write: (r: unknown) => vo
 async function placeBatch(
   ctx: Context,
   file: string,
-  o: { dryRun: boolean; batchId: string | undefined; onBehalfOf: number | undefined; delegated: boolean },
+  o: { dryRun: boolean; batchId: string | undefined; delegated: boolean },
 ): Promise<void> {
-  const text = await readInput(ctx, file);
-  // The command line's --on-behalf-of and --delegated apply to every line that does not say.
-  const lines = parseBatch(text, { batchId: o.batchId, defaults: { onBehalfOf: o.onBehalfOf, delegated: o.delegated || undefined } });
-  if (lines.length === 0) throw new UsageError(`no orders in ${file === '-' ? 'stdin' : file}`);
+  const lines = batchOf(ctx, await readInput(ctx, file), o);
+  if (lines.length === 0) throw noOrders(file);
   const invalid = lines.filter((l) => l.error);
   // The records: with --json in the input's order (each as soon as every line before it has its
   // result), with -o ndjson as each line completes (each says its line).

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { readInput } from '../../cli/files.js';
+import { batchFromTerminal, readInput, readTextFile } from '../../cli/files.js';
 import type { Context } from '../../cli/context.js';
 import { sameCommand, withRerunHint } from '../../cli/rerun.js';
 import { PmError, UsageError, ValidationError } from '../../core/errors.js';
@@ -59,6 +59,16 @@ function lineInput(raw: unknown, n: number): ReplaceInput {
   };
 }
 
+/** The lines of a replace --file that say something (not blank, not a # comment), numbered from 1. */
+function movesIn(text: string): { n: number; l: string }[] {
+  return text
+    .split('\n')
+    .map((l, i) => ({ n: i + 1, l: l.trim() }))
+    .filter((x) => x.l && !x.l.startsWith('#'));
+}
+
+const noMoves = (file: string): UsageError => new UsageError(`no replacements in ${file === '-' ? 'stdin' : file}`);
+
 export default defineCommand({
   path: ['order', 'replace'],
   effect: 'order',
@@ -66,8 +76,9 @@ export default defineCommand({
   describe: async (ctx, { args, opts }) => {
     const who = ctx.onBehalfOf === undefined ? '' : `\n  for sub-account ${ctx.onBehalfOf}`;
     if (opts.file !== undefined) {
-      const n = (await readInput(ctx, opts.file)).split('\n').filter((l) => l.trim() && !l.trim().startsWith('#')).length;
-      return `Replace ${n} order${n === 1 ? '' : 's'} from ${opts.file === '-' ? 'stdin' : opts.file}${who}`;
+      if (opts.file === '-') throw batchFromTerminal('order replace', 'replacements');
+      const n = movesIn(readTextFile(opts.file)).length;
+      return `Replace ${n} order${n === 1 ? '' : 's'} from ${opts.file}${who}`;
     }
     const old = (await oldOrder(await ctx.tradingApi(), { orderId: args.orderId, oldClientId: opts.clientId })).order;
     const market = (old['market'] as { slug?: string } | undefined)?.slug ?? String(old['marketSlug'] ?? '?');
@@ -100,19 +111,19 @@ export default defineCommand({
   check: (_ctx, { args, opts }) => {
     if (opts.file === undefined)
       checkReplaceInput({ orderId: args.orderId, oldClientId: opts.clientId, price: opts.price, size: opts.size });
-    else notBoth(args.orderId, opts.clientId);
+    else {
+      notBoth(args.orderId, opts.clientId);
+      // A file with no line is said before the confirmation (stdin is read by the run only).
+      if (opts.file !== '-' && movesIn(readTextFile(opts.file)).length === 0) throw noMoves(opts.file);
+    }
   },
   run: async (ctx, { args, opts }) => {
     const mode = opts.allowFailure ? ('ALLOW_FAILURE' as const) : ('STOP_ON_FAILURE' as const);
     const deps = await ctx.tradingDeps();
     if (opts.file !== undefined) {
       notBoth(args.orderId, opts.clientId);
-      const text = await readInput(ctx, opts.file);
-      const lines = text
-        .split('\n')
-        .map((l, i) => ({ n: i + 1, l: l.trim() }))
-        .filter((x) => x.l && !x.l.startsWith('#'));
-      if (lines.length === 0) throw new UsageError(`no replacements in ${opts.file}`);
+      const lines = movesIn(await readInput(ctx, opts.file));
+      if (lines.length === 0) throw noMoves(opts.file);
       let failed = 0;
       let unknown = 0;
       for (const { n, l } of lines) {

@@ -1,4 +1,4 @@
-// Every command that prints a table, drawn on an 80-column pseudo-terminal against a sandbox with
+// Every command that prints a table, drawn on an 80-column terminal against a sandbox with
 // data (alice with open orders, positions, trades and a redeemable market; a partner with a
 // sub-account; carol with a withdrawal address): no line wider than the terminal (so no wrapped
 // row), every row of the --wide table there, no money value cut, and full order ids. The list of
@@ -42,6 +42,8 @@ interface Case {
   once?: boolean;
   /** The exit code when not 0. */
   code?: number;
+  /** Drawn by `node bin/pm.js` on a pseudo-terminal (else in-process on a TTY of 80 columns). */
+  pty?: boolean;
 }
 const CASES: Record<string, Case> = {
   book: {
@@ -54,7 +56,7 @@ const CASES: Record<string, Case> = {
   'config list': { runs: () => [['config', 'list']] },
   'markets feed': { runs: () => [['markets', 'feed', 'btc-100k-2026']] },
   'markets history': { runs: () => [['markets', 'history', 'us-election-2028']] },
-  'markets list': { runs: () => [['markets', 'list']] },
+  'markets list': { runs: () => [['markets', 'list']], pty: true },
   'markets page': { runs: () => [['markets', 'page', '/crypto']] },
   'markets search': { runs: () => [['markets', 'search', 'bitcoin']] },
   'markets show': {
@@ -74,7 +76,7 @@ const CASES: Record<string, Case> = {
   'partner allowances': { runs: (m) => [['--profile', 'partner', 'partner', 'allowances', String(m.childId)]] },
   'partner list': { runs: () => [['--profile', 'partner', 'partner', 'list']] },
   'portfolio history': { runs: () => [['portfolio', 'history']] },
-  'portfolio positions': { runs: () => [['portfolio', 'positions']] },
+  'portfolio positions': { runs: () => [['portfolio', 'positions']], pty: true },
   'portfolio trades': { runs: () => [['portfolio', 'trades']] },
   positions: { runs: () => [['positions']] },
   'profile list': { runs: () => [['profile', 'list']] },
@@ -141,7 +143,27 @@ interface Screen {
   stderr: string;
 }
 
-async function onTerminal(argv: string[], columns: number, wide: boolean, h = home, baseUrl = sb.current.baseUrl): Promise<Screen> {
+/**
+ * `argv` drawn on a terminal `columns` wide: in-process with a TTY of that width (what pm reads of a
+ * terminal: isTTY and columns), or, `pty`, as `node bin/pm.js` on a pseudo-terminal (python's pty
+ * module), the terminal's own width read by Node. A pseudo-terminal costs a node and a python
+ * process a run (~0.2 s of CPU): a few commands are drawn there, the rest in-process (CI's suite on
+ * Node 20 was over 4 minutes on 2 cores).
+ */
+async function onTerminal(
+  argv: string[],
+  columns: number,
+  wide: boolean,
+  h = home,
+  baseUrl = sb.current.baseUrl,
+  pty = false,
+): Promise<Screen> {
+  if (!pty) {
+    const r = await runPm([...(wide ? ['--wide'] : []), ...argv], { env: { ...baseEnv(h), PM_BASE_URL: baseUrl }, tty: true, columns });
+    const lines = r.stdout.replace(ANSI, '').split('\n');
+    if (lines.at(-1) === '') lines.pop();
+    return { code: r.code, lines, stderr: r.stderr };
+  }
   const errFile = join(h, `stderr-${columns}-${wide ? 'wide' : 'fit'}.txt`);
   const { code, screen } = await runInPty(
     [process.execPath, 'bin/pm.js', ...(wide ? ['--wide'] : []), ...argv],
@@ -292,13 +314,13 @@ describe('tables at 80 columns on a terminal', () => {
     it(`pm ${command}: fits, every row, no money cut, whole order ids`, async () => {
       for (const argv of c.runs(made)) {
         await c.before?.();
-        const fit = await onTerminal(argv, 80, false);
+        const fit = await onTerminal(argv, 80, false, home, sb.current.baseUrl, c.pty);
         const what = `pm ${argv.join(' ')}\n${fit.lines.join('\n')}\n${fit.stderr}`;
         expect(fit.code, what).toBe(c.code ?? 0);
         let wide: Screen | undefined;
         if (!c.once) {
           await c.before?.();
-          wide = await onTerminal(argv, 80, true);
+          wide = await onTerminal(argv, 80, true, home, sb.current.baseUrl, c.pty);
           // Every row the wide table has.
           expect(wide.code, what).toBe(c.code ?? 0);
           expect(fit.lines.length, `${what}\n--wide:\n${wide.lines.join('\n')}`).toBe(wide.lines.length);
@@ -313,11 +335,11 @@ describe('tables at 80 columns on a terminal', () => {
     const chained = await startSandbox({ port: 0, dataDir: null, chain: {} });
     try {
       const argv = ['approve', 'check', 'us-election-2028-democrat'];
-      const fit = await onTerminal(argv, 80, false, home, chained.baseUrl);
+      const fit = await onTerminal(argv, 80, false, home, chained.baseUrl, true);
       const what = `pm ${argv.join(' ')}\n${fit.lines.join('\n')}\n${fit.stderr}`;
       // 8: approvals missing (alice has approved nothing on this chain).
       expect(fit.code, what).toBe(8);
-      const wide = await onTerminal(argv, 80, true, home, chained.baseUrl);
+      const wide = await onTerminal(argv, 80, true, home, chained.baseUrl, true);
       expect(wide.code, what).toBe(8);
       expect(fit.lines.length, `${what}\n--wide:\n${wide.lines.join('\n')}`).toBe(wide.lines.length);
       checkFit(what, fit, wide);
@@ -333,7 +355,7 @@ describe('tables at 80 columns on a terminal', () => {
   it('pm sandbox start: fits, the note names what gave way', async () => {
     const h = other.home;
     try {
-      const fit = await onTerminal(['sandbox', 'start', '--port', '0', '--ephemeral', '--detach'], 80, false, h);
+      const fit = await onTerminal(['sandbox', 'start', '--port', '0', '--ephemeral', '--detach'], 80, false, h, sb.current.baseUrl, true);
       const what = `${fit.lines.join('\n')}\n${fit.stderr}`;
       expect(fit.code, what).toBe(0);
       checkFit(what, fit, undefined);

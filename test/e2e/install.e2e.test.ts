@@ -7,7 +7,18 @@
 // consumer type-checks against its types.
 
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -235,42 +246,21 @@ pm.markets.get('btc-100k-2026').then(async (m) => {
     expect(JSON.parse(r.stdout)).toEqual({ slug: 'btc-100k-2026', loaded: [] });
   }, 90_000);
 
-  it('a TypeScript consumer type-checks against the published types, and a wrong call does not', async () => {
-    writeFileSync(
-      join(prefix, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          target: 'es2022',
-          lib: ['es2023'],
-          noEmit: true,
-          skipLibCheck: true,
-          types: ['node'],
-          typeRoots: [join(root, 'node_modules/@types')],
-        },
-        files: ['consumer.mts', 'consumer-wrong.mts'],
-      }),
-    );
-    const good = `import { createClient, PmError } from 'pm-cli';
-const pm = createClient({ baseUrl: 'http://127.0.0.1:8787', token: { tokenId: 't', secret: 's' } });
-export async function run(signal: AbortSignal): Promise<string> {
-  const r = await pm.orders.place({ market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.42', size: '10', clientId: 'bot-1' }, { signal });
-  const moved = await pm.orders.replace(r.order.id, { price: '0.43' });
-  const filled: string = r.execution.filled.sharesRaw;
-  for await (const ev of pm.watch.orders({ signal })) if (ev['event'] === 'orderEvent') break;
-  try { await pm.orders.cancelAll(); } catch (e) { if (e instanceof PmError) return e.code + (e.hint ?? '') + e.exitCode; }
-  return (moved.replacement?.clientId ?? '') + filled + String(r.alreadyPlaced);
-}
-`;
-    // One compile of both files (a compile costs seconds of CPU): the right one has no error, the wrong one has.
-    writeFileSync(join(prefix, 'consumer.mts'), good);
-    writeFileSync(join(prefix, 'consumer-wrong.mts'), good.replace("price: '0.43'", 'price: 0.43'));
-    const r = await tsc('-p', 'tsconfig.json');
-    expect(errorFiles(r.stdout), r.stdout + r.stderr).toEqual(['consumer-wrong.mts']);
-    expect(r.exitCode).not.toBe(0);
-  }, 90_000);
+  it('a TypeScript consumer (ESM, nodenext) type-checks against the published types, and a wrong call does not', async () => {
+    // (Compiled in the shared build's nodenext project, pm's declaration files checked: only the
+    // wrong twin, which passes a price as a number, may have an error.)
+    const c = await compiles();
+    expect(c.errors(ESM_FILES), c.out).toEqual(['consumer-wrong.mts']);
+    expect(c.out).toMatch(/consumer-wrong\.mts.*TS2322/);
+  }, 180_000);
+
+  it("the type tests of every namespace (test/lib/types.check.ts, each call's result and each refused input) compile against the installed package", async () => {
+    const c = await compiles();
+    expect(
+      c.errors((f) => f.startsWith('typetests/')),
+      c.out,
+    ).toEqual([]);
+  }, 180_000);
 
   it('a CommonJS TypeScript consumer (module node16, as @tsconfig/node20 sets it) type-checks against the published types', async () => {
     // Before: the one set of types was ESM (the package is "type": "module"), and a CommonJS file
@@ -343,6 +333,22 @@ export async function run(signal: AbortSignal): Promise<string> {
     ).toEqual([]);
   }, 180_000);
 });
+
+/** An ESM consumer's file (module nodenext): the calls right; its twin passes a price as a number. */
+const ESM_CONSUMER = `import { createClient, PmError } from 'pm-cli';
+const pm = createClient({ baseUrl: 'http://127.0.0.1:8787', token: { tokenId: 't', secret: 's' } });
+export async function run(signal: AbortSignal): Promise<string> {
+  const r = await pm.orders.place({ market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.42', size: '10', clientId: 'bot-1' }, { signal });
+  const moved = await pm.orders.replace(r.order.id, { price: '0.43' });
+  const filled: string = r.execution.filled.sharesRaw;
+  for await (const ev of pm.watch.orders({ signal })) if (ev['event'] === 'orderEvent') break;
+  try { await pm.orders.cancelAll(); } catch (e) { if (e instanceof PmError) return e.code + (e.hint ?? '') + e.exitCode; }
+  return (moved.replacement?.clientId ?? '') + filled + String(r.alreadyPlaced);
+}
+`;
+
+/** The ESM consumer and its wrong twin (in the nodenext project). */
+const ESM_FILES = (f: string): boolean => ['consumer.mts', 'consumer-wrong.mts'].includes(f);
 
 /** A consumer of the older kind (module commonjs, moduleResolution node10, no esModuleInterop). */
 const LEGACY_CONSUMER = `import { createClient, PmError } from 'pm-cli';
@@ -439,11 +445,11 @@ let shared: Promise<Compiled> | undefined;
 /**
  * One `tsc --build` of four tsc --strict projects, pm's declaration files checked in each: what a
  * user copies (the package's examples/*.ts and every code block of docs/library.md, ESM nodenext,
- * emitted to out/; the blocks again under moduleResolution bundler), a CommonJS consumer, its
- * wrong twin and a bot (module node16, emitted to calls-out/), and a consumer of the older kind
- * (module commonjs, no esModuleInterop). Six tests read it, whichever asks first runs it: a
- * compile costs seconds of CPU, and one build of four projects ~40% less than four compiles
- * (Node's types and pm's read once).
+ * emitted to out/, with an ESM consumer, its wrong twin and the type tests of every namespace; the
+ * blocks again under moduleResolution bundler), a CommonJS consumer, its wrong twin and a bot
+ * (module node16, emitted to calls-out/), and a consumer of the older kind (module commonjs, no
+ * esModuleInterop). Eight tests read it, whichever asks first runs it: a compile costs seconds of
+ * CPU, and one build of four projects ~40% less than four compiles (Node's types and pm's read once).
  */
 function compiles(): Promise<Compiled> {
   shared ??= (async () => {
@@ -456,11 +462,18 @@ function compiles(): Promise<Compiled> {
       writeFileSync(join(prefix, 'doc', `block${i}.mts`), code);
       writeFileSync(join(prefix, 'doc', `block${i}.ts`), code);
     });
+    writeFileSync(join(prefix, 'consumer.mts'), ESM_CONSUMER);
+    writeFileSync(join(prefix, 'consumer-wrong.mts'), ESM_CONSUMER.replace("price: '0.43'", 'price: 0.43'));
+    // The type tests import vitest's expectTypeOf (types only: never run), this checkout's, found
+    // beside them (the project's own node_modules stays pm's install alone).
+    mkdirSync(join(prefix, 'typetests', 'node_modules'), { recursive: true });
+    copyFileSync(join(root, 'test/lib/types.check.ts'), join(prefix, 'typetests', 'types.check.ts'));
+    symlinkSync(join(root, 'node_modules', 'vitest'), join(prefix, 'typetests', 'node_modules', 'vitest'));
     writeTsconfig(
       'tsconfig.nodenext.json',
       { module: 'nodenext', moduleResolution: 'nodenext', outDir: 'out', rootDir: '.' },
       {
-        include: ['examples/*.ts', 'doc/*.mts'],
+        include: ['examples/*.ts', 'doc/*.mts', 'consumer.mts', 'consumer-wrong.mts', 'typetests/*.ts'],
       },
     );
     writeTsconfig('tsconfig.doc-bundler.json', { module: 'esnext', moduleResolution: 'bundler', noEmit: true }, { include: ['doc/*.ts'] });

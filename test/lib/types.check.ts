@@ -1,5 +1,5 @@
 // Type tests of the published library, one block per namespace: checked by `npm run typecheck`
-// and, against the built .d.ts with `tsc --strict`, by test/lib/types.test.ts. Never run.
+// and, against the installed package with `tsc --strict`, by test/e2e/install.e2e.test.ts. Never run.
 import { expectTypeOf } from 'vitest';
 import type { createClient } from 'pm-cli';
 import type {

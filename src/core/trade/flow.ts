@@ -14,7 +14,8 @@ import { signOrder } from './eip712.js';
 import type { Hex } from './eip712.js';
 import type { TradeCache } from './session.js';
 import type { Journal } from './journal.js';
-import { isFeeRefusal, placeOrder } from './place.js';
+import { isFeeRefusal, placeOrder, sameTerms } from './place.js';
+import { exchangeId } from '../journal-account.js';
 import type { Placed } from './place.js';
 import type { OrderSigner } from './signer.js';
 
@@ -28,6 +29,8 @@ export interface ParsedOrder {
   amount: bigint | undefined;
   postOnly: boolean;
   clientOrderId: string;
+  /** pm made the client id up (none was given): see PlaceParsedOptions.completeUnknownTwin. */
+  generatedId?: boolean | undefined;
   onBehalfOf: number | undefined;
   delegated: boolean;
   stpPolicy: StpPolicy | undefined;
@@ -105,6 +108,7 @@ export function parseOrderInput(i: OrderInput, w: InputWords = 'flags'): ParsedO
     amount,
     postOnly: i.postOnly === true,
     clientOrderId: checkClientOrderId(i.clientId ?? newClientOrderId(), w),
+    ...(i.clientId === undefined ? { generatedId: true } : {}),
     onBehalfOf: i.onBehalfOf,
     delegated: i.delegated === true,
     words: w,
@@ -214,6 +218,21 @@ export interface PlaceParsedOptions {
   lookupFirst?: boolean | undefined;
   /** Called once, when the order is signed and about to be sent (after every local check). */
   onSending?: ((summary: OrderSummary) => void) | undefined;
+  /**
+   * An order whose client id pm made up, identical to one whose outcome the journal says is
+   * unknown (within TWIN_WINDOW_MS): complete that one under its client id (ask the exchange
+   * first, place it if absent) rather than place a second. The CLI's `order place` run again as
+   * first typed after an unknown outcome (a new id each run) placed a second order.
+   */
+  completeUnknownTwin?: boolean | undefined;
+}
+
+/** How long after an unknown outcome an identical order without a client id completes it (15 minutes). */
+const TWIN_WINDOW_MS = 15 * 60_000;
+
+/** The newest order of the last TWIN_WINDOW_MS whose outcome is unknown and that asks for what `body` asks, on this exchange. */
+function unknownTwin(journal: Journal, body: OrderBody, exchange: string): { clientOrderId: string; at: number } | undefined {
+  return journal.unknownSince(Date.now() - TWIN_WINDOW_MS).find((u) => u.exchange === exchange && sameTerms(body, u.request));
 }
 
 /**
@@ -231,12 +250,23 @@ export async function placeParsed(
   const api = deps.api.withOnBehalfOf(p.onBehalfOf ?? deps.api.onBehalfOf);
   const market = await deps.cache.market(deps.api, p.slug);
   let signed = await buildSignedOrder(deps, p);
+  let lookupFirst = o.lookupFirst;
+  const twin = o.completeUnknownTwin && p.generatedId ? unknownTwin(o.journal, signed.body, exchangeId(api.baseUrl)) : undefined;
+  if (twin) {
+    const min = Math.max(1, Math.round((Date.now() - twin.at) / 60_000));
+    o.onNote?.(
+      `the outcome of an identical order (client id ${twin.clientOrderId}, ${min} min ago) is unknown: completing it under that client id, not placing a second one (to place another as well, give it a --client-id)`,
+    );
+    p = { ...p, clientOrderId: twin.clientOrderId, generatedId: false };
+    signed = await buildSignedOrder(deps, p);
+    lookupFirst = true;
+  }
   o.onSending?.(signed.summary);
   const send = (s: SignedOrder): Promise<Placed> =>
     placeOrder(api, s.body, o.journal, {
       signal: o.signal,
       onNote: o.onNote,
-      lookupFirst: o.lookupFirst,
+      lookupFirst,
       positionIds: market.positionIds,
       words: p.words,
     });

@@ -390,6 +390,44 @@ export class Journal {
   }
 
   /**
+   * The client ids of the active file whose latest entry says "unknown" and was written at `since`
+   * (ms) or later, newest first, each with the request its run sent (the pending entry) and its
+   * exchange. Reads nothing but the active file, and parses only the lines of those ids.
+   */
+  unknownSince(since: number): { clientOrderId: string; at: number; request: unknown; exchange: string | undefined }[] {
+    let text: string;
+    try {
+      text = readFileSync(this.file, 'utf8');
+    } catch {
+      return []; // no journal yet (a journal that cannot be read is said by the lookup that follows)
+    }
+    const UNKNOWN = '"state":"unknown"';
+    if (!text.includes(UNKNOWN)) return [];
+    const lines = text.split('\n');
+    const ids = new Set<string>();
+    for (const line of lines) {
+      if (!line.includes(UNKNOWN)) continue;
+      const e = parseLine(line);
+      if (e !== 'skip' && e !== 'damaged' && e.state === 'unknown' && Date.parse(e.ts) >= since) ids.add(e.clientOrderId);
+    }
+    if (ids.size === 0) return [];
+    const needles = [...ids].map((id) => JSON.stringify(id));
+    const latest = new Map<string, JournalEntry>();
+    const sent = new Map<string, unknown>();
+    for (const line of lines) {
+      if (!needles.some((n) => line.includes(n))) continue;
+      const e = parseLine(line);
+      if (e === 'skip' || e === 'damaged' || !ids.has(e.clientOrderId)) continue;
+      latest.set(e.clientOrderId, e);
+      if (e.state === 'pending' && e.request !== undefined) sent.set(e.clientOrderId, e.request);
+    }
+    return [...latest.values()]
+      .filter((e) => e.state === 'unknown' && sent.has(e.clientOrderId))
+      .map((e) => ({ clientOrderId: e.clientOrderId, at: Date.parse(e.ts), request: sent.get(e.clientOrderId), exchange: e.exchange }))
+      .sort((a, b) => b.at - a.at);
+  }
+
+  /**
    * Entries, oldest first: those since `since` (ms), or of one client id (what was sent — the
    * pending entry holds the request — and what came back), at most the last `limit`.
    */

@@ -285,6 +285,34 @@ export function orderDifferences(body: OrderBody, existing: Json, earlier?: unkn
  * The request behind the order an earlier run placed: the last one sent before the first
  * "placed" entry, else (no answer was ever seen) the first one sent.
  */
+/**
+ * Whether `earlier` (the request a journal entry holds) asks for the same order as `body`: the
+ * same market, token, side, amounts, price, type, options, owner, sub-account and signer. Its salt,
+ * signature, fee rate, expiry and client id aside: a new signing of the same order differs there.
+ */
+export function sameTerms(body: OrderBody, earlier: unknown): boolean {
+  if (!isObj(earlier) || !isObj(earlier['order'])) return false;
+  const e = earlier as Record<string, unknown>;
+  const o = earlier['order'] as Record<string, unknown>;
+  const b = body.order;
+  const same = (x: unknown, y: unknown): boolean => String(x) === String(y);
+  return (
+    e['marketSlug'] === body.marketSlug &&
+    e['orderType'] === body.orderType &&
+    e['ownerId'] === body.ownerId &&
+    e['onBehalfOf'] === body.onBehalfOf &&
+    (e['postOnly'] ?? false) === (body.postOnly ?? false) &&
+    e['stpPolicy'] === body.stpPolicy &&
+    same(o['tokenId'], b.tokenId) &&
+    o['side'] === b.side &&
+    same(o['makerAmount'], b.makerAmount) &&
+    same(o['takerAmount'], b.takerAmount) &&
+    same(o['price'], b.price) &&
+    o['maker'] === b.maker &&
+    o['signer'] === b.signer
+  );
+}
+
 export function requestBefore(entries: JournalEntry[]): unknown {
   const firstPlaced = entries.findIndex((e) => e.state === 'placed');
   const sent = (firstPlaced < 0 ? entries : entries.slice(0, firstPlaced)).filter((e) => e.state === 'pending' && e.request !== undefined);

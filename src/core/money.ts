@@ -48,6 +48,15 @@ export function formatUnits(raw: bigint, decimals = DECIMALS, minFraction = 0): 
   return `${neg ? '-' : ''}${whole}${frac ? `.${frac}` : ''}`;
 }
 
+/**
+ * A decimal price as pm prints one in text: three decimals at least, as the tables print prices
+ * ("0.5" → "0.500"; a finer one whole: "0.4213"). Text that is no decimal is kept as it is.
+ */
+export function priceText(price: string): string {
+  const m = /^(\d+)(?:\.(\d*))?$/.exec(price);
+  return m ? `${m[1]}.${(m[2] ?? '').padEnd(3, '0')}` : price;
+}
+
 /** Parses a wire number-or-string amount (raw units) into a bigint; floats are truncated. */
 export function rawFromWire(v: unknown): bigint {
   if (typeof v === 'bigint') return v;

@@ -1,4 +1,5 @@
 import { cutFirst } from '../../cli/output.js';
+import { priceText } from '../../core/money.js';
 import { defineCommand } from '../../cli/command.js';
 import { NotFoundError, PartialFailureError, UnknownStateError, UsageError, withHint } from '../../core/errors.js';
 import { slugFrom } from '../../core/market-input.js';
@@ -32,7 +33,9 @@ export default defineCommand({
           ? 'every open order in every market'
           : `every open order of ${slugs.join(', ')}`
         : `${ids.length + clientIds.length} order${ids.length + clientIds.length === 1 ? '' : 's'} named`;
-    const lines = hit.slice(0, 10).map((o) => `\n  ${o.side} ${o.outcome} ${o.remaining} @ ${o.price ?? '-'} on ${o.market} (${o.id})`);
+    const lines = hit
+      .slice(0, 10)
+      .map((o) => `\n  ${o.side} ${o.outcome} ${o.remaining} @ ${priceText(o.price ?? '-')} on ${o.market} (${o.id})`);
     return `Cancel ${what}: ${hit.length} open order${hit.length === 1 ? '' : 's'} in ${markets.size} market${markets.size === 1 ? '' : 's'}${lines.join('')}${hit.length > 10 ? `\n  … and ${hit.length - 10} more` : ''}${ctx.onBehalfOf === undefined ? '' : `\n  for sub-account ${ctx.onBehalfOf}`}`;
   },
   summary: 'Cancel orders by id, by client id, all in a market, or all everywhere (the kill switch)',

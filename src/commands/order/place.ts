@@ -6,7 +6,7 @@ import { sameCommand, withRerunHint } from '../../cli/rerun.js';
 import { InterruptedError, PartialFailureError, UsageError } from '../../core/errors.js';
 import { buildSignedOrder, parseBatch, parseOrderInput, placeParsed, runBatch, unfinishedBatch } from '../../core/trade/index.js';
 import type { LineResult, OrderSummary, ParsedOrder } from '../../core/trade/index.js';
-import { formatUnits } from '../../core/money.js';
+import { formatUnits, priceText } from '../../core/money.js';
 import { placedJson, placedText } from './render.js';
 import { batchLineJson } from '../../core/trade/views.js';
 
@@ -14,7 +14,7 @@ function describe(s: OrderSummary): string {
   const qty =
     s.type === 'FOK'
       ? `${s.amount ?? ''} ${s.side === 'BUY' ? 'USDC of' : 'shares of'}`
-      : `${s.size ?? ''} ${s.outcome} @ ${s.price ?? ''}`;
+      : `${s.size ?? ''} ${s.outcome} @ ${priceText(s.price ?? '')}`;
   return `${s.type} ${s.side} ${qty}${s.type === 'FOK' ? ` ${s.outcome}` : ''} on ${s.market} (${s.side === 'BUY' ? 'up to' : 'at least'} $${s.notional} + fee at ${s.feeRateBps} bps)`;
 }
 

@@ -1,6 +1,6 @@
 // Turning placement results into stable JSON and tables.
 import type { Output } from '../../cli/output.js';
-import { formatUnits, parseUnits } from '../../core/money.js';
+import { formatUnits, parseUnits, priceText } from '../../core/money.js';
 import type { OrderSummary, Placed } from '../../core/trade/index.js';
 
 export { placedJson } from '../../core/trade/views.js';
@@ -21,7 +21,7 @@ export function placedText(out: Output, p: Placed, _s: OrderSummary | null): voi
   if (s)
     pairs.push([
       'order',
-      `${s.type} ${s.side} ${s.outcome} ${s.size !== null ? `${s.size} @ ${s.price ?? ''}` : `${s.amount ?? ''} ${s.side === 'BUY' ? 'USDC' : 'shares'}`}`,
+      `${s.type} ${s.side} ${s.outcome} ${s.size !== null ? `${s.size} @ ${priceText(s.price ?? '')}` : `${s.amount ?? ''} ${s.side === 'BUY' ? 'USDC' : 'shares'}`}`,
     ]);
   const immediate = s !== null && s.type !== 'GTC';
   const stp = p.reason === 'STP_TAKER_REJECTED';

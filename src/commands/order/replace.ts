@@ -3,7 +3,7 @@ import { batchFromTerminal, readInput, readTextFile } from '../../cli/files.js';
 import type { Context } from '../../cli/context.js';
 import { sameCommand, withRerunHint } from '../../cli/rerun.js';
 import { PmError, UsageError, ValidationError } from '../../core/errors.js';
-import { formatUnits } from '../../core/money.js';
+import { formatUnits, priceText } from '../../core/money.js';
 import { decimal, sentOf, text, unfinishedBatch } from '../../core/trade/batch.js';
 import { checkReplaceInput, oldOrder, replaceOrder, replaceRefusal, replaceUnknown } from '../../core/trade/replace.js';
 import type { ReplaceInput, ReplaceOutcome } from '../../core/trade/replace.js';
@@ -15,7 +15,7 @@ function outcomeText(ctx: Context, r: ReplaceOutcome): void {
     [
       'replacement',
       o
-        ? `${String(o['orderId'])} ${String(o['side'])} ${String(o['outcome'])} ${String(o['size'])} @ ${String(o['price'])} (client id ${r.replacement.clientOrderId}${r.replacement.alreadyPlaced ? ', already placed' : ''})`
+        ? `${String(o['orderId'])} ${String(o['side'])} ${String(o['outcome'])} ${String(o['size'])} @ ${priceText(String(o['price']))} (client id ${r.replacement.clientOrderId}${r.replacement.alreadyPlaced ? ', already placed' : ''})`
         : `${r.replacement.status}${r.replacement.error ? `: ${r.replacement.error.message}` : ''} (client id ${r.replacement.clientOrderId})`,
     ],
     ...(o ? [['status', replacementState(o)] as [string, string]] : []),
@@ -84,7 +84,7 @@ export default defineCommand({
     const market = (old['market'] as { slug?: string } | undefined)?.slug ?? String(old['marketSlug'] ?? '?');
     const side = old['side'] === 0 || old['side'] === 'BUY' ? 'BUY' : 'SELL';
     const remaining = /^\d+$/.test(String(old['remainingSize'])) ? formatUnits(BigInt(String(old['remainingSize']))) : '?';
-    return `Replace order ${String(old['id'])}: ${side} ${remaining} @ ${String(old['price'] ?? '?')} on ${market}\n  with: ${side} ${opts.size ?? remaining} @ ${opts.price ?? String(old['price'] ?? '?')}${opts.allowFailure ? ' (placed even if the cancel fails)' : ''}${who}`;
+    return `Replace order ${String(old['id'])}: ${side} ${remaining} @ ${priceText(String(old['price'] ?? '?'))} on ${market}\n  with: ${side} ${opts.size ?? remaining} @ ${priceText(opts.price ?? String(old['price'] ?? '?'))}${opts.allowFailure ? ' (placed even if the cancel fails)' : ''}${who}`;
   },
   summary: 'Move a resting order in one request: the old one cancelled, the new one resting (cancel-replace)',
   description:

@@ -20,7 +20,7 @@ import {
   ValidationError,
   errorMessage,
 } from '../errors.js';
-import { formatUnits } from '../money.js';
+import { formatUnits, priceText } from '../money.js';
 import type { Journal, JournalEntry, JournalState } from './journal.js';
 import type { OrderBody } from './build.js';
 import { checkClientOrderId } from './build.js';
@@ -322,7 +322,11 @@ export function requestBefore(entries: JournalEntry[]): unknown {
 /** "BUY YES 10 @ 0.3 (GTC)" for an order view. */
 export function describeView(v: OrderView): string {
   const qty =
-    v.size !== null ? `${v.size} @ ${v.price ?? '?'}` : v.amount !== null ? `${v.amount} ${v.side === 'BUY' ? 'USDC' : 'shares'}` : '?';
+    v.size !== null
+      ? `${v.size} @ ${priceText(v.price ?? '?')}`
+      : v.amount !== null
+        ? `${v.amount} ${v.side === 'BUY' ? 'USDC' : 'shares'}`
+        : '?';
   return `${v.side ?? '?'} ${v.outcome ?? v.tokenId ?? '?'} ${qty} (${v.type ?? '?'})`;
 }
 

@@ -19,7 +19,8 @@ const placedAt = (mark: number, price: bigint) => countEvents(sb.current, 'order
 /** One order whose answer is lost and whose lookups fail: exit 7; its generated client id. */
 async function lostOrder(home: string, argv: string[]): Promise<string> {
   proxy.current.set({ method: 'POST', path: '/orders', fault: { kind: 'drop' } }, lookupsFailFrom(1));
-  const r = await runPm(argv, { env: env(home) });
+  // (Its deadline short: the lookups fail until it ends. The re-runs below keep the default one.)
+  const r = await runPm(['--timeout', '3s', ...argv], { env: env(home) });
   proxy.current.reset();
   expect(r.code, r.stderr).toBe(7);
   const cid = /--client-id (pm-\S+)/.exec(errorOf(r.stderr).hint ?? '')?.[1] ?? '';
@@ -31,7 +32,7 @@ describe('order place without --client-id, run again as typed after an unknown o
   it('completes the first order under its client id (one order, alreadyPlaced); run once more, it places another', async () => {
     const home = newHome();
     const mark = logMark(sb.current);
-    const argv = ['--json', '--timeout', '3s', ...limitOrder('sol-500-2026', 'buy', 'yes', '0.078', '7')];
+    const argv = ['--json', ...limitOrder('sol-500-2026', 'buy', 'yes', '0.078', '7')];
     const cid = await lostOrder(home, argv);
     expect(placedAt(mark, 78_000n)).toBe(1);
 
@@ -49,7 +50,7 @@ describe('order place without --client-id, run again as typed after an unknown o
 
   it('in text, says which earlier order it completes and how to place another instead', async () => {
     const home = newHome();
-    const argv = ['--timeout', '3s', ...limitOrder('sol-500-2026', 'buy', 'yes', '0.079', '7')];
+    const argv = limitOrder('sol-500-2026', 'buy', 'yes', '0.079', '7');
     const cid = await lostOrder(home, ['--json', ...argv]);
     const again = await runPm(argv, { env: env(home) });
     expect(again.code, again.stderr).toBe(0);
@@ -60,8 +61,8 @@ describe('order place without --client-id, run again as typed after an unknown o
   it('an order that differs (another size) is placed as asked, under a client id of its own', async () => {
     const home = newHome();
     const mark = logMark(sb.current);
-    const cid = await lostOrder(home, ['--json', '--timeout', '3s', ...limitOrder('sol-500-2026', 'buy', 'yes', '0.081', '7')]);
-    const other = await runPm(['--json', '--timeout', '3s', ...limitOrder('sol-500-2026', 'buy', 'yes', '0.081', '8')], { env: env(home) });
+    const cid = await lostOrder(home, ['--json', ...limitOrder('sol-500-2026', 'buy', 'yes', '0.081', '7')]);
+    const other = await runPm(['--json', ...limitOrder('sol-500-2026', 'buy', 'yes', '0.081', '8')], { env: env(home) });
     expect(other.code, other.stderr).toBe(0);
     expect(other.json<{ clientOrderId: string; alreadyPlaced: boolean }>()).toMatchObject({ alreadyPlaced: false });
     expect(other.json<{ clientOrderId: string }>().clientOrderId).not.toBe(cid);
@@ -71,7 +72,7 @@ describe('order place without --client-id, run again as typed after an unknown o
   it('after 15 minutes the unknown order is not completed by an identical one: that is placed as a new order', async () => {
     const home = newHome();
     const mark = logMark(sb.current);
-    const argv = ['--json', '--timeout', '3s', ...limitOrder('sol-500-2026', 'buy', 'yes', '0.083', '7')];
+    const argv = ['--json', ...limitOrder('sol-500-2026', 'buy', 'yes', '0.083', '7')];
     const cid = await lostOrder(home, argv);
     // (Its journal lines written 16 minutes earlier: ISO times of the same length, the file's size unchanged.)
     const file = join(home, 'journal', 'orders.ndjson');
@@ -92,7 +93,7 @@ describe('order place without --client-id, run again as typed after an unknown o
   it('an identical order with a --client-id of its own is placed as asked', async () => {
     const home = newHome();
     const mark = logMark(sb.current);
-    const argv = ['--json', '--timeout', '3s', ...limitOrder('sol-500-2026', 'buy', 'yes', '0.082', '7')];
+    const argv = ['--json', ...limitOrder('sol-500-2026', 'buy', 'yes', '0.082', '7')];
     await lostOrder(home, argv);
     const own = await runPm([...argv, '--client-id', 'twin-own'], { env: env(home) });
     expect(own.code, own.stderr).toBe(0);

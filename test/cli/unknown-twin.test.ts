@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { countEvents, logMark } from '../helpers/fault-proxy.js';
 import { limitOrder } from '../helpers/orders.js';
 import { runPm } from '../helpers/run.js';
+import type { RunResult } from '../helpers/run.js';
 import { errorOf, lookupsFailFrom, useAliceBehindFaults } from '../helpers/unknown-bench.js';
 
 const { sb, proxy, newHome, env } = useAliceBehindFaults();
@@ -28,6 +29,14 @@ async function lostOrder(home: string, argv: string[]): Promise<string> {
   return cid;
 }
 
+/** `r` placed a new order (exit 0, not under `cid`), the `n`th at `price` since `mark`. */
+function placedAnew(r: RunResult, cid: string, mark: number, price: bigint, n: number): void {
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.json<{ clientOrderId: string; alreadyPlaced: boolean }>()).toMatchObject({ alreadyPlaced: false });
+  expect(r.json<{ clientOrderId: string }>().clientOrderId).not.toBe(cid);
+  expect(placedAt(mark, price)).toBe(n);
+}
+
 describe('order place without --client-id, run again as typed after an unknown outcome', () => {
   it('completes the first order under its client id (one order, alreadyPlaced); run once more, it places another', async () => {
     const home = newHome();
@@ -42,10 +51,7 @@ describe('order place without --client-id, run again as typed after an unknown o
     expect(placedAt(mark, 78_000n)).toBe(1);
 
     // Settled (placed): the same command is a new order now.
-    const third = await runPm(argv, { env: env(home) });
-    expect(third.code, third.stderr).toBe(0);
-    expect(third.json<{ clientOrderId: string }>().clientOrderId).not.toBe(cid);
-    expect(placedAt(mark, 78_000n)).toBe(2);
+    placedAnew(await runPm(argv, { env: env(home) }), cid, mark, 78_000n, 2);
   });
 
   it('in text, says which earlier order it completes and how to place another instead', async () => {
@@ -62,11 +68,13 @@ describe('order place without --client-id, run again as typed after an unknown o
     const home = newHome();
     const mark = logMark(sb.current);
     const cid = await lostOrder(home, ['--json', ...limitOrder('sol-500-2026', 'buy', 'yes', '0.081', '7')]);
-    const other = await runPm(['--json', ...limitOrder('sol-500-2026', 'buy', 'yes', '0.081', '8')], { env: env(home) });
-    expect(other.code, other.stderr).toBe(0);
-    expect(other.json<{ clientOrderId: string; alreadyPlaced: boolean }>()).toMatchObject({ alreadyPlaced: false });
-    expect(other.json<{ clientOrderId: string }>().clientOrderId).not.toBe(cid);
-    expect(placedAt(mark, 81_000n)).toBe(2);
+    placedAnew(
+      await runPm(['--json', ...limitOrder('sol-500-2026', 'buy', 'yes', '0.081', '8')], { env: env(home) }),
+      cid,
+      mark,
+      81_000n,
+      2,
+    );
   });
 
   it('after 15 minutes the unknown order is not completed by an identical one: that is placed as a new order', async () => {
@@ -84,20 +92,16 @@ describe('order place without --client-id, run again as typed after an unknown o
         .map((l) => (l.includes(`"${cid}"`) ? l.replace(/"ts":"[^"]+"/, `"ts":"${old}"`) : l))
         .join('\n'),
     );
-    const again = await runPm(argv, { env: env(home) });
-    expect(again.code, again.stderr).toBe(0);
-    expect(again.json<{ clientOrderId: string }>().clientOrderId).not.toBe(cid);
-    expect(placedAt(mark, 83_000n)).toBe(2);
+    placedAnew(await runPm(argv, { env: env(home) }), cid, mark, 83_000n, 2);
   });
 
   it('an identical order with a --client-id of its own is placed as asked', async () => {
     const home = newHome();
     const mark = logMark(sb.current);
     const argv = ['--json', ...limitOrder('sol-500-2026', 'buy', 'yes', '0.082', '7')];
-    await lostOrder(home, argv);
+    const cid = await lostOrder(home, argv);
     const own = await runPm([...argv, '--client-id', 'twin-own'], { env: env(home) });
-    expect(own.code, own.stderr).toBe(0);
+    placedAnew(own, cid, mark, 82_000n, 2);
     expect(own.json<{ clientOrderId: string }>().clientOrderId).toBe('twin-own');
-    expect(placedAt(mark, 82_000n)).toBe(2);
   });
 });

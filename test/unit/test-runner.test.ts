@@ -3,6 +3,7 @@
 // is stopped at PM_TEST_DEADLINE with the line still printed (before: CI waited out its own
 // limit, 5400 s, on a hung run and got no line at all).
 import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
@@ -39,4 +40,15 @@ describe('scripts/test.mjs', () => {
     expect(r.stdout).toMatch(/did not end within 8 s \(PM_TEST_DEADLINE\): stopped/);
     expect(r.stdout).toMatch(/hang\.fixture\.ts > fails with a message: .*expected 'what failed' to be 'something else'/);
   }, 60_000);
+});
+
+describe("the suite's order (vitest.config.ts)", () => {
+  it('every file the sequencer starts first exists, once (a renamed file would silently start late again)', () => {
+    const config = readFileSync('vitest.config.ts', 'utf8');
+    const list = /const LONG = \[([\s\S]*?)\];/.exec(config)?.[1] ?? '';
+    const files = [...list.matchAll(/'([^']+)'/g)].map((m) => m[1] ?? '');
+    expect(files.length).toBeGreaterThan(10);
+    expect(new Set(files).size).toBe(files.length);
+    expect(files.filter((f) => !existsSync(f))).toEqual([]);
+  });
 });

@@ -26,14 +26,14 @@ export default defineCommand({
   // A batch file none of whose lines can be sent sends nothing: its lines are reported, never
   // asked about (stdin is read by the run only).
   effectOf: ({ opts }, ctx) =>
-    opts.dryRun || (opts.file !== undefined && opts.file !== '-' && !batchOf(ctx, readTextFile(opts.file), opts).some((l) => l.parsed))
+    opts.dryRun || (opts.file !== undefined && opts.file !== '-' && !batchFile(ctx, opts.file, opts).some((l) => l.parsed))
       ? 'read'
       : 'order',
   actsFor: true,
   describe: async (ctx, { args, opts }) => {
     if (opts.file !== undefined) {
       if (opts.file === '-') throw batchFromTerminal('order place', 'orders');
-      const all = batchOf(ctx, readTextFile(opts.file), opts);
+      const all = batchFile(ctx, opts.file, opts);
       const lines = all.filter((l) => l.parsed);
       const markets = new Set(lines.map((l) => l.parsed?.slug));
       const invalid = all.length - lines.length;
@@ -99,7 +99,7 @@ export default defineCommand({
     const line = commandLine(ctx, args, opts);
     // A batch file that cannot be read, or holds no order, is said before the confirmation, as the
     // run would say it (stdin is read by the run only).
-    if ('file' in line && line.file !== '-' && batchOf(ctx, readTextFile(line.file), opts).length === 0) throw noOrders(line.file);
+    if ('file' in line && line.file !== '-' && batchFile(ctx, line.file, opts).length === 0) throw noOrders(line.file);
   },
   run: async (ctx, { args, opts }) => {
     // Everything that can be checked offline is checked before any request.
@@ -155,9 +155,22 @@ function withMarket(args: PlaceArgs, market: string | undefined): PlaceArgs {
   return { slug: market, side: args.slug, outcome: args.side };
 }
 
+type BatchOpts = { batchId: string | undefined; delegated: boolean };
+
 /** A batch's lines as the run reads them: the command line's --on-behalf-of and --delegated apply to every line that does not say. */
-function batchOf(ctx: Context, text: string, opts: { batchId: string | undefined; delegated: boolean }): ReturnType<typeof parseBatch> {
+function batchOf(ctx: Context, text: string, opts: BatchOpts): ReturnType<typeof parseBatch> {
   return parseBatch(text, { batchId: opts.batchId, defaults: { onBehalfOf: ctx.onBehalfOf, delegated: opts.delegated || undefined } });
+}
+
+/** A batch file's lines, read and parsed once per command: the check, the question and the run see the same lines. */
+const batchFiles = new WeakMap<Context, ReturnType<typeof parseBatch>>();
+function batchFile(ctx: Context, file: string, opts: BatchOpts): ReturnType<typeof parseBatch> {
+  let lines = batchFiles.get(ctx);
+  if (lines === undefined) {
+    lines = batchOf(ctx, readTextFile(file), opts);
+    batchFiles.set(ctx, lines);
+  }
+  return lines;
 }
 
 const noOrders = (file: string): UsageError => new UsageError(`no orders in ${file === '-' ? 'stdin' : file}`);
@@ -251,7 +264,7 @@ async function placeBatch(
   file: string,
   o: { dryRun: boolean; batchId: string | undefined; delegated: boolean },
 ): Promise<void> {
-  const lines = batchOf(ctx, await readInput(ctx, file), o);
+  const lines = file === '-' ? batchOf(ctx, await readInput(ctx, file), o) : batchFile(ctx, file, o);
   if (lines.length === 0) throw noOrders(file);
   const invalid = lines.filter((l) => l.error);
   // The records: with --json in the input's order (each as soon as every line before it has its

@@ -282,10 +282,6 @@ export function orderDifferences(body: OrderBody, existing: Json, earlier?: unkn
 }
 
 /**
- * The request behind the order an earlier run placed: the last one sent before the first
- * "placed" entry, else (no answer was ever seen) the first one sent.
- */
-/**
  * Whether `earlier` (the request a journal entry holds) asks for the same order as `body`: the
  * same market, token, side, amounts, price, type, options, owner, sub-account and signer. Its salt,
  * signature, fee rate, expiry and client id aside: a new signing of the same order differs there.
@@ -313,6 +309,10 @@ export function sameTerms(body: OrderBody, earlier: unknown): boolean {
   );
 }
 
+/**
+ * The request behind the order an earlier run placed: the last one sent before the first
+ * "placed" entry, else (no answer was ever seen) the first one sent.
+ */
 export function requestBefore(entries: JournalEntry[]): unknown {
   const firstPlaced = entries.findIndex((e) => e.state === 'placed');
   const sent = (firstPlaced < 0 ? entries : entries.slice(0, firstPlaced)).filter((e) => e.state === 'pending' && e.request !== undefined);

@@ -1,7 +1,7 @@
 // pm order journal: what was sent and what came back (issue 14).
 import { afterAll, describe, expect, it } from 'vitest';
 import { accountEnv } from '../helpers/account-env.js';
-import { limitOrder } from '../helpers/orders.js';
+import { limitOrder, marketOrder } from '../helpers/orders.js';
 import { runPm, tempHome } from '../helpers/run.js';
 import { postAdmin, useSandbox } from '../helpers/sandbox.js';
 
@@ -27,11 +27,21 @@ describe('pm order journal', () => {
     expect(es[0]?.request?.order.makerAmount).toBe(500_000);
     expect(es[1]?.orderId).toMatch(/\S/);
     const table = await pm('order', 'journal', '--client-id', 'j-1');
-    expect(table.stdout).toMatch(/j-1\tpending\tbtc-100k-2026\tGTC BUY @ 0\.1/);
+    expect(table.stdout).toMatch(/j-1\tpending\tbtc-100k-2026\tGTC BUY 5 @ 0\.100 \(0\.5 USDC\)\n/);
     const all = await pm('--json', 'order', 'journal', '--since', '1h');
     expect(all.json<{ clientOrderId: string }[]>().map((e) => e.clientOrderId)).toEqual(expect.arrayContaining(['j-1', 'j-2']));
     expect((await pm('--json', 'order', 'journal', '--since', '2999-01-01')).json<unknown[]>()).toEqual([]);
     expect((await pm('order', 'journal', '--since', 'yesterday')).code).toBe(2);
+  });
+
+  it('says what was sent in shares, a price of three decimals and USDC, as order place echoes it (it printed raw wire units)', async () => {
+    // A market BUY by amount (placed), a limit SELL of shares alice does not have (refused: the request is journaled all the same).
+    expect((await pm(...marketOrder('btc-100k-2026', 'buy', 'yes', 'fok', '1.5'), '--client-id', 'j-fok')).code).toBe(0);
+    expect((await pm(...limitOrder('btc-100k-2026', 'sell', 'no', '0.97', '1.5'), '--client-id', 'j-sell')).code).toBe(9);
+    const text = (await pm('order', 'journal', '--since', '1h')).stdout;
+    expect(text).toMatch(/j-fok\tpending\tbtc-100k-2026\tFOK BUY 1\.5 USDC\n/);
+    expect(text).toMatch(/j-sell\tpending\tbtc-100k-2026\tGTC SELL 1\.5 @ 0\.970 \(1\.455 USDC\)\n/);
+    expect(text).not.toMatch(/maker|taker/);
   });
 });
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../core/errors.js';
 import { parseIsoTime } from '../../core/market-input.js';
+import { formatUnits, priceText, rawFromWire } from '../../core/money.js';
 import { checkClientOrderId, Journal } from '../../core/trade/index.js';
 import type { JournalEntry } from '../../core/trade/index.js';
 
@@ -20,13 +21,28 @@ function sinceMs(v: string, now = Date.now()): number {
   }
 }
 
+/**
+ * The request of a pending entry in words, as `order place` echoes an order: "GTC BUY 5 @ 0.100
+ * (0.5 USDC)", "FOK BUY 1.5 USDC", "FOK SELL 2 shares" (the outcome is the token's, which the
+ * journal does not name; --json keeps the exact request).
+ */
 const sent = (e: JournalEntry): string => {
   const r = e.request as
-    | { orderType?: string; order?: { side?: number; makerAmount?: number; takerAmount?: number; price?: number } }
+    | { orderType?: string; order?: { side?: number; makerAmount?: unknown; takerAmount?: unknown; price?: unknown } }
     | undefined;
-  if (!r?.order) return '';
-  const side = r.order.side === 0 ? 'BUY' : r.order.side === 1 ? 'SELL' : '?';
-  return `${r.orderType ?? ''} ${side}${r.order.price !== undefined ? ` @ ${r.order.price}` : ''} maker ${r.order.makerAmount ?? '?'} taker ${r.order.takerAmount ?? '?'}`;
+  const o = r?.order;
+  if (!o) return '';
+  const buy = o.side === 0;
+  const side = buy ? 'BUY' : o.side === 1 ? 'SELL' : '?';
+  const amount = (v: unknown): string => formatUnits(rawFromWire(v));
+  const [usdc, shares] = buy ? [o.makerAmount, o.takerAmount] : [o.takerAmount, o.makerAmount];
+  const what =
+    o.price === undefined || o.price === null
+      ? buy
+        ? `${amount(usdc)} USDC`
+        : `${amount(shares)} shares`
+      : `${amount(shares)} @ ${priceText(String(o.price))} (${amount(usdc)} USDC)`;
+  return `${r?.orderType ?? ''} ${side} ${what}`.trim();
 };
 
 export default defineCommand({

@@ -3,6 +3,8 @@
 // id, and place a second order), and the status check beside it.
 import type { Context } from './context.js';
 import { PmError, withHint } from '../core/errors.js';
+import { exchangeId } from '../core/journal-account.js';
+import { sentClientIds } from '../core/trade/journal.js';
 
 /** A word as a POSIX shell reads it back: quoted unless it holds only safe characters. */
 function shellWord(w: string): string {
@@ -72,4 +74,26 @@ export function withRerunHint(ctx: Context, e: unknown, flag: string, check?: re
     .join(' ');
   const run = argv.length > 0 ? rerunLine(argv, flag, cid) : `the same command with ${flag} ${shellWord(cid)}`;
   return withHint(e, `Run exactly this (it never places a second order):\n  ${run}\nOr check first: ${status}`, 'replace');
+}
+
+/** The sub-account this command acts for, as the words a line of a hint needs to act for it too. */
+export const actingWords = (ctx: Context): string[] => (ctx.onBehalfOf === undefined ? [] : ['--on-behalf-of', String(ctx.onBehalfOf)]);
+
+/**
+ * For "no such order": of `words` given as order ids, the ones pm sent to this exchange as client
+ * ids, said so, with the command that names them as client ids (`line` makes its words from them).
+ * Undefined when there is none.
+ * @example clientIdHint(ctx, api.baseUrl, ['bot-42'], (ids) => ['order', 'status', '--client-id', ...ids], { yes: false })
+ */
+export function clientIdHint(
+  ctx: Context,
+  baseUrl: string,
+  words: readonly string[],
+  line: (ids: string[]) => readonly string[],
+  o: { yes?: boolean } = {},
+): string | undefined {
+  const ids = sentClientIds(ctx.core.orderJournal(), exchangeId(baseUrl), words);
+  if (ids.length === 0) return undefined;
+  const one = ids.length === 1;
+  return `${ids.join(', ')} ${one ? 'is a client id' : 'are client ids'} pm sent, not ${one ? 'an order id' : 'order ids'}; name ${one ? 'it' : 'them'} so:\n  ${pmLine(ctx, line(ids), o)}`;
 }

@@ -12,7 +12,7 @@ import { liveOrderJson } from '../../core/trade/views.js';
 import type { ApiClient } from '../../core/http.js';
 import { cancelEverywhere, countText } from '../../core/trade/replace.js';
 import type { EverywhereOutcome } from '../../core/trade/replace.js';
-import { pmLine, sameCommand } from '../../cli/rerun.js';
+import { actingWords, clientIdHint, pmLine, sameCommand } from '../../cli/rerun.js';
 
 export default defineCommand({
   path: ['order', 'cancel'],
@@ -64,10 +64,10 @@ export default defineCommand({
       if (!(e instanceof UnknownStateError)) throw e;
       // The status of every order named tells what this cancel did (asking it is harmless).
       const named = ids.length > 0 ? ids : ['--client-id', ...clientIds];
-      const check = pmLine(ctx, ['order', 'status', ...named, ...acting(ctx)], { yes: false });
+      const check = pmLine(ctx, ['order', 'status', ...named, ...actingWords(ctx)], { yes: false });
       throw withHint(e, `Check it (CANCELED: done; LIVE: cancel it again, which is harmless):\n  ${check}`, 'replace');
     });
-    report(ctx, res);
+    report(ctx, res, undefined, api.baseUrl);
   },
 });
 
@@ -100,7 +100,7 @@ async function cancelAll(ctx: Context, api: ApiClient, slugs: string[]): Promise
       if (e instanceof UnknownStateError)
         throw withHint(
           e,
-          `See what is open: ${pmLine(ctx, ['order', 'list', '--market', slug, ...acting(ctx)], { yes: false })}\nOr cancel again (harmless): ${sameCommand(ctx)}`,
+          `See what is open: ${pmLine(ctx, ['order', 'list', '--market', slug, ...actingWords(ctx)], { yes: false })}\nOr cancel again (harmless): ${sameCommand(ctx)}`,
           'replace',
         );
       throw e;
@@ -141,14 +141,15 @@ async function cancelAll(ctx: Context, api: ApiClient, slugs: string[]): Promise
     );
 }
 
-/** The sub-account this command acts for, as the words a line of a hint needs to act for it too. */
-const acting = (ctx: Context): string[] => (ctx.onBehalfOf === undefined ? [] : ['--on-behalf-of', String(ctx.onBehalfOf)]);
-
 const NOT_FOUND_HINT = 'ORDER_NOT_FOUND means the id is unknown, not yours, or already filled or canceled';
 const LOST = 'answer lost: what it cancelled is not known by id';
 
-/** One set of cancellations (by ids, client ids or one market): {canceled, failed}; exit 8 when some failed. */
-function report(ctx: Context, res: CancelOutcome, market?: string): void {
+/**
+ * One set of cancellations (by ids, client ids or one market): {canceled, failed}; exit 8 when
+ * some failed. With `baseUrl` (cancels by id), an id not found that pm sent as a client id gets
+ * the command that names it so.
+ */
+function report(ctx: Context, res: CancelOutcome, market?: string, baseUrl?: string): void {
   ctx.out.data(res, () => {
     if (res.canceled.length)
       ctx.out.table(
@@ -168,18 +169,23 @@ function report(ctx: Context, res: CancelOutcome, market?: string): void {
       `the exchange's answer was lost: the orders it cancelled are not known by id; ${res.failed.length === 0 ? `none${market ? ` of ${market}` : ''} is open now` : `${res.failed.length} still open`}`,
     );
   else ctx.out.info(`${res.canceled.length} canceled, ${res.failed.length} failed`);
+  const notFound = res.failed.filter((f) => f.reason === 'ORDER_NOT_FOUND').map((f) => f.orderId);
+  const asClientIds =
+    baseUrl === undefined || notFound.length === 0
+      ? undefined
+      : clientIdHint(ctx, baseUrl, notFound, (cids) => ['order', 'cancel', '--client-id', ...cids, ...actingWords(ctx)]);
   // None of them found: exit 4 (a partial failure is some done, some not).
   if (res.canceled.length === 0 && res.failed.length > 0 && res.failed.every((f) => f.reason === 'ORDER_NOT_FOUND'))
     throw new NotFoundError(
       `no order to cancel: ${res.failed.length > 1 ? `none of the ${res.failed.length} was found` : 'it was not found'}`,
       {
-        hint: `${NOT_FOUND_HINT} (pm order list shows open orders).`,
+        hint: asClientIds ?? `${NOT_FOUND_HINT} (pm order list shows open orders).`,
       },
     );
   if (res.failed.length)
     throw new PartialFailureError(`${res.failed.length} order${res.failed.length > 1 ? 's' : ''} could not be canceled`, {
       hint: res.failed.some((f) => f.reason === 'STILL_OPEN')
         ? 'STILL_OPEN: cancel them again (cancelling twice is harmless).'
-        : `${NOT_FOUND_HINT}.`,
+        : (asClientIds ?? `${NOT_FOUND_HINT}.`),
     });
 }

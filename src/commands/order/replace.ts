@@ -1,8 +1,8 @@
 import { defineCommand } from '../../cli/command.js';
 import { batchFromTerminal, readInput, readTextFile } from '../../cli/files.js';
 import type { Context } from '../../cli/context.js';
-import { sameCommand, withRerunHint } from '../../cli/rerun.js';
-import { PmError, UsageError, ValidationError } from '../../core/errors.js';
+import { actingWords, clientIdHint, sameCommand, withRerunHint } from '../../cli/rerun.js';
+import { NotFoundError, PmError, UsageError, ValidationError, withHint } from '../../core/errors.js';
 import { formatUnits, priceText } from '../../core/money.js';
 import { decimal, sentOf, text, unfinishedBatch } from '../../core/trade/batch.js';
 import { checkReplaceInput, oldOrder, replaceOrder, replaceRefusal, replaceUnknown } from '../../core/trade/replace.js';
@@ -216,6 +216,23 @@ export default defineCommand({
       },
       { journal: deps.journal, signal: ctx.signal },
     ).catch((e: unknown) => {
+      // An order id not found that pm sent as a client id: the same replace, naming it so.
+      const asClientId =
+        e instanceof NotFoundError && args.orderId !== undefined
+          ? clientIdHint(ctx, deps.api.baseUrl, [args.orderId], ([cid]) => [
+              'order',
+              'replace',
+              '--client-id',
+              cid ?? '',
+              ...(opts.price !== undefined ? ['--price', opts.price] : []),
+              ...(opts.size !== undefined ? ['--size', opts.size] : []),
+              ...(opts.newClientId !== undefined ? ['--new-client-id', opts.newClientId] : []),
+              ...(opts.allowFailure ? ['--allow-failure'] : []),
+              ...(opts.delegated ? ['--delegated'] : []),
+              ...actingWords(ctx),
+            ])
+          : undefined;
+      if (asClientId !== undefined) throw withHint(e as NotFoundError, asClientId, 'replace');
       // In order replace, --client-id names the old order: the replacement's is --new-client-id.
       throw withRerunHint(ctx, e, '--new-client-id');
     });

@@ -1,5 +1,6 @@
 import { cutFirst, hideFirst } from '../../cli/output.js';
 import { defineCommand } from '../../cli/command.js';
+import { actingWords, clientIdHint } from '../../cli/rerun.js';
 import { NotFoundError, PartialFailureError, UsageError } from '../../core/errors.js';
 import { checkClientOrderId } from '../../core/trade/index.js';
 import { orderStatus, settleFromStatus } from '../../core/trade/index.js';
@@ -65,15 +66,24 @@ export default defineCommand({
         }),
       ),
     );
-    const missing = rows.filter((r) => !r.found).length;
-    if (missing === rows.length)
+    const missing = rows.filter((r) => !r.found);
+    if (missing.length === 0) return;
+    // A client id given as an order id (pm order place prints the client id): the command that names it so.
+    const asClientIds = clientIdHint(
+      ctx,
+      api.baseUrl,
+      missing.flatMap((r) => (r.orderId ? [r.orderId] : [])),
+      (cids) => ['order', 'status', '--client-id', ...cids, ...actingWords(ctx)],
+      { yes: false },
+    );
+    if (missing.length === rows.length)
       throw new NotFoundError(rows.length === 1 ? 'no such order' : `none of the ${rows.length} orders was found`, {
-        hint: 'Check the id (or --client-id); with a partner token, add --on-behalf-of <profileId> for a sub-account.',
+        hint: asClientIds ?? 'Check the id (or --client-id); with a partner token, add --on-behalf-of <profileId> for a sub-account.',
       });
-    if (missing)
-      throw new PartialFailureError(`${missing} of ${rows.length} orders not found`, {
-        hint: 'Check the ids shown as not_found: pm order list shows your open orders and their ids (a client id goes after --client-id); with a partner token, add --on-behalf-of <profileId> for a sub-account.',
-      });
-    return;
+    throw new PartialFailureError(`${missing.length} of ${rows.length} orders not found`, {
+      hint:
+        asClientIds ??
+        'Check the ids shown as not_found: pm order list shows your open orders and their ids (a client id goes after --client-id); with a partner token, add --on-behalf-of <profileId> for a sub-account.',
+    });
   },
 });

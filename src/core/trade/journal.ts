@@ -451,3 +451,20 @@ export class Journal {
     return q.limit !== undefined ? out.slice(-q.limit) : out;
   }
 }
+
+/**
+ * Of `words` given where an order id goes, those this journal holds as client ids of orders sent
+ * to `exchange` (exchangeId's spelling; an entry that does not name its exchange counts): what a
+ * "no such order" can offer to name with --client-id. At most 20 words are looked up; a journal
+ * that cannot be read gives none (this only words a hint).
+ */
+export function sentClientIds(journal: Journal, exchange: string, words: readonly string[]): string[] {
+  return words.slice(0, 20).filter((w) => {
+    try {
+      const e = journal.lookup(w);
+      return e !== undefined && (e.exchange === undefined || e.exchange === exchange);
+    } catch {
+      return false;
+    }
+  });
+}

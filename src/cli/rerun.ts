@@ -97,3 +97,15 @@ export function clientIdHint(
   const one = ids.length === 1;
   return `${ids.join(', ')} ${one ? 'is a client id' : 'are client ids'} pm sent, not ${one ? 'an order id' : 'order ids'}; name ${one ? 'it' : 'them'} so:\n  ${pmLine(ctx, line(ids), o)}`;
 }
+
+/** Client ids a status line may name at once: beyond, the line would not fit a terminal (the journal lists them). */
+const CHECK_AT_MOST = 20;
+
+/**
+ * The command that asks after the orders of `clientIds` (a batch's unknown lines), acting as this
+ * run acts; undefined when there are none, or too many for one line.
+ */
+export function statusLine(ctx: Context, clientIds: readonly string[]): string | undefined {
+  if (clientIds.length === 0 || clientIds.length > CHECK_AT_MOST) return undefined;
+  return pmLine(ctx, ['order', 'status', '--client-id', ...clientIds, ...actingWords(ctx)], { yes: false });
+}

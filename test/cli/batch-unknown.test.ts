@@ -50,10 +50,18 @@ describe('order place --file: a line whose outcome is unknown is counted as unkn
     expect(r.stderr).not.toMatch(/orders failed|Fix those lines/);
     expect(hintedArgv(r.stderr)).toEqual(argv);
     for (const raw of raws) expect(placedAt(mark, raw)).toBe(1);
+    // Beside the command to run, the line that asks after the unknown line's order alone.
+    const cid = /\tUNKNOWN\t-\t(\S+)\t/.exec(r.stdout)?.[1] ?? '';
+    expect(cid).toMatch(/^pmb-/);
+    const check = /^Or check first: pm (.+)$/m.exec(r.stderr)?.[1];
+    expect(check).toBe(`order status --client-id ${cid}`);
     const again = await runPm(hintedArgv(r.stderr), { env: env(home) });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/1 placed, 2 skipped, 0 failed/);
     for (const raw of raws) expect(placedAt(mark, raw)).toBe(1);
+    const status = await runPm(['--json', ...(check ?? '').split(' ')], { env: env(home) });
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.json<{ clientOrderId: string; found: boolean }[]>()).toMatchObject([{ clientOrderId: cid, found: true }]);
   });
 
   it('--timeout 1500ms with the 2nd POST held 3 s (--json): UNKNOWN_STATE "the outcome of 1 of 3 orders is unknown", the line sent "unknown", exit 7', async () => {
@@ -190,6 +198,8 @@ describe('order replace --file: a line whose outcome is unknown is counted as un
     expect(err.message).toMatch(/1 of 2 replacements failed/);
     expect(err.message).toMatch(/the outcome of 1 is unknown/);
     expect(hintedArgv(err.hint ?? '')).toEqual(argv);
+    // And the line that asks after the unknown line's replacement alone.
+    expect(err.hint).toMatch(new RegExp(`\\nOr check first: pm --json order status --client-id ${lines[0]?.clientOrderId}$`));
     expect(placedAt(mark, 72_000n)).toBe(1);
     expect(placedAt(mark, 73_000n)).toBe(0);
     const again = await runPm(hintedArgv(err.hint ?? ''), { env: env(home) });

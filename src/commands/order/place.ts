@@ -2,7 +2,7 @@ import { cutFirst, hideFirst } from '../../cli/output.js';
 import { defineCommand } from '../../cli/command.js';
 import { batchFromTerminal, readInput, readTextFile } from '../../cli/files.js';
 import type { Context } from '../../cli/context.js';
-import { sameCommand, withRerunHint } from '../../cli/rerun.js';
+import { sameCommand, statusLine, withRerunHint } from '../../cli/rerun.js';
 import { InterruptedError, PartialFailureError, UsageError } from '../../core/errors.js';
 import { buildSignedOrder, parseBatch, parseOrderInput, placeParsed, runBatch, unfinishedBatch } from '../../core/trade/index.js';
 import type { LineResult, OrderSummary, ParsedOrder } from '../../core/trade/index.js';
@@ -417,6 +417,12 @@ async function placeBatch(
     safe: unknown.length > 0 ? 'placed lines are skipped, the unknown ones looked up first' : 'placed lines are skipped',
     fix: 'Fix the failed lines',
     details: ctx.out.format === 'table' ? undefined : failed.map((f) => `line ${f.line}: ${f.error.shortMessage}`).join('\n'),
+    check: unknown.every((f) => f.clientOrderId)
+      ? statusLine(
+          ctx,
+          unknown.map((f) => f.clientOrderId as string),
+        )
+      : undefined,
   });
   if (end) throw end;
 }

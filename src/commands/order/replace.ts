@@ -1,7 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
 import { batchFromTerminal, readInput, readTextFile } from '../../cli/files.js';
 import type { Context } from '../../cli/context.js';
-import { actingWords, clientIdHint, sameCommand, withRerunHint } from '../../cli/rerun.js';
+import { actingWords, clientIdHint, sameCommand, statusLine, withRerunHint } from '../../cli/rerun.js';
 import { NotFoundError, PmError, UsageError, ValidationError, withHint } from '../../core/errors.js';
 import { formatUnits, priceText } from '../../core/money.js';
 import { decimal, sentOf, text, unfinishedBatch } from '../../core/trade/batch.js';
@@ -126,6 +126,8 @@ export default defineCommand({
       if (lines.length === 0) throw noMoves(opts.file);
       let failed = 0;
       let unknown = 0;
+      // The replacements' client ids of the lines whose outcome is unknown (undefined: one has none).
+      let unknownIds: string[] | undefined = [];
       for (const { n, l } of lines) {
         let rec: Record<string, unknown>;
         // Whether the line got as far as its cancel-replace request (an error before it sent nothing).
@@ -149,6 +151,7 @@ export default defineCommand({
           if (unsure) {
             // (A part pm could not learn: unknown, never failed.)
             unknown++;
+            unknownIds?.push(r.replacement.clientOrderId);
             rec = {
               line: n,
               ...r,
@@ -169,8 +172,10 @@ export default defineCommand({
           const pe = e instanceof PmError ? e : new PmError(e instanceof SyntaxError ? `line ${n}: not JSON` : String(e));
           // An outcome pm could not read is unknown, counted apart: the replacement may exist.
           const sent = sentOf(pe, sending);
-          if (sent === 'unknown') unknown++;
-          else failed++;
+          if (sent === 'unknown') {
+            unknown++;
+            unknownIds = pe.unknownClientId === undefined ? undefined : unknownIds && [...unknownIds, pe.unknownClientId];
+          } else failed++;
           rec = {
             line: n,
             ok: false,
@@ -199,6 +204,7 @@ export default defineCommand({
             ? "each line's replacement keeps its client id, and one that may exist is looked up first"
             : "a line already replaced is found by its replacement's client id",
         fix: 'Fix the failed lines',
+        check: unknownIds && statusLine(ctx, unknownIds),
       });
       if (end) throw end;
       return;

@@ -358,11 +358,14 @@ export function unfinishedBatch(o: {
   /** What to do first about failed lines (e.g. "Fix the failed lines"). */
   fix: string;
   details?: string | undefined;
+  /** The command that asks after the unknown lines' orders alone (written out; only with some unknown). */
+  check?: string | undefined;
 }): PmError | null {
   const { total, failed, unknown, noun } = o;
   if (failed === 0 && unknown === 0) return null;
   const of = `of ${total} ${noun}s`;
-  const run = `exactly this (${o.safe}, so nothing is done twice):\n  ${o.command}`;
+  const check = unknown > 0 && o.check !== undefined ? `\nOr check first: ${o.check}` : '';
+  const run = `exactly this (${o.safe}, so nothing is done twice):\n  ${o.command}${check}`;
   if (failed === 0) return new UnknownStateError(`the outcome of ${unknown} ${of} is unknown`, { details: o.details, hint: `Run ${run}` });
   return new PartialFailureError(`${failed} ${of} failed${unknown > 0 ? `; the outcome of ${unknown} is unknown` : ''}`, {
     details: o.details,

@@ -51,6 +51,16 @@ describe('a client id given as an order id', () => {
       const again = await pm(...hintedArgv(r.stderr));
       expect(again.code, again.stderr).toBe(0);
       expect(countEvents(sb.current, 'order.cancelled', undefined, mark)).toBe(1);
+      // Named by its client id already: not found (cancelled now; refused by the exchange), and no advice to name it so.
+      expect((await pm(...limitOrder('btc-100k-2026', 'sell', 'no', '0.97', '1'), '--client-id', 'cid-refused-1')).code).toBe(9);
+      for (const argv of [
+        ['order', 'cancel', '--client-id', 'cid-cx-1'],
+        ['order', 'status', '--client-id', 'cid-refused-1'],
+      ]) {
+        const named = await pm(...argv);
+        expect(named.code, named.stderr).toBe(4);
+        expect(named.stderr).not.toMatch(/is a client id pm sent/);
+      }
     } finally {
       cleanup();
     }

@@ -67,7 +67,7 @@ export default defineCommand({
       const check = pmLine(ctx, ['order', 'status', ...named, ...actingWords(ctx)], { yes: false });
       throw withHint(e, `Check it (CANCELED: done; LIVE: cancel it again, which is harmless):\n  ${check}`, 'replace');
     });
-    report(ctx, res, undefined, api.baseUrl);
+    report(ctx, res, undefined, ids.length > 0 ? api.baseUrl : undefined);
   },
 });
 
@@ -146,8 +146,8 @@ const LOST = 'answer lost: what it cancelled is not known by id';
 
 /**
  * One set of cancellations (by ids, client ids or one market): {canceled, failed}; exit 8 when
- * some failed. With `baseUrl` (cancels by id), an id not found that pm sent as a client id gets
- * the command that names it so.
+ * some failed. With `baseUrl` (cancels by order id only), an id not found that pm sent as a
+ * client id gets the command that names it so.
  */
 function report(ctx: Context, res: CancelOutcome, market?: string, baseUrl?: string): void {
   ctx.out.data(res, () => {

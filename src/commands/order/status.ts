@@ -72,7 +72,7 @@ export default defineCommand({
     const asClientIds = clientIdHint(
       ctx,
       api.baseUrl,
-      missing.flatMap((r) => (r.orderId ? [r.orderId] : [])),
+      missing.flatMap((r) => (r.orderId && rest.includes(r.orderId) ? [r.orderId] : [])),
       (cids) => ['order', 'status', '--client-id', ...cids, ...actingWords(ctx)],
       { yes: false },
     );

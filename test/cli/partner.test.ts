@@ -307,7 +307,14 @@ describe('pm partner onboard', () => {
       profiles: Record<string, { onBehalfOf?: number; sandbox?: boolean }>;
     };
     expect(cfg.profiles['shop-7']).toMatchObject({ onBehalfOf: out.profileId });
-    // The saved profile acts for the child.
+    // The saved profile acts for the child, and its listing says so (it showed a profile id "-" and nothing of the child).
+    const listed = await pm('--json', 'profile', 'list');
+    expect(listed.json<{ name: string; onBehalfOf: number | null }[]>().find((p) => p.name === 'shop-7')).toMatchObject({
+      onBehalfOf: out.profileId,
+    });
+    expect((await pm('profile', 'list')).stdout).toMatch(
+      new RegExp(`^\\tPROFILE\\t.*\\tACTS FOR\\n(.*\\n)*\\tshop-7\\t.*\\t${out.profileId}\\n`, 'm'),
+    );
     const status = await pm('--json', '--profile', 'shop-7', 'order', 'status', out.firstOrder.orderId);
     expect(status.code, status.stderr).toBe(0);
     const again = await pm('partner', 'onboard', '--server-wallet', '--name', 'Shop 7', '--yes');

@@ -18,6 +18,8 @@ export default defineCommand({
       wallet: p.wallet ?? null,
       address: p.address ?? null,
       profileId: p.profileId ?? null,
+      // The partner's sub-account this profile acts for (--on-behalf-of), if any.
+      onBehalfOf: p.onBehalfOf ?? null,
       tokenId: p.tokenId ?? null,
     }));
     ctx.out.data(rows, () =>
@@ -29,6 +31,7 @@ export default defineCommand({
           { header: 'WALLET', fit: cutFirst(3) },
           { header: 'ADDRESS' },
           { header: 'PROFILE ID', fit: hideFirst(1) },
+          { header: 'ACTS FOR', fit: hideFirst(2) },
         ],
         rows.map((r) => [
           r.active ? '*' : '',
@@ -37,6 +40,7 @@ export default defineCommand({
           r.wallet ?? '-',
           r.address ?? '-',
           r.profileId === null ? '-' : String(r.profileId),
+          r.onBehalfOf === null ? '-' : String(r.onBehalfOf),
         ]),
       ),
     );

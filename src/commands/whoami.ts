@@ -1,4 +1,4 @@
-import { errorMessage } from '../core/errors.js';
+import { errorMessage, NotFoundError } from '../core/errors.js';
 import { noTokenError } from '../core/http.js';
 import { formatUnits } from '../core/money.js';
 import { listTokens, profileMe } from '../core/tokens.js';
@@ -7,6 +7,9 @@ import { defineCommand } from '../cli/command.js';
 export default defineCommand({
   path: ['whoami'],
   effect: 'read',
+  // A profile that acts for a partner's sub-account (or --on-behalf-of) is shown with it: the
+  // identity is the partner's, the orders and money the sub-account's.
+  actsFor: true,
   summary: 'Show the active identity, verified with the exchange (profile, fee rate, scopes, credential source)',
   description:
     "Show the active identity and verify it with an authenticated call (GET /profiles/me): a bad or revoked secret fails here with exit 3.\n\nCredentials, first match wins: PM_TOKEN_ID + PM_TOKEN_SECRET, or PM_API_KEY (the environment replaces the stored token and key together); else the profile's encrypted token, else its legacy key. The signing wallet: PM_PRIVATE_KEY, else the profile's keystore wallet. Identity-only routes use PM_IDENTITY_TOKEN or the stored identity token.",
@@ -31,6 +34,16 @@ export default defineCommand({
       (b) => ({ ok: true as const, b }),
       (e: unknown) => ({ ok: false as const, why: errorMessage(e) }),
     );
+    // The sub-account acted for, with its address where the partner's list (or the config) has it.
+    // One that is not the partner's is said after the rest (exit 4); one pm cannot look up (a token
+    // that may not list sub-accounts) is shown without its address.
+    const actingFor =
+      ctx.onBehalfOf === undefined
+        ? null
+        : await ctx.core.subAccount(api.withOnBehalfOf(undefined), ctx.onBehalfOf).then(
+            (a) => ({ profileId: ctx.onBehalfOf as number, address: a.address ?? null, notOurs: undefined }),
+            (e: unknown) => ({ profileId: ctx.onBehalfOf as number, address: null, notOurs: e instanceof NotFoundError ? e : undefined }),
+          );
     const using = auth.hmac ? 'hmac' : 'apiKey';
     const source = using === 'hmac' ? creds.sources.token : creds.sources.apiKey;
     const result = {
@@ -46,6 +59,8 @@ export default defineCommand({
       scopes,
       sources: creds.sources,
       source,
+      onBehalfOf: actingFor?.profileId ?? null,
+      onBehalfOfAddress: actingFor?.address ?? null,
       usdc: balance.ok
         ? { free: formatUnits(balance.b.usdc.free), freeRaw: balance.b.usdc.free.toString(), source: balance.b.source }
         : null,
@@ -80,9 +95,21 @@ export default defineCommand({
           `${using === 'hmac' ? `HMAC token ${result.tokenId ?? ''}` : 'legacy API key'} (from ${source === 'env' ? 'the environment' : 'the keystore'})`,
         ],
         ['scopes', scopes ? scopes.join(', ') : '-'],
+        ...(actingFor
+          ? [
+              [
+                'acts for',
+                actingFor.notOurs
+                  ? `sub-account ${actingFor.profileId}: not one of this partner's sub-accounts`
+                  : `sub-account ${actingFor.profileId}${actingFor.address ? ` (${actingFor.address})` : ''}: its orders, positions and USDC`,
+              ] as [string, string],
+            ]
+          : []),
         [
           'USDC free',
-          balance.ok ? `${ctx.out.usd(formatUnits(balance.b.usdc.free))} (pm balance for held and locked)` : `? (${balance.why})`,
+          balance.ok
+            ? `${ctx.out.usd(formatUnits(balance.b.usdc.free))} (${actingFor ? `sub-account ${actingFor.profileId}'s; ` : ''}pm balance for held and locked)`
+            : `? (${balance.why})`,
         ],
         [
           'wallet',
@@ -92,5 +119,6 @@ export default defineCommand({
         ],
       ]),
     );
+    if (actingFor?.notOurs) throw actingFor.notOurs;
   },
 });

@@ -315,6 +315,23 @@ describe('pm partner onboard', () => {
     expect((await pm('profile', 'list')).stdout).toMatch(
       new RegExp(`^\\tPROFILE\\t.*\\tACTS FOR\\n(.*\\n)*\\tshop-7\\t.*\\t${out.profileId}\\n`, 'm'),
     );
+    // whoami with that profile says whom it acts for, and what that sub-account can trade with (it
+    // named the partner alone, beside the partner's own USDC).
+    const who = await pm('--json', '--profile', 'shop-7', 'whoami');
+    expect(who.code, who.stderr).toBe(0);
+    const bal = await pm('--json', '--profile', 'shop-7', 'balance');
+    expect(who.json<{ onBehalfOf: number | null; usdc: { free: string } }>()).toMatchObject({
+      onBehalfOf: out.profileId,
+      usdc: { free: bal.json<{ usdc: { free: string } }>().usdc.free },
+    });
+    const whoText = await pm('--profile', 'shop-7', 'whoami');
+    expect(whoText.stdout).toMatch(new RegExp(`^acts for +sub-account ${out.profileId} \\(0x[0-9a-fA-F]{40}\\)`, 'm'));
+    expect(whoText.stdout).toMatch(new RegExp(`^USDC free +\\$\\S+ \\(sub-account ${out.profileId}'s;`, 'm'));
+    // A sub-account that is not the partner's: said, exit 4 (it printed "acts for sub-account 999", exit 0).
+    const notOurs = await pm('--profile', 'shop-7', 'whoami', '--on-behalf-of', '999');
+    expect(notOurs.code).toBe(4);
+    expect(notOurs.stdout).toMatch(/^acts for +sub-account 999: not one of this partner's sub-accounts/m);
+    expect(notOurs.stderr).toMatch(/sub-account 999 is not one of this partner's sub-accounts/);
     const status = await pm('--json', '--profile', 'shop-7', 'order', 'status', out.firstOrder.orderId);
     expect(status.code, status.stderr).toBe(0);
     const again = await pm('partner', 'onboard', '--server-wallet', '--name', 'Shop 7', '--yes');

@@ -327,6 +327,25 @@ describe('pm partner onboard', () => {
     const whoText = await pm('--profile', 'shop-7', 'whoami');
     expect(whoText.stdout).toMatch(new RegExp(`^acts for +sub-account ${out.profileId} \\(0x[0-9a-fA-F]{40}\\)`, 'm'));
     expect(whoText.stdout).toMatch(new RegExp(`^USDC free +\\$\\S+ \\(sub-account ${out.profileId}'s;`, 'm'));
+    // An order of the child's profile says whom it is placed for (on a sandbox nothing asks first).
+    const childOrder = await pm(
+      '--profile',
+      'shop-7',
+      'order',
+      'place',
+      'btc-100k-2026',
+      'buy',
+      'yes',
+      '--type',
+      'fok',
+      '--amount',
+      '1',
+      '--delegated',
+    );
+    expect(childOrder.code, childOrder.stderr).toBe(0);
+    expect(childOrder.stderr).toMatch(
+      new RegExp(`^placing BUY YES on btc-100k-2026 for sub-account ${out.profileId} \\(client id pm-`, 'm'),
+    );
     // A sub-account that is not the partner's: said, exit 4 (it printed "acts for sub-account 999", exit 0).
     const notOurs = await pm('--profile', 'shop-7', 'whoami', '--on-behalf-of', '999');
     expect(notOurs.code).toBe(4);

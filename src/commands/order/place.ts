@@ -125,7 +125,10 @@ export default defineCommand({
       completeUnknownTwin: true,
       onNote: (n) => ctx.out.info(n),
       // Said only now: an unknown market or a size below the minimum fails before this, with nothing sent.
-      onSending: (s) => ctx.out.info(`placing ${s.side} ${s.outcome} on ${s.market} (client id ${s.clientOrderId})`),
+      onSending: (s) =>
+        ctx.out.info(
+          `placing ${s.side} ${s.outcome} on ${s.market}${ctx.onBehalfOf === undefined ? '' : ` for sub-account ${ctx.onBehalfOf}`} (client id ${s.clientOrderId})`,
+        ),
     }).catch((e: unknown) => {
       throw withRerunHint(ctx, e, '--client-id');
     });

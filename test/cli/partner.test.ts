@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyTypedData } from 'viem';
 import { seeded } from '../helpers/account-env.js';
-import { limitOrder } from '../helpers/orders.js';
+import { limitOrder, marketOrder } from '../helpers/orders.js';
 import { runPm, tempHome } from '../helpers/run.js';
 import { postAdmin, useSandbox } from '../helpers/sandbox.js';
 import { addOtherPartner } from '../helpers/subaccount.js';
@@ -328,20 +328,7 @@ describe('pm partner onboard', () => {
     expect(whoText.stdout).toMatch(new RegExp(`^acts for +sub-account ${out.profileId} \\(0x[0-9a-fA-F]{40}\\)`, 'm'));
     expect(whoText.stdout).toMatch(new RegExp(`^USDC free +\\$\\S+ \\(sub-account ${out.profileId}'s;`, 'm'));
     // An order of the child's profile says whom it is placed for (on a sandbox nothing asks first).
-    const childOrder = await pm(
-      '--profile',
-      'shop-7',
-      'order',
-      'place',
-      'btc-100k-2026',
-      'buy',
-      'yes',
-      '--type',
-      'fok',
-      '--amount',
-      '1',
-      '--delegated',
-    );
+    const childOrder = await pm('--profile', 'shop-7', ...marketOrder('btc-100k-2026', 'buy', 'yes', 'fok', '1'), '--delegated');
     expect(childOrder.code, childOrder.stderr).toBe(0);
     expect(childOrder.stderr).toMatch(
       new RegExp(`^placing BUY YES on btc-100k-2026 for sub-account ${out.profileId} \\(client id pm-`, 'm'),

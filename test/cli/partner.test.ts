@@ -333,6 +333,10 @@ describe('pm partner onboard', () => {
     expect(childOrder.stderr).toMatch(
       new RegExp(`^placing BUY YES on btc-100k-2026 for sub-account ${out.profileId} \\(client id pm-`, 'm'),
     );
+    // And the journal says whom a pending order was for (it read as the partner's own).
+    const childCid = /\(client id (pm-\S+)\)/.exec(childOrder.stderr)?.[1] ?? '';
+    const journal = await pm('order', 'journal', '--client-id', childCid);
+    expect(journal.stdout).toMatch(new RegExp(`\\tpending\\tbtc-100k-2026\\tFOK BUY 1 USDC for sub-account ${out.profileId}\\n`));
     // A sub-account that is not the partner's: said, exit 4 (it printed "acts for sub-account 999", exit 0).
     const notOurs = await pm('--profile', 'shop-7', 'whoami', '--on-behalf-of', '999');
     expect(notOurs.code).toBe(4);

@@ -23,12 +23,13 @@ function sinceMs(v: string, now = Date.now()): number {
 
 /**
  * The request of a pending entry in words, as `order place` echoes an order: "GTC BUY 5 @ 0.100
- * (0.5 USDC)", "FOK BUY 1.5 USDC", "FOK SELL 2 shares" (the outcome is the token's, which the
- * journal does not name; --json keeps the exact request).
+ * (0.5 USDC)", "FOK BUY 1.5 USDC", "FOK SELL 2 shares", and "for sub-account N" when a partner
+ * placed it for one (the outcome is the token's, which the journal does not name; --json keeps the
+ * exact request).
  */
 const sent = (e: JournalEntry): string => {
   const r = e.request as
-    | { orderType?: string; order?: { side?: number; makerAmount?: unknown; takerAmount?: unknown; price?: unknown } }
+    | { orderType?: string; onBehalfOf?: unknown; order?: { side?: number; makerAmount?: unknown; takerAmount?: unknown; price?: unknown } }
     | undefined;
   const o = r?.order;
   if (!o) return '';
@@ -42,7 +43,9 @@ const sent = (e: JournalEntry): string => {
         ? `${amount(usdc)} USDC`
         : `${amount(shares)} shares`
       : `${amount(shares)} @ ${priceText(String(o.price))} (${amount(usdc)} USDC)`;
-  return `${r?.orderType ?? ''} ${side} ${what}`.trim();
+  // A partner's order for a sub-account says whose it is.
+  const forWhom = typeof r?.onBehalfOf === 'number' ? ` for sub-account ${r.onBehalfOf}` : '';
+  return `${r?.orderType ?? ''} ${side} ${what}${forWhom}`.trim();
 };
 
 export default defineCommand({

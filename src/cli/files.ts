@@ -67,3 +67,17 @@ export function batchFromTerminal(command: string, what: string): UsageError {
     },
   );
 }
+
+const fromFile = new WeakMap<Context, Map<string, unknown>>();
+
+/**
+ * What a command makes of the file it is given (`make` from its text), read and made once per
+ * command: its check, its question and its run see the same lines, so the lines confirmed are the
+ * lines sent (and a large batch is not read and parsed again for each).
+ */
+export function fileOnce<T>(ctx: Context, file: string, make: (text: string) => T): T {
+  let made = fromFile.get(ctx);
+  if (made === undefined) fromFile.set(ctx, (made = new Map()));
+  if (!made.has(file)) made.set(file, make(readTextFile(file)));
+  return made.get(file) as T;
+}

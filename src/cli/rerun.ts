@@ -103,9 +103,12 @@ const CHECK_AT_MOST = 20;
 
 /**
  * The command that asks after the orders of `clientIds` (a batch's unknown lines), acting as this
- * run acts; undefined when there are none, or too many for one line.
+ * run acts; undefined when there are none, too many for one line, or one of them has no client id
+ * (the line would not name them all).
  */
-export function statusLine(ctx: Context, clientIds: readonly string[]): string | undefined {
+export function statusLine(ctx: Context, clientIds: readonly (string | undefined)[]): string | undefined {
   if (clientIds.length === 0 || clientIds.length > CHECK_AT_MOST) return undefined;
-  return pmLine(ctx, ['order', 'status', '--client-id', ...clientIds, ...actingWords(ctx)], { yes: false });
+  const ids = clientIds.filter((id): id is string => id !== undefined);
+  if (ids.length !== clientIds.length) return undefined;
+  return pmLine(ctx, ['order', 'status', '--client-id', ...ids, ...actingWords(ctx)], { yes: false });
 }

@@ -1,6 +1,6 @@
 import { cutFirst, hideFirst } from '../../cli/output.js';
 import { defineCommand } from '../../cli/command.js';
-import { batchFromTerminal, readInput, readTextFile } from '../../cli/files.js';
+import { batchFromTerminal, fileOnce, readInput } from '../../cli/files.js';
 import type { Context } from '../../cli/context.js';
 import { sameCommand, statusLine, withRerunHint } from '../../cli/rerun.js';
 import { InterruptedError, PartialFailureError, UsageError } from '../../core/errors.js';
@@ -165,15 +165,9 @@ function batchOf(ctx: Context, text: string, opts: BatchOpts): ReturnType<typeof
   return parseBatch(text, { batchId: opts.batchId, defaults: { onBehalfOf: ctx.onBehalfOf, delegated: opts.delegated || undefined } });
 }
 
-/** A batch file's lines, read and parsed once per command: the check, the question and the run see the same lines. */
-const batchFiles = new WeakMap<Context, ReturnType<typeof parseBatch>>();
+/** A batch file's lines, read and parsed once per command (fileOnce). */
 function batchFile(ctx: Context, file: string, opts: BatchOpts): ReturnType<typeof parseBatch> {
-  let lines = batchFiles.get(ctx);
-  if (lines === undefined) {
-    lines = batchOf(ctx, readTextFile(file), opts);
-    batchFiles.set(ctx, lines);
-  }
-  return lines;
+  return fileOnce(ctx, file, (text) => batchOf(ctx, text, opts));
 }
 
 const noOrders = (file: string): UsageError => new UsageError(`no orders in ${file === '-' ? 'stdin' : file}`);
@@ -420,12 +414,10 @@ async function placeBatch(
     safe: unknown.length > 0 ? 'placed lines are skipped, the unknown ones looked up first' : 'placed lines are skipped',
     fix: 'Fix the failed lines',
     details: ctx.out.format === 'table' ? undefined : failed.map((f) => `line ${f.line}: ${f.error.shortMessage}`).join('\n'),
-    check: unknown.every((f) => f.clientOrderId)
-      ? statusLine(
-          ctx,
-          unknown.map((f) => f.clientOrderId as string),
-        )
-      : undefined,
+    check: statusLine(
+      ctx,
+      unknown.map((f) => f.clientOrderId),
+    ),
   });
   if (end) throw end;
 }

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { batchFromTerminal, readInput, readTextFile } from '../../cli/files.js';
+import { batchFromTerminal, fileOnce, readInput } from '../../cli/files.js';
 import type { Context } from '../../cli/context.js';
 import { actingWords, clientIdHint, sameCommand, statusLine, withRerunHint } from '../../cli/rerun.js';
 import { NotFoundError, PmError, UsageError, ValidationError, withHint } from '../../core/errors.js';
@@ -77,7 +77,7 @@ export default defineCommand({
     const who = ctx.onBehalfOf === undefined ? '' : `\n  for sub-account ${ctx.onBehalfOf}`;
     if (opts.file !== undefined) {
       if (opts.file === '-') throw batchFromTerminal('order replace', 'replacements');
-      const n = movesIn(readTextFile(opts.file)).length;
+      const n = fileOnce(ctx, opts.file, movesIn).length;
       return `Replace ${n} order${n === 1 ? '' : 's'} from ${opts.file}${who}`;
     }
     const old = (await oldOrder(await ctx.tradingApi(), { orderId: args.orderId, oldClientId: opts.clientId })).order;
@@ -108,13 +108,13 @@ export default defineCommand({
     'pm --json order replace 7d0c… --size 5 | jq .replacement.order.orderId',
     'pm --json order replace --file moves.ndjson',
   ],
-  check: (_ctx, { args, opts }) => {
+  check: (ctx, { args, opts }) => {
     if (opts.file === undefined)
       checkReplaceInput({ orderId: args.orderId, oldClientId: opts.clientId, price: opts.price, size: opts.size });
     else {
       notBoth(args.orderId, opts.clientId);
       // A file with no line is said before the confirmation (stdin is read by the run only).
-      if (opts.file !== '-' && movesIn(readTextFile(opts.file)).length === 0) throw noMoves(opts.file);
+      if (opts.file !== '-' && fileOnce(ctx, opts.file, movesIn).length === 0) throw noMoves(opts.file);
     }
   },
   run: async (ctx, { args, opts }) => {
@@ -122,12 +122,11 @@ export default defineCommand({
     const deps = await ctx.tradingDeps();
     if (opts.file !== undefined) {
       notBoth(args.orderId, opts.clientId);
-      const lines = movesIn(await readInput(ctx, opts.file));
+      const lines = opts.file === '-' ? movesIn(await readInput(ctx, opts.file)) : fileOnce(ctx, opts.file, movesIn);
       if (lines.length === 0) throw noMoves(opts.file);
       let failed = 0;
-      let unknown = 0;
-      // The replacements' client ids of the lines whose outcome is unknown (undefined: one has none).
-      let unknownIds: string[] | undefined = [];
+      // The replacements' client ids of the lines whose outcome is unknown (one each).
+      const unknownIds: (string | undefined)[] = [];
       for (const { n, l } of lines) {
         let rec: Record<string, unknown>;
         // Whether the line got as far as its cancel-replace request (an error before it sent nothing).
@@ -150,8 +149,7 @@ export default defineCommand({
           const unsure = replaceUnknown(r);
           if (unsure) {
             // (A part pm could not learn: unknown, never failed.)
-            unknown++;
-            unknownIds?.push(r.replacement.clientOrderId);
+            unknownIds.push(r.replacement.clientOrderId);
             rec = {
               line: n,
               ...r,
@@ -172,10 +170,8 @@ export default defineCommand({
           const pe = e instanceof PmError ? e : new PmError(e instanceof SyntaxError ? `line ${n}: not JSON` : String(e));
           // An outcome pm could not read is unknown, counted apart: the replacement may exist.
           const sent = sentOf(pe, sending);
-          if (sent === 'unknown') {
-            unknown++;
-            unknownIds = pe.unknownClientId === undefined ? undefined : unknownIds && [...unknownIds, pe.unknownClientId];
-          } else failed++;
+          if (sent === 'unknown') unknownIds.push(pe.unknownClientId);
+          else failed++;
           rec = {
             line: n,
             ok: false,
@@ -194,17 +190,17 @@ export default defineCommand({
       const end = unfinishedBatch({
         total: lines.length,
         failed,
-        unknown,
+        unknown: unknownIds.length,
         noun: 'replacement',
         // The same command: each line's replacement id comes from the line, so a line already
         // replaced is found by it (already placed) and an unknown one is looked up first.
         command: sameCommand(ctx),
         safe:
-          unknown > 0
+          unknownIds.length > 0
             ? "each line's replacement keeps its client id, and one that may exist is looked up first"
             : "a line already replaced is found by its replacement's client id",
         fix: 'Fix the failed lines',
-        check: unknownIds && statusLine(ctx, unknownIds),
+        check: statusLine(ctx, unknownIds),
       });
       if (end) throw end;
       return;

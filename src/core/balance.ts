@@ -52,7 +52,7 @@ export interface BalanceOptions {
   chain?: boolean | undefined;
   /** --rpc-url (else PM_RPC_URL, a sandbox's chain, the profile, the public Base RPC). */
   rpcUrl?: string | undefined;
-  /** Only these markets' positions (their YES and NO even when none is held). */
+  /** Only these markets: their positions (YES and NO even when none is held) and what their orders lock. */
   markets?: string[] | undefined;
 }
 
@@ -185,7 +185,10 @@ export async function accountBalance(core: BalanceCore, o: BalanceOptions = {}):
     source,
     chain,
     usdc: amounts(held, usdcLocked),
-    markets: [...byMarket.values()].filter((m) => m.market !== '').sort((a, b) => (a.market < b.market ? -1 : 1)),
+    // (The markets named, when some are: their locks, as their positions.)
+    markets: [...byMarket.values()]
+      .filter((m) => m.market !== '' && (!wanted || wanted.has(m.market)))
+      .sort((a, b) => (a.market < b.market ? -1 : 1)),
     // By market, YES before NO.
     positions: rows.sort((a, b) =>
       a.market === b.market ? (a.outcome === b.outcome ? 0 : a.outcome === 'YES' ? -1 : 1) : a.market < b.market ? -1 : 1,

@@ -85,6 +85,20 @@ describe('pm balance', () => {
     expect(t.stdout).toContain('btc-100k-2026');
   });
 
+  it('--by-market with markets named: the lock table holds those markets only', async () => {
+    const all = (await balance('bob', '--by-market')).markets ?? [];
+    const [one, other] = all;
+    expect(one && other, 'bob quotes in two markets at least').toBeTruthy();
+    if (!one || !other) return;
+    const b = await balance('bob', one.market, '--by-market');
+    expect(b.markets).toEqual([one]);
+    expect(b.positions.every((p) => p.market === one.market)).toBe(true);
+    const t = await pmAs('bob', 'balance', one.market, '--by-market');
+    expect(t.code, t.stderr).toBe(0);
+    expect(t.stdout).toContain(one.market);
+    expect(t.stdout).not.toContain(other.market);
+  });
+
   it('held = free + locked to the raw unit after orders are placed, filled and cancelled', async () => {
     const alice = seeded(sb.current, 'alice').profileId;
     expectLedger(await balance('alice'), alice);

@@ -206,7 +206,9 @@ async function redeemTargets(
         targets.push({ market: r.market, conditionId: r.conditionId, pending: r.payoutPending, shares: r.shares });
     }
   } else if (cidOpt !== undefined) {
-    targets.push({ market: cidOpt, conditionId: cidOpt, pending: false });
+    // The market's slug from the account's positions (a read), as a slug names it; else the id.
+    const held = (await fetchPositions(api)).rows.find((r) => r.conditionId?.toLowerCase() === cidOpt.toLowerCase());
+    targets.push({ market: held?.market || cidOpt, conditionId: cidOpt, pending: false });
   } else {
     const slug = slugFrom(slugArg ?? '');
     const m = await getMarket(api, slug);

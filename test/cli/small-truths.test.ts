@@ -86,6 +86,16 @@ describe('nothing to redeem', () => {
   });
 });
 
+describe('redeem --condition-id', () => {
+  it('names the market by its slug, as pm redeem <slug> does, not by the condition id', async () => {
+    const show = await as('carol', '--json', 'markets', 'show', 'eth-5k-2025');
+    const { conditionId } = show.json<{ conditionId: string }>();
+    const r = await as('carol', '--json', 'redeem', '--condition-id', conditionId);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json()).toMatchObject({ market: 'eth-5k-2025', conditionId, status: 'redeemed' });
+  });
+});
+
 describe('pm sandbox fund', () => {
   it('prints its result on stdout: text for people, JSON with --json (stderr empty)', async () => {
     const text = await as('alice', 'sandbox', 'fund', '5', '--to', '1002');

@@ -196,7 +196,10 @@ export function errorForStatus(
   headers: Record<string, string>,
   what: string,
   words: InputWords = 'flags',
+  /** What the request carried: the sub-account it acted for, and whether it was signed with the identity token. */
+  sent: { onBehalfOf?: number | undefined; identity?: boolean } = {},
 ): PmError {
+  const { onBehalfOf } = sent;
   const message = errorMessage(data, `${what} failed with HTTP ${status}`);
   const o = { status, details: undefined };
   if (status === 400 || status === 422) return new ExchangeValidationError(message, o);
@@ -206,13 +209,28 @@ export function errorForStatus(
       status,
       hint: stale
         ? "The exchange accepts request timestamps within 30 s of its clock: check this machine's clock (e.g. timedatectl)."
-        : words === 'flags'
-          ? 'Check the API token (pm whoami), or set PM_TOKEN_ID and PM_TOKEN_SECRET.'
-          : 'Check the token given to createClient (token: { tokenId, secret }), or the one its profile holds.',
+        : sent.identity
+          ? words === 'flags'
+            ? 'The exchange did not accept the identity token: check PM_IDENTITY_TOKEN (the API token is not used for this route).'
+            : "The exchange did not accept the identity token: check createClient's identityToken."
+          : words === 'flags'
+            ? 'Check the API token (pm whoami), or set PM_TOKEN_ID and PM_TOKEN_SECRET.'
+            : 'Check the token given to createClient (token: { tokenId, secret }), or the one its profile holds.',
     });
   }
-  if (status === 403)
-    return new AuthError(message, { status, hint: 'The credential lacks a scope or is the wrong kind for this route: see pm token list.' });
+  if (status === 403) {
+    // Acting for a sub-account, the likelier cause is an id that is not one of the partner's.
+    const acting =
+      onBehalfOf === undefined
+        ? ''
+        : words === 'flags'
+          ? `Is ${onBehalfOf} one of your sub-accounts? pm partner list shows them; --on-behalf-of takes one of their profile ids. Else `
+          : `Is ${onBehalfOf} one of your sub-accounts? pm.partner.list() shows them; onBehalfOf takes one of their profile ids. Else `;
+    return new AuthError(message, {
+      status,
+      hint: `${acting}${acting ? 'the' : 'The'} credential lacks a scope or is the wrong kind for this route: see pm token list.`,
+    });
+  }
   if (status === 404) return new NotFoundError(message, { status });
   if (status === 409) return new ConflictError(message, { status });
   if (status === 429) {
@@ -503,7 +521,10 @@ export class ApiClient {
         return { status: res.status, data: data as T, headers: resHeaders };
       }
       if (res.status === 407 && this.proxy) throw proxyAuthError(this.proxy);
-      throw errorForStatus(res.status, data, resHeaders, `${o.method} ${o.path}`, this.words);
+      throw errorForStatus(res.status, data, resHeaders, `${o.method} ${o.path}`, this.words, {
+        onBehalfOf,
+        identity: mode === 'identity',
+      });
     } finally {
       release?.();
     }

@@ -142,8 +142,8 @@ export async function redeemOnce(
       throw withHint(
         e,
         api.words === 'flags'
-          ? `Only a resolved market where you hold winning shares can be redeemed: wait for ${claim.market} to resolve. pm positions shows what is redeemable now.`
-          : `Only a resolved market where you hold winning shares can be redeemed: wait for ${claim.market} to resolve. portfolio.positions() shows what is redeemable now (redeemable: true).`,
+          ? `Only a resolved market where you hold winning shares can be redeemed: if ${claim.market} is not resolved yet, wait for it; if it is resolved, you hold none of its winning shares. pm positions shows what is redeemable now.`
+          : `Only a resolved market where you hold winning shares can be redeemed: if ${claim.market} is not resolved yet, wait for it; if it is resolved, you hold none of its winning shares. portfolio.positions() shows what is redeemable now (redeemable: true).`,
       );
     throw e;
   }

@@ -126,6 +126,31 @@ describe('redeem, partner, unlock', () => {
     expect(e.hint).toMatch(/pm positions/);
   });
 
+  it('redeem of a resolved market without winning shares: the hint does not say to wait for it to resolve', async () => {
+    // eth-5k-2025 is resolved in the seed; bob holds none of its winning shares.
+    const e = await both(['--yes', 'redeem', 'eth-5k-2025'], accountEnv(sb.current, 'bob', newHome()), 9);
+    expect(e.hint).not.toMatch(/^[^.]*wait for eth-5k-2025 to resolve/);
+    expect(e.hint).toMatch(/if it is resolved, you hold none of its winning shares/i);
+    expect(e.hint).toMatch(/pm positions/);
+  });
+
+  it('a read for a profile that is not your sub-account (a 403): the hint names --on-behalf-of and pm partner list', async () => {
+    const env = accountEnv(sb.current, 'partner', newHome());
+    for (const argv of [['positions'], ['order', 'list'], ['portfolio', 'pnl']]) {
+      const e = await both([...argv, '--on-behalf-of', '1001'], env, 3);
+      expect(e.hint, argv.join(' ')).toMatch(/Is 1001 one of your sub-accounts\?.*--on-behalf-of/);
+      expect(e.hint, argv.join(' ')).toMatch(/pm partner list/);
+    }
+  });
+
+  it('an identity token the exchange does not accept (a 401): the hint names the identity token, not the API token', async () => {
+    const env = { ...accountEnv(sb.current, 'carol', newHome()), PM_IDENTITY_TOKEN: 'idt_typo' };
+    const e = await both(['withdrawal-address', 'list'], env, 3);
+    expect(e.hint).toMatch(/identity token/);
+    expect(e.hint).toMatch(/PM_IDENTITY_TOKEN/);
+    expect(e.hint).not.toMatch(/PM_TOKEN_ID/);
+  });
+
   it('partner allowances of a profile that is not your sub-account: exit 4, the hint names pm partner list', async () => {
     const e = await both(['partner', 'allowances', '9999'], accountEnv(sb.current, 'partner', newHome()), 4);
     expect(e.hint).toMatch(/pm partner list/);

@@ -76,6 +76,7 @@ export default defineCommand({
         ? `your server wallet ${wallet ?? '(the exchange names none: an EOA account holds its own USDC)'}`
         : `the server wallet of sub-account ${onBehalfOf}${wallet ? ` (${wallet})` : ''}`;
     const to = opts.to === undefined ? undefined : parseAddress(opts.to, '--to');
+    if (to !== undefined) sourceIsNotADestination(to, wallet, onBehalfOf, me?.account ?? undefined);
     const dest = to ?? `${me?.account ?? 'your account address'} (default${onBehalfOf === undefined ? '' : ": the partner's account"})`;
     return `Withdraw ${formatUnits(amount)} (${amount} raw units) of ${tokenName}\n  from ${source}\n  to   ${dest}`;
   },
@@ -124,6 +125,14 @@ export default defineCommand({
       onBehalfOf !== undefined
         ? subAccountRecordOf(ctx.config(), ctx.profile(), ctx.baseUrl, onBehalfOf)?.address
         : (me?.embeddedAccount ?? undefined);
+    if (to !== undefined) {
+      // (A sub-account pm has no record of: its address from the partner's list, if it is there.)
+      const source =
+        onBehalfOf === undefined
+          ? wallet
+          : (wallet ?? (await ctx.core.subAccount(api.withOnBehalfOf(undefined), onBehalfOf).catch(() => undefined))?.address);
+      sourceIsNotADestination(to, source, onBehalfOf, me?.account);
+    }
     let r;
     try {
       r = await withdrawOnce(api, body, {
@@ -160,6 +169,24 @@ export default defineCommand({
     );
   },
 });
+
+/**
+ * --to naming the wallet the USDC would leave: found before anything is sent (exit 2). The
+ * exchange refuses it even on the allowlist, so its own refusal (not allowed: add it to the
+ * allowlist) would lead nowhere.
+ */
+function sourceIsNotADestination(
+  to: string,
+  source: string | undefined,
+  onBehalfOf: number | undefined,
+  account: string | undefined,
+): void {
+  if (source === undefined || to.toLowerCase() !== source.toLowerCase()) return;
+  const whose = onBehalfOf === undefined ? 'your server wallet' : `sub-account ${onBehalfOf}'s own wallet`;
+  throw new UsageError(`--to ${to} is ${whose}, the one the USDC would leave: nothing was sent`, {
+    hint: `Leave out --to (it goes to ${account ?? 'your account address'}${onBehalfOf === undefined ? '' : ", the partner's"}), or name an address on your allowlist (pm withdrawal-address list).`,
+  });
+}
 
 /** The withdrawal the command line asks for, read offline: the amount, --to and --token. */
 function withdrawal(

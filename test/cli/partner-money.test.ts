@@ -186,9 +186,17 @@ describe("withdraw and redeem on a child's behalf", () => {
     const toBob = refusal(await pm('--json', '--yes', 'withdraw', '1', '--on-behalf-of', sid, '--to', stranger));
     expect(toBob).toMatchObject({ code: 3, status: 403 });
     expect(toBob.message).toMatch(/not allowed/);
-    // The child's own wallet is not the partner's: refused the same way.
-    const toChild = refusal(await pm('--json', '--yes', 'withdraw', '1', '--on-behalf-of', sid, '--to', account));
-    expect(toChild).toMatchObject({ code: 3, status: 403 });
+    // The child's own wallet, the one the USDC would leave: pm says so before sending (exit 2), and
+    // its hint does not send the partner to the allowlist (the exchange refuses that wallet even listed).
+    const toChild = await pm('--json', '--yes', 'withdraw', '1', '--on-behalf-of', sid, '--to', account);
+    expect(toChild.code, toChild.stderr).toBe(2);
+    const childError = (JSON.parse(toChild.stderr) as { error: { message: string; hint?: string } }).error;
+    expect(childError.message).toMatch(new RegExp(`${account}.*sub-account ${sid}'s own wallet.*nothing was sent`, 'i'));
+    expect(childError.hint).toMatch(/Leave out --to/);
+    expect(childError.hint).not.toMatch(/withdrawal-address add/);
+    const text = await pm('--yes', 'withdraw', '1', '--on-behalf-of', sid, '--to', account.toLowerCase());
+    expect(text.code).toBe(2);
+    expect(text.stderr).toMatch(/^hint: Leave out --to/m);
     expect(usdc(id)).toBe(20_000_000n);
     expect(usdc(acct('bob').profileId)).toBe(bob0);
     expect(usdc(PARTNER())).toBe(partner0);

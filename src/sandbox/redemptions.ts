@@ -5,6 +5,7 @@
 // to the wallet), and one made through the exchange burns the same shares on the chain.
 // Without a chain nothing here runs.
 import { chainOf } from './chainref.js';
+import { tradingWallet } from './portfolio.js';
 import type { Profile } from './types.js';
 import type { SandboxContext } from './handlers.js';
 
@@ -54,5 +55,6 @@ export async function burnOnChain(
   profile: Profile,
   burns: readonly { tokenId: string; shares: bigint }[],
 ): Promise<void> {
-  await chainOf(ctx)?.burnRedeemed(profile.address, burns);
+  // (From the wallet the shares were minted to and trade from: a server wallet, if it has one.)
+  await chainOf(ctx)?.burnRedeemed(tradingWallet(profile), burns);
 }

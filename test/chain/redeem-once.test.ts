@@ -52,6 +52,14 @@ const refusal = (r: { code: number; stdout: string; stderr: string }) => {
   return { ...(JSON.parse(r.stderr) as { error: { status?: number; message: string } }).error, exit: r.code };
 };
 
+/** What a server-wallet account (carol) holds of eth-5k-2025's YES on the chain, in its server wallet. */
+async function serverWalletYes(s: SandboxHandle): Promise<bigint> {
+  const carol = s.ctx.state.profiles.find((p) => p.name === 'carol');
+  const m = s.ctx.state.markets.find((x) => x.slug === SLUG);
+  const c = s.info.contracts as { conditionalTokens: Hex };
+  return anvil.ctfBalance(c.conditionalTokens, carol?.serverWalletAddress as Hex, BigInt(m?.positionIds?.[0] ?? ''));
+}
+
 describe('one position, wherever it is redeemed', () => {
   it('redeem-onchain, then redeem through the exchange: the second is refused (409, exit 5), nothing moves; no key on disk', async () => {
     const root = mkdtempSync(join(tmpdir(), 'pm-redeem-once-'));
@@ -126,6 +134,24 @@ describe('one position, wherever it is redeemed', () => {
       const text = readFileSync(join(dir, f), 'utf8');
       for (const x of secrets) expect(text.includes(x), `${f} holds a secret`).toBe(false);
     }
+  });
+
+  it("a server-wallet account: redeem-onchain names pm redeem; redeeming through the exchange burns the server wallet's shares", async () => {
+    const s = (sb = await startSandbox({ port: 0, dataDir: null, chain: { rpcUrl: anvil.rpcUrl } }));
+    s.faults.rateLimit = false;
+    const env = envOf(s, 'carol');
+    const yes0 = await serverWalletYes(s);
+    expect(yes0).toBeGreaterThan(0n);
+    // Its shares are in the server wallet the exchange manages: pm redeem is the way, said before sending.
+    const onChain = await runPm(['--json', '--yes', 'redeem-onchain', SLUG], { env });
+    expect(onChain.code, onChain.stderr).toBe(2);
+    const e = JSON.parse(onChain.stderr) as { error: { message: string; hint?: string } };
+    expect(e.error.hint).toMatch(new RegExp(`server wallet.*pm redeem ${SLUG}`));
+    expect(await serverWalletYes(s)).toBe(yes0);
+    // Through the exchange: paid once, and the same shares leave the chain.
+    const r = await runPm(['--json', 'redeem', SLUG], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(await serverWalletYes(s)).toBe(0n);
   });
 
   it('redeem through the exchange, then redeem-onchain: the shares are burnt on the chain, nothing is paid twice', async () => {

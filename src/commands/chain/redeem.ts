@@ -83,9 +83,19 @@ async function redeemState(ctx: Context, slug: string | undefined, opts: { rpcUr
   const chain = await connectChain(ctx, opts);
   const plan = await chain.redeemPlan(owner, market);
   // Read from the chain before anything is sent: a local finding, exit 2.
-  if (!plan.tx)
+  if (!plan.tx) {
+    // A server-wallet account's shares are in the wallet the exchange manages, which this key cannot move.
+    const { profileMe } = await import('../../core/tokens.js');
+    const server = await profileMe(await ctx.tradingApi()).then(
+      (me) => me.embeddedAccount ?? undefined,
+      () => undefined,
+    );
     throw new UsageError(`nothing to redeem: ${owner} holds no ${market.slug} position tokens on chain; nothing was sent`, {
-      hint: `pm balance ${market.slug} shows the wallet's tokens on chain and on the exchange.`,
+      hint:
+        server && server.toLowerCase() !== owner.toLowerCase()
+          ? `Your positions are in your server wallet ${server}, which the exchange manages: pm redeem ${market.slug} claims them.`
+          : `pm balance ${market.slug} shows the wallet's tokens on chain and on the exchange.`,
     });
+  }
   return { market, owner, chain, plan };
 }

@@ -72,7 +72,12 @@ describe('pm approve', () => {
     const { usdc, conditionalTokens: ctf } = s.info.contracts as { usdc: Hex; conditionalTokens: Hex };
     const dry = await runPm(['--json', 'approve', 'set', 'us-election-2028-democrat', '--side', 'sell', '--dry-run'], { env });
     expect(dry.code).toBe(0);
-    expect((dry.json() as { transactions: unknown[] }).transactions).toHaveLength(2);
+    const plan = dry.json<{ transactions: unknown[]; estimatedCost: string; estimatedCostWei: string }>();
+    expect(plan.transactions).toHaveLength(2);
+    // The gas estimate in ETH beside its wei, as amounts go in JSON.
+    expect(plan.estimatedCostWei).toMatch(/^[1-9]\d*$/);
+    expect(plan.estimatedCost).toMatch(/^0\.\d+$/);
+    expect(BigInt(plan.estimatedCost.slice(2).padEnd(18, '0'))).toBe(BigInt(plan.estimatedCostWei));
     expect(await anvil.ctfApproved(ctf, alice, v.exchange)).toBe(false);
 
     const sell = await runPm(['--json', '--yes', 'approve', 'set', 'us-election-2028-democrat', '--side', 'sell'], { env });
@@ -93,8 +98,18 @@ describe('pm approve', () => {
 
     const again = await runPm(['--json', '--yes', 'approve', 'set', 'us-election-2028-democrat', '--amount', '250'], { env });
     expect(again.json<SetJson>().sent).toEqual([]);
-    const check = (await runPm(['--json', 'approve', 'check', 'us-election-2028-democrat'], { env })).json<CheckJson>();
+    const check = (await runPm(['--json', 'approve', 'check', 'us-election-2028-democrat'], { env })).json<
+      CheckJson & { approvals: { current: unknown; currentRaw?: string }[]; usdcHeld: string; usdcHeldRaw: string }
+    >();
     expect(check.missing).toBe(0);
+    // Amounts as the output contract has them: a decimal string and its raw integer beside it.
+    expect(check.approvals[0]).toMatchObject({ type: 'USDC_ALLOWANCE', current: '250', currentRaw: String(250n * ONE) });
+    expect(check.approvals[1]).toMatchObject({ type: 'CTF_APPROVAL', current: true });
+    const heldNow = await anvil.usdcBalance(usdc, alice);
+    expect(check.usdcHeldRaw).toBe(heldNow.toString());
+    expect(check.usdcHeld).toMatch(/^\d+(\.\d{1,6})?$/);
+    const [whole = '', frac = ''] = check.usdcHeld.split('.');
+    expect(BigInt(whole) * ONE + BigInt(frac.padEnd(6, '0'))).toBe(heldNow);
     // An allowance set on purpose stays "approved", but one below what the wallet holds is named
     // (a BUY spending more is refused, and the refusal's hint sends the user here).
     const held = await anvil.usdcBalance(usdc, alice);

@@ -301,8 +301,19 @@ describe('pm partner onboard', () => {
       funded: string;
       firstOrder: { orderId: string; contracts: string };
     }>();
-    expect(out).toMatchObject({ mode: 'server-wallet', profile: 'shop-7', allowances: { ready: true }, funded: '100' });
+    expect(out).toMatchObject({
+      mode: 'server-wallet',
+      profile: 'shop-7',
+      allowances: { ready: true },
+      funded: '100',
+      fundedRaw: '100000000',
+    });
     expect(Number(out.firstOrder.contracts)).toBeGreaterThan(0);
+    // Amounts as everywhere in JSON: the decimal and its raw integer beside it.
+    const { contracts, contractsRaw } = out.firstOrder as { contracts: string; contractsRaw?: string };
+    expect(contractsRaw).toMatch(/^\d+$/);
+    const [whole = '', frac = ''] = contracts.split('.');
+    expect(BigInt(whole) * 1_000_000n + BigInt(frac.padEnd(6, '0'))).toBe(BigInt(contractsRaw ?? '-1'));
     const cfg = JSON.parse(readFileSync(join(home, 'config.json'), 'utf8')) as {
       profiles: Record<string, { onBehalfOf?: number; sandbox?: boolean }>;
     };

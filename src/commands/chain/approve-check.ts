@@ -21,7 +21,8 @@ export function stateJson(s: ApprovalState): Record<string, unknown> {
     spender: s.spender,
     requiredFor: s.requiredFor,
     status: s.ok ? 'confirmed' : 'missing',
-    current: s.kind === 'USDC_ALLOWANCE' ? s.current.toString() : s.ok,
+    // (An allowance as every amount in JSON: a decimal string, its raw integer beside it.)
+    ...(s.kind === 'USDC_ALLOWANCE' ? { current: formatUnits(s.current), currentRaw: s.current.toString() } : { current: s.ok }),
     markets: s.markets,
   };
 }
@@ -55,7 +56,7 @@ export default defineCommand({
         rpcUrl: chain.setup.rpcUrl,
         approvals: states.map(stateJson),
         missing,
-        ...(held !== undefined && { usdcHeld: held.toString() }),
+        ...(held !== undefined && { usdcHeld: formatUnits(held), usdcHeldRaw: held.toString() }),
       },
       () => {
         ctx.out.line(`wallet ${owner} on chain ${chain.setup.chainId}`);

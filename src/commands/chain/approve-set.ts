@@ -60,9 +60,18 @@ export default defineCommand({
       );
     }
     if (dry) {
-      ctx.out.data({ wallet: owner, dryRun: true, transactions: planJson, estimatedCostWei: est.total.toString() }, () => {
-        for (const t of txs) ctx.out.line(`${t.to} ${t.data}  # ${t.what}`);
-      });
+      ctx.out.data(
+        {
+          wallet: owner,
+          dryRun: true,
+          transactions: planJson,
+          estimatedCost: formatEther(est.total),
+          estimatedCostWei: est.total.toString(),
+        },
+        () => {
+          for (const t of txs) ctx.out.line(`${t.to} ${t.data}  # ${t.what}`);
+        },
+      );
       return;
     }
     if (est.balance < est.total) {

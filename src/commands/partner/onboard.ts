@@ -414,7 +414,7 @@ async function finish(
   }
 
   // Funding: the sandbox can credit it; on the exchange the partner sends USDC to the address.
-  let funded: string | undefined;
+  let funded: bigint | undefined;
   if (st.step === 'fund') {
     let fund = o.fund;
     if (sandbox && fund === undefined && interactive) {
@@ -431,8 +431,8 @@ async function finish(
     }
     if (fund !== undefined && fund > 0n) {
       await fundProfile(api, id, fund);
-      funded = formatUnits(fund);
-      ctx.out.info(`funded with ${funded} USDC`);
+      funded = fund;
+      ctx.out.info(`funded with ${formatUnits(fund)} USDC`);
     } else if (!sandbox) ctx.out.info(`To fund it, send USDC on Base (chain 8453) to ${job.account}.`);
     st.step = 'first-order';
     await saveProgress(ctx, job);
@@ -516,6 +516,7 @@ async function finish(
       market: firstOrder,
       settlementStatus: placed.settlementStatus,
       contracts: formatUnits(placed.totals.contractsNet),
+      contractsRaw: placed.totals.contractsNet.toString(),
     };
     ctx.out.info(`first order ${placed.orderId}: ${String(order['contracts'])} YES shares on ${firstOrder}`);
   }
@@ -530,7 +531,7 @@ async function finish(
     profile: pname,
     ...(job.wallet !== undefined ? { wallet: job.wallet } : {}),
     ...(allowances ? { allowances: { ready: allowances.ready, summary: allowances.summary } } : {}),
-    ...(funded !== undefined ? { funded } : {}),
+    ...(funded !== undefined ? { funded: formatUnits(funded), fundedRaw: funded.toString() } : {}),
     ...(order ? { firstOrder: order } : {}),
   };
   ctx.out.data(result, () => {
@@ -540,7 +541,7 @@ async function finish(
       ['mode', result.mode],
       ['pm profile', pname],
       ...(allowances ? ([['allowances', allowances.ready ? 'ready' : 'not ready']] as [string, string][]) : []),
-      ...(funded !== undefined ? ([['funded', `${funded} USDC`]] as [string, string][]) : []),
+      ...(funded !== undefined ? ([['funded', `${formatUnits(funded)} USDC`]] as [string, string][]) : []),
     ]);
     ctx.out.info(
       `Trade for it: pm --profile ${pname} order place <slug> buy yes --type fok --amount 5${serverWallet ? ' --delegated' : ''}`,

@@ -155,6 +155,9 @@ describe('market arguments', () => {
     expect(tty.stdout.replace(/\x1b\[[0-9;]*m/g, '')).toMatch(/volume\s+\$1,284,500\.00/);
     const piped = await pm('markets', 'list', '--all');
     expect(piped.stdout).toMatch(/btc-100k-2026\t.*\t\$1284500\.00\t/);
+    // Exact, never cut: the seed's liquidity is 107041.666666 USDC (it showed $107041.66).
+    const show = await pm('markets', 'show', 'btc-100k-2026');
+    expect(show.stdout).toMatch(/^liquidity\s+\$107041\.666666$/m);
   });
 });
 

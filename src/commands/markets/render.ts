@@ -16,8 +16,8 @@ export function formatDeadline(ms: number | null): string {
   return textTime(ms);
 }
 
-/** Dollars from raw units, one format everywhere (thousands separators on a TTY only). */
-export const usd = (out: Output, raw: bigint): string => out.usd(formatUnits(raw, 6, 2).replace(/^(-?\d+\.\d{2})\d*$/, '$1'));
+/** Dollars from raw units, exact (two decimals at least), one format everywhere (thousands separators on a TTY only). */
+export const usd = (out: Output, raw: bigint): string => out.usd(formatUnits(raw, 6, 2));
 
 /** One row per market: slug, YES/NO price, volume, deadline, status. */
 export function marketTable(out: Output, markets: Market[]): void {

@@ -1,6 +1,6 @@
 import { slugFrom } from '../core/market-input.js';
 import { bookJson, noBook } from '../core/market-wire.js';
-import { getMarket, getOrderBook } from '../core/markets.js';
+import { getMarket, getOrderBook, noTokenOf } from '../core/markets.js';
 import { InterruptedError, NetworkError, NotFoundError, RateLimitError, UsageError } from '../core/errors.js';
 import { formatPrice, groupChildren } from './markets/render.js';
 import { formatUnits } from '../core/money.js';
@@ -66,7 +66,8 @@ export default defineCommand({
       if (m && m.children.length > 0) return groupChildren(ctx, m, 'book');
       throw e;
     }
-    const whole = opts.outcome === 'no' ? noBook(yes) : yes;
+    // (The NO book is the YES book mirrored, under the NO token's id, which the market names.)
+    const whole = opts.outcome === 'no' ? noBook(yes, await noTokenOf(api, slug)) : yes;
     // --depth cuts the levels of every format alike; the depth totals stay the whole book's.
     const book = { ...whole, asks: whole.asks.slice(0, opts.depth), bids: whole.bids.slice(0, opts.depth) };
     const json: Record<string, unknown> = { ...bookJson(book), outcome: opts.outcome.toUpperCase() };

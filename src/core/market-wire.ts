@@ -148,13 +148,14 @@ export function parseOrderBook(slug: string, d: unknown): OrderBook {
  * The NO side of a YES book: a YES bid at p is a NO ask at 1 - p (and a YES ask a NO bid), so
  * the NO book is the YES book mirrored; sizes are the same shares.
  */
-export function noBook(b: OrderBook): OrderBook {
+export function noBook(b: OrderBook, noTokenId: string): OrderBook {
   const flip = (l: BookLevel): BookLevel => ({ price: 1_000_000n - l.price, size: l.size });
   const flipP = (p: bigint | null): bigint | null => (p === null ? null : 1_000_000n - p);
   const bids = b.asks.map(flip);
   const asks = b.bids.map(flip);
   return {
     ...b,
+    tokenId: noTokenId,
     bids,
     asks,
     bestBid: bids[0]?.price ?? null,

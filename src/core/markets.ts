@@ -158,6 +158,11 @@ export async function getOrderBook(api: ApiClient, slug: string): Promise<OrderB
   return parseOrderBook(slug, d);
 }
 
+/** The NO token's id of a market (its second position id), for the NO book: '' where it names none. */
+export async function noTokenOf(api: ApiClient, slug: string): Promise<string> {
+  return (await getMarket(api, slug)).positionIds?.[1] ?? '';
+}
+
 export interface PricePoint {
   price: bigint;
   timestamp: string;

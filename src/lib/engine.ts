@@ -8,6 +8,7 @@ export { bookJson, marketJson, noBook } from '../core/market-wire.js';
 export {
   getMarket,
   getOrderBook,
+  noTokenOf,
   listAllMarkets,
   listMarkets,
   marketPage,

@@ -2,6 +2,7 @@
 // screen or NDJSON snapshots); piped, stdout is the levels alone (the summary on stderr);
 // --count and --until are for --watch and refused without it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/lib/index.js';
 import { accountEnv } from '../helpers/account-env.js';
 import { limitOrder } from '../helpers/orders.js';
 import { ndjson, runPm, tempHome } from '../helpers/run.js';
@@ -45,6 +46,22 @@ describe('pm book --depth', () => {
     // --outcome no: the mirrored book, cut the same way.
     const no = (await pm('--json', 'book', MARKET, '--outcome', 'no', '--depth', '1')).json<{ bids: Level[]; asks: Level[] }>();
     expect([no.bids.length, no.asks.length]).toEqual([1, 1]);
+  });
+
+  it("--outcome no names the NO token, in the CLI's JSON and the library's", async () => {
+    const m = sb.current.ctx.state.markets.find((x) => x.slug === MARKET);
+    const [yesId, noId] = m?.positionIds ?? [];
+    expect(noId).toBeTruthy();
+    const yes = (await pm('--json', 'book', MARKET)).json<{ tokenId: string; outcome: string }>();
+    expect(yes).toMatchObject({ tokenId: yesId, outcome: 'YES' });
+    const no = (await pm('--json', 'book', MARKET, '--outcome', 'no')).json<{ tokenId: string; outcome: string }>();
+    expect(no).toMatchObject({ tokenId: noId, outcome: 'NO' });
+    const client = createClient({ baseUrl: sb.current.baseUrl });
+    try {
+      expect(await client.markets.book(MARKET, { outcome: 'no' })).toMatchObject({ tokenId: noId, outcome: 'NO' });
+    } finally {
+      await client.close();
+    }
   });
 
   it('-o ndjson: N levels a side, one a line', async () => {

@@ -5,7 +5,7 @@
 // "nothing to cancel"), exit 0, with the order cancelled in the sandbox's log; a dropped answer
 // was retried, the retry said ORDER_NOT_FOUND, and pm said "no order to cancel: it was not found",
 // exit 4; --all <slug> said "nothing to cancel" for orders it had just cancelled.
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { accountEnv } from '../helpers/account-env.js';
 import { countEvents as count, logMark as markOf, useFaultProxy } from '../helpers/fault-proxy.js';
 import type { Fault } from '../helpers/fault-proxy.js';
@@ -143,5 +143,50 @@ describe('pm order cancel --all <slug>: answer lost and the open orders unreadab
     expect(err.hint).toContain('pm --json order list --market btc-100k-2026');
     expect(err.hint).toMatch(/Or cancel again \(harmless\): pm --json --timeout 3s order cancel --all btc-100k-2026$/);
     expect(err.hint).not.toMatch(/orders\.list/);
+  });
+});
+
+describe('a cancel still on its way when the deadline passes (no answer at all)', () => {
+  it('by id: exit 7 unknown, the same command (harmless) and the check; it did cancel', async () => {
+    const home = newHome();
+    const id = await place(home, 'cl-late');
+    const mark = logMark();
+    proxy.set({ method: 'POST', path: '/orders/batch-cancel', fault: { kind: 'delay', ms: 2500 } });
+    const r = await runPm(['--json', '--timeout', '1s', 'order', 'cancel', id], { env: alice(home) });
+    expect(r.code, r.stderr).toBe(7);
+    const err = errorOf(r.stderr);
+    expect(err.code).toBe('UNKNOWN_STATE');
+    expect(err.hint).toContain(`Cancel again (harmless): pm --json --timeout 1s order cancel ${id}`);
+    expect(err.hint).toMatch(new RegExp(`pm --json order status ${id}$`));
+    // The held request reaches the exchange after pm gave up: the order is cancelled, once.
+    await vi.waitFor(() => expect(faults.current.inFlight).toBe(0), { timeout: 10_000 });
+    expect(cancelled(mark)).toBe(1);
+  });
+
+  it('the kill switch: a market whose cancel got no answer is unknown (exit 7), one never sent is said so', async () => {
+    const home = newHome();
+    const btc = await place(home, 'ks-btc', '0.2');
+    const sol = await runPm(['--json', 'order', 'place', 'sol-500-2026', 'buy', 'yes', '--price', '0.05', '--size', '2'], {
+      env: alice(home),
+    });
+    expect(sol.code, sol.stderr).toBe(0);
+    // Every market's cancel is held past the deadline: the first is sent (its outcome unknown), the next never leaves.
+    proxy.set({ method: 'DELETE', path: /^\/orders\/all\//, times: Number.POSITIVE_INFINITY, fault: { kind: 'delay', ms: 2500 } });
+    const r = await runPm(['--json', '--yes', '--timeout', '1.5s', 'order', 'cancel', '--all'], { env: alice(home) });
+    expect(r.code, r.stderr).toBe(7);
+    const err = errorOf(r.stderr);
+    expect(err.code).toBe('UNKNOWN_STATE');
+    expect(err.hint).toContain('Cancel again (harmless): pm --json --yes --timeout 1.5s order cancel --all');
+    const out = r.json<{ markets: { market: string; error?: { code: string; message: string } }[] }>();
+    const codes = out.markets.map((m) => m.error?.code).sort();
+    expect(codes).toEqual(['NETWORK', 'UNKNOWN_STATE']);
+    expect(out.markets.find((m) => m.error?.code === 'NETWORK')?.error?.message).toMatch(/before it could be sent/);
+    // The unknown one's cancel reached the exchange after pm gave up; the other market's order is still open.
+    await vi.waitFor(() => expect(faults.current.inFlight).toBe(0), { timeout: 10_000 });
+    const orderOf = { 'btc-100k-2026': btc, 'sol-500-2026': sol.json<{ orderId: string }>().orderId } as Record<string, string>;
+    const sent = out.markets.find((m) => m.error?.code === 'UNKNOWN_STATE')?.market ?? '';
+    const notSent = out.markets.find((m) => m.error?.code === 'NETWORK')?.market ?? '';
+    expect(live()).not.toContain(orderOf[sent]);
+    expect(live()).toContain(orderOf[notSent]);
   });
 });

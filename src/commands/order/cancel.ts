@@ -40,7 +40,7 @@ export default defineCommand({
   },
   summary: 'Cancel orders by id, by client id, all in a market, or all everywhere (the kill switch)',
   description:
-    'By order ids or --client-id (batches of 50); --all <slug> (or --market <slug>) cancels every open order of one market; --all alone cancels every open order in every market (the exchange cancels per market, so pm fans out over the markets of your open orders and reports each; on the real exchange it asks first unless --yes).\n\nExit codes: 0 done, 2 bad input or declined, 4 not one of the orders named was found, 8 some orders or markets failed.',
+    'By order ids or --client-id (batches of 50); --all <slug> (or --market <slug>) cancels every open order of one market; --all alone cancels every open order in every market (the exchange cancels per market, so pm fans out over the markets of your open orders and reports each; on the real exchange it asks first unless --yes).\n\nExit codes: 0 done, 2 bad input or declined, 4 not one of the orders named was found, 7 the outcome is unknown (no answer, and the exchange could not be asked: run the same command again, cancelling is harmless), 8 some orders or markets failed.',
   args: { ids: { description: 'order ids (with --all: market slugs)', variadic: true } },
   options: {
     clientId: { type: 'list', value: 'ids', description: 'cancel by client order ids' },
@@ -65,7 +65,11 @@ export default defineCommand({
       // The status of every order named tells what this cancel did (asking it is harmless).
       const named = ids.length > 0 ? ids : ['--client-id', ...clientIds];
       const check = pmLine(ctx, ['order', 'status', ...named, ...actingWords(ctx)], { yes: false });
-      throw withHint(e, `Check it (CANCELED: done; LIVE: cancel it again, which is harmless):\n  ${check}`, 'replace');
+      throw withHint(
+        e,
+        `Cancel again (harmless): ${sameCommand(ctx)}\nOr check it first (CANCELED: done; LIVE: cancel it again):\n  ${check}`,
+        'replace',
+      );
     });
     report(ctx, res, undefined, ids.length > 0 ? api.baseUrl : undefined);
   },
@@ -132,12 +136,18 @@ async function cancelAll(ctx: Context, api: ApiClient, slugs: string[]): Promise
   });
   ctx.out.info(`${countText(res)} canceled`);
   const bad = res.markets.filter((m) => m.error || m.failed.length > 0);
+  const list = pmLine(ctx, ['order', 'list', ...actingWords(ctx)], { yes: false });
+  // A market whose cancel may have acted (no answer, and nothing could tell): unknown, exit 7.
+  const unknown = res.markets.filter((m) => m.error?.code === 'UNKNOWN_STATE').map((m) => m.market);
+  if (unknown.length)
+    throw new UnknownStateError(
+      `the outcome of the cancel of ${unknown.length === 1 ? `the orders of ${unknown[0]}` : `the orders of ${unknown.length} markets (${unknown.join(', ')})`} is unknown${bad.length > unknown.length ? `, and ${bad.length - unknown.length} more market${bad.length - unknown.length > 1 ? 's were' : ' was'} not fully cancelled` : ''}`,
+      { hint: `Cancel again (harmless): ${sameCommand(ctx)}\nOr see what is open first: ${list}` },
+    );
   if (bad.length)
     throw new PartialFailureError(
       `${bad.length} market${bad.length > 1 ? 's' : ''} not fully cancelled: ${bad.map((m) => m.market).join(', ')}`,
-      {
-        hint: 'Run it again: cancelling is idempotent. pm order list shows what is still open.',
-      },
+      { hint: `Run it again (cancelling is harmless): ${sameCommand(ctx)}\nSee what is still open: ${list}` },
     );
 }
 

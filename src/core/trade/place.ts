@@ -628,14 +628,19 @@ export async function cancelOrders(api: ApiClient, q: { ids?: string[]; clientId
   checkIds(q);
   const out: CancelOutcome = { canceled: [], failed: [] };
   if (q.slug !== undefined) {
-    const res = await api.request<unknown>({
-      method: 'DELETE',
-      path: `/orders/all/${encodeURIComponent(q.slug)}`,
-      auth: 'auto',
-      onBehalfOfIn: 'query',
-      retry: 'read',
-      okStatuses: [207],
-    });
+    const slug = q.slug;
+    const res = await api
+      .request<unknown>({
+        method: 'DELETE',
+        path: `/orders/all/${encodeURIComponent(slug)}`,
+        auth: 'auto',
+        onBehalfOfIn: 'query',
+        retry: 'read',
+        okStatuses: [207],
+      })
+      .catch((e: unknown) => (mayHaveActed(e) ? null : Promise.reject(e)));
+    // No answer at all (the deadline, a reset after sending): what is open there now tells.
+    if (res === null) return marketAfterLostAnswer(api, slug, null);
     const r = cancelResult(res.data);
     if (r !== null && (res.attempts ?? 1) === 1) return r;
     return marketAfterLostAnswer(api, q.slug, r);
@@ -647,15 +652,22 @@ export async function cancelOrders(api: ApiClient, q: { ids?: string[]; clientId
     for (let i = 0; i < list.length; i += 50) {
       const chunk = list.slice(i, i + 50);
       const body: Json = { [key]: chunk };
-      const res = await api.request<unknown>({
-        method: 'POST',
-        path: '/orders/batch-cancel',
-        body,
-        auth: 'auto',
-        onBehalfOfIn: 'body',
-        retry: 'read',
-        okStatuses: [207],
-      });
+      const res = await api
+        .request<unknown>({
+          method: 'POST',
+          path: '/orders/batch-cancel',
+          body,
+          auth: 'auto',
+          onBehalfOfIn: 'body',
+          retry: 'read',
+          okStatuses: [207],
+        })
+        .catch((e: unknown) => (mayHaveActed(e) ? null : Promise.reject(e)));
+      // No answer at all (the deadline, a reset after sending): the orders' status tells.
+      if (res === null) {
+        await settleUnclear(api, key === 'orderIds' ? 'ids' : 'clientIds', chunk, out, true);
+        continue;
+      }
       const r = cancelResult(res.data);
       const retried = (res.attempts ?? 1) > 1;
       // What this answer does not tell: all of the chunk, or (after a retry) the ones "not found".
@@ -671,14 +683,32 @@ export async function cancelOrders(api: ApiClient, q: { ids?: string[]; clientId
   return out;
 }
 
-/** Looks up orders whose cancel answer was lost, and adds each to `out` as it stands now. */
-async function settleUnclear(api: ApiClient, key: 'ids' | 'clientIds', unclear: string[], out: CancelOutcome): Promise<void> {
+/** A write's failure after which it may have acted: no answer (the deadline, a reset after sending), not a refusal. */
+const mayHaveActed = (e: unknown): boolean => e instanceof NetworkError && e.ambiguous && e.status === undefined;
+
+/**
+ * Looks up orders whose cancel answer was lost, and adds each to `out` as it stands now.
+ * `noAnswer`: the cancel got none at all (its request may still be on its way): an order still
+ * open then is not known to stay open, so it is unknown, not STILL_OPEN.
+ */
+async function settleUnclear(
+  api: ApiClient,
+  key: 'ids' | 'clientIds',
+  unclear: string[],
+  out: CancelOutcome,
+  noAnswer = false,
+): Promise<void> {
   let found: StatusResult[];
   try {
     found = await orderStatus(api, { [key]: unclear });
   } catch (e) {
     throw cancelUnknown(unclear, key, out, e);
   }
+  if (
+    noAnswer &&
+    found.some((s) => s.status === 'found' && textField(isObj(s.data?.['order']) ? s.data['order'] : {}, 'status') === 'LIVE')
+  )
+    throw cancelUnknown(unclear, key, out, new NetworkError('no answer, and the order is still open: the cancel may still reach it'));
   for (const s of found) {
     const asked = (key === 'ids' ? s.orderId : s.clientOrderId) ?? '';
     const order = s.data && isObj(s.data['order']) ? s.data['order'] : {};

@@ -13,7 +13,12 @@ export const historyFile = (home: string): string => join(home, 'shell_history')
 /** The last HISTORY_MAX lines, newest first (as readline keeps them). */
 export function loadHistory(file: string): string[] {
   try {
-    return readFileSync(file, 'utf8').split('\n').filter(Boolean).slice(-HISTORY_MAX).reverse();
+    const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+    if (lines.some(holdsKey)) scrubHistoryFile(file);
+    return lines
+      .filter((l) => !holdsKey(l))
+      .slice(-HISTORY_MAX)
+      .reverse();
   } catch {
     return [];
   }
@@ -22,8 +27,22 @@ export function loadHistory(file: string): string[] {
 /** Whether a history line is `secret` as typed (the shell stores lines trimmed). */
 export const isSecret = (line: string, secret: string): boolean => secret.trim() !== '' && line.trim() === secret.trim();
 
-/** Takes every line equal to `secret` out of the history file; other lines stay as they are. */
-export function scrubHistoryFile(file: string, secret: string): void {
+/**
+ * Whether a line holds what looks like a private key (32 bytes of hex, with or without 0x) or a
+ * token secret (32 bytes of base64): pm refuses such words as arguments, and the history must not
+ * keep them either. A 32-byte hex value after --condition-id is a market's id, no secret.
+ */
+export function holdsKey(line: string): boolean {
+  // (--flag=value: its value, as a word of its own.)
+  const words = line.split(/\s+/).flatMap((w) => (/^--[^=]+=/.test(w) ? [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)] : [w]));
+  return words.some((w, i) => (/^(0x)?[0-9a-fA-F]{64}$/.test(w) && words[i - 1] !== '--condition-id') || /^[A-Za-z0-9+/]{43}=$/.test(w));
+}
+
+/**
+ * Takes every line equal to `secret` out of the history file (none given: every line holding a
+ * key, as an older pm wrote them); other lines stay as they are.
+ */
+export function scrubHistoryFile(file: string, secret?: string): void {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -31,7 +50,7 @@ export function scrubHistoryFile(file: string, secret: string): void {
     return;
   }
   const lines = text.split('\n');
-  const kept = lines.filter((l) => !isSecret(l, secret));
+  const kept = lines.filter((l) => !(secret === undefined ? holdsKey(l) : isSecret(l, secret)));
   if (kept.length !== lines.length) writePrivateFileAtomic(file, kept.join('\n'));
 }
 

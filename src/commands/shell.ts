@@ -9,7 +9,15 @@ import type { Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { defineCommand } from '../cli/command.js';
 import type { IO, ShellSession } from '../cli/output.js';
-import { HISTORY_MAX, appendHistory, historyFile as historyPath, isSecret, loadHistory, scrubHistoryFile } from '../cli/history.js';
+import {
+  HISTORY_MAX,
+  appendHistory,
+  historyFile as historyPath,
+  holdsKey,
+  isSecret,
+  loadHistory,
+  scrubHistoryFile,
+} from '../cli/history.js';
 import { UsageError } from '../core/errors.js';
 import { errorJson, errorText } from '../cli/errors.js';
 import { toJson } from '../cli/json.js';
@@ -80,7 +88,7 @@ export default defineCommand({
   longRunning: true,
   summary: 'An interactive shell: pm commands with history, TAB completion and one passphrase per session',
   description:
-    'Each line is an ordinary pm command, with or without the leading "pm" (global options such as --json or --profile work per line; pm --json shell runs every line with --json unless it names its own format). TAB completes commands, flags and values (market slugs, profiles, wallets, enum values). The keystore passphrase is asked once for the session. History is kept in PM_HOME/shell_history (0600) and holds only command lines, never an answer to a prompt; once the passphrase is verified, lines equal to it are removed from it. Ctrl-C cancels the line being typed or the command running; Ctrl-D or "exit" leaves. Without a terminal, lines are read from stdin and run in order (each failing line is reported on stderr, its error naming the input line ("error: line 3: …") then "[exit N]", or with --json its one JSON error object, with "line": 3, on a line of its own; the shell exits with the last line\'s code), and a line that needs the passphrase takes it from PM_PASSPHRASE or --passphrase-file, as outside the shell.',
+    'Each line is an ordinary pm command, with or without the leading "pm" (global options such as --json or --profile work per line; pm --json shell runs every line with --json unless it names its own format). TAB completes commands, flags and values (market slugs, profiles, wallets, enum values). The keystore passphrase is asked once for the session. History is kept in PM_HOME/shell_history (0600) and holds only command lines, never an answer to a prompt nor a line holding what looks like a private key or a token secret; once the passphrase is verified, lines equal to it are removed from it. Ctrl-C cancels the line being typed or the command running; Ctrl-D or "exit" leaves. Without a terminal, lines are read from stdin and run in order (each failing line is reported on stderr, its error naming the input line ("error: line 3: …") then "[exit N]", or with --json its one JSON error object, with "line": 3, on a line of its own; the shell exits with the last line\'s code), and a line that needs the passphrase takes it from PM_PASSPHRASE or --passphrase-file, as outside the shell.',
   examples: ['pm shell', 'pm --profile sandbox shell', "printf 'markets list\\nbook btc-100k-2026\\n' | pm shell"],
   run: async (ctx) => {
     const stdin = ctx.io.stdin as unknown as Readable & { isTTY?: boolean };
@@ -138,7 +146,8 @@ export default defineCommand({
     // never written to the history, even when typed at the pm> prompt after unlocking.
     const secrets = new Set<string>();
     if (ctx.env.PM_PASSPHRASE) secrets.add(ctx.env.PM_PASSPHRASE);
-    const secretLine = (line: string): boolean => [...secrets].some((s) => isSecret(line, s));
+    // (And a line holding a key or a token secret: pm refuses it, and the history must not keep it.)
+    const secretLine = (line: string): boolean => holdsKey(line) || [...secrets].some((s) => isSecret(line, s));
     // readline adds every line it reads to the history, answers to questions too: only lines read
     // as commands may stay, so a line that arrives while a prompt is open is taken out again.
     let commands = [...history];

@@ -4,6 +4,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { UsageError } from '../core/errors.js';
 import { secretFileProblem } from '../core/fsutil.js';
+import { looksLikeSecret } from '../core/secret-shape.js';
 import type { Context } from './context.js';
 
 /**
@@ -13,6 +14,12 @@ import type { Context } from './context.js';
 function unreadable(file: string, e: unknown, flag?: string): UsageError {
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
   const given = flag ? ` given to ${flag}` : '';
+  // A key or a secret where its file's path goes: not repeated (stderr lands in logs and CI output).
+  if (looksLikeSecret(file))
+    return new UsageError(`cannot read the file${given || ' named'}: what was given looks like a private key or token secret, not a path`, {
+      hint: `pm never takes a key or a secret on the command line (it stays in shell history and process lists): put it in a file only you can read (chmod 600) and give that file's path${flag ? ` to ${flag}` : ''}.`,
+      cause: e,
+    });
   const [why, hint] =
     code === 'ENOENT'
       ? ['no such file', `Check the path${given}: it names no file.`]

@@ -4,6 +4,7 @@
 import { appendFileSync, chmodSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDir, writePrivateFileAtomic } from '../core/fsutil.js';
+import { looksLikeSecret } from '../core/secret-shape.js';
 
 /** Lines kept, in the file and in the shell's memory. */
 export const HISTORY_MAX = 1000;
@@ -35,7 +36,7 @@ export const isSecret = (line: string, secret: string): boolean => secret.trim()
 export function holdsKey(line: string): boolean {
   // (--flag=value: its value, as a word of its own.)
   const words = line.split(/\s+/).flatMap((w) => (/^--[^=]+=/.test(w) ? [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)] : [w]));
-  return words.some((w, i) => (/^(0x)?[0-9a-fA-F]{64}$/.test(w) && words[i - 1] !== '--condition-id') || /^[A-Za-z0-9+/]{43}=$/.test(w));
+  return words.some((w, i) => looksLikeSecret(w) && !(words[i - 1] === '--condition-id' && w.startsWith('0x')));
 }
 
 /**

@@ -1,5 +1,6 @@
 // Profiles and settings under PM_HOME/config.json (0600). No secrets live here: wallets and
 // token secrets are in the encrypted keystore; a profile only names them.
+import { looksLikeSecret } from './secret-shape.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PmError, UsageError } from './errors.js';
@@ -260,6 +261,10 @@ const PROFILE_NAME = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,63}$/;
 
 /** Checks a profile name. */
 export function checkProfileName(name: string, what = 'profile name'): string {
+  if (looksLikeSecret(name))
+    throw new UsageError(`that ${what} looks like a private key or token secret: pm does not repeat it, nor take one on the command line`, {
+      hint: 'Use letters, digits, dot, dash or underscore (up to 64) for a name; a key goes in a file or at the hidden prompt.',
+    });
   if (!PROFILE_NAME.test(name))
     throw new UsageError(`invalid ${what} "${name}"`, { hint: 'Use letters, digits, dot, dash or underscore (up to 64).' });
   return name;

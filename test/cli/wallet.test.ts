@@ -54,3 +54,23 @@ it('wallet address with no name is the wallet pm signs with: PM_PRIVATE_KEY when
   expect(stored.json()).toMatchObject({ name: 'default', source: 'keystore' });
   expect(stored.json<{ address: string }>().address).toMatch(/^0x[0-9a-fA-F]{40}$/);
 });
+
+it('a key or a token secret given where a path or a name goes is refused without being repeated on stderr', async () => {
+  const key = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+  const secret = 'vEIR4bMMILRV/6OM+acohsMzzxAbKZd2HPZu3OWgy8M=';
+  const env = { PM_HOME: newHome(), PM_PASSPHRASE: 'a passphrase of length', PM_SCRYPT_N: '16' };
+  const cases: [string[], string][] = [
+    [['wallet', 'import', 'bot', '--file', key], key.slice(2)],
+    [['token', 'add', '--token-id', 'dG9r', '--secret-file', secret], secret],
+    [['init', '--yes', '--sandbox', '--profile-name', key], key.slice(2)],
+  ];
+  for (const [argv, word] of cases) {
+    for (const json of [false, true]) {
+      const r = await runPm(json ? ['--json', ...argv] : argv, { env });
+      expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr, argv.join(' ')).not.toContain(word);
+      expect(r.stdout).not.toContain(word);
+      expect(r.stderr).toMatch(/looks like a (private key or token secret|key or a token secret)/);
+    }
+  }
+});

@@ -1,0 +1,8 @@
+// What a private key (32 bytes of hex, with or without 0x) or a token secret (32 bytes of
+// base64) looks like: pm never takes one on the command line, and never repeats one it was given
+// where a name or a path goes (in an error message, or the shell's history).
+
+/** Whether `word` has the shape of a private key or a token secret. */
+export function looksLikeSecret(word: string): boolean {
+  return /^(0x)?[0-9a-fA-F]{64}$/.test(word) || /^[A-Za-z0-9+/]{43}=$/.test(word);
+}

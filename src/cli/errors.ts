@@ -75,8 +75,16 @@ export interface ErrorJson {
 /** Normalises anything thrown into a PmError. */
 export function toPmError(e: unknown): PmError {
   if (e instanceof PmError) return e;
-  if (e instanceof Error)
+  if (e instanceof Error) {
+    // A file pm could not use (its errno code and path, never the message's words): say which.
+    const { code, path } = e as NodeJS.ErrnoException;
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code) && typeof path === 'string')
+      return new PmError(e.message || e.name, {
+        cause: e,
+        hint: `pm could not use ${path} (${code}): check that path, its permissions and the disk; if they are right, run again with --verbose and report it.`,
+      });
     return new PmError(e.message || e.name, { cause: e, hint: 'This looks like a bug in pm; run again with --verbose and report it.' });
+  }
   return new PmError(String(e));
 }
 

@@ -1,5 +1,7 @@
 // pm wallet: what the keystore promises at the command line (one passphrase for every file, even
 // for writers in parallel on an empty keystore).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { Keystore } from '../../src/keystore/index.js';
 import { runPm, useTempHomes } from '../helpers/run.js';
@@ -73,4 +75,25 @@ it('a key or a token secret given where a path or a name goes is refused without
       expect(r.stderr).toMatch(/looks like a (private key or token secret|key or a token secret)/);
     }
   }
+});
+
+it('a directory given to wallet export --out, and a PM_HOME that is a file: exit 2 naming the path and the fix, not "a bug in pm"', async () => {
+  const home = newHome();
+  const env = { PM_HOME: home, PM_PASSPHRASE: 'a passphrase of length', PM_SCRYPT_N: '16' };
+  expect((await runPm(['wallet', 'create', 'w'], { env })).code).toBe(0);
+  const dir = join(home, 'outdir');
+  mkdirSync(dir);
+  const exp = await runPm(['--json', 'wallet', 'export', 'w', '--out', dir, '--yes'], { env });
+  expect(exp.code, exp.stderr).toBe(2);
+  const e = JSON.parse(exp.stderr) as { error: { message: string; hint: string } };
+  expect(e.error.message).toContain(dir);
+  expect(e.error.hint).toMatch(/file/);
+  expect(e.error.hint).not.toMatch(/bug/);
+  const file = join(home, 'homefile');
+  writeFileSync(file, '');
+  const create = await runPm(['--json', 'wallet', 'create'], { env: { ...env, PM_HOME: file } });
+  expect(create.code, create.stderr).toBe(2);
+  const c = JSON.parse(create.stderr) as { error: { message: string; hint: string } };
+  expect(c.error.message).toContain(`${file} is a file, not a directory`);
+  expect(c.error.hint).toContain(`mv ${file} ${file}.bak`);
 });

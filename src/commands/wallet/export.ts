@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { writePrivateFileAtomic } from '../../core/fsutil.js';
 import { walletName } from './common.js';
@@ -61,5 +63,10 @@ function commandLine(ctx: Context, args: { name: string | undefined }, opts: { f
       hint: `pm wallet export ${name} --format ${format} --out ${name}.json`,
     });
   }
+  // (A directory where the file goes: said before the export is confirmed.)
+  if (out !== '-' && statSync(out, { throwIfNoEntry: false })?.isDirectory())
+    throw new UsageError(`--out ${out} is a directory: the export is one file`, {
+      hint: `Name a file in it: --out ${join(out, `${name}.json`)}`,
+    });
   return { name, format, out };
 }

@@ -96,6 +96,7 @@ async function runChecks(ctx: Context): Promise<CheckResult[]> {
   } else {
     const legacy = (c as { sources: { token: unknown } }).sources.token === null;
     let fee: CheckResult = { name: 'fee', status: 'skip', detail: 'the token was not accepted' };
+    let signer: CheckResult | undefined;
     // Opening the token's secret (a passphrase missing or wrong) is not asking the exchange: the
     // token was not checked, which is not the same as refused.
     const opened = await ctx.authedApi().then(
@@ -114,6 +115,17 @@ async function runChecks(ctx: Context): Promise<CheckResult[]> {
               const api = opened.api;
               const { profileMe, listTokens } = await import('../core/tokens.js');
               const me = await profileMe(api);
+              // The wallet that signs orders must be the token's account, or every order is refused.
+              const address = (c as { address: string | null } | null)?.address ?? null;
+              if (address !== null && me.account && address.toLowerCase() !== me.account.toLowerCase())
+                signer = {
+                  name: 'signer',
+                  status: 'fail',
+                  detail: `the wallet ${address} is not the account of this token (${me.account}): the exchange refuses every order it signs`,
+                  fix: "Sign with the token's account (its wallet: pm wallet import, or PM_PRIVATE_KEY), or use a token of this wallet's account (pm token derive with its identity token).",
+                };
+              else if (address !== null)
+                signer = { name: 'signer', status: 'pass', detail: `the wallet ${address} is the token's account` };
               fee = {
                 name: 'fee',
                 status: 'pass',
@@ -131,7 +143,7 @@ async function runChecks(ctx: Context): Promise<CheckResult[]> {
             },
             'Add a valid token: pm token add (or pm init --force).',
           );
-    out.push(token, fee);
+    out.push(token, fee, ...(signer ? [signer] : []));
   }
   out.push(
     reachable

@@ -106,6 +106,27 @@ describe('pm doctor', () => {
     expect(check(wrong.report, 'keystore')).toMatchObject({ status: 'fail' });
   });
 
+  it("a wallet that is not the token's account: doctor fails it, and order place says so before sending (exit 2)", async () => {
+    const [alice, bob] = [sb.current.info.accounts[0]!, sb.current.info.accounts[1]!];
+    const mixed = { PM_TOKEN_ID: alice.token.tokenId, PM_TOKEN_SECRET: alice.token.secret, PM_PRIVATE_KEY: bob.privateKey };
+    const d = await doctor(mixed);
+    expect(d.code).toBe(8);
+    expect(check(d.report, 'token')?.status).toBe('pass');
+    const w = check(d.report, 'signer');
+    expect(w).toMatchObject({ status: 'fail' });
+    expect(w?.detail).toContain(bob.address);
+    expect(w?.detail).toContain(alice.address);
+    const before = sb.current.ctx.state.orders.length;
+    const r = await runPm(['--json', '--yes', 'order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.1', '--size', '1'], {
+      env: env({ PM_BASE_URL: sb.current.baseUrl, ...mixed }),
+    });
+    expect(r.code, r.stderr).toBe(2);
+    const e = (JSON.parse(r.stderr) as { error: { message: string; hint: string } }).error;
+    expect(e.message).toMatch(/nothing was sent/);
+    expect(e.hint).toMatch(/pm whoami/);
+    expect(sb.current.ctx.state.orders.length).toBe(before);
+  });
+
   it('without a passphrase says the token was not checked (it said "not accepted" of a token it never sent)', async () => {
     const none = await doctor({ PM_PASSPHRASE: '' });
     expect(none.code).toBe(8);

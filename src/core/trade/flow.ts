@@ -168,8 +168,22 @@ export interface OrderSummary {
 export async function buildSignedOrder(deps: SignDeps, p: ParsedOrder): Promise<SignedOrder> {
   const market = await deps.cache.market(deps.api, p.slug);
   const owner = deps.owner ?? (await deps.cache.owner(deps.api, deps.credentialId));
-  const signer = await deps.signer(p.onBehalfOf ?? deps.api.onBehalfOf, p.delegated);
+  const actingFor = p.onBehalfOf ?? deps.api.onBehalfOf;
+  const signer = await deps.signer(actingFor, p.delegated);
   const account = signer.delegated ? null : signer.account;
+  // The caller's own order: the exchange takes it only signed by the token's account (an older
+  // cache may not know that account: then the exchange says).
+  const tokenAccount = 'account' in owner && typeof owner.account === 'string' ? owner.account : '';
+  if (account && actingFor === undefined && tokenAccount && account.address.toLowerCase() !== tokenAccount.toLowerCase())
+    throw new ValidationError(
+      `the wallet ${account.address} is not the account of this API token (${tokenAccount}): the exchange refuses the orders it signs; nothing was sent`,
+      {
+        hint:
+          p.words === 'flags'
+            ? "pm whoami shows both. Sign with the token's account (its wallet: pm wallet import, or PM_PRIVATE_KEY), or use a token of this wallet's account."
+            : "Give createClient the token's account's key, or a token of this key's account.",
+      },
+    );
   const { unsigned, body, exchange } = prepareOrder({
     market,
     outcome: p.outcome,

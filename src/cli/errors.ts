@@ -1,4 +1,6 @@
 // The exit-code table (docs/architecture.md §2) and the one place errors are turned into text.
+import { statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { PmError, UsageError } from '../core/errors.js';
 
 export * from '../core/errors.js';
@@ -77,7 +79,15 @@ export function toPmError(e: unknown): PmError {
   if (e instanceof PmError) return e;
   if (e instanceof Error) {
     // A file pm could not use (its errno code and path, never the message's words): say which.
-    const { code, path } = e as NodeJS.ErrnoException;
+    const { code, path, syscall } = e as NodeJS.ErrnoException;
+    // A file where a directory of the path goes (a PM_HOME that is a file): named, with the fix.
+    const mkdir = code === 'EEXIST' && syscall === 'mkdir';
+    const file = (code === 'ENOTDIR' || mkdir) && typeof path === 'string' ? fileInPath(path, mkdir) : undefined;
+    if (file !== undefined)
+      return new UsageError(`cannot use ${path}: ${file} is a file, not a directory`, {
+        hint: `Move the file aside (mv ${file} ${file}.bak), or point PM_HOME at a directory.`,
+        cause: e,
+      });
     if (typeof code === 'string' && /^E[A-Z]+$/.test(code) && typeof path === 'string')
       return new PmError(e.message || e.name, {
         cause: e,
@@ -86,6 +96,20 @@ export function toPmError(e: unknown): PmError {
     return new PmError(e.message || e.name, { cause: e, hint: 'This looks like a bug in pm; run again with --verbose and report it.' });
   }
   return new PmError(String(e));
+}
+
+/** The first part of `path` (itself too when `self`) that exists and is not a directory. */
+function fileInPath(path: string, self: boolean): string | undefined {
+  for (let p = path; ; p = dirname(p)) {
+    let st: ReturnType<typeof statSync>;
+    try {
+      st = statSync(p, { throwIfNoEntry: false });
+    } catch {
+      st = undefined; // (below a file: ENOTDIR; the file is further up)
+    }
+    if (st && !st.isDirectory() && (self || p !== path)) return p;
+    if (dirname(p) === p) return undefined;
+  }
 }
 
 /** The JSON error object printed on stderr in --json mode; `line`: the pm shell input line it came from. */

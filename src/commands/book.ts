@@ -1,6 +1,6 @@
 import { slugFrom } from '../core/market-input.js';
-import { bookJson, noBook } from '../core/market-wire.js';
-import { getMarket, getOrderBook, noTokenOf } from '../core/markets.js';
+import { bookJson } from '../core/market-wire.js';
+import { getMarket, getOrderBook, outcomeBook } from '../core/markets.js';
 import { InterruptedError, NetworkError, NotFoundError, RateLimitError, UsageError } from '../core/errors.js';
 import { formatPrice, groupChildren } from './markets/render.js';
 import { formatUnits } from '../core/money.js';
@@ -67,7 +67,7 @@ export default defineCommand({
       throw e;
     }
     // (The NO book is the YES book mirrored, under the NO token's id, which the market names.)
-    const whole = opts.outcome === 'no' ? noBook(yes, await noTokenOf(api, slug)) : yes;
+    const whole = await outcomeBook(api, slug, opts.outcome === 'no' ? 'NO' : 'YES', yes);
     // --depth cuts the levels of every format alike; the depth totals stay the whole book's.
     const book = { ...whole, asks: whole.asks.slice(0, opts.depth), bids: whole.bids.slice(0, opts.depth) };
     const json: Record<string, unknown> = { ...bookJson(book), outcome: opts.outcome.toUpperCase() };

@@ -261,12 +261,11 @@ const PROFILE_NAME = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,63}$/;
 
 /** Checks a profile name. */
 export function checkProfileName(name: string, what = 'profile name'): string {
-  if (looksLikeSecret(name))
-    throw new UsageError(`that ${what} looks like a private key or token secret: pm does not repeat it, nor take one on the command line`, {
-      hint: 'Use letters, digits, dot, dash or underscore (up to 64) for a name; a key goes in a file or at the hidden prompt.',
+  // (A key or secret given as a name is not repeated.)
+  if (!PROFILE_NAME.test(name) || looksLikeSecret(name))
+    throw new UsageError(`invalid ${what} ${looksLikeSecret(name) ? '(it looks like a private key or token secret)' : `"${name}"`}`, {
+      hint: 'Use letters, digits, dot, dash or underscore (up to 64).',
     });
-  if (!PROFILE_NAME.test(name))
-    throw new UsageError(`invalid ${what} "${name}"`, { hint: 'Use letters, digits, dot, dash or underscore (up to 64).' });
   return name;
 }
 

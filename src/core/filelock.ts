@@ -2,10 +2,9 @@
 // holder that died leaves a stale file, which the next taker removes after checking the pid
 // (and, as a last resort, the file's age). Used for every read-modify-write of PM_HOME's
 // config and secrets, so parallel writers never lose each other's changes.
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConflictError, InterruptedError } from './errors.js';
-import { ensurePrivateDir } from './fsutil.js';
 import { nodeCrypto } from './node-crypto.js';
 
 /** Whether a process lives (EPERM: it does, as another user). */
@@ -43,9 +42,8 @@ export class LockFile {
         return token;
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
-        // (No directory yet; or a file where one goes, which ensurePrivateDir names with its fix.)
-        if (code === 'ENOENT' || code === 'ENOTDIR') {
-          ensurePrivateDir(dirname(this.path));
+        if (code === 'ENOENT') {
+          mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
           continue;
         }
         if (code !== 'EEXIST') throw e;

@@ -14,38 +14,12 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { UsageError } from './errors.js';
 import { nodeCrypto } from './node-crypto.js';
 
 /** Creates `dir` (and parents) and forces mode 0700 on it. */
 export function ensurePrivateDir(dir: string): void {
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-  } catch (e) {
-    // A file where a directory of the path goes (a PM_HOME that is a file): named, with the fix.
-    const code = (e as NodeJS.ErrnoException).code;
-    const file = code === 'ENOTDIR' || code === 'EEXIST' ? fileInPath(dir) : undefined;
-    if (file === undefined) throw e;
-    throw new UsageError(`cannot make the directory ${dir}: ${file} is a file, not a directory`, {
-      hint: `Move the file aside (mv ${file} ${file}.bak), or point PM_HOME at a directory.`,
-      cause: e,
-    });
-  }
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);
-}
-
-/** The first part of `dir` (itself included) that exists and is not a directory. */
-function fileInPath(dir: string): string | undefined {
-  for (let p = dir; ; p = dirname(p)) {
-    let st: ReturnType<typeof statSync>;
-    try {
-      st = statSync(p, { throwIfNoEntry: false });
-    } catch {
-      st = undefined; // (below a file: ENOTDIR; the file is further up)
-    }
-    if (st && !st.isDirectory()) return p;
-    if (dirname(p) === p) return undefined;
-  }
 }
 
 /**

@@ -4,7 +4,7 @@ import type { ApiClient } from './http.js';
 import { ExchangeError, NotFoundError, ValidationError } from './errors.js';
 import { checkPageSort, suggestMarkets } from './market-input.js';
 import { didYouMean } from './suggest.js';
-import { marketJson, parseMarket, parseOrderBook } from './market-wire.js';
+import { marketJson, noBook, parseMarket, parseOrderBook } from './market-wire.js';
 import { isObj, textField } from './wire.js';
 import type { Json, Market, MarketJson, OrderBook } from './market-wire.js';
 import { formatUnits, priceFromWire } from './money.js';
@@ -161,6 +161,12 @@ export async function getOrderBook(api: ApiClient, slug: string): Promise<OrderB
 /** The NO token's id of a market (its second position id), for the NO book: '' where it names none. */
 export async function noTokenOf(api: ApiClient, slug: string): Promise<string> {
   return (await getMarket(api, slug)).positionIds?.[1] ?? '';
+}
+
+/** The book of one outcome: the YES book, or the NO book (the YES book mirrored, under the NO token's id). */
+export async function outcomeBook(api: ApiClient, slug: string, outcome: 'YES' | 'NO', yes?: OrderBook): Promise<OrderBook> {
+  const book = yes ?? (await getOrderBook(api, slug));
+  return outcome === 'NO' ? noBook(book, await noTokenOf(api, slug)) : book;
 }
 
 export interface PricePoint {

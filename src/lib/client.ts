@@ -405,10 +405,10 @@ export function createClient(options: ClientOptions) {
         p.outcome === undefined
           ? 'YES'
           : e.oneOf(String(p.outcome), ['YES', 'NO'] as const, 'outcome', "e.g. { outcome: 'no' } for the NO book");
-      const api = withSignal(publicApi, o);
-      const name = e.slugFrom(checkText('markets.book', 'market', slug));
-      const yes = await e.getOrderBook(api, name);
-      return { ...e.bookJson(outcome === 'NO' ? e.noBook(yes, await e.noTokenOf(api, name)) : yes), outcome };
+      return {
+        ...e.bookJson(await e.outcomeBook(withSignal(publicApi, o), e.slugFrom(checkText('markets.book', 'market', slug)), outcome)),
+        outcome,
+      };
     },
     /**
      * The markets of a market page ('/crypto', 'home'): one page of them (`page`, or `cursor` from

@@ -4,11 +4,11 @@
 // compiles and runs only the package's facade (createClient, the option checks, the errors).
 export { ClientCore } from '../core/clientcore.js';
 export { slugFrom } from '../core/market-input.js';
-export { bookJson, marketJson, noBook } from '../core/market-wire.js';
+export { bookJson, marketJson } from '../core/market-wire.js';
 export {
   getMarket,
   getOrderBook,
-  noTokenOf,
+  outcomeBook,
   listAllMarkets,
   listMarkets,
   marketPage,

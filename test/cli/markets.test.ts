@@ -151,4 +151,21 @@ describe('market browsing against the sandbox', () => {
     expect((await pm('markets', 'page', '/nowhere')).code).toBe(4);
     expect((await pm('markets', 'page', '/crypto', '--sort', 'price')).code).toBe(2);
   });
+
+  it("the 'more:' line asks for the next page the same way (its order and size), by page or by cursor", async () => {
+    const all = (await pm('--json', 'markets', 'page', 'home', '--all', '--sort', '-id', '--limit', '2')).json<WireMarket[]>();
+    expect(all.length).toBeGreaterThan(3);
+    for (const first of [
+      ['--page', '1'],
+      ['--cursor', ''],
+    ]) {
+      const r = await pm('markets', 'page', 'home', '--sort', '-id', '--limit', '2', ...first);
+      expect(r.code, r.stderr).toBe(0);
+      const more = /^more: pm (.+)$/m.exec(r.stderr)?.[1] ?? '';
+      expect(more, r.stderr).toMatch(/^(--base-url \S+ )?markets page home --sort -id --limit 2 --(page 2|cursor \S+)$/);
+      const next = await pm('--json', ...more.split(' '));
+      expect(next.code, next.stderr).toBe(0);
+      expect(next.json<{ markets: WireMarket[] }>().markets.map((m) => m.slug)).toEqual(all.slice(2, 4).map((m) => m.slug));
+    }
+  });
 });

@@ -25,6 +25,13 @@ describe('prices in lines of text', () => {
     expect(moved.stdout).toMatch(/BUY YES 2 @ 0\.400 \(client id pt-2/);
   });
 
+  it('a fill\'s average price: "at avg 0.650", not "at avg 0.65"', async () => {
+    // bob's seeded asks start at 0.63: a 1 USDC FOK BUY fills at one level's price.
+    const r = await pm('order', 'place', 'btc-100k-2026', 'buy', 'yes', '--type', 'fok', '--amount', '1');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/shares at avg 0\.\d{3,}\b/);
+  });
+
   it('three decimals at least; a finer price is kept whole; text that is no decimal is kept as it is', () => {
     expect(priceText('0.5')).toBe('0.500');
     expect(priceText('1')).toBe('1.000');

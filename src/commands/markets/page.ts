@@ -1,6 +1,7 @@
 import { marketPage } from '../../core/markets.js';
 import { marketTable } from './render.js';
 import { defineCommand } from '../../cli/command.js';
+import { pmLine } from '../../cli/rerun.js';
 
 export default defineCommand({
   path: ['markets', 'page'],
@@ -35,8 +36,13 @@ export default defineCommand({
       () => {
         ctx.out.info(`${page.name || page.id} (${page.fullPath})`);
         marketTable(ctx.out, res.markets);
-        if (res.pagination) ctx.out.info(`page ${res.pagination.page} of ${res.pagination.totalPages} (${res.pagination.total} markets)`);
-        if (res.nextCursor) ctx.out.info(`more: pm markets page ${args.path} --cursor ${res.nextCursor}`);
+        // The next page, asked the same way (its order and size; a page without them is another list).
+        const next = (more: string[]) =>
+          pmLine(ctx, ['markets', 'page', args.path, ...(opts.sort ? ['--sort', opts.sort] : []), '--limit', String(opts.limit), ...more]);
+        const p = res.pagination;
+        if (p) ctx.out.info(`page ${p.page} of ${p.totalPages} (${p.total} markets)`);
+        if (res.nextCursor) ctx.out.info(`more: ${next(['--cursor', res.nextCursor])}`);
+        else if (p && p.page < p.totalPages) ctx.out.info(`more: ${next(['--page', String(p.page + 1)])}`);
       },
       { records: res.markets.map((m) => m.raw) },
     );

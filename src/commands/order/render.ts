@@ -48,7 +48,7 @@ export function placedText(out: Output, p: Placed, _s: OrderSummary | null): voi
   if (t.contractsGross > 0n) {
     pairs.push([
       'filled',
-      `${formatUnits(t.contractsNet)} shares at avg ${formatUnits((t.usdGross * 1_000_000n) / t.contractsGross)} ($${formatUnits(t.usdGross, 6, 2)})`,
+      `${formatUnits(t.contractsNet)} shares at avg ${priceText(formatUnits((t.usdGross * 1_000_000n) / t.contractsGross))} ($${formatUnits(t.usdGross, 6, 2)})`,
     ]);
     pairs.push(['fees', `$${formatUnits(t.usdFee, 6, 2)}`]);
   }

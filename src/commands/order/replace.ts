@@ -28,7 +28,7 @@ function replacementState(o: Record<string, unknown>): string {
   const settlement = `settlement ${String(o['settlementStatus'])}`;
   if (o['status'] === 'CANCELED') return `cancelled, ${settlement}`;
   return o['matched'] === true
-    ? `matched at once: ${f.shares ?? '?'} shares at avg ${f.averagePrice ?? '?'}, ${settlement}`
+    ? `matched at once: ${f.shares ?? '?'} shares at avg ${f.averagePrice ? priceText(f.averagePrice) : '?'}, ${settlement}`
     : `resting on the book, ${settlement}`;
 }
 

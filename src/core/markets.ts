@@ -159,7 +159,7 @@ export async function getOrderBook(api: ApiClient, slug: string): Promise<OrderB
 }
 
 /** The NO token's id of a market (its second position id), for the NO book: '' where it names none. */
-export async function noTokenOf(api: ApiClient, slug: string): Promise<string> {
+async function noTokenOf(api: ApiClient, slug: string): Promise<string> {
   return (await getMarket(api, slug)).positionIds?.[1] ?? '';
 }
 

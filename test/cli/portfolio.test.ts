@@ -161,6 +161,23 @@ function tableRows(text: string): Record<string, string>[] {
   return rows.map((r) => Object.fromEntries(r.split('\t').map((v, i) => [names[i] ?? String(i), v])));
 }
 
+describe('the portfolio tables on a terminal', () => {
+  it('group thousands in money and share amounts, as balance and the market tables do', async () => {
+    // bob's seeded positions are worth thousands (3100.00 for 5000 YES of btc-100k-2026).
+    const tty = (argv: string[]) => runPm(argv, { env: env('bob'), tty: true, columns: 200 });
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colours
+    const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
+    const positions = plain((await tty(['portfolio', 'positions'])).stdout);
+    expect(positions).toMatch(/\b5,000\b/);
+    expect(positions).toMatch(/\b3,100\.00\b/);
+    expect(positions).not.toMatch(/\b\d{4,}\.\d{2}\b/);
+    const positionsTop = plain((await tty(['positions'])).stdout);
+    // (No amount of four digits or more ungrouped: a slug's year, btc-100k-2026, is no amount.)
+    expect(positionsTop).not.toMatch(/\s[+-]?\d{4,}(\.\d+)?(?=\s|$)/m);
+    expect(positionsTop).toMatch(/\s\+3,100\.00\s/);
+  });
+});
+
 describe('the portfolio tables, piped', () => {
   it('print prices to three decimals at least and dollars to two, as every other table does', async () => {
     // btc-100k-2026 (asks 0.63/0.64/0.65) is alice's here only: 10 YES at 0.63, $6.30 and a fee of $0.189.

@@ -5,7 +5,7 @@ import type { Progress } from '../../cli/output.js';
 import { UsageError } from '../../core/errors.js';
 import { formatUnits, rawFromWire } from '../../core/money.js';
 import { historyEntries } from '../../core/portfolio.js';
-import { usd } from './common.js';
+import { amounts } from './common.js';
 
 export default defineCommand({
   path: ['portfolio', 'history'],
@@ -60,6 +60,7 @@ export default defineCommand({
       bar?.stop();
     }
     ctx.out.data(list, () => {
+      const { usd, shares: sharesText } = amounts(ctx.out);
       if (list.length === 0) return ctx.out.info('(no history)');
       ctx.out.table(
         [
@@ -73,7 +74,7 @@ export default defineCommand({
         list.map((e) => {
           const m = (e['market'] ?? {}) as Record<string, unknown>;
           const ts = typeof e['blockTimestamp'] === 'number' ? textTime(e['blockTimestamp'] * 1000) : '';
-          const shares = e['outcomeTokenAmount'] === undefined ? '' : formatUnits(rawFromWire(e['outcomeTokenAmount']));
+          const shares = e['outcomeTokenAmount'] === undefined ? '' : sharesText(rawFromWire(e['outcomeTokenAmount']));
           return [
             ts,
             String(e['strategy'] ?? ''),

@@ -2,7 +2,7 @@ import { textTime } from '../../cli/text.js';
 import { defineCommand } from '../../cli/command.js';
 import { fetchPnl, pnlJson } from '../../core/portfolio.js';
 import { drawChart, sparkline } from './chart.js';
-import { usd } from './common.js';
+import { amounts } from './common.js';
 
 export default defineCommand({
   path: ['portfolio', 'pnl'],
@@ -14,6 +14,7 @@ export default defineCommand({
   },
   examples: ['pm portfolio pnl', 'pm portfolio pnl --timeframe 30d', "pm --json portfolio pnl --timeframe all | jq '.points[-1]'"],
   run: async (ctx, { opts }) => {
+    const { usd } = amounts(ctx.out);
     const timeframe = opts.timeframe ?? '7d';
     const pnl = await fetchPnl(await ctx.tradingApi(), timeframe);
     const json = pnlJson(pnl);

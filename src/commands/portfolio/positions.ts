@@ -5,7 +5,7 @@ import { getMarket } from '../../core/markets.js';
 import { formatUnits } from '../../core/money.js';
 import { fetchPositions, positionsJson, positionTotals } from '../../core/portfolio.js';
 import type { PositionRow } from '../../core/portfolio.js';
-import { usd } from './common.js';
+import { amounts } from './common.js';
 
 export default defineCommand({
   path: ['portfolio', 'positions'],
@@ -26,6 +26,7 @@ export default defineCommand({
     'pm portfolio positions --redeemable',
   ],
   run: async (ctx, { opts }) => {
+    const { usd, shares } = amounts(ctx.out);
     const api = await ctx.tradingApi();
     const market = opts.market;
     const slug = market === undefined ? undefined : slugFrom(market);
@@ -73,7 +74,7 @@ export default defineCommand({
             ...rows.map((r) => [
               r.market,
               r.outcome,
-              formatUnits(r.shares),
+              shares(r.shares),
               // Prices as every table prints them (0.620), an average exactly (0.6489).
               formatUnits(r.avgPrice, 6, 3),
               usd(r.cost),

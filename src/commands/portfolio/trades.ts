@@ -4,7 +4,7 @@ import { defineCommand } from '../../cli/command.js';
 import { formatUnits, priceFromWire, rawFromWire } from '../../core/money.js';
 import { formatPrice } from '../markets/render.js';
 import { fetchTrades } from '../../core/portfolio.js';
-import { usd } from './common.js';
+import { amounts } from './common.js';
 
 export default defineCommand({
   path: ['portfolio', 'trades'],
@@ -15,6 +15,7 @@ export default defineCommand({
   run: async (ctx) => {
     const trades = await fetchTrades(await ctx.tradingApi());
     ctx.out.data(trades, () => {
+      const { usd, shares } = amounts(ctx.out);
       if (trades.length === 0) return ctx.out.info('(no trades)');
       ctx.out.table(
         [
@@ -36,7 +37,7 @@ export default defineCommand({
             String(m['slug'] ?? ''),
             String(t['strategy'] ?? ''),
             t['outcomeIndex'] === 0 ? 'YES' : 'NO',
-            formatUnits(rawFromWire(t['outcomeTokenAmount'])),
+            shares(rawFromWire(t['outcomeTokenAmount'])),
             formatPrice(priceFromWire(t['outcomeTokenPrice'])),
             usd(rawFromWire(t['collateralAmount'])),
             usd(rawFromWire(t['fee'])),

@@ -5,7 +5,7 @@ import { formatUnits } from '../../core/money.js';
 import { reportJson, reportProfileId, sandboxReport } from '../../core/sandbox-report.js';
 import type { ReportFigures } from '../../core/sandbox-report.js';
 import { drawChart } from '../portfolio/chart.js';
-import { usd } from '../portfolio/common.js';
+import { amounts } from '../portfolio/common.js';
 import { sandboxAdmin } from './admin.js';
 
 export default defineCommand({
@@ -28,6 +28,7 @@ export default defineCommand({
       const r = await sandboxReport(admin, id);
       const json = reportJson(r);
       if (ctx.out.isJson) return ctx.out.data(json, () => undefined, { records: json.markets });
+      const { usd } = amounts(ctx.out);
       const pnl = (v: bigint): string => (v > 0n ? ctx.out.c.green(`+${usd(v)}`) : v < 0n ? ctx.out.c.red(usd(v)) : usd(v));
       const cells = (f: ReportFigures): string[] => [
         String(f.placed),

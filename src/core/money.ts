@@ -28,7 +28,9 @@ export function parseUnits(input: string, decimals = DECIMALS, field = 'amount')
   const whole = m[1] === '' ? '0' : (m[1] ?? '0');
   const frac = fraction(m[2], decimals);
   if (frac.length > decimals) {
-    throw new ValidationError(`${field} "${input}" has more than ${decimals} decimal places`);
+    throw new ValidationError(`${field} "${input}" has more than ${decimals} decimal places`, {
+      hint: `Give ${decimals} decimals at most: the smallest step is 0.${'0'.repeat(decimals - 1)}1.`,
+    });
   }
   return BigInt(whole) * 10n ** BigInt(decimals) + BigInt((frac + '0'.repeat(decimals)).slice(0, decimals) || '0');
 }

@@ -151,6 +151,23 @@ describe('redeem, partner, unlock', () => {
     expect(e.hint).not.toMatch(/PM_TOKEN_ID/);
   });
 
+  it('sandbox resolve of a market resolved already, sandbox fund of a profile that does not exist: a hint says what to do', async () => {
+    const env = accountEnv(sb.current, 'alice', newHome());
+    // eth-5k-2025 is resolved in the seed.
+    const again = await both(['sandbox', 'resolve', 'eth-5k-2025', 'yes'], env, 5);
+    expect(again.hint).toMatch(/pm sandbox reset/);
+    const nobody = await both(['sandbox', 'fund', '5', '--to', '99999'], env, 4);
+    expect(nobody.hint).toMatch(/pm whoami|pm partner list/);
+  });
+
+  it('approve set with an amount finer than a micro-USDC, or with both --amount and --unlimited: a hint says what to give', async () => {
+    const env = accountEnv(sb.current, 'alice', newHome());
+    const fine = await both(['approve', 'set', 'btc-100k-2026', '--amount', '0.0000001', '--dry-run'], env, 2);
+    expect(fine.hint).toMatch(/6 decimal/);
+    const two = await both(['approve', 'set', 'btc-100k-2026', '--amount', '5', '--unlimited', '--dry-run'], env, 2);
+    expect(two.hint).toMatch(/--amount .*--unlimited/);
+  });
+
   it('partner allowances of a profile that is not your sub-account: exit 4, the hint names pm partner list', async () => {
     const e = await both(['partner', 'allowances', '9999'], accountEnv(sb.current, 'partner', newHome()), 4);
     expect(e.hint).toMatch(/pm partner list/);

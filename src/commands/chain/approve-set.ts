@@ -107,7 +107,10 @@ export default defineCommand({
 /** The USDC allowance to set, read offline: --amount, else unlimited. */
 function allowance(opts: { amount?: string | undefined; unlimited: boolean }): bigint {
   const amountRaw = opts.amount;
-  if (amountRaw !== undefined && opts.unlimited) throw new UsageError('pass --amount or --unlimited, not both');
+  if (amountRaw !== undefined && opts.unlimited)
+    throw new UsageError('pass --amount or --unlimited, not both', {
+      hint: '--amount 250 sets an allowance of 250 USDC; --unlimited (what leaving out --amount does) sets the largest.',
+    });
   const amount = amountRaw === undefined ? MAX_UINT : parseUnits(amountRaw, 6, 'amount');
   if (amount === 0n) throw new UsageError('--amount must be more than 0 (to revoke, use your wallet)');
   return amount;

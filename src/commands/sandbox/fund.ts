@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { UsageError } from '../../core/errors.js';
+import { NotFoundError, UsageError, withHint } from '../../core/errors.js';
 import { parseAmount } from '../../core/funds.js';
 import { formatUnits } from '../../core/money.js';
 import { fundProfile } from '../../core/sandboxctl.js';
@@ -20,7 +20,11 @@ export default defineCommand({
     if (profileId === undefined) throw new UsageError('which profile? pass --to <profileId>', { hint: 'pm sandbox fund 250 --to 1001' });
     const api = await sandboxAdmin(ctx);
     try {
-      const r = await fundProfile(api, profileId, amount);
+      const r = await fundProfile(api, profileId, amount).catch((e: unknown) => {
+        if (e instanceof NotFoundError && !e.hint)
+          throw withHint(e, `--to takes a profile id of this sandbox: pm whoami shows yours, pm partner list your sub-accounts.`);
+        throw e;
+      });
       const json = {
         profileId: r.profileId,
         wallet: r.wallet,

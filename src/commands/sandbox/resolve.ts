@@ -1,4 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
+import { ConflictError, withHint } from '../../core/errors.js';
 import { slugFrom } from '../../core/market-input.js';
 import { resolveMarket } from '../../core/sandboxctl.js';
 import { sandboxAdmin } from './admin.js';
@@ -21,7 +22,12 @@ export default defineCommand({
     const winningOutcome = (args.outcome ?? '').toUpperCase();
     const api = await sandboxAdmin(ctx);
     try {
-      const r = await resolveMarket(api, slug, winningOutcome === 'NO' ? 'NO' : 'YES', !opts.payoutPending);
+      const r = await resolveMarket(api, slug, winningOutcome === 'NO' ? 'NO' : 'YES', !opts.payoutPending).catch((e: unknown) => {
+        // Resolved already: it stays so (a market resolves once), until the sandbox starts over.
+        if (e instanceof ConflictError && !e.hint)
+          throw withHint(e, `pm redeem ${slug} claims its winning shares; pm sandbox reset puts every market back as seeded.`);
+        throw e;
+      });
       ctx.out.data(r, () =>
         ctx.out.info(
           `resolved ${slug}: ${winningOutcome} won${r['payoutPosted'] === false ? ' (payout not posted yet: not redeemable until you resolve again without --payout-pending)' : '; winning shares are redeemable'}${Number(r['canceledOrders'] ?? 0) > 0 ? `; ${String(r['canceledOrders'])} open orders cancelled` : ''}`,

@@ -42,6 +42,13 @@ export interface Endpoints {
  * [::ffff:7f00:1]), so spellings cannot sneak a remote host past it or a local one out.
  * @example isLoopbackUrl('http://[::ffff:127.0.0.1]:8787') // true
  */
+/** How to drop a stream URL given at its level, in words: " (pm config unset ws-url)". */
+function dropWith(ws: Given | undefined): string {
+  if (ws?.level === 'profile') return ' (pm config unset ws-url)';
+  if (ws?.level === 'env') return ' (unset PM_WS_URL)';
+  return '';
+}
+
 export function isLoopbackUrl(url: string): boolean {
   let host: string;
   try {
@@ -97,7 +104,7 @@ export function resolveEndpoints(bases: Given[], streams: Given[]): Endpoints {
     mismatch = new UsageError(
       `the base URL ${baseUrl} (${baseName}) is ${localBase ? 'on this machine' : 'remote'} but the stream URL ${wsUrl} (${wsName}) is ${localBase ? 'remote' : 'on this machine'}: pm will not mix a local and a remote exchange`,
       {
-        hint: `Give both for the same exchange, or drop ${wsName === 'the stream URL' ? 'the ws-url' : wsName} so the stream URL follows the base URL (pm config list shows where each comes from).`,
+        hint: `Give both for the same exchange, or drop ${wsName === 'the stream URL' ? 'the ws-url' : wsName}${dropWith(ws)} so the stream URL follows the base URL (pm config list shows where each comes from).`,
       },
     );
   }

@@ -1,4 +1,6 @@
 // pm config set / get / unset on the active profile (no exchange needed: settings only).
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { runPm, useTempHomes } from '../helpers/run.js';
 
@@ -49,4 +51,28 @@ it('set on a profile that does not exist says it creates it, with the exchange i
   expect(r.stderr).toMatch(/created profile bot \(no profile had that name\); its exchange: https:\/\/api\.limitless\.exchange/);
   const again = await pm(home, '--profile', 'bot', 'config', 'set', 'timeout', '20s');
   expect(again.stderr).not.toMatch(/created profile/);
+});
+
+it('set ws-url that would mix a local and a remote exchange in the profile is refused, nothing written; the hint names the command that drops it', async () => {
+  const home = newHome();
+  expect((await pm(home, 'config', 'set', 'base-url', 'http://127.0.0.1:9')).code).toBe(0);
+  const mixed = await pm(home, '--json', 'config', 'set', 'ws-url', 'wss://ws.example.org');
+  expect(mixed.code, mixed.stderr).toBe(2);
+  const e = (JSON.parse(mixed.stderr) as { error: { message: string; hint: string } }).error;
+  expect(e.message).toMatch(/wss:\/\/ws\.example\.org.*remote.*http:\/\/127\.0\.0\.1:9.*on this machine/);
+  expect(e.hint).toMatch(/pm config set base-url|leave ws-url unset/);
+  const list = await pm(home, '--json', 'config', 'get', 'ws-url');
+  expect(list.stdout).not.toContain('ws.example.org');
+  // A profile mixed by hand (an older pm, an edited file): the refusal of its commands names the fix.
+  writeFileSync(
+    join(home, 'config.json'),
+    JSON.stringify({
+      version: 1,
+      activeProfile: 'default',
+      profiles: { default: { baseUrl: 'http://127.0.0.1:9', wsUrl: 'wss://ws.example.org' } },
+    }),
+  );
+  const read = await pm(home, '--json', 'markets', 'list', '--limit', '1');
+  expect(read.code, read.stderr).toBe(2);
+  expect((JSON.parse(read.stderr) as { error: { hint: string } }).error.hint).toContain('pm config unset ws-url');
 });

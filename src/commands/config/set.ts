@@ -1,6 +1,6 @@
 import { checkProfileName, configKey } from '../../core/config.js';
 import { UsageError } from '../../core/errors.js';
-import { DEFAULT_BASE_URL } from '../../core/endpoints.js';
+import { DEFAULT_BASE_URL, isLoopbackUrl } from '../../core/endpoints.js';
 import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
@@ -22,6 +22,22 @@ export default defineCommand({
       throw new UsageError(`there is no keystore wallet named "${String(parsed)}"`, {
         hint: 'List wallets with pm wallet list, or create one with pm wallet create.',
       });
+    }
+    if (spec.field === 'baseUrl' || spec.field === 'wsUrl') {
+      // The profile's two URLs after this: pm refuses every command of a profile mixing a local
+      // and a remote exchange, so such a pair is not written.
+      const p = { ...(ctx.config().profiles[name] ?? {}), [spec.field]: parsed } as { baseUrl?: string; wsUrl?: string };
+      const base = p.baseUrl ?? DEFAULT_BASE_URL;
+      if (p.wsUrl !== undefined && isLoopbackUrl(base) !== isLoopbackUrl(p.wsUrl))
+        throw new UsageError(
+          `ws-url ${p.wsUrl} is ${isLoopbackUrl(p.wsUrl) ? 'on this machine' : 'remote'} but profile ${name}'s base URL ${base} is ${isLoopbackUrl(base) ? 'on this machine' : 'remote'}: pm would refuse every command of it (nothing was written)`,
+          {
+            hint:
+              spec.field === 'wsUrl'
+                ? `Set the base URL of the same exchange first (pm config set base-url …), or leave ws-url unset: the stream URL follows the base URL.`
+                : `Drop its ws-url first (pm config unset ws-url): the stream URL then follows the base URL.`,
+          },
+        );
     }
     let created = false;
     await ctx.editConfig((cfg) => {

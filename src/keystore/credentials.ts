@@ -6,7 +6,7 @@ import type { Hex } from 'viem';
 import { hmacSigner } from '../core/auth.js';
 import { keyAccount } from './key-account.js';
 import type { AuthProvider } from '../core/auth.js';
-import { UsageError, ValidationError } from '../core/errors.js';
+import { AuthError, UsageError, ValidationError } from '../core/errors.js';
 import { isBase64 } from '../core/hmac.js';
 import type { Keystore, SecretsInfo, StoredSecrets } from './store.js';
 import { parsePrivateKey } from './key.js';
@@ -175,12 +175,22 @@ export async function resolveCredentials(input: CredentialsInput): Promise<Crede
     if (wantRequest && !envRequestCred && stored('tokenSecret') && !(wantIdentity && stored('identityToken'))) {
       // An earlier call's signer (the agent's, or the decrypted secret's): nothing more to open.
       if (auth.hmac) return auth;
-      const signer = await (await agent())?.hmacSigner(secretsName, info?.tokenId).catch(() => null);
+      const a = await agent();
+      const signer = await a?.hmacSigner(secretsName, info?.tokenId).catch(() => null);
       if (signer) {
         auth.hmac = signer;
         sources.token = 'keystore';
         return auth;
       }
+      // An agent runs, but without this token (derived or chosen after it started): said.
+      if (a)
+        await load(secretsName).catch((e: unknown) => {
+          if (!(e instanceof AuthError)) throw e;
+          throw new AuthError(e.shortMessage, {
+            cause: e,
+            hint: `The session agent (pm unlock) does not hold token ${info?.tokenId ?? ''}: it holds the secrets as they were when it started. Run pm lock, then pm unlock again; or give the passphrase (PM_PASSPHRASE, --passphrase-file).`,
+          });
+        });
     }
     await load(secretsName);
     return auth;

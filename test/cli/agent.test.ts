@@ -221,6 +221,31 @@ describe('pm unlock / pm lock (bin/pm.js)', () => {
     expect(after.exitCode).toBe(3); // back to needing the passphrase
   });
 
+  it('a token derived after pm unlock: the agent does not hold it, and the error says to run pm unlock again', async () => {
+    const { home, cleanup } = tempHome();
+    homes.push(cleanup);
+    const base = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', PM_HOME: home, PM_SCRYPT_N: '1024' };
+    const run = (args: string[], extra: Record<string, string> = {}) =>
+      execa(process.execPath, ['bin/pm.js', ...args], { env: { ...base, ...extra }, extendEnv: false, stdin: 'ignore', reject: false });
+    expect((await run(['--base-url', sb.current.baseUrl, 'init', '--sandbox', '--yes'], { PM_PASSPHRASE: PASS })).exitCode).toBe(0);
+    const u = await run(['--json', 'unlock', '--for', '1m'], { PM_PASSPHRASE: PASS });
+    expect(u.exitCode, u.stderr).toBe(0);
+    const { pid } = JSON.parse(u.stdout) as { pid: number };
+    try {
+      expect((await run(['whoami'])).exitCode).toBe(0); // served by the agent
+      const d = await run(['token', 'derive', '--label', 'later'], { PM_PASSPHRASE: PASS, PM_IDENTITY_TOKEN: 'idt_sandbox_alice' });
+      expect(d.exitCode, d.stderr).toBe(0);
+      expect(d.stderr).toMatch(/pm unlock/);
+      const who = await run(['--json', 'whoami']);
+      expect(who.exitCode).toBe(3);
+      const e = (JSON.parse(who.stderr) as { error: { hint: string } }).error;
+      expect(e.hint).toMatch(/session agent.*pm unlock again/);
+    } finally {
+      await run(['lock']);
+      expect(() => process.kill(pid, 0)).toThrow();
+    }
+  });
+
   const pm = (home: string, args: string[], extra: Record<string, string> = {}) =>
     execa(process.execPath, ['bin/pm.js', ...args], {
       env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', PM_HOME: home, ...extra },

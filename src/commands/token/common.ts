@@ -1,4 +1,5 @@
 // Shared by the token commands: where the profile keeps its token.
+import { existsSync } from 'node:fs';
 import type { Context } from '../../cli/context.js';
 import { hmacSigner } from '../../core/auth.js';
 import { profileMe } from '../../core/tokens.js';
@@ -34,4 +35,17 @@ export async function verifyToken(ctx: Context, tokenId: string, secret: string,
   } finally {
     await api.close();
   }
+}
+
+/**
+ * After the profile's token changed: a running session agent (pm unlock) holds the secrets as
+ * they were when it started, so commands would ask for the passphrase again. Said.
+ */
+export async function agentNote(ctx: Context): Promise<void> {
+  // (The agent's module loads node:net: only here, not for every command importing this file.)
+  const { agentSocketPath } = await import('../../keystore/agent.js');
+  if (existsSync(agentSocketPath(ctx.home)))
+    ctx.out.info(
+      'note: the session agent of pm unlock holds the token it started with: pm lock, then pm unlock, to use this one without the passphrase',
+    );
 }

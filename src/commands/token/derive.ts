@@ -1,5 +1,5 @@
 import { deriveToken, parseScopes } from '../../core/tokens.js';
-import { replacingToken, secretsName } from './common.js';
+import { agentNote, replacingToken, secretsName } from './common.js';
 import { defineCommand } from '../../cli/command.js';
 import { pmLine } from '../../cli/rerun.js';
 
@@ -47,6 +47,7 @@ export default defineCommand({
         ctx.out.info(`profile ${profile} now uses this token; the secret is stored encrypted and never printed`);
       },
     );
+    await agentNote(ctx);
   },
 });
 

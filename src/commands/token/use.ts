@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
 import { NotFoundError } from '../../core/errors.js';
-import { secretsName } from './common.js';
+import { agentNote, secretsName } from './common.js';
 
 export default defineCommand({
   path: ['token', 'use'],
@@ -43,5 +43,6 @@ export default defineCommand({
             : `profile ${profile} now uses token ${id} (pm token use ${stored.tokenId ?? ''} switches back)`,
         ),
     );
+    if (stored.tokenId !== id) await agentNote(ctx);
   },
 });

@@ -202,7 +202,7 @@ export class Keystore {
 
   /** A wallet's address, read from its file without the passphrase. */
   walletAddress(name: string): Hex {
-    const address = keystoreAddress(this.readWallet(name), `wallet "${name}"`);
+    const address = this.parsed('wallet', name, () => keystoreAddress(this.readWallet(name), `wallet "${name}"`));
     if (address === null)
       throw new ValidationError(`wallet "${name}" has no address field`, { hint: `Re-import it: pm wallet import ${name} --force` });
     return address;
@@ -215,7 +215,8 @@ export class Keystore {
 
   /** Decrypts a wallet and returns its private key hex (for `wallet export`). */
   async exportWalletKey(name: string, passphrase: string): Promise<Hex> {
-    return decryptKeystore(this.readWallet(name), passphrase, `wallet "${name}"`, this.onDerive);
+    const text = this.readWallet(name);
+    return this.parsedAsync('wallet', name, () => decryptKeystore(text, passphrase, `wallet "${name}"`, this.onDerive));
   }
 
   /** The wallet's V3 JSON as stored (still encrypted). */
@@ -321,7 +322,8 @@ export class Keystore {
   /** Decrypts a secrets file. */
   async loadSecrets(name: string, passphrase: string): Promise<StoredSecrets> {
     const label = `secrets "${name}"`;
-    const plain = await decryptSecret(this.readSecrets(name), passphrase, label, this.onDerive);
+    const text = this.readSecrets(name);
+    const plain = await this.parsedAsync('secrets', name, () => decryptSecret(text, passphrase, label, this.onDerive));
     let obj: unknown;
     try {
       obj = JSON.parse(Buffer.from(plain).toString('utf8'));
@@ -338,7 +340,7 @@ export class Keystore {
     const path = this.secretsPath(name);
     const label = `secrets "${name}"`;
     const text = this.readSecrets(name);
-    parseEnvelope(text, label);
+    this.parsed('secrets', name, () => parseEnvelope(text, label));
     const o = JSON.parse(text) as Record<string, unknown>;
     const fields = Array.isArray(o['fields']) ? SECRET_FIELDS.filter((f) => (o['fields'] as unknown[]).includes(f)) : [...SECRET_FIELDS];
     const at = fileTime(path);
@@ -494,6 +496,39 @@ export class Keystore {
       ensurePrivateDir(dirname(dirname(path)));
       writePrivateFileAtomic(path, JSON.stringify(ks), { replace: opts.force === true, onExists: () => this.refuseExisting(name, {}) });
       return { name, address: addressOfKey(key), path, createdAt: fileTime(path) };
+    });
+  }
+
+  /**
+   * `read`'s value; a file that does not parse (not JSON, not a keystore: damaged, not a wrong
+   * passphrase) is named with its path and the fix, as pm doctor names it.
+   */
+  private parsed<T>(kind: 'wallet' | 'secrets', name: string, read: () => T): T {
+    try {
+      return read();
+    } catch (e) {
+      throw this.damaged(kind, name, e);
+    }
+  }
+
+  private async parsedAsync<T>(kind: 'wallet' | 'secrets', name: string, read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (e) {
+      throw this.damaged(kind, name, e);
+    }
+  }
+
+  private damaged(kind: 'wallet' | 'secrets', name: string, e: unknown): unknown {
+    if (!(e instanceof ValidationError)) return e;
+    const path = kind === 'wallet' ? this.walletPath(name) : this.secretsPath(name);
+    const restore =
+      kind === 'wallet'
+        ? `import the wallet again (pm wallet import ${name}) or restore the file from a backup`
+        : 'add the token again (pm token add) or restore the file from a backup';
+    return new ValidationError(`${e.shortMessage}: the file ${path} is damaged`, {
+      hint: `Move it aside (mv ${path} ${path}.damaged) and ${restore}; pm doctor checks every file.`,
+      cause: e,
     });
   }
 

@@ -142,6 +142,24 @@ describe('one verdict per damaged file, whichever command reads it (issue 20 #12
       (c) => c.name === name,
     );
 
+  it('a damaged secrets or wallet file: every command that reads it names the file and the fix, as doctor does', async () => {
+    const { h, pm } = await sandboxHome();
+    const secrets = readdirSync(join(h, 'secrets')).map((f) => join(h, 'secrets', f))[0] ?? '';
+    const wallet = readdirSync(join(h, 'keystores')).map((f) => join(h, 'keystores', f))[0] ?? '';
+    writeFileSync(secrets, '{', { mode: 0o600 });
+    const who = await pm(['whoami']);
+    expect(who.code).not.toBe(0);
+    const e1 = JSON.parse(who.stderr).error as { message: string; hint?: string };
+    expect(e1.message).toContain(secrets);
+    expect(e1.hint).toContain(`mv ${secrets} ${secrets}.damaged`);
+    writeFileSync(wallet, 'null', { mode: 0o600 });
+    const addr = await pm(['wallet', 'address']);
+    expect(addr.code).not.toBe(0);
+    const e2 = JSON.parse(addr.stderr).error as { message: string; hint?: string };
+    expect(e2.message).toContain(wallet);
+    expect(e2.hint).toContain(`mv ${wallet} ${wallet}.damaged`);
+  });
+
   it('a garbage-filled journal: order place exits 2 with nothing sent, naming the file, the line and the fix; order journal and doctor agree', async () => {
     const { h, pm } = await sandboxHome();
     const file = join(h, 'journal', 'orders.ndjson');

@@ -148,6 +148,24 @@ describe('token revoke of the token in use', () => {
   });
 });
 
+describe('token use', () => {
+  it('of a stored token the exchange no longer accepts (revoked): refused, exit 3, the profile keeps its token', async () => {
+    const env = identityEnv('alice');
+    expect((await runPm(['init', '--sandbox', '--yes'], { env })).code).toBe(0);
+    const first = (await runPm(['--json', 'whoami'], { env })).json<{ tokenId: string }>().tokenId;
+    const later = (await runPm(['--json', 'token', 'derive', '--label', 'later'], { env })).json<{ tokenId: string }>().tokenId;
+    // Back to the first; the later one is kept as the one to switch back to, and is revoked.
+    expect((await runPm(['token', 'use', first], { env })).code).toBe(0);
+    expect((await runPm(['token', 'revoke', later, '--yes'], { env })).code).toBe(0);
+    const use = await runPm(['--json', 'token', 'use', later], { env });
+    expect(use.code, use.stderr).toBe(3);
+    const e = (JSON.parse(use.stderr) as { error: { message: string; hint: string } }).error;
+    expect(e.message).toMatch(/does not accept token/);
+    expect(e.hint).toMatch(/pm token list/);
+    expect((await runPm(['--json', 'whoami'], { env })).json<{ tokenId: string }>().tokenId).toBe(first);
+  });
+});
+
 describe('empty input is refused before anything is sent', () => {
   it('token derive --scopes "" (or ",") and token revoke "" exit 2; no token is made or deleted', async () => {
     const env = identityEnv('alice');

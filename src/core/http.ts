@@ -214,7 +214,7 @@ export function errorForStatus(
             ? 'The exchange did not accept the identity token: check PM_IDENTITY_TOKEN (the API token is not used for this route).'
             : "The exchange did not accept the identity token: check createClient's identityToken."
           : words === 'flags'
-            ? 'Check the API token (pm whoami), or set PM_TOKEN_ID and PM_TOKEN_SECRET.'
+            ? "The exchange did not accept the API token (PM_TOKEN_ID and PM_TOKEN_SECRET when set, else the profile's): revoked, or its secret is wrong. pm token derive (with PM_IDENTITY_TOKEN) makes a new one; pm token add stores one you have."
             : 'Check the token given to createClient (token: { tokenId, secret }), or the one its profile holds.',
     });
   }

@@ -168,6 +168,15 @@ describe('redeem, partner, unlock', () => {
     expect(two.hint).toMatch(/--amount .*--unlimited/);
   });
 
+  it('an API token the exchange does not accept (a 401): the hint does not send whoami back to whoami, nor ask to set what is set', async () => {
+    const env = { ...accountEnv(sb.current, 'alice', newHome()), PM_TOKEN_SECRET: Buffer.from('x'.repeat(32)).toString('base64') };
+    const e = await both(['whoami'], env, 3);
+    expect(e.hint).not.toMatch(/pm whoami/);
+    expect(e.hint).not.toMatch(/set PM_TOKEN_ID/);
+    expect(e.hint).toMatch(/revoked|secret/);
+    expect(e.hint).toMatch(/pm token (derive|add)/);
+  });
+
   it('partner allowances of a profile that is not your sub-account: exit 4, the hint names pm partner list', async () => {
     const e = await both(['partner', 'allowances', '9999'], accountEnv(sb.current, 'partner', newHome()), 4);
     expect(e.hint).toMatch(/pm partner list/);

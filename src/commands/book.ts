@@ -1,7 +1,7 @@
 import { slugFrom } from '../core/market-input.js';
 import { bookJson } from '../core/market-wire.js';
 import { getMarket, getOrderBook, outcomeBook } from '../core/markets.js';
-import { InterruptedError, NetworkError, NotFoundError, RateLimitError, UsageError } from '../core/errors.js';
+import { InterruptedError, NetworkError, NotFoundError, PmError, RateLimitError, UsageError, withHint } from '../core/errors.js';
 import { formatPrice, groupChildren } from './markets/render.js';
 import { formatUnits } from '../core/money.js';
 import { defineCommand } from '../cli/command.js';
@@ -64,6 +64,12 @@ export default defineCommand({
               return undefined;
             });
       if (m && m.children.length > 0) return groupChildren(ctx, m, 'book');
+      // An AMM market has no order book: where its prices are.
+      if (m && m.tradeType !== 'clob' && e instanceof PmError && !e.hint)
+        throw withHint(
+          e,
+          `${m.tradeType === 'amm' ? 'An AMM' : `A ${m.tradeType}`} market has no order book; its prices now: pm markets show ${slug}`,
+        );
       throw e;
     }
     // (The NO book is the YES book mirrored, under the NO token's id, which the market names.)

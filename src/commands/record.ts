@@ -41,7 +41,9 @@ export default defineCommand({
     if (opts.until !== undefined) {
       until = Date.parse(opts.until);
       if (!/^\d{4}-\d\d-\d\d/.test(opts.until) || !Number.isFinite(until))
-        throw new UsageError(`--until must be an ISO 8601 time such as 2026-12-31T18:00:00Z, got "${opts.until}"`);
+        throw new UsageError(`--until must be an ISO 8601 time such as 2026-12-31T18:00:00Z, got "${opts.until}"`, {
+          hint: 'A time with its zone (2026-12-31T18:00:00Z), or --for 10m for a length of time.',
+        });
     }
     if (opts.for !== undefined) until = Date.now() + parseDuration(opts.for, '--for', { max: 7 * 24 * 3_600_000 });
     const file = opts.out ?? `${slugs[0]}-${new Date().toISOString().replace(/[:.]/g, '-')}.pmrec.ndjson`;

@@ -145,7 +145,9 @@ export function parseIsoTime(input: string, flag: string): number {
   const day = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null;
   const realDay = day !== null && day.getUTCMonth() === Number(m?.[2]) - 1 && day.getUTCDate() === Number(m?.[3]);
   if (!m || Number.isNaN(t) || !realDay) {
-    throw new UsageError(`${flag} must be an ISO 8601 date or time such as 2026-01-31 or 2026-01-31T12:00:00Z, got "${input}"`);
+    throw new UsageError(`${flag} must be an ISO 8601 date or time such as 2026-01-31 or 2026-01-31T12:00:00Z, got "${input}"`, {
+      hint: `A date (${flag} 2026-01-31, midnight UTC) or a time with its zone (${flag} 2026-01-31T12:00:00Z).`,
+    });
   }
   return t;
 }

@@ -177,6 +177,11 @@ describe('redeem, partner, unlock', () => {
     expect(e.hint).toMatch(/pm token (derive|add)/);
   });
 
+  it('book of an AMM market (the exchange refuses it, exit 9): the hint says where its prices are', async () => {
+    const e = await both(['book', 'rain-in-london-weekend'], accountEnv(sb.current, 'alice', newHome()), 9);
+    expect(e.hint).toContain('pm markets show rain-in-london-weekend');
+  });
+
   it('partner allowances of a profile that is not your sub-account: exit 4, the hint names pm partner list', async () => {
     const e = await both(['partner', 'allowances', '9999'], accountEnv(sb.current, 'partner', newHome()), 4);
     expect(e.hint).toMatch(/pm partner list/);

@@ -222,10 +222,17 @@ describe('refusals and bad input', () => {
       ['book', 'us-election-2028', '--watch'],
       ['book', 'rain-in-london-weekend', '--watch'],
       ['book', 'btc-100k-2026', '--watch', '--outcome', 'no'],
+      // Nor do their prices stream as a book: a group's are its markets', an AMM market has none
+      // (both streamed an empty book at mid 0.500, exit 0).
+      ['watch', 'prices', 'us-election-2028'],
+      ['watch', 'prices', 'rain-in-london-weekend'],
     ]) {
       const w = pm(argv, dead);
       expect(await w.done, argv.join(' ')).toBe(2);
       expect(w.err()).not.toMatch(/\n\s+at /);
+      expect(w.err(), argv.join(' ')).toMatch(/^hint: /m);
+      // (No hint sends an AMM market back to a stream that refuses it.)
+      expect(w.err(), argv.join(' ')).not.toMatch(/pm watch prices rain-in-london-weekend/);
     }
     // An unknown market is not found (exit 4), as everywhere, before connecting.
     for (const argv of [

@@ -22,15 +22,20 @@ async function checkSlugs(ctx: Context, slugs: string[], kind: WatchKind): Promi
   const api = await ctx.api();
   for (const slug of slugs) {
     const m = await getMarket(api, slug);
-    // Only a CLOB market has a book (a group's are its markets').
-    if (kind === 'book' && m.children.length > 0)
-      throw new UsageError(`${slug} is a group of ${m.children.length} markets: a book is one market's`, {
-        hint: `Watch one of them: ${m.children.map((c) => `pm watch book ${c.slug}`).join(', ')}`,
-      });
-    if (kind === 'book' && m.tradeType !== 'clob')
-      throw new UsageError(`${slug} is ${m.tradeType === 'amm' ? 'an AMM' : `a ${m.tradeType}`} market: it has no order book`, {
-        hint: `Its prices: pm watch prices ${slug}`,
-      });
+    // Only a CLOB market has a book, and its prices stream as that book (a group's are its markets').
+    if (kind !== 'book' && kind !== 'prices') continue;
+    if (m.children.length > 0)
+      throw new UsageError(
+        `${slug} is a group of ${m.children.length} markets: a ${kind === 'book' ? 'book' : 'price stream'} is one market's`,
+        {
+          hint: `Watch one of them: ${m.children.map((c) => `pm watch ${kind} ${c.slug}`).join(', ')}`,
+        },
+      );
+    if (m.tradeType !== 'clob')
+      throw new UsageError(
+        `${slug} is ${m.tradeType === 'amm' ? 'an AMM' : `a ${m.tradeType}`} market: it has no order book${kind === 'prices' ? ', and pm streams the prices of order books' : ''}`,
+        { hint: `Its prices now: pm markets show ${slug}` },
+      );
   }
 }
 
@@ -89,7 +94,9 @@ export async function watch(ctx: Context, kind: WatchKind, opts: WatchFlags, slu
   if (opts.until !== undefined) {
     until = Date.parse(opts.until);
     if (!/^\d{4}-\d\d-\d\d/.test(opts.until) || !Number.isFinite(until))
-      throw new UsageError(`--until must be an ISO 8601 time such as 2026-12-31T18:00:00Z, got "${opts.until}"`);
+      throw new UsageError(`--until must be an ISO 8601 time such as 2026-12-31T18:00:00Z, got "${opts.until}"`, {
+        hint: `A time with its zone: --until ${new Date(Date.now() + 3_600_000).toISOString().slice(0, 19)}Z is an hour from now; --count N stops after N events.`,
+      });
   }
   const market = opts.market === undefined ? undefined : slugFrom(opts.market);
   const slugs = slugArgs.map(slugFrom);

@@ -128,9 +128,9 @@ describe('a lookup that fails is "unknown", never "another order"', () => {
     });
     expect(r.code).toBe(3);
     expect(r.stderr).not.toMatch(/another order/);
-    // The CLI's words: the environment and pm whoami, not the library's createClient option.
+    // The CLI's words: the environment and the token commands, not the library's createClient option.
     const hint = (JSON.parse(r.stderr) as { error: { hint?: string } }).error.hint;
-    expect(hint).toMatch(/pm whoami.*PM_TOKEN_ID and PM_TOKEN_SECRET/);
+    expect(hint).toMatch(/PM_TOKEN_ID and PM_TOKEN_SECRET.*pm token derive/);
     expect(hint).not.toMatch(/createClient/);
   });
 });

@@ -1,6 +1,7 @@
 import { cutFirst } from '../cli/output.js';
 import type { ApiClient } from '../core/http.js';
 import { defineCommand } from '../cli/command.js';
+import { amounts } from './portfolio/common.js';
 import {
   ExchangeValidationError,
   PartialFailureError,
@@ -125,10 +126,16 @@ export default defineCommand({
         });
       }
     }
+    const { usd } = amounts(ctx.out);
     ctx.out.data(all ? claims : claims[0], () =>
       ctx.out.table(
         [{ header: 'MARKET' }, { header: 'STATUS' }, { header: 'PAID (USDC)', align: 'right' }, { header: 'NOTE', fit: cutFirst(1, 12) }],
-        claims.map((c) => [c.market, c.status, c.payout ?? '-', c.message ?? c.userOperationHash ?? '']),
+        claims.map((c) => [
+          c.market,
+          c.status,
+          c.payoutRaw === null ? '-' : usd(BigInt(c.payoutRaw)),
+          c.message ?? c.userOperationHash ?? '',
+        ]),
       ),
     );
     const unknown = claims.filter((c) => c.status === 'unknown');

@@ -66,6 +66,12 @@ describe('a single redeem whose answer pm cannot read', () => {
     });
   }
 
+  it('the table writes the payout as the other tables write USDC: 150.00, not 150 (JSON keeps "150" and payoutRaw)', async () => {
+    const r = await runPm(['redeem', 'eth-5k-2025'], { env: alice(newHome()) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^eth-5k-2025\tredeemed\t150\.00\t/m);
+  });
+
   it('a claim refused outright (409 already redeemed, nothing unknown before) still exits 5', async () => {
     const home = newHome();
     expect((await runPm(['--json', 'redeem', 'eth-5k-2025'], { env: alice(home) })).code).toBe(0);

@@ -152,6 +152,12 @@ describe('market browsing against the sandbox', () => {
     expect((await pm('markets', 'page', '/crypto', '--sort', 'price')).code).toBe(2);
   });
 
+  it('a cursor the exchange does not know (exit 9): the hint says where cursors come from', async () => {
+    const r = await pm('--json', 'markets', 'page', '/crypto', '--cursor', 'abc');
+    expect(r.code).toBe(9);
+    expect((JSON.parse(r.stderr) as { error: { hint?: string } }).error.hint).toMatch(/more:/);
+  });
+
   it("the 'more:' line asks for the next page the same way (its order and size), by page or by cursor", async () => {
     const all = (await pm('--json', 'markets', 'page', 'home', '--all', '--sort', '-id', '--limit', '2')).json<WireMarket[]>();
     expect(all.length).toBeGreaterThan(3);

@@ -1,3 +1,4 @@
+import { ExchangeValidationError, withHint } from '../../core/errors.js';
 import { marketPage } from '../../core/markets.js';
 import { marketTable } from './render.js';
 import { defineCommand } from '../../cli/command.js';
@@ -17,7 +18,15 @@ export default defineCommand({
   },
   examples: ['pm markets page /crypto', 'pm markets page home --sort -deadline --limit 5', 'pm --json markets page /crypto --all'],
   run: async (ctx, { args, opts }) => {
-    const res = await marketPage(await ctx.api(), args.path, opts);
+    const res = await marketPage(await ctx.api(), args.path, opts).catch((e: unknown) => {
+      // A cursor the exchange refuses: one comes from the page before.
+      if (opts.cursor !== undefined && e instanceof ExchangeValidationError && !e.hint)
+        throw withHint(
+          e,
+          `A cursor is the one the page before gave (its 'more:' line, or nextCursor in --json); start without --cursor (or with --cursor '' for cursor paging).`,
+        );
+      throw e;
+    });
     const page = res.page;
     if (opts.all) {
       ctx.out.data(

@@ -179,13 +179,19 @@ describe('session agent', () => {
 
 describe('pm unlock / pm lock (bin/pm.js)', () => {
   const sb = useSandbox();
-  it('places an order through the agent with no passphrase in the environment; pm lock ends it', async () => {
+  /** A new home set up for the sandbox (pm init), and pm run there as a process of its own (bin/pm.js). */
+  async function initialised() {
     const { home, cleanup } = tempHome();
     homes.push(cleanup);
     const base = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', PM_HOME: home, PM_SCRYPT_N: '1024' };
     const run = (args: string[], extra: Record<string, string> = {}) =>
       execa(process.execPath, ['bin/pm.js', ...args], { env: { ...base, ...extra }, extendEnv: false, stdin: 'ignore', reject: false });
     expect((await run(['--base-url', sb.current.baseUrl, 'init', '--sandbox', '--yes'], { PM_PASSPHRASE: PASS })).exitCode).toBe(0);
+    return { home, base, run };
+  }
+
+  it('places an order through the agent with no passphrase in the environment; pm lock ends it', async () => {
+    const { home, base, run } = await initialised();
     expect((await run(['--json', 'unlock', '--status'])).stdout).toContain('"running":false');
     expect((await run(['unlock', '--for', '0s'], { PM_PASSPHRASE: PASS })).exitCode).toBe(2);
     expect((await run(['unlock'], { PM_PASSPHRASE: 'wrong-pass' })).exitCode).toBe(3);
@@ -222,12 +228,7 @@ describe('pm unlock / pm lock (bin/pm.js)', () => {
   });
 
   it('a token derived after pm unlock: the agent does not hold it, and the error says to run pm unlock again', async () => {
-    const { home, cleanup } = tempHome();
-    homes.push(cleanup);
-    const base = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', PM_HOME: home, PM_SCRYPT_N: '1024' };
-    const run = (args: string[], extra: Record<string, string> = {}) =>
-      execa(process.execPath, ['bin/pm.js', ...args], { env: { ...base, ...extra }, extendEnv: false, stdin: 'ignore', reject: false });
-    expect((await run(['--base-url', sb.current.baseUrl, 'init', '--sandbox', '--yes'], { PM_PASSPHRASE: PASS })).exitCode).toBe(0);
+    const { run } = await initialised();
     const u = await run(['--json', 'unlock', '--for', '1m'], { PM_PASSPHRASE: PASS });
     expect(u.exitCode, u.stderr).toBe(0);
     const { pid } = JSON.parse(u.stdout) as { pid: number };

@@ -165,7 +165,6 @@ describe('the portfolio tables on a terminal', () => {
   it('group thousands in money and share amounts, as balance and the market tables do', async () => {
     // bob's seeded positions are worth thousands (3100.00 for 5000 YES of btc-100k-2026).
     const tty = (argv: string[]) => runPm(argv, { env: env('bob'), tty: true, columns: 200 });
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colours
     const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
     const positions = plain((await tty(['portfolio', 'positions'])).stdout);
     expect(positions).toMatch(/\b5,000\b/);

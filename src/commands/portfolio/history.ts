@@ -3,7 +3,7 @@ import { cutFirst } from '../../cli/output.js';
 import { defineCommand } from '../../cli/command.js';
 import type { Progress } from '../../cli/output.js';
 import { UsageError } from '../../core/errors.js';
-import { formatUnits, rawFromWire } from '../../core/money.js';
+import { rawFromWire } from '../../core/money.js';
 import { historyEntries } from '../../core/portfolio.js';
 import { amounts } from './common.js';
 

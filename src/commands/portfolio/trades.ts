@@ -1,7 +1,7 @@
 import { textTime } from '../../cli/text.js';
 import { hideFirst } from '../../cli/output.js';
 import { defineCommand } from '../../cli/command.js';
-import { formatUnits, priceFromWire, rawFromWire } from '../../core/money.js';
+import { priceFromWire, rawFromWire } from '../../core/money.js';
 import { formatPrice } from '../markets/render.js';
 import { fetchTrades } from '../../core/portfolio.js';
 import { amounts } from './common.js';

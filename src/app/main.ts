@@ -162,7 +162,7 @@ const GROUP_NAMES = (): Set<string> =>
 /**
  * `pm help [group [verb]]` and a bare group (`pm order`) print that help page on stdout and exit
  * 0: rewritten to `pm [group [verb]] --help` before commander sees them. An unknown name stays a
- * usage error.
+ * usage error, and so does a bare group with JSON output (stdout holds JSON only).
  */
 function helpArgv(argv: string[], { words, at, given }: ArgvScan): string[] {
   const globals = argv.filter((_a, i) => !at.includes(i));
@@ -178,7 +178,17 @@ function helpArgv(argv: string[], { words, at, given }: ArgvScan): string[] {
   }
   if (words.length === 1 && GROUP_NAMES().has(words[0] ?? '') && !given.help) {
     const tail = argv.slice((at[0] ?? 0) + 1);
-    if (tail.every((a) => a.startsWith('-'))) return [...argv, BUILTIN_FLAGS.help.long];
+    if (tail.every((a) => a.startsWith('-'))) {
+      // With JSON output stdout is JSON only: a group named alone is then a usage error, not its page.
+      if (given.json || given.output === 'json' || given.output === 'ndjson') {
+        const group = words[0] ?? '';
+        const verbs = commands()
+          .filter((c) => c.path[0] === group && c.path.length > 1)
+          .map((c) => c.path[1]);
+        throw new UsageError(`pm ${group} needs a command: ${verbs.join(', ')}`, { hint: `pm ${group} --help shows them, with examples.` });
+      }
+      return [...argv, BUILTIN_FLAGS.help.long];
+    }
   }
   return argv;
 }

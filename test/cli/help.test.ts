@@ -98,6 +98,28 @@ describe('help pages', () => {
   });
 });
 
+describe('a bare group (pm wallet) with JSON output', () => {
+  it('is a usage error as one JSON object on stderr, stdout empty (it printed its help page on stdout, exit 0)', async () => {
+    for (const argv of [
+      ['--json', 'wallet'],
+      ['-o', 'ndjson', 'order'],
+      ['wallet', '--json'],
+    ]) {
+      const r = await runPm(argv, { env });
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      const e = (JSON.parse(r.stderr) as { error: { code: string; message: string; hint: string } }).error;
+      expect(e.code).toBe('USAGE');
+      expect(e.message).toMatch(/needs a command: /);
+      expect(e.hint).toMatch(/--help/);
+    }
+    // Without JSON output it stays the group's help page, exit 0.
+    const text = await runPm(['wallet'], { env });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^Usage: pm wallet/);
+  });
+});
+
 describe('the exit-code table (one source: EXIT_CODES in src/cli/errors.ts)', () => {
   it('lists every code of docs/architecture.md §2, 9 and 8 (doctor) included', () => {
     expect(EXIT_CODES.map((c) => c.code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 130, 143]);

@@ -3,6 +3,7 @@
 // src/app/main.ts) runs without commander loaded.
 import type { Context } from '../cli/context.js';
 import { errorJson, errorText, InterruptedError, ReportedExit, toPmError, UsageError } from '../cli/errors.js';
+import { AuthError, withHint } from '../core/errors.js';
 import { GLOBAL_FLAGS, quietFlags, scanArgv } from '../cli/global-flags.js';
 import type { ArgvScan, GlobalFlags, GlobalFlagSpec } from '../cli/global-flags.js';
 import { toJson } from '../cli/json.js';
@@ -118,8 +119,29 @@ export async function runInvocation(
       throw new InterruptedError(`interrupted after the request was sent: it went through (the result is above)`, { sent: true });
     return 0;
   } catch (e) {
-    return report(io, e, json, flags.verbose, ctx?.heldStderr);
+    return report(io, ctx ? noProfileHint(ctx, e) : e, json, flags.verbose, ctx?.heldStderr);
   } finally {
     await ctx?.dispose();
   }
+}
+
+/**
+ * No API token, and no profile active while some exist (the active one was removed): the hint
+ * names the profiles to pick from rather than pm init.
+ */
+function noProfileHint(ctx: Context, e: unknown): unknown {
+  if (!(e instanceof AuthError) || !e.noToken) return e;
+  let names: string[];
+  try {
+    if (ctx.profileName() !== undefined) return e;
+    names = Object.keys(ctx.config().profiles);
+  } catch {
+    return e;
+  }
+  if (names.length === 0) return e;
+  return withHint(
+    e,
+    `No profile is active: pm profile use ${names[0]} picks one (profiles here: ${names.join(', ')}); or set PM_TOKEN_ID and PM_TOKEN_SECRET.`,
+    'replace',
+  );
 }

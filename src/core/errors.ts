@@ -89,6 +89,8 @@ export class AuthError extends PmError {
   override name = 'AuthError';
   override readonly code: ErrorCode = 'AUTH';
   override readonly exitCode = 3;
+  /** No API token was set at all (not one refused): the CLI may say which profile would give one. */
+  noToken = false;
 }
 
 /** Unknown market, order, profile… (404). Exit 4. */

@@ -181,12 +181,14 @@ export function errorMessage(data: unknown, fallback: string): string {
  * one hint of every such path, in the caller's words.
  */
 export function noTokenError(message: string, words: InputWords = 'flags'): AuthError {
-  return new AuthError(message, {
+  const e = new AuthError(message, {
     hint:
       words === 'flags'
         ? 'Run pm init (pm init --sandbox for the sandbox), or set PM_TOKEN_ID and PM_TOKEN_SECRET.'
         : 'Pass token: { tokenId, secret } to createClient (or a profile that holds one).',
   });
+  e.noToken = true;
+  return e;
 }
 
 /** Maps a non-2xx answer to the error class of its exit code. The only such mapping. */

@@ -182,6 +182,16 @@ describe('redeem, partner, unlock', () => {
     expect(e.hint).toContain('pm markets show rain-in-london-weekend');
   });
 
+  it('no active profile (the active one was removed) while others exist: the hint names pm profile use and them', async () => {
+    const env = { PM_HOME: newHome(), PM_BASE_URL: sb.current.baseUrl, PM_PASSPHRASE: 'hint-pass-12', PM_SCRYPT_N: '1024' };
+    expect((await runPm(['init', '--sandbox', '--yes'], { env })).code).toBe(0);
+    expect((await runPm(['--profile', 'other', 'config', 'set', 'timeout', '5s'], { env })).code).toBe(0);
+    expect((await runPm(['profile', 'use', 'other'], { env })).code).toBe(0);
+    expect((await runPm(['profile', 'remove', 'other', '--yes'], { env })).code).toBe(0);
+    const e = await both(['whoami'], env, 3);
+    expect(e.hint).toContain('pm profile use sandbox');
+  });
+
   it('partner allowances of a profile that is not your sub-account: exit 4, the hint names pm partner list', async () => {
     const e = await both(['partner', 'allowances', '9999'], accountEnv(sb.current, 'partner', newHome()), 4);
     expect(e.hint).toMatch(/pm partner list/);

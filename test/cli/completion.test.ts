@@ -13,6 +13,7 @@ import { runInPty } from '../helpers/pty.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { complete } from '../../src/app/completion.js';
 import { commands } from '../../src/app/registry.js';
+import { CONFIG_KEYS } from '../../src/core/config.js';
 
 const sb = useSandbox();
 const { home, cleanup } = tempHome();
@@ -188,5 +189,11 @@ describe('the completion engine', () => {
     expect(await complete(['order', 'list', '--market', ''], 3, none)).toEqual(['btc-100k-2026']);
     expect(await complete(['order', 'place', '--file', ''], 3, none)).toEqual(['__files__']);
     expect(await complete(['order', 'cancel', '--client-id', 'a', 'b', '--a'], 5, none)).toEqual(['--all']);
+  });
+  it("offers the settings' names after config get, set and unset, and no value after set's name", async () => {
+    const names = Object.keys(CONFIG_KEYS);
+    for (const verb of ['get', 'set', 'unset']) expect(await complete(['config', verb, ''], 2, none)).toEqual(names);
+    expect(await complete(['config', 'set', 'base'], 2, none)).toEqual(['base-url']);
+    expect(await complete(['config', 'set', 'base-url', ''], 3, none)).toEqual([]);
   });
 });

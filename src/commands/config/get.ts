@@ -1,4 +1,4 @@
-import { configKey } from '../../core/config.js';
+import { CONFIG_KEYS, configKey } from '../../core/config.js';
 import { configRows } from './list.js';
 import { defineCommand } from '../../cli/command.js';
 
@@ -6,7 +6,7 @@ export default defineCommand({
   path: ['config', 'get'],
   effect: 'read',
   summary: 'Print one setting of the active profile',
-  args: { key: { description: 'setting name (see pm config list)', required: true } },
+  args: { key: { description: 'setting name (see pm config list)', required: true, suggestions: Object.keys(CONFIG_KEYS) } },
   examples: ['pm config get base-url'],
   run: async (ctx, { args }) => {
     const key = args.key;

@@ -1,4 +1,4 @@
-import { checkProfileName, configKey } from '../../core/config.js';
+import { CONFIG_KEYS, checkProfileName, configKey } from '../../core/config.js';
 import { UsageError } from '../../core/errors.js';
 import { DEFAULT_BASE_URL, isLoopbackUrl } from '../../core/endpoints.js';
 import { defineCommand } from '../../cli/command.js';
@@ -8,7 +8,7 @@ export default defineCommand({
   effect: 'local',
   summary: 'Change one setting of the active profile',
   args: {
-    key: { description: 'setting name (see pm config list)', required: true },
+    key: { description: 'setting name (see pm config list)', required: true, suggestions: Object.keys(CONFIG_KEYS) },
     value: { description: 'new value', required: true },
   },
   examples: ['pm config set base-url http://127.0.0.1:8787', 'pm --profile bot config set timeout 10s', 'pm config set output json'],

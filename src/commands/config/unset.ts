@@ -1,4 +1,4 @@
-import { configKey } from '../../core/config.js';
+import { CONFIG_KEYS, configKey } from '../../core/config.js';
 import { UsageError } from '../../core/errors.js';
 import { defineCommand } from '../../cli/command.js';
 
@@ -8,7 +8,7 @@ export default defineCommand({
   summary: 'Remove one setting from the active profile (it falls back to its default)',
   description:
     'The setting goes back to its default, or to what it is derived from (ws-url from base-url), as pm config list then shows. base-url cannot be unset: without it the profile would point at the real exchange; set another, or remove the profile (pm profile remove).',
-  args: { key: { description: 'setting name (see pm config list)', required: true } },
+  args: { key: { description: 'setting name (see pm config list)', required: true, suggestions: Object.keys(CONFIG_KEYS) } },
   examples: ['pm config unset on-behalf-of', 'pm config unset rpc-url', 'pm --profile bot config unset timeout'],
   run: async (ctx, { args }) => {
     const { key } = args;

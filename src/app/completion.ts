@@ -18,6 +18,8 @@ type ValueKind = { words: string[] } | 'slug' | 'profile' | 'wallet' | 'file' | 
 
 const longFlags = (o: ManifestOption): string[] => o.flags.split(/[ ,]+/).filter((f) => f.startsWith('-'));
 const takesValue = (o: ManifestOption): boolean => o.type !== 'boolean';
+/** A name for a file (file, secretFile), not one that only contains the letters (profile, profileId). */
+const namesFile = (name: string): boolean => /^file$|[a-z]File$/.test(name);
 
 /** What an option's value is (by its choices, then by what it names). */
 function optionValues(cmd: Entry, o: ManifestOption): ValueKind {
@@ -26,7 +28,7 @@ function optionValues(cmd: Entry, o: ManifestOption): ValueKind {
   const d = `${o.name} ${o.description}`.toLowerCase();
   if (o.name === 'market' || (o.name === 'all' && cmd.path.join(' ') === 'order cancel') || /\bmarket slug\b/.test(d)) return 'slug';
   if (o.name === 'wallet') return 'wallet';
-  if (/file$/i.test(o.name) || o.name === 'out') return 'file';
+  if (namesFile(o.name) || o.name === 'out') return 'file';
   return 'none';
 }
 
@@ -42,7 +44,7 @@ function argValues(cmd: Entry, n: number): ValueKind {
   if (path.startsWith('profile ')) return 'profile';
   if (path.startsWith('wallet ') && a.name === 'name') return 'wallet';
   if (a.name === 'slug' || /market slug/.test(d)) return 'slug';
-  if (/file/.test(a.name)) return 'file';
+  if (namesFile(a.name)) return 'file';
   return 'none';
 }
 

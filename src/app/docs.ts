@@ -32,7 +32,7 @@ function command(c: Entry): string {
   if (c.description && c.description !== c.summary) out.push('', md(c.description));
   out.push(
     '',
-    `Effect: **${c.effect}**: ${EFFECT_TEXT[c.effect]}.${c.sandboxOnly ? ' Only on a sandbox: any other target is refused (exit 2).' : ''}${c.actsFor ? " Acts for a partner's sub-account with `--on-behalf-of` (default: the profile's)." : ''}`,
+    `Effect: **${c.effect}**: ${EFFECT_TEXT[c.effect]}.${c.effectNote ? ` ${md(c.effectNote)}.` : ''}${c.sandboxOnly ? ' Only on a sandbox: any other target is refused (exit 2).' : ''}${c.actsFor ? " Acts for a partner's sub-account with `--on-behalf-of` (default: the profile's)." : ''}`,
   );
   if (c.args.length)
     out.push(

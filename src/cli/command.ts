@@ -110,6 +110,11 @@ export interface CommandSpec<A extends Record<string, ArgSpec>, O extends Record
    */
   effectOf?: (input: { args: ArgsOf<A>; opts: OptsOf<O> }, ctx: Context) => EffectOf | Promise<EffectOf>;
   /**
+   * With effectOf (test/cli/docs.test.ts holds every such command to it): what changes the effect,
+   * in the command reference's words, e.g. "With `--dry-run`: **read**".
+   */
+  effectNote?: string;
+  /**
    * The command acts for a partner's sub-account: it gets `--on-behalf-of` from the shared flags
    * table, and its context acts as the resolved sub-account (flag > profile), resolved once.
    */
@@ -204,6 +209,7 @@ export interface ManifestCommand {
   examples: string[];
   aliases?: string[];
   effect: Effect;
+  effectNote?: string;
   actsFor?: boolean;
   sandboxOnly?: boolean;
   /** The module under src/commands (or dist/commands) that default-exports the definition. */
@@ -264,6 +270,7 @@ export function manifestEntry(
     examples: [...def.examples],
     ...(def.aliases?.length ? { aliases: [...def.aliases] } : {}),
     effect: def.effect,
+    ...(def.effectNote ? { effectNote: def.effectNote } : {}),
     ...(def.actsFor ? { actsFor: true } : {}),
     ...(def.sandboxOnly ? { sandboxOnly: true } : {}),
     file,

@@ -58,6 +58,7 @@ export default defineCommand({
   path: ['withdraw'],
   effect: 'money',
   // (--settle records what the user found in the journal: nothing is sent.)
+  effectNote: 'With `--dry-run`: **read**; with `--settle … --as …`: **local** (it records what you found, and sends nothing)',
   effectOf: ({ opts }) => (opts.dryRun ? 'read' : opts.settle !== undefined || opts.as !== undefined ? 'local' : 'money'),
   actsFor: true,
   // Amount, token, source wallet and destination address, read from the exchange before asking.

@@ -196,4 +196,8 @@ describe('the completion engine', () => {
     expect(await complete(['config', 'set', 'base'], 2, none)).toEqual(['base-url']);
     expect(await complete(['config', 'set', 'base-url', ''], 3, none)).toEqual([]);
   });
+  it('offers no file names for an argument whose name only contains "file" (partner allowances <profileId>)', async () => {
+    expect(await complete(['partner', 'allowances', ''], 2, none)).toEqual([]);
+    expect(await complete(['--json', 'partner', 'allowances', ''], 3, none)).toEqual([]);
+  });
 });

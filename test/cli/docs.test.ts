@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commandDocs } from '../../src/app/docs.js';
+import { commands } from '../../src/app/registry.js';
 
 const walk = (dir: string, ext: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
@@ -28,6 +29,17 @@ describe('docs/', () => {
     expect(readdirSync('docs/commands').sort(), 'docs/commands/ has other files: run npm run docs').toEqual(Object.keys(want).sort());
     for (const [file, text] of Object.entries(want))
       expect(readFileSync(join('docs/commands', file), 'utf8'), `docs/commands/${file} is stale: run npm run docs`).toBe(text);
+  });
+
+  it("says, for every command whose effect depends on its options, what changes it", async () => {
+    const missing: string[] = [];
+    for (const c of commands()) {
+      const { def } = await c.load();
+      if (def.effectOf && !c.effectNote) missing.push(c.path.join(' '));
+    }
+    expect(missing, 'these define effectOf without an effectNote').toEqual([]);
+    const allowances = commandDocs()['partner.md']?.split('## pm partner allowances')[1] ?? '';
+    expect(allowances).toMatch(/^Effect: \*\*read\*\*: reads only\. With `--retry`: \*\*money\*\*/m);
   });
 
   it('every relative link of the README and docs/ lands on a file, and on a heading of it', () => {

@@ -12,6 +12,7 @@ import { RPC_URL, checkMarketChoice, connectChain, marketsFor, rpcTarget, wallet
 export default defineCommand({
   path: ['approve', 'set'],
   effect: 'money',
+  effectNote: 'With `--dry-run`: **read**',
   effectOf: ({ opts }) => (opts.dryRun ? 'read' : 'money'),
   target: rpcTarget,
   describe: async (ctx, { args, opts }) => {

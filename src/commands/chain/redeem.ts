@@ -11,6 +11,7 @@ import { RPC_URL, connectChain, rpcTarget, walletAddress } from './common.js';
 export default defineCommand({
   path: ['redeem-onchain'],
   effect: 'money',
+  effectNote: 'With `--dry-run`: **read**',
   effectOf: ({ opts }) => (opts.dryRun ? 'read' : 'money'),
   target: rpcTarget,
   describe: async (ctx, { args, opts }) => {

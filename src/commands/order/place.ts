@@ -25,6 +25,7 @@ export default defineCommand({
   effect: 'order',
   // A batch file none of whose lines can be sent sends nothing: its lines are reported, never
   // asked about (stdin is read by the run only).
+  effectNote: 'With `--dry-run`, or a batch file without a valid line: **read**',
   effectOf: ({ opts }, ctx) =>
     opts.dryRun || (opts.file !== undefined && opts.file !== '-' && !batchFile(ctx, opts.file, opts).some((l) => l.parsed))
       ? 'read'

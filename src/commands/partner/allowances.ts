@@ -7,6 +7,7 @@ export default defineCommand({
   path: ['partner', 'allowances'],
   effect: 'read',
   // (--retry submits the sub-account's approvals: money, as pm approve set is.)
+  effectNote: "With `--retry`: **money** (the exchange submits the sub-account's approvals from its server wallet)",
   effectOf: ({ opts }) => (opts.retry ? 'money' : 'read'),
   describe: (_ctx, { args, opts }) =>
     `Ask the exchange to submit the approvals still missing for sub-account ${args.profileId} (USDC allowance and CTF approval per venue, sent from its server wallet)${opts.wait ? ', then wait until every one is confirmed' : ''}`,

@@ -108,6 +108,7 @@ export default defineCommand({
   effect: 'local',
   // Listening beyond loopback exposes public dev keys and unauthenticated admin routes; a chain
   // node not on this machine gets contracts deployed and accounts funded from those keys.
+  effectNote: 'With `--host` not on this machine, or `--chain-rpc` not on it: **destructive** (it says why)',
   effectOf: ({ opts }) => {
     const why = risks(opts);
     return why === '' ? 'local' : { effect: 'destructive', why };

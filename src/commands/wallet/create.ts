@@ -5,6 +5,7 @@ export default defineCommand({
   path: ['wallet', 'create'],
   effect: 'local',
   // (--force over a wallet of that name destroys its key: asked for as wallet remove is.)
+  effectNote: 'With `--force` over a wallet that exists: **destructive** (its key is replaced)',
   effectOf: ({ args, opts }, ctx) => replaceEffect(ctx, walletName(args.name), opts.force),
   describe: (ctx, { args }) => describeReplace(ctx, walletName(args.name)),
   summary: 'Create a new wallet (random key, encrypted)',

@@ -10,6 +10,7 @@ export default defineCommand({
   path: ['wallet', 'export'],
   effect: 'destructive',
   // (Nothing changes, but a key leaves the keystore: asked as a destructive command is, saying so.)
+  effectNote: 'With `--format key` it writes the plain private key; otherwise a copy of the encrypted keystore',
   effectOf: ({ opts }) => ({
     effect: 'destructive',
     why: opts.format === 'key' ? 'it writes the plain private key out of the keystore' : 'it writes a copy of the encrypted keystore',

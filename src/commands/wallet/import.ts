@@ -8,6 +8,7 @@ export default defineCommand({
   path: ['wallet', 'import'],
   effect: 'local',
   // (--force over a wallet of that name destroys its key: asked for as wallet remove is.)
+  effectNote: 'With `--force` over a wallet that exists: **destructive** (its key is replaced)',
   effectOf: ({ args, opts }, ctx) => replaceEffect(ctx, walletName(args.name), opts.force),
   describe: (ctx, { args }) => describeReplace(ctx, walletName(args.name)),
   summary: 'Import a key (hidden prompt, file or stdin) or a geth/cast/ethers keystore; never from argv',

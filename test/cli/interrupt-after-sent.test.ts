@@ -52,6 +52,24 @@ describe('one Ctrl-C while the request is on the wire', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ canceled: [id] });
   });
 
+  it('order place answered 409 (the client id already placed), its lookup cut by Ctrl-C: unknown, never "not placed"', async () => {
+    const cid = `dup-${Date.now()}`;
+    const argv = ['order', 'place', 'btc-100k-2026', 'buy', 'yes', '--price', '0.05', '--size', '1', '--client-id', cid];
+    const first = await runPm(['--json', ...argv], { env: { ...accountEnv(sb.current, 'alice', home), CI: '1' } });
+    expect(first.code, first.stderr).toBe(0);
+    const r = await interrupted('alice', argv, 'POST', '/orders');
+    expect(r.exitCode, r.stderr).toBe(130);
+    const err = (JSON.parse(r.stderr) as { error: { message: string; hint?: string } }).error;
+    expect(err.message).not.toMatch(/not placed/);
+    expect(err.message).toMatch(/unknown/);
+    expect(err.hint).toContain(`pm order status --client-id ${cid}`);
+    // The journal keeps the order as possibly placed: never "unsent", which would let a later run count it as never sent.
+    const j = await runPm(['--json', 'order', 'journal', '--client-id', cid], { env: { ...accountEnv(sb.current, 'alice', home), CI: '1' } });
+    const states = j.json<{ state: string }[]>().map((e) => e.state);
+    expect(states).not.toContain('unsent');
+    expect(states.at(-1)).toMatch(/unknown|placed/);
+  });
+
   it('a read interrupted ends 130 without the result (nothing went through to report)', async () => {
     const r = await interrupted('alice', ['markets', 'show', 'btc-100k-2026'], 'GET', '/markets/btc-100k-2026');
     expect(r.exitCode, r.stderr).toBe(130);

@@ -536,6 +536,8 @@ export async function placeOrder(client: ApiClient, body: OrderBody, journal: Jo
     );
   } catch (e) {
     if (e instanceof InterruptedError) {
+      // A lookup cut short (after a 409 or a lost answer) has journaled "unknown" and says so.
+      if (e.unknownClientId === cid) throw e;
       if (uncertain) {
         rec('unknown', { error: 'interrupted' });
         throw interruptedUnknown(cid, e);

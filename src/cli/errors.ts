@@ -56,7 +56,12 @@ export const EXIT_CODES = [
       'refused by the exchange after it was sent (insufficient balance or shares, post-only would cross, market closed, nothing to redeem)',
   },
   { code: 130, name: 'INTERRUPTED', short: 'interrupted (Ctrl-C)', meaning: 'interrupted (Ctrl-C)' },
-  { code: 143, name: 'TERMINATED', short: 'terminated (SIGTERM)', meaning: 'terminated (SIGTERM): stopped as Ctrl-C stops it (but pm sandbox start, a server, whose ordinary end it is: 0)' },
+  {
+    code: 143,
+    name: 'TERMINATED',
+    short: 'terminated (SIGTERM)',
+    meaning: 'terminated (SIGTERM): stopped as Ctrl-C stops it (but pm sandbox start, a server, whose ordinary end it is: 0)',
+  },
 ] as const;
 
 /** The table as help text: one indented line per code. */

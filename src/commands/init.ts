@@ -510,7 +510,8 @@ export default defineCommand({
   effect: 'local',
   // (--derive mints an API token on the exchange: money, as pm token derive is. --force over an
   // existing wallet destroys its key: destructive, as wallet remove is.)
-  effectNote: 'With `--derive`: **money** (it mints an API token on the exchange); with `--force` over a wallet that exists: **destructive** (its key is replaced)',
+  effectNote:
+    'With `--derive`: **money** (it mints an API token on the exchange); with `--force` over a wallet that exists: **destructive** (its key is replaced)',
   effectOf: async ({ opts }, ctx) => {
     const otherwise = opts.derive ? 'money' : 'local';
     const wallet = walletWritten(ctx, opts);

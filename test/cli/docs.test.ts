@@ -31,7 +31,7 @@ describe('docs/', () => {
       expect(readFileSync(join('docs/commands', file), 'utf8'), `docs/commands/${file} is stale: run npm run docs`).toBe(text);
   });
 
-  it("says, for every command whose effect depends on its options, what changes it", async () => {
+  it('says, for every command whose effect depends on its options, what changes it', async () => {
     const missing: string[] = [];
     for (const c of commands()) {
       const { def } = await c.load();

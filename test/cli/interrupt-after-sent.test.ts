@@ -64,7 +64,9 @@ describe('one Ctrl-C while the request is on the wire', () => {
     expect(err.message).toMatch(/unknown/);
     expect(err.hint).toContain(`pm order status --client-id ${cid}`);
     // The journal keeps the order as possibly placed: never "unsent", which would let a later run count it as never sent.
-    const j = await runPm(['--json', 'order', 'journal', '--client-id', cid], { env: { ...accountEnv(sb.current, 'alice', home), CI: '1' } });
+    const j = await runPm(['--json', 'order', 'journal', '--client-id', cid], {
+      env: { ...accountEnv(sb.current, 'alice', home), CI: '1' },
+    });
     const states = j.json<{ state: string }[]>().map((e) => e.state);
     expect(states).not.toContain('unsent');
     expect(states.at(-1)).toMatch(/unknown|placed/);

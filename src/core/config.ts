@@ -179,6 +179,8 @@ export interface OnboardingState {
   displayName?: string;
   /** The first order, its client id fixed before it is sent: a resumed run cannot place a second. */
   firstOrder?: { market: string; amount: string; clientOrderId: string };
+  /** A deposit (raw USDC) sent and not yet answered: an earlier run's, whose outcome is unknown, is never sent again. */
+  funding?: { amountRaw: string };
 }
 
 function damaged(file: string, where: string, expected: string): ConfigError {

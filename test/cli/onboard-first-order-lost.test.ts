@@ -80,3 +80,27 @@ describe('pm partner onboard --fund --first-order, the funding answer lost', () 
     expect(deposits()).toBe(1);
   });
 });
+
+describe('pm partner onboard --fund, the funding answer lost, then --resume --fund again', () => {
+  it('credits once: the resumed run says the earlier deposit is unknown and how to look, and does not fund again', async () => {
+    proxy.current.reset();
+    proxy.current.set({ method: 'POST', path: '/__sandbox/fund', fault: { kind: 'drop' } });
+    const argv = ['--json', 'partner', 'onboard', '--server-wallet', '--name', 'fund-lost-2', '--yes', '--wait', '--fund', '100'];
+    const r = await runPm([...argv, '--timeout', '20s'], { env: env() });
+    expect(r.code, r.stderr).toBe(7);
+    const err = (JSON.parse(r.stderr) as { error: { hint: string } }).error;
+    const id = Number(/--resume (\d+)/.exec(err.hint)?.[1]);
+    expect(id, err.hint).toBeGreaterThan(0);
+    const deposits = () => countEvents(sb.current, 'funds.deposited', (e) => e.profileId === id);
+    expect(deposits()).toBe(1);
+    proxy.current.reset();
+    const again = await runPm(['--json', 'partner', 'onboard', '--resume', String(id), '--fund', '100', '--timeout', '20s'], {
+      env: env(),
+    });
+    expect(again.code, again.stderr).toBe(0);
+    expect(deposits()).toBe(1);
+    expect(again.json()).toMatchObject({ fundingUnknown: { amount: '100', amountRaw: '100000000' } });
+    expect(again.json()).not.toHaveProperty('funded');
+    expect(again.json<{ fundingUnknown: { hint: string } }>().fundingUnknown.hint).toContain(`pm sandbox fund 100 --to ${id}`);
+  });
+});

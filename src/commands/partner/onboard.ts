@@ -9,7 +9,7 @@ import { toPmError } from '../../cli/errors.js';
 import { confirm, input, select, validating } from '../../cli/prompt.js';
 import { checkProfileName } from '../../core/config.js';
 import type { OnboardingState, ProfileConfig } from '../../core/config.js';
-import { ConflictError, NotFoundError, PmError, UsageError, withHint } from '../../core/errors.js';
+import { ConflictError, InterruptedError, NotFoundError, PmError, UsageError, withHint } from '../../core/errors.js';
 import type { ApiClient } from '../../core/http.js';
 import { getMarket } from '../../core/markets.js';
 import { formatUnits, parseUnits } from '../../core/money.js';
@@ -415,6 +415,22 @@ async function finish(
 
   // Funding: the sandbox can credit it; on the exchange the partner sends USDC to the address.
   let funded: bigint | undefined;
+  let fundingUnknown: { amount: bigint; hint: string } | undefined;
+  // An earlier run's deposit whose answer was lost: it may have been made, and a second credits again.
+  const earlier =
+    typeof st.funding?.amountRaw === 'string' && /^\d+$/.test(st.funding.amountRaw) ? BigInt(st.funding.amountRaw) : undefined;
+  if (st.step === 'fund' && earlier !== undefined) {
+    fundingUnknown = {
+      amount: earlier,
+      hint: `Look at its balance (pm --profile ${job.profile} balance); if it is missing: pm sandbox fund ${formatUnits(earlier)} --to ${id}`,
+    };
+    ctx.out.warn(
+      `the deposit of ${formatUnits(earlier)} USDC an earlier run sent to sub-account ${id} has an unknown outcome: not funding it again. ${fundingUnknown.hint}`,
+    );
+    delete st.funding;
+    st.step = 'first-order';
+    await saveProgress(ctx, job);
+  }
   if (st.step === 'fund') {
     let fund = o.fund;
     if (sandbox && fund === undefined && interactive) {
@@ -430,7 +446,18 @@ async function finish(
       fund = parseUnits(a === '' ? '0' : a, 6, 'the amount');
     }
     if (fund !== undefined && fund > 0n) {
-      await fundProfile(api, id, fund);
+      // Saved before it is sent: a run cut short before the answer leaves its outcome to look at.
+      st.funding = { amountRaw: fund.toString() };
+      await saveProgress(ctx, job);
+      await fundProfile(api, id, fund).catch(async (e: unknown) => {
+        // Refused outright (nothing credited): no outcome to look at.
+        if (!(e instanceof PmError && (e.code === 'UNKNOWN_STATE' || (e instanceof InterruptedError && e.sent)))) {
+          delete st.funding;
+          await saveProgress(ctx, job);
+        }
+        throw e;
+      });
+      delete st.funding;
       funded = fund;
       ctx.out.info(`funded with ${formatUnits(fund)} USDC`);
     } else if (!sandbox) ctx.out.info(`To fund it, send USDC on Base (chain 8453) to ${job.account}.`);
@@ -532,6 +559,15 @@ async function finish(
     ...(job.wallet !== undefined ? { wallet: job.wallet } : {}),
     ...(allowances ? { allowances: { ready: allowances.ready, summary: allowances.summary } } : {}),
     ...(funded !== undefined ? { funded: formatUnits(funded), fundedRaw: funded.toString() } : {}),
+    ...(fundingUnknown !== undefined
+      ? {
+          fundingUnknown: {
+            amount: formatUnits(fundingUnknown.amount),
+            amountRaw: fundingUnknown.amount.toString(),
+            hint: fundingUnknown.hint,
+          },
+        }
+      : {}),
     ...(order ? { firstOrder: order } : {}),
   };
   ctx.out.data(result, () => {

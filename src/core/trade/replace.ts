@@ -381,24 +381,36 @@ export interface EverywhereOutcome {
 
 /**
  * The kill switch: cancels every open order in every market. The exchange cancels per market
- * only (DELETE /orders/all/{slug}), so this fans out over the markets of the open orders; one
- * market's failure does not stop the others.
+ * only (DELETE /orders/all/{slug}), so this fans out over the markets of the open orders, all at
+ * once (the limiter paces the sends): one market that fails or hangs neither stops nor holds back
+ * the others.
  */
 export async function cancelEverywhere(api: ApiClient): Promise<EverywhereOutcome> {
   const { liveOrders } = await fetchPositions(api);
   const slugs = [...new Set(liveOrders.map((x) => textOf(x['market'])).filter(Boolean))];
-  const markets: EverywhereOutcome['markets'] = [];
-  for (const market of slugs) {
-    // Ctrl-C between two markets: the next one is not asked.
-    if (api.signal?.aborted) throw interruptedEverywhere(markets, undefined, slugs.slice(markets.length), api.signal.reason);
-    try {
-      markets.push({ market, ...(await cancelOrders(api, { slug: market })) });
-    } catch (e) {
-      // Ctrl-C while this market's cancel was on its way: it may have gone through.
-      if (api.signal?.aborted) throw interruptedEverywhere(markets, market, slugs.slice(markets.length + 1), e);
-      const pe = e instanceof PmError ? e : new PmError(String(e));
-      markets.push({ market, canceled: [], failed: [], error: { code: pe.code, message: pe.shortMessage } });
-    }
+  const settled = await Promise.all(
+    slugs.map((market) =>
+      cancelOrders(api, { slug: market }).then(
+        (r) => ({ market, r }),
+        (e: unknown) => ({ market, e: e instanceof PmError ? e : new PmError(String(e), { cause: e }) }),
+      ),
+    ),
+  );
+  const markets: EverywhereOutcome['markets'] = settled.map((s) =>
+    'r' in s
+      ? { market: s.market, ...s.r }
+      : { market: s.market, canceled: [], failed: [], error: { code: s.e.code, message: s.e.shortMessage } },
+  );
+  if (api.signal?.aborted) {
+    // Ctrl-C: what was cancelled, the markets whose cancel was on its way (it may have gone
+    // through), and those never asked (their send was still waiting its turn).
+    const done = markets.filter((m) => m.error === undefined);
+    const failed = settled.flatMap((s) => ('e' in s ? [s] : []));
+    const onItsWay = failed
+      .filter((s) => s.e.code === 'UNKNOWN_STATE' || (s.e instanceof NetworkError && s.e.ambiguous))
+      .map((s) => s.market);
+    const left = failed.map((s) => s.market).filter((m) => !onItsWay.includes(m));
+    if (onItsWay.length > 0 || left.length > 0) throw interruptedEverywhere(done, onItsWay, left, api.signal.reason);
   }
   return { markets };
 }
@@ -455,18 +467,18 @@ export function replaceResult(r: ReplaceOutcome): ReplaceResult {
 /** The kill switch stopped by Ctrl-C: what was cancelled before it, the market on its way, the ones not asked. */
 function interruptedEverywhere(
   done: EverywhereOutcome['markets'],
-  onItsWay: string | undefined,
+  onItsWay: readonly string[],
   left: readonly string[],
   cause: unknown,
 ): InterruptedError {
-  const way = onItsWay === undefined ? '' : `${onItsWay}'s cancel may or may not have gone through; `;
+  const way = onItsWay.length === 0 ? '' : `the cancel of ${onItsWay.join(', ')} may or may not have gone through; `;
   return new InterruptedError(
-    `interrupted: ${countText({ markets: done })} canceled before it; ${way}${left.length} market${left.length === 1 ? '' : 's'} not asked`,
+    `interrupted: ${countText({ markets: done })} canceled; ${way}${left.length} market${left.length === 1 ? '' : 's'} not asked`,
     {
       cause,
       details: [
         ...done.map((m) => `${m.market}: ${m.canceled.length} canceled${m.failed.length ? `, ${m.failed.length} failed` : ''}`),
-        ...(onItsWay === undefined ? [] : [`${onItsWay}: interrupted on its way`]),
+        ...onItsWay.map((m) => `${m}: interrupted on its way`),
         ...(left.length ? [`not asked: ${left.join(', ')}`] : []),
       ].join('\n'),
       hint: 'Run it again: cancelling is idempotent. pm order list shows what is still open.',

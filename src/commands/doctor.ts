@@ -25,7 +25,12 @@ class DoctorFailed extends PartialFailureError {
 }
 
 async function runChecks(ctx: Context): Promise<CheckResult[]> {
-  const out: CheckResult[] = [checkNode(process.versions.node, new Date(), ctx.env.NODE_EXTRA_CA_CERTS), checkHome(ctx.home)];
+  const { PM_TOKEN_ID, PM_TOKEN_SECRET, PM_API_KEY, PM_PRIVATE_KEY } = ctx.env;
+  const envCredentials = [PM_TOKEN_ID, PM_TOKEN_SECRET, PM_API_KEY, PM_PRIVATE_KEY].some((v) => v !== undefined && v !== '');
+  const out: CheckResult[] = [
+    checkNode(process.versions.node, new Date(), ctx.env.NODE_EXTRA_CA_CERTS),
+    checkHome(ctx.home, envCredentials),
+  ];
   const config = await guarded('config', async () => {
     ctx.config();
     const name = ctx.profileName();

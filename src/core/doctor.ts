@@ -75,13 +75,21 @@ export function checkNode(version: string, now: Date, extraCaCerts: string | und
   };
 }
 
-/** PM_HOME is a directory only its owner can read. */
-export function checkHome(home: string): CheckResult {
+/**
+ * PM_HOME is a directory only its owner can read. One not created yet is no failure: pm creates it
+ * on first use, and credentials from the environment (`credentialsFromEnv`) need no pm init.
+ * @example checkHome('/nonexistent', true).status // 'skip'
+ */
+export function checkHome(home: string, credentialsFromEnv = false): CheckResult {
   let st;
   try {
     st = statSync(home);
   } catch {
-    return { name: 'home', status: 'fail', detail: `${home} does not exist`, fix: 'Run pm init (or pm sandbox start) to set pm up.' };
+    return {
+      name: 'home',
+      status: 'skip',
+      detail: `${home} not created yet: pm creates it on first use${credentialsFromEnv ? '' : ' (pm init, or pm sandbox start, sets pm up)'}`,
+    };
   }
   if (!st.isDirectory())
     return {

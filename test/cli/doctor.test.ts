@@ -149,6 +149,26 @@ describe('pm doctor', () => {
     expect(check(report, 'websocket')?.status).toBe('skip');
   });
 
+  it('a PM_HOME not created yet, credentials from the environment: the home check does not fail (pm creates it), nor says pm init', async () => {
+    const fresh = join(home, 'not-yet');
+    const alice = sb.current.info.accounts[0]!;
+    const creds = {
+      PM_HOME: fresh,
+      PM_BASE_URL: sb.current.baseUrl,
+      PM_PRIVATE_KEY: alice.privateKey,
+      PM_TOKEN_ID: alice.token.tokenId,
+      PM_TOKEN_SECRET: alice.token.secret,
+    };
+    const r = await runPm(['--json', 'doctor'], { env: creds });
+    const report = JSON.parse(r.stdout) as Report;
+    expect(check(report, 'home')).toMatchObject({ status: 'skip', detail: expect.stringMatching(/not created yet: pm creates it on first use/) });
+    expect(JSON.stringify(check(report, 'home'))).not.toMatch(/pm init/);
+    expect(r.code, r.stderr).toBe(0);
+    // Without credentials in the environment, the note may say how to set pm up; it still does not fail.
+    const bare = await runPm(['--json', 'doctor'], { env: { PM_HOME: join(home, 'not-yet-either'), PM_BASE_URL: sb.current.baseUrl } });
+    expect(check(JSON.parse(bare.stdout) as Report, 'home')?.status).toBe('skip');
+  });
+
   it('fails on a PM_HOME others can read, a wrong chain id, and orders of unknown outcome', async () => {
     chmodSync(home, 0o755);
     const rpc = await import('node:http').then(({ createServer }) =>

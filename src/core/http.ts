@@ -191,6 +191,16 @@ export function noTokenError(message: string, words: InputWords = 'flags'): Auth
   return e;
 }
 
+/**
+ * No identity token where one is needed (token derive and capabilities, the withdrawal allowlist):
+ * exit 3, in the caller's words. A command that asks for a passphrase first checks this before.
+ */
+export function noIdentityError(words: InputWords = 'flags'): AuthError {
+  return new AuthError('this command needs an identity token', {
+    hint: words === 'flags' ? 'Set PM_IDENTITY_TOKEN or store one with pm init.' : 'Pass identityToken to createClient.',
+  });
+}
+
 /** Maps a non-2xx answer to the error class of its exit code. The only such mapping. */
 export function errorForStatus(
   status: number,
@@ -427,11 +437,7 @@ export class ApiClient {
     const signal = o.signal ?? this.opts.signal;
     const auth = this.opts.auth ?? {};
     const now = this.opts.now ?? (() => new Date());
-    if (mode === 'identity' && !auth.identity) {
-      throw new AuthError('this command needs an identity token', {
-        hint: this.words === 'flags' ? 'Set PM_IDENTITY_TOKEN or store one with pm init.' : 'Pass identityToken to createClient.',
-      });
-    }
+    if (mode === 'identity' && !auth.identity) throw noIdentityError(this.words);
     if (mode === 'auto' && !auth.hmac && !auth.apiKey) {
       throw noTokenError('this needs an API token, and none is set', this.words);
     }

@@ -166,6 +166,22 @@ describe('token use', () => {
   });
 });
 
+describe('token derive without an identity token', () => {
+  it('in a script with no keystore and no passphrase: the error names the identity token, not the passphrase (exit 3)', async () => {
+    const env = { PM_HOME: home(), PM_SCRYPT_N: '1024', PM_BASE_URL: sb.current.baseUrl };
+    const tokens = sb.current.ctx.state.tokens.length;
+    for (const e of [env, { ...env, PM_PASSPHRASE: PASS }]) {
+      const r = await runPm(['--json', '--yes', 'token', 'derive'], { env: e, stdin: '' });
+      expect(r.code, r.stderr).toBe(3);
+      const err = (JSON.parse(r.stderr) as { error: { message: string; hint?: string } }).error;
+      expect(err.message).toMatch(/needs an identity token/);
+      expect(err.message).not.toMatch(/passphrase/);
+      expect(err.hint).toMatch(/PM_IDENTITY_TOKEN/);
+    }
+    expect(sb.current.ctx.state.tokens.length).toBe(tokens);
+  });
+});
+
 describe('empty input is refused before anything is sent', () => {
   it('token derive --scopes "" (or ",") and token revoke "" exit 2; no token is made or deleted', async () => {
     const env = identityEnv('alice');

@@ -1,3 +1,4 @@
+import { noIdentityError } from '../../core/http.js';
 import { deriveToken, parseScopes } from '../../core/tokens.js';
 import { agentNote, replacingToken, secretsName } from './common.js';
 import { defineCommand } from '../../cli/command.js';
@@ -18,6 +19,8 @@ export default defineCommand({
   run: async (ctx, { opts }) => {
     const scopes = scopesOf(opts.scopes);
     const api = await ctx.authedApi('identity');
+    // No identity token: said first, before the passphrase is asked for (as token capabilities says it).
+    if (!api.auth.identity) throw noIdentityError(api.words);
     const ks = await ctx.keystore();
     const pass = await ctx.newPassphrase(); // asked before the call: the secret is shown only once
     const name = secretsName(ctx);

@@ -161,7 +161,10 @@ describe('pm doctor', () => {
     };
     const r = await runPm(['--json', 'doctor'], { env: creds });
     const report = JSON.parse(r.stdout) as Report;
-    expect(check(report, 'home')).toMatchObject({ status: 'skip', detail: expect.stringMatching(/not created yet: pm creates it on first use/) });
+    expect(check(report, 'home')).toMatchObject({
+      status: 'skip',
+      detail: expect.stringMatching(/not created yet: pm creates it on first use/),
+    });
     expect(JSON.stringify(check(report, 'home'))).not.toMatch(/pm init/);
     expect(r.code, r.stderr).toBe(0);
     // Without credentials in the environment, the note may say how to set pm up; it still does not fail.

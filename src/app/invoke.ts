@@ -2,8 +2,8 @@
 // Commander-free, so a command whose argv src/app/direct.ts reads (or commander parsed, in
 // src/app/main.ts) runs without commander loaded.
 import type { Context } from '../cli/context.js';
-import { errorJson, errorText, InterruptedError, ReportedExit, toPmError, UsageError } from '../cli/errors.js';
-import { AuthError, withHint } from '../core/errors.js';
+import { errorJson, errorText, helpPageHint, InterruptedError, ReportedExit, toPmError, UsageError } from '../cli/errors.js';
+import { AuthError, ValidationError, withHint } from '../core/errors.js';
 import { GLOBAL_FLAGS, quietFlags, scanArgv } from '../cli/global-flags.js';
 import type { ArgvScan, GlobalFlags, GlobalFlagSpec } from '../cli/global-flags.js';
 import { toJson } from '../cli/json.js';
@@ -119,7 +119,7 @@ export async function runInvocation(
       throw new InterruptedError(`interrupted after the request was sent: it went through (the result is above)`, { sent: true });
     return 0;
   } catch (e) {
-    return report(io, ctx ? noProfileHint(ctx, e) : e, json, flags.verbose, ctx?.heldStderr);
+    return report(io, helpHint(inv, ctx ? noProfileHint(ctx, e) : e), json, flags.verbose, ctx?.heldStderr);
   } finally {
     await ctx?.dispose();
   }
@@ -144,4 +144,14 @@ function noProfileHint(ctx: Context, e: unknown): unknown {
     `No profile is active: pm profile use ${names[0]} picks one (profiles here: ${names.join(', ')}); or set PM_TOKEN_ID and PM_TOKEN_SECRET.`,
     'replace',
   );
+}
+
+/**
+ * A usage or validation error with no hint of its own: the command's help page is its hint, as a
+ * usage error commander finds has (docs/output.md: every error has one). Here only, in the CLI:
+ * the library's errors keep the library's words.
+ */
+function helpHint(inv: Invocation, e: unknown): unknown {
+  if (!(e instanceof UsageError || e instanceof ValidationError) || e.hint) return e;
+  return withHint(e, helpPageHint(`pm ${inv.def.path.join(' ')}`), 'replace');
 }

@@ -2,7 +2,7 @@
 // main(argv, io) returns the exit code, so tests can call it in-process.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { ManifestOption, OptionKind } from '../cli/command.js';
-import { exitCodesHelp, linePrefix, UsageError } from '../cli/errors.js';
+import { exitCodesHelp, helpPageHint, linePrefix, UsageError } from '../cli/errors.js';
 import type { IO } from '../cli/output.js';
 import { toJson } from '../cli/json.js';
 import { commands, GROUPS } from './registry.js';
@@ -204,7 +204,7 @@ function usageError(e: CommanderError, near: string | undefined, text: string): 
     .replace(/^\((.*)\)$/, '$1')
     .trim();
   const page = /^\(run (pm [a-z -]+|with) --help for usage\)$/m.exec(text)?.[1];
-  const help = `Run ${page === undefined || page === 'with' ? 'pm' : page} --help for usage.`;
+  const help = helpPageHint(page === undefined || page === 'with' ? 'pm' : page);
   return { message: first.replace(/^error: /, ''), hint: near ?? (hint || help) };
 }
 

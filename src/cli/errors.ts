@@ -127,6 +127,12 @@ export function errorJson(e: PmError, line?: number): ErrorJson {
   return { error: out };
 }
 
+/**
+ * The hint of a usage error that has none more precise: the help page of `page` ('pm' for the root).
+ * @example helpPageHint('pm order place') // 'Run pm order place --help for usage.'
+ */
+export const helpPageHint = (page: string): string => `Run ${page} --help for usage.`;
+
 /** `line N: ` before a pm shell line's error, as a batch names its failed lines; else nothing. */
 export const linePrefix = (line: number | undefined): string => (line === undefined ? '' : `line ${line}: `);
 

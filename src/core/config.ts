@@ -61,7 +61,11 @@ export const CONFIG_KEYS: Record<string, { field: keyof ProfileConfig; doc: stri
     doc: `the command's deadline, retries included: ms, or 500ms, 20s, 5m (at most ${MAX_TIMEOUT_MS / 60_000}m)`,
     parse: (v) => parseDuration(v, 'timeout'),
   },
-  output: { field: 'output', doc: 'default output: table, json or ndjson', parse: (v) => oneOf(v, ['table', 'json', 'ndjson'], 'output') },
+  output: {
+    field: 'output',
+    doc: 'default output: table, json or ndjson',
+    parse: (v) => oneOf(v, ['table', 'json', 'ndjson'], 'output', 'json'),
+  },
   wallet: { field: 'wallet', doc: 'keystore wallet name used for signing', parse: (v) => checkProfileName(v, 'wallet name') },
   'on-behalf-of': { field: 'onBehalfOf', doc: 'default sub-account profile id', parse: (v) => parsePositiveInt(v, 'on-behalf-of') },
 };
@@ -104,13 +108,18 @@ export function checkUrl(v: string, what: string, kind: 'http' | 'ws' | 'rpc' = 
   return v.replace(/\/+$/, '');
 }
 
+/** A setting's value as `pm config set` takes it, for a hint. */
+const setExample = (name: string, v: string): string => `for example pm config set ${name} ${v}`;
+
 function parsePositiveInt(v: string, name: string): number {
-  if (!/^\d{1,15}$/.test(v) || Number(v) <= 0) throw new UsageError(`${name} must be a positive whole number, got "${v}"`);
+  if (!/^\d{1,15}$/.test(v) || Number(v) <= 0)
+    throw new UsageError(`${name} must be a positive whole number, got "${v}"`, { hint: setExample(name, '1234') });
   return Number(v);
 }
 
-function oneOf(v: string, allowed: string[], name: string): string {
-  if (!allowed.includes(v)) throw new UsageError(`${name} must be one of ${allowed.join(', ')}, got "${v}"`);
+function oneOf(v: string, allowed: string[], name: string, example: string): string {
+  if (!allowed.includes(v))
+    throw new UsageError(`${name} must be one of ${allowed.join(', ')}, got "${v}"`, { hint: setExample(name, example) });
   return v;
 }
 

@@ -250,6 +250,35 @@ describe('batches with some items failed', () => {
   });
 });
 
+describe('refusals before anything is sent', () => {
+  it('each has a hint, in text and with --json: an example of what to give', async () => {
+    const env = accountEnv(sb.current, 'alice', newHome());
+    for (const [argv, hint] of [
+      [order('buy', 'yes', '--price', '0.42'), /for example --size 10/],
+      [order('buy', 'yes', '--size', '10'), /for example --price 0\.42/],
+      [order('buy', 'yes', '--type', 'fok'), /for example --amount 25/],
+      [order('buy', 'yes', '--price', '0.42', '--size', '10', '--delegated'), /--on-behalf-of \d+/],
+      [['order', 'replace', 'abc'], /for example --price 0\.42/],
+      [['order', 'journal', '--since', 'xyz'], /for example --since 12h/],
+      [['config', 'set', 'output', 'xml'], /pm config set output json/],
+      [['config', 'set', 'on-behalf-of', 'abc'], /pm config set on-behalf-of \d+/],
+    ] as const) {
+      const e = await both([...argv], env, 2);
+      expect(e.hint, argv.join(' ')).toMatch(hint);
+    }
+  });
+
+  it("a usage or validation error still without a hint of its own gets the command's help page as its hint; a library call does not", async () => {
+    const env = accountEnv(sb.current, 'alice', newHome());
+    const e = await both(order('buy', 'yes', '--type', 'fok', '--size', '3'), env, 2);
+    expect(e.message).toMatch(/FOK orders take --amount, not --size/);
+    expect(e.hint).toBe('Run pm order place --help for usage.');
+    // The library's refusal: its own words, never a pm command line.
+    const lib = thrown(() => parseOrderInput({ market: 'btc-100k-2026', side: 'buy', outcome: 'yes', type: 'fok', size: '3' }, 'keys'));
+    expect(lib.hint ?? '').not.toMatch(/pm |--/);
+  });
+});
+
 describe('usage errors in text mode', () => {
   it('carry the same hint as with --json, on a hint: line', async () => {
     for (const [argv, hint] of [

@@ -17,6 +17,7 @@ function sinceMs(v: string, now = Date.now()): number {
   } catch {
     throw new UsageError(
       `--since must be a time (2026-01-31, 2026-01-31T12:00:00Z) or a duration back from now (30m, 12h, 7d), got "${v}"`,
+      { hint: 'for example --since 12h, or --since 2026-01-31' },
     );
   }
 }

@@ -4,7 +4,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { ValidationError } from '../errors.js';
 import type { Market } from '../market-wire.js';
 import { fokAmounts, limitAmounts } from './amounts.js';
-import { inputExample, inputLabel, inputName } from './terms.js';
+import { inputExample, inputLabel, inputName, onBehalfOfExample } from './terms.js';
 import type { InputName, InputWords, OrderType, Outcome, Side } from './terms.js';
 import { ZERO_ADDRESS } from './eip712.js';
 import type { Hex, UnsignedOrder } from './eip712.js';
@@ -120,14 +120,21 @@ export function checkShape(
         hint: `FOK spends ${n('amount')} USDC (BUY) or sells ${n('amount')} shares (SELL), all or nothing.`,
       });
     if (size !== undefined) throw new ValidationError(`FOK orders take ${n('amount')}, not ${n('size')}`);
-    if (amount === undefined) throw new ValidationError(`FOK orders need ${n('amount')} (USDC to spend on BUY, shares to sell on SELL)`);
+    if (amount === undefined)
+      throw new ValidationError(`FOK orders need ${n('amount')} (USDC to spend on BUY, shares to sell on SELL)`, {
+        hint: `for example ${inputExample(w, 'amount', '25')}`,
+      });
   } else {
     if (amount !== undefined)
       throw new ValidationError(`${type} orders take ${n('price')} and ${n('size')}, not ${n('amount')}`, {
         hint: `Use ${inputExample(w, 'type', 'fok')} to spend an amount at market prices.`,
       });
-    if (price === undefined) throw new ValidationError(`${type} orders need ${n('price')} (0.001 to 1)`);
-    if (size === undefined) throw new ValidationError(`${type} orders need ${n('size')} (shares)`);
+    if (price === undefined)
+      throw new ValidationError(`${type} orders need ${n('price')} (0.001 to 1)`, {
+        hint: `for example ${inputExample(w, 'price', '0.42')}`,
+      });
+    if (size === undefined)
+      throw new ValidationError(`${type} orders need ${n('size')} (shares)`, { hint: `for example ${inputExample(w, 'size', '10')}` });
   }
   if (postOnly && type !== 'GTC') throw new ValidationError(`${n('post-only')} works with GTC orders only, not ${type}`);
 }
@@ -169,6 +176,7 @@ export function prepareOrder(p: OrderParams): { unsigned: UnsignedOrder; body: O
       w === 'flags'
         ? '--delegated needs --on-behalf-of <profileId> (the server signs for that sub-account)'
         : "delegated needs onBehalfOf (the sub-account's profile id: the server signs for it)",
+      { hint: onBehalfOfExample(w) },
     );
   if (!p.delegated && p.maker === null)
     throw new ValidationError('no wallet to sign with', {

@@ -8,7 +8,7 @@ import { formatUnits } from '../money.js';
 import { checkFokSellAmount, parseAmount, parsePrice, parseSize } from './amounts.js';
 import { checkClientOrderId, checkShape, newClientOrderId, newSalt, prepareOrder, STP_POLICIES } from './build.js';
 import type { OrderBody, StpPolicy } from './build.js';
-import { inputLabel } from './terms.js';
+import { inputLabel, onBehalfOfExample } from './terms.js';
 import type { InputWords, OrderInput, OrderType, Outcome, Side } from './terms.js';
 import { signOrder } from './eip712.js';
 import type { Hex } from './eip712.js';
@@ -95,6 +95,7 @@ export function parseOrderInput(i: OrderInput, w: InputWords = 'flags'): ParsedO
   if (i.delegated && i.onBehalfOf === undefined)
     throw new ValidationError(
       w === 'flags' ? '--delegated needs --on-behalf-of <profileId>' : "delegated needs onBehalfOf (the sub-account's profile id)",
+      { hint: onBehalfOfExample(w) },
     );
   if (i.onBehalfOf !== undefined && (!Number.isInteger(i.onBehalfOf) || i.onBehalfOf <= 0))
     throw new ValidationError(`${inputLabel(w, 'on-behalf-of')} must be a profile id (a positive whole number)`);

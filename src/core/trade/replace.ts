@@ -21,7 +21,7 @@ import { formatUnits } from '../money.js';
 import { fetchPositions } from '../portfolio.js';
 import { parsePrice, parseSize } from './amounts.js';
 import { checkClientOrderId } from './build.js';
-import { inputName } from './terms.js';
+import { inputExample, inputName } from './terms.js';
 import type { InputWords } from './terms.js';
 import { buildSignedOrder } from './flow.js';
 import type { ParsedOrder, SignDeps } from './flow.js';
@@ -94,7 +94,9 @@ export function checkReplaceInput(i: ReplaceInput, w: InputWords = 'flags'): { p
   if ((i.orderId === undefined) === (i.oldClientId === undefined))
     throw new UsageError(`name the order to replace: its id or ${w === 'flags' ? '--client-id' : 'its clientId'}`);
   if (i.price === undefined && i.size === undefined)
-    throw new UsageError(`give ${inputName(w, 'price')}, ${inputName(w, 'size')} or both for the replacement`);
+    throw new UsageError(`give ${inputName(w, 'price')}, ${inputName(w, 'size')} or both for the replacement`, {
+      hint: `for example ${inputExample(w, 'price', '0.42')}, ${inputExample(w, 'size', '10')} or both`,
+    });
   return {
     price: i.price === undefined ? undefined : parsePrice(i.price, w),
     size: i.size === undefined ? undefined : parseSize(i.size, 'size', w),

@@ -43,3 +43,11 @@ export const inputName = (w: InputWords, f: InputName): string => (w === 'flags'
 export const inputLabel = (w: InputWords, f: InputName): string => (w === 'flags' ? f : KEYS[f]);
 /** An example of the input with a value: `--price 0.42` or `price: '0.42'`. */
 export const inputExample = (w: InputWords, f: InputName, v: string): string => (w === 'flags' ? `--${f} ${v}` : `${KEYS[f]}: '${v}'`);
+/**
+ * A sub-account's profile id for a delegated order, with where to find one: `--on-behalf-of 1234`
+ * or `onBehalfOf: 1234` (a number).
+ */
+export const onBehalfOfExample = (w: InputWords): string =>
+  w === 'flags'
+    ? "for example --on-behalf-of 1234 (your sub-accounts' profile ids: pm partner list)"
+    : "for example onBehalfOf: 1234 (a sub-account's profile id)";

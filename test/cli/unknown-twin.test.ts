@@ -61,6 +61,8 @@ describe('order place without --client-id, run again as typed after an unknown o
     const again = await runPm(argv, { env: env(home) });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toContain(`the outcome of an identical order (client id ${cid}`);
+    // Sent seconds ago: said in seconds (it said "1 min ago").
+    expect(again.stderr).toMatch(new RegExp(`\\(client id ${cid}, \\d{1,2} s ago\\)`));
     expect(again.stderr).toMatch(/to place another as well, give it a --client-id/);
   });
 

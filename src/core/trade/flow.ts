@@ -268,9 +268,11 @@ export async function placeParsed(
   let lookupFirst = o.lookupFirst;
   const twin = o.completeUnknownTwin && p.generatedId ? unknownTwin(o.journal, signed.body, exchangeId(api.baseUrl)) : undefined;
   if (twin) {
-    const min = Math.max(1, Math.round((Date.now() - twin.at) / 60_000));
+    const ms = Date.now() - twin.at;
+    // Seconds under a minute ("5 s ago"; it said "1 min ago" of an order sent seconds before).
+    const ago = ms < 59_500 ? `${Math.max(1, Math.round(ms / 1000))} s` : `${Math.round(ms / 60_000)} min`;
     o.onNote?.(
-      `the outcome of an identical order (client id ${twin.clientOrderId}, ${min} min ago) is unknown: completing it under that client id, not placing a second one (to place another as well, give it a --client-id)`,
+      `the outcome of an identical order (client id ${twin.clientOrderId}, ${ago} ago) is unknown: completing it under that client id, not placing a second one (to place another as well, give it a --client-id)`,
     );
     p = { ...p, clientOrderId: twin.clientOrderId, generatedId: false };
     signed = await buildSignedOrder(deps, p);

@@ -68,12 +68,15 @@ describe('pm order cancel <id> whose answer is lost', () => {
     expect(r.stderr).toMatch(/1 canceled, 0 failed/);
   });
 
-  it('an order filled or cancelled before (no answer lost) is still not found, exit 4', async () => {
+  it('an order cancelled before (no answer lost) is already canceled, exit 0; an id never seen is not found, exit 4', async () => {
     const home = newHome();
     const id = await place(home, 'cl-before');
     expect((await runPm(['--json', 'order', 'cancel', id], { env: alice(home) })).code).toBe(0);
     const again = await runPm(['--json', 'order', 'cancel', id], { env: alice(home) });
-    expect(again.code, again.stderr).toBe(4);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.json()).toMatchObject({ canceled: [], failed: [], alreadyCanceled: [id] });
+    const ghost = await runPm(['--json', 'order', 'cancel', 'no-such-order-id'], { env: alice(home) });
+    expect(ghost.code, ghost.stderr).toBe(4);
   });
 
   it('answer lost and the exchange cannot be asked: exit 7 unknown, with the command that tells; it says cancelled', async () => {
@@ -163,14 +166,15 @@ describe('a cancel still on its way when the deadline passes (no answer at all)'
     expect(cancelled(mark)).toBe(1);
   });
 
-  it('the kill switch: a market whose cancel got no answer is unknown (exit 7), one never sent is said so', async () => {
+  it('the kill switch: a market whose cancel got no answer is unknown (exit 7), one never sent is said so (each market asked at once)', async () => {
     const home = newHome();
     const btc = await place(home, 'ks-btc', '0.2');
     const sol = await runPm(['--json', 'order', 'place', 'sol-500-2026', 'buy', 'yes', '--price', '0.05', '--size', '2'], {
       env: alice(home),
     });
     expect(sol.code, sol.stderr).toBe(0);
-    // Every market's cancel is held past the deadline: the first is sent (its outcome unknown), the next never leaves.
+    // Every market's cancel is held past the deadline: those sent (all at once, paced by the
+    // limiter) are unknown; one still waiting its turn when the deadline passed never leaves.
     proxy.set({ method: 'DELETE', path: /^\/orders\/all\//, times: Number.POSITIVE_INFINITY, fault: { kind: 'delay', ms: 2500 } });
     const r = await runPm(['--json', '--yes', '--timeout', '1.5s', 'order', 'cancel', '--all'], { env: alice(home) });
     expect(r.code, r.stderr).toBe(7);
@@ -178,15 +182,40 @@ describe('a cancel still on its way when the deadline passes (no answer at all)'
     expect(err.code).toBe('UNKNOWN_STATE');
     expect(err.hint).toContain('Cancel again (harmless): pm --json --yes --timeout 1.5s order cancel --all');
     const out = r.json<{ markets: { market: string; error?: { code: string; message: string } }[] }>();
-    const codes = out.markets.map((m) => m.error?.code).sort();
-    expect(codes).toEqual(['NETWORK', 'UNKNOWN_STATE']);
-    expect(out.markets.find((m) => m.error?.code === 'NETWORK')?.error?.message).toMatch(/before it could be sent/);
-    // The unknown one's cancel reached the exchange after pm gave up; the other market's order is still open.
+    expect(out.markets).toHaveLength(2);
+    expect(out.markets.some((m) => m.error?.code === 'UNKNOWN_STATE')).toBe(true);
+    for (const m of out.markets)
+      if (m.error?.code !== 'UNKNOWN_STATE')
+        expect(m.error).toMatchObject({ code: 'NETWORK', message: expect.stringMatching(/before it could be sent/) });
+    // An unknown one's cancel reached the exchange after pm gave up; one never sent left its order open.
     await vi.waitFor(() => expect(faults.current.inFlight).toBe(0), { timeout: 10_000 });
     const orderOf = { 'btc-100k-2026': btc, 'sol-500-2026': sol.json<{ orderId: string }>().orderId } as Record<string, string>;
-    const sent = out.markets.find((m) => m.error?.code === 'UNKNOWN_STATE')?.market ?? '';
-    const notSent = out.markets.find((m) => m.error?.code === 'NETWORK')?.market ?? '';
-    expect(live()).not.toContain(orderOf[sent]);
-    expect(live()).toContain(orderOf[notSent]);
+    expect(faults.current.count('DELETE', /^\/orders\/all\//)).toBe(out.markets.filter((m) => m.error?.code === 'UNKNOWN_STATE').length);
+    for (const m of out.markets) {
+      if (m.error?.code === 'UNKNOWN_STATE') expect(live()).not.toContain(orderOf[m.market]);
+      else expect(live()).toContain(orderOf[m.market]);
+    }
+  });
+});
+
+describe('the cancel pm advises after an unknown outcome ("Cancel again (harmless)"), run once the order is cancelled', () => {
+  it('by client id and by id: exit 0, the order named already cancelled (not "not found", exit 4); nothing more cancelled', async () => {
+    const home = newHome();
+    const cid = `again-${Date.now()}`;
+    const id = await place(home, cid);
+    // The first cancel went through (the run that lost its answer, or one that got it).
+    const first = await runPm(['--json', 'order', 'cancel', '--client-id', cid], { env: alice(home) });
+    expect(first.code, first.stderr).toBe(0);
+    expect(live()).not.toContain(id);
+    const mark = logMark();
+    for (const argv of [['--client-id', cid], [id]]) {
+      const r = await runPm(['--json', 'order', 'cancel', ...argv], { env: alice(home) });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.json()).toMatchObject({ canceled: [], failed: [], alreadyCanceled: [id] });
+      const text = await runPm(['order', 'cancel', ...argv], { env: alice(home) });
+      expect(text.code, text.stderr).toBe(0);
+      expect(text.stderr).toMatch(/already canceled/);
+    }
+    expect(cancelled(mark)).toBe(0);
   });
 });

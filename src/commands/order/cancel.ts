@@ -40,7 +40,7 @@ export default defineCommand({
   },
   summary: 'Cancel orders by id, by client id, all in a market, or all everywhere (the kill switch)',
   description:
-    'By order ids or --client-id (batches of 50); --all <slug> (or --market <slug>) cancels every open order of one market; --all alone cancels every open order in every market (the exchange cancels per market, so pm fans out over the markets of your open orders and reports each; on the real exchange it asks first unless --yes).\n\nExit codes: 0 done, 2 bad input or declined, 4 not one of the orders named was found, 7 the outcome is unknown (no answer, and the exchange could not be asked: run the same command again, cancelling is harmless), 8 some orders or markets failed.',
+    'By order ids or --client-id (batches of 50); --all <slug> (or --market <slug>) cancels every open order of one market; --all alone cancels every open order in every market (the exchange cancels per market, so pm asks every market of your open orders at once and reports each; on the real exchange it asks first unless --yes). An order named that an earlier cancel ended is reported already canceled (JSON alreadyCanceled), not as not found: running a cancel again is harmless.\n\nExit codes: 0 done (or already canceled), 2 bad input or declined, 4 not one of the orders named was found, 7 the outcome is unknown (no answer, and the exchange could not be asked: run the same command again, cancelling is harmless), 8 some orders or markets failed.',
   args: { ids: { description: 'order ids (with --all: market slugs)', variadic: true } },
   options: {
     clientId: { type: 'list', value: 'ids', description: 'cancel by client order ids' },
@@ -166,7 +166,7 @@ function report(ctx: Context, res: CancelOutcome, market?: string, baseUrl?: str
         [{ header: 'CANCELED' }],
         res.canceled.map((id) => [id]),
       );
-    else if (!res.failed.length && !res.answerLost) ctx.out.info('nothing to cancel');
+    else if (!res.failed.length && !res.answerLost && !res.alreadyCanceled?.length) ctx.out.info('nothing to cancel');
     if (res.failed.length)
       ctx.out.table(
         [{ header: 'FAILED', fit: cutFirst(2, 12) }, { header: 'REASON' }, { header: 'MESSAGE', fit: cutFirst(1, 16) }],
@@ -179,6 +179,8 @@ function report(ctx: Context, res: CancelOutcome, market?: string, baseUrl?: str
       `the exchange's answer was lost: the orders it cancelled are not known by id; ${res.failed.length === 0 ? `none${market ? ` of ${market}` : ''} is open now` : `${res.failed.length} still open`}`,
     );
   else ctx.out.info(`${res.canceled.length} canceled, ${res.failed.length} failed`);
+  // Ended by an earlier cancel (this one's re-run after an unknown outcome): done, not "not found".
+  if (res.alreadyCanceled?.length) ctx.out.info(`already canceled by an earlier cancel: ${res.alreadyCanceled.join(', ')}`);
   const notFound = res.failed.filter((f) => f.reason === 'ORDER_NOT_FOUND').map((f) => f.orderId);
   const asClientIds =
     baseUrl === undefined || notFound.length === 0

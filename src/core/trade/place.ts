@@ -588,6 +588,11 @@ export interface CancelOutcome {
    * them now), and every order of the market still open after it is in `failed` (STILL_OPEN).
    */
   answerLost?: true | undefined;
+  /**
+   * Orders the exchange said it could not find (ORDER_NOT_FOUND) whose status is CANCELED: an
+   * earlier cancel ended them (a re-run after an unknown outcome), not this one.
+   */
+  alreadyCanceled?: string[] | undefined;
 }
 
 /** A cancel answer as the exchange gives it, or null when it is none (a garbled or truncated 2xx). */
@@ -674,12 +679,16 @@ export async function cancelOrders(api: ApiClient, q: { ids?: string[]; clientId
       const retried = (res.attempts ?? 1) > 1;
       // What this answer does not tell: all of the chunk, or (after a retry) the ones "not found".
       const unclear = r === null ? chunk : [];
+      // Not found at the first try: gone before this cancel, or never there; the status tells which.
+      const notFound: CancelOutcome['failed'] = [];
       for (const f of r?.failed ?? []) {
         if (retried && f.reason === 'ORDER_NOT_FOUND') unclear.push(f.orderId);
+        else if (f.reason === 'ORDER_NOT_FOUND') notFound.push(f);
         else out.failed.push(f);
       }
       out.canceled.push(...(r?.canceled ?? []));
       if (unclear.length > 0) await settleUnclear(api, key === 'orderIds' ? 'ids' : 'clientIds', unclear, out);
+      if (notFound.length > 0) await settleNotFound(api, key === 'orderIds' ? 'ids' : 'clientIds', notFound, out);
     }
   }
   return out;
@@ -725,6 +734,28 @@ async function settleUnclear(
         message: s.status === 'found' ? `not open: its status is ${status || 'not given'}` : 'not found',
       });
     else throw cancelUnknown([asked], key, out, new ExchangeError(s.error ?? `status ${s.status}`));
+  }
+}
+
+/**
+ * Orders a cancel did not find at its first try: one CANCELED is an earlier cancel's (a re-run of
+ * a cancel whose outcome was unknown ends there, not "not found"); the others stay not found, with
+ * their status when they have one (FILLED…). The status unreadable: they stay not found, as the
+ * exchange said.
+ */
+async function settleNotFound(
+  api: ApiClient,
+  key: 'ids' | 'clientIds',
+  notFound: CancelOutcome['failed'],
+  out: CancelOutcome,
+): Promise<void> {
+  const found = await orderStatus(api, { [key]: notFound.map((f) => f.orderId) }).catch(() => [] as StatusResult[]);
+  for (const f of notFound) {
+    const s = found.find((x) => (key === 'ids' ? x.orderId : x.clientOrderId) === f.orderId);
+    const order = s?.data && isObj(s.data['order']) ? s.data['order'] : {};
+    const status = s?.status === 'found' ? textField(order, 'status') : '';
+    if (isCancelled(status)) (out.alreadyCanceled ??= []).push(textField(order, 'id') || (s?.orderId ?? f.orderId));
+    else out.failed.push(status ? { ...f, message: `not open: its status is ${status}` } : f);
   }
 }
 

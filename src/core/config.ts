@@ -280,13 +280,17 @@ export function checkProfileName(name: string, what = 'profile name'): string {
   return name;
 }
 
-/** The platform config directory for pm (what `conf` would pick), unless PM_HOME is set. */
+/**
+ * The platform config directory for pm (what `conf` would pick), unless PM_HOME is set. A variable
+ * set but empty counts as unset (the XDG rule): XDG_CONFIG_HOME='' is ~/.config, never ./pm.
+ */
 export function defaultHome(env: Record<string, string | undefined>): string {
+  const set = (name: string): string | undefined => env[name] || undefined;
   // (node:os, loaded only without HOME: it costs every command ~0.4 ms.)
-  const home = env['HOME'] ?? process.getBuiltinModule('node:os').homedir();
-  if (process.platform === 'win32') return join(env['APPDATA'] ?? join(home, 'AppData', 'Roaming'), 'pm');
+  const home = set('HOME') ?? process.getBuiltinModule('node:os').homedir();
+  if (process.platform === 'win32') return join(set('APPDATA') ?? join(home, 'AppData', 'Roaming'), 'pm');
   if (process.platform === 'darwin') return join(home, 'Library', 'Preferences', 'pm');
-  return join(env['XDG_CONFIG_HOME'] ?? join(home, '.config'), 'pm');
+  return join(set('XDG_CONFIG_HOME') ?? join(home, '.config'), 'pm');
 }
 
 /**

@@ -1,5 +1,5 @@
 // The package entry for Node bots: `import { createClient } from 'pm-cli'`. The only place the
-// library reads the environment: PM_HOME (else the platform config directory, as the CLI) for
+// library reads the environment: PM_HOME (unset or empty: the platform config directory, as the CLI) for
 // the config, keystore, order journal and the rate limiter shared with every pm process; and
 // HTTPS_PROXY / HTTP_PROXY / NO_PROXY (either case) unless the `proxy` option is given.
 import { defaultHome } from '../core/config.js';
@@ -29,6 +29,7 @@ export type Options = Omit<ClientOptions, 'home'> & { home?: string | undefined 
  * const r = await pm.orders.place({ market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.42', size: '10', clientId: 'bot-1' });
  */
 export function createClient(options: Options = {}): PmClient {
-  const home = options.home ?? process.env['PM_HOME'] ?? defaultHome(process.env);
+  // (PM_HOME set but empty is unset, as for the CLI: not the current directory.)
+  const home = options.home ?? (process.env['PM_HOME'] || defaultHome(process.env));
   return create({ ...options, home, proxy: options.proxy ?? proxyFromEnvironment(process.env) });
 }

@@ -76,3 +76,14 @@ it('set ws-url that would mix a local and a remote exchange in the profile is re
   expect(read.code, read.stderr).toBe(2);
   expect((JSON.parse(read.stderr) as { error: { hint: string } }).error.hint).toContain('pm config unset ws-url');
 });
+
+it('PM_HOME and XDG_CONFIG_HOME set but empty count as unset (the XDG rule): the home is ~/.config/pm, not ./pm', async () => {
+  const home = newHome();
+  const listed = async (env: Record<string, string>) => {
+    const r = await runPm(['--json', 'config', 'list'], { env: { HOME: home, ...env } });
+    expect(r.code, r.stderr).toBe(0);
+    return r.json<{ home: string }>().home;
+  };
+  expect(await listed({ PM_HOME: '', XDG_CONFIG_HOME: join(home, 'xdg') })).toBe(join(home, 'xdg', 'pm'));
+  expect(await listed({ PM_HOME: '', XDG_CONFIG_HOME: '' })).toBe(join(home, '.config', 'pm'));
+});

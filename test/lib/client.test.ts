@@ -61,6 +61,34 @@ describe('createClient', () => {
     }
   });
 
+  it('an empty PM_HOME counts as unset, as in the CLI (not the current directory), and an empty XDG_CONFIG_HOME too (the XDG rule)', () => {
+    // Before: PM_HOME='' put the config, journal and limiter in the current directory; XDG_CONFIG_HOME='' in ./pm.
+    const h = tempHome();
+    const saved = { PM_HOME: process.env['PM_HOME'], XDG_CONFIG_HOME: process.env['XDG_CONFIG_HOME'], HOME: process.env['HOME'] };
+    /** The config file a client without `home` reads (a profile not found names it). */
+    const configOf = (): string => {
+      try {
+        createClient({ profile: 'no-such-profile' });
+      } catch (e) {
+        return /no profile named "no-such-profile" in (.+)$/.exec((e as Error).message)?.[1] ?? (e as Error).message;
+      }
+      return 'no error';
+    };
+    try {
+      process.env['HOME'] = h.home;
+      process.env['PM_HOME'] = '';
+      process.env['XDG_CONFIG_HOME'] = join(h.home, 'xdg');
+      expect(configOf()).toBe(join(h.home, 'xdg', 'pm', 'config.json'));
+      process.env['XDG_CONFIG_HOME'] = '';
+      expect(configOf()).toBe(join(h.home, '.config', 'pm', 'config.json'));
+    } finally {
+      for (const [k, v] of Object.entries(saved))
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      h.cleanup();
+    }
+  });
+
   it("a bad credential passed to createClient is named as the bot passed it (privateKey, token.secret), not as the CLI's environment variable", async () => {
     // Before: "PM_PRIVATE_KEY: a private key is 32 bytes…", "PM_TOKEN_SECRET is not base64",
     // "PM_TOKEN_ID is set but PM_TOKEN_SECRET is not": variables a bot that passed options never set.

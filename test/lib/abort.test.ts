@@ -125,6 +125,43 @@ describe('abort', () => {
   });
 });
 
+describe('orders.cancelAll({ market }) whose answer is lost and the open orders cannot be read', () => {
+  it("is an UnknownStateError whose hint names pm.orders.list({ market }), the call the library takes (not orders.list('slug'))", async () => {
+    const alice = seeded(sb.current, 'alice');
+    const pm = createClient({
+      home: newHome(),
+      baseUrl: proxy.current.baseUrl,
+      privateKey: alice.privateKey,
+      token: alice.token,
+      timeoutMs: 3000,
+    });
+    try {
+      proxy.current.reset();
+      await pm.orders.place({ market: 'sol-500-2026', side: 'buy', outcome: 'yes', price: '0.02', size: '5' });
+      proxy.current.set(
+        { method: 'DELETE', path: '/orders/all/sol-500-2026', fault: { kind: 'truncate' } },
+        {
+          method: 'GET',
+          path: '/markets/sol-500-2026/user-orders',
+          times: Number.POSITIVE_INFINITY,
+          fault: { kind: 'status', status: 503 },
+        },
+      );
+      const e = (await rejection(pm.orders.cancelAll({ market: 'sol-500-2026' }))) as { code: string; hint?: string };
+      proxy.current.reset();
+      expect(e).toMatchObject({ code: 'UNKNOWN_STATE', exitCode: 7 });
+      expect(e.hint).toContain("pm.orders.list({ market: 'sol-500-2026' })");
+      expect(e.hint).not.toMatch(/orders\.list\('/);
+      // The call the hint names is one the library takes.
+      expect(Array.isArray(await pm.orders.list({ market: 'sol-500-2026' }))).toBe(true);
+    } finally {
+      proxy.current.reset();
+      await pm.orders.cancelAll();
+      await pm.close();
+    }
+  });
+});
+
 describe('a 429 from place', () => {
   it('is a RateLimitError carrying retryAfterMs (the exchange asked for 2 s), nothing placed', async () => {
     const pm = client();

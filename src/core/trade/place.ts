@@ -782,7 +782,10 @@ async function marketAfterLostAnswer(api: ApiClient, slug: string, read: CancelO
     const why = e instanceof PmError ? e.shortMessage : String(e);
     throw new UnknownStateError(
       `the outcome of the cancel of every order of ${slug} is unknown: its answer was lost and the open orders could not be read (${why})`,
-      { cause: e, hint: `Cancel them again (harmless), or list what is open: orders.list('${slug}').` },
+      {
+        cause: e,
+        hint: `Cancel them again (harmless), or list what is open: ${api.words === 'flags' ? `pm order list --market ${slug}` : `pm.orders.list({ market: '${slug}' })`}.`,
+      },
     );
   }
   return {

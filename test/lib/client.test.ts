@@ -240,6 +240,8 @@ describe('createClient', () => {
       price: '0.14',
       size: '10',
     });
+    // Money as the CLI's JSON has it: the decimal beside its …Raw (a GTC order has no amount).
+    expect(r.order).toMatchObject({ sizeRaw: '10000000', amountRaw: null });
     expect(r.execution).toMatchObject({ matched: false, settlementStatus: 'UNMATCHED', filled: { shares: '0', sharesRaw: '0' } });
     expect(
       (await pm.orders.place({ market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.14', size: '10', clientId: 'lib-shape-1' }))
@@ -259,6 +261,12 @@ describe('createClient', () => {
       expect.objectContaining({ line: 1, ok: false, sent: 'yes', error: expect.objectContaining({ code: 'REFUSED', status: 400 }) }),
       expect.objectContaining({ line: 2, ok: true, clientId: 'lib-shape-1', alreadyPlaced: true, order: expect.objectContaining({ id }) }),
     ]);
+    // A batch line's result has the keys docs/library.md gives it, its order the …Raw of place's.
+    expect(Object.keys(lines[1] ?? {}).sort()).toEqual(
+      ['alreadyPlaced', 'clientId', 'execution', 'line', 'ok', 'order', 'skipped', 'status'].sort(),
+    );
+    expect(lines[1]).toMatchObject({ order: { size: '10', sizeRaw: '10000000', amountRaw: null } });
+    expect(Object.keys(lines[0] ?? {}).sort()).toEqual(['clientId', 'error', 'line', 'ok', 'sent'].sort());
     await pm.orders.cancel(id);
     await pm.close();
   });

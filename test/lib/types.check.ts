@@ -59,6 +59,9 @@ export async function orders(pm: ReturnType<typeof createClient>): Promise<void>
   expectTypeOf(r.order.side).toEqualTypeOf<Side | null>();
   expectTypeOf(r.alreadyPlaced).toBeBoolean();
   expectTypeOf(r.execution.filled.sharesRaw).toBeString();
+  // The order's money with its …Raw, as the CLI's JSON has it (null: no size, or no amount).
+  expectTypeOf(r.order.sizeRaw).toEqualTypeOf<string | null>();
+  expectTypeOf(r.order.amountRaw).toEqualTypeOf<string | null>();
   // @ts-expect-error a side is buy or sell
   await pm.orders.place({ market: 'm', side: 'bye', outcome: 'yes', price: '0.42', size: '10' });
   // @ts-expect-error an outcome is yes or no
@@ -88,6 +91,7 @@ export async function orders(pm: ReturnType<typeof createClient>): Promise<void>
     expectTypeOf(line.order.id).toBeString();
     expectTypeOf(line.clientId).toBeString();
     expectTypeOf(line.alreadyPlaced).toBeBoolean();
+    expectTypeOf(line.order.sizeRaw).toEqualTypeOf<string | null>();
   }
   expectTypeOf(r.clientId).toBeString();
   expectTypeOf(r.status).toBeString();

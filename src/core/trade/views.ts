@@ -169,7 +169,8 @@ export type PlaceResult = {
   status: string;
   /** An earlier call (or run) had placed this order: nothing new was placed. */
   alreadyPlaced: boolean;
-  order: { id: string; market: string } & OrderTerms;
+  /** The order's terms; `size` and `amount` with their raw units beside them, as in `pm --json order place`. */
+  order: { id: string; market: string } & OrderTerms & Pick<PlacedJson, 'sizeRaw' | 'amountRaw'>;
   execution: ExecutionJson;
 };
 
@@ -187,7 +188,9 @@ export function placeResult(j: PlacedJson): PlaceResult {
       type: j.type,
       price: j.price,
       size: j.size,
+      sizeRaw: j.sizeRaw,
       amount: j.amount,
+      amountRaw: j.amountRaw,
     },
     execution: {
       matched: j.matched,

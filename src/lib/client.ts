@@ -103,7 +103,7 @@ function decimalStrings(input: Partial<Record<'price' | 'size' | 'amount', unkno
  * dropped: orders.cancelAll({ slug }) or orders.cancelAll('slug') would cancel every market.
  * @example checkOptions('orders.cancelAll', { slug: 'x' }, { market: 1 }) // ValidationError: orders.cancelAll takes no slug
  */
-function checkOptions(call: string, p: unknown, known: Record<string, 1>): void {
+function checkOptions(call: string, p: unknown, known: Record<string, 1>, lead?: string): void {
   if (p === undefined) return;
   const keys = Object.keys(known);
   if (typeof p !== 'object' || p === null || Array.isArray(p))
@@ -114,7 +114,25 @@ function checkOptions(call: string, p: unknown, known: Record<string, 1>): void 
           : `Keys: ${keys.join(', ')}.`,
     });
   const extra = unknownKeys(p, keys, 'Keys');
-  if (extra) throw new ValidationError(`${call} takes no ${extra.unknown.join(', ')}`, { hint: extra.hint });
+  if (extra)
+    throw new ValidationError(`${call} takes no ${extra.unknown.join(', ')}`, {
+      // (`lead`: the argument before the options, when the call has one.)
+      hint: extra.unknown.includes('signal')
+        ? `The signal goes in the next argument: pm.${call}(${lead ? `${lead}, ` : ''}{ ${keys[0]} }, { signal }).`
+        : extra.hint,
+    });
+}
+
+/**
+ * A call's `signal`: an AbortSignal, or left out (a look-alike object would abort nothing).
+ * @example checkSignal('x') // ValidationError: signal must be an AbortSignal, got "x"
+ */
+function checkSignal(s: unknown, error = ValidationError): void {
+  if (s !== undefined && !(s instanceof AbortSignal))
+    throw new error(
+      `signal must be an AbortSignal, got ${typeof s === 'object' && s !== null ? 'an object that is not one' : (JSON.stringify(s) ?? String(s))}`,
+      { hint: "Pass an AbortController's signal: { signal: controller.signal }." },
+    );
 }
 
 /**
@@ -228,6 +246,7 @@ export function createClient(options: ClientOptions) {
   // Checked as the CLI checks its flags: a bad option is a UsageError (exit 2), never a TypeError.
   if (options.timeoutMs !== undefined && !(Number.isInteger(options.timeoutMs) && options.timeoutMs > 0 && options.timeoutMs <= 3_600_000))
     throw new UsageError(`timeoutMs must be a whole number of milliseconds from 1 to 3600000, got ${String(options.timeoutMs)}`);
+  checkSignal(options.signal, UsageError);
   for (const [i, k] of (options.subAccountKeys ?? []).entries())
     if (!/^(0x)?[0-9a-fA-F]{64}$/.test(k.trim()))
       throw new UsageError(`subAccountKeys[${i}] is not a private key (32 bytes of hex, 64 hex digits)`, {
@@ -310,14 +329,21 @@ export function createClient(options: ClientOptions) {
     .catch(() => undefined);
   let authed: Promise<ApiClient> | undefined;
   const api = (): Promise<ApiClient> => (authed ??= engine().then(({ core }) => core.tradingApi()));
-  const signalOf = (o?: CallOptions): AbortSignal | undefined =>
-    o?.signal && options.signal ? AbortSignal.any([o.signal, options.signal]) : (o?.signal ?? options.signal);
+  const signalOf = (o?: CallOptions): AbortSignal | undefined => {
+    checkSignal(o?.signal);
+    return o?.signal && options.signal ? AbortSignal.any([o.signal, options.signal]) : (o?.signal ?? options.signal);
+  };
+  /** A call's last argument: `{ signal }` (an AbortSignal), or left out. */
+  const checkCall = (o?: CallOptions): void => {
+    checkOptions("a call's last argument ({ signal })", o, { signal: 1 } satisfies Record<keyof CallOptions, 1>);
+    checkSignal(o?.signal);
+  };
   /**
    * The API client of one call: one deadline (timeoutMs) for all its requests and retries, and
    * its signal with the client's (`own`: the call's signal only, for the kill switch).
    */
   const withSignal = (a: ApiClient, o?: CallOptions, how: { own?: boolean; deadline?: boolean } = {}): ApiClient => {
-    checkOptions("a call's last argument ({ signal })", o, { signal: 1 } satisfies Record<keyof CallOptions, 1>);
+    checkCall(o);
     const s = how.own ? o?.signal : signalOf(o);
     const d = how.deadline === false ? a : a.withDeadline();
     return s ? d.withSignal(s) : d;
@@ -387,7 +413,7 @@ export function createClient(options: ClientOptions) {
     },
     async search(query: string, p: { page?: number; limit?: number } = {}, o?: CallOptions): Promise<MarketJson[]> {
       checkText('markets.search', 'query', query);
-      checkOptions('markets.search', p, { page: 1, limit: 1 } satisfies Record<keyof typeof p, 1>);
+      checkOptions('markets.search', p, { page: 1, limit: 1 } satisfies Record<keyof typeof p, 1>, 'query');
       const { e, publicApi } = await engine();
       return (await e.searchMarkets(withSignal(publicApi, o), query, p)).markets.map(e.marketJson);
     },
@@ -398,7 +424,7 @@ export function createClient(options: ClientOptions) {
     },
     /** The order book of the YES (default) or NO outcome, prices and sizes as decimals plus raw. */
     async book(slug: string, p: { outcome?: OutcomeInput } = {}, o?: CallOptions): Promise<OrderBookJson & { outcome: Outcome }> {
-      checkOptions('markets.book', p, { outcome: 1 } satisfies Record<keyof typeof p, 1>);
+      checkOptions('markets.book', p, { outcome: 1 } satisfies Record<keyof typeof p, 1>, 'market');
       const { e, publicApi } = await engine();
       // Checked as orders.place checks it ('no ' or 'maybe' is refused, never the YES book).
       const outcome: Outcome =
@@ -421,13 +447,13 @@ export function createClient(options: ClientOptions) {
       o?: CallOptions,
     ): Promise<MarketPageJson> {
       checkText('markets.page', 'path', path);
-      checkOptions('markets.page', q, { limit: 1, page: 1, cursor: 1, sort: 1, all: 1 } satisfies Record<keyof typeof q, 1>);
+      checkOptions('markets.page', q, { limit: 1, page: 1, cursor: 1, sort: 1, all: 1 } satisfies Record<keyof typeof q, 1>, 'path');
       const { e, publicApi } = await engine();
       return e.marketPageJson(await e.marketPage(withSignal(publicApi, o, { deadline: q.all !== true }), path, q));
     },
     /** The YES price history, oldest first. */
     async history(slug: string, q: { interval?: string; from?: string; to?: string } = {}, o?: CallOptions): Promise<PricePointJson[]> {
-      checkOptions('markets.history', q, { interval: 1, from: 1, to: 1 } satisfies Record<keyof typeof q, 1>);
+      checkOptions('markets.history', q, { interval: 1, from: 1, to: 1 } satisfies Record<keyof typeof q, 1>, 'market');
       const { e, publicApi } = await engine();
       return (await e.priceHistory(withSignal(publicApi, o), e.slugFrom(checkText('markets.history', 'market', slug)), q)).points.map(
         e.pricePointJson,
@@ -491,6 +517,7 @@ export function createClient(options: ClientOptions) {
       // Checked first: dropped, { slug } or a string would cancel every order of every market.
       checkOptions('orders.cancelAll', p, { market: 1 } satisfies Record<keyof typeof p, 1>);
       if (p.market !== undefined) checkText('orders.cancelAll', 'market', p.market);
+      checkCall(o);
       // An order whose request is still on its way (an aborted place) is cancelled too: wait for it.
       await settleWrites(o?.signal);
       const { e } = await engine();
@@ -509,7 +536,7 @@ export function createClient(options: ClientOptions) {
     async replace(orderId: string, p: ReplaceParams = {}, o?: CallOptions): Promise<ReplaceResult> {
       const signal = signalOf(o);
       checkText('orders.replace', 'orderId', orderId);
-      checkOptions('orders.replace', p, REPLACE_KEYS);
+      checkOptions('orders.replace', p, REPLACE_KEYS, 'orderId');
       const { onBehalfOf: actingFor, ...input } = p;
       const { e, journal } = await engine();
       const replacing = track(
@@ -673,7 +700,7 @@ export function createClient(options: ClientOptions) {
       p: { wait?: boolean; retry?: boolean; timeoutMs?: number } = {},
       o?: CallOptions,
     ): Promise<Allowances> {
-      checkOptions('partner.allowances', p, { wait: 1, retry: 1, timeoutMs: 1 } satisfies Record<keyof typeof p, 1>);
+      checkOptions('partner.allowances', p, { wait: 1, retry: 1, timeoutMs: 1 } satisfies Record<keyof typeof p, 1>, 'profileId');
       const { e } = await engine();
       const a = await partnerApi(o);
       if (p.wait)
@@ -693,7 +720,7 @@ export function createClient(options: ClientOptions) {
     },
     /** Allows withdrawals to `address`; one already allowed is a ConflictError (exit 5). */
     async add(address: string, p: { label?: string } = {}, o?: CallOptions): Promise<AllowlistEntry> {
-      checkOptions('funds.allowlist.add', p, { label: 1 } satisfies Record<keyof typeof p, 1>);
+      checkOptions('funds.allowlist.add', p, { label: 1 } satisfies Record<keyof typeof p, 1>, 'address');
       const { e } = await engine();
       return e.addWithdrawalAddress(await identityApi(o), e.parseAddress(checkText('funds.allowlist.add', 'address', address)), p.label);
     },

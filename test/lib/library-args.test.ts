@@ -173,3 +173,48 @@ describe('refusals of orders.status and orders.list name keys, not flags', () =>
     expect(`${e.message}\n${e.hint ?? ''}`).not.toMatch(CLI_WORDS);
   });
 });
+
+describe("a call's { signal } that is not an AbortSignal is a ValidationError naming signal, not a TypeError", () => {
+  // Before: { signal: 'x' } gave a raw TypeError from deep inside (not a PmError); a look-alike object was accepted.
+  const lookAlike = { aborted: false, reason: undefined, addEventListener: () => {}, removeEventListener: () => {} };
+  const cases: [string, (c: Loose, signal: unknown) => unknown][] = [
+    ['markets.get', (c, signal) => c.markets.get('btc-100k-2026', { signal })],
+    ['portfolio.positions', (c, signal) => c.portfolio.positions({ signal })],
+    [
+      'orders.place',
+      (c, signal) => c.orders.place({ market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.02', size: '5' }, { signal }),
+    ],
+    ['orders.cancelAll', (c, signal) => c.orders.cancelAll({}, { signal })],
+    [
+      'watch.orders',
+      async (c, signal) => {
+        for await (const _ of c.watch.orders({ signal })) break;
+      },
+    ],
+  ];
+  for (const [what, call] of cases)
+    for (const [name, signal] of [
+      ["'x'", 'x'],
+      ['a look-alike object', lookAlike],
+    ] as const)
+      it(`${what} with signal ${name}: "signal must be an AbortSignal", nothing sent`, async () => {
+        const c = client() as Loose;
+        const before = live().length;
+        const e = await refusal(() => call(c, signal));
+        await c.close();
+        expect(e).toMatchObject({
+          name: 'ValidationError',
+          exitCode: 2,
+          message: expect.stringMatching(/\bsignal must be an AbortSignal/),
+        });
+        expect(live()).toHaveLength(before);
+      });
+
+  it('orders.list({ signal }): the hint says the signal goes in the second argument, orders.list({ market }, { signal })', async () => {
+    const c = client() as Loose;
+    const e = await refusal(() => c.orders.list({ signal: new AbortController().signal }));
+    await c.close();
+    expect(e).toMatchObject({ name: 'ValidationError', exitCode: 2, message: expect.stringMatching(/orders\.list takes no signal/) });
+    expect(e.hint).toContain('pm.orders.list({ market }, { signal })');
+  });
+});

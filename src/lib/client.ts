@@ -491,14 +491,20 @@ export function createClient(options: ClientOptions) {
       if (signal?.aborted) throw placedDespiteAbort('order', placed.clientOrderId, placed.orderId);
       return e.placeResult(e.placedJson(placed));
     },
-    /** Places NDJSON-shaped lines (the batch file's fields); one result per line, in line order. */
+    /**
+     * Places orders (each as `place` takes it): one result per line, in line order. Each call is a
+     * new batch: the same lines again place again (a bot re-quoting). A line's clientId is its own,
+     * or one made from the line and `batchId`; the same `batchId` resumes a batch (its placed lines
+     * skipped, unknown ones looked up first), as a line sent again under the clientId its result gives.
+     */
     async placeBatch(lines: OrderRequest[], p: { batchId?: string } = {}, o?: CallOptions): Promise<BatchResult[]> {
       if (!Array.isArray(lines))
         throw new ValidationError(`orders.placeBatch takes a list of orders, got ${JSON.stringify(lines) ?? String(lines)}`);
-      checkOptions('orders.placeBatch', p, { batchId: 1 } satisfies Record<keyof typeof p, 1>);
+      checkOptions('orders.placeBatch', p, { batchId: 1 } satisfies Record<keyof typeof p, 1>, 'lines');
       const text = lines.map((l) => JSON.stringify(l)).join('\n');
       const { e } = await engine();
-      const parsed = e.parseBatch(text, p);
+      // (Without a batchId, one of its own: the same terms in a later call are a new order, not this one.)
+      const parsed = e.parseBatch(text, { batchId: p.batchId ?? e.randomUUID() });
       const invalid = parsed.filter((l) => l.error);
       const results: LineResult[] = parsed.some((l) => l.parsed)
         ? await track(depsFor(o).then((d) => e.runBatch(d, parsed, { signal: signalOf(o) })))

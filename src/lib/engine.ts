@@ -2,6 +2,7 @@
 // stream) and the core functions of every namespace. A bundle of its own (scripts/build.mjs),
 // loaded by src/lib/client.ts on the first call that needs it, so that `require('pm-cli')`
 // compiles and runs only the package's facade (createClient, the option checks, the errors).
+export { randomUUID } from 'node:crypto';
 export { ClientCore } from '../core/clientcore.js';
 export { slugFrom } from '../core/market-input.js';
 export { bookJson, marketJson } from '../core/market-wire.js';

@@ -118,7 +118,30 @@ describe('order place --file: a line whose outcome is unknown is counted as unkn
     for (const raw of raws) expect(placedAt(mark, raw)).toBe(1);
   });
 
-  it('the library: placeBatch says the line unknown (sent "unknown", its clientId); the same call again places nothing more', async () => {
+  it('the library: placeBatch says the line unknown (sent "unknown", its clientId); the same call again, with its batchId, places nothing more', async () => {
+    const pm = libraryClient();
+    const prices = [0, 1, 2].map(() => tick++);
+    const lines = prices.map((t) => ({
+      market: SLUG,
+      side: 'buy' as const,
+      outcome: 'yes' as const,
+      price: (t / 1000).toFixed(3),
+      size: '1',
+    }));
+    const mark = logMark(sb.current);
+    proxy.current.set({ method: 'POST', path: '/orders', nth: 2, fault: { kind: 'drop' } }, lookupsFailFrom(1));
+    const r = await pm.orders.placeBatch(lines, { batchId: 'lib-unknown-1' });
+    proxy.current.reset();
+    expect(r.filter((x) => x.ok)).toHaveLength(2);
+    const bad = r.filter((x) => !x.ok);
+    expect(bad).toEqual([expect.objectContaining({ ok: false, sent: 'unknown', clientId: expect.stringMatching(/^pmb-/) })]);
+    const again = await pm.orders.placeBatch(lines, { batchId: 'lib-unknown-1' });
+    expect(again.every((x) => x.ok)).toBe(true);
+    for (const t of prices) expect(placedAt(mark, BigInt(t) * 1000n)).toBe(1);
+    await pm.close();
+  });
+
+  it('the library, no batchId: the unknown line names its clientId; that line sent again under it is finished, never placed twice', async () => {
     const pm = libraryClient();
     const prices = [0, 1, 2].map(() => tick++);
     const lines = prices.map((t) => ({
@@ -132,11 +155,14 @@ describe('order place --file: a line whose outcome is unknown is counted as unkn
     proxy.current.set({ method: 'POST', path: '/orders', nth: 2, fault: { kind: 'drop' } }, lookupsFailFrom(1));
     const r = await pm.orders.placeBatch(lines);
     proxy.current.reset();
-    expect(r.filter((x) => x.ok)).toHaveLength(2);
-    const bad = r.filter((x) => !x.ok);
-    expect(bad).toEqual([expect.objectContaining({ ok: false, sent: 'unknown', clientId: expect.stringMatching(/^pmb-/) })]);
-    const again = await pm.orders.placeBatch(lines);
-    expect(again.every((x) => x.ok)).toBe(true);
+    const bad = r.find((x) => !x.ok);
+    if (bad === undefined || bad.ok) throw new Error(`no unknown line: ${JSON.stringify(r)}`);
+    expect(bad).toMatchObject({ sent: 'unknown', clientId: expect.stringMatching(/^pmb-/) });
+    expect(bad.error.message).toContain(bad.clientId ?? '');
+    const line = lines[bad.line - 1];
+    if (line === undefined) throw new Error(`no line ${bad.line}`);
+    const done = await pm.orders.placeBatch([{ ...line, clientId: bad.clientId ?? '' }]);
+    expect(done).toEqual([expect.objectContaining({ ok: true, clientId: bad.clientId, alreadyPlaced: true })]);
     for (const t of prices) expect(placedAt(mark, BigInt(t) * 1000n)).toBe(1);
     await pm.close();
   });

@@ -271,6 +271,36 @@ describe('createClient', () => {
     await pm.close();
   });
 
+  it('placeBatch without batchId places anew on each call (a bot re-quoting after cancelAll); the same batchId resumes the batch, placing nothing twice', async () => {
+    // Before: a call without batchId gave each line an id from its terms alone, so the same quote
+    // placed again after cancelAll placed nothing (ok, skipped, alreadyPlaced, status CANCELED).
+    const pm = client();
+    const quote = [{ market: 'btc-100k-2026', side: 'buy' as const, outcome: 'yes' as const, price: '0.07', size: '3' }];
+    const placedAt = () =>
+      sb.current.ctx.state.orders.filter((o) => o.ownerId === alice().profileId && o.status === 'LIVE' && o.price === 70_000n);
+    try {
+      const first = await pm.orders.placeBatch(quote);
+      expect(first).toEqual([expect.objectContaining({ ok: true, skipped: false, alreadyPlaced: false, status: 'LIVE' })]);
+      await pm.orders.cancelAll({ market: 'btc-100k-2026' });
+      expect(placedAt()).toHaveLength(0);
+      const again = await pm.orders.placeBatch(quote);
+      expect(again).toEqual([expect.objectContaining({ ok: true, skipped: false, alreadyPlaced: false, status: 'LIVE' })]);
+      expect(again[0]?.clientId).not.toBe(first[0]?.clientId);
+      expect(placedAt()).toHaveLength(1);
+      // A batchId names one batch: the same call again resumes it (its lines placed: skipped, the same orders).
+      const named = await pm.orders.placeBatch(quote, { batchId: 'lib-cycle-1' });
+      expect(named).toEqual([expect.objectContaining({ ok: true, skipped: false, alreadyPlaced: false })]);
+      const resumed = await pm.orders.placeBatch(quote, { batchId: 'lib-cycle-1' });
+      expect(resumed).toEqual([
+        expect.objectContaining({ ok: true, skipped: true, alreadyPlaced: true, clientId: named[0]?.clientId, status: 'LIVE' }),
+      ]);
+      expect(placedAt()).toHaveLength(2);
+    } finally {
+      await pm.orders.cancelAll({ market: 'btc-100k-2026' });
+      await pm.close();
+    }
+  });
+
   it("honours the call's signal everywhere: an aborted withdraw sends nothing", async () => {
     const pm = client();
     const ac = new AbortController();

@@ -271,6 +271,21 @@ describe('createClient', () => {
     await pm.close();
   });
 
+  it('cancel of an order an earlier cancel ended: status CANCELLED with alreadyCancelled, never NOT_FOUND', async () => {
+    const pm = client();
+    try {
+      const placed = await pm.orders.place({ market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.06', size: '2' });
+      const id = placed.order.id;
+      expect((await pm.orders.cancel(id)).results).toEqual([expect.objectContaining({ status: 'CANCELLED', error: null })]);
+      const again = await pm.orders.cancel(id);
+      expect(again.results).toEqual([
+        { order: { id, market: null }, clientId: null, status: 'CANCELLED', alreadyCancelled: true, error: null },
+      ]);
+    } finally {
+      await pm.close();
+    }
+  });
+
   it('placeBatch without batchId places anew on each call (a bot re-quoting after cancelAll); the same batchId resumes the batch, placing nothing twice', async () => {
     // Before: a call without batchId gave each line an id from its terms alone, so the same quote
     // placed again after cancelAll placed nothing (ok, skipped, alreadyPlaced, status CANCELED).

@@ -211,6 +211,8 @@ export interface CancelEntry {
   /** The order's client id, when the call knew it (the exchange's cancel answers name ids only). */
   clientId: string | null;
   status: 'CANCELLED' | 'NOT_FOUND' | 'FAILED';
+  /** Cancelled before this call (an earlier cancel whose outcome was unknown ended it): nothing left to do. */
+  alreadyCancelled?: true;
   /** Why not: the exchange's reason code (ORDER_NOT_FOUND…) and message; null when cancelled. */
   error: { code: string; message: string } | null;
 }
@@ -224,6 +226,13 @@ export interface CancelResult {
 export function cancelEntries(r: CancelOutcome, market: string | null, asked: string[] = []): CancelEntry[] {
   const entries: CancelEntry[] = [
     ...r.canceled.map((id) => ({ order: { id, market }, clientId: null, status: 'CANCELLED' as const, error: null })),
+    ...(r.alreadyCanceled ?? []).map((id) => ({
+      order: { id, market },
+      clientId: null,
+      status: 'CANCELLED' as const,
+      alreadyCancelled: true as const,
+      error: null,
+    })),
     ...r.failed.map((f) => ({
       order: { id: f.orderId, market },
       clientId: null,

@@ -126,6 +126,12 @@ export async function revokeToken(api: ApiClient, tokenId: string): Promise<stri
         e,
         `No active token ${tokenId} on this account (revoked already, or another account's): pm token list shows its tokens.`,
       );
+    // Sent, and its answer lost: the token may be revoked. Revoking again tells (not found: it is).
+    if (e instanceof NetworkError && e.ambiguous)
+      throw new UnknownStateError(`the revoke of token ${tokenId} may or may not have happened: its answer was lost (${e.shortMessage})`, {
+        cause: e,
+        hint: `Revoke it again: a token revoked already is said so. Or look: pm token list.`,
+      });
     throw e;
   }
   return isObj(d) ? s(d, 'message') : 'Token revoked';

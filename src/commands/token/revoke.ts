@@ -2,6 +2,8 @@ import { checkTokenId, credentialAfterRevoke, revokeToken } from '../../core/tok
 import type { CredentialInUse } from '../../core/tokens.js';
 import { secretsName } from './common.js';
 import { defineCommand } from '../../cli/command.js';
+import { pmLine, sameCommand } from '../../cli/rerun.js';
+import { AuthError, NotFoundError, UnknownStateError, withHint } from '../../core/errors.js';
 
 const describe = (c: CredentialInUse): string =>
   c.kind === 'token'
@@ -32,7 +34,29 @@ export default defineCommand({
     const own = ctx.profile().tokenId === id || storedInfo?.tokenId === id;
     const api = await ctx.authedApi('auto');
     const inUse = api.auth.hmac?.tokenId === id;
-    const message = await revokeToken(api, id);
+    let message: string;
+    let alreadyRevoked = false;
+    try {
+      message = await revokeToken(api, id);
+    } catch (e) {
+      if (e instanceof UnknownStateError)
+        throw withHint(
+          e,
+          `Revoke it again (a token revoked already is said so, and dropped from the profile): ${sameCommand(ctx)}\nOr look first: ${pmLine(ctx, ['token', 'list'], { yes: false })}`,
+          'replace',
+        );
+      // The token authenticating its own revoke is refused: revoked already, or a wrong secret.
+      if (e instanceof AuthError && inUse)
+        throw withHint(
+          e,
+          `Token ${id} authenticates this revoke and the exchange refuses it: it is revoked already (an earlier revoke whose answer was lost did it), or its secret is wrong. Ask with another credential: PM_IDENTITY_TOKEN=… pm token list shows the active tokens.`,
+          'replace',
+        );
+      // The profile's own token is not found: an earlier revoke (whose answer was lost) did it.
+      if (!(e instanceof NotFoundError) || !own) throw e;
+      alreadyRevoked = true;
+      message = 'already revoked';
+    }
     if (own) {
       // The stored secret is useless now: drop it, keep the other stored credentials.
       const pass = await ctx.passphrase();
@@ -67,14 +91,17 @@ export default defineCommand({
           ? null
           : `derive a new token for profile ${profile}: ${deriveHint}`;
     const { revokedStillSet, ...nowUsing } = now;
-    ctx.out.data({ revoked: id, message, wasInUse: changed, removedFromProfile: own, profile, nowUsing, revokedStillSet, next }, () => {
-      ctx.out.info(`${message || 'revoked'}: ${id}`);
-      if (!changed) return;
-      if (own) ctx.out.info(`removed token ${id} from profile ${profile} (its stored secret is deleted)`);
-      const text = `from now on profile ${profile} uses ${revokedStillSet ? 'the revoked token from PM_TOKEN_ID, so every authenticated call fails' : describe(now)}`;
-      // A fallback (legacy key, nothing, a revoked token still set) is a warning: never silent, even with --quiet.
-      if (next) ctx.out.warn(`${text}\n  next: ${next}`);
-      else ctx.out.info(text);
-    });
+    ctx.out.data(
+      { revoked: id, message, alreadyRevoked, wasInUse: changed, removedFromProfile: own, profile, nowUsing, revokedStillSet, next },
+      () => {
+        ctx.out.info(`${message || 'revoked'}: ${id}`);
+        if (!changed) return;
+        if (own) ctx.out.info(`removed token ${id} from profile ${profile} (its stored secret is deleted)`);
+        const text = `from now on profile ${profile} uses ${revokedStillSet ? 'the revoked token from PM_TOKEN_ID, so every authenticated call fails' : describe(now)}`;
+        // A fallback (legacy key, nothing, a revoked token still set) is a warning: never silent, even with --quiet.
+        if (next) ctx.out.warn(`${text}\n  next: ${next}`);
+        else ctx.out.info(text);
+      },
+    );
   },
 });

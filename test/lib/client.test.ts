@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { ConflictError, NotFoundError, createClient } from '../../src/lib/index.js';
 import type { WatchRecord } from '../../src/lib/index.js';
 import { seeded } from '../helpers/account-env.js';
+import { countEvents, logMark } from '../helpers/fault-proxy.js';
 import { tempHome } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
@@ -314,6 +315,27 @@ describe('createClient', () => {
       await pm.orders.cancelAll({ market: 'btc-100k-2026' });
       await pm.close();
     }
+  });
+
+  it("withdraw's refusals speak the library: a destination off the allowlist names funds.allowlist.add; onBehalfOf of your own account is refused, nothing sent", async () => {
+    const carol = seeded(sb.current, 'carol');
+    const mark = logMark(sb.current);
+    const as = (extra: { onBehalfOf?: number } = {}) =>
+      createClient({ home, baseUrl: sb.current.baseUrl, token: { tokenId: carol.token.tokenId, secret: carol.token.secret }, ...extra });
+    const pm = as();
+    const off = '0x000000000000000000000000000000000000dEaD';
+    const refused = await pm.funds.withdraw({ amount: '1', to: off }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ exitCode: 3, hint: expect.stringContaining(`pm.funds.allowlist.add('${off}')`) });
+    const own = as({ onBehalfOf: carol.profileId });
+    const mine = await own.funds.withdraw({ amount: '1' }).catch((e: unknown) => e);
+    expect(mine).toMatchObject({
+      exitCode: 2,
+      message: expect.stringMatching(/your own account/),
+      hint: expect.stringMatching(/Leave out createClient's onBehalfOf/),
+    });
+    expect(countEvents(sb.current, 'funds.withdrawn', undefined, mark)).toBe(0);
+    await pm.close();
+    await own.close();
   });
 
   it("honours the call's signal everywhere: an aborted withdraw sends nothing", async () => {

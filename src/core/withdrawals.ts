@@ -5,7 +5,7 @@
 // one (same amount, token, source and destination, on the same account of the same exchange,
 // however its URL is spelled) is refused until the unknown one is settled, by the user after
 // checking the wallet's transfers (`pm withdraw --settle <id> --as sent|not-sent`), never by time.
-import { ConflictError, errorMessage, NetworkError, UnknownStateError } from './errors.js';
+import { AuthError, ConflictError, errorMessage, NetworkError, UnknownStateError, UsageError, withHint } from './errors.js';
 import type { ApiClient } from './http.js';
 import { exchangeId, sameAccount } from './journal-account.js';
 import type { AccountKey } from './journal-account.js';
@@ -156,4 +156,22 @@ function checkHow(wallet: string | null, destination: string | null, defaultDest
   return destination === null || (defaultDestination !== undefined && same(destination, defaultDestination))
     ? `${where}; a withdrawal to the default destination shows in your account's USDC (pm balance with an RPC URL)`
     : where;
+}
+
+/**
+ * The library's refusal of onBehalfOf naming the caller's own account: a sub-account's withdrawal
+ * whose source cannot be named, which the check for an identical unknown one would miss.
+ */
+export function notOwnAccount(onBehalfOf: number | undefined, ownId: number | undefined): void {
+  if (onBehalfOf !== undefined && ownId === onBehalfOf)
+    throw new UsageError(`onBehalfOf ${onBehalfOf} is your own account, not a sub-account: nothing was sent`, {
+      hint: "Leave out createClient's onBehalfOf to withdraw from your own server wallet.",
+    });
+}
+
+/** The exchange's refusal of a destination off the allowlist, with the library's call that allows it. */
+export function allowlistHint(err: unknown, to: string | undefined): never {
+  if (err instanceof AuthError && /not allowed/i.test(err.shortMessage))
+    throw withHint(err, `Add it to the allowlist first: pm.funds.allowlist.add('${to ?? '0x…'}') (needs identityToken).`, 'replace');
+  throw err;
 }

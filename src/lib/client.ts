@@ -782,11 +782,7 @@ export function createClient(options: ClientOptions) {
       const body = e.withdrawBody(e.parseAmount(p.amount), { destination: p.to === undefined ? undefined : e.parseAddress(p.to, 'to') });
       const a = withSignal(await api(), o);
       const me = await e.profileMe(a).catch(() => null);
-      // (A sub-account's withdrawal whose source cannot be named: the check for an identical unknown one would miss it.)
-      if (onBehalfOf !== undefined && me?.id === onBehalfOf)
-        throw new UsageError(`onBehalfOf ${onBehalfOf} is your own account, not a sub-account: nothing was sent`, {
-          hint: "Leave out createClient's onBehalfOf to withdraw from your own server wallet.",
-        });
+      e.notOwnAccount(onBehalfOf, me?.id);
       const r = await e
         .withdrawOnce(a, body, {
           journal: new e.WithdrawalJournal(home),
@@ -794,16 +790,7 @@ export function createClient(options: ClientOptions) {
           wallet: onBehalfOf !== undefined ? profile.subAccounts?.[String(onBehalfOf)]?.address : (me?.embeddedAccount ?? undefined),
           defaultDestination: me?.account,
         })
-        .catch((err: unknown) => {
-          // The exchange's refusal of a destination off the allowlist.
-          if (err instanceof AuthError && /not allowed/i.test(err.shortMessage))
-            throw withHint(
-              err,
-              `Add it to the allowlist first: pm.funds.allowlist.add('${p.to ?? '0x…'}') (needs identityToken).`,
-              'replace',
-            );
-          throw err;
-        });
+        .catch((err: unknown) => e.allowlistHint(err, p.to));
       return e.withdrawJson(r);
     },
     /** Records what became of a withdrawal whose outcome was unknown (its id is in the error's message). */

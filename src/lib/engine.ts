@@ -56,7 +56,7 @@ export { watchRecord } from '../core/watch-records.js';
 export { profileMe } from '../core/tokens.js';
 export { RedemptionJournal, redeemOnce } from '../core/redemptions.js';
 export { WithdrawalJournal } from '../core/withdrawal-journal.js';
-export { withdrawOnce } from '../core/withdrawals.js';
+export { allowlistHint, notOwnAccount, withdrawOnce } from '../core/withdrawals.js';
 export { redeemJson, withdrawJson } from '../core/funds-json.js';
 export {
   addWithdrawalAddress,

@@ -175,6 +175,7 @@ export class ClientCore {
           delegated,
           subAccount: (id) => this.subAccount(api.withOnBehalfOf(undefined), id),
           held: this.heldKeys,
+          words: this.o.words,
         }),
       credentialId: auth.hmac ? `hmac:${auth.hmac.tokenId}` : `key:${auth.apiKey?.id ?? ''}`,
       owner:

@@ -586,7 +586,9 @@ export class ApiClient {
         hint: refused
           ? local
             ? 'Is the sandbox running? Start it with: pm sandbox start --detach'
-            : 'Check your network connection and --base-url / PM_BASE_URL.'
+            : this.words === 'flags'
+              ? 'Check your network connection and --base-url / PM_BASE_URL.'
+              : "Check your network connection and createClient's baseUrl."
           : 'The request may or may not have reached the exchange; retry, or check its status.',
       },
     );

@@ -162,6 +162,24 @@ describe("the core's hints, reached from the library, name its calls and options
     expect(e.hint).not.toMatch(/PM_TOKEN|pm whoami|pm init/);
   });
 
+  it("an order with no key to sign it: the hint names createClient's privateKey, not PM_PRIVATE_KEY or pm wallet", async () => {
+    const pm = client({ privateKey: undefined });
+    const e = await rejection(pm.orders.place({ market: 'btc-100k-2026', side: 'buy', outcome: 'yes', price: '0.05', size: '1' }));
+    await pm.close();
+    expect(e.hint).toMatch(/privateKey/);
+    expect(e.hint).not.toMatch(/PM_PRIVATE_KEY|pm wallet|pm init/);
+  });
+
+  it("an exchange that refuses the connection (not this machine's): the hint names createClient's baseUrl, not --base-url", async () => {
+    // (A port nothing listens on; 0.0.0.0 reaches this machine, but is not how a sandbox is named.)
+    const pm = createClient({ home, baseUrl: 'http://0.0.0.0:9', timeoutMs: 3000 });
+    const e = await rejection(pm.markets.get('btc-100k-2026'));
+    await pm.close();
+    expect(e).toMatchObject({ name: 'NetworkError', exitCode: 7 });
+    expect(e.hint).toMatch(/createClient's baseUrl/);
+    expect(e.hint).not.toMatch(/--base-url|PM_BASE_URL/);
+  });
+
   it("a read whose deadline passes first: NetworkError (exit 7), the hint names createClient's timeoutMs, not --timeout", async () => {
     // (1 ms: the deadline passes before the request is sent, or before its answer: both say so.)
     const pm = client({ timeoutMs: 1 });

@@ -51,6 +51,8 @@ export async function orderSigner(
     subAccount: (id: number) => Promise<SubAccount>;
     /** Keys of EOA sub-accounts the caller holds (the library's subAccountKeys), by address. */
     held?: ((address: string) => Promise<OrderAccount | undefined>) | undefined;
+    /** Whose words the hints use (the library's: its options). */
+    words?: 'flags' | 'keys' | undefined;
   },
 ): Promise<OrderSigner> {
   const id = o.onBehalfOf;
@@ -58,7 +60,10 @@ export async function orderSigner(
     const own = await keys.account();
     if (!own)
       throw new ValidationError('no wallet to sign with', {
-        hint: 'Create or import one (pm wallet create / pm init), or set PM_PRIVATE_KEY.',
+        hint:
+          o.words === 'keys'
+            ? "Pass privateKey to createClient (or a profile with a wallet: createClient's profile)."
+            : 'Create or import one (pm wallet create / pm init), or set PM_PRIVATE_KEY.',
       });
     return { delegated: false, account: own };
   }

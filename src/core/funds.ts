@@ -181,7 +181,10 @@ export async function addWithdrawalAddress(
     );
   } catch (e) {
     if (e instanceof ConflictError)
-      throw new ConflictError(e.shortMessage, { status: 409, hint: 'It is already allowed: pm withdrawal-address list' });
+      throw new ConflictError(e.shortMessage, {
+        status: 409,
+        hint: `It is already allowed: ${api.words === 'flags' ? 'pm withdrawal-address list' : 'pm.funds.allowlist.list()'}`,
+      });
     if (e instanceof NetworkError && e.ambiguous) {
       const err = new UnknownStateError(`${address} may or may not be on the withdrawal allowlist now: pm could not read the answer`, {
         cause: e,
@@ -244,7 +247,12 @@ export async function removeWithdrawalAddress(
         () => undefined,
       );
       if (removedAt) return { removed: address, alreadyRemoved: true, removedAt };
-      throw withHint(e, 'pm withdrawal-address list shows the addresses allowed now (--all: with the removed ones).');
+      throw withHint(
+        e,
+        api.words === 'flags'
+          ? 'pm withdrawal-address list shows the addresses allowed now (--all: with the removed ones).'
+          : 'pm.funds.allowlist.list() shows the addresses allowed now ({ all: true }: with the removed ones).',
+      );
     }
     throw e;
   }

@@ -183,9 +183,14 @@ export function historyQuery(q: { interval?: string | undefined; from?: string |
 }
 
 /** `markets page --sort`: createdAt, updatedAt, deadline or id, optionally prefixed with - (checked offline). */
-export function checkPageSort(sort: string | undefined): string | undefined {
+export function checkPageSort(sort: string | undefined, words: 'flags' | 'keys' = 'flags'): string | undefined {
   if (sort !== undefined && !/^-?(createdAt|updatedAt|deadline|id)$/.test(sort)) {
-    throw new UsageError(`--sort must be createdAt, updatedAt, deadline or id (prefix - for descending), got "${sort}"`);
+    throw new UsageError(
+      `${words === 'flags' ? '--sort' : 'sort'} must be createdAt, updatedAt, deadline or id (prefix - for descending), got "${sort}"`,
+      {
+        hint: words === 'flags' ? 'for example --sort -createdAt (the newest first)' : "for example sort: '-createdAt' (the newest first)",
+      },
+    );
   }
   return sort;
 }

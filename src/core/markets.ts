@@ -288,7 +288,7 @@ async function pageMarkets(
     filters?: Record<string, string[]> | undefined;
   },
 ): Promise<PageMarketsResult> {
-  checkPageSort(q.sort);
+  checkPageSort(q.sort, api.words);
   const query: Record<string, string | number | string[] | undefined> = {
     page: q.cursor ? undefined : q.page,
     limit: q.limit,
@@ -331,7 +331,7 @@ export async function marketPage(
   },
 ): Promise<MarketPageResult> {
   // Checked before anything is sent.
-  const sort = checkPageSort(q.sort);
+  const sort = checkPageSort(q.sort, api.words);
   const page = await pageByPath(api, path);
   if (!q.all)
     return {

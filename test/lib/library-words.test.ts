@@ -180,6 +180,23 @@ describe("the core's hints, reached from the library, name its calls and options
     expect(e.hint).not.toMatch(/--base-url|PM_BASE_URL/);
   });
 
+  it('markets.page with a sort it does not take, and an address allowed twice: the hints name sort and pm.funds.allowlist.list(), not --sort or pm withdrawal-address', async () => {
+    const pm = client({}, 'carol');
+    const sort = await rejection(pm.markets.page('/crypto', { sort: 'price' }));
+    expect(sort).toMatchObject({ name: 'UsageError', exitCode: 2 });
+    expect(`${sort.message}\n${sort.hint ?? ''}`).not.toMatch(/--sort/);
+    expect(sort.hint).toMatch(/sort: '-createdAt'/);
+    await pm.close();
+    const id = client({ identityToken: seeded(sb.current, 'carol').identityToken }, 'carol');
+    const to = '0x00000000000000000000000000000000000A11cE';
+    await id.funds.allowlist.add(to).catch(() => undefined);
+    const twice = await rejection(id.funds.allowlist.add(to));
+    await id.close();
+    expect(twice).toMatchObject({ name: 'ConflictError', exitCode: 5 });
+    expect(twice.hint).toMatch(/pm\.funds\.allowlist\.list\(\)/);
+    expect(twice.hint).not.toMatch(/pm withdrawal-address/);
+  });
+
   it("a read whose deadline passes first: NetworkError (exit 7), the hint names createClient's timeoutMs, not --timeout", async () => {
     // (1 ms: the deadline passes before the request is sent, or before its answer: both say so.)
     const pm = client({ timeoutMs: 1 });

@@ -45,7 +45,7 @@ export default defineCommand({
         ],
         rows.map((r) => {
           const x = r as Record<string, unknown>;
-          const filled = (x['filled'] ?? {}) as { shares?: string };
+          const filled = (x['filledTotal'] ?? x['filled'] ?? {}) as { shares?: string };
           return r.found
             ? [
                 String(x['orderId'] ?? ''),

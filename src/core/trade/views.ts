@@ -141,7 +141,14 @@ export function openOrderJson(o: OpenOrder, market: string): OpenOrderJson {
 
 /** One row of `pm order status --json` (and `orders.status`): the order as placedJson shows it, or why it was not found. */
 export type StatusJson =
-  | ({ found: true } & Omit<PlacedJson, 'status'> & { status: string | null })
+  | ({ found: true } & Omit<PlacedJson, 'status'> & {
+        status: string | null;
+        /**
+         * Shares filled so far, at placement or later as a maker (the order's size less what
+         * remains); `filled` is its placement's immediate execution only.
+         */
+        filledTotal: { shares: string; sharesRaw: string };
+      })
   | { found: false; status: string; orderId: string | null; clientOrderId: string | null; error: string | null };
 
 export function statusJson(r: StatusResult): StatusJson {
@@ -151,10 +158,22 @@ export function statusJson(r: StatusResult): StatusJson {
   const market = (order['market'] ?? {}) as Record<string, unknown>;
   const slug = typeof market['slug'] === 'string' ? market['slug'] : '';
   const { status: _s, ...placed } = placedJson(parsePlaced(r.data, r.clientOrderId ?? '', slug, false, 0));
+  // (A FOK/FAK has no size left to rest: its fills are its placement's.)
+  const original = typeof order['originalSize'] === 'string' && /^\d+$/.test(order['originalSize']) ? BigInt(order['originalSize']) : null;
+  const remaining =
+    typeof order['remainingSize'] === 'string' && /^\d+$/.test(order['remainingSize']) ? BigInt(order['remainingSize']) : null;
+  const total = original !== null && remaining !== null && remaining <= original ? original - remaining : null;
+  const immediate = BigInt(placed.filled.sharesRaw);
+  const later = total !== null && total > immediate;
   return {
     found: true,
     ...placed,
+    ...(later ? { matched: true } : {}),
+    settlementStatus: later && typeof order['settlementStatus'] === 'string' ? order['settlementStatus'] : placed.settlementStatus,
     status: typeof order['status'] === 'string' ? order['status'] : null,
+    filledTotal: later
+      ? { shares: formatUnits(total), sharesRaw: total.toString() }
+      : { shares: placed.filled.shares, sharesRaw: placed.filled.sharesRaw },
   };
 }
 

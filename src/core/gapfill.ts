@@ -49,6 +49,8 @@ interface Tracked {
   done: boolean;
   /** Settlement step written per trade. */
   trades: Map<string, number>;
+  /** Settlement step each trade had reached before the watch began (not news). */
+  before: Map<string, number>;
   keys: Set<string>;
 }
 
@@ -133,7 +135,10 @@ export class OrderLedger {
     t.placed = s.createdAt !== null && Date.parse(s.createdAt) < this.since;
     t.remaining = s.remaining;
     t.done = s.status !== '' && s.status !== 'LIVE';
-    for (const tr of s.trades) t.trades.set(tr.tradeEventId, settledRank(tr.status));
+    for (const tr of s.trades) {
+      t.trades.set(tr.tradeEventId, settledRank(tr.status));
+      t.before.set(tr.tradeEventId, settledRank(tr.status));
+    }
   }
 
   knows(orderId: string): boolean {
@@ -165,7 +170,17 @@ export class OrderLedger {
   private touch(id: string, market: string | null): Tracked {
     let t = this.orders.get(id);
     if (t) this.orders.delete(id);
-    else t = { market: market ?? '', remaining: null, placed: false, wrote: false, done: false, trades: new Map(), keys: new Set() };
+    else
+      t = {
+        market: market ?? '',
+        remaining: null,
+        placed: false,
+        wrote: false,
+        done: false,
+        trades: new Map(),
+        before: new Map(),
+        keys: new Set(),
+      };
     if (t.market === '' && market !== null) t.market = market;
     this.orders.set(id, t); // most recently active last
     if (this.orders.size > this.maxOrders) {
@@ -352,6 +367,8 @@ function eventsBetween(s: OrderSnapshot, t: Readonly<Tracked> | undefined, isNew
   }
   for (const tr of s.trades) {
     for (const type of SETTLE_STEPS[tr.status] ?? []) {
+      // A step the trade had taken before the watch began is not news.
+      if ((SETTLE_RANK[type] ?? 0) <= (t?.before.get(tr.tradeEventId) ?? 0)) continue;
       // The taker's trade is its whole immediate match; a maker's is its size at its price.
       const usd = tr.takerOrderId === s.id && s.immediateUsd > 0n ? s.immediateUsd : (tr.size * (priceFromWire(tr.price) ?? 0n)) / ONE;
       out.push({
@@ -410,7 +427,30 @@ async function openOrders(get: Get, snaps: Map<string, OrderSnapshot>): Promise<
 async function fetchOpenOrders(api: ApiClient, o: { signal?: AbortSignal | undefined } = {}): Promise<OrderSnapshot[]> {
   const snaps = new Map<string, OrderSnapshot>();
   await openOrders(getter(api, o.signal), snaps);
+  // Their trades so far too: a fill before the watch began is not news in a later gap.
+  await statusBatch(api, [...snaps.keys()], snaps, o.signal);
   return [...snaps.values()];
+}
+
+/** Orders by id as POST /orders/status/batch shows them (with their trades, where the exchange lists them), 50 a request. */
+async function statusBatch(
+  api: ApiClient,
+  ids: string[],
+  snaps: Map<string, OrderSnapshot>,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  for (let i = 0; i < ids.length; i += 50) {
+    const items = ids.slice(i, i + 50).map((orderId) => ({ orderId }));
+    const d = obj(
+      (await api.request<unknown>({ method: 'POST', path: '/orders/status/batch', body: { items }, auth: 'auto', retry: 'read', signal }))
+        .data,
+    );
+    for (const r of arr(d['results']).map(obj)) {
+      const data = obj(r['data']);
+      if (r['status'] !== 'found' || !data['order']) continue;
+      absorb(snaps, obj(data['order']), { execution: obj(data['execution']), trades: data['trades'] });
+    }
+  }
 }
 
 /**
@@ -460,27 +500,7 @@ async function* replayOrderGap(api: ApiClient, ledger: OrderLedger, o: GapOption
   const isNew = (s: OrderSnapshot): boolean => s.createdAt === null || Date.parse(s.createdAt) >= ledger.since;
   const ids = new Set(ledger.unfinished());
   for (const s of snaps.values()) if (!ledger.knows(s.id) && isNew(s)) ids.add(s.id);
-  const list = [...ids];
-  for (let i = 0; i < list.length; i += 50) {
-    const items = list.slice(i, i + 50).map((orderId) => ({ orderId }));
-    const d = obj(
-      (
-        await api.request<unknown>({
-          method: 'POST',
-          path: '/orders/status/batch',
-          body: { items },
-          auth: 'auto',
-          retry: 'read',
-          signal: o.signal,
-        })
-      ).data,
-    );
-    for (const r of arr(d['results']).map(obj)) {
-      const data = obj(r['data']);
-      if (r['status'] !== 'found' || !data['order']) continue;
-      absorb(snaps, obj(data['order']), { execution: obj(data['execution']), trades: data['trades'] });
-    }
-  }
+  await statusBatch(api, [...ids], snaps, o.signal);
 
   const now = new Date((o.now ?? Date.now)()).toISOString();
   const order = [...snaps.values()].sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? ''));

@@ -165,6 +165,26 @@ describe('pm watch orders: the gap is filled from REST', () => {
   });
 });
 
+describe('pm watch orders: fills from before the watch began', () => {
+  it('are not replayed after a later gap (an open order partly filled before the watch: nothing of it is news)', async () => {
+    const slug = 'gap-before';
+    await newMarket(sb.current, slug);
+    const early = place(sb.current, ALICE, { slug, side: 'BUY', price: 450_000n, size: 5_000_000n, clientOrderId: 'gap-early' });
+    place(sb.current, BOB, { slug, side: 'BUY', outcome: 1, price: 550_000n, size: 2_000_000n, type: 'FAK' }); // 2 of it, settled
+    await until(() => sb.current.ctx.state.orders.find((x) => x.id === early.id)?.settlementStatus === 'CONFIRMED');
+    const w = watch([]);
+    try {
+      await w.waitFor(() => lifecycle(w, 'subscribed').length === 1);
+      await faults(sb.current, { dropSockets: 1 });
+      await w.waitFor(() => lifecycle(w, 'caught-up').length === 1, 15_000);
+      expect(story(w, early.id)).toEqual([]);
+    } finally {
+      w.abort();
+      await w.done;
+    }
+  });
+});
+
 describe('OrderLedger', () => {
   const ome = (type: string, remainingSize: number, extra: Record<string, unknown> = {}) => ({
     source: 'OME',

@@ -37,7 +37,7 @@ describe('the kill switch with one market hanging', () => {
       fault: { kind: 'hang' },
     });
     try {
-      const r = await runPm(['--json', 'order', 'cancel', '--all', '--yes', '--timeout', '4s'], {
+      const r = await runPm(['--json', 'order', 'cancel', '--all', '--yes', '--timeout', '2s'], {
         env: { ...env, PM_BASE_URL: faults.current.baseUrl },
       });
       expect(r.code, r.stderr).toBe(7);

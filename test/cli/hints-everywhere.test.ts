@@ -259,6 +259,8 @@ describe('refusals before anything is sent', () => {
       [order('buy', 'yes', '--type', 'fok'), /for example --amount 25/],
       [order('buy', 'yes', '--price', '0.42', '--size', '10', '--delegated'), /--on-behalf-of \d+/],
       [['order', 'replace', 'abc'], /for example --price 0\.42/],
+      // (It went to the exchange, and came back "no order abc to replace", exit 4.)
+      [['order', 'replace', 'abc', '--price', '0.5', '--delegated', '--yes'], /--on-behalf-of \d+/],
       [['order', 'journal', '--since', 'xyz'], /for example --since 12h/],
       [['config', 'set', 'output', 'xml'], /pm config set output json/],
       [['config', 'set', 'on-behalf-of', 'abc'], /pm config set on-behalf-of \d+/],

@@ -7,6 +7,7 @@ import { formatUnits, priceText } from '../../core/money.js';
 import { decimal, sentOf, text, unfinishedBatch } from '../../core/trade/batch.js';
 import { checkReplaceInput, oldOrder, replaceOrder, replaceRefusal, replaceUnknown } from '../../core/trade/replace.js';
 import type { ReplaceInput, ReplaceOutcome } from '../../core/trade/replace.js';
+import { onBehalfOfExample } from '../../core/trade/terms.js';
 
 function outcomeText(ctx: Context, r: ReplaceOutcome): void {
   const o = r.replacement.order;
@@ -109,6 +110,11 @@ export default defineCommand({
     'pm --json order replace --file moves.ndjson',
   ],
   check: (ctx, { args, opts }) => {
+    // (As order place refuses it: only a sub-account's order can be signed by the exchange.)
+    if (opts.delegated && ctx.onBehalfOf === undefined)
+      throw new ValidationError('--delegated needs --on-behalf-of <profileId> (the server signs for that sub-account)', {
+        hint: onBehalfOfExample('flags'),
+      });
     if (opts.file === undefined)
       checkReplaceInput({ orderId: args.orderId, oldClientId: opts.clientId, price: opts.price, size: opts.size });
     else {

@@ -118,8 +118,8 @@ describe('order place --file: a line whose outcome is unknown is counted as unkn
     for (const raw of raws) expect(placedAt(mark, raw)).toBe(1);
   });
 
-  it('the library: placeBatch says the line unknown (sent "unknown", its clientId); the same call again, with its batchId, places nothing more', async () => {
-    const pm = libraryClient();
+  /** Three one-share BUY lines at prices no other test of the file uses. */
+  const threeLines = () => {
     const prices = [0, 1, 2].map(() => tick++);
     const lines = prices.map((t) => ({
       market: SLUG,
@@ -128,6 +128,12 @@ describe('order place --file: a line whose outcome is unknown is counted as unkn
       price: (t / 1000).toFixed(3),
       size: '1',
     }));
+    return { prices, lines };
+  };
+
+  it('the library: placeBatch says the line unknown (sent "unknown", its clientId); the same call again, with its batchId, places nothing more', async () => {
+    const pm = libraryClient();
+    const { prices, lines } = threeLines();
     const mark = logMark(sb.current);
     proxy.current.set({ method: 'POST', path: '/orders', nth: 2, fault: { kind: 'drop' } }, lookupsFailFrom(1));
     const r = await pm.orders.placeBatch(lines, { batchId: 'lib-unknown-1' });
@@ -143,14 +149,7 @@ describe('order place --file: a line whose outcome is unknown is counted as unkn
 
   it('the library, no batchId: the unknown line names its clientId; that line sent again under it is finished, never placed twice', async () => {
     const pm = libraryClient();
-    const prices = [0, 1, 2].map(() => tick++);
-    const lines = prices.map((t) => ({
-      market: SLUG,
-      side: 'buy' as const,
-      outcome: 'yes' as const,
-      price: (t / 1000).toFixed(3),
-      size: '1',
-    }));
+    const { prices, lines } = threeLines();
     const mark = logMark(sb.current);
     proxy.current.set({ method: 'POST', path: '/orders', nth: 2, fault: { kind: 'drop' } }, lookupsFailFrom(1));
     const r = await pm.orders.placeBatch(lines);

@@ -15,9 +15,16 @@ const sb = useSandbox();
 const proxy = useFaultProxy(sb);
 const newHome = useTempHomes();
 
-const client = (signal?: AbortSignal) => {
+const client = (signal?: AbortSignal, timeoutMs?: number) => {
   const alice = seeded(sb.current, 'alice');
-  return createClient({ home: newHome(), baseUrl: proxy.current.baseUrl, privateKey: alice.privateKey, token: alice.token, signal });
+  return createClient({
+    home: newHome(),
+    baseUrl: proxy.current.baseUrl,
+    privateKey: alice.privateKey,
+    token: alice.token,
+    signal,
+    timeoutMs,
+  });
 };
 const live = () => {
   const alice = seeded(sb.current, 'alice');
@@ -127,14 +134,7 @@ describe('abort', () => {
 
 describe('orders.cancelAll({ market }) whose answer is lost and the open orders cannot be read', () => {
   it("is an UnknownStateError whose hint names pm.orders.list({ market }), the call the library takes (not orders.list('slug'))", async () => {
-    const alice = seeded(sb.current, 'alice');
-    const pm = createClient({
-      home: newHome(),
-      baseUrl: proxy.current.baseUrl,
-      privateKey: alice.privateKey,
-      token: alice.token,
-      timeoutMs: 3000,
-    });
+    const pm = client(undefined, 3000);
     try {
       proxy.current.reset();
       await pm.orders.place({ market: 'sol-500-2026', side: 'buy', outcome: 'yes', price: '0.02', size: '5' });

@@ -493,6 +493,13 @@ export class ApiClient {
         1000,
         () => `waiting for the exchange to answer ${o.method} ${o.path} (up to ${deadlineText(deadline - started)})`,
       );
+      // Ctrl-C while a write is on its way: it is waited for (to say what was done), and said so.
+      const onInterrupt = (): void =>
+        this.opts.onWait?.(
+          `interrupted: waiting for the answer to ${o.method} ${o.path}, already on its way, to say what was done (up to ${deadlineText(Math.max(0, deadline - Date.now()))}); Ctrl-C again stops at once`,
+        );
+      const waits = signal !== undefined && o.method !== 'GET' && !signal.aborted && this.opts.onWait !== undefined;
+      if (waits) signal.addEventListener('abort', onInterrupt, { once: true });
       try {
         // The start is stamped once the whole request is written to the connection (a time no
         // earlier than its departure, so the next start is spaced from it): the file write
@@ -507,6 +514,7 @@ export class ApiClient {
         );
       } finally {
         stopNote();
+        if (waits) signal?.removeEventListener('abort', onInterrupt);
       }
       const text = res.text;
       const resHeaders: Record<string, string> = {};

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { accountEnv } from '../helpers/account-env.js';
 import { eventually } from '../helpers/eventually.js';
 import { countEvents, useFaultProxy } from '../helpers/fault-proxy.js';
+import { runInPty } from '../helpers/pty.js';
 import { runPm, tempHome } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
@@ -70,6 +71,21 @@ describe('one Ctrl-C while the request is on the wire', () => {
     const states = j.json<{ state: string }[]>().map((e) => e.state);
     expect(states).not.toContain('unsent');
     expect(states.at(-1)).toMatch(/unknown|placed/);
+  });
+
+  it('on a terminal, Ctrl-C says at once that it waits for the answer of what is on its way, and that a second Ctrl-C stops at once', async () => {
+    proxy.current.reset();
+    proxy.current.set({ method: 'POST', path: '/portfolio/withdraw', fault: { kind: 'delay', ms: 4000 } });
+    const { code, screen } = await runInPty(
+      ['node', 'bin/pm.js', '--yes', 'withdraw', '1'],
+      [{ waitFor: 'waiting for the exchange to answer POST /portfolio/withdraw', send: '\x03' }],
+      { ...process.env, ...env('carol') },
+    );
+    proxy.current.reset();
+    expect(code, screen).toBe(130);
+    expect(screen).toMatch(
+      /interrupted: waiting for the answer to POST \/portfolio\/withdraw, already on its way, to say what was done \(up to [^)]+\); Ctrl-C again stops at once/,
+    );
   });
 
   it('a read interrupted ends 130 without the result (nothing went through to report)', async () => {

@@ -4,7 +4,7 @@ import { AuthError, ExchangeValidationError, PmError, UsageError } from '../core
 import { USDC_ADDRESS, parseAddress, parseAmount, withdrawBody } from '../core/funds.js';
 import { profileMe } from '../core/tokens.js';
 import { WithdrawalJournal, settleWithdrawal } from '../core/withdrawal-journal.js';
-import { withdrawOnce } from '../core/withdrawals.js';
+import { notOwnAccount, withdrawOnce } from '../core/withdrawals.js';
 import { withdrawJson } from '../core/funds-json.js';
 import { subAccountRecordOf } from '../core/partner.js';
 import { pmLine, sameCommand } from '../cli/rerun.js';
@@ -122,12 +122,7 @@ export default defineCommand({
     // wallet as its profile names it. Journaled with the intent, and named by a lost answer's
     // exit 7 (whose transfers to check) even where no chain can be read.
     const me = await profileMe(api).catch(() => null);
-    // Acting "for" the caller's own account: a sub-account's withdrawal whose source pm cannot
-    // name, which the journal's check for an identical unknown withdrawal would not match.
-    if (onBehalfOf !== undefined && me?.id === onBehalfOf)
-      throw new UsageError(`--on-behalf-of ${onBehalfOf} is your own account, not a sub-account: nothing was sent`, {
-        hint: "Leave out --on-behalf-of (and the profile's on-behalf-of setting: pm config unset on-behalf-of) to withdraw from your own server wallet.",
-      });
+    notOwnAccount(onBehalfOf, me?.id, 'flags');
     const wallet =
       onBehalfOf !== undefined
         ? subAccountRecordOf(ctx.config(), ctx.profile(), ctx.baseUrl, onBehalfOf)?.address

@@ -159,14 +159,18 @@ function checkHow(wallet: string | null, destination: string | null, defaultDest
 }
 
 /**
- * The library's refusal of onBehalfOf naming the caller's own account: a sub-account's withdrawal
- * whose source cannot be named, which the check for an identical unknown one would miss.
+ * The refusal of acting "for" the caller's own account: a sub-account's withdrawal whose source
+ * cannot be named, which the check for an identical unknown one would miss. In the CLI's words
+ * (`flags`) or the library's (`keys`).
  */
-export function notOwnAccount(onBehalfOf: number | undefined, ownId: number | undefined): void {
-  if (onBehalfOf !== undefined && ownId === onBehalfOf)
-    throw new UsageError(`onBehalfOf ${onBehalfOf} is your own account, not a sub-account: nothing was sent`, {
-      hint: "Leave out createClient's onBehalfOf to withdraw from your own server wallet.",
-    });
+export function notOwnAccount(onBehalfOf: number | undefined, ownId: number | undefined, words: 'flags' | 'keys'): void {
+  if (onBehalfOf === undefined || ownId !== onBehalfOf) return;
+  const cli = words === 'flags';
+  throw new UsageError(`${cli ? '--on-behalf-of' : 'onBehalfOf'} ${onBehalfOf} is your own account, not a sub-account: nothing was sent`, {
+    hint: cli
+      ? "Leave out --on-behalf-of (and the profile's on-behalf-of setting: pm config unset on-behalf-of) to withdraw from your own server wallet."
+      : "Leave out createClient's onBehalfOf to withdraw from your own server wallet.",
+  });
 }
 
 /** The exchange's refusal of a destination off the allowlist, with the library's call that allows it. */

@@ -782,7 +782,7 @@ export function createClient(options: ClientOptions) {
       const body = e.withdrawBody(e.parseAmount(p.amount), { destination: p.to === undefined ? undefined : e.parseAddress(p.to, 'to') });
       const a = withSignal(await api(), o);
       const me = await e.profileMe(a).catch(() => null);
-      e.notOwnAccount(onBehalfOf, me?.id);
+      e.notOwnAccount(onBehalfOf, me?.id, 'keys');
       const r = await e
         .withdrawOnce(a, body, {
           journal: new e.WithdrawalJournal(home),
